@@ -1,0 +1,2 @@
+export { coreCrds } from './core';
+export { leaderCrds, memberCrds } from './multicluster';
