@@ -1,4 +1,5 @@
 import type { CrdModel } from '../../../crd';
+import { clusterNetworkPolicy } from './cluster-network-policy';
 
-/** The 20 `*.crd.antrea.io` CRDs every cluster gets. */
-export const coreCrds: readonly CrdModel[] = [];
+/** The 20 `*.crd.antrea.io` CRDs every cluster gets, sorted by CRD name. */
+export const coreCrds: readonly CrdModel[] = [clusterNetworkPolicy];
