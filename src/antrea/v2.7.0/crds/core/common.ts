@@ -209,3 +209,49 @@ export const policyPrinterColumns: readonly PrinterColumn[] = [
   { name: 'Current Nodes', type: 'number', format: 'int32', jsonPath: '.status.currentNodesRealized' },
   ageColumn,
 ];
+
+// ---- AntreaAgentInfo / AntreaControllerInfo
+
+/** A health condition of an info object: typed, with a heartbeat instead of a transition time. */
+export const healthCondition = (type: Schema): Schema =>
+  required(['type', 'status', 'lastHeartbeatTime'], {
+    lastHeartbeatTime: string({ format: 'date-time' }),
+    type,
+    status: enumOf(['True', 'False', 'Unknown']),
+    reason: string(),
+    message: string(),
+  });
+
+export const networkPolicyControllerInfo = (): Schema =>
+  object({ networkPolicyNum: int32(), addressGroupNum: int32(), appliedToGroupNum: int32() });
+
+// ---- IP pools (ExternalIPPool, IPPool)
+
+/** A pool range: a CIDR, or a start/end pair. */
+export const ipRange = (): Schema =>
+  object({ cidr: cidr(), start: ipAddress(), end: ipAddress() }, { oneOf: requiredAlternatives('cidr', ['start', 'end']) });
+
+export const vlanId = (): Schema => intRange(0, 4094);
+
+/** Gateway, prefix length and VLAN of the subnet a pool's addresses live in. */
+export const subnetInfo = (immutable = false): Schema => {
+  const frozen = (what: string): Extra =>
+    immutable ? { 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: `${what} is immutable` }] } : {};
+  return required(['gateway', 'prefixLength'], {
+    gateway: ipAddress(frozen('gateway')),
+    prefixLength: intRange(1, 127, frozen('prefixLength')),
+    vlan: vlanId(),
+  });
+};
+
+export const ipPoolUsage = (): Schema => object({ total: integer(), used: integer() });
+
+export const ipPoolUsageColumns: readonly PrinterColumn[] = [
+  { name: 'Total', type: 'integer', jsonPath: '.status.usage.total' },
+  { name: 'Used', type: 'integer', jsonPath: '.status.usage.used' },
+];
+
+// ---- packet descriptions (Traceflow, PacketCapture)
+
+/** Source and destination port fields of a UDP or TCP header. */
+export const transportPorts = (): Record<string, Schema> => ({ srcPort: portNumber(), dstPort: portNumber() });
