@@ -1,0 +1,62 @@
+/**
+ * Every diagnostic code the compiler can report (docs: ../../docs/rules/<code>.md).
+ * The list mirrors the catalog in the design contract; a test keeps the two equal.
+ */
+export const DIAGNOSTIC_CODES = [
+  // loading and shape
+  'yaml-syntax',
+  'yaml-limits',
+  'schema',
+  'unsupported-antrea-version',
+  // identity and topology
+  'cluster-id-format',
+  'cluster-id-duplicate',
+  'cluster-id-prefix-pair',
+  'leader-unknown',
+  'leader-server',
+  'member-flag',
+  'member-count',
+  'namespace-conflict',
+  // addresses
+  'cidr-syntax',
+  'cidr-host-bits',
+  'ipv6-unsupported',
+  'service-cidr-missing',
+  'pod-cidr-missing',
+  'service-cidr-overlap',
+  'pod-cidr-overlap',
+  'pod-service-cidr-overlap',
+  'gateway-ip-in-cidr',
+  'gateway-ip-duplicate',
+  'gateway-missing',
+  // traffic mode, tunnels, encryption
+  'tunnel-type-mismatch',
+  'tunnel-port-mismatch',
+  'endpoint-ip-type-mismatch',
+  'stretched-policy-mismatch',
+  'stretched-policy-encap',
+  'encryption-conflict',
+  'no-snat-mode',
+  'managed-config-key',
+  // exports, tiers, policies
+  'export-unknown-cluster',
+  'export-name-format',
+  'export-duplicate',
+  'export-import-collision',
+  'export-name-length',
+  'export-system-namespace',
+  'tier-conflict',
+  'policy-schema',
+  'policy-tier-unknown',
+  'policy-clusterset-scope-disabled',
+  'policy-service-not-exported',
+  'policy-name',
+  // secrets and delivery
+  'inline-secret',
+  'delivery-destination-missing',
+  // output self-checks
+  'output-schema',
+  'output-collision',
+] as const;
+
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

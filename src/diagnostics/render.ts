@@ -1,0 +1,87 @@
+import { sortDiagnostics, type Diagnostic } from './diagnostic';
+
+export type Format = 'text' | 'json' | 'github';
+
+/** Source texts by file name, for code frames. */
+export type Sources = ReadonlyMap<string, string>;
+
+export function render(format: Format, diagnostics: readonly Diagnostic[], sources: Sources = new Map()): string {
+  switch (format) {
+    case 'json':
+      return renderJson(diagnostics);
+    case 'github':
+      return renderGithub(diagnostics);
+    default:
+      return renderText(diagnostics, sources);
+  }
+}
+
+const counts = (diagnostics: readonly Diagnostic[]) => ({
+  errors: diagnostics.filter((d) => d.severity === 'error').length,
+  warnings: diagnostics.filter((d) => d.severity === 'warning').length,
+});
+
+/** One JSON object: `{"diagnostics": [...], "errors": N, "warnings": M}`. */
+export function renderJson(diagnostics: readonly Diagnostic[]): string {
+  return `${JSON.stringify({ diagnostics: sortDiagnostics(diagnostics), ...counts(diagnostics) }, null, 2)}\n`;
+}
+
+/** GitHub Actions workflow commands, one line each. */
+export function renderGithub(diagnostics: readonly Diagnostic[]): string {
+  const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const escapeProp = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return sortDiagnostics(diagnostics)
+    .map((d) => {
+      const props = [`file=${escapeProp(d.file)}`, `line=${d.line}`, `col=${d.column}`];
+      if (d.endLine !== undefined) props.push(`endLine=${d.endLine}`);
+      if (d.endColumn !== undefined && d.endLine === d.line) props.push(`endColumn=${d.endColumn}`);
+      props.push(`title=${escapeProp(d.code)}`);
+      const body = d.hint ? `${d.message}\n${d.hint}` : d.message;
+      return `::${d.severity} ${props.join(',')}::${escapeData(body)}\n`;
+    })
+    .join('');
+}
+
+/** GNU `file:line:col: severity code: message`, a code frame, related places and a hint. */
+export function renderText(diagnostics: readonly Diagnostic[], sources: Sources = new Map()): string {
+  let out = '';
+  for (const d of sortDiagnostics(diagnostics)) {
+    out += `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}\n`;
+    out += codeFrame(sources.get(d.file), d.line, d.column, d.endLine === d.line ? d.endColumn : undefined);
+    for (const r of d.related ?? []) {
+      out += `${r.file}:${r.line}:${r.column}: note: ${r.message}\n`;
+      out += codeFrame(sources.get(r.file), r.line, r.column, r.endLine === r.line ? r.endColumn : undefined);
+    }
+    if (d.hint) out += `  hint: ${d.hint}\n`;
+  }
+  const { errors, warnings } = counts(diagnostics);
+  const files = new Set(diagnostics.map((d) => d.file)).size;
+  if (diagnostics.length > 0) out += `\n${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}\n`;
+  return out;
+}
+
+const MAX_FRAME_WIDTH = 100;
+
+/** The offending line with its predecessor and a caret underline, trimmed around the caret. */
+function codeFrame(text: string | undefined, line: number, column: number, endColumn?: number): string {
+  if (text === undefined) return '';
+  const lines = text.split('\n');
+  const current = lines[line - 1];
+  if (current === undefined) return '';
+  const width = String(line).length;
+  const gutter = (n: number | '') => `  ${String(n).padStart(width)} | `;
+  let shift = 0;
+  let shown = current.replace(/\t/g, ' ');
+  if (shown.length > MAX_FRAME_WIDTH) {
+    shift = Math.max(0, Math.min(column - 1 - MAX_FRAME_WIDTH / 2, shown.length - MAX_FRAME_WIDTH));
+    shown = shown.slice(shift, shift + MAX_FRAME_WIDTH);
+  }
+  let out = '';
+  const prev = lines[line - 2];
+  if (prev !== undefined && prev.trim() !== '' && shift === 0) out += `${gutter(line - 1)}${prev.slice(0, MAX_FRAME_WIDTH)}\n`;
+  out += `${gutter(line)}${shown}\n`;
+  const start = Math.max(0, column - 1 - shift);
+  const length = Math.max(1, Math.min((endColumn ?? column + 1) - column, shown.length - start));
+  out += `${gutter('')}${' '.repeat(start)}${'^'.repeat(length)}\n`;
+  return out;
+}

@@ -1,0 +1,36 @@
+import type { Diagnostic } from '../diagnostics/diagnostic';
+import { objectKey, objectRef, type KubeObject } from '../synth/kube-object';
+import { validatorFor } from './schemas';
+
+/**
+ * Self-checks before anything is written: every object must pass its schema, and no two
+ * objects of a bundle may share kind, namespace and name. A failure here is a compiler bug,
+ * reported against the definition so the user knows which input triggered it.
+ */
+export function checkObjects(file: string, where: string, objects: readonly KubeObject[], diagnostics: Diagnostic[], checked?: WeakSet<object>): void {
+  const seen = new Set<string>();
+  const at = { file, line: 1, column: 1, path: [] as const };
+  for (const o of objects) {
+    const key = objectKey(o);
+    if (seen.has(key)) {
+      diagnostics.push({ code: 'output-collision', severity: 'error', message: `${where}: ${objectRef(o)} is emitted twice`, ...at });
+    }
+    seen.add(key);
+    if (checked?.has(o)) continue;
+    const validate = validatorFor(o.apiVersion, o.kind);
+    if (!validate) {
+      diagnostics.push({ code: 'output-schema', severity: 'error', message: `${where}: no schema known for ${o.apiVersion} ${o.kind}`, ...at });
+      continue;
+    }
+    for (const problem of validate(o)) {
+      diagnostics.push({
+        code: 'output-schema',
+        severity: 'error',
+        message: `${where}: ${objectRef(o)} ${problem.path || '/'}: ${problem.message}`,
+        ...at,
+        hint: 'this is a compiler bug; please report it with the definition',
+      });
+    }
+    checked?.add(o);
+  }
+}

@@ -1,0 +1,59 @@
+import { createRequire } from 'node:module';
+import type { KubeObject } from '../synth/kube-object';
+
+const require = createRequire(import.meta.url);
+
+/** A schema check: the problems found, each with the data path inside the object. */
+export type ObjectValidator = (o: KubeObject) => { path: string; message: string }[];
+
+/** Packages with ajv-compiled schemas, by API group (the core group is ''). */
+const PACKAGES: [test: (group: string) => boolean, pkg: string][] = [
+  [(g) => g === 'argoproj.io', '@kubernetes-models/argo-cd'],
+  [(g) => g.endsWith('.toolkit.fluxcd.io'), '@kubernetes-models/flux-cd'],
+  [(g) => g === 'external-secrets.io', '@kubernetes-models/external-secrets'],
+  [(g) => g === '' || g.endsWith('.k8s.io') || ['apps', 'batch', 'autoscaling', 'policy'].includes(g), 'kubernetes-models'],
+];
+
+const cache = new Map<string, ObjectValidator | undefined>();
+const extra = new Map<string, ObjectValidator>();
+
+/** Custom resources we model ourselves (Antrea CRDs) register their validators here. */
+export function registerValidator(apiVersion: string, kind: string, validate: ObjectValidator): void {
+  extra.set(`${apiVersion}/${kind}`, validate);
+}
+
+/** The validator for an object's apiVersion and kind, or undefined when no schema is known. */
+export function validatorFor(apiVersion: string, kind: string): ObjectValidator | undefined {
+  const key = `${apiVersion}/${kind}`;
+  const registered = extra.get(key);
+  if (registered) return registered;
+  if (cache.has(key)) return cache.get(key);
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  const pkg = PACKAGES.find(([test]) => test(group!))?.[1];
+  let validator: ObjectValidator | undefined;
+  if (pkg) {
+    const modulePath = `${pkg}/${group ? `${group}/` : ''}${version}/${kind}`;
+    try {
+      const mod = require(modulePath) as Record<string, new (data: unknown) => { validate(): void }>;
+      const Model = mod[kind];
+      if (Model) validator = (o) => modelErrors(() => new Model(o).validate());
+    } catch {
+      validator = undefined;
+    }
+  }
+  cache.set(key, validator);
+  return validator;
+}
+
+function modelErrors(run: () => void): { path: string; message: string }[] {
+  try {
+    run();
+    return [];
+  } catch (err) {
+    const errors = (err as { errors?: { instancePath?: string; message?: string; params?: unknown }[] }).errors;
+    if (Array.isArray(errors) && errors.length) {
+      return errors.map((e) => ({ path: e.instancePath ?? '', message: `${e.message ?? 'invalid'}${e.params ? ` ${JSON.stringify(e.params)}` : ''}` }));
+    }
+    return [{ path: '', message: err instanceof Error ? err.message : String(err) }];
+  }
+}

@@ -1,0 +1,5 @@
+export { compile, type CompileOptions, type CompileResult } from './compile';
+export { defineClusterSet } from './model/define';
+export type { ClusterSet, ClusterSetInput, Cluster } from './model/clusterset';
+export type { Diagnostic, Severity, Location, RelatedLocation } from './diagnostics/diagnostic';
+export type { DiagnosticCode } from './diagnostics/codes';

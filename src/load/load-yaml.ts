@@ -1,0 +1,181 @@
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
+import { LineIndex, type SourceFile, type Span } from './source-file';
+
+/** Hostile or broken input must be refused quickly, before it can hang or exhaust the compiler. */
+export const YAML_LIMITS = {
+  maxBytes: 1024 * 1024,
+  maxDepth: 64,
+  maxAliasCount: 100,
+};
+
+/** Keys that would reach Object.prototype when data is copied into plain objects. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]): SourceFile | undefined {
+  const lines = new LineIndex(text);
+  const at = (code: 'yaml-syntax' | 'yaml-limits', offset: number, message: string, hint?: string, end = offset) => {
+    const s = lines.span(offset, end);
+    diagnostics.push({ code, severity: 'error', message, file, path: [], ...s, ...(hint ? { hint } : {}) });
+  };
+
+  if (Buffer.byteLength(text, 'utf8') > YAML_LIMITS.maxBytes) {
+    at('yaml-limits', 0, `file is larger than ${YAML_LIMITS.maxBytes} bytes`, 'a ClusterSet definition is a few kilobytes; split or fix the file');
+    return undefined;
+  }
+  const flowDepth = maxFlowDepth(text);
+  if (flowDepth.depth > YAML_LIMITS.maxDepth) {
+    at('yaml-limits', flowDepth.offset, `nesting is deeper than ${YAML_LIMITS.maxDepth} levels`);
+    return undefined;
+  }
+
+  let docs: Document.Parsed[];
+  const lineCounter = new LineCounter();
+  try {
+    docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true }) as Document.Parsed[];
+  } catch (err) {
+    if (err instanceof RangeError) {
+      at('yaml-limits', 0, `nesting is deeper than ${YAML_LIMITS.maxDepth} levels`);
+      return undefined;
+    }
+    throw err;
+  }
+  if (!Array.isArray(docs)) docs = [docs];
+
+  let failed = false;
+  for (const doc of docs) {
+    for (const e of doc.errors) {
+      failed = true;
+      at('yaml-syntax', e.pos[0], lowerFirst(e.message.split('\n')[0]!), yamlHint(e.code), e.pos[1]);
+    }
+  }
+  if (failed) return undefined;
+  if (docs.length !== 1) {
+    at('yaml-syntax', docs[1]?.range[0] ?? 0, docs.length === 0 ? 'file holds no YAML document' : 'file holds more than one YAML document', 'keep one ClusterSet definition per file');
+    return undefined;
+  }
+  const doc = docs[0]!;
+
+  const limit = checkTree(doc);
+  if (limit) {
+    at('yaml-limits', limit.offset, limit.message);
+    return undefined;
+  }
+
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
+  } catch (err) {
+    if (err instanceof ReferenceError || err instanceof RangeError) {
+      at('yaml-limits', 0, 'alias expansion exceeds safe limits', 'anchors and aliases that multiply into large data are refused');
+      return undefined;
+    }
+    throw err;
+  }
+
+  return {
+    file,
+    text,
+    data,
+    locate: (path, options) => locateInDocument(doc, lines, path, options?.key ?? false),
+  };
+}
+
+/** Walks the composed tree without recursion: depth, forbidden keys. */
+function checkTree(doc: Document.Parsed): { offset: number; message: string } | undefined {
+  const stack: [unknown, number][] = [[doc.contents, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > YAML_LIMITS.maxDepth && (isMap(node) || isSeq(node))) {
+      return { offset: (node as Node).range?.[0] ?? 0, message: `nesting is deeper than ${YAML_LIMITS.maxDepth} levels` };
+    }
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (isScalar(pair.key) && FORBIDDEN_KEYS.has(String(pair.key.value))) {
+          return { offset: pair.key.range?.[0] ?? 0, message: `key "${String(pair.key.value)}" is not allowed` };
+        }
+        stack.push([pair.value, depth + 1]);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) stack.push([item, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
+/** Deepest run of `[`/`{` outside quotes; a cheap guard before the recursive composer runs. */
+function maxFlowDepth(text: string): { depth: number; offset: number } {
+  let depth = 0;
+  let max = 0;
+  let at = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = '';
+      else if (c === '\\' && quote === '"') i++;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
+      const nl = text.indexOf('\n', i);
+      i = nl === -1 ? text.length : nl;
+    } else if (c === '[' || c === '{') {
+      depth++;
+      if (depth > max) {
+        max = depth;
+        at = i;
+      }
+      if (max > YAML_LIMITS.maxDepth) break;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '\n' && depth === 0) quote = '';
+  }
+  return { depth: max, offset: at };
+}
+
+function locateInDocument(doc: Document.Parsed, lines: LineIndex, path: DataPath, key: boolean): Span {
+  let node: unknown = doc.contents;
+  let best: [number, number] = rangeOf(node) ?? [0, 0];
+  for (let i = 0; i < path.length; i++) {
+    if (isAlias(node)) node = node.resolve(doc);
+    const segment = path[i];
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) break;
+      const keyRange = rangeOf(pair.key);
+      const valueRange = rangeOf(pair.value);
+      if (last && key && keyRange) return lines.span(keyRange[0], keyRange[1]);
+      // a key with an empty value: point at the key
+      best = valueRange && valueRange[1] > valueRange[0] ? valueRange : (keyRange ?? best);
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number' && segment < node.items.length) {
+      node = node.items[segment];
+      best = rangeOf(node) ?? best;
+    } else {
+      break;
+    }
+  }
+  return lines.span(best[0], best[1]);
+}
+
+function rangeOf(node: unknown): [number, number] | undefined {
+  const range = (node as Node | null)?.range;
+  return range ? [range[0], range[1]] : undefined;
+}
+
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+function yamlHint(code: string): string | undefined {
+  switch (code) {
+    case 'DUPLICATE_KEY':
+      return 'each key may appear once per mapping; merge the two entries';
+    case 'TAB_AS_INDENT':
+      return 'indent with spaces, not tabs';
+    case 'BAD_INDENT':
+    case 'MISSING_CHAR':
+      return 'check the indentation of this line against its parent';
+    default:
+      return undefined;
+  }
+}

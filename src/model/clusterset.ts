@@ -1,0 +1,204 @@
+import { z } from 'zod';
+
+/**
+ * The ClusterSet definition format, v1alpha1: shape, enums and defaults only.
+ * Formats with their own diagnostic codes (CIDRs, IDs, URLs, names) stay plain strings here
+ * and are checked by the rules in ../validate, which point at the exact value.
+ */
+
+export const API_VERSION = 'antrea-clusterset/v1alpha1';
+export const KIND = 'ClusterSetDefinition';
+
+export const TrafficEncapMode = z.enum(['encap', 'noEncap', 'hybrid', 'networkPolicyOnly']);
+export const TunnelType = z.enum(['geneve', 'vxlan', 'gre', 'stt']);
+export const EndpointIPType = z.enum(['ClusterIP', 'PodIP']);
+export const Encryption = z.enum(['none', 'wireGuard']);
+export const GatewayIPPrecedence = z.enum(['private', 'public', 'internal', 'external']);
+
+const networkFields = {
+  trafficEncapMode: TrafficEncapMode.describe('Antrea traffic encapsulation mode of the cluster (antrea-agent.conf trafficEncapMode)'),
+  tunnelType: TunnelType.describe('tunnel protocol; every member must use the same one (antrea-agent.conf tunnelType)'),
+  tunnelPort: z.number().int().min(0).max(65535).describe('tunnel destination port; 0 means the protocol standard port'),
+  endpointIPType: EndpointIPType.describe('endpoint type of multi-cluster Services: ClusterIP (through Gateways) or PodIP'),
+  podToPodConnectivity: z.boolean().describe('cross-cluster Pod-to-Pod traffic through the Gateways'),
+  stretchedNetworkPolicy: z.boolean().describe('ClusterSet-scoped policy peers and toServices scope ClusterSet'),
+  encryption: Encryption.describe('cross-cluster tunnel encryption between Gateways'),
+  gatewayIPPrecedence: GatewayIPPrecedence.describe('which Node IP a Gateway uses: private (InternalIP) or public (ExternalIP)'),
+};
+
+export const NetworkSchema = z
+  .strictObject({
+    trafficEncapMode: networkFields.trafficEncapMode.default('encap'),
+    tunnelType: networkFields.tunnelType.default('geneve'),
+    tunnelPort: networkFields.tunnelPort.default(0),
+    endpointIPType: networkFields.endpointIPType.default('ClusterIP'),
+    podToPodConnectivity: networkFields.podToPodConnectivity.default(false),
+    stretchedNetworkPolicy: networkFields.stretchedNetworkPolicy.default(false),
+    encryption: networkFields.encryption.default('none'),
+    gatewayIPPrecedence: networkFields.gatewayIPPrecedence.default('private'),
+  })
+  .describe('ClusterSet-wide network settings; each cluster may override them under clusters[].network');
+
+export const NetworkOverrideSchema = z
+  .strictObject({
+    trafficEncapMode: networkFields.trafficEncapMode.optional(),
+    tunnelType: networkFields.tunnelType.optional(),
+    tunnelPort: networkFields.tunnelPort.optional(),
+    endpointIPType: networkFields.endpointIPType.optional(),
+    podToPodConnectivity: networkFields.podToPodConnectivity.optional(),
+    stretchedNetworkPolicy: networkFields.stretchedNetworkPolicy.optional(),
+    encryption: networkFields.encryption.optional(),
+    gatewayIPPrecedence: networkFields.gatewayIPPrecedence.optional(),
+  })
+  .describe('per-cluster overrides of spec.network');
+
+const ConfigObject = z.record(z.string(), z.unknown());
+
+export const AntreaSchema = z.strictObject({
+  version: z.string().describe('Antrea release the bundles are built for, e.g. v2.7.0'),
+  imageRegistry: z.string().min(1).default('antrea').describe('registry/repository prefix of every Antrea image'),
+  agentConfig: ConfigObject.default({}).describe('extra antrea-agent.conf settings, deep-merged'),
+  controllerConfig: ConfigObject.default({}).describe('extra antrea-controller.conf settings, deep-merged'),
+});
+
+export const LeaderSchema = z.strictObject({
+  clusterID: z.string().describe('the leader cluster; must name an entry of clusters'),
+  namespace: z.string().default('antrea-multicluster').describe('leader controller Namespace (the common area)'),
+  server: z.string().describe('leader API server URL as members reach it (https://host:port)'),
+});
+
+export const GatewaySchema = z.strictObject({
+  node: z.string().min(1).describe('Node name annotated multicluster.antrea.io/gateway=true'),
+  ip: z.string().optional().describe('optional multicluster.antrea.io/gateway-ip annotation'),
+});
+
+const tokenName = z.string().optional().describe('Secret name the member ClusterSet refers to; default <clusterID>-leader-token');
+
+export const TokenSecretSchema = z.discriminatedUnion('source', [
+  z.strictObject({ source: z.literal('manual'), name: tokenName }),
+  z.strictObject({
+    source: z.literal('externalSecret'),
+    name: tokenName,
+    externalSecret: z.strictObject({
+      secretStoreRef: z.strictObject({
+        kind: z.enum(['SecretStore', 'ClusterSecretStore']).default('ClusterSecretStore'),
+        name: z.string(),
+      }),
+      remoteRef: z.strictObject({
+        key: z.string().describe('key of the remote secret holding ca.crt and token'),
+        tokenProperty: z.string().default('token'),
+        caProperty: z.string().default('ca.crt'),
+      }),
+      refreshInterval: z.string().default('1h'),
+    }),
+  }),
+  z.strictObject({
+    source: z.literal('sealedSecret'),
+    name: tokenName,
+    sealedSecret: z.strictObject({
+      encryptedData: z.strictObject({
+        'ca.crt': z.string().describe('kubeseal-encrypted ca.crt'),
+        token: z.string().describe('kubeseal-encrypted token'),
+      }),
+    }),
+  }),
+]);
+
+export const ClusterDeliverySchema = z.strictObject({
+  argocd: z
+    .union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ server: z.string().min(1) })])
+    .optional()
+    .describe('Argo CD destination of this cluster: a cluster name or an API server URL'),
+  flux: z
+    .strictObject({
+      kubeConfigSecretRef: z
+        .strictObject({ name: z.string().min(1), key: z.string().optional() })
+        .optional()
+        .describe('kubeconfig Secret for a hub Flux applying to this remote cluster'),
+    })
+    .optional(),
+});
+
+export const ClusterSchema = z.strictObject({
+  clusterID: z.string().describe('cluster ID: an RFC-1123 label, unique in the set'),
+  member: z.boolean().default(true).describe('false makes the leader a dedicated leader'),
+  namespace: z.string().default('kube-system').describe('member controller Namespace'),
+  podCIDRs: z.array(z.string()).default([]).describe('the cluster Pod CIDRs (IPv4)'),
+  serviceCIDR: z.string().optional().describe('the cluster Service ClusterIP range (IPv4)'),
+  gateways: z.array(GatewaySchema).default([]).describe('candidate Gateway Nodes'),
+  network: NetworkOverrideSchema.default({}),
+  tokenSecret: TokenSecretSchema.default({ source: 'manual' }).describe('how the member obtains its leader token'),
+  delivery: ClusterDeliverySchema.default({}),
+});
+
+export const ServiceExportSchema = z.strictObject({
+  name: z.string().describe('Service name'),
+  namespace: z.string().describe('Service Namespace'),
+  exportFrom: z
+    .union([z.literal('*'), z.array(z.string())])
+    .describe('member clusters exporting the Service, or "*" for every member'),
+});
+
+export const TierSchema = z.strictObject({
+  name: z.string(),
+  priority: z.number().int().min(0).max(255),
+  description: z.string().optional(),
+});
+
+export const PolicySchema = z.strictObject({
+  name: z.string().describe('ClusterNetworkPolicy name; members get antrea-mc-<name>'),
+  spec: z.record(z.string(), z.unknown()).describe('an Antrea ClusterNetworkPolicy spec (crd.antrea.io/v1beta1)'),
+});
+
+export const DeliverySchema = z.strictObject({
+  argocd: z
+    .strictObject({
+      namespace: z.string().default('argocd'),
+      project: z.string().default('default'),
+      repoURL: z.string(),
+      targetRevision: z.string().default('HEAD'),
+      path: z.string().default('dist').describe('repository path of the dist/ directory'),
+    })
+    .optional(),
+  flux: z
+    .strictObject({
+      sourceRef: z.strictObject({
+        kind: z.enum(['GitRepository', 'OCIRepository', 'Bucket']).default('GitRepository'),
+        name: z.string(),
+        namespace: z.string().optional(),
+      }),
+      namespace: z.string().default('flux-system'),
+      interval: z.string().default('10m'),
+      path: z.string().default('dist').describe('repository path of the dist/ directory'),
+    })
+    .optional(),
+});
+
+export const ClusterSetSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    apiVersion: z.literal(API_VERSION),
+    kind: z.literal(KIND),
+    metadata: z.strictObject({
+      name: z.string().describe('the ClusterSet ID, identical in every cluster'),
+    }),
+    spec: z.strictObject({
+      antrea: AntreaSchema,
+      network: NetworkSchema.default(NetworkSchema.parse({})),
+      leader: LeaderSchema,
+      clusters: z.array(ClusterSchema).min(1),
+      services: z.array(ServiceExportSchema).default([]),
+      tiers: z.array(TierSchema).default([]),
+      policies: z.array(PolicySchema).default([]),
+      delivery: DeliverySchema.default({}),
+    }),
+  })
+  .describe('An Antrea Multi-cluster ClusterSet: one definition per ClusterSet, compiled into one bundle per cluster');
+
+/** A definition after defaults: what rules and synth read. */
+export type ClusterSet = z.output<typeof ClusterSetSchema>;
+/** What a user writes (defaults optional). */
+export type ClusterSetInput = z.input<typeof ClusterSetSchema>;
+export type Cluster = ClusterSet['spec']['clusters'][number];
+export type Network = z.output<typeof NetworkSchema>;
+export type TokenSecret = z.output<typeof TokenSecretSchema>;

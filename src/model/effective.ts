@@ -1,0 +1,41 @@
+import type { DataPath } from '../diagnostics/diagnostic';
+import type { Cluster, ClusterSet, Network } from './clusterset';
+
+/** A cluster with the settings that apply to it: ClusterSet defaults merged with its overrides. */
+export interface EffectiveCluster {
+  readonly index: number;
+  readonly clusterID: string;
+  readonly cluster: Cluster;
+  readonly isLeader: boolean;
+  readonly isMember: boolean;
+  readonly network: Network;
+  /** Secret name the member ClusterSet refers to */
+  readonly tokenSecretName: string;
+  /** data path of this cluster in the definition */
+  readonly path: DataPath;
+  /** where the effective value of a network key was written: the override, else spec.network */
+  networkPath(key: keyof Network): DataPath;
+}
+
+export function effectiveClusters(definition: ClusterSet): EffectiveCluster[] {
+  const leaderID = definition.spec.leader.clusterID;
+  return definition.spec.clusters.map((cluster, index) => {
+    const overrides = Object.fromEntries(Object.entries(cluster.network).filter(([, v]) => v !== undefined));
+    const isLeader = cluster.clusterID === leaderID;
+    return {
+      index,
+      clusterID: cluster.clusterID,
+      cluster,
+      isLeader,
+      // only the leader may opt out of membership (member-flag reports the others)
+      isMember: cluster.member || !isLeader,
+      network: { ...definition.spec.network, ...overrides } as Network,
+      tokenSecretName: cluster.tokenSecret.name ?? `${cluster.clusterID}-leader-token`,
+      path: ['spec', 'clusters', index],
+      networkPath: (key) => (key in overrides ? ['spec', 'clusters', index, 'network', key] : ['spec', 'network', key]),
+    };
+  });
+}
+
+export const members = (clusters: readonly EffectiveCluster[]) => clusters.filter((c) => c.isMember);
+export const leaderOf = (clusters: readonly EffectiveCluster[]) => clusters.find((c) => c.isLeader);

@@ -1,0 +1,109 @@
+import type { z } from 'zod';
+import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
+import type { SourceFile } from '../load/source-file';
+import { ClusterSetSchema, type ClusterSet } from './clusterset';
+import { didYouMean } from './did-you-mean';
+
+/** A definition that passed the schema, with the source it came from. */
+export interface ParsedClusterSet {
+  readonly source: SourceFile;
+  readonly definition: ClusterSet;
+}
+
+/** Shape, enums and defaults; every zod issue becomes a `schema` diagnostic at its value. */
+export function parseClusterSet(source: SourceFile, diagnostics: Diagnostic[]): ParsedClusterSet | undefined {
+  const result = ClusterSetSchema.safeParse(source.data);
+  if (result.success) return { source, definition: result.data };
+  for (const issue of result.error.issues) diagnostics.push(...issueToDiagnostics(source, issue));
+  return undefined;
+}
+
+function issueToDiagnostics(source: SourceFile, issue: z.core.$ZodIssue): Diagnostic[] {
+  const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) as DataPath;
+  const at = (p: DataPath, message: string, hint?: string, key = false): Diagnostic => ({
+    code: 'schema',
+    severity: 'error',
+    message,
+    file: source.file,
+    path: p,
+    ...source.locate(p, { key }),
+    ...(hint ? { hint } : {}),
+  });
+
+  if (issue.code === 'unrecognized_keys') {
+    const known = knownKeys(path);
+    return issue.keys.map((key) => {
+      const suggestion = didYouMean(key, known);
+      return at(
+        [...path, key],
+        `unknown key "${key}" in ${describePath(path)}`,
+        suggestion ? `did you mean "${suggestion}"?` : known.length ? `known keys: ${known.join(', ')}` : undefined,
+        true,
+      );
+    });
+  }
+  const value = valueAt(source.data, path);
+  if (issue.code === 'invalid_type' && value === undefined) {
+    const last = path[path.length - 1];
+    return [at(path, `missing required field "${String(last)}" in ${describePath(path.slice(0, -1))}`)];
+  }
+  if (issue.code === 'invalid_value') {
+    const options = issue.values.map(String);
+    const suggestion = typeof value === 'string' ? didYouMean(value, options) : undefined;
+    const list = options.map((o) => `"${o}"`).join(', ');
+    return [at(path, `invalid value ${JSON.stringify(value)}: expected ${options.length > 1 ? `one of ${list}` : list}`, suggestion ? `did you mean "${suggestion}"?` : undefined)];
+  }
+  if (issue.code === 'invalid_union' && isRecord(value) && 'source' in value) {
+    return [at([...path, 'source'], `invalid token source ${JSON.stringify(value.source)}: expected one of "manual", "externalSecret", "sealedSecret"`)];
+  }
+  return [at(path, lowerFirst(issue.message.replace(/^Invalid input: /, '')))];
+}
+
+/** Known keys of the object schema at a data path, for "did you mean". */
+function knownKeys(path: DataPath): string[] {
+  let schemas: z.core.$ZodType[] = [ClusterSetSchema as unknown as z.core.$ZodType];
+  for (const segment of [...path, undefined]) {
+    const next: z.core.$ZodType[] = [];
+    const expand = (s: z.core.$ZodType): z.core.$ZodType[] => {
+      const def = s._zod.def as unknown as Record<string, unknown> & { type: string };
+      if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') return expand(def.innerType as z.core.$ZodType);
+      if (def.type === 'union') return (def.options as z.core.$ZodType[]).flatMap(expand);
+      if (def.type === 'pipe') return expand(def.in as z.core.$ZodType);
+      return [s];
+    };
+    const expanded = schemas.flatMap(expand);
+    if (segment === undefined) {
+      return [...new Set(expanded.flatMap((s) => (s._zod.def.type === 'object' ? Object.keys((s._zod.def as unknown as { shape: object }).shape) : [])))];
+    }
+    for (const s of expanded) {
+      const def = s._zod.def as unknown as Record<string, unknown> & { type: string };
+      if (def.type === 'object' && typeof segment === 'string') {
+        const child = (def.shape as Record<string, z.core.$ZodType>)[segment];
+        if (child) next.push(child);
+      } else if (def.type === 'array' && typeof segment === 'number') {
+        next.push(def.element as z.core.$ZodType);
+      } else if (def.type === 'record') {
+        next.push(def.valueType as z.core.$ZodType);
+      }
+    }
+    schemas = next;
+  }
+  return [];
+}
+
+export function valueAt(data: unknown, path: DataPath): unknown {
+  let v = data;
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[p];
+  }
+  return v;
+}
+
+function describePath(path: DataPath): string {
+  if (path.length === 0) return 'the definition';
+  return path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${p}` : p), '');
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);

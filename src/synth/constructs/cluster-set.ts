@@ -1,0 +1,55 @@
+import { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+
+export interface LeaderClusterSetProps {
+  /** ClusterSet ID, identical in every cluster */
+  readonly name: string;
+  /** leader controller Namespace */
+  readonly namespace: string;
+  readonly leaderClusterID: string;
+}
+
+export interface MemberClusterSetProps extends LeaderClusterSetProps {
+  /** member controller Namespace, where the ClusterSet and its token Secret live */
+  readonly memberNamespace: string;
+  readonly clusterID: string;
+  /** leader API server URL */
+  readonly server: string;
+  /** name of the token Secret in the member Namespace */
+  readonly secret: string;
+}
+
+/** Always v1alpha2: v1alpha1 lacks spec.clusterID and there is no conversion webhook. */
+const API_VERSION = 'multicluster.crd.antrea.io/v1alpha2';
+
+/** The leader's ClusterSet: its own ID is the one leader; members register themselves. */
+export class LeaderClusterSet extends ApiObject {
+  constructor(scope: Construct, id: string, props: LeaderClusterSetProps) {
+    super(scope, id, {
+      apiVersion: API_VERSION,
+      kind: 'ClusterSet',
+      metadata: { name: props.name, namespace: props.namespace },
+      spec: {
+        clusterID: props.leaderClusterID,
+        namespace: props.namespace,
+        leaders: [{ clusterID: props.leaderClusterID }],
+      },
+    });
+  }
+}
+
+/** A member's ClusterSet: where the leader is and which Secret holds the token. */
+export class MemberClusterSet extends ApiObject {
+  constructor(scope: Construct, id: string, props: MemberClusterSetProps) {
+    super(scope, id, {
+      apiVersion: API_VERSION,
+      kind: 'ClusterSet',
+      metadata: { name: props.name, namespace: props.memberNamespace },
+      spec: {
+        clusterID: props.clusterID,
+        namespace: props.namespace,
+        leaders: [{ clusterID: props.leaderClusterID, server: props.server, secret: props.secret }],
+      },
+    });
+  }
+}

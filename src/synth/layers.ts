@@ -1,0 +1,30 @@
+import type { KubeObject } from './kube-object';
+
+/**
+ * Apply order inside a bundle (architecture.md, "Ordering and ownership"): the mc-controller
+ * injects webhook caBundles only at start-up, so webhook configurations precede workloads,
+ * and custom resources come last, once their CRDs and webhooks are serving.
+ */
+export const LAYERS = ['namespaces-crds', 'rbac-config', 'webhooks', 'workloads', 'resources'] as const;
+export type Layer = (typeof LAYERS)[number];
+
+const BY_KIND: Record<string, Layer> = {
+  Namespace: 'namespaces-crds',
+  CustomResourceDefinition: 'namespaces-crds',
+  ServiceAccount: 'rbac-config',
+  Secret: 'rbac-config',
+  Role: 'rbac-config',
+  RoleBinding: 'rbac-config',
+  ClusterRole: 'rbac-config',
+  ClusterRoleBinding: 'rbac-config',
+  ConfigMap: 'rbac-config',
+  Service: 'rbac-config',
+  MutatingWebhookConfiguration: 'webhooks',
+  ValidatingWebhookConfiguration: 'webhooks',
+  APIService: 'webhooks',
+  DaemonSet: 'workloads',
+  Deployment: 'workloads',
+};
+
+export const layerOf = (o: KubeObject): Layer => BY_KIND[o.kind] ?? 'resources';
+export const layerIndex = (o: KubeObject): number => LAYERS.indexOf(layerOf(o));

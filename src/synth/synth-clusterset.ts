@@ -1,0 +1,44 @@
+import { App } from 'cdk8s';
+import type { ClusterSet } from '../model/clusterset';
+import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import type { ParsedClusterSet } from '../model/parse-clusterset';
+import { BundleChart } from './bundle-chart';
+import type { KubeObject } from './kube-object';
+
+/** One cluster's manifests. */
+export interface Bundle {
+  readonly clusterID: string;
+  readonly role: 'leader' | 'member' | 'dual-role';
+  readonly objects: readonly KubeObject[];
+}
+
+/** Everything compiled from one definition. */
+export interface ClusterSetOutput {
+  readonly name: string;
+  /** the definition file, for diagnostics and manifest.json */
+  readonly file: string;
+  readonly bundles: readonly Bundle[];
+  /** objects beside the bundles, by folder (argocd/, flux/) */
+  readonly engines: Readonly<Record<string, readonly KubeObject[]>>;
+  /** dist/<clusterset>/README.md: what an operator still does by hand */
+  readonly notes?: string;
+}
+
+/** One cdk8s App per cluster bundle: a single App for a fleet synthesizes superlinearly. */
+export function synthClusterSet(parsed: ParsedClusterSet): ClusterSetOutput {
+  const { definition } = parsed;
+  const clusters = effectiveClusters(definition);
+  return {
+    name: definition.metadata.name,
+    file: parsed.source.file,
+    bundles: clusters.map((cluster) => synthBundle(definition, clusters, cluster)),
+    engines: {},
+  };
+}
+
+function synthBundle(definition: ClusterSet, clusters: readonly EffectiveCluster[], cluster: EffectiveCluster): Bundle {
+  const app = new App();
+  const chart = new BundleChart(app, cluster.clusterID, { definition, clusters, cluster });
+  const role = cluster.isLeader && cluster.isMember ? 'dual-role' : cluster.isLeader ? 'leader' : 'member';
+  return { clusterID: cluster.clusterID, role, objects: chart.toJson() as KubeObject[] };
+}

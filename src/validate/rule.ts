@@ -1,0 +1,49 @@
+import type { DiagnosticCode } from '../diagnostics/codes';
+import type { DataPath, Severity } from '../diagnostics/diagnostic';
+import type { ClusterSet } from '../model/clusterset';
+import type { EffectiveCluster } from '../model/effective';
+
+/** What a rule reports: data paths only; positions are filled in by the runner. */
+export interface Report {
+  readonly path: DataPath;
+  readonly message: string;
+  readonly hint?: string;
+  /** point at the key rather than the value (unknown or forbidden keys) */
+  readonly key?: boolean;
+  readonly related?: readonly { readonly path: DataPath; readonly message: string }[];
+}
+
+export interface RuleContext {
+  readonly definition: ClusterSet;
+  /** every cluster with its effective settings, in definition order */
+  readonly clusters: readonly EffectiveCluster[];
+  report(report: Report): void;
+}
+
+export interface RawRuleContext {
+  /** the definition as loaded, before the schema: rules here must not trust its shape */
+  readonly data: unknown;
+  report(report: Report): void;
+}
+
+interface RuleMeta {
+  /** equals the file name, the test name and docs/rules/<id>.md */
+  readonly id: DiagnosticCode;
+  readonly severity: Severity;
+  /** one line: what the rule catches */
+  readonly description: string;
+}
+
+/** A rule over the parsed definition; runs only when the schema passed. */
+export interface ModelRule extends RuleMeta {
+  check(ctx: RuleContext): void;
+}
+
+/** A rule over the raw data; runs even when the schema failed (e.g. secrets in plain text). */
+export interface RawRule extends RuleMeta {
+  checkRaw(ctx: RawRuleContext): void;
+}
+
+export type Rule = ModelRule | RawRule;
+
+export const isRawRule = (rule: Rule): rule is RawRule => 'checkRaw' in rule;
