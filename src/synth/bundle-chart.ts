@@ -1,37 +1,13 @@
 import { Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { ClusterSet } from '../model/clusterset';
-import type { EffectiveCluster } from '../model/effective';
-import { LeaderClusterSet, MemberClusterSet } from './constructs/cluster-set';
-
-export interface BundleChartProps {
-  readonly definition: ClusterSet;
-  readonly clusters: readonly EffectiveCluster[];
-  readonly cluster: EffectiveCluster;
-}
+import type { BundleContext } from './parts/context';
+import { bundleParts } from './parts';
 
 /** Everything one cluster needs, by role: leader, member or both. */
 export class BundleChart extends Chart {
-  constructor(scope: Construct, id: string, props: BundleChartProps) {
+  constructor(scope: Construct, id: string, ctx: BundleContext) {
     // explicit names only: Antrea's objects have fixed names
     super(scope, id, { disableResourceNameHashes: true });
-    const { definition, cluster } = props;
-    const name = definition.metadata.name;
-    const leader = definition.spec.leader;
-
-    if (cluster.isLeader) {
-      new LeaderClusterSet(this, 'leader-clusterset', { name, namespace: leader.namespace, leaderClusterID: leader.clusterID });
-    }
-    if (cluster.isMember) {
-      new MemberClusterSet(this, 'member-clusterset', {
-        name,
-        namespace: leader.namespace,
-        leaderClusterID: leader.clusterID,
-        memberNamespace: cluster.cluster.namespace,
-        clusterID: cluster.clusterID,
-        server: leader.server,
-        secret: cluster.tokenSecretName,
-      });
-    }
+    for (const part of bundleParts) part(this, ctx);
   }
 }

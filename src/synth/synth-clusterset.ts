@@ -2,6 +2,7 @@ import { App } from 'cdk8s';
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
+import { crdObject, crdsFor } from '../antrea/v2.7.0';
 import { BundleChart } from './bundle-chart';
 import type { KubeObject } from './kube-object';
 
@@ -40,5 +41,7 @@ function synthBundle(definition: ClusterSet, clusters: readonly EffectiveCluster
   const app = new App();
   const chart = new BundleChart(app, cluster.clusterID, { definition, clusters, cluster });
   const role = cluster.isLeader && cluster.isMember ? 'dual-role' : cluster.isLeader ? 'leader' : 'member';
-  return { clusterID: cluster.clusterID, role, objects: chart.toJson() as KubeObject[] };
+  // CRDs are static per release: shared values, not constructs, so a fleet serializes them once
+  const crds = crdsFor({ leader: cluster.isLeader, member: cluster.isMember }).map((m) => crdObject(m) as unknown as KubeObject);
+  return { clusterID: cluster.clusterID, role, objects: [...crds, ...(chart.toJson() as KubeObject[])] };
 }

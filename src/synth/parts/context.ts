@@ -1,0 +1,15 @@
+import type { Chart } from 'cdk8s';
+import type { ClusterSet } from '../../model/clusterset';
+import type { EffectiveCluster } from '../../model/effective';
+
+/** What every part of a bundle reads. */
+export interface BundleContext {
+  readonly definition: ClusterSet;
+  /** every cluster of the set, with effective settings */
+  readonly clusters: readonly EffectiveCluster[];
+  /** the cluster this bundle is for */
+  readonly cluster: EffectiveCluster;
+}
+
+/** One concern of a bundle (Antrea core, ClusterSets, credentials...): adds constructs to the chart. */
+export type BundlePart = (chart: Chart, ctx: BundleContext) => void;
