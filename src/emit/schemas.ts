@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import { crdModelFor } from '../antrea/v2.7.0';
+import { formatPath, validatorForCrd } from '../antrea/validator';
 import type { KubeObject } from '../synth/kube-object';
 
 const require = createRequire(import.meta.url);
@@ -29,6 +31,14 @@ export function validatorFor(apiVersion: string, kind: string): ObjectValidator 
   if (registered) return registered;
   if (cache.has(key)) return cache.get(key);
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  // Antrea's custom resources: the same schema model that gives the CRD
+  const model = crdModelFor(apiVersion, kind);
+  if (model && model.versions.some((v) => v.name === version)) {
+    const validate = validatorForCrd(model, version!);
+    const validator: ObjectValidator = (o) => validate(o).map((i) => ({ path: formatPath(i.path), message: i.message }));
+    cache.set(key, validator);
+    return validator;
+  }
   const pkg = PACKAGES.find(([test]) => test(group!))?.[1];
   let validator: ObjectValidator | undefined;
   if (pkg) {

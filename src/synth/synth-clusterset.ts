@@ -4,6 +4,8 @@ import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { crdObject, crdsFor } from '../antrea/v2.7.0';
 import { BundleChart } from './bundle-chart';
+import { annotateForDelivery, deliveryObjects } from './delivery';
+import { clusterSetNotes } from './notes';
 import type { KubeObject } from './kube-object';
 
 /** One cluster's manifests. */
@@ -33,7 +35,8 @@ export function synthClusterSet(parsed: ParsedClusterSet): ClusterSetOutput {
     name: definition.metadata.name,
     file: parsed.source.file,
     bundles: clusters.map((cluster) => synthBundle(definition, clusters, cluster)),
-    engines: {},
+    engines: deliveryObjects(definition, clusters),
+    notes: clusterSetNotes(definition, clusters),
   };
 }
 
@@ -43,5 +46,5 @@ function synthBundle(definition: ClusterSet, clusters: readonly EffectiveCluster
   const role = cluster.isLeader && cluster.isMember ? 'dual-role' : cluster.isLeader ? 'leader' : 'member';
   // CRDs are static per release: shared values, not constructs, so a fleet serializes them once
   const crds = crdsFor({ leader: cluster.isLeader, member: cluster.isMember }).map((m) => crdObject(m) as unknown as KubeObject);
-  return { clusterID: cluster.clusterID, role, objects: [...crds, ...(chart.toJson() as KubeObject[])] };
+  return { clusterID: cluster.clusterID, role, objects: annotateForDelivery([...crds, ...(chart.toJson() as KubeObject[])]) };
 }
