@@ -1,0 +1,112 @@
+import type { KubeObject } from '../../workloads/kube-object';
+import { antreaAgentDaemonSet } from './agent-daemonset';
+import { antreaApiServices, antreaService } from './api-services';
+import { DEFAULT_LEADER_NAMESPACE, DEFAULT_MEMBER_NAMESPACE } from './constants';
+import { antreaControllerDeployment } from './controller-deployment';
+import { antreaConfigMap } from './core-config';
+import {
+  antreaClusterRoleBindings,
+  antreaClusterRoles,
+  antreaServiceAccounts,
+  antreaTokenSecrets,
+} from './core-rbac';
+import { antreaMutatingWebhookConfiguration, antreaValidatingWebhookConfiguration } from './core-webhooks';
+import { mcControllerConfigMap } from './mc-config';
+import { mcControllerDeployment, mcWebhookService } from './mc-controller';
+import { leaderMcRbac, mcServiceAccount, memberMcRbac } from './mc-rbac';
+import { leaderMcWebhooks, memberMcWebhooks } from './mc-webhooks';
+import type { AntreaOptions, LeaderMcOptions, MemberMcOptions } from './options';
+
+/** Every non-CRD object of Antrea core (upstream `antrea.yml`), in kube-system. */
+export function antreaCoreObjects(opts: AntreaOptions): KubeObject[] {
+  return [
+    ...antreaServiceAccounts(),
+    ...antreaTokenSecrets(),
+    antreaConfigMap(opts),
+    ...antreaClusterRoles(opts),
+    ...antreaClusterRoleBindings(),
+    antreaService(),
+    antreaAgentDaemonSet(opts),
+    antreaControllerDeployment(opts),
+    ...antreaApiServices(),
+    antreaMutatingWebhookConfiguration(),
+    antreaValidatingWebhookConfiguration(),
+  ];
+}
+
+/**
+ * The leader mc-controller in its Namespace (upstream `antrea-multicluster-leader-namespaced.yml`).
+ * The Namespace object itself and the CRDs are not part of it.
+ */
+export function leaderMcControllerObjects(opts: LeaderMcOptions): KubeObject[] {
+  const namespace = opts.namespace ?? DEFAULT_LEADER_NAMESPACE;
+  const configMap = mcControllerConfigMap(namespace, {
+    enableStretchedNetworkPolicy: opts.enableStretchedNetworkPolicy,
+  });
+  return [
+    mcServiceAccount(namespace),
+    ...leaderMcRbac(namespace),
+    configMap,
+    mcWebhookService(namespace),
+    mcControllerDeployment('leader', namespace, configMap, opts),
+    ...leaderMcWebhooks(namespace),
+  ];
+}
+
+/** The member mc-controller (the non-CRD part of upstream `antrea-multicluster-member.yml`). */
+export function memberMcControllerObjects(opts: MemberMcOptions): KubeObject[] {
+  const namespace = opts.namespace ?? DEFAULT_MEMBER_NAMESPACE;
+  const configMap = mcControllerConfigMap(namespace, opts);
+  return [
+    mcServiceAccount(namespace),
+    ...memberMcRbac(namespace),
+    configMap,
+    mcWebhookService(namespace),
+    mcControllerDeployment('member', namespace, configMap, opts),
+    ...memberMcWebhooks(namespace),
+  ];
+}
+
+export { antreaAgentDaemonSet, IPSEC_SECRET, usesIpsec } from './agent-daemonset';
+export { antreaApiServices, antreaService } from './api-services';
+export {
+  ANTREA_NAMESPACE,
+  ANTREA_VERSION,
+  CHECKSUM_CONFIG,
+  CHECKSUM_IPSEC_SECRET,
+  DEFAULT_LEADER_NAMESPACE,
+  DEFAULT_MEMBER_NAMESPACE,
+} from './constants';
+export { antreaControllerDeployment } from './controller-deployment';
+export {
+  antreaAgentConf,
+  antreaCniConflist,
+  antreaConfigMap,
+  antreaControllerConf,
+  isNetworkPolicyOnly,
+} from './core-config';
+export {
+  antreaClusterRoleBindings,
+  antreaClusterRoles,
+  antreaServiceAccounts,
+  antreaTokenSecrets,
+} from './core-rbac';
+export { antreaMutatingWebhookConfiguration, antreaValidatingWebhookConfiguration } from './core-webhooks';
+export { DEFAULT_IMAGE_REGISTRY, IMAGES, imageRef, type ImageName, type ImageOptions } from './images';
+export { mcControllerConfig, mcControllerConfigMap } from './mc-config';
+export { mcControllerDeployment, mcWebhookService, type McRole } from './mc-controller';
+export { leaderMcRbac, leaderPrefixed, MEMBER_CLUSTER_ROLE, mcServiceAccount, memberMcRbac } from './mc-rbac';
+export { leaderMcWebhooks, memberMcWebhooks } from './mc-webhooks';
+export type {
+  AntreaOptions,
+  CloudProvider,
+  EndpointIPType,
+  GatewayIPPrecedence,
+  LeaderMcOptions,
+  McControllerConfigOptions,
+  McTrafficEncryptionMode,
+  MemberMcOptions,
+  MulticlusterOptions,
+  TrafficEncapMode,
+  TunnelType,
+} from './options';

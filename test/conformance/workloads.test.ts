@@ -1,0 +1,340 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { objectKey, type KubeObject } from '../../src/antrea/workloads/kube-object';
+import {
+  ANTREA_VERSION,
+  antreaCoreObjects,
+  leaderMcControllerObjects,
+  memberMcControllerObjects,
+  type AntreaOptions,
+  type LeaderMcOptions,
+  type MemberMcOptions,
+} from '../../src/antrea/v2.7.0/workloads';
+import { diffPaths, formatDifferences } from './diff-paths';
+
+// Upstream release manifests are reference data, read at test time from the shared checkout next to the repo.
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const refDir = resolve(repoRoot, '../shared/reference/antrea/v2.7.0');
+const haveRef = existsSync(refDir);
+
+if (!haveRef) {
+  if (process.env.CI) throw new Error(`workloads conformance needs the upstream manifests at ${refDir}`);
+  console.warn(`[workloads conformance] skipped: ${refDir} not found`);
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const version = ANTREA_VERSION;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * Non-CRD objects of an upstream file. Parsed with YAML 1.1 rules, as the API server's decoder reads
+ * them (`defaultMode: 0400` is octal). `substitute` replaces a Namespace placeholder in the raw text,
+ * which is how upstream documents installing into another Namespace (sed / antctl string replace).
+ */
+function upstream(file: string, substitute?: readonly [string, string]): KubeObject[] {
+  if (!haveRef) return [];
+  let text = readFileSync(resolve(refDir, file), 'utf8');
+  if (substitute) text = text.replaceAll(substitute[0], substitute[1]);
+  return parseAllDocuments(text, { version: '1.1' }).flatMap((doc) => {
+    if (doc.errors.length) throw new Error(`${file}: ${doc.errors[0]!.message}`);
+    const o = doc.toJS() as KubeObject | null;
+    return o && o.kind !== 'CustomResourceDefinition' ? [o] : [];
+  });
+}
+
+/** Helm and kubebuilder write empty fields as null (`creationTimestamp`, an emptied `initContainers`); the API drops them. */
+function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x === null ? [] : [[k, withoutNulls(x)]])));
+  return v;
+}
+
+/** Repository copies use `:latest`; the release assets, like our images, carry the version tag. */
+function releaseTags(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(releaseTags);
+  if (isObj(v)) {
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [
+        k,
+        k === 'image' && typeof x === 'string' ? x.replace(/:latest$/, `:${version}`) : releaseTags(x),
+      ]),
+    );
+  }
+  return v;
+}
+
+/** Config files are compared as data: YAML (1.1, as Go reads them) or JSON for the CNI conflist. */
+function parsedConfigFiles(o: Obj): Obj {
+  if (o.kind !== 'ConfigMap' || !isObj(o.data)) return o;
+  const data = Object.fromEntries(
+    Object.entries(o.data).map(([file, text]) => [
+      file,
+      file.endsWith('.conflist') ? JSON.parse(text as string) : parse(text as string, { version: '1.1' }),
+    ]),
+  );
+  return { ...o, data };
+}
+
+const podAnnotations = (o: Obj): Obj | undefined => {
+  const template = isObj(o.spec) && isObj(o.spec.template) ? o.spec.template : undefined;
+  return template && isObj(template.metadata) && isObj(template.metadata.annotations)
+    ? template.metadata.annotations
+    : undefined;
+};
+
+/**
+ * Our checksums hash our own rendering, so they never equal upstream's. `checksums` decides what a
+ * `checksum/*` annotation becomes: `mask` a fixed string, `keep` unchanged, or a map giving by object
+ * key the value to put in place of upstream's.
+ */
+type Checksums = 'mask' | 'keep' | ReadonlyMap<string, Obj>;
+
+function normalise(objects: readonly KubeObject[], checksums: Checksums): Map<string, Obj> {
+  return new Map(
+    objects.map((o) => {
+      const n = parsedConfigFiles(releaseTags(withoutNulls(structuredClone(o))) as Obj);
+      const annotations = podAnnotations(n);
+      if (annotations && checksums !== 'keep') {
+        for (const k of Object.keys(annotations).filter((k) => k.startsWith('checksum/'))) {
+          annotations[k] = checksums === 'mask' ? '<checksum>' : checksums.get(objectKey(o))?.[k];
+        }
+      }
+      return [objectKey(o), n];
+    }),
+  );
+}
+
+/** Checksums of our objects, by object key: what upstream's checksums stand for in a feature diff. */
+const checksumsOf = (objects: readonly KubeObject[]): Map<string, Obj> =>
+  new Map(objects.flatMap((o) => (podAnnotations(o) ? [[objectKey(o), { ...podAnnotations(o) }]] : [])));
+
+/**
+ * Every difference between our objects and upstream's, as `"<Kind ns/name>: <path>" → our value`;
+ * upstream checksums are replaced by `baseline` (ours with the features off).
+ */
+function differences(ours: readonly KubeObject[], theirs: readonly KubeObject[], baseline: Map<string, Obj>): Obj {
+  const a = normalise(ours, 'keep');
+  const b = normalise(theirs, baseline);
+  const out: Obj = {};
+  for (const key of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+    if (!a.has(key) || !b.has(key)) out[key] = a.has(key) ? 'only ours' : 'only upstream';
+    else for (const d of diffPaths(a.get(key), b.get(key))) out[`${key}: ${d.path}`] = d.ours;
+  }
+  return out;
+}
+
+function expectConformant(ours: readonly KubeObject[], theirs: readonly KubeObject[]): void {
+  expect(ours.map(objectKey).sort()).toEqual(theirs.map(objectKey).sort());
+  for (const o of ours) {
+    for (const [k, v] of Object.entries(podAnnotations(o) ?? {})) {
+      if (k.startsWith('checksum/')) expect(v, `${objectKey(o)} ${k}`).toMatch(HEX64);
+    }
+  }
+  const a = normalise(ours, 'mask');
+  const b = normalise(theirs, 'mask');
+  for (const [key, theirsObj] of b) {
+    const diffs = diffPaths(a.get(key), theirsObj);
+    expect(diffs, `${key} differs from upstream at:\n${formatDifferences(diffs)}`).toEqual([]);
+  }
+}
+
+const CHECKSUM = expect.stringMatching(HEX64);
+const AGENT_CONF = 'ConfigMap kube-system/antrea-config: data["antrea-agent.conf"]';
+const CONTROLLER_CONF = 'ConfigMap kube-system/antrea-config: data["antrea-controller.conf"]';
+const DS = 'DaemonSet kube-system/antrea-agent';
+const DEPLOY = 'Deployment kube-system/antrea-controller';
+const CONFIG_CHECKSUMS = {
+  [`${DS}: spec.template.metadata.annotations["checksum/config"]`]: CHECKSUM,
+  [`${DEPLOY}: spec.template.metadata.annotations["checksum/config"]`]: CHECKSUM,
+};
+
+describe.skipIf(!haveRef)('Antrea v2.7.0 workloads equal upstream (features off)', () => {
+  const core = upstream('antrea.yml');
+
+  test('antrea.yml ships 27 non-CRD objects and we model each', () => {
+    expect(core).toHaveLength(27);
+    expectConformant(antreaCoreObjects({ version }), core);
+  });
+
+  test('antrea-eks.yml: networkPolicyOnly on EKS', () => {
+    expectConformant(
+      antreaCoreObjects({ version, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' }),
+      upstream('antrea-eks.yml'),
+    );
+  });
+
+  test.each([
+    ['antrea-multicluster (the upstream placeholder)', {}, undefined],
+    ['antrea-multicluster, explicitly', { namespace: 'antrea-multicluster' }, undefined],
+    ['mc-leader', { namespace: 'mc-leader' }, ['antrea-multicluster', 'mc-leader']],
+  ] as const)('leader-namespaced in %s', (_, opts: Partial<LeaderMcOptions>, substitute) => {
+    const theirs = upstream('antrea-multicluster-leader-namespaced.yml', substitute);
+    expect(theirs).toHaveLength(11);
+    expectConformant(leaderMcControllerObjects({ version, ...opts }), theirs);
+  });
+
+  test.each([
+    ['kube-system (the upstream placeholder)', {}, undefined],
+    ['mc-member', { namespace: 'mc-member' }, ['kube-system', 'mc-member']],
+  ] as const)('member in %s', (_, opts: Partial<MemberMcOptions>, substitute) => {
+    const theirs = upstream('antrea-multicluster-member.yml', substitute);
+    expect(theirs).toHaveLength(8);
+    expectConformant(memberMcControllerObjects({ version, ...opts }), theirs);
+  });
+
+  test('the all-in-one leader manifest holds the same controller objects', () => {
+    expectConformant(leaderMcControllerObjects({ version }), upstream('antrea-multicluster-leader.yml'));
+  });
+});
+
+describe.skipIf(!haveRef)('with features on, only the keys the options control differ', () => {
+  const core = upstream('antrea.yml');
+  // upstream checksums stand for our features-off checksums, proven equivalent above
+  const baseline = checksumsOf(antreaCoreObjects({ version }));
+
+  test.each<[string, Partial<AntreaOptions>, Obj]>([
+    [
+      'Multicluster gate alone',
+      { multicluster: { enabled: true } },
+      {
+        [`${AGENT_CONF}.featureGates`]: { Multicluster: true },
+        [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
+        ...CONFIG_CHECKSUMS,
+      },
+    ],
+    [
+      'gateway, Pod-to-Pod, stretched policy, WireGuard, member Namespace',
+      {
+        multicluster: {
+          enabled: true,
+          enableGateway: true,
+          namespace: 'mc-member',
+          enablePodToPodConnectivity: true,
+          enableStretchedNetworkPolicy: true,
+          trafficEncryptionMode: 'wireGuard',
+        },
+      },
+      {
+        [`${AGENT_CONF}.featureGates`]: { Multicluster: true },
+        [`${AGENT_CONF}.multicluster.enableGateway`]: true,
+        [`${AGENT_CONF}.multicluster.enablePodToPodConnectivity`]: true,
+        [`${AGENT_CONF}.multicluster.enableStretchedNetworkPolicy`]: true,
+        [`${AGENT_CONF}.multicluster.namespace`]: 'mc-member',
+        [`${AGENT_CONF}.multicluster.trafficEncryptionMode`]: 'wireGuard',
+        [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
+        [`${CONTROLLER_CONF}.multicluster.enableStretchedNetworkPolicy`]: true,
+        ...CONFIG_CHECKSUMS,
+      },
+    ],
+    [
+      'multi-cluster settings without the gate are not written',
+      { multicluster: { enabled: false, enableGateway: true, enableStretchedNetworkPolicy: true } },
+      {},
+    ],
+    [
+      'vxlan tunnel on a custom port in hybrid mode',
+      { trafficEncapMode: 'hybrid', tunnelType: 'vxlan', tunnelPort: 4790 },
+      {
+        [`${AGENT_CONF}.trafficEncapMode`]: 'hybrid',
+        [`${AGENT_CONF}.tunnelPort`]: 4790,
+        [`${AGENT_CONF}.tunnelType`]: 'vxlan',
+        ...CONFIG_CHECKSUMS,
+      },
+    ],
+    [
+      'noEncap keeps install-cni an init container',
+      { trafficEncapMode: 'noEncap' },
+      { [`${AGENT_CONF}.trafficEncapMode`]: 'noEncap', ...CONFIG_CHECKSUMS },
+    ],
+    [
+      'agentConfig and controllerConfig are deep-merged last',
+      {
+        multicluster: { enabled: true },
+        agentConfig: { featureGates: { AntreaIPAM: true }, antreaProxy: { proxyAll: true } },
+        controllerConfig: { nodeIPAM: { enableNodeIPAM: true, clusterCIDRs: ['10.10.0.0/16'] } },
+      },
+      {
+        [`${AGENT_CONF}.antreaProxy.proxyAll`]: true,
+        [`${AGENT_CONF}.featureGates`]: { Multicluster: true, AntreaIPAM: true },
+        [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
+        [`${CONTROLLER_CONF}.nodeIPAM.clusterCIDRs`]: ['10.10.0.0/16'],
+        [`${CONTROLLER_CONF}.nodeIPAM.enableNodeIPAM`]: true,
+        ...CONFIG_CHECKSUMS,
+      },
+    ],
+    [
+      'in-cluster IPsec adds the ipsec-secret checksum',
+      { agentConfig: { trafficEncryptionMode: 'ipsec' } },
+      {
+        [`${AGENT_CONF}.trafficEncryptionMode`]: 'ipsec',
+        [`${DS}: spec.template.metadata.annotations["checksum/ipsec-secret"]`]: CHECKSUM,
+        ...CONFIG_CHECKSUMS,
+      },
+    ],
+    [
+      'a mirror registry changes every image and nothing else',
+      { imageRegistry: 'registry.example.com/antrea' },
+      {
+        [`${DS}: spec.template.spec.initContainers[0].image`]: `registry.example.com/antrea/antrea-agent-ubuntu:${version}`,
+        [`${DS}: spec.template.spec.containers[0].image`]: `registry.example.com/antrea/antrea-agent-ubuntu:${version}`,
+        [`${DS}: spec.template.spec.containers[1].image`]: `registry.example.com/antrea/antrea-agent-ubuntu:${version}`,
+        [`${DEPLOY}: spec.template.spec.containers[0].image`]: `registry.example.com/antrea/antrea-controller-ubuntu:${version}`,
+      },
+    ],
+  ])('%s', (_, opts, expected) => {
+    expect(differences(antreaCoreObjects({ version, ...opts }), core, baseline)).toEqual(expected);
+  });
+
+  test('multi-cluster on EKS differs from antrea-eks.yml only in the gate and the checksums', () => {
+    const eks = { version, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' } as const;
+    const ours = antreaCoreObjects({ ...eks, multicluster: { enabled: true, enableGateway: true } });
+    expect(differences(ours, upstream('antrea-eks.yml'), checksumsOf(antreaCoreObjects(eks)))).toEqual({
+      [`${AGENT_CONF}.featureGates`]: { Multicluster: true },
+      [`${AGENT_CONF}.multicluster.enableGateway`]: true,
+      [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
+      ...CONFIG_CHECKSUMS,
+    });
+  });
+
+  const MC_CONF = (ns: string) => `ConfigMap ${ns}/antrea-mc-controller-config: data["controller_manager_config.yaml"]`;
+  const MC_CHECKSUM = (ns: string) => ({
+    [`Deployment ${ns}/antrea-mc-controller: spec.template.metadata.annotations["checksum/config"]`]: CHECKSUM,
+  });
+
+  test('member controller config from options', () => {
+    const opts: MemberMcOptions = {
+      version,
+      serviceCIDR: '10.96.0.0/20',
+      podCIDRs: ['10.244.0.0/20', '10.245.0.0/20'],
+      gatewayIPPrecedence: 'public',
+      endpointIPType: 'PodIP',
+      enableStretchedNetworkPolicy: true,
+    };
+    const baselineMember = checksumsOf(memberMcControllerObjects({ version }));
+    expect(
+      differences(memberMcControllerObjects(opts), upstream('antrea-multicluster-member.yml'), baselineMember),
+    ).toEqual({
+      [`${MC_CONF('kube-system')}.enableStretchedNetworkPolicy`]: true,
+      [`${MC_CONF('kube-system')}.endpointIPType`]: 'PodIP',
+      [`${MC_CONF('kube-system')}.gatewayIPPrecedence`]: 'public',
+      [`${MC_CONF('kube-system')}.podCIDRs[0]`]: '10.244.0.0/20',
+      [`${MC_CONF('kube-system')}.podCIDRs[1]`]: '10.245.0.0/20',
+      [`${MC_CONF('kube-system')}.serviceCIDR`]: '10.96.0.0/20',
+      ...MC_CHECKSUM('kube-system'),
+    });
+  });
+
+  test('leader controller with stretched policy, in a substituted Namespace', () => {
+    const theirs = upstream('antrea-multicluster-leader-namespaced.yml', ['antrea-multicluster', 'mc-leader']);
+    const baselineLeader = checksumsOf(leaderMcControllerObjects({ version, namespace: 'mc-leader' }));
+    const ours = leaderMcControllerObjects({ version, namespace: 'mc-leader', enableStretchedNetworkPolicy: true });
+    expect(differences(ours, theirs, baselineLeader)).toEqual({
+      [`${MC_CONF('mc-leader')}.enableStretchedNetworkPolicy`]: true,
+      ...MC_CHECKSUM('mc-leader'),
+    });
+  });
+});
