@@ -1,0 +1,133 @@
+import { describe, expect, test } from 'vitest';
+import { objectKey, type KubeObject } from '../../../src/antrea/workloads/kube-object';
+import {
+  antreaCoreObjects,
+  leaderMcControllerObjects,
+  memberMcControllerObjects,
+  type AntreaOptions,
+} from '../../../src/antrea/v2.7.0/workloads';
+
+const version = 'v2.7.0';
+const podSpec = (o: KubeObject): Record<string, any> => (o.spec as any).template.spec;
+const find = (objects: KubeObject[], kind: string, name: string): KubeObject =>
+  objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+
+/** JSON round trip loses undefined, functions, class instances; plain data survives unchanged */
+function expectPlainData(o: unknown, where: string): void {
+  expect(JSON.parse(JSON.stringify(o)), where).toEqual(o);
+  const walk = (v: unknown, path: string): void => {
+    expect(v, `${where} ${path}`).not.toBeNull();
+    expect(v, `${where} ${path}`).not.toBeUndefined();
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
+    else if (typeof v === 'object') {
+      expect(Object.getPrototypeOf(v), `${where} ${path}`).toBe(Object.prototype);
+      for (const [k, x] of Object.entries(v as object)) walk(x, `${path}.${k}`);
+    }
+  };
+  walk(o, '');
+}
+
+const cases: [string, KubeObject[]][] = [
+  ['core, defaults', antreaCoreObjects({ version })],
+  ['core, everything on', antreaCoreObjects({
+    version,
+    trafficEncapMode: 'networkPolicyOnly',
+    cloud: 'EKS',
+    multicluster: { enabled: true, enableGateway: true, enableStretchedNetworkPolicy: true, trafficEncryptionMode: 'wireGuard' },
+    agentConfig: { trafficEncryptionMode: 'ipsec' },
+  })],
+  ['leader', leaderMcControllerObjects({ version, namespace: 'mc-leader' })],
+  ['member', memberMcControllerObjects({ version, namespace: 'mc-member', podCIDRs: ['10.244.0.0/20'] })],
+];
+
+describe.each(cases)('%s', (_, objects) => {
+  test('objects are plain JSON data with no null or undefined field', () => {
+    for (const o of objects) expectPlainData(o, objectKey(o));
+  });
+
+  test('apiVersion, kind and metadata.name on every object; keys are unique', () => {
+    for (const o of objects) expect(o).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String), metadata: { name: expect.any(String) } });
+    const keys = objects.map(objectKey);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  test('no caBundle: controllers inject it at runtime', () => {
+    expect(JSON.stringify(objects)).not.toContain('caBundle');
+  });
+});
+
+test('fresh objects on every call: callers may mutate what they get', () => {
+  const a = antreaCoreObjects({ version });
+  (podSpec(find(a, 'DaemonSet', 'antrea-agent')).volumes as unknown[]).length = 0;
+  expect(podSpec(find(antreaCoreObjects({ version }), 'DaemonSet', 'antrea-agent')).volumes).toHaveLength(10);
+});
+
+describe('networkPolicyOnly', () => {
+  const objects = (opts: Partial<AntreaOptions>) => antreaCoreObjects({ version, ...opts });
+
+  test.each<[string, Partial<AntreaOptions>, string[], string[]]>([
+    ['encap', {}, ['install-cni'], ['antrea-agent', 'antrea-ovs']],
+    ['networkPolicyOnly', { trafficEncapMode: 'networkPolicyOnly' }, [], ['install-cni', 'antrea-agent', 'antrea-ovs']],
+  ])('%s: init containers %j, containers %j', (_, opts, init, containers) => {
+    const spec = podSpec(find(objects(opts), 'DaemonSet', 'antrea-agent'));
+    expect((spec.initContainers ?? []).map((c: { name: string }) => c.name)).toEqual(init);
+    expect(spec.containers.map((c: { name: string }) => c.name)).toEqual(containers);
+  });
+
+  test('ANTREA_CLOUD_EKS only with cloud EKS', () => {
+    const env = (opts: Partial<AntreaOptions>) =>
+      podSpec(find(objects(opts), 'DaemonSet', 'antrea-agent')).containers.find((c: { name: string }) => c.name === 'antrea-agent').env;
+    expect(env({ trafficEncapMode: 'networkPolicyOnly' })).not.toContainEqual({ name: 'ANTREA_CLOUD_EKS', value: 'true' });
+    expect(env({ trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' })).toContainEqual({ name: 'ANTREA_CLOUD_EKS', value: 'true' });
+  });
+
+  test('the agent may read kube-proxy and kubeadm-config only in networkPolicyOnly', () => {
+    const hasRule = (opts: Partial<AntreaOptions>) =>
+      JSON.stringify(find(objects(opts), 'ClusterRole', 'antrea-agent').rules).includes('kubeadm-config');
+    expect(hasRule({})).toBe(false);
+    expect(hasRule({ trafficEncapMode: 'networkPolicyOnly' })).toBe(true);
+  });
+});
+
+describe('multi-cluster controllers', () => {
+  test('a dual-role cluster gets leader and member controllers without a name collision', () => {
+    const all = [
+      ...leaderMcControllerObjects({ version }),
+      ...memberMcControllerObjects({ version }),
+      ...antreaCoreObjects({ version, multicluster: { enabled: true } }),
+    ];
+    const keys = all.map(objectKey);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  test('two leaders in one cluster: cluster-scoped names carry the Namespace', () => {
+    const a = leaderMcControllerObjects({ version, namespace: 'team-a' }).filter((o) => !o.metadata.namespace);
+    const b = leaderMcControllerObjects({ version, namespace: 'team-b' }).filter((o) => !o.metadata.namespace);
+    expect(a.map((o) => o.metadata.name)).toEqual([
+      'team-a-antrea-mc-controller-webhook-role',
+      'team-a-antrea-mc-controller-webhook-rolebinding',
+      'team-a-antrea-mc-mutating-webhook-configuration',
+      'team-a-antrea-mc-validating-webhook-configuration',
+    ]);
+    expect(a.filter((o) => b.some((x) => objectKey(x) === objectKey(o)))).toEqual([]);
+    for (const o of a.filter((o) => o.kind.endsWith('WebhookConfiguration'))) {
+      expect(o.metadata.labels).toEqual({ app: 'antrea', role: 'leader', 'served-by': 'antrea-mc-controller', 'served-in': 'team-a' });
+      for (const w of o.webhooks as any[]) {
+        expect(w.namespaceSelector).toEqual({ matchLabels: { 'kubernetes.io/metadata.name': 'team-a' } });
+        expect(w.clientConfig.service).toMatchObject({ name: 'antrea-mc-webhook-service', namespace: 'team-a' });
+      }
+    }
+  });
+
+  test.each([
+    ['leader', leaderMcControllerObjects({ version }), 'leader', 'antrea-multicluster'],
+    ['member', memberMcControllerObjects({ version }), 'member', 'kube-system'],
+  ] as const)('%s controller: command, default Namespace, image', (_, objects, role, namespace) => {
+    const deploy = find(objects, 'Deployment', 'antrea-mc-controller');
+    expect(deploy.metadata.namespace).toBe(namespace);
+    expect(podSpec(deploy).containers[0]).toMatchObject({
+      command: ['/antrea-mc-controller', role],
+      image: 'antrea/antrea-mc-controller:v2.7.0',
+    });
+  });
+});
