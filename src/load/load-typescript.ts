@@ -50,23 +50,31 @@ export async function loadTypeScript(file: string, text: string, diagnostics: Di
   };
 }
 
-/** The object literal passed to defineClusterSet (or default-exported directly). */
+/** The object literal passed to defineClusterSet (or default-exported), following a local const. */
 function findDefinitionLiteral(ts: Ts, file: string, text: string): import('typescript').Node | undefined {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  let found: import('typescript').Node | undefined;
+  const consts = new Map<string, import('typescript').Expression>();
+  let exported: import('typescript').Expression | undefined;
   const visit = (node: import('typescript').Node): void => {
-    if (found) return;
-    if (ts.isExportAssignment(node)) {
-      let expr: import('typescript').Node = node.expression;
-      while (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr)) expr = expr.expression;
-      if (ts.isCallExpression(expr) && expr.arguments[0]) found = expr.arguments[0];
-      else if (ts.isObjectLiteralExpression(expr)) found = expr;
-      return;
-    }
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) consts.set(node.name.text, node.initializer);
+    if (ts.isExportAssignment(node)) exported = node.expression;
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return found;
+  let expr = exported ? unwrap(ts, exported) : undefined;
+  if (expr && ts.isCallExpression(expr)) expr = expr.arguments[0] ? unwrap(ts, expr.arguments[0]) : undefined;
+  for (let hops = 0; expr && ts.isIdentifier(expr) && hops < 5; hops++) {
+    const init = consts.get(expr.text);
+    expr = init ? unwrap(ts, init) : undefined;
+  }
+  return expr;
+}
+
+/** Looks through `(x)`, `x as T`, `x satisfies T` and `x!`. */
+function unwrap(ts: Ts, node: import('typescript').Expression): import('typescript').Expression {
+  let n = node;
+  while (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isNonNullExpression(n)) n = n.expression;
+  return n;
 }
 
 function locateInLiteral(ts: Ts, root: import('typescript').Node, lines: LineIndex, path: DataPath, key: boolean): Span {
@@ -79,11 +87,11 @@ function locateInLiteral(ts: Ts, root: import('typescript').Node, lines: LineInd
       const prop = node.properties.find((p) => p.name && propertyName(ts, p.name) === String(segment));
       if (!prop) break;
       if (last && key && prop.name) return spanOf(prop.name);
-      if (ts.isPropertyAssignment(prop)) node = prop.initializer;
+      if (ts.isPropertyAssignment(prop)) node = unwrap(ts, prop.initializer);
       else if (ts.isShorthandPropertyAssignment(prop)) node = prop.name;
       else break;
     } else if (ts.isArrayLiteralExpression(node) && typeof segment === 'number' && segment < node.elements.length) {
-      node = node.elements[segment]!;
+      node = unwrap(ts, node.elements[segment]!);
     } else {
       break;
     }

@@ -1,0 +1,142 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli';
+
+const GOOD = 'clustersets/demo-clusterset.yaml';
+const BAD = 'test/fixtures/cli/typo.yaml';
+const tmp = mkdtempSync(join(tmpdir(), 'clusterset-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Runs the CLI in process, capturing both streams. */
+async function run(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    stdout: { write: (s: string) => ((stdout += s), true) } as unknown as NodeJS.WriteStream,
+    stderr: { write: (s: string) => ((stderr += s), true) } as unknown as NodeJS.WriteStream,
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+/** Every file under a directory with its bytes, for byte-identical comparisons. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of readdirSync(dir, { recursive: true }) as string[]) {
+    if (statSync(join(dir, p)).isFile()) out[p] = readFileSync(join(dir, p), 'utf8');
+  }
+  return out;
+}
+
+describe('validate', () => {
+  test('--format json prints the contract object for a good file, exit 0', async () => {
+    const r = await run('validate', '--format', 'json', GOOD);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ diagnostics: [], errors: 0, warnings: 0 });
+  });
+
+  test('--format json for a typo: schema error at the key, hint names podCIDRs, exit 1', async () => {
+    const r = await run('validate', '--format', 'json', BAD);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ errors: 1, warnings: 0 });
+    expect(out.diagnostics).toMatchObject([
+      { code: 'schema', severity: 'error', file: BAD, line: 15, column: 7, path: ['spec', 'clusters', 1, 'podCIDR'], hint: 'did you mean "podCIDRs"?' },
+    ]);
+  });
+
+  test('text format is GNU style on stderr', async () => {
+    const r = await run('validate', BAD);
+    expect(r.stderr).toContain(`${BAD}:15:7: error schema: unknown key "podCIDR"`);
+  });
+
+  test('usage errors exit 2', async () => {
+    expect((await run('frobnicate')).code).toBe(2);
+    expect((await run('validate', '--format', 'xml', GOOD)).code).toBe(2);
+    expect((await run('validate', 'no/such/file.yaml')).code).toBe(2);
+  });
+
+  test('the installed bin works as a process (npx clusterset)', () => {
+    const r = spawnSync(process.execPath, ['bin/clusterset.mjs', 'validate', '--format', 'json', BAD], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).errors).toBe(1);
+  });
+});
+
+describe('synth', () => {
+  test('two runs give byte-identical trees', async () => {
+    const a = join(tmp, 'a');
+    const b = join(tmp, 'b');
+    expect((await run('synth', '--out', a, GOOD)).code).toBe(0);
+    expect((await run('synth', '--out', b, GOOD)).code).toBe(0);
+    expect(tree(a)).toEqual(tree(b));
+    expect(Object.keys(tree(a))).toContain('demo-clusterset/demo-cluster-member2/kustomization.yaml');
+  });
+
+  test('a failing synth leaves the output untouched', async () => {
+    const out = join(tmp, 'keep');
+    expect((await run('synth', '--out', out, GOOD)).code).toBe(0);
+    const before = tree(out);
+    const broken = join(tmp, 'broken.yaml');
+    writeFileSync(broken, readFileSync(GOOD, 'utf8').replace('10.244.16.0/20', '10.244.0.0/20'));
+    const r = await run('synth', '--out', out, broken, BAD);
+    expect(r.code).toBe(1);
+    expect(tree(out)).toEqual(before);
+    expect(readdirSync(tmp).filter((f) => f.startsWith('.clusterset-tmp-'))).toEqual([]);
+  });
+
+  test('--check exits 1 and names the stale files, 0 when fresh', async () => {
+    const out = join(tmp, 'check');
+    expect((await run('synth', '--out', out, GOOD)).code).toBe(0);
+    expect((await run('synth', '--check', '--out', out, GOOD)).code).toBe(0);
+    const file = join(out, 'demo-clusterset/demo-cluster-member2/kustomization.yaml');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}# edited\n`);
+    writeFileSync(join(out, 'demo-clusterset/stray.yaml'), 'x: 1\n');
+    const r = await run('synth', '--check', '--out', out, GOOD);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('demo-clusterset/demo-cluster-member2/kustomization.yaml (changed)');
+    expect(r.stderr).toContain('demo-clusterset/stray.yaml (not generated)');
+  });
+
+  test('refuses to overwrite a directory it did not create', async () => {
+    const out = join(tmp, 'foreign');
+    cpSync('test/fixtures/cli', out, { recursive: true });
+    const r = await run('synth', '--out', out, GOOD);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('refusing to write');
+    expect(readdirSync(out)).toEqual(['typo.yaml']);
+  });
+
+  test('synthesizing one definition keeps the other ClusterSets of the output', async () => {
+    const out = join(tmp, 'partial');
+    expect((await run('synth', '--out', out, GOOD, 'clustersets/eks-clusterset.yaml')).code).toBe(0);
+    const eks = tree(join(out, 'eks-clusterset'));
+    expect((await run('synth', '--out', out, GOOD)).code).toBe(0);
+    expect(tree(join(out, 'eks-clusterset'))).toEqual(eks);
+    expect(Object.keys(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).clusterSets)).toEqual(['demo-clusterset', 'eks-clusterset']);
+  });
+
+  test('npx cdk8s synth produces the same tree as npm run synth', () => {
+    const viaCdk8s = join(tmp, 'cdk8s');
+    const viaCli = join(tmp, 'cli');
+    execFileSync(process.execPath, ['node_modules/cdk8s-cli/bin/cdk8s', 'synth', '--output', viaCdk8s], { stdio: 'pipe' });
+    execFileSync(process.execPath, ['bin/clusterset.mjs', 'synth', '--out', viaCli], { stdio: 'pipe' });
+    expect(tree(viaCdk8s)).toEqual(tree(viaCli));
+  });
+});
+
+describe('schema', () => {
+  test('schema/clusterset.schema.json is the generated schema (run `npm run schema` when this fails)', async () => {
+    const r = await run('schema');
+    expect(readFileSync('schema/clusterset.schema.json', 'utf8')).toBe(r.stdout);
+  });
+
+  test('every YAML example points editors at the schema', () => {
+    for (const f of readdirSync('clustersets').filter((n) => n.endsWith('.yaml'))) {
+      expect(readFileSync(join('clustersets', f), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../schema/clusterset.schema.json');
+    }
+  });
+});

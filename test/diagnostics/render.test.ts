@@ -1,0 +1,66 @@
+import { describe, expect, test } from 'vitest';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import { renderGithub, renderJson, renderText } from '../../src/diagnostics/render';
+
+const text = 'spec:\n  clusters:\n    - clusterID: east\n      podCIDRs: [10.244.16.0/20]\n    - clusterID: west\n      podCIDRs: [10.244.16.0/20]\n';
+const overlap: Diagnostic = {
+  code: 'pod-cidr-overlap',
+  severity: 'error',
+  message: 'pod CIDR "10.244.16.0/20" of cluster "west" overlaps "10.244.16.0/20" of cluster "east"',
+  file: 'clustersets/demo.yaml',
+  line: 6,
+  column: 18,
+  endLine: 6,
+  endColumn: 32,
+  path: ['spec', 'clusters', 1, 'podCIDRs', 0],
+  related: [{ message: 'cluster "east" declares "10.244.16.0/20" here', file: 'clustersets/demo.yaml', line: 4, column: 18, endLine: 4, endColumn: 32, path: ['spec', 'clusters', 0, 'podCIDRs', 0] }],
+  hint: 'Pod CIDRs of members must be disjoint with Pod-to-Pod connectivity',
+};
+const warning: Diagnostic = { code: 'member-count', severity: 'warning', message: 'only one member', file: 'clustersets/demo.yaml', line: 2, column: 3, path: ['spec', 'clusters'] };
+
+describe('renderers', () => {
+  test('text: GNU line, code frame with caret, related location and hint', () => {
+    expect(renderText([overlap, warning], new Map([['clustersets/demo.yaml', text]]))).toMatchInlineSnapshot(`
+      "clustersets/demo.yaml:2:3: warning member-count: only one member
+        1 | spec:
+        2 |   clusters:
+          |   ^
+      clustersets/demo.yaml:6:18: error pod-cidr-overlap: pod CIDR "10.244.16.0/20" of cluster "west" overlaps "10.244.16.0/20" of cluster "east"
+        5 |     - clusterID: west
+        6 |       podCIDRs: [10.244.16.0/20]
+          |                  ^^^^^^^^^^^^^^
+      clustersets/demo.yaml:4:18: note: cluster "east" declares "10.244.16.0/20" here
+        3 |     - clusterID: east
+        4 |       podCIDRs: [10.244.16.0/20]
+          |                  ^^^^^^^^^^^^^^
+        hint: Pod CIDRs of members must be disjoint with Pod-to-Pod connectivity
+
+      1 error, 1 warning in 1 file
+      "
+    `);
+  });
+
+  test('json: one object with diagnostics and counts', () => {
+    const parsed = JSON.parse(renderJson([overlap, warning]));
+    expect(parsed).toMatchObject({ errors: 1, warnings: 1 });
+    expect(parsed.diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.file, d.line, d.column, d.path])).toEqual([
+      ['member-count', 'warning', 'clustersets/demo.yaml', 2, 3, ['spec', 'clusters']],
+      ['pod-cidr-overlap', 'error', 'clustersets/demo.yaml', 6, 18, ['spec', 'clusters', 1, 'podCIDRs', 0]],
+    ]);
+  });
+
+  test('github: workflow commands with escaped properties and data', () => {
+    expect(renderGithub([overlap])).toBe(
+      '::error file=clustersets/demo.yaml,line=6,col=18,endLine=6,endColumn=32,title=pod-cidr-overlap::pod CIDR "10.244.16.0/20" of cluster "west" overlaps "10.244.16.0/20" of cluster "east"%0APod CIDRs of members must be disjoint with Pod-to-Pod connectivity\n',
+    );
+  });
+
+  test('a long line is trimmed around the caret', () => {
+    const long = `key: ${'x'.repeat(300)}bad${'y'.repeat(300)}\n`;
+    const d: Diagnostic = { ...warning, line: 1, column: 306, endLine: 1, endColumn: 309 };
+    const frame = renderText([d], new Map([['clustersets/demo.yaml', long]])).split('\n');
+    expect(frame[1]!.length).toBeLessThan(120);
+    expect(frame[1]).toContain('bad');
+    expect(frame[2]!.indexOf('^^^')).toBe(frame[1]!.indexOf('bad'));
+  });
+});

@@ -1,0 +1,34 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { expect } from 'vitest';
+import { compile } from '../../src/compile';
+import type { OutputFile } from '../../src/emit/layout';
+
+/** CRDs are proven against upstream by the conformance test; goldens keep to what a definition controls. */
+export const isCrdFile = (path: string) => path.split('/').pop()!.startsWith('CustomResourceDefinition.');
+
+/** Compiles definitions in memory; fails the test on any error diagnostic. */
+export async function compileFiles(files: readonly string[]): Promise<OutputFile[]> {
+  const result = await compile({ files });
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  expect(errors, JSON.stringify(errors, null, 2)).toEqual([]);
+  return [...result.files];
+}
+
+/**
+ * Golden tree: the file list must match `dir` exactly and each file its snapshot there
+ * (`npm run test:update` rewrites them; review the diff like code).
+ */
+export async function expectGoldenTree(files: readonly OutputFile[], dir: string, include: (path: string) => boolean = (p) => !isCrdFile(p)): Promise<void> {
+  const root = resolve(dir);
+  const chosen = files.filter((f) => include(f.path));
+  if (existsSync(root)) {
+    const onDisk = (readdirSync(root, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => relative(root, join(d.parentPath, d.name)).split(sep).join('/'))
+      .sort();
+    const updating = process.argv.includes('-u') || process.argv.includes('--update');
+    if (!updating) expect(onDisk).toEqual(chosen.map((f) => f.path).sort());
+  }
+  for (const f of chosen) await expect(f.content).toMatchFileSnapshot(join(root, f.path));
+}

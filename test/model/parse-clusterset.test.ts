@@ -1,0 +1,81 @@
+import { describe, expect, test } from 'vitest';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import { loadYaml } from '../../src/load/load-yaml';
+import { parseClusterSet } from '../../src/model/parse-clusterset';
+import { source } from '../helpers/source';
+
+function parse(text: string) {
+  const diagnostics: Diagnostic[] = [];
+  const src = loadYaml('t.yaml', text, diagnostics)!;
+  return { parsed: parseClusterSet(src, diagnostics), diagnostics };
+}
+
+const minimal = source`
+  apiVersion: antrea-clusterset/v1alpha1
+  kind: ClusterSetDefinition
+  metadata:
+    name: cs
+  spec:
+    antrea:
+      version: v2.7.0
+    leader:
+      clusterID: a
+      server: https://a:6443
+    clusters:
+      - clusterID: a
+`;
+
+describe('model defaults', () => {
+  test('a minimal definition gets every documented default', () => {
+    const { parsed, diagnostics } = parse(minimal);
+    expect(diagnostics).toEqual([]);
+    expect(parsed!.definition.spec).toMatchObject({
+      antrea: { version: 'v2.7.0', imageRegistry: 'antrea', agentConfig: {}, controllerConfig: {} },
+      network: {
+        trafficEncapMode: 'encap',
+        tunnelType: 'geneve',
+        tunnelPort: 0,
+        endpointIPType: 'ClusterIP',
+        podToPodConnectivity: false,
+        stretchedNetworkPolicy: false,
+        encryption: 'none',
+        gatewayIPPrecedence: 'private',
+      },
+      leader: { namespace: 'antrea-multicluster' },
+      clusters: [{ clusterID: 'a', member: true, namespace: 'kube-system', podCIDRs: [], gateways: [], network: {}, tokenSecret: { source: 'manual' } }],
+      services: [],
+      tiers: [],
+      policies: [],
+    });
+  });
+});
+
+describe('schema diagnostics', () => {
+  test.each([
+    {
+      name: 'unknown key with a did-you-mean hint at the key',
+      text: minimal.replace('    - clusterID: a\n', '    - clusterID: a\n      podCIDR: [10.0.0.0/16]\n'),
+      expected: { line: 13, column: 7, path: ['spec', 'clusters', 0, 'podCIDR'], hint: 'did you mean "podCIDRs"?' },
+    },
+    {
+      name: 'bad enum value with a suggestion',
+      text: minimal.replace('  antrea:\n', '  network:\n    tunnelType: genve\n  antrea:\n'),
+      expected: { line: 7, column: 17, path: ['spec', 'network', 'tunnelType'], hint: 'did you mean "geneve"?' },
+    },
+    {
+      name: 'missing required field points at its parent',
+      text: minimal.replace('    server: https://a:6443\n', ''),
+      expected: { line: 9, column: 5, path: ['spec', 'leader', 'server'] },
+    },
+    {
+      name: 'wrong type',
+      text: minimal.replace('    - clusterID: a\n', '    - clusterID: a\n      member: "yes"\n'),
+      expected: { line: 13, column: 15, path: ['spec', 'clusters', 0, 'member'] },
+    },
+  ])('$name', ({ text, expected }) => {
+    const { parsed, diagnostics } = parse(text);
+    expect(parsed).toBeUndefined();
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ code: 'schema', severity: 'error', ...expected });
+  });
+});
