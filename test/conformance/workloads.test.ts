@@ -15,7 +15,7 @@ import {
 } from '../../src/antrea/v2.7.0/workloads';
 import { diffPaths, formatDifferences } from './diff-paths';
 
-// Upstream release manifests are reference data, read at test time from the shared checkout next to the repo.
+// upstream release manifests are reference data, read at test time from the shared checkout next to the repo.
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const refDir = resolve(repoRoot, '../shared/reference/antrea/v2.7.0');
 const haveRef = existsSync(refDir);

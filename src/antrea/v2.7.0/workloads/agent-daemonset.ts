@@ -12,7 +12,7 @@ import {
   CHECKSUM_IPSEC_SECRET,
   componentLabels,
 } from './constants';
-import { antreaAgentConf, antreaConfigMap, isNetworkPolicyOnly } from './core-config';
+import { antreaAgentConf, antreaConfigMap } from './core-config';
 import { imageRef } from './images';
 import type { AntreaOptions } from './options';
 
@@ -171,21 +171,25 @@ export const usesIpsec = (agentConf: Record<string, unknown>): boolean =>
  * Pod annotations that roll the agents when their inputs change: the rendered ConfigMap, and with
  * IPsec the source of the PSK Secret (the bundle never holds the key itself).
  */
-function podAnnotations(opts: AntreaOptions): Record<string, string> {
-  const conf = antreaAgentConf(opts);
+function podAnnotations(opts: AntreaOptions, agentConf: Record<string, unknown>, configMap: KubeObject) {
   return {
     'kubectl.kubernetes.io/default-container': 'antrea-agent',
-    [CHECKSUM_CONFIG]: objectChecksum(antreaConfigMap(opts)),
-    ...(usesIpsec(conf) && {
+    [CHECKSUM_CONFIG]: objectChecksum(configMap),
+    ...(usesIpsec(agentConf) && {
       [CHECKSUM_IPSEC_SECRET]: objectChecksum(opts.ipsecSecretSource ?? { secret: IPSEC_SECRET, key: 'psk' }),
     }),
   };
 }
 
-/** The `antrea-agent` DaemonSet: install-cni, antrea-agent and antrea-ovs on every Linux Node. */
-export function antreaAgentDaemonSet(opts: AntreaOptions): KubeObject {
+/**
+ * The `antrea-agent` DaemonSet: install-cni, antrea-agent and antrea-ovs on every Linux Node.
+ * `configMap` is the rendered `antrea-config` for the same options, passed in to render it once.
+ */
+export function antreaAgentDaemonSet(opts: AntreaOptions, configMap: KubeObject = antreaConfigMap(opts)): KubeObject {
   const image = imageRef('agent', opts);
-  const chaining = isNetworkPolicyOnly(opts);
+  const agentConf = antreaAgentConf(opts);
+  // networkPolicyOnly as the agent will run it: Antrea chains after the primary CNI
+  const chaining = agentConf.trafficEncapMode === 'networkPolicyOnly';
   const containers = [agent(image, opts), ovs(image)];
   return {
     apiVersion: 'apps/v1',
@@ -195,7 +199,7 @@ export function antreaAgentDaemonSet(opts: AntreaOptions): KubeObject {
       selector: { matchLabels: { ...LABELS } },
       updateStrategy: { type: 'RollingUpdate' },
       template: {
-        metadata: { annotations: podAnnotations(opts), labels: { ...LABELS } },
+        metadata: { annotations: podAnnotations(opts, agentConf, configMap), labels: { ...LABELS } },
         spec: {
           hostNetwork: true,
           priorityClassName: 'system-node-critical',

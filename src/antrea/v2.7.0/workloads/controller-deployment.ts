@@ -12,8 +12,14 @@ const LABELS = componentLabels('antrea-controller');
 const fieldEnv = (name: string, fieldPath: string) => ({ name, valueFrom: { fieldRef: { fieldPath } } });
 const httpsProbe = (path: string): IHTTPGetAction => ({ host: 'localhost', path, port: 'api', scheme: 'HTTPS' });
 
-/** The `antrea-controller` Deployment: one replica on the host network. */
-export function antreaControllerDeployment(opts: AntreaOptions): KubeObject {
+/**
+ * The `antrea-controller` Deployment: one replica on the host network.
+ * `configMap` is the rendered `antrea-config` for the same options, passed in to render it once.
+ */
+export function antreaControllerDeployment(
+  opts: AntreaOptions,
+  configMap: KubeObject = antreaConfigMap(opts),
+): KubeObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -25,7 +31,7 @@ export function antreaControllerDeployment(opts: AntreaOptions): KubeObject {
       replicas: 1,
       template: {
         metadata: {
-          annotations: { [CHECKSUM_CONFIG]: objectChecksum(antreaConfigMap(opts)) },
+          annotations: { [CHECKSUM_CONFIG]: objectChecksum(configMap) },
           labels: { ...LABELS },
         },
         spec: {

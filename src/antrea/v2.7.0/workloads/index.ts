@@ -19,15 +19,16 @@ import type { AntreaOptions, LeaderMcOptions, MemberMcOptions } from './options'
 
 /** Every non-CRD object of Antrea core (upstream `antrea.yml`), in kube-system. */
 export function antreaCoreObjects(opts: AntreaOptions): KubeObject[] {
+  const configMap = antreaConfigMap(opts);
   return [
     ...antreaServiceAccounts(),
     ...antreaTokenSecrets(),
-    antreaConfigMap(opts),
+    configMap,
     ...antreaClusterRoles(opts),
     ...antreaClusterRoleBindings(),
     antreaService(),
-    antreaAgentDaemonSet(opts),
-    antreaControllerDeployment(opts),
+    antreaAgentDaemonSet(opts, configMap),
+    antreaControllerDeployment(opts, configMap),
     ...antreaApiServices(),
     antreaMutatingWebhookConfiguration(),
     antreaValidatingWebhookConfiguration(),

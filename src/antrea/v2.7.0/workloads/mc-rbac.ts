@@ -84,7 +84,7 @@ const MEMBER_CONTROLLER_RULES: readonly IPolicyRule[] = [
   ...owned(MC, 'clusterinfoimports'),
   rule([MC], ['labelidentities'], CRUD),
   ...owned(MC, 'gateways'),
-  // Service CIDR discovery on Kubernetes >= 1.33
+  // service CIDR discovery on Kubernetes >= 1.33
   rule(['networking.k8s.io'], ['servicecidrs'], ['get', 'list']),
 ];
 

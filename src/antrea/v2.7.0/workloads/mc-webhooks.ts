@@ -93,7 +93,7 @@ const MEMBER_VALIDATING: readonly Hook[] = [
     resource: 'gateways',
     operations: ['CREATE', 'UPDATE'],
     admissionReviewVersions: ['v1', 'v1beta1'],
-    // Gateways live in the member Namespace anyway; upstream leaves this one cluster-wide
+    // gateways live in the member Namespace anyway; upstream leaves this one cluster-wide
     namespaced: false,
   },
 ];
