@@ -1,0 +1,26 @@
+import { formatPath, validateAgainst } from '../../antrea/validator';
+import { clusterNetworkPolicySpec } from '../../antrea/v2.7.0/crds/core/cluster-network-policy';
+import type { ModelRule } from '../rule';
+import { policySpecPath } from '../policy-fields';
+
+export const policySchema: ModelRule = {
+  id: 'policy-schema',
+  severity: 'error',
+  description: 'a policy spec is not a valid Antrea ClusterNetworkPolicy spec',
+  check({ definition, report }) {
+    definition.spec.policies.forEach((policy, i) => {
+      // the same structural schema, with strict fields, that the members' API servers apply to antrea-mc-<name>
+      for (const issue of validateAgainst(clusterNetworkPolicySpec, policy.spec)) {
+        const unknownField = issue.message.startsWith('unknown field');
+        report({
+          path: [...policySpecPath(i), ...issue.path],
+          key: unknownField,
+          message: `policy "${policy.name}": ${issue.path.length ? `${formatPath(issue.path)} ` : ''}${issue.message}`,
+          hint: unknownField
+            ? 'check the spelling against the ClusterNetworkPolicy spec (crd.antrea.io/v1beta1)'
+            : 'write spec as an Antrea ClusterNetworkPolicy spec (crd.antrea.io/v1beta1); members reject an invalid one',
+        });
+      }
+    });
+  },
+};
