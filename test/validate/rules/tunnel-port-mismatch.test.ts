@@ -1,0 +1,68 @@
+import { tunnelPortMismatch } from '../../../src/validate/rules/tunnel-port-mismatch';
+import { ruleTester } from '../../helpers/rule-tester';
+import { source } from '../../helpers/source';
+
+ruleTester(tunnelPortMismatch, {
+  valid: [
+    {
+      name: 'one port for the whole set',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          network: { tunnelPort: 7081 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a }
+            - { clusterID: b }`,
+    },
+    {
+      name: '0 and the standard Geneve port are the same port',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a }
+            - { clusterID: b, network: { tunnelPort: 6081 } }`,
+    },
+    {
+      name: 'GRE has no port',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          network: { tunnelType: gre }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a }
+            - { clusterID: b, network: { tunnelPort: 9000 } }`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'an override uses another port',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          network:
+            tunnelPort: 7081
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a }
+            - { clusterID: b }
+            - { clusterID: c, network: { tunnelPort: 8081 } }`,
+      diagnostics: [{ line: 9, column: 46, related: [{ line: 4, column: 17 }] }],
+    },
+    {
+      name: 'two members with ports of their own each differ from the rest',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a, network: { tunnelPort: 7000 } }
+            - { clusterID: b, network: { tunnelPort: 7001 } }
+            - { clusterID: c, network: { tunnelPort: 7001 } }`,
+      diagnostics: [{ line: 5, column: 46, related: [{ line: 6, column: 46 }] }],
+    },
+  ],
+});
