@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { objectKey, type KubeObject } from '../../src/antrea/workloads/kube-object';
+import { objectRef, type KubeObject } from '../../src/antrea/workloads/kube-object';
 import {
   ANTREA_VERSION,
   antreaCoreObjects,
@@ -100,17 +100,17 @@ function normalise(objects: readonly KubeObject[], checksums: Checksums): Map<st
       const annotations = podAnnotations(n);
       if (annotations && checksums !== 'keep') {
         for (const k of Object.keys(annotations).filter((k) => k.startsWith('checksum/'))) {
-          annotations[k] = checksums === 'mask' ? '<checksum>' : checksums.get(objectKey(o))?.[k];
+          annotations[k] = checksums === 'mask' ? '<checksum>' : checksums.get(objectRef(o))?.[k];
         }
       }
-      return [objectKey(o), n];
+      return [objectRef(o), n];
     }),
   );
 }
 
 /** Checksums of our objects, by object key: what upstream's checksums stand for in a feature diff. */
 const checksumsOf = (objects: readonly KubeObject[]): Map<string, Obj> =>
-  new Map(objects.flatMap((o) => (podAnnotations(o) ? [[objectKey(o), { ...podAnnotations(o) }]] : [])));
+  new Map(objects.flatMap((o) => (podAnnotations(o) ? [[objectRef(o), { ...podAnnotations(o) }]] : [])));
 
 /**
  * Every difference between our objects and upstream's, as `"<Kind ns/name>: <path>" → our value`;
@@ -128,10 +128,10 @@ function differences(ours: readonly KubeObject[], theirs: readonly KubeObject[],
 }
 
 function expectConformant(ours: readonly KubeObject[], theirs: readonly KubeObject[]): void {
-  expect(ours.map(objectKey).sort()).toEqual(theirs.map(objectKey).sort());
+  expect(ours.map(objectRef).sort()).toEqual(theirs.map(objectRef).sort());
   for (const o of ours) {
     for (const [k, v] of Object.entries(podAnnotations(o) ?? {})) {
-      if (k.startsWith('checksum/')) expect(v, `${objectKey(o)} ${k}`).toMatch(HEX64);
+      if (k.startsWith('checksum/')) expect(v, `${objectRef(o)} ${k}`).toMatch(HEX64);
     }
   }
   const a = normalise(ours, 'mask');

@@ -22,5 +22,5 @@ export interface KubeObject {
 }
 
 /** `Kind namespace/name` or `Kind name`: how tests and diagnostics name an object. */
-export const objectKey = (o: KubeObject): string =>
+export const objectRef = (o: KubeObject): string =>
   o.metadata.namespace ? `${o.kind} ${o.metadata.namespace}/${o.metadata.name}` : `${o.kind} ${o.metadata.name}`;

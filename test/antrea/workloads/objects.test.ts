@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { objectKey, type KubeObject } from '../../../src/antrea/workloads/kube-object';
+import { objectRef, type KubeObject } from '../../../src/antrea/workloads/kube-object';
 import {
   antreaCoreObjects,
   leaderMcControllerObjects,
@@ -42,12 +42,12 @@ const cases: [string, KubeObject[]][] = [
 
 describe.each(cases)('%s', (_, objects) => {
   test('objects are plain JSON data with no null or undefined field', () => {
-    for (const o of objects) expectPlainData(o, objectKey(o));
+    for (const o of objects) expectPlainData(o, objectRef(o));
   });
 
   test('apiVersion, kind and metadata.name on every object; keys are unique', () => {
     for (const o of objects) expect(o).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String), metadata: { name: expect.any(String) } });
-    const keys = objects.map(objectKey);
+    const keys = objects.map(objectRef);
     expect(new Set(keys).size).toBe(keys.length);
   });
 
@@ -96,7 +96,7 @@ describe('multi-cluster controllers', () => {
       ...memberMcControllerObjects({ version }),
       ...antreaCoreObjects({ version, multicluster: { enabled: true } }),
     ];
-    const keys = all.map(objectKey);
+    const keys = all.map(objectRef);
     expect(new Set(keys).size).toBe(keys.length);
   });
 
@@ -109,7 +109,7 @@ describe('multi-cluster controllers', () => {
       'team-a-antrea-mc-mutating-webhook-configuration',
       'team-a-antrea-mc-validating-webhook-configuration',
     ]);
-    expect(a.filter((o) => b.some((x) => objectKey(x) === objectKey(o)))).toEqual([]);
+    expect(a.filter((o) => b.some((x) => objectRef(x) === objectRef(o)))).toEqual([]);
     for (const o of a.filter((o) => o.kind.endsWith('WebhookConfiguration'))) {
       expect(o.metadata.labels).toEqual({ app: 'antrea', role: 'leader', 'served-by': 'antrea-mc-controller', 'served-in': 'team-a' });
       for (const w of o.webhooks as any[]) {
