@@ -2,6 +2,24 @@ import type { Rule } from '../rule';
 import { leaderUnknown } from './leader-unknown';
 import { unsupportedAntreaVersion } from './unsupported-antrea-version';
 // --- identity, topology and addresses: imports ---
+import { clusterIdFormat } from './cluster-id-format';
+import { clusterIdDuplicate } from './cluster-id-duplicate';
+import { clusterIdPrefixPair } from './cluster-id-prefix-pair';
+import { leaderServer } from './leader-server';
+import { memberFlag } from './member-flag';
+import { memberCount } from './member-count';
+import { namespaceConflict } from './namespace-conflict';
+import { cidrSyntax } from './cidr-syntax';
+import { cidrHostBits } from './cidr-host-bits';
+import { ipv6Unsupported } from './ipv6-unsupported';
+import { serviceCidrMissing } from './service-cidr-missing';
+import { podCidrMissing } from './pod-cidr-missing';
+import { serviceCidrOverlap } from './service-cidr-overlap';
+import { podCidrOverlap } from './pod-cidr-overlap';
+import { podServiceCidrOverlap } from './pod-service-cidr-overlap';
+import { gatewayIpInCidr } from './gateway-ip-in-cidr';
+import { gatewayIpDuplicate } from './gateway-ip-duplicate';
+import { gatewayMissing } from './gateway-missing';
 // --- traffic, exports, tiers, policies, secrets, delivery: imports ---
 import { tunnelTypeMismatch } from './tunnel-type-mismatch';
 import { tunnelPortMismatch } from './tunnel-port-mismatch';
@@ -31,6 +49,24 @@ export const allRules: readonly Rule[] = [
   unsupportedAntreaVersion,
   leaderUnknown,
   // --- identity, topology and addresses ---
+  clusterIdFormat,
+  clusterIdDuplicate,
+  clusterIdPrefixPair,
+  leaderServer,
+  memberFlag,
+  memberCount,
+  namespaceConflict,
+  cidrSyntax,
+  cidrHostBits,
+  ipv6Unsupported,
+  serviceCidrMissing,
+  podCidrMissing,
+  serviceCidrOverlap,
+  podCidrOverlap,
+  podServiceCidrOverlap,
+  gatewayIpInCidr,
+  gatewayIpDuplicate,
+  gatewayMissing,
   // --- traffic, exports, tiers, policies, secrets, delivery ---
   tunnelTypeMismatch,
   tunnelPortMismatch,

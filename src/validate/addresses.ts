@@ -1,0 +1,61 @@
+import type { DataPath } from '../diagnostics/diagnostic';
+import type { EffectiveCluster } from '../model/effective';
+import { parseAddress, parseCidr, type ParseResult, type Prefix } from './cidr';
+
+/** The multi-cluster address fields of a cluster definition. */
+export type AddressField = 'podCIDR' | 'serviceCIDR' | 'gatewayIP';
+
+export interface AddressValue {
+  readonly cluster: EffectiveCluster;
+  readonly field: AddressField;
+  readonly text: string;
+  readonly path: DataPath;
+  /** document order across the whole definition (cluster, then field) */
+  readonly order: number;
+  readonly parsed: ParseResult;
+}
+
+/** An address value that parsed as IPv4: the only family the overlap rules look at. */
+export interface Ipv4Value extends AddressValue, Prefix {}
+
+export const FIELD_LABEL: Record<AddressField, string> = {
+  podCIDR: 'Pod CIDR',
+  serviceCIDR: 'Service CIDR',
+  gatewayIP: 'Gateway IP',
+};
+
+/** Every address value written under the given clusters, parsed once. */
+export function addressValues(clusters: readonly EffectiveCluster[]): AddressValue[] {
+  const values: AddressValue[] = [];
+  const add = (cluster: EffectiveCluster, field: AddressField, text: string, path: DataPath) =>
+    values.push({ cluster, field, text, path, order: values.length, parsed: field === 'gatewayIP' ? parseAddress(text) : parseCidr(text) });
+  for (const c of clusters) {
+    c.cluster.podCIDRs.forEach((text, i) => add(c, 'podCIDR', text, [...c.path, 'podCIDRs', i]));
+    if (c.cluster.serviceCIDR !== undefined) add(c, 'serviceCIDR', c.cluster.serviceCIDR, [...c.path, 'serviceCIDR']);
+    c.cluster.gateways.forEach((g, i) => {
+      if (g.ip !== undefined) add(c, 'gatewayIP', g.ip, [...c.path, 'gateways', i, 'ip']);
+    });
+  }
+  return values;
+}
+
+/**
+ * The IPv4 values only: values that do not parse or are IPv6 have their own diagnostics
+ * (cidr-syntax, ipv6-unsupported), so the other rules skip them and one bad value gives one report.
+ */
+export function ipv4Values(clusters: readonly EffectiveCluster[]): Ipv4Value[] {
+  return addressValues(clusters).flatMap((v) => (v.parsed.ok && v.parsed.prefix.family === 4 ? [{ ...v, ...v.parsed.prefix }] : []));
+}
+
+/** `Pod CIDR "10.244.0.0/20" of cluster "cl1"` */
+export const describeValue = (v: AddressValue): string => `${FIELD_LABEL[v.field]} "${v.text}" of cluster "${v.cluster.clusterID}"`;
+
+/** The message of an overlap between two values, reported at `second`. */
+export function overlapMessage(second: AddressValue, first: AddressValue): string {
+  return second.cluster === first.cluster
+    ? `${describeValue(second)} overlaps its ${FIELD_LABEL[first.field]} "${first.text}"`
+    : `${describeValue(second)} overlaps ${describeValue(first)}`;
+}
+
+/** The related location naming the other value of a pair. */
+export const declaredHere = (v: AddressValue) => ({ path: v.path, message: `cluster "${v.cluster.clusterID}" declares ${FIELD_LABEL[v.field]} "${v.text}" here` });

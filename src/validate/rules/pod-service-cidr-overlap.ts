@@ -1,0 +1,23 @@
+import { members } from '../../model/effective';
+import type { ModelRule } from '../rule';
+import { declaredHere, ipv4Values, overlapMessage } from '../addresses';
+import { overlappingPairs } from '../cidr';
+
+export const podServiceCidrOverlap: ModelRule = {
+  id: 'pod-service-cidr-overlap',
+  severity: 'error',
+  description: 'a Pod CIDR overlaps a Service CIDR, in one cluster or across clusters',
+  check({ clusters, report }) {
+    const ranges = ipv4Values(members(clusters)).filter((v) => v.field !== 'gatewayIP');
+    // Pod vs Pod and Service vs Service are the other overlap rules' business
+    const pairs = overlappingPairs(ranges, (v) => v.field, (a, b) => a !== b);
+    for (const { first, second } of pairs) {
+      report({
+        path: second.path,
+        message: overlapMessage(second, first),
+        hint: 'Pod and Service ranges must be disjoint across the whole ClusterSet; move one of them to a free range',
+        related: [declaredHere(first)],
+      });
+    }
+  },
+};
