@@ -25,7 +25,13 @@ exit codes: 0 no errors (warnings allowed), 1 error diagnostics or stale output,
 class UsageError extends Error {}
 
 /** argv → compile() → render → write → exit code. */
-export async function main(argv: readonly string[], io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+/** Where the CLI prints; tests pass their own. */
+export interface Io {
+  readonly stdout: { write(s: string): unknown };
+  readonly stderr: { write(s: string): unknown };
+}
+
+export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   let args: ReturnType<typeof parse>;
   try {
     args = parse(argv);
@@ -75,7 +81,7 @@ function parse(argv: readonly string[]) {
   return { command, paths, format, out: values.out ?? process.env.CDK8S_OUTDIR ?? 'dist', check: values.check ?? false, help: values.help ?? false };
 }
 
-async function run(args: ReturnType<typeof parse>, io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<number> {
+async function run(args: ReturnType<typeof parse>, io: Io): Promise<number> {
   const full = args.paths.length === 0;
   let files: string[];
   try {
@@ -110,7 +116,7 @@ async function run(args: ReturnType<typeof parse>, io: { stdout: NodeJS.Writable
   return 0;
 }
 
-function print(format: Format, diagnostics: readonly Diagnostic[], sources: Map<string, string>, io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }) {
+function print(format: Format, diagnostics: readonly Diagnostic[], sources: Map<string, string>, io: Io) {
   if (format === 'json') io.stdout.write(render('json', diagnostics));
   else if (diagnostics.length > 0) (format === 'github' ? io.stdout : io.stderr).write(render(format, diagnostics, sources));
 }

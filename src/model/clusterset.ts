@@ -122,6 +122,10 @@ export const ClusterDeliverySchema = z.strictObject({
 export const ClusterSchema = z.strictObject({
   clusterID: z.string().describe('cluster ID: an RFC-1123 label, unique in the set'),
   member: z.boolean().default(true).describe('false makes the leader a dedicated leader'),
+  cloud: z
+    .enum(['EKS'])
+    .optional()
+    .describe('managed Kubernetes flavour whose Antrea install differs (EKS: the antrea-eks settings with networkPolicyOnly)'),
   namespace: z.string().default('kube-system').describe('member controller Namespace'),
   podCIDRs: z.array(z.string()).default([]).describe('the cluster Pod CIDRs (IPv4)'),
   serviceCIDR: z.string().optional().describe('the cluster Service ClusterIP range (IPv4)'),

@@ -14,10 +14,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 async function run(...argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const io = {
-    stdout: { write: (s: string) => ((stdout += s), true) } as unknown as NodeJS.WriteStream,
-    stderr: { write: (s: string) => ((stderr += s), true) } as unknown as NodeJS.WriteStream,
-  };
+  const io = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } };
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }

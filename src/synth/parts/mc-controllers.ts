@@ -1,0 +1,28 @@
+import { leaderMcControllerObjects, memberMcControllerObjects } from '../../antrea/v2.7.0/workloads';
+import type { KubeObject } from '../kube-object';
+import { addObjects } from './apply-objects';
+import type { BundlePart } from './context';
+
+/** The leader and/or member antrea-mc-controller, by role; a dual-role cluster runs both. */
+export const mcControllers: BundlePart = (chart, { definition, cluster }) => {
+  const { antrea, leader } = definition.spec;
+  const image = { version: 'v2.7.0' as const, imageRegistry: antrea.imageRegistry };
+  const net = cluster.network;
+  if (cluster.isLeader) {
+    addObjects(chart, leaderMcControllerObjects({ ...image, namespace: leader.namespace, enableStretchedNetworkPolicy: net.stretchedNetworkPolicy }) as KubeObject[]);
+  }
+  if (cluster.isMember) {
+    addObjects(
+      chart,
+      memberMcControllerObjects({
+        ...image,
+        namespace: cluster.cluster.namespace,
+        serviceCIDR: cluster.cluster.serviceCIDR ?? '',
+        ...(cluster.cluster.podCIDRs.length ? { podCIDRs: cluster.cluster.podCIDRs } : {}),
+        gatewayIPPrecedence: net.gatewayIPPrecedence,
+        endpointIPType: net.endpointIPType,
+        enableStretchedNetworkPolicy: net.stretchedNetworkPolicy,
+      }) as KubeObject[],
+    );
+  }
+};
