@@ -1,0 +1,67 @@
+import { encryptionConflict } from '../../../src/validate/rules/encryption-conflict';
+import { ruleTester } from '../../helpers/rule-tester';
+import { source } from '../../helpers/source';
+
+ruleTester(encryptionConflict, {
+  valid: [
+    {
+      name: 'cross-cluster WireGuard without in-cluster encryption',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0, agentConfig: { trafficEncryptionMode: none } }
+          network: { encryption: wireGuard }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }, { clusterID: b }]`,
+    },
+    {
+      name: 'in-cluster IPsec in encap without cross-cluster WireGuard',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0, agentConfig: { trafficEncryptionMode: ipsec } }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }, { clusterID: b }]`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'in-cluster IPsec with cross-cluster WireGuard',
+      code: source`
+        spec:
+          antrea:
+            version: v2.7.0
+            agentConfig:
+              trafficEncryptionMode: ipsec
+          network:
+            encryption: wireGuard
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }, { clusterID: b }]`,
+      diagnostics: [{ line: 5, column: 30, related: [{ line: 7, column: 17 }] }],
+    },
+    {
+      name: 'in-cluster WireGuard with the Gateway every member runs',
+      code: source`
+        spec:
+          antrea:
+            version: v2.7.0
+            agentConfig:
+              trafficEncryptionMode: wireGuard
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }, { clusterID: b }]`,
+      diagnostics: [{ line: 5, column: 30, related: [{ line: 7, column: 27 }] }],
+    },
+    {
+      name: 'in-cluster encryption outside encap (case-insensitive mode)',
+      code: source`
+        spec:
+          antrea:
+            version: v2.7.0
+            agentConfig:
+              trafficEncryptionMode: IPsec
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a }
+            - { clusterID: b, network: { trafficEncapMode: noEncap } }`,
+      diagnostics: [{ line: 5, column: 30, related: [{ line: 9, column: 52 }] }],
+    },
+  ],
+});
