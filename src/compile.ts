@@ -1,5 +1,5 @@
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
-import { layoutClusterSet, manifestFile, type OutputFile } from './emit/layout';
+import { EmitCache, layoutClusterSet, manifestFile, type OutputFile } from './emit/layout';
 import { loadClusterSets } from './load/load-clustersets';
 import type { SourceFile } from './load/source-file';
 import { parseClusterSet } from './model/parse-clusterset';
@@ -43,8 +43,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const outputs = parsed.map(synthClusterSet);
 
   // emit: deterministic files, every object checked against its schema first
-  const checked = new WeakSet<object>();
-  const files = outputs.flatMap((o) => layoutClusterSet(o, diagnostics, checked));
+  const cache = new EmitCache();
+  const files = outputs.flatMap((o) => layoutClusterSet(o, diagnostics, cache));
   files.push(manifestFile(outputs));
   if (hasErrors(diagnostics)) return { diagnostics, sources, outputs, files: [] };
   return { diagnostics, sources, outputs, files };

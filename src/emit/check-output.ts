@@ -7,20 +7,20 @@ import { validatorFor } from './schemas';
  * objects of a bundle may share kind, namespace and name. A failure here is a compiler bug,
  * reported against the definition so the user knows which input triggered it.
  */
-export function checkObjects(file: string, where: string, objects: readonly KubeObject[], diagnostics: Diagnostic[], checked?: WeakSet<object>): void {
+export function checkObjects(file: string, where: string, objects: readonly KubeObject[], diagnostics: Diagnostic[], alreadyChecked: readonly boolean[] = []): void {
   const seen = new Set<string>();
   const at = { file, line: 1, column: 1, path: [] as const };
-  for (const o of objects) {
+  objects.forEach((o, i) => {
     const key = objectKey(o);
     if (seen.has(key)) {
       diagnostics.push({ code: 'output-collision', severity: 'error', message: `${where}: ${objectRef(o)} is emitted twice`, ...at });
     }
     seen.add(key);
-    if (checked?.has(o)) continue;
+    if (alreadyChecked[i]) return;
     const validate = validatorFor(o.apiVersion, o.kind);
     if (!validate) {
       diagnostics.push({ code: 'output-schema', severity: 'error', message: `${where}: no schema known for ${o.apiVersion} ${o.kind}`, ...at });
-      continue;
+      return;
     }
     for (const problem of validate(o)) {
       diagnostics.push({
@@ -31,6 +31,5 @@ export function checkObjects(file: string, where: string, objects: readonly Kube
         hint: 'this is a compiler bug; please report it with the definition',
       });
     }
-    checked?.add(o);
-  }
+  });
 }

@@ -3,7 +3,7 @@ import { layerIndex } from '../synth/layers';
 import type { KubeObject } from '../synth/kube-object';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { checkObjects } from './check-output';
-import { toYaml } from './serialize';
+import { canonical, toYaml } from './serialize';
 
 /** A file to write, relative to the output directory. */
 export interface OutputFile {
@@ -31,34 +31,49 @@ export function sortObjects(objects: readonly KubeObject[]): KubeObject[] {
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Objects shared by many bundles (CRDs) are the same JS value in each; their YAML is
- * computed and checked once per run, not once per cluster.
+ * A fleet repeats most objects verbatim (RBAC, APIServices, CRDs): each distinct object is
+ * serialized and schema-checked once per run, keyed by its canonical JSON.
  */
-const yamlCache = new WeakMap<object, string>();
-const yamlOf = (o: KubeObject): string => {
-  let text = yamlCache.get(o);
-  if (text === undefined) {
-    text = toYaml(o);
-    yamlCache.set(o, text);
+export class EmitCache {
+  private readonly byValue = new WeakMap<object, string>();
+  private readonly byJson = new Map<string, string>();
+
+  /** The YAML of an object, and whether this exact content was seen before. */
+  yamlOf(o: KubeObject): { yaml: string; seen: boolean } {
+    const shared = this.byValue.get(o);
+    if (shared !== undefined) return { yaml: shared, seen: true };
+    const json = JSON.stringify(canonical(o));
+    let yaml = this.byJson.get(json);
+    const seen = yaml !== undefined;
+    if (yaml === undefined) {
+      yaml = toYaml(o);
+      this.byJson.set(json, yaml);
+    }
+    if (Object.isFrozen(o)) this.byValue.set(o, yaml);
+    return { yaml, seen };
   }
-  return text;
-};
+}
 
 /** Every file of one definition's output, checked; diagnostics for any self-check failure. */
-export function layoutClusterSet(output: ClusterSetOutput, diagnostics: Diagnostic[], checked = new WeakSet<object>()): OutputFile[] {
+export function layoutClusterSet(output: ClusterSetOutput, diagnostics: Diagnostic[], cache = new EmitCache()): OutputFile[] {
   const files: OutputFile[] = [];
   const root = output.name;
+  const emit = (where: string, dir: string, objects: readonly KubeObject[]): string[] => {
+    const sorted = sortObjects(objects);
+    const rendered = sorted.map((o) => cache.yamlOf(o));
+    // content seen earlier in this run has already passed its schema
+    checkObjects(output.file, where, sorted, diagnostics, rendered.map((r) => r.seen));
+    const names = sorted.map(fileNameOf);
+    sorted.forEach((_, i) => files.push({ path: `${dir}/${names[i]}`, content: rendered[i]!.yaml }));
+    return names;
+  };
   for (const bundle of output.bundles) {
     const dir = `${root}/${bundle.clusterID}`;
-    checkObjects(output.file, `bundle ${dir}`, bundle.objects, diagnostics, checked);
-    const sorted = sortObjects(bundle.objects);
-    const names = sorted.map(fileNameOf);
-    sorted.forEach((o, i) => files.push({ path: `${dir}/${names[i]}`, content: yamlOf(o) }));
+    const names = emit(`bundle ${dir}`, dir, bundle.objects);
     files.push({ path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(names)) });
   }
   for (const [folder, objects] of Object.entries(output.engines).sort(([a], [b]) => cmp(a, b))) {
-    checkObjects(output.file, `${root}/${folder}`, objects, diagnostics, checked);
-    for (const o of sortObjects(objects)) files.push({ path: `${root}/${folder}/${fileNameOf(o)}`, content: yamlOf(o) });
+    emit(`${root}/${folder}`, `${root}/${folder}`, objects);
   }
   if (output.notes) files.push({ path: `${root}/README.md`, content: output.notes });
   return files;
