@@ -1,0 +1,53 @@
+import { exportNameFormat } from '../../../src/validate/rules/export-name-format';
+import { ruleTester } from '../../helpers/rule-tester';
+import { source } from '../../helpers/source';
+
+const LONG = 'a'.repeat(64);
+
+ruleTester(exportNameFormat, {
+  valid: [
+    source`
+      spec:
+        antrea: { version: v2.7.0 }
+        leader: { clusterID: a, server: https://a:6443 }
+        clusters: [{ clusterID: a }]
+        services:
+          - { name: web-1, namespace: 0shop, exportFrom: "*" }`,
+  ],
+  invalid: [
+    {
+      name: 'upper case, underscore and dots',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }]
+          services:
+            - name: Web
+              namespace: shop_prod
+              exportFrom: "*"
+            - name: web.v1
+              namespace: shop
+              exportFrom: "*"`,
+      diagnostics: [
+        { line: 7, column: 18 },
+        { line: 6, column: 13 },
+        { line: 9, column: 13 },
+      ],
+    },
+    {
+      name: 'too long, or ending with "-"',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }]
+          services:
+            - { name: web-, namespace: ${LONG}, exportFrom: "*" }`,
+      diagnostics: [
+        { line: 6, column: 32 },
+        { line: 6, column: 15 },
+      ],
+    },
+  ],
+});
