@@ -1,0 +1,27 @@
+import { leaderServer } from '../../../src/validate/rules/leader-server';
+import { ruleTester } from '../../helpers/rule-tester';
+import { source } from '../../helpers/source';
+
+const withServer = (server: string) => source`
+  spec:
+    antrea: { version: v2.7.0 }
+    leader:
+      clusterID: a
+      server: ${server}
+    clusters: [{ clusterID: a }]`;
+
+ruleTester(leaderServer, {
+  valid: [
+    withServer('https://192.168.150.101:6443'),
+    withServer('https://west-cluster.eks.example.com:443'),
+    withServer('https://leader.example.com'),
+    withServer('"https://[fd00::1]:6443"'),
+  ],
+  invalid: [
+    { name: 'http', code: withServer('http://192.168.150.101:6443'), diagnostics: [{ line: 5, column: 13 }] },
+    { name: 'no scheme', code: withServer('192.168.150.101:6443'), diagnostics: [{ line: 5, column: 13 }] },
+    { name: 'a host name only', code: withServer('leader'), diagnostics: [{ line: 5, column: 13 }] },
+    { name: 'no host', code: withServer('https:///api'), diagnostics: [{ line: 5, column: 13 }] },
+    { name: 'scheme without slashes', code: withServer('https:leader:6443'), diagnostics: [{ line: 5, column: 13 }] },
+  ],
+});

@@ -1,0 +1,112 @@
+import { podCidrOverlap } from '../../../src/validate/rules/pod-cidr-overlap';
+import { ruleTester } from '../../helpers/rule-tester';
+import { source } from '../../helpers/source';
+
+ruleTester(podCidrOverlap, {
+  valid: [
+    {
+      name: 'the field report as intended: disjoint Pod CIDRs with Pod-to-Pod',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          network: { podToPodConnectivity: true }
+          leader: { clusterID: cl1, server: https://192.168.150.101:6443 }
+          clusters:
+            - { clusterID: cl1, podCIDRs: [10.244.0.0/20] }
+            - { clusterID: cl2, podCIDRs: [10.244.16.0/20] }
+            - { clusterID: cl3, podCIDRs: [10.244.32.0/20] }`,
+    },
+    {
+      name: 'ClusterIP endpoints without Pod-to-Pod: Pod ranges stay local',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a, podCIDRs: [10.244.0.0/16] }
+            - { clusterID: b, podCIDRs: [10.244.0.0/16] }`,
+    },
+    {
+      name: 'a dedicated leader is not a member',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          network: { podToPodConnectivity: true }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a, member: false, podCIDRs: [10.244.0.0/16] }
+            - { clusterID: b, podCIDRs: [10.244.0.0/16] }`,
+    },
+    {
+      name: 'values that do not parse are cidr-syntax only',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          network: { podToPodConnectivity: true }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a, podCIDRs: [10.244.16.0] }
+            - { clusterID: b, podCIDRs: [10.244.16.0] }`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'field report: cl2 and cl3 both declare 10.244.16.0/20 with podToPodConnectivity',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          network:
+            podToPodConnectivity: true
+          leader:
+            clusterID: cl1
+            server: https://192.168.150.101:6443
+          clusters:
+            - clusterID: cl1
+              podCIDRs: [10.244.0.0/20]
+              serviceCIDR: 10.96.0.0/20
+            - clusterID: cl2
+              podCIDRs: [10.244.16.0/20]
+              serviceCIDR: 10.96.16.0/20
+            - clusterID: cl3
+              podCIDRs: [10.244.16.0/20]
+              serviceCIDR: 10.96.32.0/20`,
+      diagnostics: [{ line: 16, column: 18, related: [{ line: 13, column: 18 }] }],
+    },
+    {
+      name: 'PodIP endpoints',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          network: { endpointIPType: PodIP }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a, podCIDRs: [10.244.0.0/16] }
+            - { clusterID: b, podCIDRs: [10.244.128.0/17] }`,
+      diagnostics: [{ line: 7, column: 34, related: [{ line: 6, column: 34 }] }],
+    },
+    {
+      name: 'a repeat within one member',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          network: { podToPodConnectivity: true }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a, podCIDRs: [10.244.0.0/20, 10.244.0.0/20] }`,
+      diagnostics: [{ line: 6, column: 49, related: [{ line: 6, column: 34 }] }],
+    },
+    {
+      name: 'one cluster turns Pod-to-Pod on by override',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a, podCIDRs: [10.244.0.0/16] }
+            - clusterID: b
+              podCIDRs: [10.244.0.0/16]
+              network: { podToPodConnectivity: true }`,
+      diagnostics: [{ line: 7, column: 18, related: [{ line: 5, column: 34 }] }],
+    },
+  ],
+});
