@@ -1,0 +1,46 @@
+import { deliveryDestinationMissing } from '../../../src/validate/rules/delivery-destination-missing';
+import { ruleTester } from '../../helpers/rule-tester';
+import { source } from '../../helpers/source';
+
+ruleTester(deliveryDestinationMissing, {
+  valid: [
+    {
+      name: 'every cluster has a destination',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a, delivery: { argocd: { name: in-cluster } } }
+            - { clusterID: b, delivery: { argocd: { server: https://b:6443 } } }
+          delivery:
+            argocd: { repoURL: https://git.example.com/gitops.git }`,
+    },
+    {
+      name: 'no Argo CD delivery',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }]
+          delivery:
+            flux: { sourceRef: { name: flux-system } }`,
+    },
+  ],
+  invalid: [
+    {
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: l, server: https://l:6443 }
+          clusters:
+            - clusterID: l
+              member: false
+            - { clusterID: a, delivery: { argocd: { name: a } } }
+          delivery:
+            argocd:
+              repoURL: https://git.example.com/gitops.git`,
+      diagnostics: [{ line: 5, column: 18, related: [{ line: 10, column: 7 }] }],
+    },
+  ],
+});
