@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { crdModelFor } from '../antrea/v2.7.0';
-import { formatPath, validatorForCrd } from '../antrea/validator';
+import { formatPath, validateAgainst, validatorForCrd } from '../antrea/validator';
 import type { KubeObject } from '../synth/kube-object';
+import { SEALED_SECRET_API_VERSION, sealedSecretSchema } from './sealed-secret-schema';
 
 const require = createRequire(import.meta.url);
 
@@ -67,3 +68,15 @@ function modelErrors(run: () => void): { path: string; message: string }[] {
     return [{ path: '', message: err instanceof Error ? err.message : String(err) }];
   }
 }
+
+// ---- kinds without a schema package
+
+registerValidator(SEALED_SECRET_API_VERSION, 'SealedSecret', (o) =>
+  validateAgainst(sealedSecretSchema, o).map((i) => ({ path: formatPath(i.path), message: i.message })),
+);
+
+// External Secrets serves only v1 since v0.17; the package models up to v1beta1, whose
+// ExternalSecret schema v1 kept unchanged.
+registerValidator('external-secrets.io/v1', 'ExternalSecret', (o) =>
+  validatorFor('external-secrets.io/v1beta1', 'ExternalSecret')!({ ...o, apiVersion: 'external-secrets.io/v1beta1' }),
+);

@@ -1,5 +1,27 @@
+import { antreaCore } from './antrea-core';
 import { clusterSets } from './cluster-sets';
 import type { BundlePart } from './context';
+import { gatewayNodes } from './gateway-nodes';
+import { leaderNamespace } from './leader-namespace';
+import { mcControllers } from './mc-controllers';
+import { memberCredentials } from './member-credentials';
+import { replicatedPolicies } from './replicated-policies';
+import { serviceExports } from './service-exports';
+import { tiers } from './tiers';
+import { tokenSecret } from './token-secret';
 
 /** The parts of every bundle; each decides by the cluster's role what it adds. */
-export const bundleParts: readonly BundlePart[] = [clusterSets];
+export const bundleParts: readonly BundlePart[] = [
+  // Antrea itself: core in every cluster, mc-controllers by role
+  antreaCore,
+  mcControllers,
+  // multi-cluster wiring: leader side, then member side
+  leaderNamespace,
+  memberCredentials,
+  replicatedPolicies,
+  clusterSets,
+  tokenSecret,
+  serviceExports,
+  tiers,
+  gatewayNodes,
+];

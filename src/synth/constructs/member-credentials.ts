@@ -1,0 +1,60 @@
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import { GUARD_ANNOTATIONS } from '../guards';
+
+export interface MemberCredentialsProps {
+  /** the member cluster the credentials are bound to */
+  readonly clusterID: string;
+  /** leader controller Namespace */
+  readonly namespace: string;
+}
+
+/** Role shipped by the leader manifest for member controllers. */
+export const MEMBER_ROLE = 'antrea-mc-member-cluster-role';
+/** Antrea >= v2.7 admits a member's requests only from a ServiceAccount carrying its ID here. */
+export const CLUSTER_ID_ANNOTATION = 'multicluster.antrea.io/cluster-id';
+
+/**
+ * One name for the ServiceAccount, its token Secret and its RoleBinding, as
+ * `antctl mc create membertoken NAME` does; `-member-token` tells it apart from the
+ * member-side copy (`<clusterID>-leader-token` by default).
+ */
+export const memberTokenName = (clusterID: string): string => `${clusterID}-member-token`;
+
+/**
+ * A member's identity in the leader's common area: the ServiceAccount bound to its cluster ID,
+ * the long-lived token Secret kube-controller-manager fills in (so no token ever passes through
+ * git), and the RoleBinding to the member Role. All guarded: pruning them cuts the member off.
+ */
+export class MemberCredentials extends Construct {
+  readonly name: string;
+
+  constructor(scope: Construct, id: string, props: MemberCredentialsProps) {
+    super(scope, id);
+    const name = memberTokenName(props.clusterID);
+    const namespace = props.namespace;
+    this.name = name;
+
+    new ApiObject(this, 'service-account', {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name, namespace, annotations: { ...GUARD_ANNOTATIONS, [CLUSTER_ID_ANNOTATION]: props.clusterID } },
+    });
+
+    // no data: the token controller writes ca.crt, namespace and token
+    new ApiObject(this, 'token', {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'kubernetes.io/service-account-token',
+      metadata: { name, namespace, annotations: { ...GUARD_ANNOTATIONS, 'kubernetes.io/service-account.name': name } },
+    });
+
+    new ApiObject(this, 'role-binding', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name, namespace, annotations: { ...GUARD_ANNOTATIONS } },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: MEMBER_ROLE },
+      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+
+export interface ReplicatedPolicyProps {
+  /** ClusterNetworkPolicy name; members create it as antrea-mc-<name> */
+  readonly name: string;
+  /** ClusterSet ID, part of the object name as in Antrea's user guide */
+  readonly clusterSet: string;
+  /** leader controller Namespace: the only place the leader reconciles ResourceExports */
+  readonly namespace: string;
+  /** an Antrea ClusterNetworkPolicy spec */
+  readonly spec: Readonly<Record<string, unknown>>;
+}
+
+export const ACNP_KIND = 'AntreaClusterNetworkPolicy';
+/** The finalizer the leader's mutating webhook adds (domain-qualified since Antrea v2.2). */
+export const RESOURCE_EXPORT_FINALIZER = 'resourceexport.antrea.io/finalizer';
+
+/** `<policy>-for-<clusterset>`, the naming of Antrea's user guide. */
+export const replicatedPolicyName = (policy: string, clusterSet: string): string => `${policy}-for-${clusterSet}`;
+
+/**
+ * A ClusterNetworkPolicy replicated to every member: a ResourceExport in the leader's common
+ * area. The labels and finalizer are exactly what the leader's mutating webhook sets on such
+ * exports, so the applied object equals the stored one and no engine sees drift.
+ */
+export class ReplicatedPolicy extends ApiObject {
+  constructor(scope: Construct, id: string, props: ReplicatedPolicyProps) {
+    super(scope, id, {
+      apiVersion: 'multicluster.crd.antrea.io/v1alpha1',
+      kind: 'ResourceExport',
+      metadata: {
+        name: replicatedPolicyName(props.name, props.clusterSet),
+        namespace: props.namespace,
+        labels: { sourceKind: ACNP_KIND, sourceName: props.name, sourceNamespace: '' },
+        finalizers: [RESOURCE_EXPORT_FINALIZER],
+      },
+      spec: { kind: ACNP_KIND, name: props.name, clusterNetworkPolicy: structuredClone(props.spec) },
+    });
+  }
+}

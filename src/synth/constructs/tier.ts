@@ -1,0 +1,21 @@
+import { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+
+export interface TierProps {
+  readonly name: string;
+  /** 0-255; lower is evaluated first */
+  readonly priority: number;
+  readonly description?: string;
+}
+
+/** An Antrea policy Tier; a replicated policy is only created in members that have its tier. */
+export class Tier extends ApiObject {
+  constructor(scope: Construct, id: string, props: TierProps) {
+    super(scope, id, {
+      apiVersion: 'crd.antrea.io/v1beta1',
+      kind: 'Tier',
+      metadata: { name: props.name },
+      spec: { priority: props.priority, ...(props.description !== undefined ? { description: props.description } : {}) },
+    });
+  }
+}

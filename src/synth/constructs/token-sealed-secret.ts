@@ -1,0 +1,30 @@
+import { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+import { GUARD_ANNOTATIONS } from '../guards';
+
+export interface TokenSealedSecretProps {
+  /** name of the Secret the member ClusterSet refers to */
+  readonly name: string;
+  /** member controller Namespace: the ClusterSet reads its token Secret there */
+  readonly namespace: string;
+  /** kubeseal output, sealed with this member's certificate for this name and Namespace */
+  readonly encryptedData: { readonly 'ca.crt': string; readonly token: string };
+}
+
+/**
+ * The member's leader token as a Bitnami SealedSecret: only ciphertext enters git, and the
+ * member's sealed-secrets controller unseals it into the Opaque Secret the ClusterSet names.
+ */
+export class TokenSealedSecret extends ApiObject {
+  constructor(scope: Construct, id: string, props: TokenSealedSecretProps) {
+    super(scope, id, {
+      apiVersion: 'bitnami.com/v1alpha1',
+      kind: 'SealedSecret',
+      metadata: { name: props.name, namespace: props.namespace, annotations: { ...GUARD_ANNOTATIONS } },
+      spec: {
+        encryptedData: { 'ca.crt': props.encryptedData['ca.crt'], token: props.encryptedData.token },
+        template: { metadata: { name: props.name, namespace: props.namespace }, type: 'Opaque' },
+      },
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { formatOpening, gatewayOpenings } from '../../src/synth/tunnel-ports';
+import { compileFiles, expectGoldenTree } from '../helpers/golden';
+
+const FIXTURES = 'test/fixtures/compile';
+const cases = readdirSync(FIXTURES).sort();
+
+/**
+ * What the wiring parts emit, and the notes: Antrea's own workloads and CRDs are proven by
+ * the conformance tests, and the kustomization lists them, so both stay out of these goldens.
+ */
+const WIRING_FILE = /^(Namespace|ClusterSet|ResourceExport|ExternalSecret|SealedSecret|ServiceExport|Tier|Node)\.|^(ServiceAccount|Secret|RoleBinding)\.[^.]+\..+-member-token\.yaml$/;
+const isWiringFile = (path: string): boolean => path.endsWith('/README.md') || WIRING_FILE.test(path.split('/').pop()!);
+
+describe.each(cases)('fixture %s', (name) => {
+  test('matches its golden tree', async () => {
+    const files = await compileFiles([join(FIXTURES, name, 'definition.yaml')]);
+    await expectGoldenTree(files, join(FIXTURES, name, 'expected'), isWiringFile);
+  });
+});
+
+describe('Gateway openings', () => {
+  test.each([
+    [{ tunnelType: 'geneve', tunnelPort: 0, encryption: 'none' }, ['UDP 6081 (Geneve tunnel)']],
+    [{ tunnelType: 'vxlan', tunnelPort: 0, encryption: 'none' }, ['UDP 4789 (VXLAN tunnel)']],
+    [{ tunnelType: 'stt', tunnelPort: 0, encryption: 'none' }, ['TCP 7471 (STT tunnel)']],
+    [{ tunnelType: 'gre', tunnelPort: 0, encryption: 'none' }, ['IP protocol 47 (GRE tunnel)']],
+    [{ tunnelType: 'vxlan', tunnelPort: 8472, encryption: 'none' }, ['UDP 8472 (VXLAN tunnel)']],
+    // GRE has no port: a tunnelPort does not apply to it
+    [{ tunnelType: 'gre', tunnelPort: 8472, encryption: 'none' }, ['IP protocol 47 (GRE tunnel)']],
+    [{ tunnelType: 'geneve', tunnelPort: 0, encryption: 'wireGuard' }, ['UDP 6081 (Geneve tunnel)', 'UDP 51821 (WireGuard)']],
+  ] as const)('%o', (network, expected) => {
+    expect(gatewayOpenings(network).map(formatOpening)).toEqual(expected);
+  });
+});
