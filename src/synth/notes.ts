@@ -210,7 +210,8 @@ function policiesSection({ definition }: NotesContext): string {
   return [
     '## Replicated policies',
     `Each policy is a ResourceExport in ${code(leader.namespace)} of the leader; every member creates it as a ClusterNetworkPolicy. ` +
-      `A member without the policy's Tier skips it and reports an ${code('ACNPImportFailed')} Event on the leader. ${tierNote}`,
+      `A member without the policy's Tier skips it and reports an ${code('ACNPImportFailed')} Event on the leader. ${tierNote} ` +
+      "The leader's webhook refuses policy exports from member ServiceAccounts: apply them as Argo CD, Flux or a cluster admin, not with a member token.",
     table(['policy', 'ResourceExport', 'tier', 'in members'], rows),
   ].join('\n\n');
 }
