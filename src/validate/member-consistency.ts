@@ -33,7 +33,7 @@ export function reportMismatches(
   // groups keep first-seen order, so a strict comparison hands ties to the earliest cluster
   const reference = groups.reduce((best, g) => (g.clusters.length > best.clusters.length ? g : best));
   const ref = reference.clusters[0]!;
-  const shown = (c: EffectiveCluster) => `"${String(c.network[key])}"`;
+  const shown = (c: EffectiveCluster) => JSON.stringify(c.network[key]);
   const reported = new Set<string>();
   for (const c of clusters) {
     if (valueOf(c) === reference.value) continue;

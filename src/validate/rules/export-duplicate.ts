@@ -16,7 +16,7 @@ export const exportDuplicate: ModelRule = {
       }
       report({
         path: servicePath(i, 'name'),
-        message: `Service "${key}" is listed twice`,
+        message: `service "${key}" is listed twice`,
         hint: 'merge the two entries: list every exporting cluster in one exportFrom',
         related: [{ path: servicePath(earlier, 'name'), message: `"${key}" is first listed here` }],
       });

@@ -19,7 +19,7 @@ export const exportImportCollision: ModelRule = {
       if (earlier.key === key) return;
       report({
         path: servicePath(i, 'name'),
-        message: `Service "${key}" and Service "${earlier.key}" are both imported as "${name}"`,
+        message: `service "${key}" and service "${earlier.key}" are both imported as "${name}"`,
         hint: 'Antrea joins namespace and name with "-": rename one Service or move it to another Namespace',
         related: [{ path: servicePath(earlier.index, 'name'), message: `"${earlier.key}" is also imported as "${name}"` }],
       });

@@ -15,7 +15,7 @@ export const exportNameFormat: ModelRule = {
         if (!problem) continue;
         report({
           path: servicePath(i, field),
-          message: `Service ${field === 'name' ? 'name' : 'Namespace'} "${value}" is not an RFC-1123 label: it ${problem}`,
+          message: `service ${field} "${value}" is not an RFC-1123 label: it ${problem}`,
           hint: 'use at most 63 lower-case letters, digits and "-", starting and ending with a letter or digit',
         });
       }

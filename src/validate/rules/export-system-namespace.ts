@@ -13,7 +13,7 @@ export const exportSystemNamespace: ModelRule = {
       // namespace sameness: the import lands in the same-named Namespace of every member
       report({
         path: servicePath(i, 'namespace'),
-        message: `Service "${service.namespace}/${service.name}" is exported from the "${service.namespace}" Namespace, which exists in every member`,
+        message: `service "${service.namespace}/${service.name}" is exported from the "${service.namespace}" Namespace, which exists in every member`,
         hint: 'move the Service to a Namespace of its own, so that only members that create that Namespace import it',
       });
     });

@@ -17,8 +17,8 @@ export const exportUnknownCluster: ModelRule = {
         report({
           path: servicePath(i, 'exportFrom', j),
           message: cluster
-            ? `Service "${where}" is exported from "${id}", which is a dedicated leader (member: false)`
-            : `Service "${where}" is exported from "${id}", which is not a cluster of this set`,
+            ? `service "${where}" is exported from "${id}", which is a dedicated leader (member: false)`
+            : `service "${where}" is exported from "${id}", which is not a cluster of this set`,
           hint: `exportFrom lists member clusterIDs (${memberIDs.map((m) => `"${m}"`).join(', ')}) or is "*" for every member`,
           ...(cluster ? { related: [{ path: [...cluster.path, 'member'], message: `"${id}" is declared here as a non-member` }] } : {}),
         });
