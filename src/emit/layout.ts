@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostic';
+import { LAYER_DIRECTORIES, layerDirectoryOf } from '../synth/delivery/layer-paths';
 import { layerIndex } from '../synth/layers';
 import type { KubeObject } from '../synth/kube-object';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
@@ -58,19 +59,24 @@ export class EmitCache {
 export function layoutClusterSet(output: ClusterSetOutput, diagnostics: Diagnostic[], cache = new EmitCache()): OutputFile[] {
   const files: OutputFile[] = [];
   const root = output.name;
-  const emit = (where: string, dir: string, objects: readonly KubeObject[]): string[] => {
+  const emit = (where: string, dir: string, objects: readonly KubeObject[], subdirOf?: (o: KubeObject) => string): string[] => {
     const sorted = sortObjects(objects);
     const rendered = sorted.map((o) => cache.yamlOf(o));
     // content seen earlier in this run has already passed its schema
     checkObjects(output.file, where, sorted, diagnostics, rendered.map((r) => r.seen));
-    const names = sorted.map(fileNameOf);
-    sorted.forEach((_, i) => files.push({ path: `${dir}/${names[i]}`, content: rendered[i]!.yaml }));
-    return names;
+    const paths = sorted.map((o) => (subdirOf ? `${subdirOf(o)}/${fileNameOf(o)}` : fileNameOf(o)));
+    sorted.forEach((_, i) => files.push({ path: `${dir}/${paths[i]}`, content: rendered[i]!.yaml }));
+    return paths;
   };
   for (const bundle of output.bundles) {
     const dir = `${root}/${bundle.clusterID}`;
-    const names = emit(`bundle ${dir}`, dir, bundle.objects);
-    files.push({ path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(names)) });
+    // a sub-kustomization per apply layer (one Flux Kustomization each); the root lists them all
+    const paths = emit(`bundle ${dir}`, dir, bundle.objects, layerDirectoryOf);
+    for (const layer of LAYER_DIRECTORIES) {
+      const names = paths.filter((p) => p.startsWith(`${layer}/`)).map((p) => p.slice(layer.length + 1));
+      files.push({ path: `${dir}/${layer}/kustomization.yaml`, content: toYaml(kustomization(names)) });
+    }
+    files.push({ path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(LAYER_DIRECTORIES)) });
   }
   for (const [folder, objects] of Object.entries(output.engines).sort(([a], [b]) => cmp(a, b))) {
     emit(`${root}/${folder}`, `${root}/${folder}`, objects);

@@ -1,0 +1,132 @@
+import type { IApplication } from '@kubernetes-models/argo-cd/argoproj.io/v1alpha1/Application';
+import type { IApplicationSet } from '@kubernetes-models/argo-cd/argoproj.io/v1alpha1/ApplicationSet';
+import type { ClusterSet } from '../../model/clusterset';
+import type { EffectiveCluster } from '../../model/effective';
+import { asKubeObject, type KubeObject } from './kube-object-cast';
+import { bundlePath, engineName, LABELS, MANAGED_BY, roleOf, type Role } from './engine-names';
+import { ignoreDifferences, syncOptions } from './ignore-differences';
+import { ARGOCD_SYNC_WAVE } from './sync-waves';
+
+type ArgoCdDelivery = NonNullable<ClusterSet['spec']['delivery']['argocd']>;
+type Destination = { name: string } | { server: string };
+type ApplicationSpec = IApplication['spec'];
+
+/** Folders under dist/<clusterset>/: apply the ApplicationSet, or else the plain Applications. */
+export const ARGOCD_FOLDER = 'argocd';
+export const ARGOCD_APPLICATIONS_FOLDER = 'argocd/applications';
+
+/** One bundle as Argo CD sees it. */
+interface Target {
+  readonly name: string;
+  readonly clusterID: string;
+  readonly role: Role;
+  readonly path: string;
+  readonly destination: Destination;
+}
+
+/**
+ * An ApplicationSet syncing the leader's bundle before the members' (Progressive Syncs, beta
+ * since Argo CD 3.3: Argo CD has no dependencies between Applications, argo-cd #3454), and the
+ * same Applications as plain objects for an Argo CD without progressive syncs.
+ */
+export function argoCdObjects(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Record<string, KubeObject[]> {
+  const argocd = definition.spec.delivery.argocd;
+  if (!argocd) return {};
+  const clusterSet = definition.metadata.name;
+  const targets = clusters.map(
+    (c): Target => ({
+      name: engineName(clusterSet, c.clusterID),
+      clusterID: c.clusterID,
+      role: roleOf(c),
+      path: bundlePath(argocd.path, clusterSet, c.clusterID),
+      // the delivery-destination-missing rule reports a cluster without one
+      destination: c.cluster.delivery.argocd ?? { name: c.clusterID },
+    }),
+  );
+  return {
+    [ARGOCD_FOLDER]: [asKubeObject(applicationSet(argocd, clusterSet, targets))],
+    [ARGOCD_APPLICATIONS_FOLDER]: targets.map((t) => asKubeObject(application(argocd, clusterSet, t))),
+  };
+}
+
+function applicationSet(argocd: ArgoCdDelivery, clusterSet: string, targets: readonly Target[]): IApplicationSet {
+  // a template field per destination form in use; goTemplate renders the other one empty
+  const byName = targets.some((t) => 'name' in t.destination);
+  const byServer = targets.some((t) => 'server' in t.destination);
+  const elements = targets.map((t) => ({
+    name: t.name,
+    clusterID: t.clusterID,
+    role: t.role,
+    path: t.path,
+    ...(byName && { destinationName: 'name' in t.destination ? t.destination.name : '' }),
+    ...(byServer && { destinationServer: 'server' in t.destination ? t.destination.server : '' }),
+  }));
+  const destination = {
+    ...(byName && { name: '{{.destinationName}}' }),
+    ...(byServer && { server: '{{.destinationServer}}' }),
+  };
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ApplicationSet',
+    metadata: { name: engineName(clusterSet), namespace: argocd.namespace, labels: { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: clusterSet } },
+    spec: {
+      goTemplate: true,
+      goTemplateOptions: ['missingkey=error'],
+      generators: [{ list: { elements } }],
+      // the leader's bundle must be healthy before members join (architecture.md)
+      strategy: {
+        type: 'RollingSync',
+        rollingSync: {
+          steps: [
+            { matchExpressions: [{ key: LABELS.role, operator: 'In', values: ['leader', 'dual-role'] }] },
+            { matchExpressions: [{ key: LABELS.role, operator: 'In', values: ['member'] }] },
+          ],
+        },
+      },
+      // deleting the ApplicationSet must not uninstall the CNI of every cluster
+      syncPolicy: { preserveResourcesOnDeletion: true },
+      template: {
+        metadata: {
+          name: '{{.name}}',
+          labels: { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: clusterSet, [LABELS.clusterID]: '{{.clusterID}}', [LABELS.role]: '{{.role}}' },
+        },
+        spec: applicationSpec(argocd, '{{.path}}', destination),
+      },
+    },
+  };
+}
+
+function application(argocd: ArgoCdDelivery, clusterSet: string, t: Target): IApplication {
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: {
+      name: t.name,
+      namespace: argocd.namespace,
+      labels: { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: clusterSet, [LABELS.clusterID]: t.clusterID, [LABELS.role]: t.role },
+      // leader first when an app-of-apps applies this folder (needs an Application health check, argo-cd #7978)
+      annotations: { [ARGOCD_SYNC_WAVE]: t.role === 'member' ? '1' : '0' },
+    },
+    spec: applicationSpec(argocd, t.path, t.destination),
+  };
+}
+
+/**
+ * No `resources-finalizer.argocd.argoproj.io`: deleting an Application leaves the cluster's
+ * Antrea running. Automated sync prunes, except what the bundle guards; under RollingSync the
+ * ApplicationSet controller turns automated sync off and triggers the syncs itself.
+ */
+function applicationSpec(argocd: ArgoCdDelivery, path: string, destination: Destination | Record<string, string>): ApplicationSpec {
+  return {
+    project: argocd.project,
+    source: { repoURL: argocd.repoURL, targetRevision: argocd.targetRevision, path },
+    destination,
+    syncPolicy: {
+      automated: { prune: true, selfHeal: true },
+      syncOptions: syncOptions(),
+      // CRDs can take a moment to be established after their wave (argo-cd #1940)
+      retry: { limit: 5, backoff: { duration: '10s', factor: 2, maxDuration: '3m' } },
+    },
+    ignoreDifferences: ignoreDifferences(),
+  };
+}

@@ -1,0 +1,93 @@
+import type { IKustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
+import type { ClusterSet } from '../../model/clusterset';
+import { leaderOf, type EffectiveCluster } from '../../model/effective';
+import { LAYERS } from '../layers';
+import { asKubeObject, type KubeObject } from './kube-object-cast';
+import { bundlePath, engineName, LABELS, MANAGED_BY, roleOf } from './engine-names';
+import { layerDirectory } from './layer-paths';
+
+type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
+
+export const FLUX_FOLDER = 'flux';
+
+/**
+ * The ClusterSet health check (Flux >= v2.5 `healthCheckExprs`). A member's ClusterSet is
+ * ready once it is connected to the leader. The leader's own `Ready` aggregates every joined
+ * member (leader/clusterset_controller.go), so gating on it would let one broken member block
+ * the leader's Kustomization and, through `dependsOn`, every member's fix: for the leader it is
+ * enough that its mc-controller has observed the current generation. The two are told apart
+ * by `spec.leaders[].server`, which only a member's ClusterSet carries.
+ */
+export const CLUSTERSET_HEALTH_CHECK = {
+  apiVersion: 'multicluster.crd.antrea.io/v1alpha2',
+  kind: 'ClusterSet',
+  current:
+    "spec.leaders.exists(l, has(l.server)) ? status.conditions.exists(c, c.type == 'Ready' && c.status == 'True') : status.observedGeneration == metadata.generation",
+};
+
+/**
+ * One Kustomization per cluster and apply layer, chained with `dependsOn` and `wait`, so that
+ * each layer is healthy before the next is applied.
+ *
+ * - With a hub Flux (any cluster has `delivery.flux.kubeConfigSecretRef`), every Kustomization
+ *   goes to `flux/` for the hub, and each member's first layer also waits for the leader's
+ *   last one.
+ * - Otherwise each cluster runs its own Flux and gets `flux/<clusterID>/`; Flux cannot depend on
+ *   another cluster's Kustomization, so members simply retry until the leader is ready.
+ */
+export function fluxObjects(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Record<string, KubeObject[]> {
+  const flux = definition.spec.delivery.flux;
+  if (!flux) return {};
+  const hub = clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
+  const leader = leaderOf(clusters);
+  const leaderLast = hub && leader ? layerName(definition, leader, LAYERS.length - 1) : undefined;
+  const folders: Record<string, KubeObject[]> = {};
+  for (const c of clusters) {
+    const folder = hub ? FLUX_FOLDER : `${FLUX_FOLDER}/${c.clusterID}`;
+    const after = c.isLeader ? undefined : leaderLast;
+    (folders[folder] ??= []).push(...layerKustomizations(definition, flux, c, after).map(asKubeObject));
+  }
+  return folders;
+}
+
+/** `<clusterset>-<clusterID>-<n>-<layer>`: `flux get kustomizations` lists them in apply order. */
+const layerName = (definition: ClusterSet, c: EffectiveCluster, index: number): string =>
+  engineName(definition.metadata.name, c.clusterID, layerDirectory(LAYERS[index]!));
+
+function layerKustomizations(definition: ClusterSet, flux: FluxDelivery, c: EffectiveCluster, after: string | undefined): IKustomization[] {
+  const clusterSet = definition.metadata.name;
+  const kubeConfigRef = c.cluster.delivery.flux?.kubeConfigSecretRef;
+  const { kind, name, namespace } = flux.sourceRef;
+  return LAYERS.map((layer, i): IKustomization => {
+    const dependsOn = i > 0 ? [layerName(definition, c, i - 1)] : after ? [after] : [];
+    return {
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      kind: 'Kustomization',
+      metadata: {
+        name: layerName(definition, c, i),
+        namespace: flux.namespace,
+        labels: {
+          [LABELS.managedBy]: MANAGED_BY,
+          [LABELS.clusterSet]: clusterSet,
+          [LABELS.clusterID]: c.clusterID,
+          [LABELS.role]: roleOf(c),
+          [LABELS.layer]: layer,
+        },
+      },
+      // no postBuild: nothing in a bundle is a template, and `${...}` in Antrea's config stays as written
+      spec: {
+        interval: flux.interval,
+        sourceRef: { kind, name, ...(namespace !== undefined && { namespace }) },
+        path: `./${bundlePath(flux.path, clusterSet, c.clusterID)}/${layerDirectory(layer)}`,
+        prune: true,
+        wait: true,
+        ...(dependsOn.length > 0 && { dependsOn: dependsOn.map((n) => ({ name: n })) }),
+        ...(kubeConfigRef && {
+          kubeConfig: { secretRef: { name: kubeConfigRef.name, ...(kubeConfigRef.key !== undefined && { key: kubeConfigRef.key }) } },
+        }),
+        // custom resources come last (layers.ts); the ClusterSet is among them
+        ...(layer === 'resources' && { healthCheckExprs: [{ ...CLUSTERSET_HEALTH_CHECK }] }),
+      } as IKustomization['spec'],
+    };
+  });
+}

@@ -1,0 +1,65 @@
+import { describe, expect, test } from 'vitest';
+import { crdObject, crdsFor } from '../../../src/antrea/v2.7.0';
+import { annotateForDelivery } from '../../../src/synth/delivery';
+import { withGuard } from '../../../src/synth/delivery/prune-guards';
+import { ARGOCD_SYNC_OPTIONS, FLUX_PRUNE } from '../../../src/synth/guards';
+import type { KubeObject } from '../../../src/synth/kube-object';
+
+const crd = crdObject(crdsFor({ leader: false, member: true })[0]!) as unknown as KubeObject;
+const configMap = (): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'antrea-config', namespace: 'kube-system' } });
+
+describe('shared objects', () => {
+  test('the same CRD value in two bundles yields the same annotated value', () => {
+    const [a] = annotateForDelivery([crd, configMap()]);
+    const [, b] = annotateForDelivery([configMap(), crd]);
+    expect(b).toBe(a);
+    expect(a).not.toBe(crd);
+  });
+
+  test('the annotated copy of a frozen input is frozen; the input is untouched', () => {
+    const before = JSON.stringify(crd);
+    const [a] = annotateForDelivery([crd]);
+    expect(JSON.stringify(crd)).toBe(before);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(Object.isFrozen(a!.metadata)).toBe(true);
+    expect((a!.metadata.annotations as Record<string, string>)[FLUX_PRUNE]).toBe('disabled');
+  });
+
+  test('per-bundle objects are copied, never mutated', () => {
+    const input = configMap();
+    const [out] = annotateForDelivery([input]);
+    expect(input.metadata.annotations).toBeUndefined();
+    expect(out!.metadata.annotations).toEqual({ 'argocd.argoproj.io/sync-wave': '1' });
+  });
+
+  test('annotating an annotated bundle again changes nothing', () => {
+    const once = annotateForDelivery([crd, configMap()]);
+    const twice = annotateForDelivery(once);
+    expect(twice).toEqual(once);
+  });
+});
+
+describe('guard merging is idempotent', () => {
+  test.each([
+    // [existing sync-options, guard, expected sync-options]
+    [undefined, 'full', 'Prune=false,Delete=false'],
+    ['Prune=false,Delete=false', 'full', 'Prune=false,Delete=false'],
+    ['Prune=false,Delete=false,ServerSideApply=true', 'partial', 'Prune=false,Delete=false,ServerSideApply=true'],
+    ['ServerSideApply=true,Prune=false', 'partial', 'ServerSideApply=true,Prune=false,Delete=false'],
+    // a guard wins over a contrary option of its own key
+    ['Prune=true,Replace=true', 'full', 'Prune=false,Replace=true,Delete=false'],
+  ] as const)('%s + %s', (existing, guard, expected) => {
+    const annotations: Record<string, string> = existing === undefined ? {} : { [ARGOCD_SYNC_OPTIONS]: existing };
+    const once = withGuard(annotations, guard);
+    expect(once[ARGOCD_SYNC_OPTIONS]).toBe(expected);
+    expect(once[FLUX_PRUNE]).toBe('disabled');
+    expect(withGuard(once, guard)).toEqual(once);
+  });
+});
+
+test('objects with ${...} opt out of Flux substitution', () => {
+  const script: KubeObject = { ...configMap(), data: { 'run.sh': 'echo ${NODE_NAME}' } };
+  const [out] = annotateForDelivery([script, configMap()]);
+  expect((out!.metadata.annotations as Record<string, string>)['kustomize.toolkit.fluxcd.io/substitute']).toBe('disabled');
+  expect(annotateForDelivery([configMap()])[0]!.metadata.annotations).not.toHaveProperty('kustomize.toolkit.fluxcd.io/substitute');
+});

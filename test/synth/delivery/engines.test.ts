@@ -1,0 +1,97 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { compile } from '../../../src/compile';
+import type { OutputFile } from '../../../src/emit/layout';
+import { validatorFor } from '../../../src/emit/schemas';
+import type { KubeObject } from '../../../src/synth/kube-object';
+import { compileFiles, expectGoldenTree } from '../../helpers/golden';
+
+const EXAMPLES = readdirSync('clustersets').filter((f) => /\.(ya?ml|ts)$/.test(f)).sort();
+const FIXTURES = 'test/fixtures/compile';
+const DELIVERY_FIXTURES = readdirSync(FIXTURES).filter((c) => c.startsWith('delivery-')).sort();
+
+/** Engine folders, and the kustomizations that give each Flux Kustomization its directory. */
+const isDeliveryFile = (path: string) => /^[^/]+\/(argocd|flux)\//.test(path) || path.endsWith('/kustomization.yaml');
+
+/** The files under `<prefix>/`, relative to it. */
+const under = (files: readonly OutputFile[], prefix: string) =>
+  files.filter((f) => f.path.startsWith(`${prefix}/`)).map((f) => ({ ...f, path: f.path.slice(prefix.length + 1) }));
+
+describe.each(EXAMPLES)('example %s', (example) => {
+  // dist/ is the examples' golden output; here only the engine folders, which must exist
+  test('engine folders match dist/', async () => {
+    const files = await compileFiles([join('clustersets', example)]);
+    const clusterSet = files.find((f) => f.path.endsWith('/README.md'))!.path.split('/')[0]!;
+    const engines = ['argocd', 'flux'].filter((e) => files.some((f) => f.path.startsWith(`${clusterSet}/${e}/`)));
+    expect(engines.length).toBeGreaterThan(0);
+    for (const engine of engines) await expectGoldenTree(under(files, `${clusterSet}/${engine}`), join('dist', clusterSet, engine), () => true);
+  });
+});
+
+describe.each(DELIVERY_FIXTURES)('fixture %s', (name) => {
+  test('engine objects and kustomizations match expected-delivery/', async () => {
+    const files = await compileFiles([join(FIXTURES, name, 'definition.yaml')]);
+    await expectGoldenTree(files, join(FIXTURES, name, 'expected-delivery'), isDeliveryFile);
+  });
+});
+
+describe.each([...EXAMPLES.map((e) => join('clustersets', e)), ...DELIVERY_FIXTURES.map((c) => join(FIXTURES, c, 'definition.yaml'))])('%s', (definition) => {
+  const compiled = compile({ files: [definition] });
+
+  test('every engine object passes its @kubernetes-models schema', async () => {
+    const { outputs } = await compiled;
+    const objects = Object.values(outputs[0]!.engines).flat();
+    for (const o of objects) {
+      const validate = validatorFor(o.apiVersion, o.kind);
+      expect(validate, `${o.apiVersion} ${o.kind}`).toBeDefined();
+      expect(validate!(o), `${o.kind} ${o.metadata.name}`).toEqual([]);
+    }
+  });
+
+  test('every engine path names a kustomization that is written', async () => {
+    const { files, outputs } = await compiled;
+    const output = outputs[0]!;
+    const written = new Set(files.map((f) => f.path));
+    // engine paths are repository paths: `<dist path>/<clusterset>/...`; compiled files start at `<clusterset>/`
+    const inDist = (p: string) => p.slice(`/${p}`.indexOf(`/${output.name}/`));
+    for (const o of Object.values(output.engines).flat()) {
+      const spec = o.spec as { path?: string; source?: { path: string }; generators?: { list: { elements: { path: string }[] } }[] };
+      const paths = spec.path !== undefined ? [spec.path] : spec.source ? [spec.source.path] : spec.generators!.flatMap((g) => g.list.elements.map((e) => e.path));
+      for (const p of paths) expect(written.has(`${inDist(p)}/kustomization.yaml`), `${o.kind} ${o.metadata.name}: ${p}`).toBe(true);
+    }
+  });
+});
+
+/** Kustomizations of one engine folder, by name. */
+const kustomizations = (objects: readonly KubeObject[]) => new Map(objects.filter((o) => o.kind === 'Kustomization').map((o) => [o.metadata.name, o]));
+const dependsOn = (o: KubeObject) => ((o.spec as { dependsOn?: { name: string }[] }).dependsOn ?? []).map((d) => d.name);
+
+describe('Flux ordering', () => {
+  test.each([
+    // [fixture, hub?]
+    ['delivery-hub', true],
+    ['delivery-per-cluster-flux', false],
+  ] as const)('%s: layers chain, members wait for the leader only with a hub', async (name, hub) => {
+    const { outputs } = await compile({ files: [join(FIXTURES, name, 'definition.yaml')] });
+    const output = outputs[0]!;
+    const all = kustomizations(Object.values(output.engines).flat());
+    const leader = output.bundles.find((b) => b.role !== 'member')!.clusterID;
+    for (const bundle of output.bundles) {
+      const own = [...all.values()].filter((k) => (k.metadata.labels as Record<string, string>)['antrea-clusterset/cluster-id'] === bundle.clusterID);
+      expect(own.map((k) => k.metadata.name)).toEqual(
+        ['0-namespaces-crds', '1-rbac-config', '2-webhooks', '3-workloads', '4-resources'].map((l) => `${output.name}-${bundle.clusterID}-${l}`),
+      );
+      own.forEach((k, i) => {
+        const expected = i > 0 ? [own[i - 1]!.metadata.name] : bundle.role === 'member' && hub ? [`${output.name}-${leader}-4-resources`] : [];
+        expect(dependsOn(k), k.metadata.name).toEqual(expected);
+        for (const d of dependsOn(k)) expect(all.has(d), `${k.metadata.name} depends on a missing ${d}`).toBe(true);
+        expect(k.spec).toMatchObject({ prune: true, wait: true });
+        expect(k.spec).not.toHaveProperty('postBuild');
+      });
+      // the ClusterSet health check sits on the layer that holds the ClusterSet
+      expect(own.map((k) => (k.spec as { healthCheckExprs?: unknown[] }).healthCheckExprs?.length ?? 0)).toEqual([0, 0, 0, 0, 1]);
+    }
+    expect(Object.keys(output.engines).sort()).toEqual(hub ? ['argocd', 'argocd/applications', 'flux'] : output.bundles.map((b) => `flux/${b.clusterID}`).sort());
+  });
+});
