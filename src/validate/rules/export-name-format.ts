@@ -1,6 +1,6 @@
-import { dns1123LabelProblem } from '../kube-names';
-import type { ModelRule } from '../rule';
 import { servicePath } from '../exports';
+import { LABEL_HINT, labelProblem, suggestLabel } from '../rfc1123';
+import type { ModelRule } from '../rule';
 
 export const exportNameFormat: ModelRule = {
   id: 'export-name-format',
@@ -11,12 +11,13 @@ export const exportNameFormat: ModelRule = {
       // the leader webhook checks both as DNS-1123 labels (ResourceExport validation)
       for (const field of ['namespace', 'name'] as const) {
         const value = service[field];
-        const problem = dns1123LabelProblem(value);
+        const problem = labelProblem(value);
         if (!problem) continue;
+        const suggestion = suggestLabel(value);
         report({
           path: servicePath(i, field),
-          message: `service ${field} "${value}" is not an RFC-1123 label: it ${problem}`,
-          hint: 'use at most 63 lower-case letters, digits and "-", starting and ending with a letter or digit',
+          message: `service ${field} "${value}" is not an RFC-1123 label: ${problem}`,
+          hint: suggestion ? `did you mean "${suggestion}"? (${LABEL_HINT})` : LABEL_HINT,
         });
       }
     });
