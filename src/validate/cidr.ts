@@ -27,6 +27,8 @@ export type ParseResult = { readonly ok: true; readonly prefix: Prefix } | { rea
 const BITS: Record<IpFamily, number> = { 4: 32, 6: 128 };
 const BASE: Record<IpFamily, bigint> = { 4: 0n, 6: 1n << 128n };
 const PREFIX_LENGTH = /^(0|[1-9]\d{0,2})$/;
+// dotted decimal without leading zeros; ipaddr.js then rejects octets above 255
+const FOUR_PART_DECIMAL = /^(0|[1-9]\d{0,2})(\.(0|[1-9]\d{0,2})){3}$/;
 
 /** `10.244.0.0/16` or `fd00::/48`; strict: dotted-decimal IPv4 without leading zeros, no zone. */
 export function parseCidr(text: string): ParseResult {
@@ -46,11 +48,18 @@ export function parseCidr(text: string): ParseResult {
 /** A single IPv4 or IPv6 address, as a full-length prefix. */
 export function parseAddress(text: string): ParseResult {
   // ipaddr.js alone also takes "10.1" or "0x0a.0.0.1"; Antrea (Go's net package) does not
-  if (ipaddr.IPv4.isValidFourPartDecimal(text)) {
-    return { ok: true, prefix: toPrefix(4, BASE[4] + fromBytes(ipaddr.IPv4.parse(text).toByteArray()), 32) };
+  if (FOUR_PART_DECIMAL.test(text)) {
+    try {
+      const [a, b, c, d] = ipaddr.IPv4.parse(text).octets as [number, number, number, number];
+      return { ok: true, prefix: toPrefix(4, BASE[4] + BigInt(a * 2 ** 24 + b * 2 ** 16 + c * 2 ** 8 + d), 32) };
+    } catch {
+      return { ok: false, reason: 'it is not an IP address' };
+    }
   }
   if (text.includes(':') && !text.includes('%') && ipaddr.IPv6.isValid(text)) {
-    return { ok: true, prefix: toPrefix(6, BASE[6] + fromBytes(ipaddr.IPv6.parse(text).toByteArray()), 128) };
+    let n = 0n;
+    for (const part of ipaddr.IPv6.parse(text).parts) n = (n << 16n) | BigInt(part);
+    return { ok: true, prefix: toPrefix(6, BASE[6] + n, 128) };
   }
   return { ok: false, reason: 'it is not an IP address' };
 }
@@ -60,12 +69,6 @@ function toPrefix(family: IpFamily, address: bigint, length: number): Prefix {
   // the family base has no bits below 2^128, so masking leaves it intact
   const first = (address >> hostBits) << hostBits;
   return { family, length, address, first, last: first + (1n << hostBits) - 1n };
-}
-
-function fromBytes(bytes: readonly number[]): bigint {
-  let n = 0n;
-  for (const b of bytes) n = (n << 8n) | BigInt(b);
-  return n;
 }
 
 export const hasHostBits = (p: Prefix): boolean => p.address !== p.first;

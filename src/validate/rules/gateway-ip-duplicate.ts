@@ -1,6 +1,5 @@
-import { members } from '../../model/effective';
 import type { ModelRule } from '../rule';
-import { declaredHere, describeValue, ipv4Values, type Ipv4Value } from '../addresses';
+import { declaredHere, describeValue, memberIpv4Values, type Ipv4Value } from '../addresses';
 
 export const gatewayIpDuplicate: ModelRule = {
   id: 'gateway-ip-duplicate',
@@ -8,8 +7,7 @@ export const gatewayIpDuplicate: ModelRule = {
   description: 'two clusters declare the same Gateway IP',
   check({ clusters, report }) {
     const first = new Map<bigint, Ipv4Value>();
-    for (const v of ipv4Values(members(clusters))) {
-      if (v.field !== 'gatewayIP') continue;
+    for (const v of memberIpv4Values(clusters, 'gatewayIP')) {
       const earlier = first.get(v.address);
       if (!earlier) {
         first.set(v.address, v);

@@ -1,6 +1,5 @@
-import { members } from '../../model/effective';
 import type { ModelRule } from '../rule';
-import { declaredHere, describeValue, FIELD_LABEL, ipv4Values } from '../addresses';
+import { declaredHere, describeValue, FIELD_LABEL, memberIpv4Values } from '../addresses';
 import { rangeFinder } from '../cidr';
 
 export const gatewayIpInCidr: ModelRule = {
@@ -8,7 +7,7 @@ export const gatewayIpInCidr: ModelRule = {
   severity: 'error',
   description: 'a Gateway IP lies inside a Pod or Service CIDR',
   check({ clusters, report }) {
-    const values = ipv4Values(members(clusters));
+    const values = memberIpv4Values(clusters);
     const containing = rangeFinder(values.filter((v) => v.field !== 'gatewayIP'));
     for (const gateway of values) {
       if (gateway.field !== 'gatewayIP') continue;

@@ -1,6 +1,5 @@
-import { members } from '../../model/effective';
 import type { ModelRule } from '../rule';
-import { declaredHere, ipv4Values, overlapMessage } from '../addresses';
+import { declaredHere, memberIpv4Values, overlapMessage } from '../addresses';
 import { overlappingPairs } from '../cidr';
 
 export const podCidrOverlap: ModelRule = {
@@ -8,7 +7,7 @@ export const podCidrOverlap: ModelRule = {
   severity: 'error',
   description: 'Pod CIDRs of two members overlap, or repeat within one member, with PodIP endpoints or Pod-to-Pod connectivity',
   check({ clusters, report }) {
-    const pods = ipv4Values(members(clusters)).filter((v) => v.field === 'podCIDR');
+    const pods = memberIpv4Values(clusters, 'podCIDR');
     // a member routing to Pod IPs installs a route per remote Pod CIDR: it collides when either side routes
     const kind = (v: (typeof pods)[number]) => (v.cluster.network.endpointIPType === 'PodIP' || v.cluster.network.podToPodConnectivity ? 'routed' : 'local');
     const pairs = overlappingPairs(pods, kind, (a, b) => a === 'routed' || b === 'routed');

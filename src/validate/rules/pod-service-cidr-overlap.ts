@@ -1,6 +1,5 @@
-import { members } from '../../model/effective';
 import type { ModelRule } from '../rule';
-import { declaredHere, ipv4Values, overlapMessage } from '../addresses';
+import { declaredHere, memberIpv4Values, overlapMessage } from '../addresses';
 import { overlappingPairs } from '../cidr';
 
 export const podServiceCidrOverlap: ModelRule = {
@@ -8,7 +7,7 @@ export const podServiceCidrOverlap: ModelRule = {
   severity: 'error',
   description: 'a Pod CIDR overlaps a Service CIDR, in one cluster or across clusters',
   check({ clusters, report }) {
-    const ranges = ipv4Values(members(clusters)).filter((v) => v.field !== 'gatewayIP');
+    const ranges = memberIpv4Values(clusters).filter((v) => v.field !== 'gatewayIP');
     // Pod vs Pod and Service vs Service are the other overlap rules' business
     const pairs = overlappingPairs(ranges, (v) => v.field, (a, b) => a !== b);
     for (const { first, second } of pairs) {

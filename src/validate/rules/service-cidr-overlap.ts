@@ -1,6 +1,5 @@
-import { members } from '../../model/effective';
 import type { ModelRule } from '../rule';
-import { declaredHere, ipv4Values, overlapMessage } from '../addresses';
+import { declaredHere, memberIpv4Values, overlapMessage } from '../addresses';
 import { overlappingPairs } from '../cidr';
 
 export const serviceCidrOverlap: ModelRule = {
@@ -8,7 +7,7 @@ export const serviceCidrOverlap: ModelRule = {
   severity: 'error',
   description: "two members' Service CIDRs overlap while endpointIPType is ClusterIP",
   check({ clusters, report }) {
-    const services = ipv4Values(members(clusters)).filter((v) => v.field === 'serviceCIDR');
+    const services = memberIpv4Values(clusters, 'serviceCIDR');
     // ClusterIP endpoints of one member are imported into the other: either side using them makes an overlap ambiguous
     const kind = (v: (typeof services)[number]) => (v.cluster.network.endpointIPType === 'ClusterIP' ? 'clusterIP' : 'other');
     const pairs = overlappingPairs(services, kind, (a, b) => a === 'clusterIP' || b === 'clusterIP');
