@@ -44,6 +44,14 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
 
   let failed = false;
   for (const doc of docs) {
+    // the composer's stack overflowed on nesting the pre-check could not see (block collections);
+    // the part it did compose is deep enough to locate the first level past the limit
+    if (doc.errors.some((e) => e.code === 'RESOURCE_EXHAUSTION')) {
+      const limit = checkTree(doc);
+      const pos = doc.errors.find((e) => e.code === 'RESOURCE_EXHAUSTION')!.pos[0];
+      at('yaml-limits', limit?.offset ?? pos, limit?.message ?? `nesting is deeper than ${YAML_LIMITS.maxDepth} levels`);
+      return undefined;
+    }
     for (const e of doc.errors) {
       failed = true;
       at('yaml-syntax', e.pos[0], lowerFirst(e.message.split('\n')[0]!), yamlHint(e.code), e.pos[1]);
@@ -116,7 +124,8 @@ function maxFlowDepth(text: string): { depth: number; offset: number } {
       else if (c === '\\' && quote === '"') i++;
       continue;
     }
-    if (c === '"' || c === "'") quote = c;
+    // a quote opens a quoted scalar only where a scalar starts; in "it's" it is a plain character
+    if ((c === '"' || c === "'") && startsScalar(text, i)) quote = c;
     else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
       const nl = text.indexOf('\n', i);
       i = nl === -1 ? text.length : nl;
@@ -131,6 +140,13 @@ function maxFlowDepth(text: string): { depth: number; offset: number } {
     else if (c === '\n' && depth === 0) quote = '';
   }
   return { depth: max, offset: at };
+}
+
+/** Whether a scalar can start at `i`: first on its line, or after an indicator (`: `, `- `, `[`, `{`, `,`, `? `). */
+function startsScalar(text: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && (text[j] === ' ' || text[j] === '\t')) j--;
+  return j < 0 || '\r\n[{,:-?'.includes(text[j]!);
 }
 
 function locateInDocument(doc: Document.Parsed, lines: LineIndex, path: DataPath, key: boolean): Span {

@@ -1,0 +1,102 @@
+import { describe, expect, test } from 'vitest';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import { loadYaml, YAML_LIMITS } from '../../src/load/load-yaml';
+import { source } from '../helpers/source';
+
+function load(text: string) {
+  const diagnostics: Diagnostic[] = [];
+  const loaded = loadYaml('t.yaml', text, diagnostics);
+  return { loaded, diagnostics: diagnostics.map((d) => ({ code: d.code, line: d.line, column: d.column })) };
+}
+
+const deepFlow = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+// ten copies per level: 10^6 values from a few hundred bytes
+const aliasBomb = source`
+  a: &a [x, x, x, x, x, x, x, x, x, x]
+  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
+  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
+  d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
+  e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
+  f: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]`;
+
+describe('loadYaml refuses broken or hostile input with a positioned diagnostic', () => {
+  test.each([
+    {
+      name: 'duplicate key: at the repeat',
+      text: source`
+        spec:
+          leader:
+            clusterID: a
+            clusterID: b`,
+      expected: [{ code: 'yaml-syntax', line: 4, column: 5 }],
+    },
+    {
+      name: 'duplicate key in a flow mapping',
+      text: 'spec: { leader: { clusterID: a, clusterID: b } }\n',
+      expected: [{ code: 'yaml-syntax', line: 1, column: 33 }],
+    },
+    {
+      name: 'tab indentation',
+      text: 'spec:\n  leader:\n\tclusterID: a\n',
+      expected: [{ code: 'yaml-syntax', line: 3, column: 1 }],
+    },
+    {
+      name: 'two documents in one file',
+      text: 'a: 1\n---\nb: 2\n',
+      expected: [{ code: 'yaml-syntax', line: 2, column: 1 }],
+    },
+    { name: 'alias bomb', text: aliasBomb, expected: [{ code: 'yaml-limits', line: 1, column: 1 }] },
+    {
+      name: 'deep flow nesting: at the first bracket past the limit',
+      text: `a: ${deepFlow(100)}\n`,
+      expected: [{ code: 'yaml-limits', line: 1, column: 4 + YAML_LIMITS.maxDepth }],
+    },
+    {
+      name: 'deep block nesting: at the first mapping past the limit',
+      text: `${Array.from({ length: 80 }, (_, i) => `${' '.repeat(i * 2)}k:`).join('\n')} 1\n`,
+      expected: [{ code: 'yaml-limits', line: 65, column: 129 }],
+    },
+    {
+      name: 'oversize file',
+      text: `a: "${'x'.repeat(YAML_LIMITS.maxBytes)}"\n`,
+      expected: [{ code: 'yaml-limits', line: 1, column: 1 }],
+    },
+    {
+      name: '__proto__ key: at the key',
+      text: source`
+        spec:
+          antrea:
+            __proto__: { version: v2.7.0 }`,
+      expected: [{ code: 'yaml-limits', line: 3, column: 5 }],
+    },
+    { name: '__proto__ key, quoted, in a flow mapping', text: 'a: { "__proto__": 1 }\n', expected: [{ code: 'yaml-limits', line: 1, column: 6 }] },
+    { name: 'constructor key', text: 'spec:\n  constructor: 1\n', expected: [{ code: 'yaml-limits', line: 2, column: 3 }] },
+    {
+      // regression: the apostrophe opened a "quoted" run in the nesting pre-check, the brackets
+      // after it went uncounted, and the parser's stack overflow came out as yaml-syntax after a second
+      name: 'deep flow nesting after an apostrophe in a plain scalar',
+      text: `description: it's the leader\nb: ${deepFlow(100_000)}\n`,
+      expected: [{ code: 'yaml-limits', line: 2, column: 4 + YAML_LIMITS.maxDepth }],
+    },
+    {
+      name: 'deep compact block sequences overflowing the parser',
+      text: `a:\n  ${'- '.repeat(30_000)}x\n`,
+      expected: [{ code: 'yaml-limits', line: 2, column: 129 }],
+    },
+  ])('$name', ({ text, expected }) => {
+    const { loaded, diagnostics } = load(text);
+    expect(loaded).toBeUndefined();
+    expect(diagnostics).toEqual(expected);
+  });
+
+  test.each([
+    { name: 'quotes and apostrophes in scalars', text: `a: "it's [not] {nested}"\nb: 'don''t'\nc: rock 'n' roll\nd: [x, 'y]', "z}"]\n` },
+    { name: 'nesting at the limit', text: `a: ${deepFlow(YAML_LIMITS.maxDepth - 1)}\n` },
+    { name: 'a few harmless aliases', text: 'a: &a [1, 2]\nb: *a\nc: *a\n' },
+    { name: 'CRLF line ends', text: "a:\r\n  - 'x'\r\n  - [\"y\", 'z']\r\n" },
+  ])('loads $name', ({ text }) => {
+    const { loaded, diagnostics } = load(text);
+    expect(diagnostics).toEqual([]);
+    expect(loaded).toBeDefined();
+  });
+});
