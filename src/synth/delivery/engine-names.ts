@@ -31,4 +31,4 @@ export function engineName(...parts: string[]): string {
 
 /** Repository path of a bundle: `<dist path>/<clusterset>/<clusterID>`, without `./` or trailing `/`. */
 export const bundlePath = (distPath: string, clusterSet: string, clusterID: string): string =>
-  [distPath.replace(/^\.\//, '').replace(/\/+$/, ''), clusterSet, clusterID].filter(Boolean).join('/');
+  [distPath.replace(/^(\.\/)+|^\.$|\/+$/g, ''), clusterSet, clusterID].filter(Boolean).join('/');
