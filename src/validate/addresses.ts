@@ -19,9 +19,9 @@ export interface AddressValue {
 export interface Ipv4Value extends AddressValue, Prefix {}
 
 export const FIELD_LABEL: Record<AddressField, string> = {
-  podCIDR: 'Pod CIDR',
-  serviceCIDR: 'Service CIDR',
-  gatewayIP: 'Gateway IP',
+  podCIDR: 'pod CIDR',
+  serviceCIDR: 'service CIDR',
+  gatewayIP: 'gateway IP',
 };
 
 // runRules hands every rule the same clusters array: parse each definition's values once, not once per rule
@@ -73,7 +73,7 @@ export function ipv4Values(clusters: readonly EffectiveCluster[]): readonly Ipv4
 export const memberIpv4Values = (clusters: readonly EffectiveCluster[], field?: AddressField): Ipv4Value[] =>
   ipv4Values(clusters).filter((v) => v.cluster.isMember && (field === undefined || v.field === field));
 
-/** `Pod CIDR "10.244.0.0/20" of cluster "cl1"` */
+/** `pod CIDR "10.244.0.0/20" of cluster "cl1"`: messages start lowercase */
 export const describeValue = (v: AddressValue): string => `${FIELD_LABEL[v.field]} "${v.text}" of cluster "${v.cluster.clusterID}"`;
 
 /** The message of an overlap between two values, reported at `second`. */

@@ -30,11 +30,13 @@ const PREFIX_LENGTH = /^(0|[1-9]\d{0,2})$/;
 // dotted decimal without leading zeros; ipaddr.js then rejects octets above 255
 const FOUR_PART_DECIMAL = /^(0|[1-9]\d{0,2})(\.(0|[1-9]\d{0,2})){3}$/;
 
+export const MISSING_PREFIX_LENGTH = 'the prefix length is missing';
+
 /** `10.244.0.0/16` or `fd00::/48`; strict: dotted-decimal IPv4 without leading zeros, no zone. */
 export function parseCidr(text: string): ParseResult {
   const slash = text.indexOf('/');
   if (slash === -1) {
-    return parseAddress(text).ok ? { ok: false, reason: 'the prefix length is missing' } : { ok: false, reason: 'it is not a CIDR' };
+    return parseAddress(text).ok ? { ok: false, reason: MISSING_PREFIX_LENGTH } : { ok: false, reason: 'it is not a CIDR' };
   }
   const address = parseAddress(text.slice(0, slash));
   if (!address.ok) return address;

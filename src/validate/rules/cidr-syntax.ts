@@ -1,5 +1,6 @@
 import type { ModelRule } from '../rule';
 import { addressValues, describeValue, type AddressValue } from '../addresses';
+import { MISSING_PREFIX_LENGTH, parseAddress } from '../cidr';
 
 export const cidrSyntax: ModelRule = {
   id: 'cidr-syntax',
@@ -15,9 +16,11 @@ export const cidrSyntax: ModelRule = {
 
 function hintFor(v: AddressValue): string {
   if (v.field === 'gatewayIP') {
-    const slash = v.text.indexOf('/');
-    return slash === -1 ? 'write one dotted IPv4 address, e.g. "192.168.200.102"' : `a Gateway IP is one address, not a range: write "${v.text.slice(0, slash)}"`;
+    const address = v.text.slice(0, v.text.indexOf('/'));
+    return v.text.includes('/') && parseAddress(address).ok
+      ? `a Gateway IP is one address, not a range: write "${address}"`
+      : 'write one dotted IPv4 address, e.g. "192.168.200.102"';
   }
-  if (!v.text.includes('/')) return `add the prefix length, e.g. "${v.text}/16"`;
+  if (!v.parsed.ok && v.parsed.reason === MISSING_PREFIX_LENGTH) return `add the prefix length, e.g. "${v.text}/16"`;
   return 'write an IPv4 CIDR: a dotted address, "/" and a prefix length from 0 to 32, e.g. "10.244.0.0/16"';
 }

@@ -17,11 +17,12 @@ export const clusterIdFormat: ModelRule = {
       }
       const problem = labelProblem(value);
       if (!problem) return;
-      const suggestion = suggestLabel(value);
+      const label = suggestLabel(value);
+      const suggestion = label === UNSET_SENTINEL ? undefined : label;
       report({ path, message: `${what} "${value}" is not an RFC 1123 label: ${problem}`, hint: suggestion ? `${LABEL_HINT}, e.g. "${suggestion}"` : LABEL_HINT });
     };
     // the ClusterSet ID is the ClusterSet object's name in every cluster
-    checkID('ClusterSet name', definition.metadata.name, ['metadata', 'name']);
+    checkID('the ClusterSet name', definition.metadata.name, ['metadata', 'name']);
     // cluster IDs become label values (sourceClusterID) and parts of object names
     for (const c of clusters) checkID('cluster ID', c.clusterID, [...c.path, 'clusterID']);
   },

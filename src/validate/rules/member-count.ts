@@ -10,7 +10,7 @@ export const memberCount: ModelRule = {
     if (count >= 2) return;
     report({
       path: ['spec', 'clusters'],
-      message: `ClusterSet "${definition.metadata.name}" has ${count === 0 ? 'no members' : 'only one member'}`,
+      message: `the ClusterSet "${definition.metadata.name}" has ${count === 0 ? 'no members' : 'only one member'}`,
       hint: 'declare at least two member clusters; a dedicated leader (member: false) does not count',
     });
   },

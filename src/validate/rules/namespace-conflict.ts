@@ -8,15 +8,15 @@ export const namespaceConflict: ModelRule = {
   description: 'a dual-role cluster uses one Namespace for its leader and member controllers, or a Namespace name is invalid',
   check({ definition, clusters, report }) {
     const leaderNamespace = definition.spec.leader.namespace;
-    const checkName = (what: string, name: string, path: DataPath) => {
+    const checkName = (what: string, name: string, path: DataPath, owner = '') => {
       const problem = labelProblem(name);
       if (!problem) return;
       const suggestion = suggestLabel(name);
-      report({ path, message: `${what} "${name}" is not a valid Namespace name: ${problem}`, hint: suggestion ? `${LABEL_HINT}, e.g. "${suggestion}"` : LABEL_HINT });
+      report({ path, message: `${what} "${name}"${owner} is not a valid Namespace name: ${problem}`, hint: suggestion ? `${LABEL_HINT}, e.g. "${suggestion}"` : LABEL_HINT });
     };
     checkName('leader Namespace', leaderNamespace, ['spec', 'leader', 'namespace']);
     for (const c of clusters) {
-      checkName(`member Namespace of cluster "${c.clusterID}"`, c.cluster.namespace, [...c.path, 'namespace']);
+      checkName('member Namespace', c.cluster.namespace, [...c.path, 'namespace'], ` of cluster "${c.clusterID}"`);
       // one ClusterSet per Namespace: the leader and the member ClusterSet cannot share one
       if (c.isLeader && c.isMember && c.cluster.namespace === leaderNamespace && !labelProblem(leaderNamespace)) {
         report({

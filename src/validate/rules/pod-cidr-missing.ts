@@ -21,7 +21,7 @@ export const podCidrMissing: ModelRule = {
         path: override ? trigger.path : [...c.path, 'podCIDRs'],
         message: `member "${c.clusterID}" declares no podCIDRs but ${trigger.what}`,
         hint: "list the cluster's Pod CIDRs (kube-controller-manager --cluster-cidr); without them Antrea silently turns Pod-to-Pod traffic off",
-        ...(override ? {} : { related: [{ path: trigger.path, message: `${trigger.what} for the whole ClusterSet here` }] }),
+        ...(override ? {} : { related: [{ path: trigger.path, message: 'the setting is made for the whole ClusterSet here' }] }),
       });
     }
   },
