@@ -67,11 +67,13 @@ function clustersSection({ clusters }: NotesContext): string {
 
 function orderSection({ definition, members: ms }: NotesContext): string {
   const l = definition.spec.leader;
+  const others = ms.filter((m) => !m.isLeader);
   return [
     '## Order',
     list([
       `Apply ${code(`${l.clusterID}/`)} first and wait until its ${code('antrea-mc-controller')} in ${code(l.namespace)} is ready: members are admitted by its webhooks.`,
-      `Then give each member its leader token (next section) and apply the member folders${ms.length ? ` (${ms.map((m) => code(m.clusterID)).join(', ')})` : ''}.`,
+      `Then give each member its leader token (next section)${others.length ? ` and apply the member folders (${others.map((m) => code(m.clusterID)).join(', ')})` : ''}.` +
+        (ms.some((m) => m.isLeader) ? ` The leader's own member ClusterSet connects as soon as its token Secret exists.` : ''),
       `Check from the leader: ${code(`kubectl --context ${l.clusterID} -n ${l.namespace} get clusterset ${definition.metadata.name}`)} lists every member as ready.`,
     ]),
   ].join('\n\n');
