@@ -2,7 +2,7 @@ import { antreaCore } from './antrea-core';
 import { clusterSets } from './cluster-sets';
 import type { BundlePart } from './context';
 import { gatewayNodes } from './gateway-nodes';
-import { leaderNamespace } from './leader-namespace';
+import { controllerNamespaces } from './controller-namespaces';
 import { mcControllers } from './mc-controllers';
 import { memberCredentials } from './member-credentials';
 import { replicatedPolicies } from './replicated-policies';
@@ -16,7 +16,7 @@ export const bundleParts: readonly BundlePart[] = [
   antreaCore,
   mcControllers,
   // multi-cluster wiring: leader side, then member side
-  leaderNamespace,
+  controllerNamespaces,
   memberCredentials,
   replicatedPolicies,
   clusterSets,
