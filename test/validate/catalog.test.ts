@@ -9,7 +9,8 @@ import { allRules } from '../../src/validate/rules';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const at = (path: string) => `${ROOT}${path}`;
-const CONTRACT = process.env.CLUSTERSET_RULES_MD ?? '/work/shared/design/rules.md';
+// the design contract sits beside the repository, in ../shared
+const CONTRACT = process.env.CLUSTERSET_RULES_MD ?? fileURLToPath(new URL('../../../shared/design/rules.md', import.meta.url));
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 const codes = sorted(DIAGNOSTIC_CODES);
