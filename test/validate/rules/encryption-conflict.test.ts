@@ -14,15 +14,25 @@ ruleTester(encryptionConflict, {
           clusters: [{ clusterID: a }, { clusterID: b }]`,
     },
     {
-      name: 'in-cluster IPsec in encap without cross-cluster WireGuard',
+      name: 'in-cluster IPsec on a dedicated leader only is not a member concern',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0, agentConfig: { trafficEncryptionMode: none } }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a, member: false }, { clusterID: b }]`,
+    },
+  ],
+  invalid: [
+    {
+      // upstream neither documents nor tests IPsec with the Gateway, and the bundles would lack its PSK plumbing
+      name: 'in-cluster IPsec with the Gateway every member runs',
       code: source`
         spec:
           antrea: { version: v2.7.0, agentConfig: { trafficEncryptionMode: ipsec } }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
+      diagnostics: [{ line: 2, column: 68, related: [{ line: 4, column: 27 }] }],
     },
-  ],
-  invalid: [
     {
       name: 'in-cluster IPsec with cross-cluster WireGuard',
       code: source`
@@ -61,7 +71,11 @@ ruleTester(encryptionConflict, {
           clusters:
             - { clusterID: a }
             - { clusterID: b, network: { trafficEncapMode: noEncap } }`,
-      diagnostics: [{ line: 5, column: 30, related: [{ line: 9, column: 52 }] }],
+      // a runs the Gateway with IPsec; b is not even in encap
+      diagnostics: [
+        { line: 5, column: 30, related: [{ line: 8, column: 20 }] },
+        { line: 5, column: 30, related: [{ line: 9, column: 52 }] },
+      ],
     },
   ],
 });
