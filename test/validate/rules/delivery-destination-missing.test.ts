@@ -26,8 +26,35 @@ ruleTester(deliveryDestinationMissing, {
           delivery:
             flux: { sourceRef: { name: flux-system } }`,
     },
+    {
+      name: 'a hub Flux: every cluster but the hub itself has a kubeconfig',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a }
+            - { clusterID: b, delivery: { flux: { kubeConfigSecretRef: { name: b-kubeconfig } } } }
+          delivery:
+            flux: { sourceRef: { name: flux-system } }`,
+    },
   ],
   invalid: [
+    {
+      // a hub applies the bundle of a cluster without kubeconfig to itself: two of them collide there
+      name: 'a hub Flux with two clusters lacking a kubeconfig',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - { clusterID: a }
+            - { clusterID: b }
+            - { clusterID: c, delivery: { flux: { kubeConfigSecretRef: { name: c-kubeconfig } } } }
+          delivery:
+            flux: { sourceRef: { name: flux-system } }`,
+      diagnostics: [{ line: 6, column: 20, related: [{ line: 5, column: 20 }, { line: 7, column: 64 }] }],
+    },
     {
       code: source`
         spec:
