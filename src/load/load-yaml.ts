@@ -4,7 +4,8 @@ import { LineIndex, type SourceFile, type Span } from './source-file';
 
 /** Hostile or broken input must be refused quickly, before it can hang or exhaust the compiler. */
 export const YAML_LIMITS = {
-  maxBytes: 1024 * 1024,
+  // a 10,000-cluster definition is about 1.5 MB; 8 MiB leaves room and still refuses junk
+  maxBytes: 8 * 1024 * 1024,
   maxDepth: 64,
   maxAliasCount: 100,
 };
@@ -20,7 +21,7 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
   };
 
   if (Buffer.byteLength(text, 'utf8') > YAML_LIMITS.maxBytes) {
-    at('yaml-limits', 0, `file is larger than ${YAML_LIMITS.maxBytes} bytes`, 'a ClusterSet definition is a few kilobytes; split or fix the file');
+    at('yaml-limits', 0, `file is larger than ${YAML_LIMITS.maxBytes} bytes`, 'even a fleet of ten thousand clusters fits in a few megabytes; check the file');
     return undefined;
   }
   const flowDepth = maxFlowDepth(text);
