@@ -13,6 +13,7 @@ const kubectl = (() => {
     execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
     return true;
   } catch {
+    console.warn('[kubectl kustomize] skipped: kubectl is not installed');
     return false;
   }
 })();
