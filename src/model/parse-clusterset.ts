@@ -47,14 +47,13 @@ function issueToDiagnostics(source: SourceFile, issue: z.core.$ZodIssue): Diagno
     const last = path[path.length - 1];
     return [at(path, `missing required field "${String(last)}" in ${describePath(path.slice(0, -1))}`)];
   }
-  if (issue.code === 'invalid_value') {
-    const options = issue.values.map(String);
+  // an enum value, or the discriminator of a union (tokenSecret.source): name the valid ones
+  const options =
+    issue.code === 'invalid_value' ? issue.values.map(String) : issue.code === 'invalid_union' && 'options' in issue ? (issue.options as unknown[]).map(String) : undefined;
+  if (options) {
     const suggestion = typeof value === 'string' ? didYouMean(value, options) : undefined;
     const list = options.map((o) => `"${o}"`).join(', ');
     return [at(path, `invalid value ${JSON.stringify(value)}: expected ${options.length > 1 ? `one of ${list}` : list}`, suggestion ? `did you mean "${suggestion}"?` : undefined)];
-  }
-  if (issue.code === 'invalid_union' && isRecord(value) && 'source' in value) {
-    return [at([...path, 'source'], `invalid token source ${JSON.stringify(value.source)}: expected one of "manual", "externalSecret", "sealedSecret"`)];
   }
   return [at(path, lowerFirst(issue.message.replace(/^Invalid input: /, '')))];
 }
@@ -105,5 +104,4 @@ function describePath(path: DataPath): string {
   return path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${p}` : p), '');
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);

@@ -63,6 +63,11 @@ describe('schema diagnostics', () => {
       expected: { line: 7, column: 17, path: ['spec', 'network', 'tunnelType'], hint: 'did you mean "geneve"?' },
     },
     {
+      name: 'unknown token source names the valid ones',
+      text: minimal.replace('    - clusterID: a\n', '    - clusterID: a\n      tokenSecret: { source: vault }\n'),
+      expected: { line: 13, column: 30, path: ['spec', 'clusters', 0, 'tokenSecret', 'source'], message: 'invalid value "vault": expected one of "manual", "externalSecret", "sealedSecret"' },
+    },
+    {
       name: 'missing required field points at its parent',
       text: minimal.replace('    server: https://a:6443\n', ''),
       expected: { line: 9, column: 5, path: ['spec', 'leader', 'server'] },
