@@ -62,7 +62,19 @@ function clustersSection({ clusters }: NotesContext): string {
     formatOpening(tunnelOpening(c.network)),
     c.isMember ? gatewayList(c) : '-',
   ]);
-  return ['## Clusters', table(['cluster', 'role', 'member Namespace', 'Pod CIDRs', 'Service CIDR', 'traffic mode', 'tunnel', 'Gateway candidates'], rows)].join('\n\n');
+  const clustersTable = table(['cluster', 'role', 'member Namespace', 'Pod CIDRs', 'Service CIDR', 'traffic mode', 'tunnel', 'Gateway candidates'], rows);
+  return ['## Clusters', clustersTable, dualRoleNote(clusters)].filter((s) => s !== '').join('\n\n');
+}
+
+/** Both mc-controllers of a dual-role cluster use host networking and the same ports. */
+function dualRoleNote(clusters: readonly EffectiveCluster[]): string {
+  const dual = clusters.find((c) => c.isLeader && c.isMember);
+  if (!dual) return '';
+  return (
+    `${code(dual.clusterID)} runs two ${code('antrea-mc-controller')}s, the leader's and the member's. Both use host networking ` +
+    `with the same ports (TCP 9443 for webhooks, 8080 for health), so they need different Nodes: the scheduler keeps them ` +
+    `apart by host port, and with a single schedulable Node the second one stays Pending.`
+  );
 }
 
 function orderSection({ definition, members: ms }: NotesContext): string {
