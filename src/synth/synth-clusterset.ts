@@ -45,6 +45,6 @@ function synthBundle(definition: ClusterSet, clusters: readonly EffectiveCluster
   const chart = new BundleChart(app, cluster.clusterID, { definition, clusters, cluster });
   const role = cluster.isLeader && cluster.isMember ? 'dual-role' : cluster.isLeader ? 'leader' : 'member';
   // CRDs are static per release: shared values, not constructs, so a fleet serializes them once
-  const crds = crdsFor({ leader: cluster.isLeader, member: cluster.isMember }).map((m) => crdObject(m) as unknown as KubeObject);
+  const crds = crdsFor({ leader: cluster.isLeader, member: cluster.isMember }).map(crdObject);
   return { clusterID: cluster.clusterID, role, objects: annotateForDelivery([...crds, ...(chart.toJson() as KubeObject[])]) };
 }

@@ -1,23 +1,20 @@
 import { crdManifest, crdName, type CrdModel } from '../crd';
+import type { KubeObject } from '../workloads/kube-object';
 import { coreCrds, leaderCrds, memberCrds } from './crds';
-
-export const VERSION = 'v2.7.0';
-
-export const crds = { core: coreCrds, leader: leaderCrds, member: memberCrds } as const;
 
 /** Every CRD model of the release, once (ClusterSet is in both MC sets). */
 export const allCrds: readonly CrdModel[] = [...new Map([...coreCrds, ...leaderCrds, ...memberCrds].map((m) => [crdName(m), m])).values()];
 
-const manifests = new Map<CrdModel, Readonly<Record<string, unknown>>>();
+const manifests = new Map<CrdModel, KubeObject>();
 
 /**
  * The CRD object of a model, built once per process: every bundle of a fleet shares the same
  * value, so emit serializes and checks it once.
  */
-export function crdObject(model: CrdModel): Readonly<Record<string, unknown>> {
+export function crdObject(model: CrdModel): KubeObject {
   let o = manifests.get(model);
   if (!o) {
-    o = Object.freeze(crdManifest(model));
+    o = Object.freeze(crdManifest(model)) as unknown as KubeObject;
     manifests.set(model, o);
   }
   return o;

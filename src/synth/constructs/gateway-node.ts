@@ -1,6 +1,5 @@
 import { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { PARTIAL_GUARD_ANNOTATIONS } from '../guards';
 
 export interface GatewayNodeProps {
   /** an existing Node of the member */
@@ -13,9 +12,9 @@ export const GATEWAY_ANNOTATION = 'multicluster.antrea.io/gateway';
 export const GATEWAY_IP_ANNOTATION = 'multicluster.antrea.io/gateway-ip';
 
 /**
- * A Gateway candidate: only annotations of a Node the cluster already has. Applied with
- * server-side apply so the engines own just these keys; never pruned or deleted, since
- * deleting a Node object removes the Node from the cluster.
+ * A Gateway candidate: only annotations of a Node the cluster already has. The delivery
+ * annotations (synth/delivery/prune-guards.ts) apply it server-side, so the engines own just
+ * these keys, and never prune or delete it: deleting a Node object removes it from the cluster.
  */
 export class GatewayNode extends ApiObject {
   constructor(scope: Construct, id: string, props: GatewayNodeProps) {
@@ -25,7 +24,6 @@ export class GatewayNode extends ApiObject {
       metadata: {
         name: props.node,
         annotations: {
-          ...PARTIAL_GUARD_ANNOTATIONS,
           [GATEWAY_ANNOTATION]: 'true',
           ...(props.ip !== undefined ? { [GATEWAY_IP_ANNOTATION]: props.ip } : {}),
         },

@@ -1,6 +1,5 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { GUARD_ANNOTATIONS } from '../guards';
 
 export interface MemberCredentialsProps {
   /** the member cluster the credentials are bound to */
@@ -38,7 +37,7 @@ export class MemberCredentials extends Construct {
     new ApiObject(this, 'service-account', {
       apiVersion: 'v1',
       kind: 'ServiceAccount',
-      metadata: { name, namespace, annotations: { ...GUARD_ANNOTATIONS, [CLUSTER_ID_ANNOTATION]: props.clusterID } },
+      metadata: { name, namespace, annotations: { [CLUSTER_ID_ANNOTATION]: props.clusterID } },
     });
 
     // no data: the token controller writes ca.crt, namespace and token
@@ -46,13 +45,13 @@ export class MemberCredentials extends Construct {
       apiVersion: 'v1',
       kind: 'Secret',
       type: 'kubernetes.io/service-account-token',
-      metadata: { name, namespace, annotations: { ...GUARD_ANNOTATIONS, 'kubernetes.io/service-account.name': name } },
+      metadata: { name, namespace, annotations: { 'kubernetes.io/service-account.name': name } },
     });
 
     new ApiObject(this, 'role-binding', {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
-      metadata: { name, namespace, annotations: { ...GUARD_ANNOTATIONS } },
+      metadata: { name, namespace },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: MEMBER_ROLE },
       subjects: [{ kind: 'ServiceAccount', name, namespace }],
     });

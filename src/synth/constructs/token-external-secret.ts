@@ -1,6 +1,5 @@
 import { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { GUARD_ANNOTATIONS } from '../guards';
 
 export interface TokenExternalSecretProps {
   /** name of the Secret the member ClusterSet refers to */
@@ -30,7 +29,7 @@ export class TokenExternalSecret extends ApiObject {
     super(scope, id, {
       apiVersion: EXTERNAL_SECRET_API_VERSION,
       kind: 'ExternalSecret',
-      metadata: { name: props.name, namespace: props.namespace, annotations: { ...GUARD_ANNOTATIONS } },
+      metadata: { name: props.name, namespace: props.namespace, },
       spec: {
         refreshInterval: props.refreshInterval,
         secretStoreRef: { kind: props.secretStoreRef.kind, name: props.secretStoreRef.name },

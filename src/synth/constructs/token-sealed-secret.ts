@@ -1,6 +1,5 @@
 import { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { GUARD_ANNOTATIONS } from '../guards';
 
 export interface TokenSealedSecretProps {
   /** name of the Secret the member ClusterSet refers to */
@@ -20,7 +19,7 @@ export class TokenSealedSecret extends ApiObject {
     super(scope, id, {
       apiVersion: 'bitnami.com/v1alpha1',
       kind: 'SealedSecret',
-      metadata: { name: props.name, namespace: props.namespace, annotations: { ...GUARD_ANNOTATIONS } },
+      metadata: { name: props.name, namespace: props.namespace, },
       spec: {
         encryptedData: { 'ca.crt': props.encryptedData['ca.crt'], token: props.encryptedData.token },
         template: { metadata: { name: props.name, namespace: props.namespace }, type: 'Opaque' },

@@ -39,8 +39,7 @@ export function argoCdObjects(definition: ClusterSet, clusters: readonly Effecti
       clusterID: c.clusterID,
       role: roleOf(c),
       path: bundlePath(argocd.path, clusterSet, c.clusterID),
-      // the delivery-destination-missing rule reports a cluster without one
-      destination: c.cluster.delivery.argocd ?? { name: c.clusterID },
+      destination: destinationOf(c),
     }),
   );
   return {
@@ -129,4 +128,11 @@ function applicationSpec(argocd: ArgoCdDelivery, path: string, destination: Dest
     },
     ignoreDifferences: ignoreDifferences(),
   };
+}
+
+/** delivery-destination-missing stops synth for a cluster without one, so a gap here is a bug. */
+function destinationOf(c: EffectiveCluster): NonNullable<EffectiveCluster['cluster']['delivery']['argocd']> {
+  const destination = c.cluster.delivery.argocd;
+  if (!destination) throw new Error(`cluster "${c.clusterID}" reached Argo CD synth without a destination`);
+  return destination;
 }

@@ -1,6 +1,5 @@
-import { antreaCoreObjects } from '../../antrea/v2.7.0/workloads';
+import { ANTREA_VERSION, antreaCoreObjects } from '../../antrea/v2.7.0/workloads';
 import type { AntreaOptions } from '../../antrea/v2.7.0/workloads/options';
-import type { KubeObject } from '../kube-object';
 import { addObjects } from './apply-objects';
 import type { BundleContext, BundlePart } from './context';
 
@@ -9,7 +8,7 @@ export function antreaOptions({ definition, cluster }: BundleContext): AntreaOpt
   const { antrea } = definition.spec;
   const net = cluster.network;
   return {
-    version: 'v2.7.0',
+    version: ANTREA_VERSION,
     imageRegistry: antrea.imageRegistry,
     trafficEncapMode: net.trafficEncapMode,
     tunnelType: net.tunnelType,
@@ -33,5 +32,5 @@ export function antreaOptions({ definition, cluster }: BundleContext): AntreaOpt
 
 /** Antrea core in kube-system: agent, controller, RBAC, config, APIServices, webhooks. */
 export const antreaCore: BundlePart = (chart, ctx) => {
-  addObjects(chart, antreaCoreObjects(antreaOptions(ctx)) as KubeObject[]);
+  addObjects(chart, antreaCoreObjects(antreaOptions(ctx)));
 };

@@ -1,4 +1,4 @@
-import { GuardedNamespace } from '../constructs/guarded-namespace';
+import { ControllerNamespace } from '../constructs/controller-namespace';
 import type { BundlePart } from './context';
 
 /** Namespaces Kubernetes does not ship: kube-system exists everywhere, kube-* are reserved. */
@@ -7,9 +7,9 @@ const existsAlready = (name: string) => name.startsWith('kube-') || name === 'de
 /** The leader's common area and a custom member controller Namespace. */
 export const controllerNamespaces: BundlePart = (chart, { definition, cluster }) => {
   const leaderNs = definition.spec.leader.namespace;
-  if (cluster.isLeader && !existsAlready(leaderNs)) new GuardedNamespace(chart, 'leader-namespace', { name: leaderNs });
+  if (cluster.isLeader && !existsAlready(leaderNs)) new ControllerNamespace(chart, 'leader-namespace', { name: leaderNs });
   const memberNs = cluster.cluster.namespace;
   if (cluster.isMember && !existsAlready(memberNs) && !(cluster.isLeader && memberNs === leaderNs)) {
-    new GuardedNamespace(chart, 'member-namespace', { name: memberNs });
+    new ControllerNamespace(chart, 'member-namespace', { name: memberNs });
   }
 };

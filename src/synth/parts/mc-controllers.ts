@@ -1,15 +1,14 @@
-import { leaderMcControllerObjects, memberMcControllerObjects } from '../../antrea/v2.7.0/workloads';
-import type { KubeObject } from '../kube-object';
+import { ANTREA_VERSION, leaderMcControllerObjects, memberMcControllerObjects, type ImageOptions } from '../../antrea/v2.7.0/workloads';
 import { addObjects } from './apply-objects';
 import type { BundlePart } from './context';
 
 /** The leader and/or member antrea-mc-controller, by role; a dual-role cluster runs both. */
 export const mcControllers: BundlePart = (chart, { definition, cluster }) => {
   const { antrea, leader } = definition.spec;
-  const image = { version: 'v2.7.0' as const, imageRegistry: antrea.imageRegistry };
+  const image: ImageOptions = { version: ANTREA_VERSION, imageRegistry: antrea.imageRegistry };
   const net = cluster.network;
   if (cluster.isLeader) {
-    addObjects(chart, leaderMcControllerObjects({ ...image, namespace: leader.namespace, enableStretchedNetworkPolicy: net.stretchedNetworkPolicy }) as KubeObject[]);
+    addObjects(chart, leaderMcControllerObjects({ ...image, namespace: leader.namespace, enableStretchedNetworkPolicy: net.stretchedNetworkPolicy }));
   }
   if (cluster.isMember) {
     addObjects(
@@ -22,7 +21,7 @@ export const mcControllers: BundlePart = (chart, { definition, cluster }) => {
         gatewayIPPrecedence: net.gatewayIPPrecedence,
         endpointIPType: net.endpointIPType,
         enableStretchedNetworkPolicy: net.stretchedNetworkPolicy,
-      }) as KubeObject[],
+      }),
     );
   }
 };
