@@ -4,15 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { objectRef, type KubeObject } from '../../src/antrea/workloads/kube-object';
+import { v2_7_0 } from '../../src/antrea/v2.7.0';
 import {
-  ANTREA_VERSION,
   antreaCoreObjects,
   leaderMcControllerObjects,
   memberMcControllerObjects,
   type AntreaOptions,
   type LeaderMcOptions,
   type MemberMcOptions,
-} from '../../src/antrea/v2.7.0/workloads';
+} from '../../src/antrea/workloads';
 import { diffPaths, formatDifferences } from './diff-paths';
 
 // upstream release manifests are reference data, read at test time from the shared checkout next to the repo.
@@ -27,7 +27,8 @@ if (!haveRef) {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const version = ANTREA_VERSION;
+const release = v2_7_0;
+const version = release.version;
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
@@ -157,12 +158,12 @@ describe.skipIf(!haveRef)('Antrea v2.7.0 workloads equal upstream (features off)
 
   test('antrea.yml ships 27 non-CRD objects and we model each', () => {
     expect(core).toHaveLength(27);
-    expectConformant(antreaCoreObjects({ version }), core);
+    expectConformant(antreaCoreObjects({ release }), core);
   });
 
   test('antrea-eks.yml: networkPolicyOnly on EKS', () => {
     expectConformant(
-      antreaCoreObjects({ version, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' }),
+      antreaCoreObjects({ release, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' }),
       upstream('antrea-eks.yml'),
     );
   });
@@ -174,7 +175,7 @@ describe.skipIf(!haveRef)('Antrea v2.7.0 workloads equal upstream (features off)
   ] as const)('leader-namespaced in %s', (_, opts: Partial<LeaderMcOptions>, substitute) => {
     const theirs = upstream('antrea-multicluster-leader-namespaced.yml', substitute);
     expect(theirs).toHaveLength(11);
-    expectConformant(leaderMcControllerObjects({ version, ...opts }), theirs);
+    expectConformant(leaderMcControllerObjects({ release, ...opts }), theirs);
   });
 
   test.each([
@@ -183,18 +184,18 @@ describe.skipIf(!haveRef)('Antrea v2.7.0 workloads equal upstream (features off)
   ] as const)('member in %s', (_, opts: Partial<MemberMcOptions>, substitute) => {
     const theirs = upstream('antrea-multicluster-member.yml', substitute);
     expect(theirs).toHaveLength(8);
-    expectConformant(memberMcControllerObjects({ version, ...opts }), theirs);
+    expectConformant(memberMcControllerObjects({ release, ...opts }), theirs);
   });
 
   test('the all-in-one leader manifest holds the same controller objects', () => {
-    expectConformant(leaderMcControllerObjects({ version }), upstream('antrea-multicluster-leader.yml'));
+    expectConformant(leaderMcControllerObjects({ release }), upstream('antrea-multicluster-leader.yml'));
   });
 });
 
 describe.skipIf(!haveRef)('with features on, only the keys the options control differ', () => {
   const core = upstream('antrea.yml');
   // upstream checksums stand for our features-off checksums, proven equivalent above
-  const baseline = checksumsOf(antreaCoreObjects({ version }));
+  const baseline = checksumsOf(antreaCoreObjects({ release }));
 
   test.each<[string, Partial<AntreaOptions>, Obj]>([
     [
@@ -286,11 +287,11 @@ describe.skipIf(!haveRef)('with features on, only the keys the options control d
       },
     ],
   ])('%s', (_, opts, expected) => {
-    expect(differences(antreaCoreObjects({ version, ...opts }), core, baseline)).toEqual(expected);
+    expect(differences(antreaCoreObjects({ release, ...opts }), core, baseline)).toEqual(expected);
   });
 
   test('multi-cluster on EKS differs from antrea-eks.yml only in the gate and the checksums', () => {
-    const eks = { version, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' } as const;
+    const eks = { release, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' } as const;
     const ours = antreaCoreObjects({ ...eks, multicluster: { enabled: true, enableGateway: true } });
     expect(differences(ours, upstream('antrea-eks.yml'), checksumsOf(antreaCoreObjects(eks)))).toEqual({
       [`${AGENT_CONF}.featureGates`]: { Multicluster: true },
@@ -307,14 +308,14 @@ describe.skipIf(!haveRef)('with features on, only the keys the options control d
 
   test('member controller config from options', () => {
     const opts: MemberMcOptions = {
-      version,
+      release,
       serviceCIDR: '10.96.0.0/20',
       podCIDRs: ['10.244.0.0/20', '10.245.0.0/20'],
       gatewayIPPrecedence: 'public',
       endpointIPType: 'PodIP',
       enableStretchedNetworkPolicy: true,
     };
-    const baselineMember = checksumsOf(memberMcControllerObjects({ version }));
+    const baselineMember = checksumsOf(memberMcControllerObjects({ release }));
     expect(
       differences(memberMcControllerObjects(opts), upstream('antrea-multicluster-member.yml'), baselineMember),
     ).toEqual({
@@ -330,8 +331,8 @@ describe.skipIf(!haveRef)('with features on, only the keys the options control d
 
   test('leader controller with stretched policy, in a substituted Namespace', () => {
     const theirs = upstream('antrea-multicluster-leader-namespaced.yml', ['antrea-multicluster', 'mc-leader']);
-    const baselineLeader = checksumsOf(leaderMcControllerObjects({ version, namespace: 'mc-leader' }));
-    const ours = leaderMcControllerObjects({ version, namespace: 'mc-leader', enableStretchedNetworkPolicy: true });
+    const baselineLeader = checksumsOf(leaderMcControllerObjects({ release, namespace: 'mc-leader' }));
+    const ours = leaderMcControllerObjects({ release, namespace: 'mc-leader', enableStretchedNetworkPolicy: true });
     expect(differences(ours, theirs, baselineLeader)).toEqual({
       [`${MC_CONF('mc-leader')}.enableStretchedNetworkPolicy`]: true,
       ...MC_CHECKSUM('mc-leader'),

@@ -4,7 +4,7 @@ import type { IPolicyRule } from 'kubernetes-models/rbac.authorization.k8s.io/v1
 import type { IRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import type { IRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
 import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
-import type { KubeObject } from '../../workloads/kube-object';
+import type { KubeObject } from './kube-object';
 import { APP_LABELS, MC_CONTROLLER } from './constants';
 import { CRUD, rule } from './rbac-rule';
 

@@ -2,7 +2,7 @@ import type { IMutatingWebhookConfiguration } from 'kubernetes-models/admissionr
 import type { IValidatingWebhookConfiguration } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration';
 import type { IMutatingWebhook } from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingWebhook';
 import type { IValidatingWebhook } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhook';
-import type { KubeObject } from '../../workloads/kube-object';
+import type { KubeObject } from './kube-object';
 import { SERVED_BY_CONTROLLER } from './api-services';
 import { ANTREA_NAMESPACE, ANTREA_SERVICE } from './constants';
 

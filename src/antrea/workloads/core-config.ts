@@ -1,7 +1,7 @@
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
-import { renderJsonConfig, renderYamlConfig } from '../../workloads/config-file';
-import { mergeLayers } from '../../workloads/deep-merge';
-import type { KubeObject } from '../../workloads/kube-object';
+import { renderJsonConfig, renderYamlConfig } from './config-file';
+import { mergeLayers } from './deep-merge';
+import type { KubeObject } from './kube-object';
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, APP_LABELS } from './constants';
 import type { AntreaOptions } from './options';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../workloads/kube-object';
+import type { KubeObject } from './kube-object';
 import { antreaAgentDaemonSet } from './agent-daemonset';
 import { antreaApiServices, antreaService } from './api-services';
 import { DEFAULT_LEADER_NAMESPACE, DEFAULT_MEMBER_NAMESPACE } from './constants';
@@ -72,7 +72,6 @@ export { antreaAgentDaemonSet, IPSEC_SECRET, usesIpsec } from './agent-daemonset
 export { antreaApiServices, antreaService } from './api-services';
 export {
   ANTREA_NAMESPACE,
-  ANTREA_VERSION,
   CHECKSUM_CONFIG,
   CHECKSUM_IPSEC_SECRET,
   DEFAULT_LEADER_NAMESPACE,
@@ -93,7 +92,7 @@ export {
   antreaTokenSecrets,
 } from './core-rbac';
 export { antreaMutatingWebhookConfiguration, antreaValidatingWebhookConfiguration } from './core-webhooks';
-export { DEFAULT_IMAGE_REGISTRY, IMAGES, imageRef, type ImageName, type ImageOptions } from './images';
+export { DEFAULT_IMAGE_REGISTRY, imageRef, type ImageName, type ImageOptions } from './images';
 export { mcControllerConfig, mcControllerConfigMap } from './mc-config';
 export { mcControllerDeployment, mcWebhookService, type McRole } from './mc-controller';
 export { leaderMcRbac, leaderPrefixed, MEMBER_CLUSTER_ROLE, mcServiceAccount, memberMcRbac } from './mc-rbac';

@@ -27,7 +27,7 @@ export interface MulticlusterOptions {
 /**
  * Everything that varies between clusters in Antrea core (agent, controller, their config).
  * The synth stage fills it from a cluster's effective settings; absent fields keep the
- * upstream chart defaults, so `{ version }` alone reproduces `antrea.yml`.
+ * upstream chart defaults, so `{ release }` alone reproduces `antrea.yml`.
  */
 export interface AntreaOptions extends ImageOptions {
   /** @default 'encap' */
