@@ -18,6 +18,27 @@ export interface ReleaseCrds {
 }
 
 /**
+ * What the shared workload builders need to know about a release beyond its CRDs: each fact
+ * names a difference between releases and where upstream introduced it.
+ */
+export interface ReleaseFacts {
+  /** v2.7: gossip traffic is encrypted with the `antrea-memberlist-keys` Secret (agent `memberlist` settings; agent and controller read it) */
+  readonly memberlistKeys: boolean;
+  /** v2.7: the AntreaNodeConfig API (the agent reads it, the controller validates it) */
+  readonly antreaNodeConfig: boolean;
+  /** the policy.networking.k8s.io API the controller validates: v2.7 ClusterNetworkPolicy, before AdminNetworkPolicy and BaselineAdminNetworkPolicy */
+  readonly networkPolicyApi: 'AdminNetworkPolicy' | 'ClusterNetworkPolicy';
+  /** v2.6: the agent records Events through events.k8s.io instead of the core API */
+  readonly agentEventsApi: 'core' | 'events.k8s.io';
+  /**
+   * v2.7: the leader admits each member only through its own ServiceAccount (webhooks on
+   * MemberClusterAnnounce and ResourceExport); before, the leader manifest ships one shared
+   * `antrea-mc-member-access-sa` with its token
+   */
+  readonly perMemberCredentials: boolean;
+}
+
+/**
  * One Antrea release as data: everything synth, emit and validate need to know about it. The
  * workload builders in `workloads/` are shared by every release and read what differs from here.
  */
@@ -26,6 +47,7 @@ export interface AntreaRelease {
   readonly version: string;
   readonly images: ReleaseImages;
   readonly crds: ReleaseCrds;
+  readonly facts: ReleaseFacts;
   /** the `spec` schema of ClusterNetworkPolicy (crd.antrea.io/v1beta1), what members apply to a replicated policy */
   readonly clusterNetworkPolicySpec: Schema;
 }

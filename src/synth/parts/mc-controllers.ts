@@ -8,7 +8,16 @@ export const mcControllers: BundlePart = (chart, { definition, cluster, release 
   const image: ImageOptions = { release, imageRegistry: antrea.imageRegistry };
   const net = cluster.network;
   if (cluster.isLeader) {
-    addObjects(chart, leaderMcControllerObjects({ ...image, namespace: leader.namespace, enableStretchedNetworkPolicy: net.stretchedNetworkPolicy }));
+    addObjects(
+      chart,
+      leaderMcControllerObjects({
+        ...image,
+        namespace: leader.namespace,
+        enableStretchedNetworkPolicy: net.stretchedNetworkPolicy,
+        // every member has its own credential (member-credentials), at every release
+        sharedMemberAccount: false,
+      }),
+    );
   }
   if (cluster.isMember) {
     addObjects(
