@@ -18,6 +18,7 @@ const CONTRACT = process.env.CLUSTERSET_RULES_MD ?? fileURLToPath(new URL('../..
  */
 const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'config-key-unknown': 'error',
+  'antrea-upgrade-path': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
