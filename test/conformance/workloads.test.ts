@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -13,17 +13,13 @@ import {
   type LeaderMcOptions,
   type MemberMcOptions,
 } from '../../src/antrea/v2.7.0/workloads';
+import { haveReference } from '../helpers/reference';
 import { diffPaths, formatDifferences } from './diff-paths';
 
 // upstream release manifests are reference data, read at test time from the shared checkout next to the repo.
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const refDir = resolve(repoRoot, '../shared/reference/antrea/v2.7.0');
-const haveRef = existsSync(refDir);
-
-if (!haveRef) {
-  if (process.env.CI) throw new Error(`workloads conformance needs the upstream manifests at ${refDir}`);
-  console.warn(`[workloads conformance] skipped: ${refDir} not found`);
-}
+const haveRef = haveReference('workloads conformance', refDir);
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
