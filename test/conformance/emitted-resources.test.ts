@@ -19,6 +19,8 @@ type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespa
 /** Upstream CRD schemas by `group/version/Kind`. */
 function upstreamSchemas(): Map<string, Schema> {
   const out = new Map<string, Schema>();
+  // a skipped describe still runs its body to collect tests
+  if (!haveRef) return out;
   for (const file of ['antrea-crds.yml', 'antrea-multicluster-leader-global.yml', 'antrea-multicluster-member.yml']) {
     for (const doc of parseAllDocuments(readFileSync(resolve(refDir, file), 'utf8'))) {
       const crd = doc.toJS() as { kind?: string; spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: Schema } }[] } } | null;
