@@ -2,6 +2,7 @@
 // per-bundle Apps should scale linearly, one App for the whole fleet superlinearly.
 import { App } from 'cdk8s';
 import { performance } from 'node:perf_hooks';
+import { LATEST_RELEASE } from '../src/antrea/releases';
 import { EmitCache, layoutClusterSet } from '../src/emit/layout';
 import { ClusterSetSchema } from '../src/model/clusterset';
 import { effectiveClusters } from '../src/model/effective';
@@ -26,7 +27,7 @@ function oneAppForFleet(count: number) {
   const { definition } = parsed(count);
   const clusters = effectiveClusters(definition);
   const app = new App();
-  const charts = clusters.map((cluster) => new BundleChart(app, cluster.clusterID, { definition, clusters, cluster }));
+  const charts = clusters.map((cluster) => new BundleChart(app, cluster.clusterID, { definition, clusters, cluster, release: LATEST_RELEASE }));
   for (const c of charts) c.toJson();
 }
 

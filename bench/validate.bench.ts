@@ -1,6 +1,7 @@
 // Validation time against ClusterSet size: every rule over 1,000 and 10,000 clusters.
 // The address rules sweep sorted prefixes, so 10x the clusters should cost about 10x the time.
 import { performance } from 'node:perf_hooks';
+import { LATEST_RELEASE } from '../src/antrea/releases';
 import type { Diagnostic } from '../src/diagnostics/diagnostic';
 import type { SourceFile } from '../src/load/source-file';
 import { ClusterSetSchema, type ClusterSetInput } from '../src/model/clusterset';
@@ -78,7 +79,7 @@ export default function bench(): void {
   // where the 10,000-cluster time goes, slowest first; values parsed once per definition are
   // shared by the address rules, so they are timed on one context whose cache is already warm
   const clusters = effectiveClusters(big.definition);
-  const ctx = { definition: big.definition, clusters, report: () => {} };
+  const ctx = { definition: big.definition, clusters, release: LATEST_RELEASE, report: () => {} };
   for (const rule of allRules) if (!isRawRule(rule)) rule.check(ctx);
   const perRule = allRules
     .filter((rule) => !isRawRule(rule))

@@ -1,3 +1,4 @@
+import type { AntreaRelease } from '../antrea/release';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { objectKey, objectRef, type KubeObject } from '../synth/kube-object';
 import { validatorFor } from './schemas';
@@ -7,7 +8,7 @@ import { validatorFor } from './schemas';
  * objects of a bundle may share kind, namespace and name. A failure here is a compiler bug,
  * reported against the definition so the user knows which input triggered it.
  */
-export function checkObjects(file: string, where: string, objects: readonly KubeObject[], diagnostics: Diagnostic[], alreadyChecked: readonly boolean[] = []): void {
+export function checkObjects(file: string, where: string, objects: readonly KubeObject[], diagnostics: Diagnostic[], alreadyChecked: readonly boolean[] = [], release?: AntreaRelease): void {
   const seen = new Set<string>();
   const at = { file, line: 1, column: 1, path: [] as const };
   objects.forEach((o, i) => {
@@ -17,7 +18,7 @@ export function checkObjects(file: string, where: string, objects: readonly Kube
     }
     seen.add(key);
     if (alreadyChecked[i]) return;
-    const validate = validatorFor(o.apiVersion, o.kind);
+    const validate = validatorFor(o.apiVersion, o.kind, release);
     if (!validate) {
       diagnostics.push({ code: 'output-schema', severity: 'error', message: `${where}: no schema known for ${o.apiVersion} ${o.kind}`, ...at });
       return;

@@ -63,7 +63,7 @@ export function layoutClusterSet(output: ClusterSetOutput, diagnostics: Diagnost
     const sorted = sortObjects(objects);
     const rendered = sorted.map((o) => cache.yamlOf(o));
     // content seen earlier in this run has already passed its schema
-    checkObjects(output.file, where, sorted, diagnostics, rendered.map((r) => r.seen));
+    checkObjects(output.file, where, sorted, diagnostics, rendered.map((r) => r.seen), output.release);
     const paths = sorted.map((o) => (subdirOf ? `${subdirOf(o)}/${fileNameOf(o)}` : fileNameOf(o)));
     sorted.forEach((_, i) => files.push({ path: `${dir}/${paths[i]}`, content: rendered[i]!.yaml }));
     return paths;

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { crdModelFor } from '../antrea/v2.7.0';
+import { crdModelFor, type AntreaRelease } from '../antrea/release';
 import { formatPath, validateAgainst, validatorForCrd } from '../antrea/validator';
 import type { KubeObject } from '../synth/kube-object';
 import { SEALED_SECRET_API_VERSION, sealedSecretSchema } from './sealed-secret-schema';
@@ -25,19 +25,23 @@ export function registerValidator(apiVersion: string, kind: string, validate: Ob
   extra.set(`${apiVersion}/${kind}`, validate);
 }
 
-/** The validator for an object's apiVersion and kind, or undefined when no schema is known. */
-export function validatorFor(apiVersion: string, kind: string): ObjectValidator | undefined {
+/**
+ * The validator for an object's apiVersion and kind, or undefined when no schema is known.
+ * Antrea's custom resources are checked against the given release's CRD models.
+ */
+export function validatorFor(apiVersion: string, kind: string, release?: AntreaRelease): ObjectValidator | undefined {
   const key = `${apiVersion}/${kind}`;
   const registered = extra.get(key);
   if (registered) return registered;
-  if (cache.has(key)) return cache.get(key);
+  // Antrea's custom resources: the same schema model that gives the CRD, per release
+  const model = release && crdModelFor(release, apiVersion, kind);
+  const cacheKey = model ? `${release.version}:${key}` : key;
+  if (cache.has(cacheKey)) return cache.get(cacheKey);
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
-  // Antrea's custom resources: the same schema model that gives the CRD
-  const model = crdModelFor(apiVersion, kind);
   if (model && model.versions.some((v) => v.name === version)) {
     const validate = validatorForCrd(model, version!);
     const validator: ObjectValidator = (o) => validate(o).map((i) => ({ path: formatPath(i.path), message: i.message }));
-    cache.set(key, validator);
+    cache.set(cacheKey, validator);
     return validator;
   }
   const pkg = PACKAGES.find(([test]) => test(group!))?.[1];

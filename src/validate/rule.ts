@@ -1,3 +1,4 @@
+import type { AntreaRelease } from '../antrea/release';
 import type { DiagnosticCode } from '../diagnostics/codes';
 import type { DataPath, Severity } from '../diagnostics/diagnostic';
 import type { ClusterSet } from '../model/clusterset';
@@ -17,6 +18,8 @@ export interface RuleContext {
   readonly definition: ClusterSet;
   /** every cluster with its effective settings, in definition order */
   readonly clusters: readonly EffectiveCluster[];
+  /** the release of `spec.antrea.version`; undefined when unsupported (`unsupported-antrea-version` reports it) */
+  readonly release: AntreaRelease | undefined;
   report(report: Report): void;
 }
 

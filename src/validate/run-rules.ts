@@ -1,3 +1,4 @@
+import { releaseFor } from '../antrea/releases';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { SourceFile } from '../load/source-file';
 import { effectiveClusters } from '../model/effective';
@@ -30,8 +31,9 @@ export function runRawRules(source: SourceFile, diagnostics: Diagnostic[], rules
 /** Cross-field and cross-cluster rules over a parsed definition. */
 export function runRules(parsed: ParsedClusterSet, diagnostics: Diagnostic[], rules: readonly Rule[] = allRules): void {
   const clusters = effectiveClusters(parsed.definition);
+  const release = releaseFor(parsed.definition.spec.antrea.version);
   for (const rule of rules) {
     if (isRawRule(rule)) continue;
-    rule.check({ definition: parsed.definition, clusters, report: reporter(parsed.source, rule, diagnostics) });
+    rule.check({ definition: parsed.definition, clusters, release, report: reporter(parsed.source, rule, diagnostics) });
   }
 }

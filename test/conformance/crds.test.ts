@@ -1,23 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { crdManifest, crdName, type CrdModel } from '../../src/antrea/crd';
-import { coreCrds, leaderCrds, memberCrds } from '../../src/antrea/v2.7.0/crds';
-import { haveReference } from '../helpers/reference';
+import { RELEASES } from '../../src/antrea/releases';
 import { diffPaths, formatDifferences } from './diff-paths';
-
-// Upstream release manifests are reference data, read at test time from the shared checkout next to the repo.
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const refDir = resolve(repoRoot, '../shared/reference/antrea/v2.7.0');
-const haveRef = haveReference('crd conformance', refDir);
+import { readReference, referenceDir } from './reference';
 
 type Obj = Record<string, unknown>;
 
-function upstreamCrds(file: string): Obj[] {
-  if (!haveRef) return [];
-  return parseAllDocuments(readFileSync(resolve(refDir, file), 'utf8'))
+function upstreamCrds(dir: string, file: string): Obj[] {
+  return parseAllDocuments(readReference(dir, file))
     .map((d) => d.toJS() as Obj | null)
     .filter((o): o is Obj => o?.kind === 'CustomResourceDefinition');
 }
@@ -38,11 +29,18 @@ function withoutDescriptions(v: unknown): unknown {
 const nameOf = (o: Obj): string => (o.metadata as Obj).name as string;
 const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
 
-const core = upstreamCrds('antrea-crds.yml');
-const leader = upstreamCrds('antrea-multicluster-leader-global.yml');
-const member = upstreamCrds('antrea-multicluster-member.yml');
+/** Core CRDs per release: v2.7 added AntreaNodeConfig. */
+const CORE_COUNT: Record<string, number> = { 'v2.5.3': 19, 'v2.6.3': 19, 'v2.7.0': 20 };
+
+describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s CRDs equal upstream (descriptions aside)', (_, release) => {
+const { dir, have } = referenceDir(release, 'crd');
+const load = (file: string) => (have ? upstreamCrds(dir, file) : []);
+const core = load('antrea-crds.yml');
+const leader = load('antrea-multicluster-leader-global.yml');
+const member = load('antrea-multicluster-member.yml');
 // `clustersets` ships in both multi-cluster files, identically; compare it once
 const multicluster = [...new Map([...leader, ...member].map((o) => [nameOf(o), o])).values()];
+const { core: coreCrds, leader: leaderCrds, member: memberCrds } = release.crds;
 
 const ours = new Map<string, CrdModel>([...coreCrds, ...leaderCrds, ...memberCrds].map((m) => [crdName(m), m]));
 
@@ -54,9 +52,9 @@ function expectConformant(upstream: Obj): void {
   expect(diffs, `${name} differs from upstream at:\n${formatDifferences(diffs)}`).toEqual([]);
 }
 
-describe.skipIf(!haveRef)('Antrea v2.7.0 CRDs equal upstream (descriptions aside)', () => {
-  test('upstream files hold 20 core and 9 distinct multi-cluster CRDs', () => {
-    expect(core).toHaveLength(20);
+describe.skipIf(!have)('against the reference manifests', () => {
+  test('upstream files hold the core and 9 distinct multi-cluster CRDs', () => {
+    expect(core).toHaveLength(CORE_COUNT[release.version]!);
     expect(multicluster).toHaveLength(9);
   });
 
@@ -88,4 +86,5 @@ describe.skipIf(!haveRef)('Antrea v2.7.0 CRDs equal upstream (descriptions aside
   describe('multicluster', () => {
     test.each(multicluster.map((o) => [nameOf(o), o] as const))('%s', (_, upstream) => expectConformant(upstream));
   });
+});
 });

@@ -1,28 +1,27 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { crdModelFor } from '../../src/antrea/v2.7.0';
+import { crdModelFor } from '../../src/antrea/release';
+import { RELEASES } from '../../src/antrea/releases';
 import { formatPath, validateAgainst, validatorForCrd } from '../../src/antrea/validator';
 import type { Schema } from '../../src/antrea/schema';
 import { compileFiles } from '../helpers/golden';
-import { haveReference } from '../helpers/reference';
+import { readReference, referenceDir } from './reference';
 
-// every custom resource we emit for the examples must satisfy our schema and upstream's CRD
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const refDir = resolve(repoRoot, '../shared/reference/antrea/v2.7.0');
-const haveRef = haveReference('emitted-resource conformance', refDir);
-
+/**
+ * Every example and wiring fixture, built at every supported release: the compile itself checks
+ * every emitted object against that release's schemas (`output-schema`), and each custom resource
+ * must also satisfy upstream's CRD of that release.
+ */
 type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; [k: string]: unknown };
 
 /** Upstream CRD schemas by `group/version/Kind`. */
-function upstreamSchemas(): Map<string, Schema> {
+function upstreamSchemas(dir: string): Map<string, Schema> {
   const out = new Map<string, Schema>();
-  // a skipped describe still runs its body to collect tests
-  if (!haveRef) return out;
   for (const file of ['antrea-crds.yml', 'antrea-multicluster-leader-global.yml', 'antrea-multicluster-member.yml']) {
-    for (const doc of parseAllDocuments(readFileSync(resolve(refDir, file), 'utf8'))) {
+    for (const doc of parseAllDocuments(readReference(dir, file))) {
       const crd = doc.toJS() as { kind?: string; spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: Schema } }[] } } | null;
       if (crd?.kind !== 'CustomResourceDefinition') continue;
       for (const v of crd.spec.versions) out.set(`${crd.spec.group}/${v.name}/${crd.spec.names.kind}`, v.schema.openAPIV3Schema);
@@ -34,28 +33,63 @@ function upstreamSchemas(): Map<string, Schema> {
 const EXAMPLES = ['clustersets/demo-clusterset.yaml', 'clustersets/eks-clusterset.yaml', 'clustersets/test-clusterset.yaml'];
 const FIXTURES = ['dual-role-manual', 'external-secret', 'sealed-secret'].map((f) => `test/fixtures/compile/${f}/definition.yaml`);
 
-describe.skipIf(!haveRef)('custom resources of the examples and fixtures', async () => {
-  const schemas = upstreamSchemas();
-  const files = await compileFiles([...EXAMPLES, ...FIXTURES]);
-  const resources = files
-    .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml'))
-    .map((f) => ({ path: f.path, object: parse(f.content) as Obj }))
-    .filter(({ object }) => crdModelFor(object.apiVersion, object.kind));
+const scratch = mkdtempSync(join(tmpdir(), 'clusterset-releases-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  test('there are custom resources of several kinds to check', () => {
-    const kinds = new Set(resources.map((r) => r.object.kind));
-    expect([...kinds].sort()).toEqual(expect.arrayContaining(['ClusterSet', 'ResourceExport', 'ServiceExport', 'Tier']));
+/** A copy of a definition that names another release (the examples are written for the newest). */
+function atRelease(file: string, version: string): string {
+  const text = readFileSync(file, 'utf8');
+  const pattern = /^(\s+version:\s*)v\d+\.\d+\.\d+\s*$/m;
+  expect(pattern.test(text), `${file} names no release`).toBe(true);
+  const changed = text.replace(pattern, `$1${version}`);
+  const out = join(scratch, `${version}-${file.replaceAll('/', '_')}`);
+  writeFileSync(out, changed);
+  return out;
+}
+
+describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (version, release) => {
+  const { dir, have } = referenceDir(release, 'emitted-resource');
+
+  describe.each([...EXAMPLES, ...FIXTURES])('%s', (file) => {
+    test('compiles with every object checked against the release schemas, custom resources against upstream', async () => {
+      const files = await compileFiles([atRelease(file, version)]);
+      const objects = files
+        .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml'))
+        .map((f) => ({ path: f.path, object: parse(f.content) as Obj }));
+      const images = objects.flatMap(({ object }) => JSON.stringify(object).match(/"image":"[^"]+"/g) ?? []);
+      expect(images.length, `${basename(file)} has Antrea images`).toBeGreaterThan(0);
+      for (const image of images) expect(image).toMatch(new RegExp(`:${version.replaceAll('.', '\\.')}"$`));
+      const crds = objects.filter(({ object }) => object.kind === 'CustomResourceDefinition').map(({ object }) => object.metadata.name);
+      expect(crds.includes('antreanodeconfigs.crd.antrea.io')).toBe(release.facts.antreaNodeConfig);
+      // one credential per member at every release: never upstream's shared member ServiceAccount
+      expect(objects.filter(({ object }) => object.metadata.name === 'antrea-mc-member-access-sa')).toEqual([]);
+
+      const resources = objects.filter(({ object }) => crdModelFor(release, object.apiVersion, object.kind));
+      expect(resources.length).toBeGreaterThan(0);
+      const schemas = have ? upstreamSchemas(dir) : undefined;
+      for (const { path, object } of resources) {
+        const [group, apiVersion] = object.apiVersion.split('/') as [string, string];
+        const ours = validatorForCrd(crdModelFor(release, object.apiVersion, object.kind)!, apiVersion)(object);
+        expect(ours.map((i) => `${path} ${formatPath(i.path)}: ${i.message}`)).toEqual([]);
+        if (!schemas) continue;
+        const theirs = schemas.get(`${group}/${apiVersion}/${object.kind}`);
+        expect(theirs, `upstream ${version} has no CRD for ${object.apiVersion} ${object.kind}`).toBeDefined();
+        // the API server owns apiVersion, kind and metadata (some CRDs do not even declare them); ours checks them above
+        const { apiVersion: _a, kind: _k, metadata: _m, ...body } = object;
+        expect(validateAgainst(theirs!, body).map((i) => `${path} ${formatPath(i.path)}: ${i.message}`)).toEqual([]);
+      }
+    });
   });
 
-  test.each(resources.map((r) => [r.path, r.object] as const))('%s', (_, object) => {
-    const [group, version] = object.apiVersion.split('/') as [string, string];
-    const ours = validatorForCrd(crdModelFor(object.apiVersion, object.kind)!, version)(object);
-    expect(ours.map((i) => `${formatPath(i.path)}: ${i.message}`)).toEqual([]);
-    const theirs = schemas.get(`${group}/${version}/${object.kind}`);
-    expect(theirs, `upstream has no CRD for ${object.apiVersion} ${object.kind}`).toBeDefined();
-    // the API server owns apiVersion, kind and metadata (some CRDs do not even declare them); ours checks them above
-    const { apiVersion: _a, kind: _k, metadata: _m, ...body } = object;
-    const issues = validateAgainst(theirs!, body);
-    expect(issues.map((i) => `${formatPath(i.path)}: ${i.message}`)).toEqual([]);
+  test('the custom resources cover several kinds', async () => {
+    const files = await compileFiles([...EXAMPLES, ...FIXTURES].map((f) => atRelease(f, version)));
+    const kinds = new Set(
+      files
+        .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml'))
+        .map((f) => parse(f.content) as Obj)
+        .filter((o) => crdModelFor(release, o.apiVersion, o.kind))
+        .map((o) => o.kind),
+    );
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(['ClusterSet', 'ResourceExport', 'ServiceExport', 'Tier']));
   });
 });

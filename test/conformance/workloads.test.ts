@@ -1,29 +1,21 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { objectRef, type KubeObject } from '../../src/antrea/workloads/kube-object';
+import type { AntreaRelease } from '../../src/antrea/release';
+import { RELEASES } from '../../src/antrea/releases';
 import {
-  ANTREA_VERSION,
   antreaCoreObjects,
   leaderMcControllerObjects,
   memberMcControllerObjects,
   type AntreaOptions,
   type LeaderMcOptions,
   type MemberMcOptions,
-} from '../../src/antrea/v2.7.0/workloads';
-import { haveReference } from '../helpers/reference';
+} from '../../src/antrea/workloads';
 import { diffPaths, formatDifferences } from './diff-paths';
-
-// upstream release manifests are reference data, read at test time from the shared checkout next to the repo.
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const refDir = resolve(repoRoot, '../shared/reference/antrea/v2.7.0');
-const haveRef = haveReference('workloads conformance', refDir);
+import { readReference, referenceDir } from './reference';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const version = ANTREA_VERSION;
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
@@ -31,9 +23,8 @@ const HEX64 = /^[0-9a-f]{64}$/;
  * them (`defaultMode: 0400` is octal). `substitute` replaces a Namespace placeholder in the raw text,
  * which is how upstream documents installing into another Namespace (sed / antctl string replace).
  */
-function upstream(file: string, substitute?: readonly [string, string]): KubeObject[] {
-  if (!haveRef) return [];
-  let text = readFileSync(resolve(refDir, file), 'utf8');
+function upstreamIn(dir: string, file: string, substitute?: readonly [string, string]): KubeObject[] {
+  let text = readReference(dir, file);
   if (substitute) text = text.replaceAll(substitute[0], substitute[1]);
   return parseAllDocuments(text, { version: '1.1' }).flatMap((doc) => {
     if (doc.errors.length) throw new Error(`${file}: ${doc.errors[0]!.message}`);
@@ -50,13 +41,13 @@ function withoutNulls(v: unknown): unknown {
 }
 
 /** Repository copies use `:latest`; the release assets, like our images, carry the version tag. */
-function releaseTags(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(releaseTags);
+function releaseTags(v: unknown, version: string): unknown {
+  if (Array.isArray(v)) return v.map((x) => releaseTags(x, version));
   if (isObj(v)) {
     return Object.fromEntries(
       Object.entries(v).map(([k, x]) => [
         k,
-        k === 'image' && typeof x === 'string' ? x.replace(/:latest$/, `:${version}`) : releaseTags(x),
+        k === 'image' && typeof x === 'string' ? x.replace(/:latest$/, `:${version}`) : releaseTags(x, version),
       ]),
     );
   }
@@ -89,10 +80,10 @@ const podAnnotations = (o: Obj): Obj | undefined => {
  */
 type Checksums = 'mask' | 'keep' | ReadonlyMap<string, Obj>;
 
-function normalise(objects: readonly KubeObject[], checksums: Checksums): Map<string, Obj> {
+function normalise(objects: readonly KubeObject[], checksums: Checksums, version: string): Map<string, Obj> {
   return new Map(
     objects.map((o) => {
-      const n = parsedConfigFiles(releaseTags(withoutNulls(structuredClone(o))) as Obj);
+      const n = parsedConfigFiles(releaseTags(withoutNulls(structuredClone(o)), version) as Obj);
       const annotations = podAnnotations(n);
       if (annotations && checksums !== 'keep') {
         for (const k of Object.keys(annotations).filter((k) => k.startsWith('checksum/'))) {
@@ -112,9 +103,9 @@ const checksumsOf = (objects: readonly KubeObject[]): Map<string, Obj> =>
  * Every difference between our objects and upstream's, as `"<Kind ns/name>: <path>" → our value`;
  * upstream checksums are replaced by `baseline` (ours with the features off).
  */
-function differences(ours: readonly KubeObject[], theirs: readonly KubeObject[], baseline: Map<string, Obj>): Obj {
-  const a = normalise(ours, 'keep');
-  const b = normalise(theirs, baseline);
+function differences(ours: readonly KubeObject[], theirs: readonly KubeObject[], baseline: Map<string, Obj>, version: string): Obj {
+  const a = normalise(ours, 'keep', version);
+  const b = normalise(theirs, baseline, version);
   const out: Obj = {};
   for (const key of [...new Set([...a.keys(), ...b.keys()])].sort()) {
     if (!a.has(key) || !b.has(key)) out[key] = a.has(key) ? 'only ours' : 'only upstream';
@@ -123,15 +114,15 @@ function differences(ours: readonly KubeObject[], theirs: readonly KubeObject[],
   return out;
 }
 
-function expectConformant(ours: readonly KubeObject[], theirs: readonly KubeObject[]): void {
+function expectConformant(ours: readonly KubeObject[], theirs: readonly KubeObject[], version: string): void {
   expect(ours.map(objectRef).sort()).toEqual(theirs.map(objectRef).sort());
   for (const o of ours) {
     for (const [k, v] of Object.entries(podAnnotations(o) ?? {})) {
       if (k.startsWith('checksum/')) expect(v, `${objectRef(o)} ${k}`).toMatch(HEX64);
     }
   }
-  const a = normalise(ours, 'mask');
-  const b = normalise(theirs, 'mask');
+  const a = normalise(ours, 'mask', version);
+  const b = normalise(theirs, 'mask', version);
   for (const [key, theirsObj] of b) {
     const diffs = diffPaths(a.get(key), theirsObj);
     expect(diffs, `${key} differs from upstream at:\n${formatDifferences(diffs)}`).toEqual([]);
@@ -148,18 +139,23 @@ const CONFIG_CHECKSUMS = {
   [`${DEPLOY}: spec.template.metadata.annotations["checksum/config"]`]: CHECKSUM,
 };
 
-describe.skipIf(!haveRef)('Antrea v2.7.0 workloads equal upstream (features off)', () => {
+describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (version, release: AntreaRelease) => {
+const { dir, have } = referenceDir(release, 'workloads');
+const upstream = (file: string, substitute?: readonly [string, string]): KubeObject[] => (have ? upstreamIn(dir, file, substitute) : []);
+
+describe.skipIf(!have)('workloads equal upstream (features off)', () => {
   const core = upstream('antrea.yml');
 
   test('antrea.yml ships 27 non-CRD objects and we model each', () => {
     expect(core).toHaveLength(27);
-    expectConformant(antreaCoreObjects({ version }), core);
+    expectConformant(antreaCoreObjects({ release }), core, version);
   });
 
   test('antrea-eks.yml: networkPolicyOnly on EKS', () => {
     expectConformant(
-      antreaCoreObjects({ version, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' }),
+      antreaCoreObjects({ release, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' }),
       upstream('antrea-eks.yml'),
+      version,
     );
   });
 
@@ -169,8 +165,9 @@ describe.skipIf(!haveRef)('Antrea v2.7.0 workloads equal upstream (features off)
     ['mc-leader', { namespace: 'mc-leader' }, ['antrea-multicluster', 'mc-leader']],
   ] as const)('leader-namespaced in %s', (_, opts: Partial<LeaderMcOptions>, substitute) => {
     const theirs = upstream('antrea-multicluster-leader-namespaced.yml', substitute);
-    expect(theirs).toHaveLength(11);
-    expectConformant(leaderMcControllerObjects({ version, ...opts }), theirs);
+    // before v2.7 upstream also ships the shared member ServiceAccount, its RoleBinding and token
+    expect(theirs).toHaveLength(release.facts.perMemberCredentials ? 11 : 14);
+    expectConformant(leaderMcControllerObjects({ release, ...opts }), theirs, version);
   });
 
   test.each([
@@ -179,18 +176,18 @@ describe.skipIf(!haveRef)('Antrea v2.7.0 workloads equal upstream (features off)
   ] as const)('member in %s', (_, opts: Partial<MemberMcOptions>, substitute) => {
     const theirs = upstream('antrea-multicluster-member.yml', substitute);
     expect(theirs).toHaveLength(8);
-    expectConformant(memberMcControllerObjects({ version, ...opts }), theirs);
+    expectConformant(memberMcControllerObjects({ release, ...opts }), theirs, version);
   });
 
   test('the all-in-one leader manifest holds the same controller objects', () => {
-    expectConformant(leaderMcControllerObjects({ version }), upstream('antrea-multicluster-leader.yml'));
+    expectConformant(leaderMcControllerObjects({ release }), upstream('antrea-multicluster-leader.yml'), version);
   });
 });
 
-describe.skipIf(!haveRef)('with features on, only the keys the options control differ', () => {
+describe.skipIf(!have)('with features on, only the keys the options control differ', () => {
   const core = upstream('antrea.yml');
   // upstream checksums stand for our features-off checksums, proven equivalent above
-  const baseline = checksumsOf(antreaCoreObjects({ version }));
+  const baseline = checksumsOf(antreaCoreObjects({ release }));
 
   test.each<[string, Partial<AntreaOptions>, Obj]>([
     [
@@ -282,13 +279,13 @@ describe.skipIf(!haveRef)('with features on, only the keys the options control d
       },
     ],
   ])('%s', (_, opts, expected) => {
-    expect(differences(antreaCoreObjects({ version, ...opts }), core, baseline)).toEqual(expected);
+    expect(differences(antreaCoreObjects({ release, ...opts }), core, baseline, version)).toEqual(expected);
   });
 
   test('multi-cluster on EKS differs from antrea-eks.yml only in the gate and the checksums', () => {
-    const eks = { version, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' } as const;
+    const eks = { release, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' } as const;
     const ours = antreaCoreObjects({ ...eks, multicluster: { enabled: true, enableGateway: true } });
-    expect(differences(ours, upstream('antrea-eks.yml'), checksumsOf(antreaCoreObjects(eks)))).toEqual({
+    expect(differences(ours, upstream('antrea-eks.yml'), checksumsOf(antreaCoreObjects(eks)), version)).toEqual({
       [`${AGENT_CONF}.featureGates`]: { Multicluster: true },
       [`${AGENT_CONF}.multicluster.enableGateway`]: true,
       [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
@@ -303,16 +300,16 @@ describe.skipIf(!haveRef)('with features on, only the keys the options control d
 
   test('member controller config from options', () => {
     const opts: MemberMcOptions = {
-      version,
+      release,
       serviceCIDR: '10.96.0.0/20',
       podCIDRs: ['10.244.0.0/20', '10.245.0.0/20'],
       gatewayIPPrecedence: 'public',
       endpointIPType: 'PodIP',
       enableStretchedNetworkPolicy: true,
     };
-    const baselineMember = checksumsOf(memberMcControllerObjects({ version }));
+    const baselineMember = checksumsOf(memberMcControllerObjects({ release }));
     expect(
-      differences(memberMcControllerObjects(opts), upstream('antrea-multicluster-member.yml'), baselineMember),
+      differences(memberMcControllerObjects(opts), upstream('antrea-multicluster-member.yml'), baselineMember, version),
     ).toEqual({
       [`${MC_CONF('kube-system')}.enableStretchedNetworkPolicy`]: true,
       [`${MC_CONF('kube-system')}.endpointIPType`]: 'PodIP',
@@ -326,11 +323,12 @@ describe.skipIf(!haveRef)('with features on, only the keys the options control d
 
   test('leader controller with stretched policy, in a substituted Namespace', () => {
     const theirs = upstream('antrea-multicluster-leader-namespaced.yml', ['antrea-multicluster', 'mc-leader']);
-    const baselineLeader = checksumsOf(leaderMcControllerObjects({ version, namespace: 'mc-leader' }));
-    const ours = leaderMcControllerObjects({ version, namespace: 'mc-leader', enableStretchedNetworkPolicy: true });
-    expect(differences(ours, theirs, baselineLeader)).toEqual({
+    const baselineLeader = checksumsOf(leaderMcControllerObjects({ release, namespace: 'mc-leader' }));
+    const ours = leaderMcControllerObjects({ release, namespace: 'mc-leader', enableStretchedNetworkPolicy: true });
+    expect(differences(ours, theirs, baselineLeader, version)).toEqual({
       [`${MC_CONF('mc-leader')}.enableStretchedNetworkPolicy`]: true,
       ...MC_CHECKSUM('mc-leader'),
     });
   });
+});
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { v2_7_0 } from '../../src/antrea/v2.7.0';
 import { ClusterSetSchema } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import { antreaOptions } from '../../src/synth/parts/antrea-core';
@@ -19,7 +20,7 @@ const definition = ClusterSetSchema.parse({
   },
 });
 const clusters = effectiveClusters(definition);
-const options = (id: string) => antreaOptions({ definition, clusters, cluster: clusters.find((c) => c.clusterID === id)! });
+const options = (id: string) => antreaOptions({ definition, clusters, release: v2_7_0, cluster: clusters.find((c) => c.clusterID === id)! });
 
 describe('antrea options from effective settings', () => {
   test('a dedicated leader keeps Multi-cluster off in its agents', () => {

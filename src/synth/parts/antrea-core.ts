@@ -1,14 +1,13 @@
-import { ANTREA_VERSION, antreaCoreObjects } from '../../antrea/v2.7.0/workloads';
-import type { AntreaOptions } from '../../antrea/v2.7.0/workloads/options';
+import { antreaCoreObjects, type AntreaOptions } from '../../antrea/workloads';
 import { addObjects } from './apply-objects';
 import type { BundleContext, BundlePart } from './context';
 
 /** Antrea agent and controller options from a cluster's effective settings. */
-export function antreaOptions({ definition, cluster }: BundleContext): AntreaOptions {
+export function antreaOptions({ definition, cluster, release }: BundleContext): AntreaOptions {
   const { antrea } = definition.spec;
   const net = cluster.network;
   return {
-    version: ANTREA_VERSION,
+    release,
     imageRegistry: antrea.imageRegistry,
     trafficEncapMode: net.trafficEncapMode,
     tunnelType: net.tunnelType,

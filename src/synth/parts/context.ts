@@ -1,4 +1,5 @@
 import type { Chart } from 'cdk8s';
+import type { AntreaRelease } from '../../antrea/release';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
 
@@ -9,6 +10,8 @@ export interface BundleContext {
   readonly clusters: readonly EffectiveCluster[];
   /** the cluster this bundle is for */
   readonly cluster: EffectiveCluster;
+  /** the Antrea release of `spec.antrea.version` */
+  readonly release: AntreaRelease;
 }
 
 /** One concern of a bundle (Antrea core, ClusterSets, credentials...): adds constructs to the chart. */

@@ -1,14 +1,23 @@
-import { ANTREA_VERSION, leaderMcControllerObjects, memberMcControllerObjects, type ImageOptions } from '../../antrea/v2.7.0/workloads';
+import { leaderMcControllerObjects, memberMcControllerObjects, type ImageOptions } from '../../antrea/workloads';
 import { addObjects } from './apply-objects';
 import type { BundlePart } from './context';
 
 /** The leader and/or member antrea-mc-controller, by role; a dual-role cluster runs both. */
-export const mcControllers: BundlePart = (chart, { definition, cluster }) => {
+export const mcControllers: BundlePart = (chart, { definition, cluster, release }) => {
   const { antrea, leader } = definition.spec;
-  const image: ImageOptions = { version: ANTREA_VERSION, imageRegistry: antrea.imageRegistry };
+  const image: ImageOptions = { release, imageRegistry: antrea.imageRegistry };
   const net = cluster.network;
   if (cluster.isLeader) {
-    addObjects(chart, leaderMcControllerObjects({ ...image, namespace: leader.namespace, enableStretchedNetworkPolicy: net.stretchedNetworkPolicy }));
+    addObjects(
+      chart,
+      leaderMcControllerObjects({
+        ...image,
+        namespace: leader.namespace,
+        enableStretchedNetworkPolicy: net.stretchedNetworkPolicy,
+        // every member has its own credential (member-credentials), at every release
+        sharedMemberAccount: false,
+      }),
+    );
   }
   if (cluster.isMember) {
     addObjects(

@@ -1,5 +1,4 @@
 import { formatPath, validateAgainst } from '../../antrea/validator';
-import { clusterNetworkPolicySpec } from '../../antrea/v2.7.0/crds/core/cluster-network-policy';
 import type { ModelRule } from '../rule';
 import { policySpecPath } from '../policy-fields';
 
@@ -7,10 +6,12 @@ export const policySchema: ModelRule = {
   id: 'policy-schema',
   severity: 'error',
   description: 'a policy spec is not a valid Antrea ClusterNetworkPolicy spec',
-  check({ definition, report }) {
+  check({ definition, release, report }) {
+    // an unsupported release is reported by unsupported-antrea-version; there is no schema to check against
+    if (!release) return;
     definition.spec.policies.forEach((policy, i) => {
-      // the same structural schema, with strict fields, that the members' API servers apply to antrea-mc-<name>
-      for (const issue of validateAgainst(clusterNetworkPolicySpec, policy.spec)) {
+      // the same structural schema, with strict fields, that the members' API servers of this release apply to antrea-mc-<name>
+      for (const issue of validateAgainst(release.clusterNetworkPolicySpec, policy.spec)) {
         const unknownField = issue.message.startsWith('unknown field');
         report({
           path: [...policySpecPath(i), ...issue.path],

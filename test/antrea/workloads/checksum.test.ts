@@ -1,3 +1,4 @@
+import { v2_7_0 } from '../../../src/antrea/v2.7.0';
 import { describe, expect, test } from 'vitest';
 import { canonicalJson, objectChecksum, sha256Hex } from '../../../src/antrea/workloads/checksum';
 import type { KubeObject } from '../../../src/antrea/workloads/kube-object';
@@ -8,9 +9,9 @@ import {
   mcControllerConfigMap,
   memberMcControllerObjects,
   type AntreaOptions,
-} from '../../../src/antrea/v2.7.0/workloads';
+} from '../../../src/antrea/workloads';
 
-const version = 'v2.7.0';
+const release = v2_7_0;
 const annotations = (o: KubeObject): Record<string, string> =>
   (o.spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations;
 const find = (objects: KubeObject[], kind: string, name: string): KubeObject =>
@@ -29,13 +30,13 @@ describe('checksums', () => {
   });
 
   test('same input gives the same bytes, on every call', () => {
-    const opts: AntreaOptions = { version, multicluster: { enabled: true, enableGateway: true } };
+    const opts: AntreaOptions = { release, multicluster: { enabled: true, enableGateway: true } };
     expect(JSON.stringify(antreaCoreObjects(opts))).toBe(JSON.stringify(antreaCoreObjects(opts)));
-    expect(JSON.stringify(memberMcControllerObjects({ version }))).toBe(JSON.stringify(memberMcControllerObjects({ version })));
+    expect(JSON.stringify(memberMcControllerObjects({ release }))).toBe(JSON.stringify(memberMcControllerObjects({ release })));
   });
 
   test('agent and controller carry the checksum of the rendered antrea-config', () => {
-    const opts: AntreaOptions = { version, tunnelType: 'vxlan' };
+    const opts: AntreaOptions = { release, tunnelType: 'vxlan' };
     const objects = antreaCoreObjects(opts);
     const expected = objectChecksum(antreaConfigMap(opts));
     expect(objectChecksum(find(objects, 'ConfigMap', 'antrea-config'))).toBe(expected);
@@ -44,31 +45,31 @@ describe('checksums', () => {
   });
 
   test.each<[string, AntreaOptions]>([
-    ['the tunnel type', { version, tunnelType: 'vxlan' }],
-    ['the Multicluster gate', { version, multicluster: { enabled: true } }],
-    ['an agentConfig key', { version, agentConfig: { defaultMTU: 1450 } }],
-    ['a controllerConfig key', { version, controllerConfig: { apiPort: 10449 } }],
+    ['the tunnel type', { release, tunnelType: 'vxlan' }],
+    ['the Multicluster gate', { release, multicluster: { enabled: true } }],
+    ['an agentConfig key', { release, agentConfig: { defaultMTU: 1450 } }],
+    ['a controllerConfig key', { release, controllerConfig: { apiPort: 10449 } }],
   ])('a change of %s changes the checksum', (_, opts) => {
-    const base = annotations(find(antreaCoreObjects({ version }), 'DaemonSet', 'antrea-agent'))['checksum/config'];
+    const base = annotations(find(antreaCoreObjects({ release }), 'DaemonSet', 'antrea-agent'))['checksum/config'];
     const changed = annotations(find(antreaCoreObjects(opts), 'DaemonSet', 'antrea-agent'))['checksum/config'];
     expect(changed).not.toBe(base);
   });
 
   test('an image registry change keeps the config checksum', () => {
-    const a = annotations(find(antreaCoreObjects({ version }), 'DaemonSet', 'antrea-agent'));
-    const b = annotations(find(antreaCoreObjects({ version, imageRegistry: 'mirror/antrea' }), 'DaemonSet', 'antrea-agent'));
+    const a = annotations(find(antreaCoreObjects({ release }), 'DaemonSet', 'antrea-agent'));
+    const b = annotations(find(antreaCoreObjects({ release, imageRegistry: 'mirror/antrea' }), 'DaemonSet', 'antrea-agent'));
     expect(b['checksum/config']).toBe(a['checksum/config']);
   });
 
   test('mc-controller carries the checksum of its own ConfigMap', () => {
-    const opts = { version, namespace: 'mc-member', serviceCIDR: '10.96.0.0/20' } as const;
+    const opts = { release, namespace: 'mc-member', serviceCIDR: '10.96.0.0/20' } as const;
     const deploy = find(memberMcControllerObjects(opts), 'Deployment', 'antrea-mc-controller');
     expect(annotations(deploy)['checksum/config']).toBe(objectChecksum(mcControllerConfigMap('mc-member', opts)));
     const other = find(memberMcControllerObjects({ ...opts, serviceCIDR: '10.96.16.0/20' }), 'Deployment', 'antrea-mc-controller');
     expect(annotations(other)['checksum/config']).not.toBe(annotations(deploy)['checksum/config']);
-    const leader = find(leaderMcControllerObjects({ version, enableStretchedNetworkPolicy: true }), 'Deployment', 'antrea-mc-controller');
+    const leader = find(leaderMcControllerObjects({ release, enableStretchedNetworkPolicy: true }), 'Deployment', 'antrea-mc-controller');
     expect(annotations(leader)['checksum/config']).not.toBe(
-      annotations(find(leaderMcControllerObjects({ version }), 'Deployment', 'antrea-mc-controller'))['checksum/config'],
+      annotations(find(leaderMcControllerObjects({ release }), 'Deployment', 'antrea-mc-controller'))['checksum/config'],
     );
   });
 
@@ -76,22 +77,22 @@ describe('checksums', () => {
     const agentAnnotations = (opts: AntreaOptions) => annotations(find(antreaCoreObjects(opts), 'DaemonSet', 'antrea-agent'));
 
     test('absent without in-cluster IPsec', () => {
-      expect(agentAnnotations({ version })).not.toHaveProperty('checksum/ipsec-secret');
-      expect(agentAnnotations({ version, agentConfig: { trafficEncryptionMode: 'wireGuard' } })).not.toHaveProperty(
+      expect(agentAnnotations({ release })).not.toHaveProperty('checksum/ipsec-secret');
+      expect(agentAnnotations({ release, agentConfig: { trafficEncryptionMode: 'wireGuard' } })).not.toHaveProperty(
         'checksum/ipsec-secret',
       );
     });
 
     test('present with IPsec (the mode is case-insensitive, as the agent parses it)', () => {
       for (const mode of ['ipsec', 'IPsec']) {
-        expect(agentAnnotations({ version, agentConfig: { trafficEncryptionMode: mode } })['checksum/ipsec-secret']).toMatch(
+        expect(agentAnnotations({ release, agentConfig: { trafficEncryptionMode: mode } })['checksum/ipsec-secret']).toMatch(
           /^[0-9a-f]{64}$/,
         );
       }
     });
 
     test('follows the PSK Secret source, not the config', () => {
-      const ipsec = { version, agentConfig: { trafficEncryptionMode: 'ipsec' } } as const;
+      const ipsec = { release, agentConfig: { trafficEncryptionMode: 'ipsec' } } as const;
       const source = (key: string) => ({ kind: 'ExternalSecret', spec: { data: [{ remoteRef: { key } }] } });
       const a = agentAnnotations({ ...ipsec, ipsecSecretSource: source('antrea/psk-v1') });
       const b = agentAnnotations({ ...ipsec, ipsecSecretSource: source('antrea/psk-v2') });

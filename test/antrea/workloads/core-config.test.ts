@@ -1,3 +1,4 @@
+import { v2_7_0 } from '../../../src/antrea/v2.7.0';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { renderYamlConfig } from '../../../src/antrea/workloads/config-file';
@@ -8,15 +9,15 @@ import {
   mcControllerConfig,
   mcControllerConfigMap,
   type AntreaOptions,
-} from '../../../src/antrea/v2.7.0/workloads';
+} from '../../../src/antrea/workloads';
 
-const version = 'v2.7.0';
+const release = v2_7_0;
 type Conf = Record<string, any>;
 const files = (opts: AntreaOptions) => antreaConfigMap(opts).data as Record<string, string>;
 
 describe('antrea-agent.conf and antrea-controller.conf', () => {
   test('defaults: gate section empty, multi-cluster off, geneve encap', () => {
-    const agent: Conf = antreaAgentConf({ version });
+    const agent: Conf = antreaAgentConf({ release });
     expect(agent.featureGates).toBeNull();
     expect(agent).toMatchObject({ trafficEncapMode: 'encap', tunnelType: 'geneve', tunnelPort: 0 });
     expect(agent.multicluster).toEqual({
@@ -27,15 +28,15 @@ describe('antrea-agent.conf and antrea-controller.conf', () => {
       trafficEncryptionMode: 'none',
       wireGuard: { port: 51821 },
     });
-    expect(antreaControllerConf({ version }).multicluster).toEqual({ enableStretchedNetworkPolicy: false });
+    expect(antreaControllerConf({ release }).multicluster).toEqual({ enableStretchedNetworkPolicy: false });
   });
 
   test('options only touch the keys they own; the multi-cluster WireGuard port stays', () => {
     const mc = { enabled: true, enableGateway: true, trafficEncryptionMode: 'wireGuard' } as const;
-    const agent: Conf = antreaAgentConf({ version, multicluster: mc });
-    const defaults: Conf = antreaAgentConf({ version });
+    const agent: Conf = antreaAgentConf({ release, multicluster: mc });
+    const defaults: Conf = antreaAgentConf({ release });
     expect(agent.multicluster).toEqual({ ...defaults.multicluster, enableGateway: true, trafficEncryptionMode: 'wireGuard' });
-    expect(antreaControllerConf({ version, multicluster: mc })).toMatchObject({
+    expect(antreaControllerConf({ release, multicluster: mc })).toMatchObject({
       featureGates: { Multicluster: true },
       multicluster: { enableStretchedNetworkPolicy: false },
     });
@@ -43,7 +44,7 @@ describe('antrea-agent.conf and antrea-controller.conf', () => {
 
   test('agentConfig is merged last and may add gates beside Multicluster', () => {
     const agent: Conf = antreaAgentConf({
-      version,
+      release,
       multicluster: { enabled: true },
       agentConfig: { featureGates: { Egress: false }, egress: { maxEgressIPsPerNode: 10 } },
     });
@@ -57,11 +58,11 @@ describe('antrea-agent.conf and antrea-controller.conf', () => {
   });
 
   test('agentConfig wins even over keys the options set (the validate stage forbids that in definitions)', () => {
-    expect(antreaAgentConf({ version, tunnelType: 'vxlan', agentConfig: { tunnelType: 'gre' } }).tunnelType).toBe('gre');
+    expect(antreaAgentConf({ release, tunnelType: 'vxlan', agentConfig: { tunnelType: 'gre' } }).tunnelType).toBe('gre');
   });
 
   test('config files parse back to the data, as Go (YAML 1.1) reads them', () => {
-    const opts: AntreaOptions = { version, agentConfig: { ovsBridge: 'no', tlsMinVersion: 'on', transportInterface: '0400' } };
+    const opts: AntreaOptions = { release, agentConfig: { ovsBridge: 'no', tlsMinVersion: 'on', transportInterface: '0400' } };
     const data = files(opts);
     expect(parse(data['antrea-agent.conf']!, { version: '1.1' })).toEqual(antreaAgentConf(opts));
     expect(parse(data['antrea-controller.conf']!, { version: '1.1' })).toEqual(antreaControllerConf(opts));
@@ -69,7 +70,7 @@ describe('antrea-agent.conf and antrea-controller.conf', () => {
   });
 
   test('the CNI conflist is JSON', () => {
-    expect(JSON.parse(files({ version })['antrea-cni.conflist']!)).toEqual({
+    expect(JSON.parse(files({ release })['antrea-cni.conflist']!)).toEqual({
       cniVersion: '0.3.0',
       name: 'antrea',
       plugins: [

@@ -1,5 +1,6 @@
+import { v2_7_0 } from '../../../src/antrea/v2.7.0';
 import { expect, test } from 'vitest';
-import { imageRef, type ImageName } from '../../../src/antrea/v2.7.0/workloads';
+import { imageRef, type ImageName } from '../../../src/antrea/workloads';
 
 test.each<[ImageName, string | undefined, string]>([
   ['agent', undefined, 'antrea/antrea-agent-ubuntu:v2.7.0'],
@@ -9,5 +10,5 @@ test.each<[ImageName, string | undefined, string]>([
   ['agent', 'registry.example.com:5000/mirror/antrea', 'registry.example.com:5000/mirror/antrea/antrea-agent-ubuntu:v2.7.0'],
   ['mcController', 'harbor.local/antrea/', 'harbor.local/antrea/antrea-mc-controller:v2.7.0'],
 ])('%s from %s is %s', (image, imageRegistry, expected) => {
-  expect(imageRef(image, { version: 'v2.7.0', imageRegistry })).toBe(expected);
+  expect(imageRef(image, { release: v2_7_0, imageRegistry })).toBe(expected);
 });

@@ -1,3 +1,4 @@
+import { v2_7_0 } from '../../../src/antrea/v2.7.0';
 import { describe, expect, test } from 'vitest';
 import { objectRef, type KubeObject } from '../../../src/antrea/workloads/kube-object';
 import {
@@ -5,9 +6,9 @@ import {
   leaderMcControllerObjects,
   memberMcControllerObjects,
   type AntreaOptions,
-} from '../../../src/antrea/v2.7.0/workloads';
+} from '../../../src/antrea/workloads';
 
-const version = 'v2.7.0';
+const release = v2_7_0;
 const podSpec = (o: KubeObject): Record<string, any> => (o.spec as any).template.spec;
 const find = (objects: KubeObject[], kind: string, name: string): KubeObject =>
   objects.find((o) => o.kind === kind && o.metadata.name === name)!;
@@ -28,16 +29,16 @@ function expectPlainData(o: unknown, where: string): void {
 }
 
 const cases: [string, KubeObject[]][] = [
-  ['core, defaults', antreaCoreObjects({ version })],
+  ['core, defaults', antreaCoreObjects({ release })],
   ['core, everything on', antreaCoreObjects({
-    version,
+    release,
     trafficEncapMode: 'networkPolicyOnly',
     cloud: 'EKS',
     multicluster: { enabled: true, enableGateway: true, enableStretchedNetworkPolicy: true, trafficEncryptionMode: 'wireGuard' },
     agentConfig: { trafficEncryptionMode: 'ipsec' },
   })],
-  ['leader', leaderMcControllerObjects({ version, namespace: 'mc-leader' })],
-  ['member', memberMcControllerObjects({ version, namespace: 'mc-member', podCIDRs: ['10.244.0.0/20'] })],
+  ['leader', leaderMcControllerObjects({ release, namespace: 'mc-leader' })],
+  ['member', memberMcControllerObjects({ release, namespace: 'mc-member', podCIDRs: ['10.244.0.0/20'] })],
 ];
 
 describe.each(cases)('%s', (_, objects) => {
@@ -57,13 +58,13 @@ describe.each(cases)('%s', (_, objects) => {
 });
 
 test('fresh objects on every call: callers may mutate what they get', () => {
-  const a = antreaCoreObjects({ version });
+  const a = antreaCoreObjects({ release });
   (podSpec(find(a, 'DaemonSet', 'antrea-agent')).volumes as unknown[]).length = 0;
-  expect(podSpec(find(antreaCoreObjects({ version }), 'DaemonSet', 'antrea-agent')).volumes).toHaveLength(10);
+  expect(podSpec(find(antreaCoreObjects({ release }), 'DaemonSet', 'antrea-agent')).volumes).toHaveLength(10);
 });
 
 describe('networkPolicyOnly', () => {
-  const objects = (opts: Partial<AntreaOptions>) => antreaCoreObjects({ version, ...opts });
+  const objects = (opts: Partial<AntreaOptions>) => antreaCoreObjects({ release, ...opts });
 
   test.each<[string, Partial<AntreaOptions>, string[], string[]]>([
     ['encap', {}, ['install-cni'], ['antrea-agent', 'antrea-ovs']],
@@ -92,17 +93,17 @@ describe('networkPolicyOnly', () => {
 describe('multi-cluster controllers', () => {
   test('a dual-role cluster gets leader and member controllers without a name collision', () => {
     const all = [
-      ...leaderMcControllerObjects({ version }),
-      ...memberMcControllerObjects({ version }),
-      ...antreaCoreObjects({ version, multicluster: { enabled: true } }),
+      ...leaderMcControllerObjects({ release }),
+      ...memberMcControllerObjects({ release }),
+      ...antreaCoreObjects({ release, multicluster: { enabled: true } }),
     ];
     const keys = all.map(objectRef);
     expect(new Set(keys).size).toBe(keys.length);
   });
 
   test('two leaders in one cluster: cluster-scoped names carry the Namespace', () => {
-    const a = leaderMcControllerObjects({ version, namespace: 'team-a' }).filter((o) => !o.metadata.namespace);
-    const b = leaderMcControllerObjects({ version, namespace: 'team-b' }).filter((o) => !o.metadata.namespace);
+    const a = leaderMcControllerObjects({ release, namespace: 'team-a' }).filter((o) => !o.metadata.namespace);
+    const b = leaderMcControllerObjects({ release, namespace: 'team-b' }).filter((o) => !o.metadata.namespace);
     expect(a.map((o) => o.metadata.name)).toEqual([
       'team-a-antrea-mc-controller-webhook-role',
       'team-a-antrea-mc-controller-webhook-rolebinding',
@@ -120,8 +121,8 @@ describe('multi-cluster controllers', () => {
   });
 
   test.each([
-    ['leader', leaderMcControllerObjects({ version }), 'leader', 'antrea-multicluster'],
-    ['member', memberMcControllerObjects({ version }), 'member', 'kube-system'],
+    ['leader', leaderMcControllerObjects({ release }), 'leader', 'antrea-multicluster'],
+    ['member', memberMcControllerObjects({ release }), 'member', 'kube-system'],
   ] as const)('%s controller: command, default Namespace, image', (_, objects, role, namespace) => {
     const deploy = find(objects, 'Deployment', 'antrea-mc-controller');
     expect(deploy.metadata.namespace).toBe(namespace);

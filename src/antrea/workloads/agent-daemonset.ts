@@ -3,8 +3,8 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IHTTPGetAction } from 'kubernetes-models/v1/HTTPGetAction';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import { objectChecksum } from '../../workloads/checksum';
-import type { KubeObject } from '../../workloads/kube-object';
+import { objectChecksum } from './checksum';
+import type { KubeObject } from './kube-object';
 import {
   ANTREA_CONFIG_MAP,
   ANTREA_NAMESPACE,

@@ -3,8 +3,10 @@ import type { IClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k
 import type { IPolicyRule } from 'kubernetes-models/rbac.authorization.k8s.io/v1/PolicyRule';
 import type { IRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import type { IRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
+import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
-import type { KubeObject } from '../../workloads/kube-object';
+import type { ReleaseFacts } from '../release';
+import type { KubeObject } from './kube-object';
 import { APP_LABELS, MC_CONTROLLER } from './constants';
 import { CRUD, rule } from './rbac-rule';
 
@@ -32,9 +34,9 @@ export const mcServiceAccount = (namespace: string): KubeObject =>
     metadata: { labels: { ...APP_LABELS }, name: MC_CONTROLLER, namespace },
   }) satisfies IServiceAccount;
 
-const LEADER_CONTROLLER_RULES: readonly IPolicyRule[] = [
-  // list: the MemberClusterAnnounce webhook looks up the calling member's ServiceAccount
-  rule([''], ['serviceaccounts'], ['get', 'list']),
+const leaderControllerRules = (facts: ReleaseFacts): IPolicyRule[] => [
+  // list: the v2.7 MemberClusterAnnounce webhook looks up the calling member's ServiceAccount
+  rule([''], ['serviceaccounts'], facts.perMemberCredentials ? ['get', 'list'] : ['get']),
   rule([''], ['configmaps'], ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']),
   rule([MC], ['clusterclaims'], READ_MC),
   ...owned(MC, 'clustersets'),
@@ -107,10 +109,10 @@ const clusterRole = (name: string, rules: readonly IPolicyRule[]): KubeObject =>
 const controllerSubject = (namespace: string) => [{ kind: 'ServiceAccount', name: MC_CONTROLLER, namespace }];
 
 /** Leader RBAC in `namespace`: controller Role and binding, the member Role, the webhook ClusterRole and binding. */
-export function leaderMcRbac(namespace: string): KubeObject[] {
+export function leaderMcRbac(namespace: string, facts: ReleaseFacts): KubeObject[] {
   const webhookRole = leaderPrefixed(namespace, 'antrea-mc-controller-webhook-role');
   return [
-    role('antrea-mc-controller-role', namespace, LEADER_CONTROLLER_RULES),
+    role('antrea-mc-controller-role', namespace, leaderControllerRules(facts)),
     role(MEMBER_CLUSTER_ROLE, namespace, MEMBER_CLUSTER_RULES),
     clusterRole(webhookRole, WEBHOOK_RULES),
     {
@@ -130,6 +132,38 @@ export function leaderMcRbac(namespace: string): KubeObject[] {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: webhookRole },
       subjects: controllerSubject(namespace),
     } satisfies IClusterRoleBinding,
+  ];
+}
+
+/** The shared member credential upstream's leader manifest ships before v2.7 (`antctl mc init` also creates it). */
+export const SHARED_MEMBER_ACCESS_SA = 'antrea-mc-member-access-sa';
+
+/** The shared member ServiceAccount, its binding to the member Role and its token Secret. */
+export function sharedMemberAccess(namespace: string): KubeObject[] {
+  return [
+    {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { labels: { ...APP_LABELS }, name: SHARED_MEMBER_ACCESS_SA, namespace },
+    } satisfies IServiceAccount,
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { labels: { ...APP_LABELS }, name: 'antrea-mc-member-cluster-rolebinding', namespace },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: MEMBER_CLUSTER_ROLE },
+      subjects: [{ kind: 'ServiceAccount', name: SHARED_MEMBER_ACCESS_SA, namespace }],
+    } satisfies IRoleBinding,
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        annotations: { 'kubernetes.io/service-account.name': SHARED_MEMBER_ACCESS_SA },
+        labels: { ...APP_LABELS },
+        name: 'antrea-mc-member-access-token',
+        namespace,
+      },
+      type: 'kubernetes.io/service-account-token',
+    } satisfies ISecret,
   ];
 }
 

@@ -1,14 +1,15 @@
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
-import { renderJsonConfig, renderYamlConfig } from '../../workloads/config-file';
-import { mergeLayers } from '../../workloads/deep-merge';
-import type { KubeObject } from '../../workloads/kube-object';
+import { renderJsonConfig, renderYamlConfig } from './config-file';
+import { mergeLayers } from './deep-merge';
+import type { KubeObject } from './kube-object';
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, APP_LABELS } from './constants';
+import type { AntreaRelease } from '../release';
 import type { AntreaOptions } from './options';
 
 type Conf = Record<string, unknown>;
 
 // null marks a section the chart leaves empty (Go reads it as unset); kept so the parsed file equals upstream's
-function agentConfDefaults(): Conf {
+function agentConfDefaults(release: AntreaRelease): Conf {
   return {
     featureGates: null,
     ovsBridge: 'br-int',
@@ -36,7 +37,7 @@ function agentConfDefaults(): Conf {
     serviceCIDRv6: '',
     apiPort: 10350,
     clusterPort: 10351,
-    memberlist: { gossipVerifyOutgoing: true, gossipVerifyIncoming: true },
+    ...(release.facts.memberlistKeys && { memberlist: { gossipVerifyOutgoing: true, gossipVerifyIncoming: true } }),
     enablePrometheusMetrics: true,
     flowExporter: {
       enable: false,
@@ -143,7 +144,7 @@ export function antreaAgentConf(opts: AntreaOptions): Conf {
       },
     }),
   };
-  return mergeLayers(agentConfDefaults(), fromOptions, opts.agentConfig);
+  return mergeLayers(agentConfDefaults(opts.release), fromOptions, opts.agentConfig);
 }
 
 /** `antrea-controller.conf` as data: chart defaults, then the options, then `controllerConfig`. */

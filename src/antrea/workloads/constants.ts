@@ -1,6 +1,3 @@
-/** The Antrea release these workloads model; it is also every image tag. */
-export const ANTREA_VERSION = 'v2.7.0';
-
 /** Antrea core runs in kube-system (the Helm release Namespace of the upstream manifests). */
 export const ANTREA_NAMESPACE = 'kube-system';
 

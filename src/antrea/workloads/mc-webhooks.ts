@@ -2,7 +2,8 @@ import type { IMutatingWebhookConfiguration } from 'kubernetes-models/admissionr
 import type { IValidatingWebhookConfiguration } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration';
 import type { IMutatingWebhook } from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingWebhook';
 import type { IValidatingWebhook } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhook';
-import type { KubeObject } from '../../workloads/kube-object';
+import type { ReleaseFacts } from '../release';
+import type { KubeObject } from './kube-object';
 import { MC_WEBHOOK_SERVICE } from './constants';
 import { leaderPrefixed } from './mc-rbac';
 
@@ -64,24 +65,31 @@ const LEADER_MUTATING: readonly Hook[] = [
   },
 ];
 
-const LEADER_VALIDATING: readonly Hook[] = [
+// v2.7 checks that a member announces and exports only under its own ServiceAccount
+// (multicluster/controllers/multicluster/leader: memberclusterannounce_webhook.go, resourceexport_webhook.go)
+const leaderValidating = (facts: ReleaseFacts): Hook[] => [
   CLUSTERSET,
   {
     name: 'vmemberclusterannounce.kb.io',
     path: '/validate-multicluster-crd-antrea-io-v1alpha1-memberclusterannounce',
     version: 'v1alpha1',
     resource: 'memberclusterannounces',
-    operations: ['CREATE', 'UPDATE', 'DELETE'],
-    admissionReviewVersions: ['v1'],
+    ...(facts.perMemberCredentials
+      ? { operations: ['CREATE', 'UPDATE', 'DELETE'], admissionReviewVersions: ['v1'] }
+      : { operations: ['CREATE', 'UPDATE'], admissionReviewVersions: ['v1', 'v1beta1'] }),
   },
-  {
-    name: 'vresourceexport.kb.io',
-    path: '/validate-multicluster-crd-antrea-io-v1alpha1-resourceexport',
-    version: 'v1alpha1',
-    resource: 'resourceexports',
-    operations: ['CREATE', 'UPDATE', 'DELETE'],
-    admissionReviewVersions: ['v1'],
-  },
+  ...(facts.perMemberCredentials
+    ? [
+        {
+          name: 'vresourceexport.kb.io',
+          path: '/validate-multicluster-crd-antrea-io-v1alpha1-resourceexport',
+          version: 'v1alpha1',
+          resource: 'resourceexports',
+          operations: ['CREATE', 'UPDATE', 'DELETE'],
+          admissionReviewVersions: ['v1'],
+        } as const,
+      ]
+    : []),
 ];
 
 const MEMBER_VALIDATING: readonly Hook[] = [
@@ -129,8 +137,8 @@ function configurations(role: Role, namespace: string, mutating: readonly Hook[]
 }
 
 /** Leader webhook configurations: Namespace-prefixed names, `served-in` label, scoped to the leader Namespace. */
-export const leaderMcWebhooks = (namespace: string): KubeObject[] =>
-  configurations('leader', namespace, LEADER_MUTATING, LEADER_VALIDATING);
+export const leaderMcWebhooks = (namespace: string, facts: ReleaseFacts): KubeObject[] =>
+  configurations('leader', namespace, LEADER_MUTATING, leaderValidating(facts));
 
 /** Member webhook configurations; the mutating one has no webhooks but is still matched for caBundle. */
 export const memberMcWebhooks = (namespace: string): KubeObject[] =>

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../workloads/kube-object';
+import type { KubeObject } from './kube-object';
 import { antreaAgentDaemonSet } from './agent-daemonset';
 import { antreaApiServices, antreaService } from './api-services';
 import { DEFAULT_LEADER_NAMESPACE, DEFAULT_MEMBER_NAMESPACE } from './constants';
@@ -13,7 +13,7 @@ import {
 import { antreaMutatingWebhookConfiguration, antreaValidatingWebhookConfiguration } from './core-webhooks';
 import { mcControllerConfigMap } from './mc-config';
 import { mcControllerDeployment, mcWebhookService } from './mc-controller';
-import { leaderMcRbac, mcServiceAccount, memberMcRbac } from './mc-rbac';
+import { leaderMcRbac, mcServiceAccount, memberMcRbac, sharedMemberAccess } from './mc-rbac';
 import { leaderMcWebhooks, memberMcWebhooks } from './mc-webhooks';
 import type { AntreaOptions, LeaderMcOptions, MemberMcOptions } from './options';
 
@@ -31,7 +31,7 @@ export function antreaCoreObjects(opts: AntreaOptions): KubeObject[] {
     antreaControllerDeployment(opts, configMap),
     ...antreaApiServices(),
     antreaMutatingWebhookConfiguration(),
-    antreaValidatingWebhookConfiguration(),
+    antreaValidatingWebhookConfiguration(opts.release.facts),
   ];
 }
 
@@ -44,13 +44,15 @@ export function leaderMcControllerObjects(opts: LeaderMcOptions): KubeObject[] {
   const configMap = mcControllerConfigMap(namespace, {
     enableStretchedNetworkPolicy: opts.enableStretchedNetworkPolicy,
   });
+  const { facts } = opts.release;
   return [
     mcServiceAccount(namespace),
-    ...leaderMcRbac(namespace),
+    ...leaderMcRbac(namespace, facts),
+    ...((opts.sharedMemberAccount ?? !facts.perMemberCredentials) ? sharedMemberAccess(namespace) : []),
     configMap,
     mcWebhookService(namespace),
     mcControllerDeployment('leader', namespace, configMap, opts),
-    ...leaderMcWebhooks(namespace),
+    ...leaderMcWebhooks(namespace, facts),
   ];
 }
 
@@ -72,7 +74,6 @@ export { antreaAgentDaemonSet, IPSEC_SECRET, usesIpsec } from './agent-daemonset
 export { antreaApiServices, antreaService } from './api-services';
 export {
   ANTREA_NAMESPACE,
-  ANTREA_VERSION,
   CHECKSUM_CONFIG,
   CHECKSUM_IPSEC_SECRET,
   DEFAULT_LEADER_NAMESPACE,
@@ -93,10 +94,18 @@ export {
   antreaTokenSecrets,
 } from './core-rbac';
 export { antreaMutatingWebhookConfiguration, antreaValidatingWebhookConfiguration } from './core-webhooks';
-export { DEFAULT_IMAGE_REGISTRY, IMAGES, imageRef, type ImageName, type ImageOptions } from './images';
+export { DEFAULT_IMAGE_REGISTRY, imageRef, type ImageName, type ImageOptions } from './images';
 export { mcControllerConfig, mcControllerConfigMap } from './mc-config';
 export { mcControllerDeployment, mcWebhookService, type McRole } from './mc-controller';
-export { leaderMcRbac, leaderPrefixed, MEMBER_CLUSTER_ROLE, mcServiceAccount, memberMcRbac } from './mc-rbac';
+export {
+  leaderMcRbac,
+  leaderPrefixed,
+  MEMBER_CLUSTER_ROLE,
+  mcServiceAccount,
+  memberMcRbac,
+  SHARED_MEMBER_ACCESS_SA,
+  sharedMemberAccess,
+} from './mc-rbac';
 export { leaderMcWebhooks, memberMcWebhooks } from './mc-webhooks';
 export type {
   AntreaOptions,

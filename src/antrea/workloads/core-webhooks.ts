@@ -2,7 +2,8 @@ import type { IMutatingWebhookConfiguration } from 'kubernetes-models/admissionr
 import type { IValidatingWebhookConfiguration } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration';
 import type { IMutatingWebhook } from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingWebhook';
 import type { IValidatingWebhook } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhook';
-import type { KubeObject } from '../../workloads/kube-object';
+import type { ReleaseFacts } from '../release';
+import type { KubeObject } from './kube-object';
 import { SERVED_BY_CONTROLLER } from './api-services';
 import { ANTREA_NAMESPACE, ANTREA_SERVICE } from './constants';
 
@@ -17,7 +18,8 @@ interface Hook {
   readonly apiGroup?: string;
   readonly apiVersions: readonly string[];
   readonly resource: string;
-  readonly scope: 'Cluster' | 'Namespaced';
+  /** absent: any scope */
+  readonly scope?: 'Cluster' | 'Namespaced';
 }
 
 const CU: readonly Operation[] = ['CREATE', 'UPDATE'];
@@ -36,7 +38,7 @@ function webhook(kind: 'mutate' | 'validate', h: Hook): IMutatingWebhook & IVali
         apiGroups: [h.apiGroup ?? 'crd.antrea.io'],
         apiVersions: [...h.apiVersions],
         resources: [h.resource],
-        scope: h.scope,
+        ...(h.scope && { scope: h.scope }),
       },
     ],
     admissionReviewVersions: ['v1', 'v1beta1'],
@@ -50,10 +52,11 @@ const MUTATORS: readonly Hook[] = [
   { name: 'annp', operations: CU, apiVersions: ['v1beta1'], resource: 'networkpolicies', scope: 'Namespaced' },
 ];
 
-const VALIDATORS: readonly Hook[] = [
+const validators = (facts: ReleaseFacts): Hook[] => [
   { name: 'tier', operations: CUD, apiVersions: ['v1beta1'], resource: 'tiers', scope: 'Cluster' },
   { name: 'acnp', operations: CU, apiVersions: ['v1beta1'], resource: 'clusternetworkpolicies', scope: 'Cluster' },
   { name: 'annp', operations: CU, apiVersions: ['v1beta1'], resource: 'networkpolicies', scope: 'Namespaced' },
+  ...(facts.networkPolicyApi === 'AdminNetworkPolicy' ? ADMIN_NETWORK_POLICY_VALIDATORS : []),
   { name: 'clustergroup', operations: CU, apiVersions: ['v1beta1'], resource: 'clustergroups', scope: 'Cluster' },
   { name: 'group', operations: CU, apiVersions: ['v1beta1'], resource: 'groups', scope: 'Namespaced' },
   {
@@ -75,21 +78,27 @@ const VALIDATORS: readonly Hook[] = [
   { name: 'packetcapture', operations: CU, apiVersions: ['v1alpha1'], resource: 'packetcaptures', scope: 'Cluster' },
   { name: 'traceflow', operations: CU, apiVersions: ['v1beta1'], resource: 'traceflows', scope: 'Cluster' },
   // the upstream ClusterNetworkPolicy API (policy.networking.k8s.io), checked on create only
-  {
-    name: 'cnp',
-    operations: ['CREATE'],
-    apiGroup: 'policy.networking.k8s.io',
-    apiVersions: ['v1alpha2'],
-    resource: 'clusternetworkpolicies',
-    scope: 'Cluster',
-  },
-  {
-    name: 'antreanodeconfig',
-    operations: CU,
-    apiVersions: ['v1alpha1'],
-    resource: 'antreanodeconfigs',
-    scope: 'Cluster',
-  },
+  ...(facts.networkPolicyApi === 'ClusterNetworkPolicy'
+    ? [
+        {
+          name: 'cnp',
+          operations: ['CREATE'],
+          apiGroup: 'policy.networking.k8s.io',
+          apiVersions: ['v1alpha2'],
+          resource: 'clusternetworkpolicies',
+          scope: 'Cluster',
+        } as const,
+      ]
+    : []),
+  ...(facts.antreaNodeConfig
+    ? [{ name: 'antreanodeconfig', operations: CU, apiVersions: ['v1alpha1'], resource: 'antreanodeconfigs', scope: 'Cluster' } as const]
+    : []),
+];
+
+// before v2.7 (network-policy-api v1alpha1); upstream leaves their scope unset
+const ADMIN_NETWORK_POLICY_VALIDATORS: readonly Hook[] = [
+  { name: 'anp', operations: CU, apiGroup: 'policy.networking.k8s.io', apiVersions: ['v1alpha1'], resource: 'adminnetworkpolicies' },
+  { name: 'banp', operations: CU, apiGroup: 'policy.networking.k8s.io', apiVersions: ['v1alpha1'], resource: 'baselineadminnetworkpolicies' },
 ];
 
 export function antreaMutatingWebhookConfiguration(): KubeObject {
@@ -101,11 +110,11 @@ export function antreaMutatingWebhookConfiguration(): KubeObject {
   } satisfies IMutatingWebhookConfiguration;
 }
 
-export function antreaValidatingWebhookConfiguration(): KubeObject {
+export function antreaValidatingWebhookConfiguration(facts: ReleaseFacts): KubeObject {
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingWebhookConfiguration',
     metadata: { name: 'crdvalidator.antrea.io', labels: { ...SERVED_BY_CONTROLLER } },
-    webhooks: VALIDATORS.map((h) => webhook('validate', h)),
+    webhooks: validators(facts).map((h) => webhook('validate', h)),
   } satisfies IValidatingWebhookConfiguration;
 }

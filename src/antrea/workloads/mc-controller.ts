@@ -1,7 +1,7 @@
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { objectChecksum } from '../../workloads/checksum';
-import type { KubeObject } from '../../workloads/kube-object';
+import { objectChecksum } from './checksum';
+import type { KubeObject } from './kube-object';
 import {
   APP_LABELS,
   CHECKSUM_CONFIG,

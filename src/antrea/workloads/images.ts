@@ -1,18 +1,12 @@
-import { ANTREA_VERSION } from './constants';
+import type { AntreaRelease, ReleaseImages } from '../release';
 
 export const DEFAULT_IMAGE_REGISTRY = 'antrea';
 
-/** Image repositories (without registry) of the v2.7.0 release. */
-export const IMAGES = {
-  agent: 'antrea-agent-ubuntu',
-  controller: 'antrea-controller-ubuntu',
-  mcController: 'antrea-mc-controller',
-} as const;
-
-export type ImageName = keyof typeof IMAGES;
+export type ImageName = keyof ReleaseImages;
 
 export interface ImageOptions {
-  readonly version: typeof ANTREA_VERSION;
+  /** the release the objects are built for: its images, tags, CRDs and facts */
+  readonly release: AntreaRelease;
   /** registry/repository prefix, e.g. a mirror `registry.example.com/antrea`; @default 'antrea' */
   readonly imageRegistry?: string;
 }
@@ -21,5 +15,5 @@ export interface ImageOptions {
 export function imageRef(image: ImageName, opts: ImageOptions): string {
   // a trailing slash in a mirror prefix would give `//`, which no registry accepts
   const registry = (opts.imageRegistry ?? DEFAULT_IMAGE_REGISTRY).replace(/\/+$/, '');
-  return `${registry}/${IMAGES[image]}:${opts.version}`;
+  return `${registry}/${opts.release.images[image]}:${opts.release.version}`;
 }

@@ -27,7 +27,7 @@ export interface MulticlusterOptions {
 /**
  * Everything that varies between clusters in Antrea core (agent, controller, their config).
  * The synth stage fills it from a cluster's effective settings; absent fields keep the
- * upstream chart defaults, so `{ version }` alone reproduces `antrea.yml`.
+ * upstream chart defaults, so `{ release }` alone reproduces `antrea.yml`.
  */
 export interface AntreaOptions extends ImageOptions {
   /** @default 'encap' */
@@ -72,6 +72,12 @@ export interface LeaderMcOptions extends ImageOptions {
   readonly namespace?: string;
   /** @default false */
   readonly enableStretchedNetworkPolicy?: boolean;
+  /**
+   * the shared `antrea-mc-member-access-sa`, its member RoleBinding and token, as upstream's
+   * leader manifest ships them before v2.7; bundles never do (one credential per member).
+   * @default true before v2.7, false from v2.7 (where upstream dropped it)
+   */
+  readonly sharedMemberAccount?: boolean;
 }
 
 export interface MemberMcOptions extends ImageOptions, McControllerConfigOptions {

@@ -3,9 +3,10 @@ import type { IClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k
 import type { IPolicyRule } from 'kubernetes-models/rbac.authorization.k8s.io/v1/PolicyRule';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
-import type { KubeObject } from '../../workloads/kube-object';
+import type { KubeObject } from './kube-object';
 import { ANTREA_NAMESPACE, APP_LABELS } from './constants';
 import { isNetworkPolicyOnly } from './core-config';
+import type { ReleaseFacts } from '../release';
 import type { AntreaOptions } from './options';
 import { ALL, READ, rule } from './rbac-rule';
 
@@ -48,6 +49,7 @@ const clusterRoleBinding = (name: string): KubeObject =>
   }) satisfies IClusterRoleBinding;
 
 function agentRules(opts: AntreaOptions): IPolicyRule[] {
+  const { facts } = opts.release;
   return [
     rule(['stats.antrea.io'], ['nodelatencystats'], ['create']),
     rule([''], ['nodes'], READ),
@@ -83,14 +85,15 @@ function agentRules(opts: AntreaOptions): IPolicyRule[] {
     // always granted, so turning the Multicluster gate on needs no RBAC change
     rule(['multicluster.crd.antrea.io'], ['gateways'], ['get', 'list', 'watch', 'patch']),
     rule(['multicluster.crd.antrea.io'], ['clusterinfoimports', 'labelidentities'], ['get', 'list', 'watch']),
+    ...(facts.agentEventsApi === 'core' ? [rule([''], ['events'], ['create', 'patch', 'update'])] : []),
     rule(
       [''],
       ['secrets'],
       ['get', 'list', 'watch'],
-      ['antrea-bgp-passwords', 'antrea-packetcapture-fileserver-auth', 'antrea-memberlist-keys'],
+      ['antrea-bgp-passwords', 'antrea-packetcapture-fileserver-auth', ...(facts.memberlistKeys ? ['antrea-memberlist-keys'] : [])],
     ),
-    rule(['events.k8s.io'], ['events'], ['create', 'patch', 'update']),
-    rule(['crd.antrea.io'], ['antreanodeconfigs'], READ),
+    ...(facts.agentEventsApi === 'events.k8s.io' ? [rule(['events.k8s.io'], ['events'], ['create', 'patch', 'update'])] : []),
+    ...(facts.antreaNodeConfig ? [rule(['crd.antrea.io'], ['antreanodeconfigs'], READ)] : []),
   ];
 }
 
@@ -136,7 +139,7 @@ const ANTCTL_RULES: readonly IPolicyRule[] = [
   rule([''], ['configmaps'], ['get'], ['antrea-config', 'antrea-ca', 'antrea-ipsec-ca', 'antrea-cluster-identity']),
 ];
 
-const CONTROLLER_RULES: readonly IPolicyRule[] = [
+const controllerRules = (facts: ReleaseFacts): IPolicyRule[] => [
   rule([''], ['pods', 'services', 'namespaces', 'configmaps'], READ),
   rule([''], ['nodes'], [...READ, 'patch']),
   rule([''], ['services/status'], ['update']),
@@ -150,7 +153,7 @@ const CONTROLLER_RULES: readonly IPolicyRule[] = [
     [''],
     ['secrets'],
     ['get', 'update', 'watch', 'list'],
-    ['antrea-controller-tls', 'antrea-ipsec-ca', 'antrea-memberlist-keys'],
+    ['antrea-controller-tls', 'antrea-ipsec-ca', ...(facts.memberlistKeys ? ['antrea-memberlist-keys'] : [])],
   ),
   rule([''], ['configmaps', 'secrets'], ['create']),
   rule(['apiregistration.k8s.io'], ['apiservices'], ['list', 'update']),
@@ -184,7 +187,7 @@ const CONTROLLER_RULES: readonly IPolicyRule[] = [
   rule(['multicluster.crd.antrea.io'], ['labelidentities'], ['get', 'list', 'watch']),
   rule(
     ['policy.networking.k8s.io'],
-    ['adminnetworkpolicies', 'baselineadminnetworkpolicies', 'clusternetworkpolicies'],
+    ['adminnetworkpolicies', 'baselineadminnetworkpolicies', ...(facts.networkPolicyApi === 'ClusterNetworkPolicy' ? ['clusternetworkpolicies'] : [])],
     ['get', 'list', 'watch'],
   ),
 ];
@@ -226,7 +229,7 @@ export function antreaClusterRoles(opts: AntreaOptions): KubeObject[] {
     clusterRole('antrea-cluster-identity-reader', [
       rule([''], ['configmaps'], ['get'], ['antrea-cluster-identity']),
     ]),
-    clusterRole('antrea-controller', [...CONTROLLER_RULES]),
+    clusterRole('antrea-controller', controllerRules(opts.release.facts)),
     ...aggregateRoles(),
   ];
 }
