@@ -12,8 +12,19 @@ export interface ReleaseChanges {
   /** per manifest: CRDs by name to drop, and models that replace (same name) or add */
   readonly crds?: { readonly [K in keyof ReleaseCrds]?: CrdChanges };
   readonly facts?: Partial<ReleaseFacts>;
+  readonly featureGates?: { readonly agent?: NameChanges; readonly controller?: NameChanges };
   readonly clusterNetworkPolicySpec?: Schema;
 }
+
+export interface NameChanges {
+  readonly add?: readonly string[];
+  readonly remove?: readonly string[];
+}
+
+const changeNames = (names: readonly string[], c: NameChanges = {}): readonly string[] => [
+  ...names.filter((n) => !c.remove?.includes(n)),
+  ...(c.add ?? []).filter((n) => !names.includes(n)),
+];
 
 export interface CrdChanges {
   readonly remove?: readonly string[];
@@ -46,6 +57,10 @@ export function deriveRelease(base: AntreaRelease, changes: ReleaseChanges): Ant
     images: { ...base.images, ...changes.images },
     crds: { core: changeCrds(base.crds.core, shared('core')), leader: changeCrds(base.crds.leader, shared('leader')), member: changeCrds(base.crds.member, shared('member')) },
     facts: { ...base.facts, ...changes.facts },
+    featureGates: {
+      agent: changeNames(base.featureGates.agent, changes.featureGates?.agent),
+      controller: changeNames(base.featureGates.controller, changes.featureGates?.controller),
+    },
     clusterNetworkPolicySpec: changes.clusterNetworkPolicySpec ?? base.clusterNetworkPolicySpec,
   };
 }

@@ -48,6 +48,8 @@ export interface AntreaRelease {
   readonly images: ReleaseImages;
   readonly crds: ReleaseCrds;
   readonly facts: ReleaseFacts;
+  /** feature gate names `antrea-agent.conf` and `antrea-controller.conf` accept */
+  readonly featureGates: { readonly agent: readonly string[]; readonly controller: readonly string[] };
   /** the `spec` schema of ClusterNetworkPolicy (crd.antrea.io/v1beta1), what members apply to a replicated policy */
   readonly clusterNetworkPolicySpec: Schema;
 }

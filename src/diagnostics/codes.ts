@@ -38,6 +38,7 @@ export const DIAGNOSTIC_CODES = [
   'encryption-conflict',
   'no-snat-mode',
   'managed-config-key',
+  'config-key-unknown',
   // exports, tiers, policies
   'export-unknown-cluster',
   'export-name-format',

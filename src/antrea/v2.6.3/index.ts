@@ -12,4 +12,5 @@ export const v2_6_3 = deriveRelease(v2_7_0, {
     networkPolicyApi: 'AdminNetworkPolicy',
     perMemberCredentials: false,
   },
+  featureGates: { agent: { remove: ['AntreaNodeConfig'] }, controller: { remove: ['ClusterNetworkPolicy'] } },
 });

@@ -8,8 +8,9 @@ import type { AntreaOptions } from './options';
 
 type Conf = Record<string, unknown>;
 
+/** `antrea-agent.conf` as the chart writes it for a release. */
 // null marks a section the chart leaves empty (Go reads it as unset); kept so the parsed file equals upstream's
-function agentConfDefaults(release: AntreaRelease): Conf {
+export function agentConfDefaults(release: AntreaRelease): Conf {
   return {
     featureGates: null,
     ovsBridge: 'br-int',
@@ -88,7 +89,7 @@ function agentConfDefaults(release: AntreaRelease): Conf {
   };
 }
 
-function controllerConfDefaults(): Conf {
+export function controllerConfDefaults(): Conf {
   return {
     featureGates: null,
     apiPort: 10349,

@@ -29,6 +29,7 @@ import { stretchedPolicyEncap } from './stretched-policy-encap';
 import { encryptionConflict } from './encryption-conflict';
 import { noSnatMode } from './no-snat-mode';
 import { managedConfigKey } from './managed-config-key';
+import { configKeyUnknown } from './config-key-unknown';
 import { exportUnknownCluster } from './export-unknown-cluster';
 import { exportNameFormat } from './export-name-format';
 import { exportDuplicate } from './export-duplicate';
@@ -76,6 +77,7 @@ export const allRules: readonly Rule[] = [
   encryptionConflict,
   noSnatMode,
   managedConfigKey,
+  configKeyUnknown,
   exportUnknownCluster,
   exportNameFormat,
   exportDuplicate,
