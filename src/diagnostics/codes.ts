@@ -10,6 +10,7 @@ export const DIAGNOSTIC_CODES = [
   'yaml-limits',
   'schema',
   'unsupported-antrea-version',
+  'antrea-upgrade-path',
   // identity and topology
   'cluster-id-format',
   'cluster-id-duplicate',

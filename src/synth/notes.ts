@@ -1,3 +1,4 @@
+import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet } from '../model/clusterset';
 import { leaderOf, members, type EffectiveCluster } from '../model/effective';
 import { memberTokenName } from './constructs/member-credentials';
@@ -12,7 +13,7 @@ import { formatOpening, gatewayOpenings, tunnelOpening } from './tunnel-ports';
  */
 export function clusterSetNotes(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string {
   const ctx: NotesContext = { definition, clusters, leader: leaderOf(clusters), members: members(clusters) };
-  const sections = [header(ctx), clustersSection(ctx), orderSection(ctx), tokensSection(ctx), firewallSection(ctx), vpcSection(ctx), servicesSection(ctx), policiesSection(ctx)];
+  const sections = [header(ctx), clustersSection(ctx), orderSection(ctx), upgradeSection(ctx), tokensSection(ctx), firewallSection(ctx), vpcSection(ctx), servicesSection(ctx), policiesSection(ctx)];
   return `${sections.filter((s) => s !== '').join('\n\n')}\n`;
 }
 
@@ -96,6 +97,26 @@ const toMemberSecret = (m: EffectiveCluster): string =>
   `if (.data.token // "") == "" then error("no token yet: apply the leader bundle first") else ` +
   `{apiVersion: "v1", kind: "Secret", type: "Opaque", metadata: {name: "${m.tokenSecretName}", namespace: "${m.cluster.namespace}"}, ` +
   `data: {"ca.crt": .data["ca.crt"], token: .data.token}} end`;
+
+/** With `spec.antrea.upgradeFrom`: the ordered steps and risks of this release change (antrea-upgrade-path refused the others). */
+function upgradeSection({ definition }: NotesContext): string {
+  const { upgradeFrom, version } = definition.spec.antrea;
+  if (upgradeFrom === undefined) return '';
+  const plan = upgradeSteps(upgradeFrom, version, { leaderNamespace: definition.spec.leader.namespace });
+  if (plan.steps.length === 0) return '';
+  const steps = plan.steps.map((s, i) => {
+    const commands = plan.commands[i];
+    const block = commands ? `\n\n${sh(commands).replace(/^/gm, '   ')}` : '';
+    return `${i + 1}. ${s}${block}`;
+  });
+  return [
+    `## Upgrading from ${upgradeFrom}`,
+    `These bundles are built for Antrea ${version}; the clusters run ${upgradeFrom}. In this order:`,
+    steps.join('\n'),
+    'What can go wrong on the way:',
+    list(plan.risks),
+  ].join('\n\n');
+}
 
 function tokensSection(ctx: NotesContext): string {
   const l = ctx.definition.spec.leader;

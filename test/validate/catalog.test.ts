@@ -22,6 +22,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'config-key-unknown': 'error',
   'file-system': 'error',
   'typescript-syntax': 'error',
+  'antrea-upgrade-path': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -1,6 +1,7 @@
 import type { Rule } from '../rule';
 import { leaderUnknown } from './leader-unknown';
 import { unsupportedAntreaVersion } from './unsupported-antrea-version';
+import { antreaUpgradePath } from './antrea-upgrade-path';
 // --- identity, topology and addresses: imports ---
 import { clusterIdFormat } from './cluster-id-format';
 import { clusterIdDuplicate } from './cluster-id-duplicate';
@@ -48,6 +49,7 @@ import { deliveryDestinationMissing } from './delivery-destination-missing';
 /** Every rule, in catalog order (docs/rules/<id>.md); ids equal the file names. */
 export const allRules: readonly Rule[] = [
   unsupportedAntreaVersion,
+  antreaUpgradePath,
   leaderUnknown,
   // --- identity, topology and addresses ---
   clusterIdFormat,

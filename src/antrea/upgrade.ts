@@ -1,0 +1,106 @@
+import { SHARED_MEMBER_ACCESS_SA } from './workloads/mc-rbac';
+
+/**
+ * What moving a ClusterSet from one Antrea release to another takes, from Antrea's versioning
+ * policy (docs/versioning.md: controller before agents, an agent never newer than its controller,
+ * at most four minor versions apart) and the multi-cluster upgrade guide
+ * (docs/multicluster/upgrade.md: leader first, members on the leader's release, v2.7 credentials).
+ */
+export interface UpgradePlan {
+  readonly from: string;
+  readonly to: string;
+  /** ordered steps a person takes or checks; empty when nothing changes or the move is refused */
+  readonly steps: readonly string[];
+  /** shell commands, by index of the step they belong to */
+  readonly commands: Readonly<Record<number, readonly string[]>>;
+  /** what can go wrong on the way, and what it looks like */
+  readonly risks: readonly string[];
+  /** why this move is not supported (a downgrade, too many minor versions, an unreadable version) */
+  readonly refused?: string;
+}
+
+/** Antrea supports running controller and agents, and upgrading, across at most this many minor versions. */
+export const MAX_MINOR_VERSIONS_PER_STEP = 4;
+
+interface Version {
+  readonly major: number;
+  readonly minor: number;
+  readonly patch: number;
+}
+
+const parseVersion = (v: string): Version | undefined => {
+  const m = /^v(\d+)\.(\d+)\.(\d+)$/.exec(v);
+  return m ? { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]) } : undefined;
+};
+
+const compare = (a: Version, b: Version): number => a.major - b.major || a.minor - b.minor || a.patch - b.patch;
+
+/** true when `v` is at or after `major.minor` */
+const atLeast = (v: Version, major: number, minor: number): boolean => v.major > major || (v.major === major && v.minor >= minor);
+
+/**
+ * Ordered steps and risks for moving from `from` to `to` (both `vX.Y.Z`). Same version: nothing.
+ * Downgrades and moves of more than four minor versions are refused. `leaderNamespace` goes into
+ * the commands (a Kubernetes name, so safe unquoted in a shell).
+ */
+export function upgradeSteps(from: string, to: string, { leaderNamespace = 'antrea-multicluster' }: { leaderNamespace?: string } = {}): UpgradePlan {
+  const ns = leaderNamespace;
+  const a = parseVersion(from);
+  const b = parseVersion(to);
+  const refuse = (refused: string): UpgradePlan => ({ from, to, steps: [], commands: {}, risks: [], refused });
+  if (!a) return refuse(`"${from}" is not an Antrea release version (vX.Y.Z)`);
+  if (!b) return refuse(`"${to}" is not an Antrea release version (vX.Y.Z)`);
+  const order = compare(a, b);
+  if (order === 0) return { from, to, steps: [], commands: {}, risks: [] };
+  if (order > 0) {
+    return refuse(
+      `${from} → ${to} is a downgrade: Antrea does not support downgrades (stored custom resources and the leader's webhooks of ${from} are not understood by ${to}); move forward instead, or reinstall ${to} after removing ${from}`,
+    );
+  }
+  if (a.major !== b.major) return refuse(`${from} → ${to} crosses a major version; upgrade to ${b.major}.0 first, following its release notes`);
+  if (b.minor - a.minor > MAX_MINOR_VERSIONS_PER_STEP) {
+    const via = `v${a.major}.${a.minor + MAX_MINOR_VERSIONS_PER_STEP}`;
+    return refuse(`${from} → ${to} spans ${b.minor - a.minor} minor versions; Antrea supports at most ${MAX_MINOR_VERSIONS_PER_STEP} per upgrade: go through ${via}.x first`);
+  }
+
+  const steps: string[] = [];
+  const commands: Record<number, string[]> = {};
+  const risks: string[] = [];
+  const crosses = (major: number, minor: number) => !atLeast(a, major, minor) && atLeast(b, major, minor);
+
+  if (crosses(2, 7)) {
+    steps.push(
+      `Before the leader moves to ${to}: every member must reach the leader with its own ServiceAccount token, bound to its cluster ID (annotation multicluster.antrea.io/cluster-id). The bundles already carry one per member; a ClusterSet first set up with antctl or upstream's manifests must point each member ClusterSet's spec.leaders[].secret at that member's own token, and every member must show connected, before going on.`,
+      `Check that no two member cluster IDs form a dash-delimited prefix pair (east and east-1): from ${to} the leader refuses such a member.`,
+    );
+    risks.push(
+      `A member still using the shared ${SHARED_MEMBER_ACCESS_SA} is denied by the ${to} leader at its next heartbeat (every 10 s); after 24 hours without a heartbeat the leader deletes its MemberClusterAnnounce and every ResourceExport of that member, which removes its Services and replicated policies from the whole ClusterSet.`,
+      `Until a member's mc-controller runs ${to}, the leader rejects its ClusterInfo updates, so its Gateway IPs and Pod CIDRs are not refreshed (this heals when the member is upgraded).`,
+      `The ${to} agents encrypt and authenticate the gossip traffic of Egress and ServiceExternalIP with the antrea-memberlist-keys Secret; while some Nodes still run the older agent, gossip between old and new Nodes fails. If you use Egress or ServiceExternalIP, set agentConfig memberlist.gossipVerifyIncoming and memberlist.gossipVerifyOutgoing to false for the upgrade and turn them back on once every agent runs ${to}.`,
+      `The AdminNetworkPolicy and BaselineAdminNetworkPolicy webhooks are gone in ${to} (the API is deprecated in favour of the upstream ClusterNetworkPolicy API).`,
+    );
+  }
+
+  steps.push(
+    `Change spec.antrea.version to ${to} (keep spec.antrea.upgradeFrom: ${from} for this change) and run synth; review and merge the bundles in one commit.`,
+    `Leader cluster first: its CRDs, RBAC and config, then the webhooks, then antrea-controller, the antrea-agent DaemonSet and the leader antrea-mc-controller; wait until they are Available. Argo CD's RollingSync and a hub Flux's dependsOn hold the members back until then; with one Flux per cluster, merge and reconcile the leader's change first.`,
+    `Then each member, in the same order; every member must end on the leader's release (${to}).`,
+  );
+  if (crosses(2, 7)) {
+    steps.push(
+      `Once every member shows connected again (its MemberClusterAnnounce touch-ts annotation refreshes every 10 s), delete the shared credential ${SHARED_MEMBER_ACCESS_SA} on the leader if it exists (an antctl set-up created it); this is mandatory, because a ServiceAccount without a cluster ID is exempt from the ${to} ResourceExport checks.`,
+    );
+    commands[steps.length - 1] = [
+      `kubectl get memberclusterannounce -n ${ns} -o custom-columns='NAME:.metadata.name,CLUSTER-ID:.clusterID,LAST-SEEN:.metadata.annotations.touch-ts'`,
+      `kubectl delete serviceaccount ${SHARED_MEMBER_ACCESS_SA} -n ${ns} --ignore-not-found`,
+      `kubectl delete rolebinding antrea-mc-member-cluster-rolebinding -n ${ns} --ignore-not-found`,
+      `kubectl delete secret antrea-mc-member-access-token -n ${ns} --ignore-not-found`,
+    ];
+  }
+  steps.push(`Remove spec.antrea.upgradeFrom once every cluster runs ${to}.`);
+  risks.push(
+    `An agent must not run a newer release than its controller. The controller (one Pod) and the agents (one Node at a time) roll out together, as with upstream's kubectl apply, so new agents may briefly talk to the old controller; they reconnect to the new one when it starts.`,
+    `While the leader mc-controller restarts, new members, ClusterSets and ResourceExports are not admitted (its webhooks fail closed); existing cross-cluster traffic continues.`,
+  );
+  return { from, to, steps, commands, risks };
+}

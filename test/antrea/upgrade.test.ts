@@ -1,0 +1,59 @@
+import { describe, expect, test } from 'vitest';
+import { upgradeSteps } from '../../src/antrea/upgrade';
+
+const indexOf = (steps: readonly string[], needle: RegExp) => steps.findIndex((s) => needle.test(s));
+
+describe('upgradeSteps', () => {
+  test.each([
+    ['same version', 'v2.7.0', 'v2.7.0'],
+    ['same old version', 'v2.5.3', 'v2.5.3'],
+  ])('%s: nothing to do', (_, from, to) => {
+    expect(upgradeSteps(from, to)).toEqual({ from, to, steps: [], commands: {}, risks: [] });
+  });
+
+  test.each([
+    ['a downgrade', 'v2.7.0', 'v2.6.3', /downgrade/],
+    ['a patch downgrade', 'v2.6.3', 'v2.6.1', /downgrade/],
+    ['five minor versions', 'v2.2.0', 'v2.7.0', /at most 4.*v2\.6\.x/],
+    ['a major version', 'v1.15.1', 'v2.5.3', /major/],
+    ['not a version', 'latest', 'v2.7.0', /not an Antrea release/],
+  ])('%s is refused, with no steps', (_, from, to, why) => {
+    const plan = upgradeSteps(from, to);
+    expect(plan.refused).toMatch(why);
+    expect(plan.steps).toEqual([]);
+  });
+
+  test.each([
+    ['v2.5.3', 'v2.7.0'],
+    ['v2.6.3', 'v2.7.0'],
+    ['v2.3.0', 'v2.7.0'],
+  ])('%s → %s: per-member credentials before the leader, leader before members, then the shared account goes', (from, to) => {
+    const { steps, commands, risks, refused } = upgradeSteps(from, to, { leaderNamespace: 'mc-leader' });
+    expect(refused).toBeUndefined();
+    const credentials = indexOf(steps, /own ServiceAccount token/);
+    const leader = indexOf(steps, /^Leader cluster first/);
+    const members = indexOf(steps, /^Then each member/);
+    const shared = indexOf(steps, /delete the shared credential antrea-mc-member-access-sa/);
+    expect(commands[shared]).toContain('kubectl delete serviceaccount antrea-mc-member-access-sa -n mc-leader --ignore-not-found');
+    expect([credentials, leader, members, shared].every((i) => i >= 0)).toBe(true);
+    expect(credentials).toBeLessThan(leader);
+    expect(leader).toBeLessThan(members);
+    expect(members).toBeLessThan(shared);
+    expect(steps[leader]).toMatch(/webhooks, then antrea-controller/);
+    expect(risks.some((r) => /heartbeat/.test(r))).toBe(true);
+    expect(risks.some((r) => /memberlist/.test(r))).toBe(true);
+  });
+
+  test('v2.5.3 → v2.6.3 needs no v2.7 credential steps', () => {
+    const { steps, risks, refused } = upgradeSteps('v2.5.3', 'v2.6.3');
+    expect(refused).toBeUndefined();
+    expect(steps.join('\n')).not.toMatch(/antrea-mc-member-access-sa|own ServiceAccount token/);
+    expect(indexOf(steps, /^Leader cluster first/)).toBeLessThan(indexOf(steps, /^Then each member/));
+    expect(risks.join('\n')).not.toMatch(/memberlist/);
+  });
+
+  test('four minor versions is the limit', () => {
+    expect(upgradeSteps('v2.3.0', 'v2.7.0').refused).toBeUndefined();
+    expect(upgradeSteps('v2.2.9', 'v2.7.0').refused).toBeDefined();
+  });
+});
