@@ -1,62 +1,169 @@
-import { parseArgs } from 'node:util';
+import { readFileSync, statSync } from 'node:fs';
 import { compile } from './compile';
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
+import { errnoCode, fileSystemDiagnostic } from './diagnostics/file-system';
 import { render, type Format } from './diagnostics/render';
 import { staleFiles, writeOutput, OutputError } from './emit/write-output';
 import { findDefinitionFiles } from './load/load-clustersets';
 import { definitionJsonSchema } from './model/json-schema';
 
-const USAGE = `usage: clusterset <command> [options] [paths...]
-
-commands:
-  validate [paths...]                  check definitions (default: clustersets/)
-  synth [paths...] [--out DIR] [--check]
-                                       validate, then write one bundle per cluster (default: dist/)
-  schema                               print the JSON Schema of the definition format
-
-options:
-  --format text|json|github            how diagnostics are printed (default: text)
-  --out DIR                            output directory (default: $CDK8S_OUTDIR or dist)
-  --check                              write nothing; exit 1 when the output directory is stale
-  -h, --help                           show this help
-
-exit codes: 0 no errors (warnings allowed), 1 error diagnostics or stale output, 2 usage or internal failure`;
-
-class UsageError extends Error {}
-
-/** argv → compile() → render → write → exit code. */
-/** Where the CLI prints; tests pass their own. */
+/** Where the CLI prints and what it reads from its environment; tests pass their own. */
 export interface Io {
-  readonly stdout: { write(s: string): unknown };
-  readonly stderr: { write(s: string): unknown };
+  readonly stdout: Stream;
+  readonly stderr: Stream;
+  /** defaults to process.env (NO_COLOR, CDK8S_OUTDIR) */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
-  let args: ReturnType<typeof parse>;
-  try {
-    args = parse(argv);
-  } catch (err) {
-    io.stderr.write(`clusterset: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (args.help || !args.command) {
-    (args.help ? io.stdout : io.stderr).write(`${USAGE}\n`);
-    return args.help ? 0 : 2;
-  }
-  try {
-    switch (args.command) {
-      case 'schema':
-        io.stdout.write(`${JSON.stringify(definitionJsonSchema(), null, 2)}\n`);
+interface Stream {
+  write(s: string): unknown;
+  /** colour is used only on a terminal */
+  readonly isTTY?: boolean;
+}
+
+/** An option of a command: `--name VALUE` for strings, `--name` for booleans. */
+interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  /** placeholder in the help text, for string options */
+  readonly value?: string;
+  readonly description: string;
+}
+
+/** Parsed command line of one command. */
+interface Args {
+  readonly positionals: readonly string[];
+  readonly options: Readonly<Record<string, string | boolean | undefined>>;
+}
+
+interface Context {
+  readonly io: Io;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** One row of the command table: adding a command is adding a row. */
+interface Command {
+  readonly summary: string;
+  /** what follows the command name in the usage line */
+  readonly arguments: string;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  run(args: Args, ctx: Context): Promise<number> | number;
+}
+
+const FORMAT: OptionSpec = { type: 'string', value: 'text|json|github', description: 'how diagnostics are printed (default: text)' };
+const QUIET: OptionSpec = { type: 'boolean', short: 'q', description: 'print only diagnostics, no summary or result lines' };
+const HELP: OptionSpec = { type: 'boolean', short: 'h', description: 'show help for the command' };
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  validate: {
+    summary: 'check definitions (default: every definition in clustersets/)',
+    arguments: '[paths...]',
+    options: { format: FORMAT, quiet: QUIET, help: HELP },
+    run: (args, ctx) => compileCommand('validate', args, ctx),
+  },
+  synth: {
+    summary: 'validate, then write one bundle per cluster (default: into dist/)',
+    arguments: '[paths...]',
+    options: {
+      out: { type: 'string', value: 'DIR', description: 'output directory (default: $CDK8S_OUTDIR or dist)' },
+      check: { type: 'boolean', description: 'write nothing; exit 1 when the output directory is stale' },
+      format: FORMAT,
+      quiet: QUIET,
+      help: HELP,
+    },
+    run: (args, ctx) => compileCommand('synth', args, ctx),
+  },
+  schema: {
+    summary: 'print the JSON Schema of the definition format',
+    arguments: '',
+    options: { help: HELP },
+    run: (_, { io }) => {
+      io.stdout.write(`${JSON.stringify(definitionJsonSchema(), null, 2)}\n`);
+      return 0;
+    },
+  },
+  help: {
+    summary: 'show help for a command',
+    arguments: '[command]',
+    options: { help: HELP },
+    run: ({ positionals }, { io }) => {
+      const [name, ...extra] = positionals;
+      if (extra.length > 0) throw new UsageError(`help takes one command, not ${positionals.length}`, 'help');
+      if (name === undefined) {
+        io.stdout.write(`${usage()}\n`);
         return 0;
-      case 'validate':
-      case 'synth':
-        return await run(args, io);
-      default:
-        throw new UsageError(`unknown command "${args.command}"`);
+      }
+      io.stdout.write(`${commandUsage(name, command(name))}\n`);
+      return 0;
+    },
+  },
+};
+
+const EXIT_CODES = 'exit codes: 0 no errors (warnings allowed), 1 error diagnostics or stale output, 2 usage or internal failure';
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => `${n} ${COMMANDS[n]!.arguments}`.length)) + 2;
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${`${name} ${c.arguments}`.padEnd(width)} ${c.summary}`);
+  return `usage: clusterset <command> [options] [paths...]\n\ncommands:\n${rows.join('\n')}\n\noptions:\n  --version, -V${' '.repeat(Math.max(1, width - 12))} print the version\n  --help, -h${' '.repeat(Math.max(1, width - 9))} show this help\n\nrun \`clusterset help <command>\` for the options of a command\n${EXIT_CODES}`;
+}
+
+function commandUsage(name: string, c: Command): string {
+  const flag = ([n, o]: [string, OptionSpec]) => `--${n}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}${o.short ? `, -${o.short}` : ''}`;
+  const options = Object.entries(c.options);
+  const width = Math.max(...options.map((o) => flag(o).length)) + 2;
+  const rows = options.map((o) => `  ${flag(o).padEnd(width)} ${o[1].description}`);
+  return `usage: clusterset ${name}${c.options.help && options.length > 1 ? ' [options]' : ''}${c.arguments ? ` ${c.arguments}` : ''}\n\n${c.summary}\n\noptions:\n${rows.join('\n')}\n\n${EXIT_CODES}`;
+}
+
+/** A mistake on the command line: printed in our words with a pointer to the help, exit 2. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
+
+function command(name: string): Command {
+  const c = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!c) throw new UsageError(`unknown command "${name}"; the commands are ${Object.keys(COMMANDS).join(', ')}`);
+  return c;
+}
+
+/** The package version, read from package.json beside src/ (or lib/ when built). */
+export function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/** argv → command → exit code. */
+export async function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const ctx: Context = { io, env: io.env ?? process.env };
+  let name: string | undefined;
+  try {
+    const [first, ...rest] = argv;
+    if (first === '--version' || first === '-V') {
+      if (rest.length > 0) throw new UsageError(`${first} takes no arguments`);
+      io.stdout.write(`${version()}\n`);
+      return 0;
     }
+    if (first === undefined || first === '--help' || first === '-h') {
+      (first ? io.stdout : io.stderr).write(`${usage()}\n`);
+      return first ? 0 : 2;
+    }
+    if (first.startsWith('-')) throw new UsageError(`expected a command before ${first}`);
+    name = first;
+    const c = command(first);
+    const args = parseCommandLine(first, c, rest);
+    if (args.options.help) {
+      io.stdout.write(`${commandUsage(first, c)}\n`);
+      return 0;
+    }
+    return await c.run(args, ctx);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof OutputError) {
-      io.stderr.write(`clusterset: ${err.message}\n`);
+    if (err instanceof UsageError) {
+      const about = err.command ?? (name && name !== 'help' && Object.hasOwn(COMMANDS, name) ? name : undefined);
+      io.stderr.write(`clusterset: ${err.message}\nrun \`clusterset help${about ? ` ${about}` : ''}\` for usage\n`);
       return 2;
     }
     io.stderr.write(`clusterset: internal error (a bug; please report it): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
@@ -64,59 +171,117 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
   }
 }
 
-function parse(argv: readonly string[]) {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: {
-      format: { type: 'string', default: 'text' },
-      out: { type: 'string' },
-      check: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const format = values.format as Format;
-  if (!['text', 'json', 'github'].includes(format)) throw new UsageError(`--format must be text, json or github, not "${format}"`);
-  const [command, ...paths] = positionals;
-  return { command, paths, format, out: values.out ?? process.env.CDK8S_OUTDIR ?? 'dist', check: values.check ?? false, help: values.help ?? false };
+/** `--name value`, `--name=value`, `-x`, `--` (the rest are paths); unknown options are usage errors. */
+function parseCommandLine(name: string, c: Command, argv: readonly string[]): Args {
+  const positionals: string[] = [];
+  const options: Record<string, string | boolean> = {};
+  const byShort = new Map(Object.entries(c.options).flatMap(([n, o]) => (o.short ? [[o.short, n] as const] : [])));
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!token.startsWith('-') || token === '-') {
+      positionals.push(token);
+      continue;
+    }
+    const long = token.startsWith('--');
+    const eq = token.indexOf('=');
+    const key = long ? token.slice(2, eq === -1 ? undefined : eq) : byShort.get(token.slice(1));
+    const spec = key !== undefined && Object.hasOwn(c.options, key) ? c.options[key] : undefined;
+    if (!key || !spec) throw new UsageError(`${name} has no option ${long && eq !== -1 ? token.slice(0, eq) : token}`);
+    if (Object.hasOwn(options, key)) throw new UsageError(`--${key} is given twice`);
+    if (spec.type === 'boolean') {
+      if (long && eq !== -1) throw new UsageError(`--${key} takes no value`);
+      options[key] = true;
+    } else if (long && eq !== -1) {
+      options[key] = token.slice(eq + 1);
+    } else {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('-')) throw new UsageError(`--${key} needs a value (${spec.value ?? 'VALUE'})`);
+      options[key] = value;
+      i++;
+    }
+  }
+  return { positionals, options };
 }
 
-async function run(args: ReturnType<typeof parse>, io: Io): Promise<number> {
-  const full = args.paths.length === 0;
-  let files: string[];
-  try {
-    files = findDefinitionFiles(full ? ['clustersets'] : args.paths);
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
-  if (files.length === 0) throw new UsageError(`no definitions (*.yaml, *.ts) found in ${full ? 'clustersets/' : args.paths.join(' ')}`);
+/** validate and synth: find files, compile, print diagnostics, then write or compare the output. */
+async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env }: Context): Promise<number> {
+  const format = (args.options.format ?? 'text') as Format;
+  if (!['text', 'json', 'github'].includes(format)) throw new UsageError(`--format must be text, json or github, not "${format}"`);
+  const quiet = args.options.quiet === true;
+  const out = (args.options.out as string | undefined) ?? env.CDK8S_OUTDIR ?? 'dist';
+  const full = args.positionals.length === 0;
 
-  const result = await compile({ files, validateOnly: args.command === 'validate' });
-  const sources = new Map(result.sources.map((s) => [s.file, s.text]));
-  const failed = hasErrors(result.diagnostics);
-  print(args.format, result.diagnostics, sources, io);
-  if (failed || args.command === 'validate') {
-    if (!failed && args.format === 'text') io.stderr.write(`${files.length} definition${files.length === 1 ? '' : 's'} valid\n`);
-    return failed ? 1 : 0;
+  // results (what was checked or written) go to stdout, diagnostics to stderr; json and github are results
+  const diagnostics: Diagnostic[] = [];
+  const files = findDefinitionFiles(full ? ['clustersets'] : args.positionals, diagnostics);
+  const result = files.length > 0 ? await compile({ files, validateOnly: name === 'validate' }) : undefined;
+  diagnostics.push(...(result?.diagnostics ?? []));
+  const sources = new Map((result?.sources ?? []).map((s) => [s.file, s.text]));
+  // the summary counts every path looked at, including those that could not be read
+  const checked = new Set([...files, ...diagnostics.map((d) => d.file)]).size;
+  const report = (extra: Diagnostic[] = []) => {
+    const all = [...diagnostics, ...extra];
+    const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
+    if (format === 'json') io.stdout.write(render('json', all));
+    else if (all.length > 0) (format === 'github' ? io.stdout : io.stderr).write(render(format, all, sources, { files: checked, color }));
+    return hasErrors(all);
+  };
+  const say = (line: string) => {
+    if (!quiet && format === 'text') io.stdout.write(`${line}\n`);
+  };
+
+  if (!result || hasErrors(diagnostics) || name === 'validate') {
+    if (report()) return 1;
+    say(`${files.length} definition${files.length === 1 ? '' : 's'} valid`);
+    return 0;
   }
 
   const scope = { full, clusterSets: result.outputs.map((o) => o.name) };
   const clusters = result.outputs.reduce((n, o) => n + o.bundles.length, 0);
-  if (args.check) {
-    const stale = staleFiles(args.out, result.files, scope);
+  const fsProblem = (err: unknown, action: string): Diagnostic[] => {
+    if (err instanceof OutputError) return [{ ...fileSystemDiagnostic(out, action, err), message: err.message, hint: 'choose an empty or absent --out, or the output of a previous synth' }];
+    if (errnoCode(err)) return [fileSystemDiagnostic((err as NodeJS.ErrnoException).path ?? out, action, err)];
+    throw err;
+  };
+  // an output path that is a file (or below one) is named before anything is compared or written
+  const outProblem = outputDirectoryProblem(out, args.options.check ? 'compare with' : 'write into');
+  if (outProblem) return report([outProblem]) ? 1 : 0;
+  if (args.options.check) {
+    let stale: string[];
+    try {
+      stale = staleFiles(out, result.files, scope);
+    } catch (err) {
+      return report(fsProblem(err, 'read')) ? 1 : 0;
+    }
+    if (report()) return 1;
     if (stale.length > 0) {
-      io.stderr.write(`${args.out} is stale; run \`npm run synth\` and commit the result:\n${stale.map((s) => `  ${s}`).join('\n')}\n`);
+      io.stderr.write(`${out} is stale; run \`clusterset synth\` and commit the result:\n${stale.map((s) => `  ${s}`).join('\n')}\n`);
       return 1;
     }
-    if (args.format === 'text') io.stderr.write(`${args.out} is up to date (${result.files.length} files, ${clusters} clusters)\n`);
+    say(`${out} is up to date (${result.files.length} files, ${clusters} clusters)`);
     return 0;
   }
-  writeOutput(args.out, result.files, scope);
-  if (args.format === 'text') io.stderr.write(`wrote ${result.files.length} files for ${clusters} clusters into ${args.out}\n`);
+  try {
+    writeOutput(out, result.files, scope);
+  } catch (err) {
+    report(fsProblem(err, 'write'));
+    return 1;
+  }
+  report();
+  say(`wrote ${result.files.length} files for ${clusters} clusters into ${out}`);
   return 0;
 }
 
-function print(format: Format, diagnostics: readonly Diagnostic[], sources: Map<string, string>, io: Io) {
-  if (format === 'json') io.stdout.write(render('json', diagnostics));
-  else if (diagnostics.length > 0) (format === 'github' ? io.stdout : io.stderr).write(render(format, diagnostics, sources));
+/** The output path exists but is not a directory, or cannot be inspected. */
+function outputDirectoryProblem(out: string, action: string): Diagnostic | undefined {
+  try {
+    if (!statSync(out).isDirectory()) return fileSystemDiagnostic(out, action, 'not a directory', '--out names the directory that holds the bundles');
+  } catch (err) {
+    if (errnoCode(err) !== 'ENOENT') return fileSystemDiagnostic(out, action, err);
+  }
+  return undefined;
 }

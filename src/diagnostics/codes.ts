@@ -4,6 +4,8 @@
  */
 export const DIAGNOSTIC_CODES = [
   // loading and shape
+  'file-system',
+  'typescript-syntax',
   'yaml-syntax',
   'yaml-limits',
   'schema',

@@ -5,16 +5,26 @@ export type Format = 'text' | 'json' | 'github';
 /** Source texts by file name, for code frames. */
 export type Sources = ReadonlyMap<string, string>;
 
-export function render(format: Format, diagnostics: readonly Diagnostic[], sources: Sources = new Map()): string {
+/** How text output looks: how many files were checked (for the summary) and whether to colour it. */
+export interface TextOptions {
+  /** files checked; the summary counts these rather than the files with diagnostics */
+  readonly files?: number;
+  /** ANSI colours; the CLI sets this only for a terminal with NO_COLOR unset */
+  readonly color?: boolean;
+}
+
+export function render(format: Format, diagnostics: readonly Diagnostic[], sources: Sources = new Map(), options: TextOptions = {}): string {
   switch (format) {
     case 'json':
       return renderJson(diagnostics);
     case 'github':
       return renderGithub(diagnostics);
     default:
-      return renderText(diagnostics, sources);
+      return renderText(diagnostics, sources, options);
   }
 }
+
+const SGR = { error: '1;31', warning: '1;33', note: '1;36', bold: '1', dim: '2' } as const;
 
 const counts = (diagnostics: readonly Diagnostic[]) => ({
   errors: diagnostics.filter((d) => d.severity === 'error').length,
@@ -43,19 +53,20 @@ export function renderGithub(diagnostics: readonly Diagnostic[]): string {
 }
 
 /** GNU `file:line:col: severity code: message`, a code frame, related places and a hint. */
-export function renderText(diagnostics: readonly Diagnostic[], sources: Sources = new Map()): string {
+export function renderText(diagnostics: readonly Diagnostic[], sources: Sources = new Map(), options: TextOptions = {}): string {
+  const paint = (style: keyof typeof SGR, s: string) => (options.color ? `\x1b[${SGR[style]}m${s}\x1b[0m` : s);
   let out = '';
   for (const d of sortDiagnostics(diagnostics)) {
-    out += `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}\n`;
+    out += `${paint('bold', `${d.file}:${d.line}:${d.column}:`)} ${paint(d.severity, `${d.severity} ${d.code}:`)} ${d.message}\n`;
     out += codeFrame(sources.get(d.file), d.line, d.column, d.endLine === d.line ? d.endColumn : undefined);
     for (const r of d.related ?? []) {
-      out += `${r.file}:${r.line}:${r.column}: note: ${r.message}\n`;
+      out += `${paint('bold', `${r.file}:${r.line}:${r.column}:`)} ${paint('note', 'note:')} ${r.message}\n`;
       out += codeFrame(sources.get(r.file), r.line, r.column, r.endLine === r.line ? r.endColumn : undefined);
     }
-    if (d.hint) out += `  hint: ${d.hint}\n`;
+    if (d.hint) out += `  ${paint('dim', 'hint:')} ${d.hint}\n`;
   }
   const { errors, warnings } = counts(diagnostics);
-  const files = new Set(diagnostics.map((d) => d.file)).size;
+  const files = options.files ?? new Set(diagnostics.map((d) => d.file)).size;
   if (diagnostics.length > 0) out += `\n${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}\n`;
   return out;
 }

@@ -1,22 +1,36 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
+import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
 import type { SourceFile } from './source-file';
+import { checkTypeScriptSyntax } from './typescript-syntax';
 
-export const DEFINITION_EXTENSIONS = ['.yaml', '.yml', '.ts'];
+export const YAML_EXTENSIONS = ['.yaml', '.yml'];
+export const TYPESCRIPT_EXTENSIONS = ['.ts', '.mts', '.cts'];
+export const DEFINITION_EXTENSIONS = [...YAML_EXTENSIONS, ...TYPESCRIPT_EXTENSIONS];
 
-/** Expands paths (files or directories) into definition files, sorted for a stable order. */
-export function findDefinitionFiles(paths: readonly string[]): string[] {
+const isDefinition = (name: string) => DEFINITION_EXTENSIONS.includes(extname(name)) && !/\.d\.[mc]?ts$/.test(name);
+const NO_DEFINITIONS = `definitions are ${DEFINITION_EXTENSIONS.map((e) => `*${e}`).join(', ')} files`;
+
+/**
+ * Expands paths (files or directories) into definition files, sorted for a stable order. A path
+ * that cannot be read, or a directory without definitions, is a `file-system` diagnostic.
+ */
+export function findDefinitionFiles(paths: readonly string[], diagnostics: Diagnostic[]): string[] {
   const files = new Set<string>();
   for (const p of paths) {
-    if (statSync(p).isDirectory()) {
-      for (const name of readdirSync(p)) {
-        if (DEFINITION_EXTENSIONS.includes(extname(name)) && !name.endsWith('.d.ts')) files.add(join(p, name));
+    try {
+      if (!statSync(p).isDirectory()) {
+        files.add(p);
+        continue;
       }
-    } else {
-      files.add(p);
+      const found = readdirSync(p).filter(isDefinition);
+      if (found.length === 0) diagnostics.push(fileSystemDiagnostic(p, 'find definitions in', 'the directory holds none', NO_DEFINITIONS));
+      for (const name of found) files.add(join(p, name));
+    } catch (err) {
+      diagnostics.push(fileSystemDiagnostic(p, 'read', err, `check the path; ${NO_DEFINITIONS}`));
     }
   }
   return [...files].map((f) => relative(process.cwd(), f) || f).sort();
@@ -26,8 +40,18 @@ export function findDefinitionFiles(paths: readonly string[]): string[] {
 export async function loadClusterSets(files: readonly string[], diagnostics: Diagnostic[]): Promise<SourceFile[]> {
   const sources: SourceFile[] = [];
   for (const file of files) {
-    const text = readFileSync(file, 'utf8');
-    const source = extname(file) === '.ts' ? await loadTypeScript(file, text, diagnostics) : loadYaml(file, text, diagnostics);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      diagnostics.push(fileSystemDiagnostic(file, 'read', err));
+      continue;
+    }
+    const source = TYPESCRIPT_EXTENSIONS.includes(extname(file))
+      ? (await checkTypeScriptSyntax(file, text, diagnostics))
+        ? await loadTypeScript(file, text, diagnostics)
+        : undefined
+      : loadYaml(file, text, diagnostics);
     if (source) sources.push(source);
   }
   return sources;

@@ -50,10 +50,10 @@ describe('validate', () => {
     expect(r.stderr).toContain(`${BAD}:15:7: error schema: unknown key "podCIDR"`);
   });
 
-  test('usage errors exit 2', async () => {
+  test('usage errors exit 2; a missing path is a diagnostic, exit 1', async () => {
     expect((await run('frobnicate')).code).toBe(2);
     expect((await run('validate', '--format', 'xml', GOOD)).code).toBe(2);
-    expect((await run('validate', 'no/such/file.yaml')).code).toBe(2);
+    expect((await run('validate', 'no/such/file.yaml')).code).toBe(1);
   });
 
   test('the installed bin works as a process (npx clusterset)', () => {
@@ -102,8 +102,8 @@ describe('synth', () => {
     const out = join(tmp, 'foreign');
     cpSync('test/fixtures/cli', out, { recursive: true });
     const r = await run('synth', '--out', out, GOOD);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('refusing to write');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error file-system: refusing to write');
     expect(readdirSync(out)).toEqual(['typo.yaml']);
   });
 

@@ -20,6 +20,8 @@ const CONTRACT = process.env.CLUSTERSET_RULES_MD ?? sharedPath('design/rules.md'
  */
 const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'config-key-unknown': 'error',
+  'file-system': 'error',
+  'typescript-syntax': 'error',
   'antrea-upgrade-path': 'error',
 };
 
