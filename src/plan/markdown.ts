@@ -3,4 +3,4 @@
  * open links, images, HTML, tables or code spans.
  */
 export const escapeMarkdown = (s: string): string =>
-  s.replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  s.replace(/[\\`*_{}[\]()<>!|~]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -1,6 +1,7 @@
 import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { isGuarded } from '../synth/guards';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { diffObjects, type ObjectChange } from './diff-objects';
 
@@ -259,13 +260,17 @@ const DESTRUCTIVE_KINDS = new Set(['Namespace', 'CustomResourceDefinition', ...C
  */
 function removals(changes: readonly ObjectChange[], base: CompiledRevision, head: CompiledRevision, explained: ReadonlySet<string>): PlanChange[] {
   const remaining = (cs: string, owner: string) => head.outputs.some((o) => o.name === cs && o.bundles.some((b) => b.clusterID === owner));
-  const removed = changes.filter((c) => c.change === 'removed' && c.inBundle && remaining(c.clusterSet, c.owner) && base.definitions.has(c.clusterSet));
+  // Gateway Nodes are reported as Gateway moves
+  const removed = changes.filter((c) => c.change === 'removed' && c.inBundle && c.kind !== 'Node' && remaining(c.clusterSet, c.owner) && base.definitions.has(c.clusterSet));
   const out: PlanChange[] = [];
   for (const [cs, list] of groupBy(removed, (c) => c.clusterSet)) {
     const destructive = list.filter((c) => DESTRUCTIVE_KINDS.has(c.kind));
     if (destructive.length > 0 && !explained.has(cs)) out.push({ impact: 'destructive', clusterSet: cs, text: `${destructive.length} Namespace, CRD or credential object(s) leave their bundles`, details: destructive.slice(0, 20).map(objectLine) });
     const other = list.filter((c) => !DESTRUCTIVE_KINDS.has(c.kind));
-    if (other.length > 0) out.push({ impact: 'safe', clusterSet: cs, text: `${other.length} object(s) are pruned from their bundles`, details: other.slice(0, 20).map(objectLine) });
+    const guarded = other.filter((c) => isGuarded(c.before?.metadata.annotations as Record<string, string> | undefined));
+    const pruned = other.filter((c) => !guarded.includes(c));
+    if (pruned.length > 0) out.push({ impact: 'safe', clusterSet: cs, text: `${pruned.length} object(s) are pruned from their bundles`, details: pruned.slice(0, 20).map(objectLine) });
+    if (guarded.length > 0) out.push({ impact: 'destructive', clusterSet: cs, text: `${guarded.length} guarded object(s) leave their bundles and are orphaned (the engines never delete them)`, details: guarded.slice(0, 20).map(objectLine) });
   }
   return out;
 }
