@@ -8,6 +8,7 @@ export interface ObjectMeta {
   readonly namespace?: string;
   readonly labels?: Readonly<Record<string, string>>;
   readonly annotations?: Readonly<Record<string, string>>;
+  readonly finalizers?: readonly string[];
 }
 
 /**

@@ -1,5 +1,4 @@
-import { ApiObject } from 'cdk8s';
-import type { Construct } from 'constructs';
+import type { KubeObject } from '../kube-object';
 
 export interface LeaderClusterSetProps {
   /** ClusterSet ID, identical in every cluster */
@@ -23,33 +22,25 @@ export interface MemberClusterSetProps extends LeaderClusterSetProps {
 const API_VERSION = 'multicluster.crd.antrea.io/v1alpha2';
 
 /** The leader's ClusterSet: its own ID is the one leader; members register themselves. */
-export class LeaderClusterSet extends ApiObject {
-  constructor(scope: Construct, id: string, props: LeaderClusterSetProps) {
-    super(scope, id, {
-      apiVersion: API_VERSION,
-      kind: 'ClusterSet',
-      metadata: { name: props.name, namespace: props.namespace },
-      spec: {
-        clusterID: props.leaderClusterID,
-        namespace: props.namespace,
-        leaders: [{ clusterID: props.leaderClusterID }],
-      },
-    });
-  }
-}
+export const leaderClusterSet = (props: LeaderClusterSetProps): KubeObject => ({
+  apiVersion: API_VERSION,
+  kind: 'ClusterSet',
+  metadata: { name: props.name, namespace: props.namespace },
+  spec: {
+    clusterID: props.leaderClusterID,
+    namespace: props.namespace,
+    leaders: [{ clusterID: props.leaderClusterID }],
+  },
+});
 
 /** A member's ClusterSet: where the leader is and which Secret holds the token. */
-export class MemberClusterSet extends ApiObject {
-  constructor(scope: Construct, id: string, props: MemberClusterSetProps) {
-    super(scope, id, {
-      apiVersion: API_VERSION,
-      kind: 'ClusterSet',
-      metadata: { name: props.name, namespace: props.memberNamespace },
-      spec: {
-        clusterID: props.clusterID,
-        namespace: props.namespace,
-        leaders: [{ clusterID: props.leaderClusterID, server: props.server, secret: props.secret }],
-      },
-    });
-  }
-}
+export const memberClusterSet = (props: MemberClusterSetProps): KubeObject => ({
+  apiVersion: API_VERSION,
+  kind: 'ClusterSet',
+  metadata: { name: props.name, namespace: props.memberNamespace },
+  spec: {
+    clusterID: props.clusterID,
+    namespace: props.namespace,
+    leaders: [{ clusterID: props.leaderClusterID, server: props.server, secret: props.secret }],
+  },
+});

@@ -1,5 +1,4 @@
-import { ApiObject } from 'cdk8s';
-import type { Construct } from 'constructs';
+import type { KubeObject } from '../kube-object';
 
 export interface ControllerNamespaceProps {
   readonly name: string;
@@ -10,8 +9,8 @@ export interface ControllerNamespaceProps {
  * against pruning by the delivery annotations: deleting it would delete the controller and,
  * for the leader, every ResourceExport and member credential.
  */
-export class ControllerNamespace extends ApiObject {
-  constructor(scope: Construct, id: string, props: ControllerNamespaceProps) {
-    super(scope, id, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: props.name } });
-  }
-}
+export const controllerNamespace = (props: ControllerNamespaceProps): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name: props.name },
+});

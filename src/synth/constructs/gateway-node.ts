@@ -1,5 +1,4 @@
-import { ApiObject } from 'cdk8s';
-import type { Construct } from 'constructs';
+import type { KubeObject } from '../kube-object';
 
 export interface GatewayNodeProps {
   /** an existing Node of the member */
@@ -16,18 +15,14 @@ export const GATEWAY_IP_ANNOTATION = 'multicluster.antrea.io/gateway-ip';
  * annotations (synth/delivery/prune-guards.ts) apply it server-side, so the engines own just
  * these keys, and never prune or delete it: deleting a Node object removes it from the cluster.
  */
-export class GatewayNode extends ApiObject {
-  constructor(scope: Construct, id: string, props: GatewayNodeProps) {
-    super(scope, id, {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: {
-        name: props.node,
-        annotations: {
-          [GATEWAY_ANNOTATION]: 'true',
-          ...(props.ip !== undefined ? { [GATEWAY_IP_ANNOTATION]: props.ip } : {}),
-        },
-      },
-    });
-  }
-}
+export const gatewayNode = (props: GatewayNodeProps): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: {
+    name: props.node,
+    annotations: {
+      [GATEWAY_ANNOTATION]: 'true',
+      ...(props.ip !== undefined ? { [GATEWAY_IP_ANNOTATION]: props.ip } : {}),
+    },
+  },
+});

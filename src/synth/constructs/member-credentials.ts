@@ -1,5 +1,4 @@
-import { ApiObject } from 'cdk8s';
-import { Construct } from 'constructs';
+import type { KubeObject } from '../kube-object';
 
 export interface MemberCredentialsProps {
   /** the member cluster the credentials are bound to */
@@ -25,35 +24,28 @@ export const memberTokenName = (clusterID: string): string => `${clusterID}-memb
  * the long-lived token Secret kube-controller-manager fills in (so no token ever passes through
  * git), and the RoleBinding to the member Role. All guarded: pruning them cuts the member off.
  */
-export class MemberCredentials extends Construct {
-  readonly name: string;
-
-  constructor(scope: Construct, id: string, props: MemberCredentialsProps) {
-    super(scope, id);
-    const name = memberTokenName(props.clusterID);
-    const namespace = props.namespace;
-    this.name = name;
-
-    new ApiObject(this, 'service-account', {
+export function memberCredentials(props: MemberCredentialsProps): KubeObject[] {
+  const name = memberTokenName(props.clusterID);
+  const namespace = props.namespace;
+  return [
+    {
       apiVersion: 'v1',
       kind: 'ServiceAccount',
       metadata: { name, namespace, annotations: { [CLUSTER_ID_ANNOTATION]: props.clusterID } },
-    });
-
+    },
     // no data: the token controller writes ca.crt, namespace and token
-    new ApiObject(this, 'token', {
+    {
       apiVersion: 'v1',
       kind: 'Secret',
       type: 'kubernetes.io/service-account-token',
       metadata: { name, namespace, annotations: { 'kubernetes.io/service-account.name': name } },
-    });
-
-    new ApiObject(this, 'role-binding', {
+    },
+    {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
       metadata: { name, namespace },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: MEMBER_ROLE },
       subjects: [{ kind: 'ServiceAccount', name, namespace }],
-    });
-  }
+    },
+  ];
 }

@@ -1,5 +1,4 @@
-import { ApiObject } from 'cdk8s';
-import type { Construct } from 'constructs';
+import type { KubeObject } from '../kube-object';
 
 export interface ReplicatedPolicyProps {
   /** ClusterNetworkPolicy name; members create it as antrea-mc-<name> */
@@ -24,18 +23,14 @@ export const replicatedPolicyName = (policy: string, clusterSet: string): string
  * area. The labels and finalizer are exactly what the leader's mutating webhook sets on such
  * exports, so the applied object equals the stored one and no engine sees drift.
  */
-export class ReplicatedPolicy extends ApiObject {
-  constructor(scope: Construct, id: string, props: ReplicatedPolicyProps) {
-    super(scope, id, {
-      apiVersion: 'multicluster.crd.antrea.io/v1alpha1',
-      kind: 'ResourceExport',
-      metadata: {
-        name: replicatedPolicyName(props.name, props.clusterSet),
-        namespace: props.namespace,
-        labels: { sourceKind: ACNP_KIND, sourceName: props.name, sourceNamespace: '' },
-        finalizers: [RESOURCE_EXPORT_FINALIZER],
-      },
-      spec: { kind: ACNP_KIND, name: props.name, clusterNetworkPolicy: structuredClone(props.spec) },
-    });
-  }
-}
+export const replicatedPolicy = (props: ReplicatedPolicyProps): KubeObject => ({
+  apiVersion: 'multicluster.crd.antrea.io/v1alpha1',
+  kind: 'ResourceExport',
+  metadata: {
+    name: replicatedPolicyName(props.name, props.clusterSet),
+    namespace: props.namespace,
+    labels: { sourceKind: ACNP_KIND, sourceName: props.name, sourceNamespace: '' },
+    finalizers: [RESOURCE_EXPORT_FINALIZER],
+  },
+  spec: { kind: ACNP_KIND, name: props.name, clusterNetworkPolicy: structuredClone(props.spec) },
+});

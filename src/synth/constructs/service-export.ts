@@ -1,5 +1,4 @@
-import { ApiObject } from 'cdk8s';
-import type { Construct } from 'constructs';
+import type { KubeObject } from '../kube-object';
 
 export interface ServiceExportProps {
   /** the exported Service */
@@ -8,12 +7,8 @@ export interface ServiceExportProps {
 }
 
 /** mcs-api ServiceExport: no spec; its name and Namespace select the Service to export. */
-export class ServiceExport extends ApiObject {
-  constructor(scope: Construct, id: string, props: ServiceExportProps) {
-    super(scope, id, {
-      apiVersion: 'multicluster.x-k8s.io/v1alpha1',
-      kind: 'ServiceExport',
-      metadata: { name: props.name, namespace: props.namespace },
-    });
-  }
-}
+export const serviceExport = (props: ServiceExportProps): KubeObject => ({
+  apiVersion: 'multicluster.x-k8s.io/v1alpha1',
+  kind: 'ServiceExport',
+  metadata: { name: props.name, namespace: props.namespace },
+});

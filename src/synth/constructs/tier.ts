@@ -1,5 +1,4 @@
-import { ApiObject } from 'cdk8s';
-import type { Construct } from 'constructs';
+import type { KubeObject } from '../kube-object';
 
 export interface TierProps {
   readonly name: string;
@@ -9,13 +8,9 @@ export interface TierProps {
 }
 
 /** An Antrea policy Tier; a replicated policy is only created in members that have its tier. */
-export class Tier extends ApiObject {
-  constructor(scope: Construct, id: string, props: TierProps) {
-    super(scope, id, {
-      apiVersion: 'crd.antrea.io/v1beta1',
-      kind: 'Tier',
-      metadata: { name: props.name },
-      spec: { priority: props.priority, ...(props.description !== undefined ? { description: props.description } : {}) },
-    });
-  }
-}
+export const tier = (props: TierProps): KubeObject => ({
+  apiVersion: 'crd.antrea.io/v1beta1',
+  kind: 'Tier',
+  metadata: { name: props.name },
+  spec: { priority: props.priority, ...(props.description !== undefined ? { description: props.description } : {}) },
+});

@@ -1,5 +1,4 @@
-import { ApiObject } from 'cdk8s';
-import type { Construct } from 'constructs';
+import type { KubeObject } from '../kube-object';
 
 export interface TokenExternalSecretProps {
   /** name of the Secret the member ClusterSet refers to */
@@ -23,28 +22,26 @@ export const EXTERNAL_SECRET_API_VERSION = 'external-secrets.io/v1';
  * (keys `ca.crt` and `token`) that the member ClusterSet names. Guarded: the Secret is owned by
  * this object, so pruning it would disconnect the member.
  */
-export class TokenExternalSecret extends ApiObject {
-  constructor(scope: Construct, id: string, props: TokenExternalSecretProps) {
-    const { key, caProperty, tokenProperty } = props.remoteRef;
-    super(scope, id, {
-      apiVersion: EXTERNAL_SECRET_API_VERSION,
-      kind: 'ExternalSecret',
-      metadata: { name: props.name, namespace: props.namespace, },
-      spec: {
-        refreshInterval: props.refreshInterval,
-        secretStoreRef: { kind: props.secretStoreRef.kind, name: props.secretStoreRef.name },
-        target: {
-          name: props.name,
-          creationPolicy: 'Owner',
-          // keep the last good token if the remote entry disappears
-          deletionPolicy: 'Retain',
-          template: { type: 'Opaque' },
-        },
-        data: [
-          { secretKey: 'ca.crt', remoteRef: { key, property: caProperty } },
-          { secretKey: 'token', remoteRef: { key, property: tokenProperty } },
-        ],
+export function tokenExternalSecret(props: TokenExternalSecretProps): KubeObject {
+  const { key, caProperty, tokenProperty } = props.remoteRef;
+  return {
+    apiVersion: EXTERNAL_SECRET_API_VERSION,
+    kind: 'ExternalSecret',
+    metadata: { name: props.name, namespace: props.namespace },
+    spec: {
+      refreshInterval: props.refreshInterval,
+      secretStoreRef: { kind: props.secretStoreRef.kind, name: props.secretStoreRef.name },
+      target: {
+        name: props.name,
+        creationPolicy: 'Owner',
+        // keep the last good token if the remote entry disappears
+        deletionPolicy: 'Retain',
+        template: { type: 'Opaque' },
       },
-    });
-  }
+      data: [
+        { secretKey: 'ca.crt', remoteRef: { key, property: caProperty } },
+        { secretKey: 'token', remoteRef: { key, property: tokenProperty } },
+      ],
+    },
+  };
 }

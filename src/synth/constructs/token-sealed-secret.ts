@@ -1,5 +1,4 @@
-import { ApiObject } from 'cdk8s';
-import type { Construct } from 'constructs';
+import type { KubeObject } from '../kube-object';
 
 export interface TokenSealedSecretProps {
   /** name of the Secret the member ClusterSet refers to */
@@ -14,16 +13,12 @@ export interface TokenSealedSecretProps {
  * The member's leader token as a Bitnami SealedSecret: only ciphertext enters git, and the
  * member's sealed-secrets controller unseals it into the Opaque Secret the ClusterSet names.
  */
-export class TokenSealedSecret extends ApiObject {
-  constructor(scope: Construct, id: string, props: TokenSealedSecretProps) {
-    super(scope, id, {
-      apiVersion: 'bitnami.com/v1alpha1',
-      kind: 'SealedSecret',
-      metadata: { name: props.name, namespace: props.namespace, },
-      spec: {
-        encryptedData: { 'ca.crt': props.encryptedData['ca.crt'], token: props.encryptedData.token },
-        template: { metadata: { name: props.name, namespace: props.namespace }, type: 'Opaque' },
-      },
-    });
-  }
-}
+export const tokenSealedSecret = (props: TokenSealedSecretProps): KubeObject => ({
+  apiVersion: 'bitnami.com/v1alpha1',
+  kind: 'SealedSecret',
+  metadata: { name: props.name, namespace: props.namespace },
+  spec: {
+    encryptedData: { 'ca.crt': props.encryptedData['ca.crt'], token: props.encryptedData.token },
+    template: { metadata: { name: props.name, namespace: props.namespace }, type: 'Opaque' },
+  },
+});

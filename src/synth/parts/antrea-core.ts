@@ -1,5 +1,4 @@
 import { antreaCoreObjects, type AntreaOptions } from '../../antrea/workloads';
-import { addObjects } from './apply-objects';
 import type { BundleContext, BundlePart } from './context';
 
 /** Antrea agent and controller options from a cluster's effective settings. */
@@ -30,6 +29,4 @@ export function antreaOptions({ definition, cluster, release }: BundleContext): 
 }
 
 /** Antrea core in kube-system: agent, controller, RBAC, config, APIServices, webhooks. */
-export const antreaCore: BundlePart = (chart, ctx) => {
-  addObjects(chart, antreaCoreObjects(antreaOptions(ctx)));
-};
+export const antreaCore: BundlePart = (ctx) => antreaCoreObjects(antreaOptions(ctx));

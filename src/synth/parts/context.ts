@@ -1,7 +1,7 @@
-import type { Chart } from 'cdk8s';
 import type { AntreaRelease } from '../../antrea/release';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
+import type { KubeObject } from '../kube-object';
 
 /** What every part of a bundle reads. */
 export interface BundleContext {
@@ -14,5 +14,5 @@ export interface BundleContext {
   readonly release: AntreaRelease;
 }
 
-/** One concern of a bundle (Antrea core, ClusterSets, credentials...): adds constructs to the chart. */
-export type BundlePart = (chart: Chart, ctx: BundleContext) => void;
+/** One concern of a bundle (Antrea core, ClusterSets, credentials...): the objects it contributes, as plain data. */
+export type BundlePart = (ctx: BundleContext) => readonly KubeObject[];

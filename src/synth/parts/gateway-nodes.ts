@@ -1,10 +1,6 @@
-import { GatewayNode } from '../constructs/gateway-node';
+import { gatewayNode } from '../constructs/gateway-node';
 import type { BundlePart } from './context';
 
 /** On a member, the Gateway candidate annotations of its Nodes. */
-export const gatewayNodes: BundlePart = (chart, { cluster }) => {
-  if (!cluster.isMember) return;
-  for (const gateway of cluster.cluster.gateways) {
-    new GatewayNode(chart, `gateway-node-${gateway.node}`, { node: gateway.node, ip: gateway.ip });
-  }
-};
+export const gatewayNodes: BundlePart = ({ cluster }) =>
+  cluster.isMember ? cluster.cluster.gateways.map((gateway) => gatewayNode({ node: gateway.node, ip: gateway.ip })) : [];

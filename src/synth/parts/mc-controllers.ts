@@ -1,16 +1,16 @@
 import { leaderMcControllerObjects, memberMcControllerObjects, type ImageOptions } from '../../antrea/workloads';
-import { addObjects } from './apply-objects';
+import type { KubeObject } from '../kube-object';
 import type { BundlePart } from './context';
 
 /** The leader and/or member antrea-mc-controller, by role; a dual-role cluster runs both. */
-export const mcControllers: BundlePart = (chart, { definition, cluster, release }) => {
+export const mcControllers: BundlePart = ({ definition, cluster, release }) => {
   const { antrea, leader } = definition.spec;
   const image: ImageOptions = { release, imageRegistry: antrea.imageRegistry };
   const net = cluster.network;
+  const out: KubeObject[] = [];
   if (cluster.isLeader) {
-    addObjects(
-      chart,
-      leaderMcControllerObjects({
+    out.push(
+      ...leaderMcControllerObjects({
         ...image,
         namespace: leader.namespace,
         enableStretchedNetworkPolicy: net.stretchedNetworkPolicy,
@@ -20,9 +20,8 @@ export const mcControllers: BundlePart = (chart, { definition, cluster, release 
     );
   }
   if (cluster.isMember) {
-    addObjects(
-      chart,
-      memberMcControllerObjects({
+    out.push(
+      ...memberMcControllerObjects({
         ...image,
         namespace: cluster.cluster.namespace,
         serviceCIDR: cluster.cluster.serviceCIDR ?? '',
@@ -33,4 +32,5 @@ export const mcControllers: BundlePart = (chart, { definition, cluster, release 
       }),
     );
   }
+  return out;
 };

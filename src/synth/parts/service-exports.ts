@@ -1,5 +1,5 @@
 import type { ClusterSet } from '../../model/clusterset';
-import { ServiceExport } from '../constructs/service-export';
+import { serviceExport } from '../constructs/service-export';
 import type { BundlePart } from './context';
 
 /** Whether a member exports a Service: listed by ID, or every member for "*". */
@@ -7,10 +7,9 @@ export const exportsService = (service: ClusterSet['spec']['services'][number], 
   service.exportFrom === '*' || service.exportFrom.includes(clusterID);
 
 /** On a member, a ServiceExport for each Service it exports. */
-export const serviceExports: BundlePart = (chart, { definition, cluster }) => {
-  if (!cluster.isMember) return;
-  for (const service of definition.spec.services) {
-    if (!exportsService(service, cluster.clusterID)) continue;
-    new ServiceExport(chart, `service-export-${service.namespace}-${service.name}`, { name: service.name, namespace: service.namespace });
-  }
-};
+export const serviceExports: BundlePart = ({ definition, cluster }) =>
+  cluster.isMember
+    ? definition.spec.services
+        .filter((service) => exportsService(service, cluster.clusterID))
+        .map((service) => serviceExport({ name: service.name, namespace: service.namespace }))
+    : [];

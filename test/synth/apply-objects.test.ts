@@ -1,0 +1,25 @@
+import { App, Chart } from 'cdk8s';
+import { expect, test } from 'vitest';
+import { v2_7_0 } from '../../src/antrea/v2.7.0';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import { checkObjects } from '../../src/emit/check-output';
+import type { KubeObject } from '../../src/synth/kube-object';
+import { addObjects } from '../../src/synth/parts/apply-objects';
+
+const tier = (priority: number): KubeObject => ({ apiVersion: 'crd.antrea.io/v1beta1', kind: 'Tier', metadata: { name: 'ops' }, spec: { priority } });
+
+test('objects enter the chart unchanged, in order', () => {
+  const chart = new Chart(new App(), 'c', { disableResourceNameHashes: true });
+  addObjects(chart, [tier(10), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } }]);
+  expect(chart.toJson()).toEqual([tier(10), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } }]);
+});
+
+test('two objects with one kind, Namespace and name reach output-collision instead of a cdk8s exception', () => {
+  const chart = new Chart(new App(), 'c', { disableResourceNameHashes: true });
+  expect(() => addObjects(chart, [tier(10), tier(20)])).not.toThrow();
+  const objects = chart.toJson() as KubeObject[];
+  expect(objects).toHaveLength(2);
+  const diagnostics: Diagnostic[] = [];
+  checkObjects('def.yaml', 'bundle c', objects, diagnostics, [], v2_7_0);
+  expect(diagnostics.map((d) => d.code)).toEqual(['output-collision']);
+});
