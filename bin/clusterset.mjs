@@ -1,7 +1,27 @@
 #!/usr/bin/env node
-// runs the TypeScript sources directly: no build step between a git pull and a synth
-import { register } from 'tsx/esm/api';
+// The installed package runs the compiled lib/cli.js. In a development checkout (src/ beside
+// lib/), lib/ is used only while it is newer than every source file; otherwise the TypeScript
+// sources run through tsx, so a git pull or an edit never runs a stale build.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli.ts');
+const root = new URL('../', import.meta.url);
+const compiled = new URL('lib/cli.js', root);
+const sources = new URL('src/', root);
+
+function buildIsFresh() {
+  if (!existsSync(compiled)) return false;
+  if (!existsSync(sources)) return true;
+  const built = statSync(compiled).mtimeMs;
+  return readdirSync(sources, { recursive: true }).every((f) => statSync(new URL(String(f), sources)).mtimeMs <= built);
+}
+
+let main;
+if (buildIsFresh()) {
+  ({ main } = await import(compiled.href));
+} else {
+  (await import('tsx/esm/api')).register();
+  (await import('tsx/cjs/api')).register();
+  globalThis[Symbol.for('antrea-clusterset.tsx-registered')] = true;
+  ({ main } = await import(new URL('src/cli.ts', root).href));
+}
 process.exitCode = await main(process.argv.slice(2));

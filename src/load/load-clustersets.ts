@@ -5,6 +5,7 @@ import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
 import type { SourceFile } from './source-file';
+import { ensureTypeScriptLoader } from './typescript-loader';
 import { checkTypeScriptSyntax } from './typescript-syntax';
 
 export const YAML_EXTENSIONS = ['.yaml', '.yml'];
@@ -47,12 +48,23 @@ export async function loadClusterSets(files: readonly string[], diagnostics: Dia
       diagnostics.push(fileSystemDiagnostic(file, 'read', err));
       continue;
     }
-    const source = TYPESCRIPT_EXTENSIONS.includes(extname(file))
-      ? (await checkTypeScriptSyntax(file, text, diagnostics))
-        ? await loadTypeScript(file, text, diagnostics)
-        : undefined
-      : loadYaml(file, text, diagnostics);
+    let source: SourceFile | undefined;
+    if (!TYPESCRIPT_EXTENSIONS.includes(extname(file))) source = loadYaml(file, text, diagnostics);
+    else if (await checkTypeScriptSyntax(file, text, diagnostics)) {
+      await ensureTypeScriptLoader();
+      source = withoutCommonJsWrapper(await loadTypeScript(file, text, diagnostics));
+    }
     if (source) sources.push(source);
   }
   return sources;
+}
+
+/**
+ * A definition compiled to CommonJS (a `.cts` file, or a `.ts` file in a package without
+ * `"type": "module"`) is imported as its `module.exports`, in which `default` is the definition.
+ */
+function withoutCommonJsWrapper(source: SourceFile | undefined): SourceFile | undefined {
+  const data = source?.data as { __esModule?: unknown; default?: unknown } | undefined;
+  if (!source || typeof data !== 'object' || data === null || data.__esModule !== true || !('default' in data)) return source;
+  return { file: source.file, text: source.text, data: data.default, locate: (path, options) => source.locate(path, options) };
 }

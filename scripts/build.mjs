@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// npm run build: lib/ for the published package. JavaScript by esbuild (ESM with shared chunks for
+// the CLI and the library, plus one CommonJS bundle for require()), declarations by tsc.
+// The sources import without file extensions (moduleResolution Bundler), which Node's ESM loader
+// cannot resolve file by file; bundling resolves them once here.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const lib = join(root, 'lib');
+rmSync(lib, { recursive: true, force: true });
+
+const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', packages: 'external', legalComments: 'none', logLevel: 'warning' };
+await build({ ...common, entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' }, outdir: lib, format: 'esm', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+// CommonJS has no import.meta: the one use (createRequire, package.json) gets this file's URL
+await build({
+  ...common,
+  entryPoints: { index: 'src/index.ts' },
+  outExtension: { '.js': '.cjs' },
+  outdir: lib,
+  format: 'cjs',
+  define: { 'import.meta.url': '__antreaClustersetUrl' },
+  banner: { js: "const __antreaClustersetUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+// declaration files keep the sources' extensionless imports; Node16/NodeNext consumers need `.js`
+for (const entry of readdirSync(join(lib, 'types'), { recursive: true })) {
+  const file = join(lib, 'types', String(entry));
+  if (!file.endsWith('.d.ts')) continue;
+  const text = readFileSync(file, 'utf8').replace(/(from |import\()(['"])(\.{1,2}\/[^'"]+)\2/g, (all, head, quote, spec) => {
+    if (/\.(js|json)$/.test(spec)) return all;
+    const base = join(dirname(file), spec);
+    const target = existsDts(`${base}.d.ts`) ? `${spec}.js` : existsDts(join(base, 'index.d.ts')) ? `${spec}/index.js` : spec;
+    return `${head}${quote}${target}${quote}`;
+  });
+  writeFileSync(file, text);
+}
+
+function existsDts(path) {
+  try {
+    readFileSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,105 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+// The package as a user gets it: `npm pack`, installed from the tarball into a fresh repository
+// with npm's default CommonJS package.json, used through its bin and from require() and import.
+// The pack runs in a copy of the repository so that its build never touches this checkout's lib/.
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const tmp = mkdtempSync(join(tmpdir(), 'clusterset-package-'));
+const repo = join(tmp, 'gitops');
+let tarball = '';
+let packed: { path: string }[] = [];
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const npmEnv = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', NO_COLOR: '1' };
+
+/** Runs a command in the user's repository; never throws, so a test can assert the exit code. */
+function sh(command: string, args: readonly string[], cwd = repo) {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: npmEnv });
+  // npm's own warnings about the machine's configuration are not ours
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr.replace(/^npm warn .*\n?/gm, '') };
+}
+const clusterset = (...args: string[]) => sh('npx', ['--no-install', 'clusterset', ...args]);
+
+beforeAll(() => {
+  // a copy of what the build reads; node_modules is shared through a link
+  const src = join(tmp, 'source');
+  mkdirSync(src);
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md']) copyFileSync(join(ROOT, entry), join(src, entry));
+  for (const dir of ['src', 'bin', 'scripts', 'schema', 'docs']) cpSync(join(ROOT, dir), join(src, dir), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'), 'dir');
+  const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: src, encoding: 'utf8', env: npmEnv, stdio: ['ignore', 'pipe', 'pipe'] })) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  tarball = join(tmp, out[0]!.filename);
+  packed = out[0]!.files;
+
+  mkdirSync(repo);
+  writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'gitops', version: '1.0.0', private: true }, null, 2)}\n`);
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: repo, env: npmEnv, stdio: 'pipe' });
+}, 240_000);
+
+describe('the tarball', () => {
+  test('ships the build, the bin, the schema and the docs; no sources, tests or output', () => {
+    const tops = new Set(packed.map((f) => f.path.split('/')[0]));
+    expect([...tops].sort()).toEqual(['README.md', 'bin', 'docs', 'lib', 'package.json', 'schema']);
+    const paths = packed.map((f) => f.path);
+    for (const p of ['lib/index.js', 'lib/index.cjs', 'lib/cli.js', 'lib/types/index.d.ts', 'bin/clusterset.mjs', 'schema/clusterset.schema.json']) expect(paths).toContain(p);
+    expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  test('the package is publishable and declares what it needs at run time', () => {
+    const pkg = JSON.parse(readFileSync(join(repo, 'node_modules/antrea-clusterset/package.json'), 'utf8'));
+    expect(pkg.private).toBeUndefined();
+    expect(pkg.bin).toEqual({ clusterset: 'bin/clusterset.mjs', 'antrea-clusterset': 'bin/clusterset.mjs' });
+    // positions in TypeScript definitions need the TypeScript parser, evaluation needs tsx
+    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['typescript', 'tsx', 'cdk8s', 'yaml', 'zod']));
+  });
+});
+
+describe('installed into a CommonJS repository', () => {
+  test('require() and import both give the library', () => {
+    const cjs = sh(process.execPath, ['-e', "const m = require('antrea-clusterset'); console.log(typeof m.defineClusterSet, typeof m.compile)"]);
+    expect(cjs).toMatchObject({ code: 0, stdout: 'function function\n' });
+    const esm = sh(process.execPath, ['--input-type=module', '-e', "import { defineClusterSet, compile } from 'antrea-clusterset'; console.log(typeof defineClusterSet, typeof compile)"]);
+    expect(esm).toMatchObject({ code: 0, stdout: 'function function\n' });
+  });
+
+  test('npx clusterset and npx antrea-clusterset print the version', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(clusterset('--version')).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect(sh('npx', ['--no-install', 'antrea-clusterset', '--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
+  test('validate locates mistakes in a YAML and a TypeScript definition', () => {
+    mkdirSync(join(repo, 'broken'), { recursive: true });
+    copyFileSync(join(ROOT, 'test/fixtures/cli/typo.yaml'), join(repo, 'broken/typo.yaml'));
+    copyFileSync(join(ROOT, 'test/fixtures/typescript/ts-typo.ts'), join(repo, 'broken/ts-typo.ts'));
+    const r = clusterset('validate', '--format', 'json', 'broken');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).diagnostics).toMatchObject([
+      { code: 'schema', file: 'broken/ts-typo.ts', line: 12, column: 28, path: ['spec', 'clusters', 1, 'podCIDR'] },
+      { code: 'schema', file: 'broken/typo.yaml', line: 15, column: 7, path: ['spec', 'clusters', 1, 'podCIDR'] },
+    ]);
+  });
+
+  test('synth and synth --check with a YAML and a TypeScript definition', () => {
+    mkdirSync(join(repo, 'defs'), { recursive: true });
+    copyFileSync(join(ROOT, 'clustersets/eks-clusterset.yaml'), join(repo, 'defs/eks-clusterset.yaml'));
+    copyFileSync(join(ROOT, 'test/fixtures/typescript/ts-clusterset.ts'), join(repo, 'defs/ts-clusterset.ts'));
+    const synth = clusterset('synth', '--out', 'out', 'defs');
+    expect(synth).toMatchObject({ code: 0, stderr: '' });
+    expect(synth.stdout).toMatch(/^wrote \d+ files for 5 clusters into out\n$/);
+    expect(readdirSync(join(repo, 'out')).sort()).toEqual(['eks-clusterset', 'manifest.json', 'ts-clusterset']);
+    expect(clusterset('synth', '--check', '--out', 'out', 'defs').code).toBe(0);
+    writeFileSync(join(repo, 'out/ts-clusterset/extra.yaml'), 'x: 1\n');
+    const stale = clusterset('synth', '--check', '--out', 'out', 'defs');
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('ts-clusterset/extra.yaml (not generated)');
+  });
+});
