@@ -140,195 +140,195 @@ const CONFIG_CHECKSUMS = {
 };
 
 describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (version, release: AntreaRelease) => {
-const { dir, have } = referenceDir(release, 'workloads');
-const upstream = (file: string, substitute?: readonly [string, string]): KubeObject[] => (have ? upstreamIn(dir, file, substitute) : []);
+  const { dir, have } = referenceDir(release, 'workloads');
+  const upstream = (file: string, substitute?: readonly [string, string]): KubeObject[] => (have ? upstreamIn(dir, file, substitute) : []);
 
-describe.skipIf(!have)('workloads equal upstream (features off)', () => {
-  const core = upstream('antrea.yml');
+  describe.skipIf(!have)('workloads equal upstream (features off)', () => {
+    const core = upstream('antrea.yml');
 
-  test('antrea.yml ships 27 non-CRD objects and we model each', () => {
-    expect(core).toHaveLength(27);
-    expectConformant(antreaCoreObjects({ release }), core, version);
+    test('antrea.yml ships 27 non-CRD objects and we model each', () => {
+      expect(core).toHaveLength(27);
+      expectConformant(antreaCoreObjects({ release }), core, version);
+    });
+
+    test('antrea-eks.yml: networkPolicyOnly on EKS', () => {
+      expectConformant(
+        antreaCoreObjects({ release, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' }),
+        upstream('antrea-eks.yml'),
+        version,
+      );
+    });
+
+    test.each([
+      ['antrea-multicluster (the upstream placeholder)', {}, undefined],
+      ['antrea-multicluster, explicitly', { namespace: 'antrea-multicluster' }, undefined],
+      ['mc-leader', { namespace: 'mc-leader' }, ['antrea-multicluster', 'mc-leader']],
+    ] as const)('leader-namespaced in %s', (_, opts: Partial<LeaderMcOptions>, substitute) => {
+      const theirs = upstream('antrea-multicluster-leader-namespaced.yml', substitute);
+      // before v2.7 upstream also ships the shared member ServiceAccount, its RoleBinding and token
+      expect(theirs).toHaveLength(release.facts.perMemberCredentials ? 11 : 14);
+      expectConformant(leaderMcControllerObjects({ release, ...opts }), theirs, version);
+    });
+
+    test.each([
+      ['kube-system (the upstream placeholder)', {}, undefined],
+      ['mc-member', { namespace: 'mc-member' }, ['kube-system', 'mc-member']],
+    ] as const)('member in %s', (_, opts: Partial<MemberMcOptions>, substitute) => {
+      const theirs = upstream('antrea-multicluster-member.yml', substitute);
+      expect(theirs).toHaveLength(8);
+      expectConformant(memberMcControllerObjects({ release, ...opts }), theirs, version);
+    });
+
+    test('the all-in-one leader manifest holds the same controller objects', () => {
+      expectConformant(leaderMcControllerObjects({ release }), upstream('antrea-multicluster-leader.yml'), version);
+    });
   });
 
-  test('antrea-eks.yml: networkPolicyOnly on EKS', () => {
-    expectConformant(
-      antreaCoreObjects({ release, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' }),
-      upstream('antrea-eks.yml'),
-      version,
-    );
-  });
+  describe.skipIf(!have)('with features on, only the keys the options control differ', () => {
+    const core = upstream('antrea.yml');
+    // upstream checksums stand for our features-off checksums, proven equivalent above
+    const baseline = checksumsOf(antreaCoreObjects({ release }));
 
-  test.each([
-    ['antrea-multicluster (the upstream placeholder)', {}, undefined],
-    ['antrea-multicluster, explicitly', { namespace: 'antrea-multicluster' }, undefined],
-    ['mc-leader', { namespace: 'mc-leader' }, ['antrea-multicluster', 'mc-leader']],
-  ] as const)('leader-namespaced in %s', (_, opts: Partial<LeaderMcOptions>, substitute) => {
-    const theirs = upstream('antrea-multicluster-leader-namespaced.yml', substitute);
-    // before v2.7 upstream also ships the shared member ServiceAccount, its RoleBinding and token
-    expect(theirs).toHaveLength(release.facts.perMemberCredentials ? 11 : 14);
-    expectConformant(leaderMcControllerObjects({ release, ...opts }), theirs, version);
-  });
-
-  test.each([
-    ['kube-system (the upstream placeholder)', {}, undefined],
-    ['mc-member', { namespace: 'mc-member' }, ['kube-system', 'mc-member']],
-  ] as const)('member in %s', (_, opts: Partial<MemberMcOptions>, substitute) => {
-    const theirs = upstream('antrea-multicluster-member.yml', substitute);
-    expect(theirs).toHaveLength(8);
-    expectConformant(memberMcControllerObjects({ release, ...opts }), theirs, version);
-  });
-
-  test('the all-in-one leader manifest holds the same controller objects', () => {
-    expectConformant(leaderMcControllerObjects({ release }), upstream('antrea-multicluster-leader.yml'), version);
-  });
-});
-
-describe.skipIf(!have)('with features on, only the keys the options control differ', () => {
-  const core = upstream('antrea.yml');
-  // upstream checksums stand for our features-off checksums, proven equivalent above
-  const baseline = checksumsOf(antreaCoreObjects({ release }));
-
-  test.each<[string, Partial<AntreaOptions>, Obj]>([
-    [
-      'Multicluster gate alone',
-      { multicluster: { enabled: true } },
-      {
-        [`${AGENT_CONF}.featureGates`]: { Multicluster: true },
-        [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
-        ...CONFIG_CHECKSUMS,
-      },
-    ],
-    [
-      'gateway, Pod-to-Pod, stretched policy, WireGuard, member Namespace',
-      {
-        multicluster: {
-          enabled: true,
-          enableGateway: true,
-          namespace: 'mc-member',
-          enablePodToPodConnectivity: true,
-          enableStretchedNetworkPolicy: true,
-          trafficEncryptionMode: 'wireGuard',
+    test.each<[string, Partial<AntreaOptions>, Obj]>([
+      [
+        'Multicluster gate alone',
+        { multicluster: { enabled: true } },
+        {
+          [`${AGENT_CONF}.featureGates`]: { Multicluster: true },
+          [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
+          ...CONFIG_CHECKSUMS,
         },
-      },
-      {
+      ],
+      [
+        'gateway, Pod-to-Pod, stretched policy, WireGuard, member Namespace',
+        {
+          multicluster: {
+            enabled: true,
+            enableGateway: true,
+            namespace: 'mc-member',
+            enablePodToPodConnectivity: true,
+            enableStretchedNetworkPolicy: true,
+            trafficEncryptionMode: 'wireGuard',
+          },
+        },
+        {
+          [`${AGENT_CONF}.featureGates`]: { Multicluster: true },
+          [`${AGENT_CONF}.multicluster.enableGateway`]: true,
+          [`${AGENT_CONF}.multicluster.enablePodToPodConnectivity`]: true,
+          [`${AGENT_CONF}.multicluster.enableStretchedNetworkPolicy`]: true,
+          [`${AGENT_CONF}.multicluster.namespace`]: 'mc-member',
+          [`${AGENT_CONF}.multicluster.trafficEncryptionMode`]: 'wireGuard',
+          [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
+          [`${CONTROLLER_CONF}.multicluster.enableStretchedNetworkPolicy`]: true,
+          ...CONFIG_CHECKSUMS,
+        },
+      ],
+      [
+        'multi-cluster settings without the gate are not written',
+        { multicluster: { enabled: false, enableGateway: true, enableStretchedNetworkPolicy: true } },
+        {},
+      ],
+      [
+        'vxlan tunnel on a custom port in hybrid mode',
+        { trafficEncapMode: 'hybrid', tunnelType: 'vxlan', tunnelPort: 4790 },
+        {
+          [`${AGENT_CONF}.trafficEncapMode`]: 'hybrid',
+          [`${AGENT_CONF}.tunnelPort`]: 4790,
+          [`${AGENT_CONF}.tunnelType`]: 'vxlan',
+          ...CONFIG_CHECKSUMS,
+        },
+      ],
+      [
+        'noEncap keeps install-cni an init container',
+        { trafficEncapMode: 'noEncap' },
+        { [`${AGENT_CONF}.trafficEncapMode`]: 'noEncap', ...CONFIG_CHECKSUMS },
+      ],
+      [
+        'agentConfig and controllerConfig are deep-merged last',
+        {
+          multicluster: { enabled: true },
+          agentConfig: { featureGates: { AntreaIPAM: true }, antreaProxy: { proxyAll: true } },
+          controllerConfig: { nodeIPAM: { enableNodeIPAM: true, clusterCIDRs: ['10.10.0.0/16'] } },
+        },
+        {
+          [`${AGENT_CONF}.antreaProxy.proxyAll`]: true,
+          [`${AGENT_CONF}.featureGates`]: { Multicluster: true, AntreaIPAM: true },
+          [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
+          [`${CONTROLLER_CONF}.nodeIPAM.clusterCIDRs`]: ['10.10.0.0/16'],
+          [`${CONTROLLER_CONF}.nodeIPAM.enableNodeIPAM`]: true,
+          ...CONFIG_CHECKSUMS,
+        },
+      ],
+      [
+        'in-cluster IPsec adds the ipsec-secret checksum',
+        { agentConfig: { trafficEncryptionMode: 'ipsec' } },
+        {
+          [`${AGENT_CONF}.trafficEncryptionMode`]: 'ipsec',
+          [`${DS}: spec.template.metadata.annotations["checksum/ipsec-secret"]`]: CHECKSUM,
+          ...CONFIG_CHECKSUMS,
+        },
+      ],
+      [
+        'a mirror registry changes every image and nothing else',
+        { imageRegistry: 'registry.example.com/antrea' },
+        {
+          [`${DS}: spec.template.spec.initContainers[0].image`]: `registry.example.com/antrea/antrea-agent-ubuntu:${version}`,
+          [`${DS}: spec.template.spec.containers[0].image`]: `registry.example.com/antrea/antrea-agent-ubuntu:${version}`,
+          [`${DS}: spec.template.spec.containers[1].image`]: `registry.example.com/antrea/antrea-agent-ubuntu:${version}`,
+          [`${DEPLOY}: spec.template.spec.containers[0].image`]: `registry.example.com/antrea/antrea-controller-ubuntu:${version}`,
+        },
+      ],
+    ])('%s', (_, opts, expected) => {
+      expect(differences(antreaCoreObjects({ release, ...opts }), core, baseline, version)).toEqual(expected);
+    });
+
+    test('multi-cluster on EKS differs from antrea-eks.yml only in the gate and the checksums', () => {
+      const eks = { release, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' } as const;
+      const ours = antreaCoreObjects({ ...eks, multicluster: { enabled: true, enableGateway: true } });
+      expect(differences(ours, upstream('antrea-eks.yml'), checksumsOf(antreaCoreObjects(eks)), version)).toEqual({
         [`${AGENT_CONF}.featureGates`]: { Multicluster: true },
         [`${AGENT_CONF}.multicluster.enableGateway`]: true,
-        [`${AGENT_CONF}.multicluster.enablePodToPodConnectivity`]: true,
-        [`${AGENT_CONF}.multicluster.enableStretchedNetworkPolicy`]: true,
-        [`${AGENT_CONF}.multicluster.namespace`]: 'mc-member',
-        [`${AGENT_CONF}.multicluster.trafficEncryptionMode`]: 'wireGuard',
         [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
-        [`${CONTROLLER_CONF}.multicluster.enableStretchedNetworkPolicy`]: true,
         ...CONFIG_CHECKSUMS,
-      },
-    ],
-    [
-      'multi-cluster settings without the gate are not written',
-      { multicluster: { enabled: false, enableGateway: true, enableStretchedNetworkPolicy: true } },
-      {},
-    ],
-    [
-      'vxlan tunnel on a custom port in hybrid mode',
-      { trafficEncapMode: 'hybrid', tunnelType: 'vxlan', tunnelPort: 4790 },
-      {
-        [`${AGENT_CONF}.trafficEncapMode`]: 'hybrid',
-        [`${AGENT_CONF}.tunnelPort`]: 4790,
-        [`${AGENT_CONF}.tunnelType`]: 'vxlan',
-        ...CONFIG_CHECKSUMS,
-      },
-    ],
-    [
-      'noEncap keeps install-cni an init container',
-      { trafficEncapMode: 'noEncap' },
-      { [`${AGENT_CONF}.trafficEncapMode`]: 'noEncap', ...CONFIG_CHECKSUMS },
-    ],
-    [
-      'agentConfig and controllerConfig are deep-merged last',
-      {
-        multicluster: { enabled: true },
-        agentConfig: { featureGates: { AntreaIPAM: true }, antreaProxy: { proxyAll: true } },
-        controllerConfig: { nodeIPAM: { enableNodeIPAM: true, clusterCIDRs: ['10.10.0.0/16'] } },
-      },
-      {
-        [`${AGENT_CONF}.antreaProxy.proxyAll`]: true,
-        [`${AGENT_CONF}.featureGates`]: { Multicluster: true, AntreaIPAM: true },
-        [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
-        [`${CONTROLLER_CONF}.nodeIPAM.clusterCIDRs`]: ['10.10.0.0/16'],
-        [`${CONTROLLER_CONF}.nodeIPAM.enableNodeIPAM`]: true,
-        ...CONFIG_CHECKSUMS,
-      },
-    ],
-    [
-      'in-cluster IPsec adds the ipsec-secret checksum',
-      { agentConfig: { trafficEncryptionMode: 'ipsec' } },
-      {
-        [`${AGENT_CONF}.trafficEncryptionMode`]: 'ipsec',
-        [`${DS}: spec.template.metadata.annotations["checksum/ipsec-secret"]`]: CHECKSUM,
-        ...CONFIG_CHECKSUMS,
-      },
-    ],
-    [
-      'a mirror registry changes every image and nothing else',
-      { imageRegistry: 'registry.example.com/antrea' },
-      {
-        [`${DS}: spec.template.spec.initContainers[0].image`]: `registry.example.com/antrea/antrea-agent-ubuntu:${version}`,
-        [`${DS}: spec.template.spec.containers[0].image`]: `registry.example.com/antrea/antrea-agent-ubuntu:${version}`,
-        [`${DS}: spec.template.spec.containers[1].image`]: `registry.example.com/antrea/antrea-agent-ubuntu:${version}`,
-        [`${DEPLOY}: spec.template.spec.containers[0].image`]: `registry.example.com/antrea/antrea-controller-ubuntu:${version}`,
-      },
-    ],
-  ])('%s', (_, opts, expected) => {
-    expect(differences(antreaCoreObjects({ release, ...opts }), core, baseline, version)).toEqual(expected);
-  });
+      });
+    });
 
-  test('multi-cluster on EKS differs from antrea-eks.yml only in the gate and the checksums', () => {
-    const eks = { release, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' } as const;
-    const ours = antreaCoreObjects({ ...eks, multicluster: { enabled: true, enableGateway: true } });
-    expect(differences(ours, upstream('antrea-eks.yml'), checksumsOf(antreaCoreObjects(eks)), version)).toEqual({
-      [`${AGENT_CONF}.featureGates`]: { Multicluster: true },
-      [`${AGENT_CONF}.multicluster.enableGateway`]: true,
-      [`${CONTROLLER_CONF}.featureGates`]: { Multicluster: true },
-      ...CONFIG_CHECKSUMS,
+    const MC_CONF = (ns: string) => `ConfigMap ${ns}/antrea-mc-controller-config: data["controller_manager_config.yaml"]`;
+    const MC_CHECKSUM = (ns: string) => ({
+      [`Deployment ${ns}/antrea-mc-controller: spec.template.metadata.annotations["checksum/config"]`]: CHECKSUM,
+    });
+
+    test('member controller config from options', () => {
+      const opts: MemberMcOptions = {
+        release,
+        serviceCIDR: '10.96.0.0/20',
+        podCIDRs: ['10.244.0.0/20', '10.245.0.0/20'],
+        gatewayIPPrecedence: 'public',
+        endpointIPType: 'PodIP',
+        enableStretchedNetworkPolicy: true,
+      };
+      const baselineMember = checksumsOf(memberMcControllerObjects({ release }));
+      expect(
+        differences(memberMcControllerObjects(opts), upstream('antrea-multicluster-member.yml'), baselineMember, version),
+      ).toEqual({
+        [`${MC_CONF('kube-system')}.enableStretchedNetworkPolicy`]: true,
+        [`${MC_CONF('kube-system')}.endpointIPType`]: 'PodIP',
+        [`${MC_CONF('kube-system')}.gatewayIPPrecedence`]: 'public',
+        [`${MC_CONF('kube-system')}.podCIDRs[0]`]: '10.244.0.0/20',
+        [`${MC_CONF('kube-system')}.podCIDRs[1]`]: '10.245.0.0/20',
+        [`${MC_CONF('kube-system')}.serviceCIDR`]: '10.96.0.0/20',
+        ...MC_CHECKSUM('kube-system'),
+      });
+    });
+
+    test('leader controller with stretched policy, in a substituted Namespace', () => {
+      const theirs = upstream('antrea-multicluster-leader-namespaced.yml', ['antrea-multicluster', 'mc-leader']);
+      const baselineLeader = checksumsOf(leaderMcControllerObjects({ release, namespace: 'mc-leader' }));
+      const ours = leaderMcControllerObjects({ release, namespace: 'mc-leader', enableStretchedNetworkPolicy: true });
+      expect(differences(ours, theirs, baselineLeader, version)).toEqual({
+        [`${MC_CONF('mc-leader')}.enableStretchedNetworkPolicy`]: true,
+        ...MC_CHECKSUM('mc-leader'),
+      });
     });
   });
-
-  const MC_CONF = (ns: string) => `ConfigMap ${ns}/antrea-mc-controller-config: data["controller_manager_config.yaml"]`;
-  const MC_CHECKSUM = (ns: string) => ({
-    [`Deployment ${ns}/antrea-mc-controller: spec.template.metadata.annotations["checksum/config"]`]: CHECKSUM,
-  });
-
-  test('member controller config from options', () => {
-    const opts: MemberMcOptions = {
-      release,
-      serviceCIDR: '10.96.0.0/20',
-      podCIDRs: ['10.244.0.0/20', '10.245.0.0/20'],
-      gatewayIPPrecedence: 'public',
-      endpointIPType: 'PodIP',
-      enableStretchedNetworkPolicy: true,
-    };
-    const baselineMember = checksumsOf(memberMcControllerObjects({ release }));
-    expect(
-      differences(memberMcControllerObjects(opts), upstream('antrea-multicluster-member.yml'), baselineMember, version),
-    ).toEqual({
-      [`${MC_CONF('kube-system')}.enableStretchedNetworkPolicy`]: true,
-      [`${MC_CONF('kube-system')}.endpointIPType`]: 'PodIP',
-      [`${MC_CONF('kube-system')}.gatewayIPPrecedence`]: 'public',
-      [`${MC_CONF('kube-system')}.podCIDRs[0]`]: '10.244.0.0/20',
-      [`${MC_CONF('kube-system')}.podCIDRs[1]`]: '10.245.0.0/20',
-      [`${MC_CONF('kube-system')}.serviceCIDR`]: '10.96.0.0/20',
-      ...MC_CHECKSUM('kube-system'),
-    });
-  });
-
-  test('leader controller with stretched policy, in a substituted Namespace', () => {
-    const theirs = upstream('antrea-multicluster-leader-namespaced.yml', ['antrea-multicluster', 'mc-leader']);
-    const baselineLeader = checksumsOf(leaderMcControllerObjects({ release, namespace: 'mc-leader' }));
-    const ours = leaderMcControllerObjects({ release, namespace: 'mc-leader', enableStretchedNetworkPolicy: true });
-    expect(differences(ours, theirs, baselineLeader, version)).toEqual({
-      [`${MC_CONF('mc-leader')}.enableStretchedNetworkPolicy`]: true,
-      ...MC_CHECKSUM('mc-leader'),
-    });
-  });
-});
 });
