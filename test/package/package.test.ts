@@ -88,18 +88,30 @@ describe('installed into a CommonJS repository', () => {
     ]);
   });
 
-  test('synth and synth --check with a YAML and a TypeScript definition', () => {
-    mkdirSync(join(repo, 'defs'), { recursive: true });
-    copyFileSync(join(ROOT, 'clustersets/eks-clusterset.yaml'), join(repo, 'defs/eks-clusterset.yaml'));
-    copyFileSync(join(ROOT, 'test/fixtures/typescript/ts-clusterset.ts'), join(repo, 'defs/ts-clusterset.ts'));
-    const synth = clusterset('synth', '--out', 'out', 'defs');
+  test('npx clusterset init, then validate, synth and synth --check with a YAML and a TypeScript definition', () => {
+    const init = clusterset('init');
+    expect(init).toMatchObject({ code: 0, stderr: '' });
+    // the repository already depends on the package (the tarball): init adds only the scripts
+    expect(init.stdout).toContain('updated package.json');
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+    expect(pkg.dependencies['antrea-clusterset']).toMatch(/^file:.*\.tgz$/);
+    expect(pkg.scripts.validate).toBe('clusterset validate');
+    for (const f of ['clustersets/prod.yaml', 'cdk8s.yaml', '.gitignore', '.github/workflows/clusterset.yml']) expect(init.stdout).toContain(`created ${f}`);
+    copyFileSync(join(ROOT, 'test/fixtures/typescript/ts-clusterset.ts'), join(repo, 'clustersets/ts-clusterset.ts'));
+
+    expect(clusterset('validate')).toMatchObject({ code: 0, stdout: '2 definitions valid\n', stderr: '' });
+    const synth = clusterset('synth');
     expect(synth).toMatchObject({ code: 0, stderr: '' });
-    expect(synth.stdout).toMatch(/^wrote \d+ files for 5 clusters into out\n$/);
-    expect(readdirSync(join(repo, 'out')).sort()).toEqual(['eks-clusterset', 'manifest.json', 'ts-clusterset']);
-    expect(clusterset('synth', '--check', '--out', 'out', 'defs').code).toBe(0);
-    writeFileSync(join(repo, 'out/ts-clusterset/extra.yaml'), 'x: 1\n');
-    const stale = clusterset('synth', '--check', '--out', 'out', 'defs');
+    expect(synth.stdout).toMatch(/^wrote \d+ files for 6 clusters into dist\n$/);
+    expect(readdirSync(join(repo, 'dist')).sort()).toEqual(['manifest.json', 'prod', 'ts-clusterset']);
+    expect(readdirSync(join(repo, 'dist/prod')).sort()).toEqual(expect.arrayContaining(['east', 'leader', 'west']));
+    expect(clusterset('synth', '--check')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^dist is up to date/) });
+
+    // an edit to the TypeScript definition makes the committed output stale
+    const ts = join(repo, 'clustersets/ts-clusterset.ts');
+    writeFileSync(ts, readFileSync(ts, 'utf8').replace("'10.112.0.0/16'", "'10.128.0.0/16'"));
+    const stale = clusterset('synth', '--check');
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toContain('ts-clusterset/extra.yaml (not generated)');
+    expect(stale.stderr).toMatch(/dist is stale[\s\S]*ts-clusterset\/west\//);
   });
 });

@@ -1,0 +1,140 @@
+import { LATEST_RELEASE } from '../antrea/releases';
+
+/** One file of a new GitOps repository. */
+export interface ScaffoldFile {
+  /** relative to the repository, `/`-separated */
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface ScaffoldOptions {
+  /** the package name of the new repository (npm rules: lower case, no spaces) */
+  readonly name: string;
+  /** the antrea-clusterset version the repository depends on */
+  readonly version: string;
+}
+
+/**
+ * The files `clusterset init` writes: a GitOps repository that needs nothing but npm. The
+ * starter definition validates and synthesizes as it is (a test holds it to that).
+ */
+export function scaffoldRepository(options: ScaffoldOptions): ScaffoldFile[] {
+  return [
+    { path: 'package.json', content: `${JSON.stringify(packageJson(options), null, 2)}\n` },
+    { path: 'clustersets/prod.yaml', content: STARTER_DEFINITION },
+    { path: 'cdk8s.yaml', content: CDK8S_YAML },
+    { path: '.gitignore', content: 'node_modules/\n.clusterset-tmp-*/\n' },
+    { path: '.github/workflows/clusterset.yml', content: WORKFLOW },
+  ];
+}
+
+/** The scripts a scaffolded package.json carries; `init` adds them to an existing one too. */
+export const SCAFFOLD_SCRIPTS: Readonly<Record<string, string>> = {
+  validate: 'clusterset validate',
+  synth: 'clusterset synth',
+  'synth:check': 'clusterset synth --check',
+};
+
+function packageJson({ name, version }: ScaffoldOptions) {
+  return {
+    name,
+    version: '0.0.0',
+    private: true,
+    description: 'Antrea Multi-cluster ClusterSets, compiled into per-cluster bundles in dist/',
+    scripts: SCAFFOLD_SCRIPTS,
+    devDependencies: { 'antrea-clusterset': `^${version}` },
+  };
+}
+
+/** npm's rules for a package name, applied to a folder name. */
+export function packageNameFor(folder: string): string {
+  const name = folder
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[._-]+|-+$/g, '');
+  return name.slice(0, 214) || 'clustersets';
+}
+
+const STARTER_DEFINITION = `# yaml-language-server: $schema=../node_modules/antrea-clusterset/schema/clusterset.schema.json
+# A ClusterSet: a dedicated leader cluster and two member clusters. Replace the names, the
+# leader's API server URL, the CIDRs and the Gateway Nodes with your own, then run
+#   npx clusterset validate    (checks CIDR overlaps, IDs, tunnels, exports, ...)
+#   npx clusterset synth       (writes one bundle per cluster into dist/)
+# Every field and its default: node_modules/antrea-clusterset/docs/definition-format.md
+apiVersion: antrea-clusterset/v1alpha1
+kind: ClusterSetDefinition
+metadata:
+  name: prod                          # the ClusterSet ID, the same in every cluster
+spec:
+  antrea:
+    # the Antrea release the bundles are built for
+    version: ${LATEST_RELEASE.version}
+  leader:
+    clusterID: leader                 # the cluster that runs the leader controller
+    server: https://leader.example.com:6443   # its API server, as the members reach it
+  clusters:
+    - clusterID: leader
+      member: false                   # dedicated leader: it joins no ClusterSet as a member
+    - clusterID: east
+      serviceCIDR: 10.96.0.0/16       # Service CIDRs must not overlap across members
+      gateways:
+        - node: east-gateway-node     # the Node that carries cross-cluster traffic
+    - clusterID: west
+      serviceCIDR: 10.112.0.0/16
+      gateways:
+        - node: west-gateway-node
+  # services:                         # export a Service from members, e.g.
+  #   - { name: nginx, namespace: web, exportFrom: "*" }
+`;
+
+const CDK8S_YAML = `# \`npx cdk8s synth\` runs the same compiler as \`npx clusterset synth\` (cdk8s passes CDK8S_OUTDIR).
+# cdk8s empties the output folder before it starts; \`clusterset synth\` keeps dist/ on failure.
+language: typescript
+app: npx clusterset synth
+output: dist
+`;
+
+// `plan` is used only where the installed version has it, so the workflow works before and after
+const WORKFLOW = `# Pull-request checks for the ClusterSet definitions in clustersets/: diagnostics as annotations
+# on the changed lines, a check that the committed dist/ is up to date, and the plan of what the
+# pull request changes in the fleet as one pull-request comment.
+name: clusterset
+on:
+  pull_request:
+  push:
+    branches: [main]
+permissions:
+  contents: read
+  pull-requests: write
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+          cache: npm
+      - run: npm ci
+      - name: validate definitions
+        run: npx clusterset validate --format github
+      - name: dist/ is up to date
+        run: npx clusterset synth --check
+      - name: plan as a pull-request comment
+        if: github.event_name == 'pull_request'
+        env:
+          GH_TOKEN: \${{ github.token }}
+          PR: \${{ github.event.pull_request.number }}
+          BASE: origin/\${{ github.base_ref }}
+        run: |
+          if ! npx clusterset help plan > /dev/null 2>&1; then
+            echo "this antrea-clusterset version has no plan command"; exit 0
+          fi
+          status=0
+          npx clusterset plan --base "$BASE" --format markdown > plan.md || status=$?
+          gh pr comment "$PR" --body-file plan.md --edit-last || gh pr comment "$PR" --body-file plan.md
+          # 3: the plan deletes or orphans objects; the comment says which
+          if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then exit "$status"; fi
+`;

@@ -1,0 +1,126 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { main } from '../../src/cli';
+import { packageNameFor } from '../../src/init/scaffold';
+
+const tmp = mkdtempSync(join(tmpdir(), 'clusterset-init-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+
+async function run(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
+  return { code, stdout, stderr };
+}
+
+const SCAFFOLD = ['.github/workflows/clusterset.yml', '.gitignore', 'cdk8s.yaml', 'clustersets/prod.yaml', 'package.json'];
+const files = (dir: string) =>
+  (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name).slice(dir.length + 1))
+    .sort();
+
+describe('clusterset init', () => {
+  test('scaffolds a repository that depends on the package and needs nothing else', async () => {
+    const dir = join(tmp, 'fresh');
+    const r = await run('init', dir);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(files(dir)).toEqual(SCAFFOLD);
+    for (const f of SCAFFOLD) expect(r.stdout).toContain(`created ${join(dir, f)}\n`);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg).toMatchObject({ name: 'fresh', private: true, devDependencies: { 'antrea-clusterset': `^${VERSION}` } });
+    expect(pkg.scripts).toMatchObject({ validate: 'clusterset validate', synth: 'clusterset synth' });
+    // nothing refers to this repository or to ../shared
+    for (const f of SCAFFOLD) expect(readFileSync(join(dir, f), 'utf8')).not.toMatch(/\.\.\/shared|npm test/);
+  });
+
+  test('the starter definition is a dedicated leader and two members, valid and synthesizable', async () => {
+    const dir = join(tmp, 'starter');
+    await run('init', '--quiet', dir);
+    const definition = join(dir, 'clustersets/prod.yaml');
+    const text = readFileSync(definition, 'utf8');
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/antrea-clusterset/schema/clusterset.schema.json');
+    const { spec } = parse(text) as { spec: { leader: { clusterID: string }; clusters: { clusterID: string; member?: boolean }[] } };
+    expect(spec.clusters.map((c) => [c.clusterID, c.member ?? true])).toEqual([
+      ['leader', false],
+      ['east', true],
+      ['west', true],
+    ]);
+    expect(spec.leader.clusterID).toBe('leader');
+    expect(await run('validate', '--format', 'json', definition)).toMatchObject({ code: 0, stdout: expect.stringContaining('"diagnostics": []') });
+    const out = join(dir, 'dist');
+    expect((await run('synth', '--quiet', '--out', out, definition)).code).toBe(0);
+    expect(readdirSync(join(out, 'prod')).sort()).toEqual(expect.arrayContaining(['east', 'leader', 'west']));
+  });
+
+  test('the workflow validates with annotations, checks dist/ and comments the plan', async () => {
+    const dir = join(tmp, 'workflow');
+    await run('init', '--quiet', dir);
+    const workflow = parse(readFileSync(join(dir, '.github/workflows/clusterset.yml'), 'utf8')) as {
+      permissions: Record<string, string>;
+      jobs: { check: { steps: { run?: string; if?: string }[] } };
+    };
+    const runs = workflow.jobs.check.steps.map((s) => s.run ?? '');
+    expect(runs).toContain('npx clusterset validate --format github');
+    expect(runs).toContain('npx clusterset synth --check');
+    const plan = workflow.jobs.check.steps.find((s) => s.run?.includes('clusterset plan'));
+    expect(plan?.if).toBe("github.event_name == 'pull_request'");
+    expect(plan?.run).toContain('--format markdown');
+    expect(plan?.run).toContain('gh pr comment');
+    expect(workflow.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    expect(runs.join('\n')).not.toContain('npm test');
+  });
+
+  test('never overwrites: an existing package.json gains the dependency and scripts, other files are kept', async () => {
+    const dir = join(tmp, 'existing');
+    mkdirSync(join(dir, 'clustersets'), { recursive: true });
+    // what `npm init -y` writes: CommonJS, with a test script
+    const npmInit = { name: 'existing', version: '1.0.0', main: 'index.js', scripts: { test: 'echo "Error: no test specified" && exit 1' }, license: 'ISC' };
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(npmInit, null, 2));
+    writeFileSync(join(dir, 'clustersets/prod.yaml'), 'mine\n');
+    const r = await run('init', dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`updated ${join(dir, 'package.json')}`);
+    expect(r.stdout).toContain(`kept ${join(dir, 'clustersets/prod.yaml')} (it exists)`);
+    expect(readFileSync(join(dir, 'clustersets/prod.yaml'), 'utf8')).toBe('mine\n');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg).toMatchObject({ ...npmInit, scripts: { ...npmInit.scripts, validate: 'clusterset validate' }, devDependencies: { 'antrea-clusterset': `^${VERSION}` } });
+    // a second run changes nothing
+    const again = await run('init', dir);
+    expect(again.stdout).toContain('kept');
+    expect(again.stdout).not.toContain('created');
+    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))).toEqual(pkg);
+  });
+
+  test.each([
+    { name: 'a package.json that is not an object', prepare: (d: string) => writeFileSync(join(d, 'package.json'), '[1]'), file: 'package.json', message: /cannot update ".*package\.json": it is not a JSON object/ },
+    { name: 'a file where a folder goes', prepare: (d: string) => writeFileSync(join(d, 'clustersets'), ''), file: 'clustersets/prod.yaml', message: /cannot write ".*clustersets.*": / },
+  ])('$name is a file-system diagnostic, exit 1', async ({ name, prepare, file, message }) => {
+    const dir = join(tmp, name.replace(/\W+/g, '-'));
+    mkdirSync(dir);
+    prepare(dir);
+    const r = await run('init', dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain(`${join(dir, file.split('/')[0]!)}`);
+    expect(r.stderr).toContain('error file-system:');
+  });
+
+  test('the next step is quoted for the shell', async () => {
+    const dir = join(tmp, "it's here");
+    expect((await run('init', dir)).stdout).toContain(`next: cd '${tmp}/it'\\''s here' && npm install`);
+  });
+
+  test.each([
+    ['gitops', 'gitops'],
+    ['My Repo', 'my-repo'],
+    ['.hidden', 'hidden'],
+    ['---', 'clustersets'],
+  ])('package name for folder %j is %j', (folder, name) => {
+    expect(packageNameFor(folder)).toBe(name);
+  });
+});
