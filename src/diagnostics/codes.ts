@@ -57,6 +57,7 @@ export const DIAGNOSTIC_CODES = [
   'policy-name',
   // secrets and delivery
   'inline-secret',
+  'object-name-format',
   'delivery-destination-missing',
   // output self-checks
   'output-schema',

@@ -52,18 +52,28 @@ export function renderGithub(diagnostics: readonly Diagnostic[]): string {
     .join('');
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text from a definition (values in messages, source lines) may hold terminal escape sequences:
+ * they are shown escaped, never sent to the terminal, so a definition cannot clear the screen or
+ * fake a result. Only our own colours reach the terminal.
+ */
+export const visible = (s: string): string => s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
 /** GNU `file:line:col: severity code: message`, a code frame, related places and a hint. */
 export function renderText(diagnostics: readonly Diagnostic[], sources: Sources = new Map(), options: TextOptions = {}): string {
   const paint = (style: keyof typeof SGR, s: string) => (options.color ? `\x1b[${SGR[style]}m${s}\x1b[0m` : s);
   let out = '';
   for (const d of sortDiagnostics(diagnostics)) {
-    out += `${paint('bold', `${d.file}:${d.line}:${d.column}:`)} ${paint(d.severity, `${d.severity} ${d.code}:`)} ${d.message}\n`;
+    out += `${paint('bold', `${visible(d.file)}:${d.line}:${d.column}:`)} ${paint(d.severity, `${d.severity} ${d.code}:`)} ${visible(d.message)}\n`;
     out += codeFrame(sources.get(d.file), d.line, d.column, d.endLine === d.line ? d.endColumn : undefined);
     for (const r of d.related ?? []) {
-      out += `${paint('bold', `${r.file}:${r.line}:${r.column}:`)} ${paint('note', 'note:')} ${r.message}\n`;
+      out += `${paint('bold', `${visible(r.file)}:${r.line}:${r.column}:`)} ${paint('note', 'note:')} ${visible(r.message)}\n`;
       out += codeFrame(sources.get(r.file), r.line, r.column, r.endLine === r.line ? r.endColumn : undefined);
     }
-    if (d.hint) out += `  ${paint('dim', 'hint:')} ${d.hint}\n`;
+    if (d.hint) out += `  ${paint('dim', 'hint:')} ${visible(d.hint)}\n`;
   }
   const { errors, warnings } = counts(diagnostics);
   const files = options.files ?? new Set(diagnostics.map((d) => d.file)).size;
@@ -82,14 +92,16 @@ function codeFrame(text: string | undefined, line: number, column: number, endCo
   const width = String(line).length;
   const gutter = (n: number | '') => `  ${String(n).padStart(width)} | `;
   let shift = 0;
-  let shown = current.replace(/\t/g, ' ');
+  // one column per character keeps the caret aligned: a control character shows as '?'
+  const plain = (t: string) => t.replace(/\t/g, ' ').replace(CONTROL, '?');
+  let shown = plain(current);
   if (shown.length > MAX_FRAME_WIDTH) {
     shift = Math.max(0, Math.min(column - 1 - MAX_FRAME_WIDTH / 2, shown.length - MAX_FRAME_WIDTH));
     shown = shown.slice(shift, shift + MAX_FRAME_WIDTH);
   }
   let out = '';
   const prev = lines[line - 2];
-  if (prev !== undefined && prev.trim() !== '' && shift === 0) out += `${gutter(line - 1)}${prev.slice(0, MAX_FRAME_WIDTH)}\n`;
+  if (prev !== undefined && prev.trim() !== '' && shift === 0) out += `${gutter(line - 1)}${plain(prev).slice(0, MAX_FRAME_WIDTH)}\n`;
   out += `${gutter(line)}${shown}\n`;
   const start = Math.max(0, column - 1 - shift);
   const length = Math.max(1, Math.min((endColumn ?? column + 1) - column, shown.length - start));

@@ -1,3 +1,4 @@
+import { shellQuote as q } from './shell-quote';
 import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet } from '../model/clusterset';
 import { leaderOf, members, type EffectiveCluster } from '../model/effective';
@@ -87,16 +88,20 @@ function orderSection({ definition, members: ms }: NotesContext): string {
       `Apply ${code(`${l.clusterID}/`)} first and wait until its ${code('antrea-mc-controller')} in ${code(l.namespace)} is ready: members are admitted by its webhooks.`,
       `Then give each member its leader token (next section)${others.length ? ` and apply the member folders (${others.map((m) => code(m.clusterID)).join(', ')})` : ''}.` +
         (ms.some((m) => m.isLeader) ? ` The leader's own member ClusterSet connects as soon as its token Secret exists.` : ''),
-      `Check from the leader: ${code(`kubectl --context ${l.clusterID} -n ${l.namespace} get clusterset ${definition.metadata.name}`)} lists every member as ready.`,
+      `Check from the leader: ${code(`kubectl --context ${q(l.clusterID)} -n ${q(l.namespace)} get clusterset ${q(definition.metadata.name)}`)} lists every member as ready.`,
     ]),
   ].join('\n\n');
 }
 
-/** jq program turning the leader's service-account-token Secret into the member's Opaque Secret. */
+/**
+ * jq turning the leader's service-account-token Secret into the member's Opaque Secret. Names go
+ * in as `--arg` values, never into the program text.
+ */
 const toMemberSecret = (m: EffectiveCluster): string =>
-  `if (.data.token // "") == "" then error("no token yet: apply the leader bundle first") else ` +
-  `{apiVersion: "v1", kind: "Secret", type: "Opaque", metadata: {name: "${m.tokenSecretName}", namespace: "${m.cluster.namespace}"}, ` +
-  `data: {"ca.crt": .data["ca.crt"], token: .data.token}} end`;
+  `jq --arg name ${q(m.tokenSecretName)} --arg namespace ${q(m.cluster.namespace)} ` +
+  `'if (.data.token // "") == "" then error("no token yet: apply the leader bundle first") else ` +
+  `{apiVersion: "v1", kind: "Secret", type: "Opaque", metadata: {name: $name, namespace: $namespace}, ` +
+  `data: {"ca.crt": .data["ca.crt"], token: .data.token}} end'`;
 
 /** With `spec.antrea.upgradeFrom`: the ordered steps and risks of this release change (antrea-upgrade-path refused the others). */
 function upgradeSection({ definition }: NotesContext): string {
@@ -126,17 +131,17 @@ function tokensSection(ctx: NotesContext): string {
     'Kubernetes writes the token once the leader has applied them; it never passes through git. ' +
     "Each member's ClusterSet reads it from an Opaque Secret (keys `ca.crt` and `token`) in the member Namespace.";
   const getLeaderSecret = (m: EffectiveCluster) =>
-    `kubectl --context ${l.clusterID} -n ${l.namespace} get secret ${memberTokenName(m.clusterID)} -o json \\`;
+    `kubectl --context ${q(l.clusterID)} -n ${q(l.namespace)} get secret ${q(memberTokenName(m.clusterID))} -o json \\`;
   const perMember = ctx.members.map((m) => {
     const target = code(`${m.cluster.namespace}/${m.tokenSecretName}`);
     const src = m.cluster.tokenSecret;
-    const restart = `After the token changes under the same Secret name, restart the member controller, which reads it only when it connects: ${code(`kubectl --context ${m.clusterID} -n ${m.cluster.namespace} rollout restart deployment antrea-mc-controller`)}.`;
+    const restart = `After the token changes under the same Secret name, restart the member controller, which reads it only when it connects: ${code(`kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`)}.`;
     switch (src.source) {
       case 'manual':
         return [
           `### ${m.clusterID} (manual)`,
           `The bundle only refers to Secret ${target}. Copy it once, after the leader bundle is applied (server-side apply keeps the token out of the last-applied annotation):`,
-          sh([getLeaderSecret(m), `  | jq '${toMemberSecret(m)}' \\`, `  | kubectl --context ${m.clusterID} apply --server-side --force-conflicts -f -`]),
+          sh([getLeaderSecret(m), `  | ${toMemberSecret(m)} \\`, `  | kubectl --context ${q(m.clusterID)} apply --server-side --force-conflicts -f -`]),
           restart,
         ].join('\n\n');
       case 'externalSecret': {
@@ -145,7 +150,7 @@ function tokensSection(ctx: NotesContext): string {
           `### ${m.clusterID} (External Secrets)`,
           `The bundle's ExternalSecret ${target} reads remote key ${code(remoteRef.key)} (properties ${code(remoteRef.caProperty)} and ${code(remoteRef.tokenProperty)}) through ${secretStoreRef.kind} ${code(secretStoreRef.name)}. ` +
             "Put the leader's token there once the leader bundle is applied, for example from this JSON (decoded values; feed it to your secret store's CLI, or push it from the leader with a PushSecret):",
-          sh([getLeaderSecret(m), `  | jq '{"${remoteRef.caProperty}": (.data["ca.crt"] | @base64d), "${remoteRef.tokenProperty}": (.data.token | @base64d)}'`]),
+          sh([getLeaderSecret(m), `  | jq --arg ca ${q(remoteRef.caProperty)} --arg token ${q(remoteRef.tokenProperty)} '{($ca): (.data["ca.crt"] | @base64d), ($token): (.data.token | @base64d)}'`]),
           restart,
         ].join('\n\n');
       }
@@ -154,7 +159,7 @@ function tokensSection(ctx: NotesContext): string {
           `### ${m.clusterID} (Sealed Secrets)`,
           `The bundle's SealedSecret ${target} is built from ${code('tokenSecret.sealedSecret.encryptedData')}, sealed for that name and Namespace with ${code(m.clusterID)}'s sealed-secrets certificate. ` +
             `To seal a new token, run this and copy ${code('spec.encryptedData')} of its output into the definition:`,
-          sh([getLeaderSecret(m), `  | jq '${toMemberSecret(m)}' \\`, `  | kubeseal --context ${m.clusterID} --format yaml`]),
+          sh([getLeaderSecret(m), `  | ${toMemberSecret(m)} \\`, `  | kubeseal --context ${q(m.clusterID)} --format yaml`]),
           restart,
         ].join('\n\n');
     }

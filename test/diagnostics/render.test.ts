@@ -64,3 +64,17 @@ describe('renderers', () => {
     expect(frame[2]!.indexOf('^^^')).toBe(frame[1]!.indexOf('bad'));
   });
 });
+
+describe('terminal escapes from a definition', () => {
+  test('are shown escaped in messages, hints and code frames, never sent to the terminal', () => {
+    const evil = '\u001b[2J\u001b[Hall checks passed\u0007\u009b31m';
+    const text = renderText(
+      [{ code: 'schema', severity: 'error', message: `bad value "${evil}"`, hint: `try ${evil}`, file: 'x.yaml', path: [], line: 1, column: 7 }],
+      new Map([['x.yaml', `name: ${evil}\n`]]),
+    );
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(text).toContain('bad value "\\x1b[2J\\x1b[Hall checks passed\\x07\\x9b31m"');
+    expect(text).toContain('1 | name: ?[2J?[Hall checks passed??31m');
+  });
+});

@@ -23,6 +23,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'file-system': 'error',
   'typescript-syntax': 'error',
   'antrea-upgrade-path': 'error',
+  'object-name-format': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -33,6 +33,7 @@ import { managedConfigKey } from './managed-config-key';
 import { configKeyUnknown } from './config-key-unknown';
 import { exportUnknownCluster } from './export-unknown-cluster';
 import { exportNameFormat } from './export-name-format';
+import { objectNameFormat } from './object-name-format';
 import { exportDuplicate } from './export-duplicate';
 import { exportImportCollision } from './export-import-collision';
 import { exportNameLength } from './export-name-length';
@@ -82,6 +83,7 @@ export const allRules: readonly Rule[] = [
   configKeyUnknown,
   exportUnknownCluster,
   exportNameFormat,
+  objectNameFormat,
   exportDuplicate,
   exportImportCollision,
   exportNameLength,

@@ -1,0 +1,85 @@
+import { objectNameFormat } from '../../../src/validate/rules/object-name-format';
+import { ruleTester } from '../../helpers/rule-tester';
+import { source } from '../../helpers/source';
+
+// 246 characters: a valid Kubernetes name whose bundle file name would exceed 255 bytes
+const LONG_NODE = 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn';
+
+ruleTester(objectNameFormat, {
+  valid: [
+    source`
+      spec:
+        antrea: { version: v2.7.0 }
+        leader: { clusterID: a, server: https://a:6443 }
+        clusters:
+          - clusterID: a
+            gateways: [{ node: ip-10-0-1-5.ec2.internal }]
+            tokenSecret:
+              source: externalSecret
+              name: a.leader-token
+              externalSecret:
+                secretStoreRef: { name: vault }
+                remoteRef: { key: "clusters/a/token", caProperty: ca_crt, tokenProperty: token.v1 }
+                refreshInterval: 1h30m
+        delivery:
+          argocd: { repoURL: "https://git.example.com/x.git", targetRevision: release-1.2 }
+          flux: { sourceRef: { name: flux-system, namespace: flux-system }, interval: 5m }`,
+  ],
+  invalid: [
+    {
+      name: 'Gateway Node names: underscore, and a name too long for its file',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - clusterID: a
+              gateways: [{ node: Node_A }, { node: ${LONG_NODE} }]`,
+      diagnostics: [
+        { line: 6, column: 26 },
+        { line: 6, column: 44 },
+      ],
+    },
+    {
+      name: 'a token Secret name that would break the notes commands, properties that are no Secret keys, a negative interval',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - clusterID: a
+              tokenSecret:
+                source: externalSecret
+                name: "x'; touch /tmp/p; echo '"
+                externalSecret:
+                  secretStoreRef: { name: a..b }
+                  remoteRef: { key: k, caProperty: "ca\\"; rm -rf /", tokenProperty: "t k" }
+                  refreshInterval: "-1m"`,
+      diagnostics: [
+        { line: 8, column: 15 },
+        { line: 10, column: 35 },
+        { line: 11, column: 44 },
+        { line: 11, column: 77 },
+        { line: 12, column: 28 },
+      ],
+    },
+    {
+      name: 'delivery: Namespaces, a template in the ApplicationSet, a duration',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }]
+          delivery:
+            argocd: { namespace: Argo, repoURL: "https://x/{{ .name }}.git", targetRevision: "{{ .values.rev }}" }
+            flux: { namespace: ../x, sourceRef: { name: src }, interval: "-1m" }`,
+      diagnostics: [
+        { line: 6, column: 26 },
+        { line: 6, column: 41 },
+        { line: 6, column: 86 },
+        { line: 7, column: 24 },
+        { line: 7, column: 66 },
+      ],
+    },
+  ],
+});
