@@ -8,6 +8,10 @@ import { staleFiles, writeOutput, OutputError } from './emit/write-output';
 import { packageNameFor, SCAFFOLD_SCRIPTS, scaffoldRepository } from './init/scaffold';
 import { findDefinitionFiles } from './load/load-clustersets';
 import { definitionJsonSchema } from './model/json-schema';
+import { hasDestructive } from './plan/plan-changes';
+import { GitError } from './plan/read-revision';
+import { PLAN_FORMATS, renderPlan, type PlanFormat } from './plan/render-plan';
+import { runPlan, type PlanResult } from './plan/run-plan';
 
 /** Where the CLI prints and what it reads from its environment; tests pass their own. */
 export interface Io {
@@ -75,6 +79,16 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     },
     run: (args, ctx) => compileCommand('synth', args, ctx),
   },
+  plan: {
+    summary: 'what the change does to the fleet, compared with a git revision (exit 3 when destructive)',
+    arguments: '[paths...]',
+    options: {
+      base: { type: 'string', value: 'REF', description: 'git revision to compare with (default: the merge base with the default branch)' },
+      format: { type: 'string', value: 'text|json|markdown|github', description: 'how the plan is printed (default: text)' },
+      help: HELP,
+    },
+    run: (args, ctx) => planCommand(args, ctx),
+  },
   schema: {
     summary: 'print the JSON Schema of the definition format',
     arguments: '',
@@ -107,7 +121,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   },
 };
 
-const EXIT_CODES = 'exit codes: 0 no errors (warnings allowed), 1 error diagnostics or stale output, 2 usage or internal failure';
+const EXIT_CODES = 'exit codes: 0 no errors (warnings allowed), 1 error diagnostics or stale output, 2 usage or internal failure, 3 (plan) a destructive change';
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => `${n} ${COMMANDS[n]!.arguments}`.length)) + 2;
@@ -282,6 +296,28 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   report();
   say(`wrote ${result.files.length} files for ${clusters} clusters into ${out}`);
   return 0;
+}
+
+/** plan: compile the base revision and the work tree, print what changes; 3 when destructive. */
+async function planCommand(args: Args, { io, env }: Context): Promise<number> {
+  const format = (args.options.format ?? 'text') as PlanFormat;
+  if (!PLAN_FORMATS.includes(format)) throw new UsageError(`--format must be ${PLAN_FORMATS.join(', ')}, not "${format}"`);
+  const paths = args.positionals.length > 0 ? args.positionals : ['clustersets'];
+  let result: PlanResult;
+  try {
+    result = await runPlan({ cwd: process.cwd(), paths, ...(typeof args.options.base === 'string' && { base: args.options.base }) });
+  } catch (err) {
+    if (err instanceof GitError) throw new UsageError(err.message, 'plan');
+    throw err;
+  }
+  if (result.diagnostics.length > 0) {
+    const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
+    const files = new Set(result.diagnostics.map((d) => d.file)).size;
+    io.stderr.write(render(format === 'json' ? 'json' : format === 'github' ? 'github' : 'text', result.diagnostics, result.sources, { files, color }));
+  }
+  if (!result.plan) return 1;
+  io.stdout.write(renderPlan(format, result.plan, { base: result.base, head: result.head }));
+  return hasDestructive(result.plan) ? 3 : 0;
 }
 
 /** The output path exists but is not a directory, or cannot be inspected. */

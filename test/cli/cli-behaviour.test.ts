@@ -48,7 +48,7 @@ describe('version, help and usage errors', () => {
     { argv: ['synth', '--help'], code: 0, stdout: /^usage: clusterset synth / },
     { argv: ['validate', '-h'], code: 0, stdout: /^usage: clusterset validate [\s\S]*--format text\|json\|github/ },
     { argv: [], code: 2, stderr: /^usage: clusterset <command>/ },
-    { argv: ['help', 'nope'], code: 2, stderr: 'clusterset: unknown command "nope"; the commands are validate, synth, schema, init, help\nrun `clusterset help` for usage\n' },
+    { argv: ['help', 'nope'], code: 2, stderr: 'clusterset: unknown command "nope"; the commands are validate, synth, plan, schema, init, help\nrun `clusterset help` for usage\n' },
     { argv: ['frobnicate'], code: 2, stderr: /^clusterset: unknown command "frobnicate"/ },
     { argv: ['validate', '--bogus'], code: 2, stderr: 'clusterset: validate has no option --bogus\nrun `clusterset help validate` for usage\n' },
     { argv: ['validate', '--format=xml'], code: 2, stderr: /^clusterset: --format must be text, json or github, not "xml"\n/ },

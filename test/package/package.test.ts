@@ -114,4 +114,18 @@ describe('installed into a CommonJS repository', () => {
     expect(stale.code).toBe(1);
     expect(stale.stderr).toMatch(/dist is stale[\s\S]*ts-clusterset\/west\//);
   });
+
+  test('a CommonJS cdk8s app uses the construct library on the scaffolded definition', () => {
+    const app = [
+      "const { App } = require('cdk8s');",
+      "const { AntreaClusterSet, ClusterSetError } = require('antrea-clusterset');",
+      'const app = new App();',
+      "const set = new AntreaClusterSet(app, 'prod', { definition: { file: 'clustersets/prod.yaml' } });",
+      "console.log(Object.keys(set.charts).join(','), app.charts.flatMap((c) => c.toJson()).length > 50);",
+      "try { new AntreaClusterSet(new App(), 'bad', { definition: { apiVersion: 'x' } }); } catch (e) { console.log(e instanceof ClusterSetError, e.message.split('\\n')[0]); }",
+    ].join('\n');
+    const r = sh(process.execPath, ['-e', app]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^leader,east,west true\ntrue ClusterSet "bad" has \d+ errors:\n$/);
+  });
 });

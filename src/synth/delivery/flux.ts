@@ -1,6 +1,7 @@
 import type { IKustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
 import type { ClusterSet } from '../../model/clusterset';
 import { leaderOf, type EffectiveCluster } from '../../model/effective';
+import { FLUX_PRUNE } from '../guards';
 import { LAYERS } from '../layers';
 import { asKubeObject, type KubeObject } from './kube-object-cast';
 import { bundlePath, engineName, LABELS, MANAGED_BY, roleOf } from './engine-names';
@@ -73,6 +74,11 @@ function layerKustomizations(definition: ClusterSet, flux: FluxDelivery, c: Effe
           [LABELS.role]: roleOf(c),
           [LABELS.layer]: layer,
         },
+        // the parent Kustomization that applies flux/ must never garbage-collect this one: deleting
+        // a Kustomization with prune: true deletes everything it applied, the CNI included, so a
+        // ClusterSet renamed, a definition removed or a member dropped would uninstall Antrea.
+        // Orphaned instead, it reports the missing path until removed on purpose (docs/delivery.md).
+        annotations: { [FLUX_PRUNE]: 'disabled' },
       },
       // no postBuild: nothing in a bundle is a template, and `${...}` in Antrea's config stays as written
       spec: {

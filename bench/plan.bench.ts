@@ -1,0 +1,46 @@
+// `clusterset plan` on a 100-cluster fleet where one member changed, against the time of compiling
+// both revisions (what a synth of each does before writing). Ratio from one run.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { stringify } from 'yaml';
+import { compile } from '../src/compile';
+import { runPlan } from '../src/plan/run-plan';
+import { syntheticClusterSet } from './validate.bench';
+
+export default async function bench(): Promise<void> {
+  const repo = mkdtempSync(join(tmpdir(), 'plan-bench-'));
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', ...args], { cwd: repo, stdio: 'pipe' });
+  try {
+    const file = join(repo, 'clustersets', 'fleet.yaml');
+    mkdirSync(join(repo, 'clustersets'));
+    const definition = syntheticClusterSet(100);
+    writeFileSync(file, stringify(definition));
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'base');
+    definition.spec.clusters[42]!.gateways = [{ node: 'cluster-42-node2' }];
+    writeFileSync(file, stringify(definition));
+
+    const time = async (fn: () => Promise<unknown>) => {
+      const start = performance.now();
+      await fn();
+      return performance.now() - start;
+    };
+    await compile({ files: [file] }); // warm-up: module loading and validator compilation
+    const both = await time(async () => {
+      await compile({ files: [file] });
+      await compile({ files: [file] });
+    });
+    let changes = 0;
+    const plan = await time(async () => {
+      const result = await runPlan({ cwd: repo, paths: ['clustersets'], base: 'HEAD' });
+      changes = result.plan?.changes.length ?? -1;
+    });
+    console.log(`100 clusters, one Gateway moved: plan ${plan.toFixed(0)} ms (${changes} change lines), compile of both revisions ${both.toFixed(0)} ms, ratio ${(plan / both).toFixed(2)}`);
+  } finally {
+    rmSync(repo, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
+import { fileSystemDiagnostic } from '../diagnostics/file-system';
+import { EmitCache, layoutClusterSet, sortObjects } from '../emit/layout';
+import { loadYaml } from '../load/load-yaml';
+import { LineIndex, type SourceFile } from '../load/source-file';
+import type { ClusterSetInput } from '../model/clusterset';
+import { parseClusterSet } from '../model/parse-clusterset';
+import { addObjects } from '../synth/parts/apply-objects';
+import { synthClusterSet, type Bundle, type ClusterSetOutput } from '../synth/synth-clusterset';
+import { runRawRules, runRules } from '../validate/run-rules';
+
+export interface AntreaClusterSetProps {
+  /**
+   * The definition, as `defineClusterSet({...})` returns it (or parsed YAML); or `{ file }`, a
+   * YAML definition read from disk, so that diagnostics carry its line and column.
+   */
+  readonly definition: ClusterSetInput | { readonly file: string };
+}
+
+/** The diagnostics that stopped a ClusterSet, as one error whose message lists them all. */
+export class ClusterSetError extends Error {
+  constructor(
+    readonly id: string,
+    readonly diagnostics: readonly Diagnostic[],
+  ) {
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    super(
+      `ClusterSet "${id}" has ${errors.length} error${errors.length === 1 ? '' : 's'}:\n${sortDiagnostics(errors)
+        .map((d) => `  ${placeOf(d)}: ${d.code}: ${d.message}${d.hint ? ` (${d.hint})` : ''}`)
+        .join('\n')}`,
+    );
+    this.name = 'ClusterSetError';
+  }
+}
+
+/** `file:line:column` for a file, the data path for a definition given as an object. */
+function placeOf(d: Diagnostic): string {
+  if (!d.file.startsWith('<')) return `${d.file}:${d.line}:${d.column}`;
+  return d.path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${p}` : p), '') || 'the definition';
+}
+
+/**
+ * A ClusterSet in a user's own cdk8s app: the compiler's pipeline (schema, rules, synth, the
+ * output self-checks) with one chart per cluster bundle (`charts`, by cluster ID) and one per
+ * delivery engine (`argocd`, `flux`), holding the objects `clusterset synth` writes.
+ * Any error diagnostic is thrown as one ClusterSetError; warnings are kept in `diagnostics`.
+ */
+export class AntreaClusterSet extends Construct {
+  /** one chart per cluster, by cluster ID */
+  readonly charts: Readonly<Record<string, Chart>>;
+  /** one chart per delivery engine that the definition configures */
+  readonly engineCharts: Readonly<Record<string, Chart>>;
+  /** the compiled output: bundles, engine objects and the operator notes */
+  readonly output: ClusterSetOutput;
+  /** warnings (errors are thrown) */
+  readonly diagnostics: readonly Diagnostic[];
+
+  constructor(scope: Construct, id: string, props: AntreaClusterSetProps) {
+    super(scope, id);
+    const diagnostics: Diagnostic[] = [];
+    const source = sourceOf(id, props.definition, diagnostics);
+    const parsed = source && (runRawRules(source, diagnostics), parseClusterSet(source, diagnostics));
+    if (parsed) runRules(parsed, diagnostics);
+    if (!parsed || hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
+    const output = synthClusterSet(parsed);
+    // the output self-checks (every object against its schema, collisions) as for the CLI
+    layoutClusterSet(output, diagnostics, new EmitCache());
+    if (hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
+
+    this.output = output;
+    this.diagnostics = diagnostics;
+    this.charts = Object.fromEntries(output.bundles.map((b) => [b.clusterID, this.chart(b.clusterID, b.objects)]));
+    this.engineCharts = Object.fromEntries(Object.entries(output.engines).map(([engine, objects]) => [engine, this.chart(engine, objects)]));
+  }
+
+  private chart(id: string, objects: Bundle['objects']): Chart {
+    // explicit names only, as in the bundles: Antrea's objects have fixed names
+    const chart = new Chart(this, id, { disableResourceNameHashes: true });
+    addObjects(chart, sortObjects(objects));
+    return chart;
+  }
+}
+
+function sourceOf(id: string, definition: AntreaClusterSetProps['definition'], diagnostics: Diagnostic[]): SourceFile | undefined {
+  if (isFileReference(definition)) {
+    let text: string;
+    try {
+      text = readFileSync(definition.file, 'utf8');
+    } catch (err) {
+      diagnostics.push(fileSystemDiagnostic(definition.file, 'read', err));
+      return undefined;
+    }
+    return loadYaml(definition.file, text, diagnostics);
+  }
+  // an object has no text: positions are the top of a virtual file, the data path says where
+  const lines = new LineIndex('');
+  return { file: `<${id}>`, text: '', data: definition, locate: () => lines.span(0, 0) };
+}
+
+const isFileReference = (d: unknown): d is { file: string } =>
+  typeof d === 'object' && d !== null && Object.keys(d).length === 1 && typeof (d as { file?: unknown }).file === 'string';

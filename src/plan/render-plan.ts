@@ -1,0 +1,127 @@
+import { escapeMarkdown } from './markdown';
+import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan-changes';
+
+export type PlanFormat = 'text' | 'json' | 'markdown' | 'github';
+export const PLAN_FORMATS: readonly PlanFormat[] = ['text', 'json', 'markdown', 'github'];
+
+/** GitHub refuses a comment over 65,536 characters; the rendered plan stays under this. */
+export const MARKDOWN_LIMIT = 65_000;
+
+export interface PlanHeader {
+  readonly base: string;
+  readonly head: string;
+}
+
+const tally = (changes: readonly PlanChange[]) => Object.fromEntries(IMPACTS.map((i) => [i, changes.filter((c) => c.impact === i).length])) as Record<Impact, number>;
+
+const summaryLine = (plan: Plan): string => {
+  if (plan.changes.length === 0) return 'no changes';
+  const t = tally(plan.changes);
+  return `${plan.changes.length} change(s): ${IMPACTS.map((i) => `${t[i]} ${i}`).join(', ')}`;
+};
+
+const clusterSetsOf = (plan: Plan) => [...new Set([...plan.changes.map((c) => c.clusterSet), ...plan.counts.map((c) => c.clusterSet)])].sort();
+
+const countText = (plan: Plan, cs: string): string[] =>
+  plan.counts
+    .filter((c) => c.clusterSet === cs)
+    .map((c) => {
+      const layers = Object.entries(c.layers)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([layer, n]) => `${layer} ${[n.added && `+${n.added}`, n.changed && `~${n.changed}`, n.removed && `-${n.removed}`].filter(Boolean).join(' ')}`);
+      return `${c.owner}: ${layers.join(', ')}`;
+    });
+
+export function renderPlan(format: PlanFormat, plan: Plan, header: PlanHeader): string {
+  switch (format) {
+    case 'json':
+      return `${JSON.stringify(
+        {
+          base: header.base,
+          head: header.head,
+          summary: tally(plan.changes),
+          destructive: plan.changes.some((c) => c.impact === 'destructive'),
+          changes: plan.changes,
+          counts: plan.counts,
+        },
+        null,
+        2,
+      )}\n`;
+    case 'markdown':
+      return renderMarkdown(plan, header);
+    case 'github':
+      // workflow commands: one annotation per destructive or disruptive change, then the text plan
+      return `${plan.changes
+        .filter((c) => c.impact === 'destructive' || c.impact === 'disruptive')
+        .map((c) => `::${c.impact === 'destructive' ? 'error' : 'warning'} title=clusterset plan (${c.impact})::${workflowEscape(`${c.clusterSet}: ${c.text}`)}\n`)
+        .join('')}${renderText(plan, header)}`;
+    case 'text':
+      return renderText(plan, header);
+  }
+}
+
+/** GitHub workflow command data: %, CR and LF are escaped so a value cannot start another command. */
+const workflowEscape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
+function renderText(plan: Plan, header: PlanHeader): string {
+  const lines = [`clusterset plan: ${header.base} → ${header.head}`, ''];
+  if (plan.changes.length === 0) return `${lines.join('\n')}no changes\n`;
+  for (const cs of clusterSetsOf(plan)) {
+    lines.push(`ClusterSet ${cs}`);
+    for (const c of plan.changes.filter((x) => x.clusterSet === cs)) {
+      lines.push(`  [${c.impact}] ${c.text}`);
+      for (const d of c.details ?? []) lines.push(`      ${d}`);
+    }
+    const counts = countText(plan, cs);
+    if (counts.length > 0) lines.push('  objects (+ added, ~ changed, - removed):', ...counts.map((l) => `    ${l}`));
+    lines.push('');
+  }
+  lines.push(summaryLine(plan));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A pull-request comment: the summary table first, each ClusterSet's details folded. However big
+ * the fleet, the text stays under MARKDOWN_LIMIT: details are dropped from the end with a count.
+ */
+function renderMarkdown(plan: Plan, header: PlanHeader): string {
+  const head = [`### clusterset plan`, '', `\`${header.base}\` → \`${header.head}\`: **${summaryLine(plan)}**`, ''];
+  if (plan.changes.length === 0) return `${head.join('\n')}\n`;
+  const sets = clusterSetsOf(plan);
+  const table = ['| ClusterSet | destructive | disruptive | rollout | safe |', '|---|---|---|---|---|'];
+  for (const cs of sets) {
+    const t = tally(plan.changes.filter((c) => c.clusterSet === cs));
+    table.push(`| ${escapeMarkdown(cs)} | ${IMPACTS.map((i) => (t[i] ? `${i === 'destructive' ? '**' : ''}${t[i]}${i === 'destructive' ? '**' : ''}` : '0')).join(' | ')} |`);
+  }
+  const section = (cs: string, compact: boolean): string => {
+    const changes = plan.changes.filter((c) => c.clusterSet === cs);
+    const shown = compact ? changes.slice(0, 50) : changes;
+    const body = shown.map((c) => {
+      const details = compact ? [] : (c.details ?? []).map((d) => `  - ${escapeMarkdown(d)}`);
+      return [`- **${c.impact}** ${escapeMarkdown(c.text)}`, ...details].join('\n');
+    });
+    if (shown.length < changes.length) body.push(`- _${changes.length - shown.length} more change(s) not shown_`);
+    const allCounts = countText(plan, cs);
+    const counts = (compact ? allCounts.slice(0, 20) : allCounts).map((l) => `- ${escapeMarkdown(l)}`);
+    if (counts.length < allCounts.length) counts.push(`- _${allCounts.length - counts.length} more cluster(s) not shown_`);
+    return [
+      `<details><summary>${escapeMarkdown(cs)}: ${changes.length} change(s)</summary>`,
+      '',
+      ...body,
+      ...(counts.length > 0 ? ['', 'objects (+ added, ~ changed, - removed):', '', ...counts] : []),
+      '',
+      '</details>',
+    ].join('\n');
+  };
+  let text = [...head, ...table, ''].join('\n');
+  const tail = (n: number) => `\n_${n} more ClusterSet(s) not shown: run \`clusterset plan\` locally for the whole plan._\n`;
+  // a section too big for what is left is shown compact (no details); past the limit, a count
+  for (const [i, cs] of sets.entries()) {
+    const budget = MARKDOWN_LIMIT - 500 - text.length;
+    let s = section(cs, false);
+    if (s.length > budget) s = section(cs, true);
+    if (s.length > budget) return `${text}${tail(sets.length - i)}`;
+    text += `\n${s}\n`;
+  }
+  return text;
+}

@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { App } from 'cdk8s';
+import { afterAll, describe, expect, test } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import prod from '../../examples/construct/prod';
+import { compile } from '../../src/compile';
+import { AntreaClusterSet, ClusterSetError } from '../../src/construct/antrea-clusterset';
+import type { ClusterSetInput } from '../../src/model/clusterset';
+
+// The construct library yields the objects `clusterset synth` writes, in process and through
+// `cdk8s synth` of the runnable example.
+
+const EXAMPLE = resolve(import.meta.dirname, '../../examples/construct');
+const tmp = mkdtempSync(join(tmpdir(), 'clusterset-construct-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Objects as sorted canonical JSON, so two sets compare independent of order and formatting. */
+const canonical = (objects: readonly unknown[]): string[] => objects.map((o) => JSON.stringify(sortKeys(o))).sort();
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+/** Every Kubernetes object the CLI writes for a definition (kustomizations are file lists, not objects). */
+async function cliObjects(file: string): Promise<string[]> {
+  const result = await compile({ files: [file] });
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return canonical(result.files.filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml')).map((f) => parse(f.content)));
+}
+
+describe('AntreaClusterSet', () => {
+  test('yields the same objects as the CLI, one chart per cluster and per engine', async () => {
+    const app = new App();
+    const clusterSet = new AntreaClusterSet(app, 'prod', { definition: prod });
+    expect(Object.keys(clusterSet.charts)).toEqual(['leader', 'east', 'west']);
+    expect(Object.keys(clusterSet.engineCharts).sort()).toEqual(['argocd', 'argocd/applications']);
+    const objects = canonical(app.charts.flatMap((c) => c.toJson()));
+    expect(objects.length).toBeGreaterThan(100);
+    expect(objects).toEqual(await cliObjects('examples/construct/prod.ts'));
+  });
+
+  test('the runnable example through `cdk8s synth` writes the same objects as the CLI', async () => {
+    const out = join(tmp, 'cdk8s');
+    execFileSync(process.execPath, [resolve('node_modules/cdk8s-cli/bin/cdk8s'), 'synth', '--output', out], { cwd: EXAMPLE, stdio: 'pipe' });
+    const files = readdirSync(out).filter((f) => f.endsWith('.k8s.yaml'));
+    expect(files.map((f) => f.replace(/-[0-9a-f]{8}\.k8s\.yaml$/, '')).sort()).toEqual(['prod-argocd', 'prod-argocd-applications', 'prod-east', 'prod-leader', 'prod-west']);
+    const objects = files.flatMap((f) => parseAllDocuments(readFileSync(join(out, f), 'utf8')).map((d) => d.toJS()));
+    expect(canonical(objects)).toEqual(await cliObjects('examples/construct/prod.ts'));
+  });
+
+  const withClusters = (clusters: unknown[]): ClusterSetInput => ({ ...prod, spec: { ...prod.spec, clusters } }) as ClusterSetInput;
+  test.each([
+    {
+      name: 'a typo in a definition object',
+      definition: withClusters([...prod.spec.clusters.slice(0, 2), { clusterID: 'west', podCIDR: ['10.0.0.0/16'] }]),
+      message: /^ClusterSet "prod" has 1 error:\n {2}spec\.clusters\[2\]\.podCIDR: schema: unknown key "podCIDR" in spec\.clusters\[2\] \(did you mean "podCIDRs"\?\)$/,
+    },
+    {
+      name: 'two rule errors',
+      definition: withClusters([...prod.spec.clusters, { clusterID: 'east', serviceCIDR: '10.96.0.0/16', gateways: [{ node: 'x' }] }]),
+      message: /^ClusterSet "prod" has \d+ errors:\n[\s\S]*cluster-id-duplicate[\s\S]*service-cidr-overlap/,
+    },
+    { name: 'a YAML file, with positions', definition: { file: 'test/fixtures/cli/typo.yaml' }, message: /\n {2}test\/fixtures\/cli\/typo\.yaml:15:7: schema: unknown key "podCIDR"/ },
+    { name: 'a missing file', definition: { file: 'no/such.yaml' }, message: /\n {2}no\/such\.yaml:1:1: file-system: cannot read "no\/such\.yaml": no such file or directory$/ },
+  ])('$name: one ClusterSetError listing the diagnostics', ({ definition, message }) => {
+    let error: unknown;
+    try {
+      new AntreaClusterSet(new App(), 'prod', { definition: definition as ClusterSetInput });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ClusterSetError);
+    expect((error as ClusterSetError).message).toMatch(message);
+    expect((error as ClusterSetError).diagnostics.length).toBeGreaterThan(0);
+  });
+});

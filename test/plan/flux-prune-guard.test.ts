@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { effectiveClusters } from '../../src/model/effective';
+import { ClusterSetSchema } from '../../src/model/clusterset';
+import { FLUX_PRUNE } from '../../src/synth/guards';
+import { fluxObjects } from '../../src/synth/delivery/flux';
+import type { KubeObject } from '../../src/synth/kube-object';
+
+const fluxOf = (name: string): KubeObject[] => {
+  const raw = parse(readFileSync('clustersets/test-clusterset.yaml', 'utf8'));
+  raw.metadata.name = name;
+  const definition = ClusterSetSchema.parse(raw);
+  return Object.values(fluxObjects(definition, effectiveClusters(definition))).flat();
+};
+
+/**
+ * Flux's garbage collection as it applies to the flux/ folder: the parent Kustomization deletes
+ * the objects of its inventory that left git, unless they carry `kustomize.toolkit.fluxcd.io/prune:
+ * disabled`; a child Kustomization deleted with `prune: true` then deletes its own inventory (a
+ * whole bundle layer: the antrea-agent DaemonSet for the workloads layer).
+ */
+const prunedByParent = (before: readonly KubeObject[], after: readonly KubeObject[]) => {
+  const kept = new Set(after.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`));
+  return before.filter((o) => !kept.has(`${o.kind}/${o.metadata.namespace}/${o.metadata.name}`) && o.metadata.annotations?.[FLUX_PRUNE] !== 'disabled');
+};
+
+describe('Flux delivery: a ClusterSet renamed or removed does not uninstall Antrea', () => {
+  it('every layer Kustomization is guarded against its parent', () => {
+    const objects = fluxOf('test-clusterset');
+    expect(objects.length).toBe(15);
+    for (const o of objects) expect(o.metadata.annotations?.[FLUX_PRUNE], o.metadata.name).toBe('disabled');
+  });
+
+  it('renaming the ClusterSet prunes no Kustomization, so no bundle layer is garbage-collected', () => {
+    const before = fluxOf('test-clusterset');
+    const after = fluxOf('prod-clusterset');
+    expect(after.map((o) => o.metadata.name)).not.toContain(before[0]!.metadata.name);
+    expect(prunedByParent(before, after)).toEqual([]);
+  });
+
+  it('removing the definition prunes nothing either', () => {
+    expect(prunedByParent(fluxOf('test-clusterset'), [])).toEqual([]);
+  });
+
+  it('without the guard the same rename would delete the workloads layer Kustomizations (the CNI)', () => {
+    const strip = (os: KubeObject[]) => os.map((o) => ({ ...o, metadata: { ...o.metadata, annotations: {} } }));
+    const pruned = prunedByParent(strip(fluxOf('test-clusterset')), strip(fluxOf('prod-clusterset')));
+    expect(pruned.map((o) => o.metadata.name)).toContain('test-clusterset-test-cluster-east-3-workloads');
+  });
+});

@@ -1,0 +1,154 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { compile } from '../../src/compile';
+import { parseClusterSet } from '../../src/model/parse-clusterset';
+import { hasDestructive, planChanges, type CompiledRevision, type Plan } from '../../src/plan/plan-changes';
+
+type Definition = Record<string, any>;
+const example = (name: string): Definition => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8'));
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** Compiles definitions (file name → definition) as one revision, in memory. */
+async function revision(files: Record<string, Definition | string>): Promise<CompiledRevision> {
+  const dir = mkdtempSync(join(tmpdir(), 'plan-test-'));
+  dirs.push(dir);
+  const paths = Object.entries(files).map(([name, d]) => {
+    mkdirSync(join(dir, 'clustersets'), { recursive: true });
+    writeFileSync(join(dir, 'clustersets', name), typeof d === 'string' ? d : stringify(d));
+    return join(dir, 'clustersets', name);
+  });
+  const result = await compile({ files: paths });
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  const definitions = new Map(
+    result.sources.map((s) => {
+      const parsed = parseClusterSet(s, [])!;
+      return [parsed.definition.metadata.name, { definition: parsed.definition, file: s.file.slice(dir.length + 1) }] as const;
+    }),
+  );
+  return { outputs: result.outputs, definitions };
+}
+
+const lines = (plan: Plan) => plan.changes.map((c) => `[${c.impact}] ${c.text}`);
+
+/** Each case: a base, a change of it, and the plan lines it must contain (and whether it is destructive). */
+const cases: { name: string; base: () => Definition; head: (d: Definition) => Definition | undefined; expected: string[]; destructive: boolean }[] = [
+  {
+    name: 'add a member',
+    base: () => example('test-clusterset'),
+    head: (d) => (d.spec.clusters.push({ clusterID: 'test-cluster-south', serviceCIDR: '10.128.0.0/16', gateways: [{ node: 'south-1' }], delivery: { flux: { kubeConfigSecretRef: { name: 'south-kubeconfig' } } } }), d),
+    expected: ['[safe] member test-cluster-south joins'],
+    destructive: false,
+  },
+  {
+    name: 'remove a member',
+    base: () => example('test-clusterset'),
+    head: (d) => ((d.spec.clusters = d.spec.clusters.filter((c: any) => c.clusterID !== 'test-cluster-east')), d),
+    expected: ['[destructive] member test-cluster-east leaves (its leader credentials are revoked)'],
+    destructive: true,
+  },
+  {
+    name: 'rename the ClusterSet',
+    base: () => example('test-clusterset'),
+    head: (d) => ((d.metadata.name = 'prod-clusterset'), d),
+    expected: ['[destructive] ClusterSet test-clusterset is renamed to prod-clusterset: every cluster leaves test-clusterset and joins prod-clusterset, and the bundles move to new folders'],
+    destructive: true,
+  },
+  {
+    name: 'remove the definition',
+    base: () => example('test-clusterset'),
+    head: () => undefined,
+    expected: ['[destructive] ClusterSet test-clusterset is removed with its 3 bundle(s)'],
+    destructive: true,
+  },
+  {
+    name: 'change a Pod CIDR',
+    base: () => example('demo-clusterset'),
+    head: (d) => ((d.spec.clusters[1].podCIDRs = ['10.244.48.0/20']), d),
+    expected: ['[disruptive] Pod CIDRs of demo-cluster-member2 change from 10.244.16.0/20 to 10.244.48.0/20'],
+    destructive: false,
+  },
+  {
+    name: 'move a Gateway',
+    base: () => example('demo-clusterset'),
+    head: (d) => ((d.spec.clusters[2].gateways = [{ node: 'cl3-node2' }]), d),
+    expected: ['[disruptive] Gateway of demo-cluster-member3 moves from cl3-node1 to cl3-node2'],
+    destructive: false,
+  },
+  {
+    name: 'export another Service',
+    base: () => example('test-clusterset'),
+    head: (d) => (d.spec.services.push({ name: 'api', namespace: 'shop', exportFrom: ['test-cluster-east'] }), d),
+    expected: ['[safe] Service shop/api now exported from test-cluster-east'],
+    destructive: false,
+  },
+  {
+    name: 'edit a replicated policy',
+    base: () => example('test-clusterset'),
+    head: (d) => ((d.spec.policies[0].spec.priority = 2), d),
+    expected: ['[safe] policy strict-namespace-isolation changes (replicated to 2 members)'],
+    destructive: false,
+  },
+  {
+    name: 'turn on WireGuard',
+    base: () => example('demo-clusterset'),
+    head: (d) => ((d.spec.network.encryption = 'wireGuard'), d),
+    expected: ['[disruptive] encryption changes from none to wireGuard in 3 clusters (demo-cluster-leader, demo-cluster-member2, demo-cluster-member3)'],
+    destructive: false,
+  },
+  {
+    name: 'change agentConfig: every agent restarts',
+    base: () => example('demo-clusterset'),
+    head: (d) => ((d.spec.antrea.agentConfig = { enablePrometheusMetrics: false }), d),
+    expected: ['[rollout] DaemonSet kube-system/antrea-agent restarts in 3 clusters (demo-cluster-leader, demo-cluster-member2, demo-cluster-member3)'],
+    destructive: false,
+  },
+  {
+    name: 'upgrade Antrea',
+    base: () => ((d) => ((d.spec.antrea.version = 'v2.6.3'), d))(example('test-clusterset')),
+    head: (d) => ((d.spec.antrea.version = 'v2.7.0'), d),
+    expected: ['[rollout] Antrea v2.6.3 → v2.7.0'],
+    destructive: false,
+  },
+];
+
+describe('plan over pairs of definitions', () => {
+  it.each(cases)('$name', async ({ base, head, expected, destructive }) => {
+    const before = base();
+    const after = head(structuredClone(before));
+    const plan = planChanges(await revision({ 'cs.yaml': before }), await revision(after ? { 'cs.yaml': after } : {}));
+    for (const line of expected) expect(lines(plan)).toContain(line);
+    expect(hasDestructive(plan)).toBe(destructive);
+  });
+
+  it('an upgrade lists its steps', async () => {
+    const before = example('test-clusterset');
+    before.spec.antrea.version = 'v2.6.3';
+    const after = structuredClone(before);
+    after.spec.antrea.version = 'v2.7.0';
+    const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
+    const upgrade = plan.changes.find((c) => c.text.startsWith('Antrea'))!;
+    expect(upgrade.details?.length).toBeGreaterThan(1);
+    expect(upgrade.details?.[0]).toMatch(/^1\. /);
+  });
+
+  it('re-ordering keys and reformatting the YAML is no change', async () => {
+    const text = readFileSync('clustersets/test-clusterset.yaml', 'utf8');
+    const reordered = stringify(parse(text), { sortMapEntries: true, indent: 4 });
+    expect(reordered).not.toBe(text);
+    const plan = planChanges(await revision({ 'cs.yaml': text }), await revision({ 'cs.yaml': reordered }));
+    expect(plan.changes).toEqual([]);
+    expect(plan.objectChanges).toEqual([]);
+  });
+
+  it('counts objects by cluster and layer', async () => {
+    const before = example('demo-clusterset');
+    const after = structuredClone(before);
+    after.spec.clusters[2].gateways = [{ node: 'cl3-node2' }];
+    const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
+    expect(plan.counts).toEqual([{ clusterSet: 'demo-clusterset', owner: 'demo-cluster-member3', layers: { '4-resources': { added: 1, changed: 0, removed: 1 } } }]);
+  });
+});

@@ -1,0 +1,95 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MARKDOWN_LIMIT, renderPlan } from '../../src/plan/render-plan';
+import type { Plan, PlanChange } from '../../src/plan/plan-changes';
+
+const BIN = resolve('bin/clusterset.mjs');
+let repo: string;
+const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'pipe' });
+const plan = (...args: string[]) => spawnSync(process.execPath, [BIN, 'plan', ...args], { cwd: repo, encoding: 'utf8' });
+
+// a user's repository: definitions in clustersets/, two commits; the second moves a Gateway and drops a member
+beforeAll(() => {
+  repo = mkdtempSync(join(tmpdir(), 'plan-repo-'));
+  mkdirSync(join(repo, 'clustersets'));
+  cpSync('clustersets/demo-clusterset.yaml', join(repo, 'clustersets/demo-clusterset.yaml'));
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-qm', 'base');
+  const text = readFileSync(join(repo, 'clustersets/demo-clusterset.yaml'), 'utf8');
+  writeFileSync(join(repo, 'clustersets/demo-clusterset.yaml'), text.replace('cl2-node1', 'cl2-node2'));
+  git('commit', '-qam', 'move the Gateway of member2');
+});
+afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+describe('clusterset plan against a git revision', () => {
+  it('text: domain lines, impact classes, exit 0 without destructive changes', () => {
+    const r = plan('--base', 'HEAD~1');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('[disruptive] Gateway of demo-cluster-member2 moves from cl2-node1 to cl2-node2');
+    expect(r.stdout).toMatch(/1 change\(s\): 0 destructive, 1 disruptive, 0 rollout, 0 safe/);
+  });
+
+  it('json: the same plan as data; a work tree change on top is included, and the work tree is untouched', () => {
+    const file = join(repo, 'clustersets/demo-clusterset.yaml');
+    const committed = readFileSync(file, 'utf8');
+    const member3 = committed.indexOf('    - clusterID: demo-cluster-member3');
+    writeFileSync(file, committed.slice(0, member3) + committed.slice(committed.indexOf('  # one Argo CD', member3)));
+    try {
+      const r = plan('--base', 'HEAD~1', '--format', 'json');
+      expect(r.status).toBe(3);
+      const json = JSON.parse(r.stdout);
+      expect(json.destructive).toBe(true);
+      expect(json.changes.map((c: PlanChange) => `${c.impact}: ${c.text}`)).toContain('destructive: member demo-cluster-member3 leaves (its leader credentials are revoked)');
+      expect(git('status', '--porcelain').toString()).toBe(' M clustersets/demo-clusterset.yaml\n');
+    } finally {
+      writeFileSync(file, committed);
+    }
+  });
+
+  it('markdown: a readable pull-request comment (golden)', async () => {
+    const r = plan('--base', 'HEAD~1', '--format', 'markdown');
+    expect(r.status).toBe(0);
+    await expect(r.stdout.replace(/`HEAD~1`/, '`BASE`')).toMatchFileSnapshot('../fixtures/plan/gateway-move.md');
+  });
+
+  it('no changes against HEAD; an unknown ref is a usage error; errors in a revision exit 1', () => {
+    const same = plan('--base', 'HEAD');
+    expect([same.status, same.stdout.trim().split('\n').pop()]).toEqual([0, 'no changes']);
+    const bad = plan('--base', 'no-such-ref');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^clusterset: git .*no-such-ref/);
+    const file = join(repo, 'clustersets/demo-clusterset.yaml');
+    const committed = readFileSync(file, 'utf8');
+    writeFileSync(file, committed.replace('podCIDRs: [10.244.32.0/20]', 'podCIDRs: [10.244.16.0/20]'));
+    try {
+      const broken = plan('--base', 'HEAD');
+      expect(broken.status).toBe(1);
+      expect(broken.stderr).toContain('pod-cidr-overlap');
+    } finally {
+      writeFileSync(file, committed);
+    }
+  });
+});
+
+describe('markdown size', () => {
+  it('stays under the comment limit however big the fleet, with a count of what is left out', () => {
+    const changes: PlanChange[] = [];
+    for (let s = 0; s < 400; s++)
+      for (let c = 0; c < 30; c++) changes.push({ impact: c === 0 ? 'destructive' : 'rollout', clusterSet: `cs-${String(s).padStart(3, '0')}`, text: `member cluster-${c} of a large fleet changes in some way`, details: ['one detail line', 'another detail line'] });
+    const big: Plan = { changes, counts: [], objectChanges: [] };
+    const md = renderPlan('markdown', big, { base: 'main', head: 'work tree' });
+    expect(md.length).toBeLessThan(MARKDOWN_LIMIT);
+    expect(md).toMatch(/_\d+ more ClusterSet\(s\) not shown/);
+    expect(md).toContain('| cs-000 | **1** | 0 | 29 | 0 |');
+  });
+
+  it('escapes Markdown and control characters in values', () => {
+    const md = renderPlan('markdown', { changes: [{ impact: 'safe', clusterSet: 'x', text: 'Service [a](http://evil) <img src=x> `b`\u001b[2J' }], counts: [], objectChanges: [] }, { base: 'b', head: 'h' });
+    expect(md).toContain('Service \\[a\\]\\(http://evil\\) \\<img src=x\\> \\`b\\`\\u001b\\[2J');
+  });
+});
