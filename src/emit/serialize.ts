@@ -20,7 +20,12 @@ export function canonical(value: unknown, top = true): unknown {
   return out;
 }
 
-/** Deterministic YAML: no folding, no anchors, literal blocks for multi-line strings. */
+/**
+ * Deterministic YAML: no folding, no anchors, literal blocks for multi-line strings. Quoted for
+ * YAML 1.1: kubectl, Argo CD and Flux decode through sigs.k8s.io/yaml, whose go-yaml v2
+ * (resolve.go, `resolve`) reads plain `no`, `on`, `y`, `~` or `0400` as bools, nulls and numbers.
+ * The 1.1 schema quotes every such string; the output reads the same under YAML 1.2.
+ */
 export function toYaml(value: unknown): string {
-  return stringify(canonical(value), { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+  return stringify(canonical(value), { version: '1.1', lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
 }
