@@ -44,6 +44,10 @@ export function mcControllerDeployment(
     spec: {
       // one replica by design: no leader election
       replicas: 1,
+      // Deliberately unlike upstream (default RollingUpdate): the Pod binds host port 9443, so on a
+      // one-Node member or a two-Node dual-role cluster a surge Pod never schedules and the rollout
+      // hangs. Recreate, as upstream's antrea-controller (build/charts/antrea/templates/controller/deployment.yaml).
+      strategy: { type: 'Recreate' },
       selector: { matchLabels: { ...LABELS } },
       template: {
         metadata: { annotations: { [CHECKSUM_CONFIG]: objectChecksum(configMap) }, labels: { ...LABELS } },

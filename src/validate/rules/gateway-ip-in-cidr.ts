@@ -8,7 +8,10 @@ export const gatewayIpInCidr: ModelRule = {
   description: 'a Gateway IP lies inside a Pod or Service CIDR',
   check({ clusters, report }) {
     const values = memberIpv4Values(clusters);
-    const containing = rangeFinder(values.filter((v) => v.field !== 'gatewayIP'));
+    // In networkPolicyOnly mode the primary CNI (e.g. the VPC CNI on EKS) gives Pods addresses
+    // from the Node network, so a Gateway's Node address may lie in that cluster's Pod range.
+    const sharesNodeNetwork = (v: (typeof values)[number]) => v.field === 'podCIDR' && v.cluster.network.trafficEncapMode === 'networkPolicyOnly';
+    const containing = rangeFinder(values.filter((v) => v.field !== 'gatewayIP' && !sharesNodeNetwork(v)));
     for (const gateway of values) {
       if (gateway.field !== 'gatewayIP') continue;
       const range = containing(gateway.address);

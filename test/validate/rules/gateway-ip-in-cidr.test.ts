@@ -28,8 +28,34 @@ ruleTester(gatewayIpInCidr, {
               podCIDRs: [10.244.0.0/20, 10.96.0.0]
               gateways: [{ node: n1, ip: 10.244.1 }, { node: n2, ip: "::a" }, { node: n3, ip: 10.96.0.1 }]`,
     },
+    {
+      name: 'networkPolicyOnly: Pods take addresses from the primary CNI, beside the Nodes (a Gateway inside the Pod range)',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - clusterID: a
+              network: { trafficEncapMode: networkPolicyOnly }
+              podCIDRs: [110.13.0.0/16]
+              serviceCIDR: 10.100.0.0/16
+              gateways: [{ node: n1, ip: 110.13.26.12 }]`,
+    },
   ],
   invalid: [
+    {
+      name: 'networkPolicyOnly still keeps Gateways out of its Service CIDR',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - clusterID: a
+              network: { trafficEncapMode: networkPolicyOnly }
+              serviceCIDR: 10.100.0.0/16
+              gateways: [{ node: n1, ip: 10.100.0.12 }]`,
+      diagnostics: [{ line: 8, column: 34, related: [{ line: 7, column: 20 }] }],
+    },
     {
       name: "inside the cluster's own Pod CIDR",
       code: source`
