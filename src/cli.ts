@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { compile } from './compile';
+import { checkDefinitions } from './compile';
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
 import { errnoCode, fileSystemDiagnostic } from './diagnostics/file-system';
 import { render, type Format } from './diagnostics/render';
-import { staleFiles, writeOutput, OutputError } from './emit/write-output';
+import { emitToDirectory, OutputError, type EmitResult } from './emit/output-directory';
 import { packageNameFor, SCAFFOLD_SCRIPTS, scaffoldRepository } from './init/scaffold';
 import { findDefinitionFiles } from './load/load-clustersets';
 import { definitionJsonSchema } from './model/json-schema';
@@ -73,6 +73,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     options: {
       out: { type: 'string', value: 'DIR', description: 'output directory (default: $CDK8S_OUTDIR or dist)' },
       check: { type: 'boolean', description: 'write nothing; exit 1 when the output directory is stale' },
+      rebuild: { type: 'boolean', description: 'rebuild every bundle, also those whose inputs manifest.json records as unchanged' },
       format: FORMAT,
       quiet: QUIET,
       help: HELP,
@@ -240,7 +241,7 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   // results (what was checked or written) go to stdout, diagnostics to stderr; json and github are results
   const diagnostics: Diagnostic[] = [];
   const files = findDefinitionFiles(full ? ['clustersets'] : args.positionals, diagnostics);
-  const result = files.length > 0 ? await compile({ files, validateOnly: name === 'validate' }) : undefined;
+  const result = files.length > 0 ? await checkDefinitions(files) : undefined;
   diagnostics.push(...(result?.diagnostics ?? []));
   const sources = new Map((result?.sources ?? []).map((s) => [s.file, s.text]));
   // the summary counts every path looked at, including those that could not be read
@@ -262,39 +263,30 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
     return 0;
   }
 
-  const scope = { full, clusterSets: result.outputs.map((o) => o.name) };
-  const clusters = result.outputs.reduce((n, o) => n + o.bundles.length, 0);
-  const fsProblem = (err: unknown, action: string): Diagnostic[] => {
-    if (err instanceof OutputError) return [{ ...fileSystemDiagnostic(out, action, err), message: err.message, hint: 'choose an empty or absent --out, or the output of a previous synth' }];
-    if (errnoCode(err)) return [fileSystemDiagnostic((err as NodeJS.ErrnoException).path ?? out, action, err)];
-    throw err;
-  };
+  const check = args.options.check === true;
   // an output path that is a file (or below one) is named before anything is compared or written
-  const outProblem = outputDirectoryProblem(out, args.options.check ? 'compare with' : 'write into');
-  if (outProblem) return report([outProblem]) ? 1 : 0;
-  if (args.options.check) {
-    let stale: string[];
-    try {
-      stale = staleFiles(out, result.files, scope);
-    } catch (err) {
-      return report(fsProblem(err, 'read')) ? 1 : 0;
-    }
-    if (report()) return 1;
-    if (stale.length > 0) {
-      io.stderr.write(`${out} is stale; run \`clusterset synth\` and commit the result:\n${stale.map((s) => `  ${s}`).join('\n')}\n`);
+  const outProblem = outputDirectoryProblem(out, check ? 'compare with' : 'write into');
+  if (outProblem) return report([outProblem]) ? 2 : 0;
+  let emitted: EmitResult | undefined;
+  try {
+    emitted = emitToDirectory(result.parsed, { out, full, check, rebuild: args.options.rebuild === true }, diagnostics);
+  } catch (err) {
+    // the output is untouched (or finished by the next run); the user sees the path and the reason
+    if (err instanceof OutputError) report([{ ...fileSystemDiagnostic(out, check ? 'compare with' : 'write into', err), message: err.message, hint: 'choose an empty or absent --out, or the output of a previous synth' }]);
+    else if (errnoCode(err)) report([fileSystemDiagnostic((err as NodeJS.ErrnoException).path ?? out, check ? 'read' : 'write', err)]);
+    else throw err;
+    return 2;
+  }
+  if (report() || !emitted) return 1;
+  if (check) {
+    if (emitted.stale.length > 0) {
+      io.stderr.write(`${out} is stale; run \`clusterset synth\` and commit the result:\n${emitted.stale.map((s) => `  ${s}`).join('\n')}\n`);
       return 1;
     }
-    say(`${out} is up to date (${result.files.length} files, ${clusters} clusters)`);
+    say(`${out} is up to date (${emitted.files} files, ${emitted.clusters} clusters)`);
     return 0;
   }
-  try {
-    writeOutput(out, result.files, scope);
-  } catch (err) {
-    report(fsProblem(err, 'write'));
-    return 1;
-  }
-  report();
-  say(`wrote ${result.files.length} files for ${clusters} clusters into ${out}`);
+  say(`wrote ${emitted.files} files for ${emitted.clusters} clusters into ${out} (${emitted.built} bundles built, ${emitted.changed} files changed)`);
   return 0;
 }
 

@@ -1,8 +1,8 @@
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
-import { EmitCache, layoutClusterSet, manifestFile, type OutputFile } from './emit/layout';
+import { EmitCache, layoutClusterSet, manifestEntry, manifestFile, type OutputFile } from './emit/layout';
 import { loadClusterSets } from './load/load-clustersets';
 import type { SourceFile } from './load/source-file';
-import { parseClusterSet } from './model/parse-clusterset';
+import { parseClusterSet, type ParsedClusterSet } from './model/parse-clusterset';
 import { synthClusterSet, type ClusterSetOutput } from './synth/synth-clusterset';
 import { runRawRules, runRules } from './validate/run-rules';
 
@@ -11,6 +11,15 @@ export interface CompileOptions {
   readonly files: readonly string[];
   /** stop after validation */
   readonly validateOnly?: boolean;
+  /** the output directory: manifest.json records sources relative to its parent (default `dist`) */
+  readonly outDir?: string;
+}
+
+export interface CheckResult {
+  readonly diagnostics: Diagnostic[];
+  readonly sources: readonly SourceFile[];
+  /** the definitions that passed the schema (synthesize them only when `diagnostics` has no error) */
+  readonly parsed: readonly ParsedClusterSet[];
 }
 
 export interface CompileResult {
@@ -21,12 +30,12 @@ export interface CompileResult {
   readonly files: readonly OutputFile[];
 }
 
-/** The pipeline, top to bottom. Only the CLI writes to disk or prints. */
-export async function compile(options: CompileOptions): Promise<CompileResult> {
+/** load, model and validate: everything before synth. */
+export async function checkDefinitions(files: readonly string[]): Promise<CheckResult> {
   const diagnostics: Diagnostic[] = [];
 
   // load: parse each file, keeping a way back from data paths to line and column
-  const sources = await loadClusterSets(options.files, diagnostics);
+  const sources = await loadClusterSets(files, diagnostics);
 
   // model: shape, enums and defaults (zod); rules over raw data run even when that fails
   const parsed = sources.flatMap((source) => {
@@ -37,6 +46,15 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   // validate: cross-field and cross-cluster rules over the effective settings
   for (const p of parsed) runRules(p, diagnostics);
   duplicateClusterSetNames(parsed, diagnostics);
+  return { diagnostics, sources, parsed };
+}
+
+/**
+ * The pipeline, top to bottom, in memory. Only the CLI writes to disk or prints; it streams
+ * bundles to disk one at a time instead (emit/output-directory.ts) with the same functions.
+ */
+export async function compile(options: CompileOptions): Promise<CompileResult> {
+  const { diagnostics, sources, parsed } = await checkDefinitions(options.files);
   if (hasErrors(diagnostics) || options.validateOnly) return { diagnostics, sources, outputs: [], files: [] };
 
   // synth: one cdk8s App per cluster bundle
@@ -44,8 +62,10 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
 
   // emit: deterministic files, every object checked against its schema first
   const cache = new EmitCache();
-  const files = outputs.flatMap((o) => layoutClusterSet(o, diagnostics, cache));
-  files.push(manifestFile(outputs));
+  const byPath = new Map<string, OutputFile>();
+  for (const o of outputs) for (const f of layoutClusterSet(o, diagnostics, cache)) byPath.set(f.path, f);
+  const root = `${options.outDir ?? 'dist'}/..`;
+  const files = [...byPath.values(), manifestFile(Object.fromEntries(outputs.map((o) => [o.name, manifestEntry(o, root, cache)])))];
   if (hasErrors(diagnostics)) return { diagnostics, sources, outputs, files: [] };
   return { diagnostics, sources, outputs, files };
 }

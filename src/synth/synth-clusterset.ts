@@ -1,19 +1,41 @@
+import { createHash } from 'node:crypto';
 import { App } from 'cdk8s';
-import { effectiveClusters } from '../model/effective';
+import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import type { ClusterSet } from '../model/clusterset';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { crdObject, crdsFor, type AntreaRelease } from '../antrea/release';
 import { releaseFor } from '../antrea/releases';
+import { COMPILER } from '../compiler-version';
 import { BundleChart } from './bundle-chart';
 import { annotateForDelivery, deliveryObjects } from './delivery';
 import { clusterSetNotes } from './notes';
 import type { KubeObject } from './kube-object';
 import type { BundleContext } from './parts/context';
 
+export type Role = 'leader' | 'member' | 'dual-role';
+
 /** One cluster's manifests. */
 export interface Bundle {
   readonly clusterID: string;
-  readonly role: 'leader' | 'member' | 'dual-role';
+  readonly role: Role;
+  /** the hash of what it was built from (BundleSource.inputs) */
+  readonly inputs: string;
+  /** in no particular order (emit sorts); CRDs are shared frozen values of the release */
   readonly objects: readonly KubeObject[];
+}
+
+/**
+ * A bundle before it is built: what it is and a hash of everything it is built from, so an
+ * incremental synth can tell that a bundle in the output is already what it would build.
+ */
+export interface BundleSource {
+  readonly clusterID: string;
+  readonly role: Role;
+  /** sha256 (hex, 32 characters) of the compiler, the release and the bundle's slice of the definition */
+  readonly inputs: string;
+  /** the bundle's CRDs as they are emitted (annotated), without building the rest */
+  readonly crds: () => readonly KubeObject[];
+  readonly synth: () => Bundle;
 }
 
 /** Everything compiled from one definition. */
@@ -30,29 +52,68 @@ export interface ClusterSetOutput {
   readonly notes?: string;
 }
 
+/** A ClusterSet whose bundles are built on demand, one at a time (bounded memory for a fleet). */
+export type ClusterSetSources = Omit<ClusterSetOutput, 'bundles'> & { readonly sources: readonly BundleSource[] };
+
 /** One cdk8s App per cluster bundle: a single App for a fleet synthesizes superlinearly. */
 export function synthClusterSet(parsed: ParsedClusterSet): ClusterSetOutput {
+  const { sources, ...rest } = clusterSetSources(parsed);
+  return { ...rest, bundles: sources.map((s) => s.synth()) };
+}
+
+/** The ClusterSet's shared outputs, and one source per bundle that builds it when asked. */
+export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
   const { definition } = parsed;
   const clusters = effectiveClusters(definition);
   const release = releaseFor(definition.spec.antrea.version);
   // unsupported-antrea-version stops the pipeline before synth
   if (!release) throw new Error(`synth reached with unsupported Antrea version ${definition.spec.antrea.version}`);
+  const shared = sharedInputs(definition, release);
   return {
     name: definition.metadata.name,
     release,
     file: parsed.source.file,
-    bundles: clusters.map((cluster) => synthBundle({ definition, clusters, cluster, release })),
+    sources: clusters.map((cluster) => bundleSource(sliceFor(definition, clusters, cluster, release), shared)),
     engines: deliveryObjects(definition, clusters),
     notes: clusterSetNotes(definition, clusters),
   };
 }
 
-function synthBundle(ctx: BundleContext): Bundle {
+/**
+ * What one bundle is built from. A member reads only itself and the leader (the leader holds a
+ * credential per member, so it reads every cluster): its parts are given exactly that slice of
+ * the definition, so the hash of the slice covers everything the bundle can depend on.
+ */
+function sliceFor(definition: ClusterSet, clusters: readonly EffectiveCluster[], cluster: EffectiveCluster, release: AntreaRelease): BundleContext {
+  if (cluster.isLeader) return { definition, clusters, cluster, release };
+  const slice = clusters.filter((c) => c === cluster || c.isLeader);
+  const spec = { ...definition.spec, clusters: slice.map((c) => c.cluster) };
+  return { definition: { ...definition, spec }, clusters: slice, cluster, release };
+}
+
+/** The part of every bundle's hash that is the same for the whole ClusterSet. */
+function sharedInputs(definition: ClusterSet, release: AntreaRelease): string {
+  const { clusters: _clusters, ...spec } = definition.spec;
+  return JSON.stringify([COMPILER, release.version, definition.apiVersion, definition.metadata, spec]);
+}
+
+function bundleSource(ctx: BundleContext, shared: string): BundleSource {
   const { cluster, release } = ctx;
-  const app = new App();
-  const chart = new BundleChart(app, cluster.clusterID, ctx);
-  const role = cluster.isLeader && cluster.isMember ? 'dual-role' : cluster.isLeader ? 'leader' : 'member';
-  // CRDs are static per release: shared values, not constructs, so a fleet serializes them once
-  const crds = crdsFor(release, { leader: cluster.isLeader, member: cluster.isMember }).map(crdObject);
-  return { clusterID: cluster.clusterID, role, objects: annotateForDelivery([...crds, ...(chart.toJson() as KubeObject[])]) };
+  const role: Role = cluster.isLeader && cluster.isMember ? 'dual-role' : cluster.isLeader ? 'leader' : 'member';
+  const hash = createHash('sha256').update(shared).update('\n');
+  for (const c of ctx.clusters) hash.update(JSON.stringify([c.clusterID, c.isLeader, c.isMember, c.cluster])).update('\n');
+  const inputs = hash.digest('hex').slice(0, 32);
+  const crdModels = crdsFor(release, { leader: cluster.isLeader, member: cluster.isMember });
+  return {
+    clusterID: cluster.clusterID,
+    role,
+    inputs,
+    crds: () => annotateForDelivery(crdModels.map(crdObject)),
+    synth: () => {
+      const chart = new BundleChart(new App(), cluster.clusterID, ctx);
+      // CRDs are static per release: shared frozen values, not constructs, so a fleet serializes them once
+      const objects = annotateForDelivery([...crdModels.map(crdObject), ...(chart.toJson() as KubeObject[])]);
+      return { clusterID: cluster.clusterID, role, inputs, objects };
+    },
+  };
 }

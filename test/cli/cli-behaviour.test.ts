@@ -92,15 +92,17 @@ describe('file-system problems are diagnostics with a code and the path', () => 
     { argv: ['synth', '--out', `${file}/out`, GOOD], path: `${file}/out`, message: `cannot write into "${file}/out": a part of the path is not a directory` },
   ])('$argv', async ({ argv, path, message }) => {
     const [command, ...rest] = argv;
+    // a problem with the output directory is exit 2 (as a usage error), one with an input file 1
+    const exit = command === 'synth' ? 2 : 1;
     const json = await run([command!, '--format', 'json', ...rest]);
-    expect(json.code).toBe(1);
+    expect(json.code).toBe(exit);
     const [d, ...others] = JSON.parse(json.stdout).diagnostics;
     expect(others).toEqual([]);
     expect(d).toMatchObject({ code: 'file-system', severity: 'error', file: path, line: 1, column: 1 });
     expect(d.message).toMatch(message);
 
     const text = await run(argv);
-    expect(text.code).toBe(1);
+    expect(text.code).toBe(exit);
     expect(text.stderr).toContain(`${path}:1:1: error file-system: `);
     expect(text.stderr).not.toMatch(/ENOENT|ENOTDIR|\n\s+at /);
   });
@@ -143,7 +145,7 @@ describe('results on stdout, diagnostics on stderr, --quiet, summary counts', ()
     { argv: ['validate', GOOD, BAD], code: 1, stdout: '', stderr: /error schema: unknown key "podCIDR"[\s\S]*\n1 error, 0 warnings in 2 files\n$/ },
     { argv: ['validate', '-q', GOOD, BAD], code: 1, stdout: '', stderr: /\n1 error, 0 warnings in 2 files\n$/ },
     { argv: ['validate', '--format', 'github', BAD], code: 1, stdout: /^::error file=test\/fixtures\/cli\/typo\.yaml,line=15,col=7,/, stderr: '' },
-    { argv: ['synth', '--out', join(tmp, 'out'), GOOD], code: 0, stdout: /^wrote \d+ files for 3 clusters into .*out\n$/, stderr: '' },
+    { argv: ['synth', '--out', join(tmp, 'out'), GOOD], code: 0, stdout: /^wrote \d+ files for 3 clusters into .*out \(3 bundles built, \d+ files changed\)\n$/, stderr: '' },
     { argv: ['synth', '--check', '--out', join(tmp, 'out'), GOOD], code: 0, stdout: /^.*out is up to date \(\d+ files, 3 clusters\)\n$/, stderr: '' },
     { argv: ['synth', '--check', '--quiet', '--out', join(tmp, 'out'), GOOD], code: 0, stdout: '', stderr: '' },
   ])('$argv', async ({ argv, code, stdout, stderr }) => {

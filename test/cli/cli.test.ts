@@ -102,7 +102,7 @@ describe('synth', () => {
     const out = join(tmp, 'foreign');
     cpSync('test/fixtures/cli', out, { recursive: true });
     const r = await run('synth', '--out', out, GOOD);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('error file-system: refusing to write');
     expect(readdirSync(out)).toEqual(['typo.yaml']);
   });

@@ -38,3 +38,26 @@ export async function expectGoldenTree(files: readonly OutputFile[], dir: string
   }
   for (const f of chosen) await expect(f.content).toMatchFileSnapshot(join(root, f.path));
 }
+
+/**
+ * The files as each bundle sees them: a shared CRD set (`_crds/…`, listed by a bundle's first
+ * layer) is copied into every bundle that lists it, as `<bundle>/0-namespaces-crds/<file>`.
+ */
+export function withCrdSetsInBundles(files: readonly OutputFile[]): OutputFile[] {
+  const sets = new Map<string, OutputFile[]>();
+  for (const f of files) {
+    const m = /^(_crds\/[^/]+\/[^/]+)\/(.+)$/.exec(f.path);
+    if (m && m[2] !== 'kustomization.yaml') sets.set(m[1]!, [...(sets.get(m[1]!) ?? []), { path: m[2]!, content: f.content }]);
+  }
+  const out: OutputFile[] = [];
+  for (const f of files) {
+    if (f.path.startsWith('_crds/')) continue;
+    out.push(f);
+    const layer = /^([^/]+\/[^/]+\/0-[^/]+)\/kustomization\.yaml$/.exec(f.path);
+    if (!layer) continue;
+    for (const ref of f.content.matchAll(/- \.\.\/\.\.\/\.\.\/(_crds\/\S+)/g)) {
+      for (const crd of sets.get(ref[1]!) ?? []) out.push({ path: `${layer[1]}/${crd.path}`, content: crd.content });
+    }
+  }
+  return out;
+}

@@ -102,10 +102,12 @@ describe('installed into a CommonJS repository', () => {
     expect(clusterset('validate')).toMatchObject({ code: 0, stdout: '2 definitions valid\n', stderr: '' });
     const synth = clusterset('synth');
     expect(synth).toMatchObject({ code: 0, stderr: '' });
-    expect(synth.stdout).toMatch(/^wrote \d+ files for 6 clusters into dist\n$/);
-    expect(readdirSync(join(repo, 'dist')).sort()).toEqual(['manifest.json', 'prod', 'ts-clusterset']);
+    expect(synth.stdout).toMatch(/^wrote \d+ files for 6 clusters into dist \(6 bundles built, \d+ files changed\)\n$/);
+    expect(readdirSync(join(repo, 'dist')).sort()).toEqual(['_crds', 'manifest.json', 'prod', 'ts-clusterset']);
     expect(readdirSync(join(repo, 'dist/prod')).sort()).toEqual(expect.arrayContaining(['east', 'leader', 'west']));
     expect(clusterset('synth', '--check')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^dist is up to date/) });
+    // nothing changed: an incremental synth builds and touches nothing
+    expect(clusterset('synth').stdout).toMatch(/\(0 bundles built, 0 files changed\)\n$/);
 
     // an edit to the TypeScript definition makes the committed output stale
     const ts = join(repo, 'clustersets/ts-clusterset.ts');

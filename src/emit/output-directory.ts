@@ -1,0 +1,143 @@
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import type { ParsedClusterSet } from '../model/parse-clusterset';
+import { clusterSetSources, type ClusterSetSources } from '../synth/synth-clusterset';
+import { CRD_ROOT, EmitCache, layoutBundle, layoutShared, MANIFEST, manifestFile, sourcePath, type Manifest, type ManifestEntry, type OutputFile } from './layout';
+import { OutputError, OutputTransaction, type FileSystemOps } from './output-transaction';
+
+export interface EmitOptions {
+  /** the output directory */
+  readonly out: string;
+  /** compare instead of writing: the result lists stale files */
+  readonly check?: boolean;
+  /**
+   * true when every definition was compiled: folders of ClusterSets that no definition names are
+   * removed (or, with check, reported); false keeps the other ClusterSets of the output
+   */
+  readonly full: boolean;
+  /** rebuild every bundle even when manifest.json says its inputs are unchanged */
+  readonly rebuild?: boolean;
+  /** file-system operations (fault-injection tests replace them) */
+  readonly fs?: FileSystemOps;
+}
+
+export interface EmitResult {
+  /** files of the output (written, unchanged or kept) */
+  readonly files: number;
+  readonly clusters: number;
+  /** bundles built in this run (the others were unchanged and kept) */
+  readonly built: number;
+  /** files written, replaced or removed */
+  readonly changed: number;
+  /** with check: changed, missing and extra files */
+  readonly stale: readonly string[];
+}
+
+/**
+ * Synth and emit, one bundle at a time, straight into a transaction on the output directory:
+ * memory holds one bundle and the paths of the rest, not the fleet. A bundle whose inputs hash
+ * equals the one manifest.json recorded (and whose folder is there) is neither built nor
+ * touched; every other file is compared with the output and written only when its bytes differ.
+ * Self-check errors abandon the transaction: nothing is written from a broken input.
+ */
+export function emitToDirectory(parsed: readonly ParsedClusterSet[], options: EmitOptions, diagnostics: Diagnostic[]): EmitResult | undefined {
+  const tx = new OutputTransaction(options.out, { check: options.check === true, ...(options.fs && { fs: options.fs }) });
+  tx.begin();
+  try {
+    const result = emitAll(tx, parsed, options, diagnostics);
+    if (hasErrors(diagnostics)) {
+      tx.abandon();
+      return undefined;
+    }
+    tx.commit();
+    return { ...result, changed: tx.changes, stale: tx.stale };
+  } catch (err) {
+    if (!tx.crashed(err)) tx.abandon();
+    throw err;
+  }
+}
+
+function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], options: EmitOptions, diagnostics: Diagnostic[]) {
+  const previous = readManifest(tx);
+  const cache = new EmitCache();
+  const root = `${options.out}/..`;
+  const entries: Record<string, ManifestEntry> = options.full ? {} : { ...previous.clusterSets };
+  const crdSets = new Map<string, readonly OutputFile[]>();
+  let files = 0;
+  let clusters = 0;
+  let built = 0;
+
+  for (const p of parsed) {
+    const set: ClusterSetSources = clusterSetSources(p);
+    const before = previous.clusterSets[set.name];
+    const recorded = new Map((before?.clusters ?? []).map((c) => [c.clusterID, c]));
+    const expected = new Set<string>();
+    const kept: string[] = [];
+    const crds = new Set<string>();
+    for (const source of set.sources) {
+      clusters++;
+      const dir = `${set.name}/${source.clusterID}`;
+      // computed for kept bundles too: the set folder is named by content, the same in every run
+      const crdSet = cache.crdSet(set, source.crds(), diagnostics);
+      crds.add(crdSet.dir);
+      crdSets.set(crdSet.dir, crdSet.files);
+      const old = recorded.get(source.clusterID);
+      if (!options.check && !options.rebuild && old?.inputs === source.inputs && old.role === source.role && tx.exists(`${dir}/kustomization.yaml`)) {
+        // unchanged inputs: the folder stays as the run that recorded them wrote it
+        kept.push(dir);
+        files += tx.countFiles(dir);
+        continue;
+      }
+      const laid = layoutBundle(set, source.synth(), diagnostics, cache);
+      built++;
+      for (const f of laid.files) {
+        expected.add(f.path);
+        tx.put(f.path, f.content);
+      }
+      files += laid.files.length;
+    }
+    for (const f of layoutShared(set, diagnostics, cache)) {
+      expected.add(f.path);
+      tx.put(f.path, f.content);
+      files++;
+    }
+    // whatever else is under the ClusterSet's folder is no longer generated
+    tx.removeOthers(set.name, expected, kept);
+    entries[set.name] = { source: sourcePath(set.file, root), crds: [...crds].sort(), clusters: set.sources.map((s) => ({ clusterID: s.clusterID, role: s.role, inputs: s.inputs })) };
+  }
+
+  // CRD sets: every set some ClusterSet lists; a set only ClusterSets outside this run list stays as it is
+  const wanted = new Set(Object.values(entries).flatMap((e) => e.crds));
+  const crdExpected = new Set<string>();
+  for (const dir of [...wanted].sort()) {
+    const setFiles = crdSets.get(dir);
+    if (!setFiles) {
+      files += tx.countFiles(dir);
+      continue;
+    }
+    for (const f of setFiles) {
+      crdExpected.add(f.path);
+      tx.put(f.path, f.content);
+    }
+    files += setFiles.length;
+  }
+  tx.removeOthers(CRD_ROOT, crdExpected, [...wanted].filter((d) => !crdSets.has(d)));
+
+  if (options.full) tx.removeTopLevelExcept(new Set([...Object.keys(entries), CRD_ROOT, MANIFEST]));
+  const manifest = manifestFile(entries);
+  tx.put(manifest.path, manifest.content);
+  files++;
+  return { files, clusters, built };
+}
+
+function readManifest(tx: OutputTransaction): Manifest {
+  const text = tx.read(MANIFEST);
+  if (text === undefined) return { generator: 'antrea-clusterset', clusterSets: {} };
+  try {
+    const m = JSON.parse(text) as Partial<Manifest>;
+    return { generator: 'antrea-clusterset', clusterSets: m.clusterSets ?? {} };
+  } catch {
+    return { generator: 'antrea-clusterset', clusterSets: {} };
+  }
+}
+
+export { OutputError };
