@@ -37,8 +37,11 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * A fleet repeats most objects verbatim (RBAC, APIServices, CRDs): each distinct object is
  * serialized and schema-checked once per run, keyed by its canonical JSON.
  */
+/** Frozen values never change: their YAML (checked once) is shared by every run of the process. */
+const frozenYaml = new WeakMap<object, string>();
+
 export class EmitCache {
-  private readonly byValue = new WeakMap<object, string>();
+  private readonly byValue = frozenYaml;
   private readonly byJson = new Map<string, string>();
   private readonly ids = new WeakMap<object, number>();
   private readonly crdSets = new Map<string, CrdSet>();

@@ -3,6 +3,7 @@ import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { clusterSetSources, type ClusterSetSources } from '../synth/synth-clusterset';
 import { CRD_ROOT, EmitCache, layoutBundle, layoutShared, MANIFEST, manifestFile, sourcePath, type Manifest, type ManifestEntry, type OutputFile } from './layout';
 import { OutputError, OutputTransaction, type FileSystemOps } from './output-transaction';
+export { recoverOutput, SimulatedCrash, type FileSystemOps } from './output-transaction';
 
 export interface EmitOptions {
   /** the output directory */
@@ -41,7 +42,12 @@ export interface EmitResult {
  */
 export function emitToDirectory(parsed: readonly ParsedClusterSet[], options: EmitOptions, diagnostics: Diagnostic[]): EmitResult | undefined {
   const tx = new OutputTransaction(options.out, { check: options.check === true, ...(options.fs && { fs: options.fs }) });
-  tx.begin();
+  try {
+    tx.begin();
+  } catch (err) {
+    tx.crashed(err);
+    throw err;
+  }
   try {
     const result = emitAll(tx, parsed, options, diagnostics);
     if (hasErrors(diagnostics)) {

@@ -167,7 +167,10 @@ export class OutputTransaction {
 
   /** true for an injected fault: like a killed process, the transaction leaves everything as it is. */
   crashed(err: unknown): boolean {
-    return err instanceof SimulatedCrash;
+    if (!(err instanceof SimulatedCrash)) return false;
+    // a dead process holds no lock: its lock file stays for the next run to take over
+    if (this.lockToken) heldLocks.delete(this.lockToken);
+    return true;
   }
 
   private cleanUp(): void {
@@ -305,3 +308,10 @@ function listFiles(base: string, sub: string, kept: readonly string[]): string[]
 const isMissing = (err: unknown) => ['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '');
 
 const displayPath = (p: string) => relative(process.cwd(), p).split(sep).join('/') || p;
+
+/** Finish or drop what a killed run left in and beside `out`, under the lock; nothing else. */
+export function recoverOutput(out: string, fs?: FileSystemOps): void {
+  const tx = new OutputTransaction(out, { check: true, ...(fs && { fs }) });
+  tx.begin();
+  tx.abandon();
+}

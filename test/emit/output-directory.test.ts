@@ -1,0 +1,190 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { stringify } from 'yaml';
+import { fleet } from '../../bench/fleet';
+import { checkDefinitions, compile } from '../../src/compile';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import { emitToDirectory, OutputError, type EmitOptions } from '../../src/emit/output-directory';
+import type { ClusterSetInput } from '../../src/model/clusterset';
+
+// The output directory over time: incremental runs equal full runs byte for byte, unchanged
+// bundles are neither built nor touched, removals remove, and a second run is kept out.
+
+const tmp = mkdtempSync(join(tmpdir(), 'clusterset-output-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+let n = 0;
+const fresh = (name: string) => join(tmp, `${name}-${n++}`);
+
+function definitionFile(definition: ClusterSetInput, name = 'fleet'): string {
+  const dir = fresh('defs');
+  mkdirSync(dir);
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, stringify(definition));
+  return file;
+}
+
+async function synth(files: readonly string[], options: Omit<EmitOptions, 'full'> & { full?: boolean }) {
+  const checked = await checkDefinitions(files);
+  expect(checked.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  const diagnostics: Diagnostic[] = [];
+  const result = emitToDirectory(checked.parsed, { full: true, ...options }, diagnostics);
+  expect(diagnostics).toEqual([]);
+  return result!;
+}
+
+/** Every file under a directory with its bytes, and the inode, which tells whether it was rewritten. */
+function tree(dir: string): Map<string, { content: string; ino: number }> {
+  const out = new Map<string, { content: string; ino: number }>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    out.set(relative(dir, path).split(sep).join('/'), { content: readFileSync(path, 'utf8'), ino: statSync(path).ino });
+  }
+  return out;
+}
+const contents = (t: Map<string, { content: string }>) => new Map([...t].map(([p, f]) => [p, f.content]));
+
+describe('incremental synth', () => {
+  const before = definitionFile(fleet(12));
+  const after = definitionFile(fleet(12, { changedMember: 5 }));
+
+  test('one member changed: two bundles are built (the member and the leader), and the output equals a full synth', async () => {
+    const out = fresh('out');
+    const first = await synth([before], { out });
+    expect(first.built).toBe(12);
+    const old = tree(out);
+    const second = await synth([after], { out });
+    expect(second.built).toBe(2);
+    const full = fresh('full');
+    await synth([after], { out: full, rebuild: true });
+    const incremental = tree(out);
+    expect(contents(incremental)).toEqual(contents(tree(full)));
+    // files of the untouched bundles are the same files, not rewritten copies; the leader was
+    // rebuilt but its bytes did not change; the notes name the new Gateway Node
+    const changed = [...incremental].filter(([p, f]) => old.get(p)?.ino !== f.ino).map(([p]) => p.split('/').slice(0, 2).join('/'));
+    expect([...new Set(changed)].sort()).toEqual(['fleet/README.md', 'fleet/cluster-5', 'manifest.json']);
+    const removed = [...old.keys()].filter((p) => !incremental.has(p));
+    expect(removed).toEqual(['fleet/cluster-5/4-resources/Node.cluster-5-node-1.yaml']);
+    expect(second.changed).toBe(changed.length + removed.length);
+  });
+
+  test('nothing changed: nothing is built or written', async () => {
+    const out = fresh('out');
+    await synth([before], { out });
+    const old = tree(out);
+    const again = await synth([before], { out });
+    expect(again).toMatchObject({ built: 0, changed: 0, files: old.size });
+    expect(tree(out)).toEqual(old);
+  });
+
+  test('--rebuild builds every bundle but still writes only the files whose bytes differ', async () => {
+    const out = fresh('out');
+    await synth([before], { out });
+    const again = await synth([before], { out, rebuild: true });
+    expect(again).toMatchObject({ built: 12, changed: 0 });
+  });
+
+  test('a removed member: its folder goes, the rest stays', async () => {
+    const out = fresh('out');
+    await synth([before], { out });
+    const smaller = definitionFile(fleet(11));
+    const result = await synth([smaller], { out });
+    expect(existsSync(join(out, 'fleet/cluster-11'))).toBe(false);
+    const full = fresh('full');
+    await synth([smaller], { out: full });
+    expect(contents(tree(out))).toEqual(contents(tree(full)));
+    expect(result.built).toBe(1); // the leader, which holds one credential fewer
+  });
+
+  test('a renamed ClusterSet: the old folder and the CRD sets nobody lists go; a partial synth keeps the others', async () => {
+    const out = fresh('out');
+    const a = definitionFile(fleet(3, { name: 'alpha' }), 'alpha');
+    const b = definitionFile(fleet(3, { name: 'beta', version: 'v2.6.3' }), 'beta');
+    await synth([a, b], { out });
+    expect(readdirSync(join(out, '_crds')).sort()).toEqual(['v2.6.3', 'v2.7.0']);
+    // a partial synth of alpha keeps beta, its manifest entry and its CRD sets
+    await synth([a], { out, full: false });
+    expect(readdirSync(out).sort()).toEqual(['_crds', 'alpha', 'beta', 'manifest.json']);
+    expect(readdirSync(join(out, '_crds')).sort()).toEqual(['v2.6.3', 'v2.7.0']);
+    // a full synth of alpha alone removes beta and the v2.6.3 CRD sets
+    await synth([a], { out });
+    expect(readdirSync(out).sort()).toEqual(['_crds', 'alpha', 'manifest.json']);
+    expect(readdirSync(join(out, '_crds'))).toEqual(['v2.7.0']);
+  });
+
+  test('check reports what a synth would change and writes nothing', async () => {
+    const out = fresh('out');
+    await synth([before], { out });
+    const old = tree(out);
+    const result = await synth([after], { out, check: true });
+    expect(result.stale).toEqual(expect.arrayContaining(['fleet/cluster-5/4-resources/Node.cluster-5-node-2.yaml (missing)', 'fleet/cluster-5/4-resources/Node.cluster-5-node-1.yaml (not generated)', 'manifest.json (changed)']));
+    expect(tree(out)).toEqual(old);
+  });
+
+  test('the in-memory compile and the streamed output are the same files', async () => {
+    const out = fresh('out');
+    await synth([before], { out });
+    const { files } = await compile({ files: [before], outDir: out });
+    expect(contents(tree(out))).toEqual(new Map(files.map((f) => [f.path, f.content])));
+  });
+});
+
+describe('the output directory is ours alone', () => {
+  const file = definitionFile(fleet(3));
+
+  test('a second run while one holds the lock is refused, naming the process', async () => {
+    const out = fresh('out');
+    const state = join(tmp, `.${out.split(sep).pop()}.clusterset`);
+    mkdirSync(state, { recursive: true });
+    // the parent of this test process is alive for as long as the test runs
+    writeFileSync(join(state, 'lock'), `${process.ppid} x`);
+    const checked = await checkDefinitions([file]);
+    expect(() => emitToDirectory(checked.parsed, { out, full: true }, [])).toThrow(OutputError);
+    expect(() => emitToDirectory(checked.parsed, { out, full: true }, [])).toThrow(new RegExp(`another clusterset process \\(pid ${process.ppid}\\)`));
+    expect(existsSync(out)).toBe(false);
+  });
+
+  test('a lock left by a process that is gone is taken over', async () => {
+    const out = fresh('out');
+    const state = join(tmp, `.${out.split(sep).pop()}.clusterset`);
+    mkdirSync(state, { recursive: true });
+    writeFileSync(join(state, 'lock'), '2147483646 gone');
+    expect((await synth([file], { out })).built).toBe(3);
+    expect(existsSync(state)).toBe(false);
+  });
+
+  test('leftovers of older versions are cleaned: .clusterset-tmp-*, <out>.old-*, <clusterset>.old-*', async () => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    const good = contents(tree(out));
+    mkdirSync(join(parent, '.clusterset-tmp-abc/x'), { recursive: true });
+    mkdirSync(join(parent, 'dist.old-12-34/fleet'), { recursive: true });
+    cpSync(join(out, 'fleet'), join(out, 'fleet.old-12-34'), { recursive: true });
+    await synth([file], { out });
+    expect(readdirSync(parent)).toEqual(['dist']);
+    expect(contents(tree(out))).toEqual(good);
+  });
+
+  test('killed between the two renames of an older version: the old tree comes back', async () => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    const good = contents(tree(out));
+    cpSync(out, join(parent, 'dist.old-99-1'), { recursive: true });
+    rmSync(out, { recursive: true });
+    const result = await synth([file], { out });
+    expect(result.built).toBe(0);
+    expect(contents(tree(out))).toEqual(good);
+  });
+
+  test('the output has ordinary permissions (as the umask gives), not 0700', async () => {
+    const out = fresh('out');
+    await synth([file], { out });
+    const umask = process.umask();
+    expect(statSync(out).mode & 0o777).toBe(0o777 & ~umask);
+    expect(statSync(join(out, 'fleet')).mode & 0o777).toBe(0o777 & ~umask);
+  });
+});
