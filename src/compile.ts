@@ -1,5 +1,5 @@
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
-import { EmitCache, layoutClusterSet, manifestEntry, manifestFile, type OutputFile } from './emit/layout';
+import { EmitCache, layoutClusterSet, manifestEntry, manifestFile, SHARED_ROOT, type ManifestEntry, type OutputFile } from './emit/layout';
 import { loadClusterSets } from './load/load-clustersets';
 import type { SourceFile } from './load/source-file';
 import { parseClusterSet, type ParsedClusterSet } from './model/parse-clusterset';
@@ -63,9 +63,16 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   // emit: deterministic files, every object checked against its schema first
   const cache = new EmitCache();
   const byPath = new Map<string, OutputFile>();
-  for (const o of outputs) for (const f of layoutClusterSet(o, diagnostics, cache)) byPath.set(f.path, f);
   const root = `${options.outDir ?? 'dist'}/..`;
-  const files = [...byPath.values(), manifestFile(Object.fromEntries(outputs.map((o) => [o.name, manifestEntry(o, root, cache)])))];
+  const entries: Record<string, ManifestEntry> = {};
+  for (const o of outputs) {
+    const laid = layoutClusterSet(o, diagnostics, cache);
+    for (const f of laid) byPath.set(f.path, f);
+    entries[o.name] = manifestEntry(o, root, laid.filter((f) => f.path.startsWith(`${SHARED_ROOT}/`) && f.path.endsWith('/kustomization.yaml')).map((f) => f.path.slice(0, -'/kustomization.yaml'.length)));
+  }
+  // shared units in path order, like every other file, wherever the ClusterSet that made them came
+  const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  files.push(manifestFile(entries));
   if (hasErrors(diagnostics)) return { diagnostics, sources, outputs, files: [] };
   return { diagnostics, sources, outputs, files };
 }

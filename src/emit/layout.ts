@@ -6,6 +6,7 @@ import { layerIndex } from '../synth/layers';
 import type { KubeObject } from '../synth/kube-object';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import { checkObjects } from './check-output';
+import { isShared } from './shared-units';
 import { canonical, toYaml } from './serialize';
 
 /** A file to write, relative to the output directory. */
@@ -44,7 +45,7 @@ export class EmitCache {
   private readonly byValue = frozenYaml;
   private readonly byJson = new Map<string, string>();
   private readonly ids = new WeakMap<object, number>();
-  private readonly crdSets = new Map<string, CrdSet>();
+  private readonly units = new Map<string, SharedUnit>();
   private nextId = 0;
 
   /** @param limit distinct non-shared objects remembered; beyond it the memory is dropped (bounded for any fleet) */
@@ -66,31 +67,31 @@ export class EmitCache {
     return { yaml, seen };
   }
 
-  /** The shared CRD set holding exactly these CRDs, built (and checked) once per run. */
-  crdSet(output: LayoutContext, crds: readonly KubeObject[], diagnostics: Diagnostic[] = []): CrdSet {
-    const key = `${output.release.version}\0${crds.map((o) => this.idOf(o)).join(',')}`;
-    let set = this.crdSets.get(key);
-    if (!set) {
-      const { files, paths } = emitObjects(output, `${CRD_ROOT}/${output.release.version}`, '', crds, diagnostics, this);
+  /**
+   * The shared unit holding exactly these objects of one layer, built (and checked) once per
+   * run: `_shared/<release>/<layer>/<hash of its files>/`.
+   */
+  sharedUnit(output: LayoutContext, layer: string, objects: readonly KubeObject[], diagnostics: Diagnostic[] = []): SharedUnit {
+    const key = `${output.release.version}\0${layer}\0${objects.map((o) => this.idOf(o)).join(',')}`;
+    let unit = this.units.get(key);
+    if (!unit) {
+      const { files, paths } = emitObjects(output, `${SHARED_ROOT}/${output.release.version}/${layer}`, '', objects, diagnostics, this);
       const hash = createHash('sha256');
       for (const f of files) hash.update(f.path).update('\0').update(f.content).update('\0');
-      const dir = `${CRD_ROOT}/${output.release.version}/${hash.digest('hex').slice(0, 12)}`;
-      set = {
+      const dir = `${SHARED_ROOT}/${output.release.version}/${layer}/${hash.digest('hex').slice(0, 12)}`;
+      unit = {
         dir,
         files: [...files.map((f) => ({ path: `${dir}${f.path}`, content: f.content })), { path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(paths)) }],
       };
-      this.crdSets.set(key, set);
+      if (this.units.size >= this.limit) this.units.clear();
+      this.units.set(key, unit);
     }
-    return set;
+    return unit;
   }
 
-  crdSetDir(output: LayoutContext, crds: readonly KubeObject[]): string {
-    return this.crdSet(output, crds).dir;
-  }
-
-  /** Shared frozen objects by identity; anything else by content. */
+  /** Shared frozen objects by identity; anything else by content (its YAML, cached). */
   private idOf(o: KubeObject): string {
-    if (!Object.isFrozen(o)) return JSON.stringify(canonical(o));
+    if (!Object.isFrozen(o)) return createHash('sha256').update(this.yamlOf(o).yaml).digest('hex');
     let id = this.ids.get(o);
     if (id === undefined) this.ids.set(o, (id = this.nextId++));
     return String(id);
@@ -100,49 +101,54 @@ export class EmitCache {
 /** What a ClusterSet's files are laid out from (an eager output or a lazily built one). */
 export type LayoutContext = Pick<ClusterSetOutput, 'name' | 'file' | 'release'>;
 
-/**
- * A release's CRDs for one role, once in the output: `_crds/<release>/<hash>/`, a kustomize base
- * that every bundle needing exactly these CRDs lists from its first layer. The folder is named by
- * a hash of its files, so a changed CRD is a new folder and a bundle never points at stale content.
- */
-export interface CrdSet {
-  /** relative to the output directory, e.g. `_crds/v2.7.0/3f1c2b9a0d4e` */
+/** A folder of objects several bundles list (see shared-units.ts). */
+export interface SharedUnit {
+  /** relative to the output directory, e.g. `_shared/v2.7.0/0-namespaces-crds/3f1c2b9a0d4e` */
   readonly dir: string;
   readonly files: readonly OutputFile[];
 }
 
-export const CRD_ROOT = '_crds';
+export const SHARED_ROOT = '_shared';
 
-/** Every file of one definition's output, CRD sets included, checked; diagnostics for any self-check failure. */
+/** Every file of one definition's output, shared units included, checked; diagnostics for any self-check failure. */
 export function layoutClusterSet(output: ClusterSetOutput, diagnostics: Diagnostic[], cache = new EmitCache()): OutputFile[] {
   const files: OutputFile[] = [];
-  const sets = new Map<string, CrdSet>();
+  const units = new Map<string, SharedUnit>();
   for (const bundle of output.bundles) {
     const laid = layoutBundle(output, bundle, diagnostics, cache);
     files.push(...laid.files);
-    sets.set(laid.crds.dir, laid.crds);
+    for (const u of laid.units) units.set(u.dir, u);
   }
   files.push(...layoutShared(output, diagnostics, cache));
-  for (const set of [...sets.values()].sort((a, b) => cmp(a.dir, b.dir))) files.push(...set.files);
+  for (const unit of [...units.values()].sort((a, b) => cmp(a.dir, b.dir))) files.push(...unit.files);
   return files;
 }
 
-/** One bundle's files (`<clusterset>/<clusterID>/…`) and the CRD set it lists. */
-export function layoutBundle(output: LayoutContext, bundle: Bundle, diagnostics: Diagnostic[], cache: EmitCache): { files: OutputFile[]; crds: CrdSet } {
+/** One bundle's own files (`<clusterset>/<clusterID>/…`) and the shared units its layers list. */
+export function layoutBundle(output: LayoutContext, bundle: Bundle, diagnostics: Diagnostic[], cache: EmitCache): { files: OutputFile[]; units: SharedUnit[] } {
   const dir = `${output.name}/${bundle.clusterID}`;
-  const crdObjects = bundle.objects.filter((o) => o.kind === 'CustomResourceDefinition');
-  const crds = cache.crdSet(output, crdObjects, diagnostics);
-  const objects = bundle.objects.filter((o) => o.kind !== 'CustomResourceDefinition');
+  const own = bundle.objects.filter((o) => !isShared(o));
+  const units: SharedUnit[] = [];
   // a sub-kustomization per apply layer (one Flux Kustomization each); the root lists them all
-  const { files, paths } = emitObjects(output, `bundle ${dir}`, dir, objects, diagnostics, cache, layerDirectoryOf);
-  for (const [i, layer] of LAYER_DIRECTORIES.entries()) {
+  const { files, paths } = emitObjects(output, `bundle ${dir}`, dir, own, diagnostics, cache, layerDirectoryOf);
+  for (const layer of LAYER_DIRECTORIES) {
     const names = paths.filter((p) => p.startsWith(`${layer}/`)).map((p) => p.slice(layer.length + 1));
-    // the CRDs come first, from the shared set: `../../../_crds/…` (a base may lie outside the root)
-    if (i === 0 && crdObjects.length > 0) names.unshift(`../../../${crds.dir}`);
+    const shared = bundle.objects.filter((o) => isShared(o) && layerDirectoryOf(o) === layer);
+    if (shared.length > 0) {
+      const unit = cache.sharedUnit(output, layer, sortObjects(shared), diagnostics);
+      units.push(unit);
+      // the shared objects first, from their folder (a base may lie outside the kustomization root)
+      names.unshift(`../../../${unit.dir}`);
+    }
     files.push({ path: `${dir}/${layer}/kustomization.yaml`, content: toYaml(kustomization(names)) });
   }
   files.push({ path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(LAYER_DIRECTORIES)) });
-  return { files, crds };
+  return { files, units };
+}
+
+/** The shared units a bundle's layer kustomizations list (read back from the output for a kept bundle). */
+export function unitsListed(kustomizations: readonly string[]): string[] {
+  return kustomizations.flatMap((text) => [...text.matchAll(/^ {2}- \.\.\/\.\.\/\.\.\/(_shared\/\S+)$/gm)].map((m) => m[1]!));
 }
 
 /** The files beside the bundles: Argo CD and Flux objects, and the notes. */
@@ -173,8 +179,8 @@ function kustomization(resources: readonly string[]) {
 export interface ManifestEntry {
   /** the definition, relative to the output directory's parent (normally the repository root) */
   readonly source: string;
-  /** the CRD sets its bundles list */
-  readonly crds: readonly string[];
+  /** the shared units its bundles list */
+  readonly shared: readonly string[];
   /** `inputs`: the hash of what the bundle was built from (an incremental synth skips a bundle whose hash is unchanged) */
   readonly clusters: readonly { clusterID: string; role: string; inputs: string }[];
 }
@@ -193,10 +199,10 @@ export function manifestFile(entries: Readonly<Record<string, ManifestEntry>>): 
 }
 
 /** The manifest entry of an eagerly built ClusterSet, with its source relative to `root`. */
-export function manifestEntry(output: ClusterSetOutput, root: string, cache: EmitCache): ManifestEntry {
+export function manifestEntry(output: ClusterSetOutput, root: string, shared: readonly string[]): ManifestEntry {
   return {
     source: sourcePath(output.file, root),
-    crds: [...new Set(output.bundles.map((b) => cache.crdSetDir(output, b.objects.filter((o) => o.kind === 'CustomResourceDefinition'))))].sort(cmp),
+    shared: [...new Set(shared)].sort(cmp),
     clusters: output.bundles.map((b) => ({ clusterID: b.clusterID, role: b.role, inputs: b.inputs })),
   };
 }

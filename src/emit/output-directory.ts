@@ -1,7 +1,8 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { clusterSetSources, type ClusterSetSources } from '../synth/synth-clusterset';
-import { CRD_ROOT, EmitCache, layoutBundle, layoutShared, MANIFEST, manifestFile, sourcePath, type Manifest, type ManifestEntry, type OutputFile } from './layout';
+import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import { EmitCache, layoutBundle, layoutShared, MANIFEST, manifestFile, SHARED_ROOT, sourcePath, unitsListed, type Manifest, type ManifestEntry, type OutputFile } from './layout';
 import { OutputError, OutputTransaction, type FileSystemOps } from './output-transaction';
 export { recoverOutput, SimulatedCrash, type FileSystemOps } from './output-transaction';
 
@@ -67,7 +68,7 @@ function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], opt
   const cache = new EmitCache();
   const root = `${options.out}/..`;
   const entries: Record<string, ManifestEntry> = options.full ? {} : { ...previous.clusterSets };
-  const crdSets = new Map<string, readonly OutputFile[]>();
+  const units = new Map<string, readonly OutputFile[]>();
   let files = 0;
   let clusters = 0;
   let built = 0;
@@ -78,23 +79,25 @@ function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], opt
     const recorded = new Map((before?.clusters ?? []).map((c) => [c.clusterID, c]));
     const expected = new Set<string>();
     const kept: string[] = [];
-    const crds = new Set<string>();
+    const shared = new Set<string>();
     for (const source of set.sources) {
       clusters++;
       const dir = `${set.name}/${source.clusterID}`;
-      // computed for kept bundles too: the set folder is named by content, the same in every run
-      const crdSet = cache.crdSet(set, source.crds(), diagnostics);
-      crds.add(crdSet.dir);
-      crdSets.set(crdSet.dir, crdSet.files);
       const old = recorded.get(source.clusterID);
       if (!options.check && !options.rebuild && old?.inputs === source.inputs && old.role === source.role && tx.exists(`${dir}/kustomization.yaml`)) {
-        // unchanged inputs: the folder stays as the run that recorded them wrote it
+        // unchanged inputs: the folder stays as the run that recorded them wrote it, with the units it lists
+        const listed = unitsListed(LAYER_DIRECTORIES.map((l) => tx.read(`${dir}/${l}/kustomization.yaml`) ?? ''));
+        for (const u of listed) shared.add(u);
         kept.push(dir);
         files += tx.countFiles(dir);
         continue;
       }
       const laid = layoutBundle(set, source.synth(), diagnostics, cache);
       built++;
+      for (const u of laid.units) {
+        shared.add(u.dir);
+        units.set(u.dir, u.files);
+      }
       for (const f of laid.files) {
         expected.add(f.path);
         tx.put(f.path, f.content);
@@ -108,27 +111,27 @@ function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], opt
     }
     // whatever else is under the ClusterSet's folder is no longer generated
     tx.removeOthers(set.name, expected, kept);
-    entries[set.name] = { source: sourcePath(set.file, root), crds: [...crds].sort(), clusters: set.sources.map((s) => ({ clusterID: s.clusterID, role: s.role, inputs: s.inputs })) };
+    entries[set.name] = { source: sourcePath(set.file, root), shared: [...shared].sort(), clusters: set.sources.map((s) => ({ clusterID: s.clusterID, role: s.role, inputs: s.inputs })) };
   }
 
-  // CRD sets: every set some ClusterSet lists; a set only ClusterSets outside this run list stays as it is
-  const wanted = new Set(Object.values(entries).flatMap((e) => e.crds));
-  const crdExpected = new Set<string>();
+  // shared units: every unit some ClusterSet lists; one only kept bundles list stays as it is
+  const wanted = new Set(Object.values(entries).flatMap((e) => e.shared ?? []));
+  const unitFiles = new Set<string>();
   for (const dir of [...wanted].sort()) {
-    const setFiles = crdSets.get(dir);
-    if (!setFiles) {
+    const written = units.get(dir);
+    if (!written) {
       files += tx.countFiles(dir);
       continue;
     }
-    for (const f of setFiles) {
-      crdExpected.add(f.path);
+    for (const f of written) {
+      unitFiles.add(f.path);
       tx.put(f.path, f.content);
     }
-    files += setFiles.length;
+    files += written.length;
   }
-  tx.removeOthers(CRD_ROOT, crdExpected, [...wanted].filter((d) => !crdSets.has(d)));
+  tx.removeOthers(SHARED_ROOT, unitFiles, [...wanted].filter((d) => !units.has(d)));
 
-  if (options.full) tx.removeTopLevelExcept(new Set([...Object.keys(entries), CRD_ROOT, MANIFEST]));
+  if (options.full) tx.removeTopLevelExcept(new Set([...Object.keys(entries), SHARED_ROOT, MANIFEST]));
   const manifest = manifestFile(entries);
   tx.put(manifest.path, manifest.content);
   files++;

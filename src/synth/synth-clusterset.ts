@@ -33,8 +33,6 @@ export interface BundleSource {
   readonly role: Role;
   /** sha256 (hex, 32 characters) of the compiler, the release and the bundle's slice of the definition */
   readonly inputs: string;
-  /** the bundle's CRDs as they are emitted (annotated), without building the rest */
-  readonly crds: () => readonly KubeObject[];
   readonly synth: () => Bundle;
 }
 
@@ -108,7 +106,6 @@ function bundleSource(ctx: BundleContext, shared: string): BundleSource {
     clusterID: cluster.clusterID,
     role,
     inputs,
-    crds: () => annotateForDelivery(crdModels.map(crdObject)),
     synth: () => {
       const chart = new BundleChart(new App(), cluster.clusterID, ctx);
       // CRDs are static per release: shared frozen values, not constructs, so a fleet serializes them once

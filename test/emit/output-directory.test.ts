@@ -103,15 +103,15 @@ describe('incremental synth', () => {
     const a = definitionFile(fleet(3, { name: 'alpha' }), 'alpha');
     const b = definitionFile(fleet(3, { name: 'beta', version: 'v2.6.3' }), 'beta');
     await synth([a, b], { out });
-    expect(readdirSync(join(out, '_crds')).sort()).toEqual(['v2.6.3', 'v2.7.0']);
+    expect(readdirSync(join(out, '_shared')).sort()).toEqual(['v2.6.3', 'v2.7.0']);
     // a partial synth of alpha keeps beta, its manifest entry and its CRD sets
     await synth([a], { out, full: false });
-    expect(readdirSync(out).sort()).toEqual(['_crds', 'alpha', 'beta', 'manifest.json']);
-    expect(readdirSync(join(out, '_crds')).sort()).toEqual(['v2.6.3', 'v2.7.0']);
+    expect(readdirSync(out).sort()).toEqual(['_shared', 'alpha', 'beta', 'manifest.json']);
+    expect(readdirSync(join(out, '_shared')).sort()).toEqual(['v2.6.3', 'v2.7.0']);
     // a full synth of alpha alone removes beta and the v2.6.3 CRD sets
     await synth([a], { out });
-    expect(readdirSync(out).sort()).toEqual(['_crds', 'alpha', 'manifest.json']);
-    expect(readdirSync(join(out, '_crds'))).toEqual(['v2.7.0']);
+    expect(readdirSync(out).sort()).toEqual(['_shared', 'alpha', 'manifest.json']);
+    expect(readdirSync(join(out, '_shared'))).toEqual(['v2.7.0']);
   });
 
   test('check reports what a synth would change and writes nothing', async () => {

@@ -9,7 +9,7 @@ import prod from '../../examples/construct/prod';
 import { compile } from '../../src/compile';
 import { AntreaClusterSet, ClusterSetError } from '../../src/construct/antrea-clusterset';
 import type { ClusterSetInput } from '../../src/model/clusterset';
-import { withCrdSetsInBundles } from '../helpers/golden';
+import { withSharedUnitsInBundles } from '../helpers/golden';
 
 // The construct library yields the objects `clusterset synth` writes, in process and through
 // `cdk8s synth` of the runnable example.
@@ -30,7 +30,7 @@ function sortKeys(v: unknown): unknown {
 async function cliObjects(file: string): Promise<string[]> {
   const result = await compile({ files: [file] });
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return canonical(withCrdSetsInBundles(result.files).filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml')).map((f) => parse(f.content)));
+  return canonical(withSharedUnitsInBundles(result.files).filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml')).map((f) => parse(f.content)));
 }
 
 describe('AntreaClusterSet', () => {

@@ -40,23 +40,23 @@ export async function expectGoldenTree(files: readonly OutputFile[], dir: string
 }
 
 /**
- * The files as each bundle sees them: a shared CRD set (`_crds/…`, listed by a bundle's first
- * layer) is copied into every bundle that lists it, as `<bundle>/0-namespaces-crds/<file>`.
+ * The files as each bundle sees them: a shared unit (`_shared/<release>/<layer>/<hash>/`, listed
+ * by a bundle's layer) is copied into every bundle layer that lists it, as `<bundle>/<layer>/<file>`.
  */
-export function withCrdSetsInBundles(files: readonly OutputFile[]): OutputFile[] {
-  const sets = new Map<string, OutputFile[]>();
+export function withSharedUnitsInBundles(files: readonly OutputFile[]): OutputFile[] {
+  const units = new Map<string, OutputFile[]>();
   for (const f of files) {
-    const m = /^(_crds\/[^/]+\/[^/]+)\/(.+)$/.exec(f.path);
-    if (m && m[2] !== 'kustomization.yaml') sets.set(m[1]!, [...(sets.get(m[1]!) ?? []), { path: m[2]!, content: f.content }]);
+    const m = /^(_shared\/[^/]+\/[^/]+\/[^/]+)\/(.+)$/.exec(f.path);
+    if (m && m[2] !== 'kustomization.yaml') units.set(m[1]!, [...(units.get(m[1]!) ?? []), { path: m[2]!, content: f.content }]);
   }
   const out: OutputFile[] = [];
   for (const f of files) {
-    if (f.path.startsWith('_crds/')) continue;
+    if (f.path.startsWith('_shared/')) continue;
     out.push(f);
-    const layer = /^([^/]+\/[^/]+\/0-[^/]+)\/kustomization\.yaml$/.exec(f.path);
+    const layer = /^([^/]+\/[^/]+\/[^/]+)\/kustomization\.yaml$/.exec(f.path);
     if (!layer) continue;
-    for (const ref of f.content.matchAll(/- \.\.\/\.\.\/\.\.\/(_crds\/\S+)/g)) {
-      for (const crd of sets.get(ref[1]!) ?? []) out.push({ path: `${layer[1]}/${crd.path}`, content: crd.content });
+    for (const ref of f.content.matchAll(/- \.\.\/\.\.\/\.\.\/(_shared\/\S+)/g)) {
+      for (const o of units.get(ref[1]!) ?? []) out.push({ path: `${layer[1]}/${o.path}`, content: o.content });
     }
   }
   return out;

@@ -103,7 +103,7 @@ describe('installed into a CommonJS repository', () => {
     const synth = clusterset('synth');
     expect(synth).toMatchObject({ code: 0, stderr: '' });
     expect(synth.stdout).toMatch(/^wrote \d+ files for 6 clusters into dist \(6 bundles built, \d+ files changed\)\n$/);
-    expect(readdirSync(join(repo, 'dist')).sort()).toEqual(['_crds', 'manifest.json', 'prod', 'ts-clusterset']);
+    expect(readdirSync(join(repo, 'dist')).sort()).toEqual(['_shared', 'manifest.json', 'prod', 'ts-clusterset']);
     expect(readdirSync(join(repo, 'dist/prod')).sort()).toEqual(expect.arrayContaining(['east', 'leader', 'west']));
     expect(clusterset('synth', '--check')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^dist is up to date/) });
     // nothing changed: an incremental synth builds and touches nothing

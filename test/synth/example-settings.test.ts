@@ -1,11 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 
 /** The parsed config files of a committed bundle (dist/ is the examples' golden output). */
 function bundle(clusterSet: string, cluster: string) {
   const dir = `dist/${clusterSet}/${cluster}`;
-  const read = (path: string) => parse(readFileSync(`${dir}/${path}`, 'utf8'));
+  // a file of the bundle's layer, or of a shared unit the layer lists
+  const read = (path: string) => {
+    const [layer, name] = path.split('/') as [string, string];
+    const units = [...readFileSync(`${dir}/${layer}/kustomization.yaml`, 'utf8').matchAll(/- \.\.\/\.\.\/\.\.\/(_shared\/\S+)/g)].map((m) => `dist/${m[1]}`);
+    const found = [`${dir}/${layer}`, ...units].map((d) => `${d}/${name}`).find((f) => existsSync(f));
+    return parse(readFileSync(found ?? `${dir}/${path}`, 'utf8'));
+  };
   const antreaConfig = read('1-rbac-config/ConfigMap.kube-system.antrea-config.yaml').data;
   const agentEnv = (read('3-workloads/DaemonSet.kube-system.antrea-agent.yaml').spec.template.spec.containers as { name: string; env?: { name: string; value?: string }[] }[])
     .find((c) => c.name === 'antrea-agent')!.env ?? [];

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { LAYER_DIRECTORIES } from '../../../src/synth/delivery';
-import { compileFiles, withCrdSetsInBundles } from '../../helpers/golden';
+import { compileFiles, withSharedUnitsInBundles } from '../../helpers/golden';
 
 /** kubectl's built-in kustomize, with its default load restrictions (as Argo CD's); skipped where absent. */
 const kubectl = (() => {
@@ -44,7 +44,7 @@ describe.skipIf(!kubectl)('kubectl kustomize', () => {
         const layers = LAYER_DIRECTORIES.flatMap((l) => build(join(out, bundle, l)).map(key)).sort();
         expect(layers).toEqual(whole);
         // every object file of the bundle, and of the CRD set it lists, is in the build
-        expect(whole.length).toBe(withCrdSetsInBundles(files).filter((f) => f.path.startsWith(`${bundle}/`) && !f.path.endsWith('kustomization.yaml')).length);
+        expect(whole.length).toBe(withSharedUnitsInBundles(files).filter((f) => f.path.startsWith(`${bundle}/`) && !f.path.endsWith('kustomization.yaml')).length);
       }
     },
   );

@@ -1,0 +1,73 @@
+// Fleet scale in one run (issue #15): a full synth of 100, 1,000 and 10,000 clusters into an
+// empty directory (each in its own process: wall time of synth and emit after validation, peak
+// memory, files, bytes), the same files written raw (read into memory first), their ratio, a
+// re-synth after one member changed as a percentage of the full synth, and the growth exponent.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+interface Run {
+  validateMs: number;
+  synthMs: number;
+  maxRssMB: number;
+  built: number;
+  files: number;
+  changed: number;
+}
+
+const synth = (count: number, out: string, changed?: number): Run =>
+  JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fleet-synth.ts'), String(count), out, ...(changed === undefined ? [] : [String(changed)])], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    }),
+  ) as Run;
+
+/** The tree's files in memory, then written into an empty directory: the floor for any synth. */
+function rawWrite(from: string, to: string): { ms: number; bytes: number } {
+  const files = (readdirSync(from, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => ({ path: relative(from, join(e.parentPath, e.name)), content: readFileSync(join(e.parentPath, e.name)) }));
+  const start = performance.now();
+  const made = new Set<string>();
+  for (const f of files) {
+    const dir = dirname(join(to, f.path));
+    if (!made.has(dir)) mkdirSync(dir, { recursive: true }), made.add(dir);
+    writeFileSync(join(to, f.path), f.content);
+  }
+  return { ms: performance.now() - start, bytes: files.reduce((n, f) => n + f.content.length, 0) };
+}
+
+const fmt = (ms: number) => `${(ms / 1000).toFixed(2).padStart(6)} s`;
+
+export default function bench(): void {
+  const sizes = (process.env.FLEET_SIZES ?? '100,1000,10000').split(',').map(Number);
+  const root = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
+  const full = new Map<number, Run>();
+  try {
+    for (const n of sizes) {
+      const out = join(root, `n${n}`, 'dist');
+      const run = synth(n, out);
+      full.set(n, run);
+      const raw = rawWrite(out, join(root, `raw${n}`));
+      rmSync(join(root, `raw${n}`), { recursive: true, force: true });
+      console.log(
+        `${String(n).padStart(6)} clusters: validate ${fmt(run.validateMs)}, synth ${fmt(run.synthMs)}, peak ${run.maxRssMB.toFixed(0).padStart(5)} MB, ${run.files} files, ${(raw.bytes / 1e6).toFixed(1)} MB; raw write ${fmt(raw.ms)}; synth/raw ${(run.synthMs / raw.ms).toFixed(2)}`,
+      );
+      if (n === 1000 || n === sizes[sizes.length - 1]) {
+        const again = synth(n, out, Math.floor(n / 2));
+        console.log(`${String(n).padStart(6)} clusters, one member changed: synth ${fmt(again.synthMs)} (${again.built} bundles built, ${again.changed} files changed) = ${((100 * again.synthMs) / run.synthMs).toFixed(1)} % of the full synth`);
+      }
+      rmSync(join(root, `n${n}`), { recursive: true, force: true });
+    }
+    const [a, b] = [sizes[sizes.length - 2], sizes[sizes.length - 1]];
+    if (a && b) {
+      const k = Math.log(full.get(b)!.synthMs / full.get(a)!.synthMs) / Math.log(b / a);
+      console.log(`growth exponent ${a} → ${b}: ${k.toFixed(2)} (linear: 1.00)`);
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,25 @@
+import type { KubeObject } from '../synth/kube-object';
+import { layerOf } from '../synth/layers';
+
+/**
+ * Objects that are the same in every cluster of a fleet with the same release and settings
+ * (CRDs, Antrea's RBAC, webhooks, APIServices, agent and controller) are written once per
+ * distinct content, in `_shared/<release>/<layer>/<hash>/` (a kustomize base the layer lists),
+ * not once per bundle: a 1,000-cluster fleet then writes tens of thousands fewer files.
+ *
+ * Whether an object is placed there is decided by the object alone (never by the rest of the
+ * fleet), so an incremental synth lays it out as a full one does; the folder is named by its
+ * content, so a wrong guess costs a folder, never a wrong object. Per-cluster objects (the
+ * resources layer, the mc-controller's configuration and the Deployment that hashes it,
+ * a member's credentials and Secrets, Namespaces) stay in the bundle, where a reviewer looks for them.
+ */
+export function isShared(o: KubeObject): boolean {
+  if (layerOf(o) === 'resources') return false;
+  if (o.kind === 'Secret' || o.kind === 'Namespace') return false;
+  const annotations = (o.metadata.annotations ?? {}) as Record<string, string>;
+  if (annotations['multicluster.antrea.io/cluster-id'] !== undefined) return false;
+  if ((o.kind === 'ConfigMap' || o.kind === 'Deployment') && o.metadata.name.includes('mc-controller')) return false;
+  // a member's credentials on the leader (member-credentials.ts names them)
+  if (o.metadata.name.endsWith('-member-token')) return false;
+  return true;
+}
