@@ -1,8 +1,9 @@
 /**
  * Objects a GitOps engine must never prune or delete: the leader Namespace (deleting it
  * deletes every ResourceExport and member credential), CRDs (deleting one deletes every custom
- * resource of its kind), member credentials and the partial Gateway Nodes (deleting a Node
- * object drains the real Node). Each engine has its own annotation; both are always set.
+ * resource of its kind), the member-side token source and the partial Gateway Nodes (deleting
+ * a Node object drains the real Node). A member's credentials on the leader are not guarded:
+ * removing the member must revoke them (prune-guards.ts). Each engine has its own annotation; both are always set.
  */
 export const ARGOCD_SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
 export const FLUX_PRUNE = 'kustomize.toolkit.fluxcd.io/prune';

@@ -9,10 +9,12 @@ const annotations = (o: KubeObject) => o.metadata.annotations as Record<string, 
 
 /**
  * What must survive a refactor of the definition or of the engine's app: the leader's common
- * area, every member credential and its member-side source, and the partial Gateway Nodes.
+ * area, the member-side token source, and the partial Gateway Nodes. A member's credentials on
+ * the leader are the opposite: when the member leaves the definition, an engine must prune
+ * them, or the removed member keeps a valid token (issue #12, item 8).
  */
 describe.each(allDefinitions())('guards in %s', (definition) => {
-  test('leader Namespace, member credentials, token sources and Gateway Nodes carry both engines guards', async () => {
+  test('leader Namespace, token sources and Gateway Nodes carry both engines guards; member credentials on the leader carry none', async () => {
     const { diagnostics, outputs } = await compile({ files: [definition] });
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const [output] = outputs;
@@ -29,7 +31,13 @@ describe.each(allDefinitions())('guards in %s', (definition) => {
         const namespace = bundle.objects.find((o) => o.kind === 'ClusterSet' && (o.spec as { leaders: { server?: string }[] }).leaders[0]!.server === undefined)!.metadata.namespace!;
         check(find('Namespace', namespace), `${bundle.clusterID} Namespace ${namespace}`);
         for (const id of memberIDs) {
-          for (const kind of ['ServiceAccount', 'Secret', 'RoleBinding']) check(find(kind, memberTokenName(id)), `${bundle.clusterID} ${kind} ${memberTokenName(id)}`);
+          for (const kind of ['ServiceAccount', 'Secret', 'RoleBinding']) {
+            const credential = find(kind, memberTokenName(id));
+            if (!credential) unguarded.push(`${bundle.clusterID} ${kind} ${memberTokenName(id)}: missing`);
+            // prunable: no guard of either engine
+            else expect(annotations(credential)?.[ARGOCD_SYNC_OPTIONS] ?? '', `${kind} ${memberTokenName(id)}`).not.toMatch(/Prune=false|Delete=false/);
+            if (credential) expect(annotations(credential)?.['kustomize.toolkit.fluxcd.io/prune'], `${kind} ${memberTokenName(id)}`).toBeUndefined();
+          }
         }
       }
       const partial = bundle.objects.filter((o) => ['Node', 'ExternalSecret', 'SealedSecret'].includes(o.kind));
