@@ -5,7 +5,7 @@ import { leaderOf, members, type EffectiveCluster } from '../model/effective';
 import { memberTokenName } from './constructs/member-credentials';
 import { replicatedPolicyName } from './constructs/replicated-policy';
 import { exportsService } from './parts/service-exports';
-import { formatOpening, gatewayOpenings, tunnelOpening } from './tunnel-ports';
+import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from './tunnel-ports';
 
 /**
  * dist/<clusterset>/README.md: what an operator still does by hand, per ClusterSet, with
@@ -168,31 +168,33 @@ function tokensSection(ctx: NotesContext): string {
   return ['## Member tokens', intro, ...perMember].join('\n\n');
 }
 
+/**
+ * One row per member and one line per rule, so the section grows with the fleet, not with its
+ * pairs (10,000 members would otherwise list 10^8 Gateway pairs).
+ */
 function firewallSection({ definition, members: ms }: NotesContext): string {
   if (ms.length === 0) return '';
-  const pairs = ms.map((to) => {
-    const from = ms.filter((m) => m !== to);
-    return [
-      `${code(to.clusterID)}: ${gatewayList(to)}`,
-      from.length ? from.map((m) => `${code(m.clusterID)}: ${gatewayList(m)}`).join('<br>') : '-',
-      gatewayOpenings(to.network).map(formatOpening).join('<br>'),
-    ];
-  });
+  const rows = ms.map((m) => [`${code(m.clusterID)}`, gatewayList(m), gatewayOpenings(m.network).map(formatOpening).join('<br>')]);
   const inCluster = ms.map(
     (m) =>
-      `${code(m.clusterID)}: every Node to its Gateway candidates' InternalIP on ${formatOpening(tunnelOpening(m.network))}` +
-      (m.network.trafficEncapMode === 'encap' ? '; encap mode needs it already' : ''),
+      `${code(m.clusterID)}: every Node to its Gateway candidates and back, on their InternalIP, ${formatOpening(tunnelOpening(m.network))}` +
+      (m.network.trafficEncapMode === 'encap' ? ' (encap mode needs it already)' : ''),
   );
   let api = `every member's ${code('antrea-mc-controller')} (host network, so its Node's IP) to the leader API server ${definition.spec.leader.server}`;
   const port = serverPort(definition.spec.leader.server);
   if (port) api += ` on TCP ${port}`;
+  // the mc-controller's webhooks (failurePolicy Fail) listen on the host network of whichever Node runs it
+  const webhooks = `the control plane (API server) to every Node of every cluster on TCP ${MC_WEBHOOK_PORT}: the ${code('antrea-mc-controller')} webhooks run on the host network and fail closed, so a blocked port rejects every ClusterSet, ResourceExport and Gateway change`;
   return [
     '## Gateways and firewalls',
     "Cross-cluster traffic goes from Gateway to Gateway: each member's bundle annotates its candidate Nodes, and one ready candidate is the active Gateway. " +
-      'Open firewalls and security groups for every candidate, from the addresses shown (a candidate without `ip` uses the Node address that `gatewayIPPrecedence` selects).',
-    table(['to the Gateways of', 'from the Gateways of', 'allow'], pairs),
+      "Open firewalls and security groups so that every member's candidates accept, from the candidates of every other member, what the last column says " +
+      '(a candidate without `ip` uses the Node address that `gatewayIPPrecedence` selects).',
+    table(['member', 'Gateway candidates', 'allow from every other member\'s candidates'], rows),
+    'Inside each cluster, allow:',
+    list(inCluster),
     'Also allow:',
-    list([...inCluster, api]),
+    list([webhooks, api]),
   ].join('\n\n');
 }
 
@@ -209,15 +211,13 @@ function serverPort(server: string): string | undefined {
 function vpcSection({ members: ms }: NotesContext): string {
   const policyOnly = ms.filter((m) => m.network.trafficEncapMode === 'networkPolicyOnly');
   if (policyOnly.length === 0) return '';
-  const items = policyOnly.map((m) => {
-    const remote = ms.filter((r) => r !== m).map((r) => `${code(r.clusterID)} ${r.cluster.podCIDRs.length ? r.cluster.podCIDRs.join(', ') : '(Pod CIDRs not declared)'}`);
-    return `${code(m.clusterID)}: ${remote.length ? `routes to ${remote.join('; ')}` : 'no remote clusters yet'}`;
-  });
+  // each member's Pod CIDRs once: a row per pair would grow with the square of the fleet
+  const rows = ms.map((m) => [code(m.clusterID), m.cluster.podCIDRs.length ? m.cluster.podCIDRs.join(', ') : '(Pod CIDRs not declared)', policyOnly.includes(m) ? 'yes' : '-']);
   return [
     '## VPC routes (networkPolicyOnly)',
     "In networkPolicyOnly mode the cloud's CNI routes Pods; Antrea tunnels only to and between the Gateways. Connect the VPCs (peering or a transit gateway), " +
-      "allow the remote Gateway IPs in the security groups, and add the remote clusters' Pod CIDRs to each cluster's VPC route tables:",
-    list(items),
+      "allow the remote Gateway IPs in the security groups, and add to the VPC route tables of each networkPolicyOnly member the Pod CIDRs of every other member:",
+    table(['member', 'Pod CIDRs', 'networkPolicyOnly'], rows),
   ].join('\n\n');
 }
 

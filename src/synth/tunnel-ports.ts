@@ -26,12 +26,18 @@ export function tunnelOpening(network: Pick<Network, 'tunnelType' | 'tunnelPort'
   return { protocol: std.protocol, port: network.tunnelPort || std.port, purpose: `${std.name} tunnel` };
 }
 
-/** What a Gateway must accept from remote Gateways: the tunnel, plus WireGuard when cross-cluster encryption is on. */
+/**
+ * What a Gateway must accept from remote Gateways: the tunnel, or with cross-cluster WireGuard
+ * only WireGuard, since the tunnel then travels inside it (Antrea's multicluster WireGuard wraps
+ * the Gateway-to-Gateway tunnel: pkg/agent/multicluster, the mc WireGuard client).
+ */
 export function gatewayOpenings(network: Pick<Network, 'tunnelType' | 'tunnelPort' | 'encryption'>): Opening[] {
-  const openings = [tunnelOpening(network)];
-  if (network.encryption === 'wireGuard') openings.push({ protocol: 'UDP', port: MC_WIREGUARD_PORT, purpose: 'WireGuard' });
-  return openings;
+  if (network.encryption === 'wireGuard') return [{ protocol: 'UDP', port: MC_WIREGUARD_PORT, purpose: 'WireGuard' }];
+  return [tunnelOpening(network)];
 }
+
+/** The mc-controller's webhook server port: host network, so the API server calls each Node on it. */
+export const MC_WEBHOOK_PORT = 9443;
 
 /** `UDP 6081 (Geneve tunnel)`, `IP protocol 47 (GRE tunnel)`. */
 export const formatOpening = (o: Opening): string =>

@@ -30,8 +30,31 @@ describe('Gateway openings', () => {
     [{ tunnelType: 'vxlan', tunnelPort: 8472, encryption: 'none' }, ['UDP 8472 (VXLAN tunnel)']],
     // GRE has no port: a tunnelPort does not apply to it
     [{ tunnelType: 'gre', tunnelPort: 8472, encryption: 'none' }, ['IP protocol 47 (GRE tunnel)']],
-    [{ tunnelType: 'geneve', tunnelPort: 0, encryption: 'wireGuard' }, ['UDP 6081 (Geneve tunnel)', 'UDP 51821 (WireGuard)']],
+    // with WireGuard the tunnel travels inside it: only WireGuard crosses between Gateways (#12 item 6)
+    [{ tunnelType: 'geneve', tunnelPort: 0, encryption: 'wireGuard' }, ['UDP 51821 (WireGuard)']],
+    [{ tunnelType: 'gre', tunnelPort: 0, encryption: 'wireGuard' }, ['UDP 51821 (WireGuard)']],
   ] as const)('%o', (network, expected) => {
     expect(gatewayOpenings(network).map(formatOpening)).toEqual(expected);
+  });
+});
+
+describe('the firewall section of the notes', () => {
+  const notes = async (definition: string) => (await compileFiles([definition])).find((f) => f.path.endsWith('/README.md'))!.content;
+  const section = (text: string) => text.slice(text.indexOf('## Gateways and firewalls'), text.indexOf('\n## ', text.indexOf('## Gateways and firewalls') + 3));
+
+  test.each([
+    // the mc-controller webhooks run on the host network with failurePolicy Fail: the API server must reach them on every Node
+    { rule: 'control plane to every Node on TCP 9443', pattern: /the control plane \(API server\) to every Node of every cluster on TCP 9443/ },
+    // Node <-> Gateway inside a cluster, both directions
+    { rule: 'Nodes and Gateways both ways', pattern: /every Node to its Gateway candidates and back/ },
+  ])('$rule', async ({ pattern }) => {
+    expect(section(await notes('clustersets/demo-clusterset.yaml'))).toMatch(pattern);
+  });
+
+  test('grows with the members, not with their pairs: each member is named once in the Gateway table', async () => {
+    const text = section(await notes('clustersets/demo-clusterset.yaml'));
+    for (const id of ['demo-cluster-leader', 'demo-cluster-member2', 'demo-cluster-member3']) {
+      expect(text.match(new RegExp(`\`${id}\`: `, 'g'))?.length, id).toBeLessThanOrEqual(2);
+    }
   });
 });
