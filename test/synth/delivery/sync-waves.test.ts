@@ -8,12 +8,12 @@ import { allDefinitions } from '../definitions';
 
 const annotations = (o: KubeObject) => (o.metadata.annotations ?? {}) as Record<string, string>;
 const ref = (o: KubeObject) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-const CLUSTER_ID = 'multicluster.antrea.io/cluster-id';
 
-/** What must be guarded, recognised from the bundle itself (not from how synth built it). */
+/**
+ * What must be guarded, recognised from the bundle itself (not from how synth built it). A
+ * member's credentials on the leader are not: a removed member's must be pruned (revoked).
+ */
 function mustGuard(o: KubeObject, bundle: readonly KubeObject[]): boolean {
-  const memberAccount = (namespace: string | undefined, name: string | undefined) =>
-    bundle.some((sa) => sa.kind === 'ServiceAccount' && sa.metadata.namespace === namespace && sa.metadata.name === name && annotations(sa)[CLUSTER_ID]);
   const tokenSecretOfClusterSet = (namespace: string | undefined, name: string) =>
     bundle.some((cs) => cs.kind === 'ClusterSet' && cs.metadata.namespace === namespace && (cs.spec as { leaders: { secret?: string }[] }).leaders.some((l) => l.secret === name));
   switch (o.kind) {
@@ -23,14 +23,8 @@ function mustGuard(o: KubeObject, bundle: readonly KubeObject[]): boolean {
     case 'ExternalSecret':
     case 'SealedSecret':
       return true;
-    case 'ServiceAccount':
-      return Boolean(annotations(o)[CLUSTER_ID]);
     case 'Secret':
-      return memberAccount(o.metadata.namespace, annotations(o)['kubernetes.io/service-account.name']) || tokenSecretOfClusterSet(o.metadata.namespace, o.metadata.name);
-    case 'RoleBinding':
-      return ((o.subjects ?? []) as { kind: string; name: string; namespace?: string }[]).some(
-        (s) => s.kind === 'ServiceAccount' && memberAccount(s.namespace ?? o.metadata.namespace, s.name),
-      );
+      return tokenSecretOfClusterSet(o.metadata.namespace, o.metadata.name);
     default:
       return false;
   }
