@@ -8,7 +8,12 @@ export const YAML_LIMITS = {
   maxBytes: 8 * 1024 * 1024,
   maxDepth: 64,
   maxAliasCount: 100,
+  /** the data after aliases are expanded may be no larger than a file without aliases could be */
+  maxExpandedBytes: 8 * 1024 * 1024,
 };
+
+/** The tags of the JSON data model (YAML 1.2 core schema); anything else has no place in a definition. */
+const JSON_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
 
 /** Keys that would reach Object.prototype when data is copied into plain objects. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -48,7 +53,7 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
     // the composer's stack overflowed on nesting the pre-check could not see (block collections);
     // the part it did compose is deep enough to locate the first level past the limit
     if (doc.errors.some((e) => e.code === 'RESOURCE_EXHAUSTION')) {
-      const limit = checkTree(doc);
+      const limit = checkTree(doc, text);
       const pos = doc.errors.find((e) => e.code === 'RESOURCE_EXHAUSTION')!.pos[0];
       at('yaml-limits', limit?.offset ?? pos, limit?.message ?? `nesting is deeper than ${YAML_LIMITS.maxDepth} levels`);
       return undefined;
@@ -65,9 +70,13 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
   }
   const doc = docs[0]!;
 
-  const limit = checkTree(doc);
+  const limit = checkTree(doc, text);
   if (limit) {
-    at('yaml-limits', limit.offset, limit.message);
+    at(limit.code ?? 'yaml-limits', limit.offset, limit.message, limit.hint);
+    return undefined;
+  }
+  if (expandedSize(doc) > YAML_LIMITS.maxExpandedBytes) {
+    at('yaml-limits', 0, `the data is larger than ${YAML_LIMITS.maxExpandedBytes} bytes once its aliases are expanded`, 'anchors and aliases that multiply into large data are refused');
     return undefined;
   }
 
@@ -90,16 +99,30 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
   };
 }
 
-/** Walks the composed tree without recursion: depth, forbidden keys. */
-function checkTree(doc: Document.Parsed): { offset: number; message: string } | undefined {
+/** Walks the composed tree without recursion: depth, forbidden keys, tags outside JSON. */
+function checkTree(doc: Document.Parsed, text: string): { offset: number; message: string; code?: 'yaml-syntax'; hint?: string } | undefined {
   const stack: [unknown, number][] = [[doc.contents, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (depth > YAML_LIMITS.maxDepth && (isMap(node) || isSeq(node))) {
       return { offset: (node as Node).range?.[0] ?? 0, message: `nesting is deeper than ${YAML_LIMITS.maxDepth} levels` };
     }
+    const tag = (node as Node | null)?.tag;
+    if (tag !== undefined && !JSON_TAGS.has(tag)) {
+      // the tag itself precedes the node's range; point at the tag where the source has it
+      const start = (node as Node).range?.[0] ?? 0;
+      const shown = tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
+      const offset = tagOffset(text, start);
+      return {
+        code: 'yaml-syntax',
+        offset,
+        message: `tag ${shown} is outside the JSON data model`,
+        hint: 'a definition holds only strings, numbers, booleans, null, mappings and lists; remove the tag (quote the value to keep it as a string)',
+      };
+    }
     if (isMap(node)) {
       for (const pair of node.items) {
+        if (isScalar(pair.key) || isMap(pair.key) || isSeq(pair.key)) stack.push([pair.key, depth + 1]);
         if (isScalar(pair.key) && FORBIDDEN_KEYS.has(String(pair.key.value))) {
           return { offset: pair.key.range?.[0] ?? 0, message: `key "${String(pair.key.value)}" is not allowed` };
         }
@@ -110,6 +133,36 @@ function checkTree(doc: Document.Parsed): { offset: number; message: string } | 
     }
   }
   return undefined;
+}
+
+/** Where a node's tag is written: the node's range starts after it, at the `!` before it. */
+function tagOffset(text: string, start: number): number {
+  let i = text.lastIndexOf('!', Math.max(0, start - 1));
+  if (i < 0) return start;
+  while (i > 0 && text[i - 1] === '!') i--;
+  return i;
+}
+
+/**
+ * The size of the data once aliases are expanded, without expanding them: an alias costs the
+ * size of its target, computed once per target.
+ */
+function expandedSize(doc: Document.Parsed): number {
+  const sizes = new Map<unknown, number>();
+  const sizeOf = (node: unknown, depth: number): number => {
+    if (depth > YAML_LIMITS.maxDepth * 4) return Infinity;
+    if (isAlias(node)) return sizeOf(node.resolve(doc), depth + 1);
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    sizes.set(node, Infinity); // an alias inside its own anchor expands forever
+    let size = 1;
+    if (isMap(node)) for (const pair of node.items) size += sizeOf(pair.key, depth + 1) + sizeOf(pair.value, depth + 1);
+    else if (isSeq(node)) for (const item of node.items) size += sizeOf(item, depth + 1);
+    else if (isScalar(node)) size += String(node.value).length;
+    sizes.set(node, size);
+    return size;
+  };
+  return sizeOf(doc.contents, 0);
 }
 
 /** Deepest run of `[`/`{` outside quotes; a cheap guard before the recursive composer runs. */

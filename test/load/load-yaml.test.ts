@@ -83,6 +83,20 @@ describe('loadYaml refuses broken or hostile input with a positioned diagnostic'
       text: `a:\n  ${'- '.repeat(30_000)}x\n`,
       expected: [{ code: 'yaml-limits', line: 2, column: 129 }],
     },
+    // tags outside the JSON data model: cdk8s crashed on them, or agentConfig emptied them silently (#14 item 4)
+    { name: '!!set: at the tagged node', text: 'spec:\n  policies: !!set { a, b }\n', expected: [{ code: 'yaml-syntax', line: 2, column: 13 }] },
+    { name: '!!omap', text: 'a: !!omap [ x: 1, y: 2 ]\n', expected: [{ code: 'yaml-syntax', line: 1, column: 4 }] },
+    { name: '!!pairs', text: 'a: !!pairs [ x: 1 ]\n', expected: [{ code: 'yaml-syntax', line: 1, column: 4 }] },
+    { name: '!!timestamp', text: 'a: !!timestamp 2001-12-14\n', expected: [{ code: 'yaml-syntax', line: 1, column: 4 }] },
+    { name: '!!binary', text: 'a: !!binary aGVsbG8=\n', expected: [{ code: 'yaml-syntax', line: 1, column: 4 }] },
+    { name: 'a custom tag', text: 'a:\n  - !Ref x\n', expected: [{ code: 'yaml-syntax', line: 2, column: 5 }] },
+    { name: 'a tag on a key', text: '!!binary aGVsbG8=: 1\n', expected: [{ code: 'yaml-syntax', line: 1, column: 1 }] },
+    // amplification: 99 aliases to one 100 kB string are 10 MB of data from 100 kB of text (#14 item 5)
+    {
+      name: 'aliases multiplying a long string',
+      text: `a: &s "${'x'.repeat(100_000)}"\nb: [${Array.from({ length: 99 }, () => '*s').join(', ')}]\n`,
+      expected: [{ code: 'yaml-limits', line: 1, column: 1 }],
+    },
   ])('$name', ({ text, expected }) => {
     const { loaded, diagnostics } = load(text);
     expect(loaded).toBeUndefined();
@@ -94,6 +108,7 @@ describe('loadYaml refuses broken or hostile input with a positioned diagnostic'
     { name: 'nesting at the limit', text: `a: ${deepFlow(YAML_LIMITS.maxDepth - 1)}\n` },
     { name: 'a few harmless aliases', text: 'a: &a [1, 2]\nb: *a\nc: *a\n' },
     { name: 'CRLF line ends', text: "a:\r\n  - 'x'\r\n  - [\"y\", 'z']\r\n" },
+    { name: 'the JSON tags, spelled out', text: 'a: !!str 1\nb: !!int "2"\nc: !!map { d: !!seq [ !!bool true, !!null null, !!float 1.5 ] }\n' },
   ])('loads $name', ({ text }) => {
     const { loaded, diagnostics } = load(text);
     expect(diagnostics).toEqual([]);
