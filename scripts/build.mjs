@@ -4,7 +4,7 @@
 // The sources import without file extensions (moduleResolution Bundler), which Node's ESM loader
 // cannot resolve file by file; bundling resolves them once here.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -25,6 +25,9 @@ await build({
   define: { 'import.meta.url': '__antreaClustersetUrl' },
   banner: { js: "const __antreaClustersetUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+
+// the TypeScript sandbox's child script runs as plain CommonJS beside the bundles
+copyFileSync(join(root, 'src/load/evaluate-definition.cjs'), join(lib, 'evaluate-definition.cjs'));
 
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 // declaration files keep the sources' extensionless imports; Node16/NodeNext consumers need `.js`

@@ -59,12 +59,13 @@ interface Command {
 const FORMAT: OptionSpec = { type: 'string', value: 'text|json|github', description: 'how diagnostics are printed (default: text)' };
 const QUIET: OptionSpec = { type: 'boolean', short: 'q', description: 'print only diagnostics, no summary or result lines' };
 const HELP: OptionSpec = { type: 'boolean', short: 'h', description: 'show help for the command' };
+const NO_TYPESCRIPT: OptionSpec = { type: 'boolean', description: 'refuse TypeScript definitions: read YAML only, run no definition code' };
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   validate: {
     summary: 'check definitions (default: every definition in clustersets/)',
     arguments: '[paths...]',
-    options: { format: FORMAT, quiet: QUIET, help: HELP },
+    options: { format: FORMAT, quiet: QUIET, 'no-typescript': NO_TYPESCRIPT, help: HELP },
     run: (args, ctx) => compileCommand('validate', args, ctx),
   },
   synth: {
@@ -76,6 +77,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       rebuild: { type: 'boolean', description: 'rebuild every bundle, also those whose inputs manifest.json records as unchanged' },
       format: FORMAT,
       quiet: QUIET,
+      'no-typescript': NO_TYPESCRIPT,
       help: HELP,
     },
     run: (args, ctx) => compileCommand('synth', args, ctx),
@@ -241,7 +243,7 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   // results (what was checked or written) go to stdout, diagnostics to stderr; json and github are results
   const diagnostics: Diagnostic[] = [];
   const files = findDefinitionFiles(full ? ['clustersets'] : args.positionals, diagnostics);
-  const result = files.length > 0 ? await checkDefinitions(files) : undefined;
+  const result = files.length > 0 ? await checkDefinitions(files, { typescript: args.options['no-typescript'] !== true }) : undefined;
   diagnostics.push(...(result?.diagnostics ?? []));
   const sources = new Map((result?.sources ?? []).map((s) => [s.file, s.text]));
   // the summary counts every path looked at, including those that could not be read

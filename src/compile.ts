@@ -1,6 +1,6 @@
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
 import { EmitCache, layoutClusterSet, manifestEntry, manifestFile, SHARED_ROOT, type ManifestEntry, type OutputFile } from './emit/layout';
-import { loadClusterSets } from './load/load-clustersets';
+import { loadClusterSets, type LoadOptions } from './load/load-clustersets';
 import type { SourceFile } from './load/source-file';
 import { parseClusterSet, type ParsedClusterSet } from './model/parse-clusterset';
 import { synthClusterSet, type ClusterSetOutput } from './synth/synth-clusterset';
@@ -31,11 +31,11 @@ export interface CompileResult {
 }
 
 /** load, model and validate: everything before synth. */
-export async function checkDefinitions(files: readonly string[]): Promise<CheckResult> {
+export async function checkDefinitions(files: readonly string[], options: LoadOptions = {}): Promise<CheckResult> {
   const diagnostics: Diagnostic[] = [];
 
-  // load: parse each file, keeping a way back from data paths to line and column
-  const sources = await loadClusterSets(files, diagnostics);
+  // load: parse each file (TypeScript in a sandbox), keeping a way back from data paths to line and column
+  const sources = await loadClusterSets(files, diagnostics, options);
 
   // model: shape, enums and defaults (zod); rules over raw data run even when that fails
   const parsed = sources.flatMap((source) => {

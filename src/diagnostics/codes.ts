@@ -6,6 +6,7 @@ export const DIAGNOSTIC_CODES = [
   // loading and shape
   'file-system',
   'typescript-syntax',
+  'typescript-evaluation',
   'yaml-syntax',
   'yaml-limits',
   'schema',

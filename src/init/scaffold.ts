@@ -113,6 +113,7 @@ jobs:
       - uses: actions/checkout@v4
         with:
           fetch-depth: 0
+          persist-credentials: false   # no token in .git/config while pull-request code runs
       - uses: actions/setup-node@v4
         with:
           node-version: 20

@@ -5,7 +5,6 @@ import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
 import type { SourceFile } from './source-file';
-import { ensureTypeScriptLoader } from './typescript-loader';
 import { checkTypeScriptSyntax } from './typescript-syntax';
 
 export const YAML_EXTENSIONS = ['.yaml', '.yml'];
@@ -37,8 +36,13 @@ export function findDefinitionFiles(paths: readonly string[], diagnostics: Diagn
   return [...files].map((f) => relative(process.cwd(), f) || f).sort();
 }
 
+export interface LoadOptions {
+  /** false refuses TypeScript definitions (`--no-typescript`): only YAML is read, nothing is run */
+  readonly typescript?: boolean;
+}
+
 /** Reads and parses each file; problems become diagnostics, never exceptions. */
-export async function loadClusterSets(files: readonly string[], diagnostics: Diagnostic[]): Promise<SourceFile[]> {
+export async function loadClusterSets(files: readonly string[], diagnostics: Diagnostic[], options: LoadOptions = {}): Promise<SourceFile[]> {
   const sources: SourceFile[] = [];
   for (const file of files) {
     let text: string;
@@ -50,21 +54,21 @@ export async function loadClusterSets(files: readonly string[], diagnostics: Dia
     }
     let source: SourceFile | undefined;
     if (!TYPESCRIPT_EXTENSIONS.includes(extname(file))) source = loadYaml(file, text, diagnostics);
-    else if (await checkTypeScriptSyntax(file, text, diagnostics)) {
-      await ensureTypeScriptLoader();
-      source = withoutCommonJsWrapper(await loadTypeScript(file, text, diagnostics));
+    else if (options.typescript === false) {
+      diagnostics.push({
+        code: 'typescript-evaluation',
+        severity: 'error',
+        message: 'TypeScript definitions are turned off (--no-typescript)',
+        file,
+        path: [],
+        line: 1,
+        column: 1,
+        hint: 'write the definition in YAML, or run without --no-typescript where its code is trusted',
+      });
+    } else if (await checkTypeScriptSyntax(file, text, diagnostics)) {
+      source = await loadTypeScript(file, text, diagnostics);
     }
     if (source) sources.push(source);
   }
   return sources;
-}
-
-/**
- * A definition compiled to CommonJS (a `.cts` file, or a `.ts` file in a package without
- * `"type": "module"`) is imported as its `module.exports`, in which `default` is the definition.
- */
-function withoutCommonJsWrapper(source: SourceFile | undefined): SourceFile | undefined {
-  const data = source?.data as { __esModule?: unknown; default?: unknown } | undefined;
-  if (!source || typeof data !== 'object' || data === null || data.__esModule !== true || !('default' in data)) return source;
-  return { file: source.file, text: source.text, data: data.default, locate: (path, options) => source.locate(path, options) };
 }

@@ -1,6 +1,5 @@
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
+import { evaluateTypeScript } from './evaluate-typescript';
 import { LineIndex, type SourceFile, type Span } from './source-file';
 
 type Ts = typeof import('typescript');
@@ -12,34 +11,21 @@ type Ts = typeof import('typescript');
  */
 export async function loadTypeScript(file: string, text: string, diagnostics: Diagnostic[]): Promise<SourceFile | undefined> {
   const lines = new LineIndex(text);
-  let data: unknown;
-  try {
-    const mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
-    data = mod.default;
-  } catch (err) {
+  // a definition from a pull request is untrusted code: it runs in a sandboxed child process
+  const evaluation = await evaluateTypeScript(file);
+  if (!evaluation.ok) {
     diagnostics.push({
-      code: 'schema',
+      code: 'typescript-evaluation',
       severity: 'error',
-      message: `cannot evaluate definition: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+      message: evaluation.message,
       file,
       path: [],
       ...lines.span(0, 0),
-      hint: 'a TypeScript definition must compile and default-export defineClusterSet({...})',
+      hint: evaluation.hint ?? 'a TypeScript definition must compile and default-export defineClusterSet({...}) as plain data',
     });
     return undefined;
   }
-  if (data === undefined) {
-    diagnostics.push({
-      code: 'schema',
-      severity: 'error',
-      message: 'definition has no default export',
-      file,
-      path: [],
-      ...lines.span(0, 0),
-      hint: 'end the file with `export default defineClusterSet({...})`',
-    });
-    return undefined;
-  }
+  const data = evaluation.data;
   const ts = await import('typescript').then((m) => (m.default ?? m) as Ts).catch(() => undefined);
   const root = ts ? findDefinitionLiteral(ts, file, text) : undefined;
   return {

@@ -79,17 +79,45 @@ function dualRoleNote(clusters: readonly EffectiveCluster[]): string {
   );
 }
 
+/**
+ * The manual path, layer by layer: `kubectl apply -k <cluster>/` applies custom resources with
+ * their CRDs and before the webhooks serve (kustomize keeps no apply order across them), so each
+ * layer waits for what the next needs. One shell function, then one line per cluster.
+ */
 function orderSection({ definition, members: ms }: NotesContext): string {
   const l = definition.spec.leader;
   const others = ms.filter((m) => !m.isLeader);
+  const leaderIsMember = ms.some((m) => m.isLeader);
+  const fn = [
+    '# layer <context> <bundle folder> <layer>: apply one layer, then wait for what the next one needs',
+    'layer() {',
+    '  kubectl --context "$1" apply --server-side -k "$2/$3" || return',
+    '  case "$3" in',
+    '    0-*) kubectl --context "$1" wait --for condition=Established --timeout 120s crd --all ;;',
+    '    3-*) kubectl --context "$1" wait --for condition=Available --timeout 300s deployment --all-namespaces -l app=antrea &&',
+    '         kubectl --context "$1" -n kube-system rollout status daemonset antrea-agent --timeout 300s ;;',
+    '  esac',
+    '}',
+    'install() { for n in 0-namespaces-crds 1-rbac-config 2-webhooks 3-workloads; do layer "$1" "$2" "$n" || return; done; }',
+  ];
+  const calls = [
+    `install ${q(l.clusterID)} ${q(l.clusterID)} && layer ${q(l.clusterID)} ${q(l.clusterID)} 4-resources`,
+    ...others.map((m) => `install ${q(m.clusterID)} ${q(m.clusterID)}   # then copy its token (Member tokens), then: layer ${q(m.clusterID)} ${q(m.clusterID)} 4-resources`),
+  ];
   return [
     '## Order',
     list([
       `Apply ${code(`${l.clusterID}/`)} first and wait until its ${code('antrea-mc-controller')} in ${code(l.namespace)} is ready: members are admitted by its webhooks.`,
-      `Then give each member its leader token (next section)${others.length ? ` and apply the member folders (${others.map((m) => code(m.clusterID)).join(', ')})` : ''}.` +
-        (ms.some((m) => m.isLeader) ? ` The leader's own member ClusterSet connects as soon as its token Secret exists.` : ''),
+      `Then give each member its leader token (next section)${others.length ? ` and apply the member folders (${others.length === 1 ? code(others[0]!.clusterID) : `${others.length} members`})` : ''}.` +
+        (leaderIsMember ? ` The leader's own member ClusterSet connects as soon as its token Secret exists.` : ''),
       `Check from the leader: ${code(`kubectl --context ${q(l.clusterID)} -n ${q(l.namespace)} get clusterset ${q(definition.metadata.name)}`)} lists every member as ready.`,
     ]),
+    '### By hand, layer by layer',
+    `A GitOps engine applies the layers in order (see the delivery guide). By hand, apply each cluster's layers one at a time from this folder, waiting for CRDs to be ${code('Established')} and for Antrea's Deployments (they serve the webhooks) to be ${code('Available')}. ` +
+      `A member's token goes in after its ${code('0-namespaces-crds')} layer (its Namespace then exists) and before its ${code('4-resources')} layer. ` +
+      `${code('kubectl apply -k <cluster>/')} applies every layer at once and keeps no order between them: use it only where the CRDs and webhooks already serve. ` +
+      'Check that the Gateway Nodes exist before the last layer: applying a missing Node creates an empty one.',
+    sh([...fn, '', ...calls]),
   ].join('\n\n');
 }
 

@@ -16,6 +16,6 @@ describe('TypeScript definitions', () => {
 
   test('a module that fails to evaluate is a diagnostic, not a crash', async () => {
     const result = await compile({ files: ['test/fixtures/typescript/broken.ts'], validateOnly: true });
-    expect(result.diagnostics).toMatchObject([{ code: 'schema', line: 1, column: 1 }]);
+    expect(result.diagnostics).toMatchObject([{ code: 'typescript-evaluation', line: 1, column: 1 }]);
   });
 });

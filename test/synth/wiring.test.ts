@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatOpening, gatewayOpenings } from '../../src/synth/tunnel-ports';
@@ -56,5 +57,27 @@ describe('the firewall section of the notes', () => {
     for (const id of ['demo-cluster-leader', 'demo-cluster-member2', 'demo-cluster-member3']) {
       expect(text.match(new RegExp(`\`${id}\`: `, 'g'))?.length, id).toBeLessThanOrEqual(2);
     }
+  });
+});
+
+describe('the manual install in the notes (#12 item 7)', () => {
+  const definitions = ['clustersets/test-clusterset.yaml', 'clustersets/demo-clusterset.yaml', 'test/fixtures/compile/external-secret/definition.yaml'];
+
+  test.each(definitions)('%s: every shell block parses', async (definition) => {
+    const notes = (await compileFiles([definition])).find((f) => f.path.endsWith('/README.md'))!.content;
+    const blocks = [...notes.matchAll(/```sh\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const block of blocks) expect(() => execFileSync('bash', ['-n'], { input: block, stdio: ['pipe', 'pipe', 'pipe'] }), block).not.toThrow();
+  });
+
+  test('layer by layer: CRDs Established after the first layer, Deployments Available after the workloads, resources last, tokens in between', async () => {
+    const notes = (await compileFiles(['clustersets/test-clusterset.yaml'])).find((f) => f.path.endsWith('/README.md'))!.content;
+    const manual = notes.slice(notes.indexOf('### By hand, layer by layer'));
+    expect(manual).toMatch(/0-\*\) kubectl --context "\$1" wait --for condition=Established/);
+    expect(manual).toMatch(/3-\*\) kubectl --context "\$1" wait --for condition=Available/);
+    expect(manual.indexOf('install test-cluster-north')).toBeLessThan(manual.indexOf('install test-cluster-east'));
+    expect(manual).toMatch(/install test-cluster-east test-cluster-east {3}# then copy its token \(Member tokens\), then: layer test-cluster-east test-cluster-east 4-resources/);
+    // the one-step root apply is named only as what not to rely on
+    expect(manual).not.toMatch(/^kubectl apply -k/m);
   });
 });

@@ -22,6 +22,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'config-key-unknown': 'error',
   'file-system': 'error',
   'typescript-syntax': 'error',
+  'typescript-evaluation': 'error',
   'antrea-upgrade-path': 'error',
   'object-name-format': 'error',
 };

@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { checkDefinitions } from '../../src/compile';
+import { TYPESCRIPT_LIMITS } from '../../src/load/evaluate-typescript';
+
+// A TypeScript definition from a pull request is untrusted code (#14 item 1): it runs in a child
+// process without the environment, file writes, child processes or workers, within time and
+// memory limits, and whatever it does, the other definitions are still checked.
+
+const tmp = mkdtempSync(join(tmpdir(), 'clusterset-sandbox-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const dir = join(tmp, 'clustersets');
+mkdirSync(dir);
+
+const valid = (extra = '') => `import { defineClusterSet } from 'antrea-clusterset';
+${extra}
+export default defineClusterSet({
+  apiVersion: 'antrea-clusterset/v1alpha1',
+  kind: 'ClusterSetDefinition',
+  metadata: { name: NAME },
+  spec: {
+    antrea: { version: 'v2.7.0' },
+    leader: { clusterID: 'north', server: 'https://172.18.0.1:6443' },
+    clusters: [{ clusterID: 'north', member: false }, { clusterID: 'east', serviceCIDR: '10.96.0.0/16', gateways: [{ node: 'east-1' }] }],
+  },
+});
+`;
+const write = (name: string, text: string) => {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+// a YAML definition with an error: it must be reported whatever the TypeScript one did
+const BROKEN_YAML = write('broken.yaml', 'apiVersion: antrea-clusterset/v1alpha1\nkind: ClusterSetDefinition\nmetadata: { name: other }\nspec:\n  leader: { clusterID: a }\n  clusters: [{ clusterID: a, podCIDR: [] }]\n');
+
+describe('a TypeScript definition runs without powers', () => {
+  test('it cannot read the environment: a secret of the CI job does not reach the data', async () => {
+    process.env.CLUSTERSET_TEST_SECRET = 'ghp_notreallyasecret';
+    const file = write('env.ts', valid("const NAME = 'env-' + Object.keys(process.env).length + (process.env.CLUSTERSET_TEST_SECRET ?? 'none');"));
+    const { parsed, diagnostics } = await checkDefinitions([file]);
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(parsed[0]!.definition.metadata.name).toBe('env-0none');
+  });
+
+  test.each([
+    { name: 'write a file', code: "require('node:fs').writeFileSync(PWNED, 'x');", message: /cannot evaluate definition: Access to this API has been restricted/ },
+    { name: 'start a process', code: "require('node:child_process').execSync('touch ' + PWNED);", message: /cannot evaluate definition: Access to this API has been restricted/ },
+    { name: 'read a file outside its folder', code: "require('node:fs').readFileSync('/etc/hostname');", message: /cannot evaluate definition: Access to this API has been restricted/ },
+  ])('it cannot $name', async ({ code, message }) => {
+    const pwned = join(tmp, 'pwned');
+    const file = write('power.ts', valid(`declare const require: any; const PWNED = ${JSON.stringify(pwned)}; ${code} const NAME = 'x';`));
+    const { diagnostics } = await checkDefinitions([file]);
+    expect(diagnostics).toMatchObject([{ code: 'typescript-evaluation', severity: 'error', file, line: 1, column: 1, message: expect.stringMatching(message) }]);
+    expect(existsSync(pwned)).toBe(false);
+  });
+
+  test.each([
+    { name: 'process.exit(0)', code: 'process.exit(0);', message: /ended its evaluation \(exit code 0\) before it returned its data/ },
+    { name: 'a throw', code: "throw new Error('boom');", message: /cannot evaluate definition: boom/ },
+    { name: 'an endless loop', code: 'for (;;) {}', message: /took longer than/ },
+    { name: 'exhausting memory', code: 'const hog: string[] = []; for (;;) hog.push("x".repeat(1e6) + hog.length);', message: /run out of memory|took longer than/ },
+  ])('$name is a located diagnostic, and the other files are still checked', async ({ code, message }) => {
+    const limit = TYPESCRIPT_LIMITS.timeoutMs;
+    TYPESCRIPT_LIMITS.timeoutMs = 3_000;
+    try {
+      const file = write('hostile.ts', valid(`${code} const NAME = 'x';`));
+      const { diagnostics } = await checkDefinitions([BROKEN_YAML, file]);
+      expect(diagnostics.find((d) => d.file === file)).toMatchObject({ code: 'typescript-evaluation', line: 1, column: 1, message: expect.stringMatching(message) });
+      expect(diagnostics.some((d) => d.file === BROKEN_YAML && d.severity === 'error')).toBe(true);
+    } finally {
+      TYPESCRIPT_LIMITS.timeoutMs = limit;
+    }
+  }, 20_000);
+
+  test('--no-typescript refuses TypeScript definitions without running them', async () => {
+    const file = write('off.ts', valid("const NAME = 'off';"));
+    const { diagnostics } = await checkDefinitions([file], { typescript: false });
+    expect(diagnostics).toMatchObject([{ code: 'typescript-evaluation', message: 'TypeScript definitions are turned off (--no-typescript)' }]);
+  });
+});
