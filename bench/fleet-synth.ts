@@ -18,7 +18,7 @@ const t0 = performance.now();
 const checked = await checkDefinitions([file]);
 const t1 = performance.now();
 const diagnostics: Diagnostic[] = [...checked.diagnostics];
-const result = emitToDirectory(checked.parsed, { out: out!, full: true }, diagnostics);
+const result = await emitToDirectory(checked.parsed, { out: out!, full: true }, diagnostics);
 const t2 = performance.now();
 const errors = diagnostics.filter((d) => d.severity === 'error');
 if (errors.length > 0 || !result) throw new Error(JSON.stringify(errors.slice(0, 3)));

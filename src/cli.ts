@@ -271,7 +271,7 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   if (outProblem) return report([outProblem]) ? 2 : 0;
   let emitted: EmitResult | undefined;
   try {
-    emitted = emitToDirectory(result.parsed, { out, full, check, rebuild: args.options.rebuild === true }, diagnostics);
+    emitted = await emitToDirectory(result.parsed, { out, full, check, rebuild: args.options.rebuild === true }, diagnostics);
   } catch (err) {
     // the output is untouched (or finished by the next run); the user sees the path and the reason
     if (err instanceof OutputError) report([{ ...fileSystemDiagnostic(out, check ? 'compare with' : 'write into', err), message: err.message, hint: 'choose an empty or absent --out, or the output of a previous synth' }]);

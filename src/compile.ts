@@ -5,6 +5,7 @@ import type { SourceFile } from './load/source-file';
 import { parseClusterSet, type ParsedClusterSet } from './model/parse-clusterset';
 import { synthClusterSet, type ClusterSetOutput } from './synth/synth-clusterset';
 import { runRawRules, runRules } from './validate/run-rules';
+import { scanDefinitionText, scanOutputFiles } from './validate/scan-secrets';
 
 export interface CompileOptions {
   /** definition files (see findDefinitionFiles) */
@@ -42,6 +43,14 @@ export async function checkDefinitions(files: readonly string[], options: LoadOp
     runRawRules(source, diagnostics);
     return parseClusterSet(source, diagnostics) ?? [];
   });
+  // secrets anywhere in a definition's text (values, keys, comments), by secretlint's detectors;
+  // a line the inline-secret rule already reported is not reported twice
+  for (const source of sources) {
+    const found: Diagnostic[] = [];
+    await scanDefinitionText(source.file, source.text, found);
+    const reported = new Set(diagnostics.filter((d) => d.code === 'inline-secret' && d.file === source.file).map((d) => d.line));
+    diagnostics.push(...found.filter((d) => !reported.has(d.line)));
+  }
 
   // validate: cross-field and cross-cluster rules over the effective settings
   for (const p of parsed) runRules(p, diagnostics);
@@ -73,6 +82,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   // shared units in path order, like every other file, wherever the ClusterSet that made them came
   const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   files.push(manifestFile(entries));
+  for (const o of outputs) await scanOutputFiles(o.file, files.filter((f) => f.path.startsWith(`${o.name}/`)), diagnostics);
+  await scanOutputFiles(outputs[0]?.file ?? '', files.filter((f) => f.path.startsWith(`${SHARED_ROOT}/`)), diagnostics);
   if (hasErrors(diagnostics)) return { diagnostics, sources, outputs, files: [] };
   return { diagnostics, sources, outputs, files };
 }

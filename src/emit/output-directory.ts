@@ -1,4 +1,5 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import { scanOutputFiles } from '../validate/scan-secrets';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { clusterSetSources, type ClusterSetSources } from '../synth/synth-clusterset';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
@@ -41,7 +42,7 @@ export interface EmitResult {
  * touched; every other file is compared with the output and written only when its bytes differ.
  * Self-check errors abandon the transaction: nothing is written from a broken input.
  */
-export function emitToDirectory(parsed: readonly ParsedClusterSet[], options: EmitOptions, diagnostics: Diagnostic[]): EmitResult | undefined {
+export async function emitToDirectory(parsed: readonly ParsedClusterSet[], options: EmitOptions, diagnostics: Diagnostic[]): Promise<EmitResult | undefined> {
   const tx = new OutputTransaction(options.out, { check: options.check === true, ...(options.fs && { fs: options.fs }) });
   try {
     tx.begin();
@@ -50,7 +51,7 @@ export function emitToDirectory(parsed: readonly ParsedClusterSet[], options: Em
     throw err;
   }
   try {
-    const result = emitAll(tx, parsed, options, diagnostics);
+    const result = await emitAll(tx, parsed, options, diagnostics);
     if (hasErrors(diagnostics)) {
       tx.abandon();
       return undefined;
@@ -63,7 +64,7 @@ export function emitToDirectory(parsed: readonly ParsedClusterSet[], options: Em
   }
 }
 
-function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], options: EmitOptions, diagnostics: Diagnostic[]) {
+async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], options: EmitOptions, diagnostics: Diagnostic[]) {
   const previous = readManifest(tx);
   const cache = new EmitCache();
   const root = `${options.out}/..`;
@@ -94,6 +95,8 @@ function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], opt
       }
       const laid = layoutBundle(set, source.synth(), diagnostics, cache);
       built++;
+      // a secret never reaches the output, whatever route it took (shared units are scanned once, below)
+      await scanOutputFiles(set.file, laid.files, diagnostics);
       for (const u of laid.units) {
         shared.add(u.dir);
         units.set(u.dir, u.files);
@@ -104,7 +107,9 @@ function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], opt
       }
       files += laid.files.length;
     }
-    for (const f of layoutShared(set, diagnostics, cache)) {
+    const sharedFiles = layoutShared(set, diagnostics, cache);
+    await scanOutputFiles(set.file, sharedFiles, diagnostics);
+    for (const f of sharedFiles) {
       expected.add(f.path);
       tx.put(f.path, f.content);
       files++;
@@ -123,6 +128,7 @@ function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], opt
       files += tx.countFiles(dir);
       continue;
     }
+    await scanOutputFiles(parsed[0]?.source.file ?? options.out, written, diagnostics);
     for (const f of written) {
       unitFiles.add(f.path);
       tx.put(f.path, f.content);

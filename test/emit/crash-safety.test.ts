@@ -66,15 +66,15 @@ describe('kill at any moment', async () => {
     { name: 'a --rebuild over an unchanged output', from: v2, to: v2 },
   ];
 
-  test.each(scenarios)('$name: always the old or the new tree, and the next run cleans up', ({ from, to }) => {
+  test.each(scenarios)('$name: always the old or the new tree, and the next run cleans up', async ({ from, to }) => {
     const base = join(tmp, `base-${n++}`);
-    if (from) emitToDirectory(from, { out: join(base, 'dist'), full: true }, []);
+    if (from) await emitToDirectory(from, { out: join(base, 'dist'), full: true }, []);
     const old = tree(join(base, 'dist'));
     // the new tree, and how many file-system changes a whole run makes
     const reference = join(tmp, `reference-${n++}`);
     if (from) cpSync(base, reference, { recursive: true });
     const counter = faulty(Number.MAX_SAFE_INTEGER);
-    emitToDirectory(to, { out: join(reference, 'dist'), full: true, rebuild: true, fs: counter }, []);
+    await emitToDirectory(to, { out: join(reference, 'dist'), full: true, rebuild: true, fs: counter }, []);
     const next = tree(join(reference, 'dist'));
     expect(next).not.toEqual(old === undefined ? undefined : new Map());
 
@@ -85,7 +85,7 @@ describe('kill at any moment', async () => {
       if (from) cpSync(base, run, { recursive: true });
       else mkdirSync(run);
       const out = join(run, 'dist');
-      expect(() => emitToDirectory(to, { out, full: true, rebuild: true, fs: faulty(k) }, [])).toThrow(SimulatedCrash);
+      await expect(emitToDirectory(to, { out, full: true, rebuild: true, fs: faulty(k) }, [])).rejects.toThrow(SimulatedCrash);
       const same = (a: Tree | undefined, b: Tree | undefined) => JSON.stringify(a && [...a]) === JSON.stringify(b && [...b]);
       // before the next run: the old or the new tree, unless a committed journal waits to be finished
       if (!existsSync(join(run, '.dist.clusterset/journal.json'))) expect(same(tree(out), old) || same(tree(out), next), `killed after ${k} changes`).toBe(true);
@@ -94,7 +94,7 @@ describe('kill at any moment', async () => {
       expect(same(after, old) || same(after, next), `killed after ${k} changes: neither old nor new`).toBe(true);
       expect(readdirSync(run), `killed after ${k} changes: leftovers`).toEqual(after ? ['dist'] : []);
       // and a synth after that gives the new tree
-      emitToDirectory(to, { out, full: true }, []);
+      await emitToDirectory(to, { out, full: true }, []);
       expect(tree(out)).toEqual(next);
     }
   });

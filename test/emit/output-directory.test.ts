@@ -29,7 +29,7 @@ async function synth(files: readonly string[], options: Omit<EmitOptions, 'full'
   const checked = await checkDefinitions(files);
   expect(checked.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   const diagnostics: Diagnostic[] = [];
-  const result = emitToDirectory(checked.parsed, { full: true, ...options }, diagnostics);
+  const result = await emitToDirectory(checked.parsed, { full: true, ...options }, diagnostics);
   expect(diagnostics).toEqual([]);
   return result!;
 }
@@ -141,8 +141,8 @@ describe('the output directory is ours alone', () => {
     // the parent of this test process is alive for as long as the test runs
     writeFileSync(join(state, 'lock'), `${process.ppid} x`);
     const checked = await checkDefinitions([file]);
-    expect(() => emitToDirectory(checked.parsed, { out, full: true }, [])).toThrow(OutputError);
-    expect(() => emitToDirectory(checked.parsed, { out, full: true }, [])).toThrow(new RegExp(`another clusterset process \\(pid ${process.ppid}\\)`));
+    await expect(emitToDirectory(checked.parsed, { out, full: true }, [])).rejects.toThrow(OutputError);
+    await expect(emitToDirectory(checked.parsed, { out, full: true }, [])).rejects.toThrow(new RegExp(`another clusterset process \\(pid ${process.ppid}\\)`));
     expect(existsSync(out)).toBe(false);
   });
 

@@ -1,0 +1,83 @@
+import { lintSource } from '@secretlint/core';
+import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import type { Diagnostic } from '../diagnostics/diagnostic';
+import { LineIndex } from '../load/source-file';
+
+/** secretlint's recommended preset: the maintained detectors (cloud keys, tokens, private keys, basic auth, …). */
+const OPTIONS = { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] } };
+
+export interface SecretFinding {
+  /** offsets into the scanned text */
+  readonly start: number;
+  readonly end: number;
+  /** the detector, e.g. `github`, `aws`, `privatekey`: never the value itself */
+  readonly detector: string;
+}
+
+/**
+ * Kubernetes service-account tokens are JSON Web Tokens, which the preset does not look for: a
+ * base64url header (always `{"…`, so `eyJ`), payload and signature.
+ */
+const JWT = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+/g;
+
+/** Every secret-like value in a text: values, keys and comments alike, whatever the format. */
+export async function findSecrets(text: string, filePath: string): Promise<SecretFinding[]> {
+  const ext = filePath.slice(filePath.lastIndexOf('.'));
+  const result = await lintSource({ source: { content: text, filePath, ext, contentType: 'text' }, options: OPTIONS });
+  const found = result.messages.map((m) => ({ start: m.range[0], end: m.range[1], detector: m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '') }));
+  for (const m of text.matchAll(JWT)) found.push({ start: m.index, end: m.index + m[0].length, detector: 'jwt' });
+  return found.sort((a, b) => a.start - b.start);
+}
+
+const HINT = 'keep credentials out of git: reference them (tokenSecret.source "externalSecret" or "sealedSecret"), never paste them';
+
+/**
+ * `inline-secret` for a definition's whole text (every string, key and comment), located at the
+ * value. The message names the detector, never the secret: diagnostics reach CI logs.
+ */
+export async function scanDefinitionText(file: string, text: string, diagnostics: Diagnostic[]): Promise<void> {
+  const lines = new LineIndex(text);
+  for (const f of await findSecrets(text, file)) {
+    diagnostics.push({
+      code: 'inline-secret',
+      severity: 'error',
+      message: `a secret (${f.detector}) is written in the definition`,
+      file,
+      path: [],
+      ...lines.span(f.start, f.end),
+      hint: HINT,
+    });
+  }
+}
+
+/**
+ * The same detectors over files about to be written: a secret that reached the output by any
+ * route (a value split across fields, a transformation) stops the run before anything is written.
+ */
+export async function scanOutputFiles(definition: string, files: readonly { path: string; content: string }[], diagnostics: Diagnostic[]): Promise<void> {
+  if (files.length === 0) return;
+  // one scan per batch: files joined with a separator no detector matches across
+  const joined = files.map((f) => f.content).join('\n\u0000\n');
+  const findings = await findSecrets(joined, 'output.yaml');
+  if (findings.length === 0) return;
+  const starts: number[] = [];
+  let at = 0;
+  for (const f of files) {
+    starts.push(at);
+    at += f.content.length + 3;
+  }
+  for (const finding of findings) {
+    let i = starts.length - 1;
+    while (i > 0 && starts[i]! > finding.start) i--;
+    diagnostics.push({
+      code: 'inline-secret',
+      severity: 'error',
+      message: `${files[i]!.path} would hold a secret (${finding.detector}); nothing is written`,
+      file: definition,
+      path: [],
+      line: 1,
+      column: 1,
+      hint: HINT,
+    });
+  }
+}
