@@ -25,7 +25,8 @@ export const policyName: ModelRule = {
       }
       first.set(policy.name, i);
       const imported = `${IMPORTED_PREFIX}${policy.name}`;
-      if (!isDns1123Subdomain(imported)) {
+      // the leader's ResourceExport is <name>-for-<clusterset>, and the name is also a label value
+      if (!isDns1123Subdomain(imported) || !isDns1123Subdomain(`${policy.name}-x`)) {
         report({
           path,
           message: `policy "${policy.name}" would be created as "${imported}", which is not a valid object name`,

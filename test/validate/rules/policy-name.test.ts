@@ -15,6 +15,19 @@ ruleTester(policyName, {
   ],
   invalid: [
     {
+      // found by the property test: antrea-mc--a is a valid name, the ResourceExport -a-for-<clusterset> is not
+      name: 'a leading "-" or "."',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }]
+          policies:
+            - { name: -a, spec: { priority: 1 } }
+            - { name: .b, spec: { priority: 2 } }`,
+      diagnostics: [{ line: 6, column: 15 }, { line: 7, column: 15 }],
+    },
+    {
       name: 'a repeated name',
       code: source`
         spec:

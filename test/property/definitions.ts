@@ -1,0 +1,136 @@
+// Generated ClusterSet definitions for the invariant test and the fuzz benchmark: mostly
+// plausible, with edges (names YAML 1.1 misreads, long names, every network option, overlapping
+// or missing CIDRs, every delivery and token source), so that both sides of validate are hit.
+import fc from 'fast-check';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import { EmitCache, layoutClusterSet } from '../../src/emit/layout';
+import type { SourceFile } from '../../src/load/source-file';
+import { parseClusterSet } from '../../src/model/parse-clusterset';
+import { synthClusterSet } from '../../src/synth/synth-clusterset';
+import { runRawRules, runRules } from '../../src/validate/run-rules';
+
+const name = fc.oneof(
+  fc.constantFrom('east', 'west', 'no', 'on', 'y', 'null', '0400', '1e3', 'a-b', 'cluster-1', 'x'.repeat(63), 'Upper', 'a.b', 'a_b', '-a', ''),
+  fc.stringMatching(/^[a-z][a-z0-9-]{0,20}[a-z0-9]$/),
+);
+const octet = fc.integer({ min: 0, max: 255 });
+const cidr = fc.tuple(octet, octet, fc.constantFrom(8, 12, 16, 20, 24, 28, 33)).map(([a, b, p]) => `10.${a}.${b}.0/${p}`);
+const node = fc.oneof(fc.constantFrom('node-1', 'Node_A', '../x', 'n'.repeat(250)), fc.stringMatching(/^[a-z][a-z0-9.-]{0,30}$/));
+const gateway = fc.record({ node, ip: fc.option(fc.tuple(octet, octet).map(([a, b]) => `100.64.${a}.${b}`), { nil: undefined }) }, { requiredKeys: ['node'] });
+const tokenSecret = fc.oneof(
+  fc.constant(undefined),
+  fc.record({ source: fc.constant('manual'), name: fc.option(name, { nil: undefined }) }, { requiredKeys: ['source'] }),
+  fc.record({
+    source: fc.constant('externalSecret'),
+    externalSecret: fc.record({ secretStoreRef: fc.record({ kind: fc.constantFrom('SecretStore', 'ClusterSecretStore'), name }), remoteRef: fc.record({ key: fc.constantFrom('a/b', 'k') }) }),
+  }),
+);
+const network = fc.record(
+  {
+    trafficEncapMode: fc.constantFrom('encap', 'noEncap', 'hybrid', 'networkPolicyOnly'),
+    tunnelType: fc.constantFrom('geneve', 'vxlan', 'gre', 'stt'),
+    encryption: fc.constantFrom('none', 'wireGuard'),
+    podToPodConnectivity: fc.boolean(),
+  },
+  { requiredKeys: [] },
+);
+const cluster = fc.record(
+  {
+    clusterID: name,
+    member: fc.boolean(),
+    podCIDRs: fc.array(cidr, { maxLength: 2 }),
+    serviceCIDR: cidr,
+    gateways: fc.array(gateway, { minLength: 0, maxLength: 2 }),
+    network,
+    tokenSecret,
+  },
+  { requiredKeys: ['clusterID'] },
+);
+const delivery = fc.oneof(
+  fc.constant({}),
+  fc.record({ argocd: fc.record({ namespace: fc.constantFrom('argocd', 'Argo'), project: fc.constantFrom('default', 'p'), repoURL: fc.constantFrom('https://git.example.com/x.git', '{{ .name }}'), targetRevision: fc.constantFrom('main', 'v1') }) }),
+  fc.record({ flux: fc.record({ sourceRef: fc.constant({ kind: 'GitRepository', name: 'flux-system', namespace: 'flux-system' }), interval: fc.constantFrom('10m', '-1m', '1h') }, { requiredKeys: ['sourceRef'] }) }),
+);
+const policy = fc.record({
+  name,
+  spec: fc.constantFrom(
+    { priority: 1, tier: 'securityops', appliedTo: [{ namespaceSelector: {} }], ingress: [{ action: 'Drop', from: [{ namespaceSelector: {} }] }] },
+    { priority: 5, appliedTo: [{ podSelector: { matchLabels: { app: 'web' } } }], egress: [{ action: 'Allow', to: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }] },
+    { priority: 'high', appliedTo: [] },
+  ),
+});
+
+/** A plausible fleet (valid as generated), then at most one edit from the edges above. */
+const plausible = fc
+  .record({
+    version: fc.constantFrom<string>('v2.7.0', 'v2.6.3', 'v2.5.3'),
+    count: fc.integer({ min: 1, max: 5 }),
+    dedicatedLeader: fc.boolean(),
+    network,
+    policies: fc.array(policy, { maxLength: 1 }),
+    flux: fc.boolean(),
+    csName: fc.constantFrom<string>('prod', 'no', 'on', '0400', 'fleet-a'),
+  })
+  .map((g) => {
+    const clusters = Array.from({ length: g.count }, (_, i) => ({
+      clusterID: `c${i}`,
+      ...(i === 0 && g.dedicatedLeader && g.count > 1 && { member: false }),
+      podCIDRs: [`10.${i + 1}.0.0/16`],
+      serviceCIDR: `172.16.${i}.0/24`,
+      gateways: [{ node: `c${i}-node-1`, ip: `100.64.0.${i + 1}` }],
+    }));
+    return {
+      apiVersion: 'antrea-clusterset/v1alpha1',
+      kind: 'ClusterSetDefinition',
+      metadata: { name: g.csName },
+      spec: {
+        antrea: { version: g.version },
+        network: { ...g.network, ...(g.network.trafficEncapMode === 'networkPolicyOnly' && { encryption: 'none' }) },
+        leader: { clusterID: 'c0', server: 'https://172.18.0.1:6443' },
+        clusters,
+        services: g.count > 1 ? [{ name: 'nginx', namespace: 'demo', exportFrom: [`c${g.count - 1}`] }] : [],
+        policies: g.policies.filter((p) => typeof p.spec.priority === 'number').map((p, i) => ({ ...p, name: `policy-${i}` })),
+        delivery: g.flux ? { flux: { sourceRef: { kind: 'GitRepository', name: 'flux-system', namespace: 'flux-system' } } } : {},
+      },
+    };
+  });
+
+type Def = ReturnType<typeof plausible.generate>['value'];
+type Edit = (d: Def) => void;
+const edit: fc.Arbitrary<Edit | undefined> = fc.oneof(
+  { arbitrary: fc.constant(undefined), weight: 4 },
+  { arbitrary: name.map((n): Edit => (d) => void (d.spec.clusters[0]!.clusterID = n)), weight: 1 },
+  { arbitrary: name.map((n): Edit => (d) => void (d.metadata.name = n)), weight: 1 },
+  { arbitrary: node.map((n): Edit => (d) => void (d.spec.clusters[d.spec.clusters.length - 1]!.gateways = [{ node: n, ip: '100.64.9.9' }])), weight: 1 },
+  { arbitrary: cidr.map((c): Edit => (d) => void (d.spec.clusters[d.spec.clusters.length - 1]!.podCIDRs = [c])), weight: 1 },
+  { arbitrary: cluster.map((c): Edit => (d) => void d.spec.clusters.push(c as never)), weight: 1 },
+  { arbitrary: policy.map((p): Edit => (d) => void (d.spec.policies = [p as never])), weight: 1 },
+  { arbitrary: delivery.map((v): Edit => (d) => void (d.spec.delivery = v as never)), weight: 1 },
+  { arbitrary: tokenSecret.map((t): Edit => (d) => void Object.assign(d.spec.clusters[d.spec.clusters.length - 1]!, t ? { tokenSecret: t } : {})), weight: 1 },
+  { arbitrary: network.map((n): Edit => (d) => void Object.assign(d.spec.clusters[d.spec.clusters.length - 1]!, { network: n })), weight: 1 },
+  { arbitrary: fc.constantFrom('v2.4.0', 'v3.0.0', '2.7.0').map((v): Edit => (d) => void (d.spec.antrea.version = v)), weight: 1 },
+);
+
+export const definitionArbitrary = fc.tuple(plausible, edit).map(([d, e]) => {
+  const copy = structuredClone(d);
+  e?.(copy);
+  return copy as unknown;
+});
+
+export interface Outcome {
+  readonly valid: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** validate, then (when valid) synth and every emit self-check, in memory; throws only on a bug. */
+export function compileData(data: unknown): Outcome {
+  const source: SourceFile = { file: 'generated.yaml', text: '', data, locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) };
+  const diagnostics: Diagnostic[] = [];
+  runRawRules(source, diagnostics);
+  const parsed = parseClusterSet(source, diagnostics);
+  if (parsed) runRules(parsed, diagnostics);
+  if (!parsed || diagnostics.some((d) => d.severity === 'error')) return { valid: false, diagnostics };
+  const emitted: Diagnostic[] = [];
+  layoutClusterSet(synthClusterSet(parsed), emitted, new EmitCache());
+  return { valid: true, diagnostics: emitted };
+}
