@@ -78,15 +78,28 @@ export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
 }
 
 /**
- * What one bundle is built from. A member reads only itself and the leader (the leader holds a
- * credential per member, so it reads every cluster): its parts are given exactly that slice of
- * the definition, so the hash of the slice covers everything the bundle can depend on.
+ * What one bundle is built from. A member reads only itself and the leader; the leader holds a
+ * credential per member, so it reads every member's ID and role, and nothing else of them. Each
+ * bundle's parts are given exactly that slice of the definition (other clusters as views that
+ * refuse any other field), so the hash of the slice covers everything the bundle can depend on:
+ * a Gateway moved in one member rebuilds that member alone.
  */
 function sliceFor(definition: ClusterSet, clusters: readonly EffectiveCluster[], cluster: EffectiveCluster, release: AntreaRelease): BundleContext {
-  if (cluster.isLeader) return { definition, clusters, cluster, release };
-  const slice = clusters.filter((c) => c === cluster || c.isLeader);
-  const spec = { ...definition.spec, clusters: slice.map((c) => c.cluster) };
-  return { definition: { ...definition, spec }, clusters: slice, cluster, release };
+  const slice = clusters.map((c) => (c === cluster || c.isLeader ? c : cluster.isLeader ? identityView(c) : undefined)).filter((c) => c !== undefined);
+  const spec = { ...definition.spec, clusters: slice.map((c) => (c === cluster || c.isLeader ? c.cluster : { clusterID: c.clusterID, member: c.isMember })) };
+  return { definition: { ...definition, spec: spec as ClusterSet['spec'] }, clusters: slice, cluster, release };
+}
+
+const IDENTITY = new Set<PropertyKey>(['clusterID', 'isLeader', 'isMember', 'index', 'path']);
+
+/** Another cluster as the leader sees it: its ID and role; reading anything else is a bug in a part. */
+function identityView(c: EffectiveCluster): EffectiveCluster {
+  return new Proxy(c, {
+    get(target, key, receiver) {
+      if (IDENTITY.has(key) || typeof key === 'symbol') return Reflect.get(target, key, receiver);
+      throw new Error(`a leader bundle part read "${String(key)}" of member ${target.clusterID}: widen the leader's slice in synth-clusterset.ts (and its hash)`);
+    },
+  });
 }
 
 /** The part of every bundle's hash that is the same for the whole ClusterSet. */
@@ -99,7 +112,10 @@ function bundleSource(ctx: BundleContext, shared: string): BundleSource {
   const { cluster, release } = ctx;
   const role: Role = cluster.isLeader && cluster.isMember ? 'dual-role' : cluster.isLeader ? 'leader' : 'member';
   const hash = createHash('sha256').update(shared).update('\n');
-  for (const c of ctx.clusters) hash.update(JSON.stringify([c.clusterID, c.isLeader, c.isMember, c.cluster])).update('\n');
+  for (const c of ctx.clusters) {
+    const whole = c === cluster || c.isLeader;
+    hash.update(JSON.stringify(whole ? [c.clusterID, c.isLeader, c.isMember, c.cluster] : [c.clusterID, c.isLeader, c.isMember])).update('\n');
+  }
   const inputs = hash.digest('hex').slice(0, 32);
   const crdModels = crdsFor(release, { leader: cluster.isLeader, member: cluster.isMember });
   return {
