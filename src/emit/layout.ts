@@ -47,6 +47,7 @@ export class EmitCache {
   private readonly ids = new WeakMap<object, number>();
   private readonly units = new Map<string, SharedUnit>();
   private nextId = 0;
+  private readonly yamlIds = new Map<string, number>();
 
   /** @param limit distinct non-shared objects remembered; beyond it the memory is dropped (bounded for any fleet) */
   constructor(private readonly limit = 4096) {}
@@ -91,7 +92,16 @@ export class EmitCache {
 
   /** Shared frozen objects by identity; anything else by content (its YAML, cached). */
   private idOf(o: KubeObject): string {
-    if (!Object.isFrozen(o)) return createHash('sha256').update(this.yamlOf(o).yaml).digest('hex');
+    if (!Object.isFrozen(o)) {
+      // identical content shares one YAML string (byJson), whose hash V8 computes once
+      const yaml = this.yamlOf(o).yaml;
+      let id = this.yamlIds.get(yaml);
+      if (id === undefined) {
+        if (this.yamlIds.size >= this.limit) this.yamlIds.clear();
+        this.yamlIds.set(yaml, (id = this.nextId++));
+      }
+      return `y${id}`;
+    }
     let id = this.ids.get(o);
     if (id === undefined) this.ids.set(o, (id = this.nextId++));
     return String(id);
