@@ -158,7 +158,8 @@ function tokensSection(ctx: NotesContext): string {
     `The leader bundle holds, per member, a ServiceAccount bound to the member's cluster ID, its token Secret and a RoleBinding to ${code('antrea-mc-member-cluster-role')}, all named ${code('<clusterID>-member-token')} in ${code(l.namespace)}. ` +
     'Kubernetes writes the token once the leader has applied them; it never passes through git. ' +
     "Each member's ClusterSet reads it from an Opaque Secret (keys `ca.crt` and `token`) in the member Namespace. " +
-    'Removing a member from the definition removes these three objects from the leader bundle; the engine prunes them (they carry no prune guard), which revokes the token at once.';
+    'Removing a member from the definition removes these three objects from the leader bundle; the engine prunes them (they carry no prune guard), which revokes the token at once. ' +
+    `Members trust only the leader cluster's CA (the ${code('ca.crt')} copied with the token), so ${code(l.server)} must be a host the leader API server's certificate names: a load balancer that terminates TLS with its own certificate does not work (see the leader-server rule).`;
   const getLeaderSecret = (m: EffectiveCluster) =>
     `kubectl --context ${q(l.clusterID)} -n ${q(l.namespace)} get secret ${q(memberTokenName(m.clusterID))} -o json \\`;
   const perMember = ctx.members.map((m) => {

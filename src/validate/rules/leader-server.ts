@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { ModelRule } from '../rule';
 
 export const leaderServer: ModelRule = {
@@ -11,7 +12,7 @@ export const leaderServer: ModelRule = {
     report({
       path: ['spec', 'leader', 'server'],
       message: `leader server "${server}" ${problem}`,
-      hint: 'write the leader API server URL as members reach it, e.g. "https://192.168.150.101:6443"',
+      hint: 'write the leader API server URL as members reach it, e.g. "https://192.168.150.101:6443"; its host must be one the leader API server certificate covers (members trust only the leader cluster CA)',
     });
   },
 };
@@ -26,5 +27,14 @@ function serverProblem(server: string): string | undefined {
   if (url.protocol !== 'https:') return `uses "${url.protocol.replace(/:$/, '')}" instead of "https"`;
   // the WHATWG parser forgives "https:host" and "https:///host"; a member's client does not
   if (!/^https:\/\/[^/]/i.test(server) || url.hostname === '') return 'has no host';
+  // members put the URL into a client config whose only credential is the token Secret
+  if (url.username !== '' || url.password !== '') return 'holds credentials';
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(server)) return 'has a query or fragment, which a Kubernetes client does not accept in its host';
+  // the leader's serving certificate must name this host (members trust only the leader's CA):
+  // a DNS name or an IP address, never a wildcard or a name with characters DNS does not allow
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!isIP(host) && !/^(?=.{1,253}$)([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*\.?$/i.test(decodeURIComponent(host))) {
+    return `names host "${decodeURIComponent(host)}", which is neither an IP address nor a DNS name a certificate can cover`;
+  }
   return undefined;
 }
