@@ -120,6 +120,9 @@ export interface SharedUnit {
 
 export const SHARED_ROOT = '_shared';
 
+/** The largest object we emit: 1 MiB. */
+export const MAX_OBJECT_BYTES = 1024 * 1024;
+
 /** Every file of one definition's output, shared units included, checked; diagnostics for any self-check failure. */
 export function layoutClusterSet(output: ClusterSetOutput, diagnostics: Diagnostic[], cache = new EmitCache()): OutputFile[] {
   const files: OutputFile[] = [];
@@ -176,6 +179,22 @@ function emitObjects(output: LayoutContext, where: string, dir: string, objects:
   const rendered = sorted.map((o) => cache.yamlOf(o));
   // content seen earlier in this run has already passed its schema
   checkObjects(output.file, where, sorted, diagnostics, rendered.map((r) => r.seen), output.release);
+  // etcd stores at most 1.5 MiB per object and the API server refuses larger requests; 1 MiB leaves room for status
+  sorted.forEach((o, i) => {
+    const size = Buffer.byteLength(rendered[i]!.yaml);
+    if (size > MAX_OBJECT_BYTES) {
+      diagnostics.push({
+        code: 'yaml-limits',
+        severity: 'error',
+        message: `${where}: ${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name} would be ${size} bytes, more than the ${MAX_OBJECT_BYTES} an API server takes per object`,
+        file: output.file,
+        path: [],
+        line: 1,
+        column: 1,
+        hint: 'values of the definition end up in it (agentConfig, controllerConfig, a policy): keep them small',
+      });
+    }
+  });
   const paths = sorted.map((o) => (subdirOf ? `${subdirOf(o)}/${fileNameOf(o)}` : fileNameOf(o)));
   return { files: sorted.map((_, i) => ({ path: `${dir}/${paths[i]}`, content: rendered[i]!.yaml })), paths };
 }

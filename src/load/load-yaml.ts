@@ -10,6 +10,8 @@ export const YAML_LIMITS = {
   maxAliasCount: 100,
   /** the data after aliases are expanded may be no larger than a file without aliases could be */
   maxExpandedBytes: 8 * 1024 * 1024,
+  /** one value: well below the 1 MiB the API server stores per object, which holds it */
+  maxStringBytes: 256 * 1024,
 };
 
 /** The tags of the JSON data model (YAML 1.2 core schema); anything else has no place in a definition. */
@@ -119,6 +121,9 @@ function checkTree(doc: Document.Parsed, text: string): { offset: number; messag
         message: `tag ${shown} is outside the JSON data model`,
         hint: 'a definition holds only strings, numbers, booleans, null, mappings and lists; remove the tag (quote the value to keep it as a string)',
       };
+    }
+    if (isScalar(node) && typeof node.value === 'string' && node.value.length > YAML_LIMITS.maxStringBytes) {
+      return { offset: node.range?.[0] ?? 0, message: `a value of ${node.value.length} characters is longer than ${YAML_LIMITS.maxStringBytes}`, hint: 'the object it ends up in must stay under the 1 MiB an API server stores; keep large content out of the definition' };
     }
     if (isMap(node)) {
       for (const pair of node.items) {

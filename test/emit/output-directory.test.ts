@@ -188,3 +188,18 @@ describe('the output directory is ours alone', () => {
     expect(statSync(join(out, 'fleet')).mode & 0o777).toBe(0o777 & ~umask);
   });
 });
+
+describe('limits of what is emitted (#14 item 5)', () => {
+  test('an object over 1 MiB is an error and nothing is written', async () => {
+    const big = fleet(3) as unknown as { spec: { antrea: Record<string, unknown> } };
+    // six values under the per-value limit, together over 1 MiB in the agent ConfigMap
+    big.spec.antrea.agentConfig = { transportInterfaceCIDRs: Array.from({ length: 6 }, () => 'x'.repeat(200_000)) };
+    const file = definitionFile(big as unknown as ClusterSetInput);
+    const checked = await checkDefinitions([file]);
+    const diagnostics = [...checked.diagnostics];
+    const out = fresh('out');
+    if (!diagnostics.some((d) => d.severity === 'error')) await emitToDirectory(checked.parsed, { out, full: true }, diagnostics);
+    expect(diagnostics.some((d) => d.severity === 'error' && /would be \d+ bytes, more than the 1048576/.test(d.message))).toBe(true);
+    expect(existsSync(out)).toBe(false);
+  });
+});
