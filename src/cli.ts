@@ -1,17 +1,18 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { checkDefinitions } from './compile';
+import { checkDefinitions } from './check-definitions';
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
 import { errnoCode, fileSystemDiagnostic } from './diagnostics/file-system';
 import { render, type Format } from './diagnostics/render';
-import { emitToDirectory, OutputError, type EmitResult } from './emit/output-directory';
+import type { EmitResult } from './emit/output-directory';
+import { OutputError } from './emit/output-transaction';
 import { packageNameFor, SCAFFOLD_SCRIPTS, scaffoldRepository } from './init/scaffold';
 import { findDefinitionFiles } from './load/load-clustersets';
 import { definitionJsonSchema } from './model/json-schema';
 import { hasDestructive } from './plan/plan-changes';
 import { GitError } from './plan/read-revision';
 import { PLAN_FORMATS, renderPlan, type PlanFormat } from './plan/render-plan';
-import { runPlan, type PlanResult } from './plan/run-plan';
+import type { PlanResult } from './plan/run-plan';
 
 /** Where the CLI prints and what it reads from its environment; tests pass their own. */
 export interface Io {
@@ -271,6 +272,8 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   if (outProblem) return report([outProblem]) ? 2 : 0;
   let emitted: EmitResult | undefined;
   try {
+    // loaded only for synth: validate starts without the synth and emit modules (cdk8s, schemas)
+    const { emitToDirectory } = await import('./emit/output-directory');
     emitted = await emitToDirectory(result.parsed, { out, full, check, rebuild: args.options.rebuild === true }, diagnostics);
   } catch (err) {
     // the output is untouched (or finished by the next run); the user sees the path and the reason
@@ -299,6 +302,8 @@ async function planCommand(args: Args, { io, env }: Context): Promise<number> {
   const paths = args.positionals.length > 0 ? args.positionals : ['clustersets'];
   let result: PlanResult;
   try {
+    // loaded only for plan, like synth's modules: validate starts light
+    const { runPlan } = await import('./plan/run-plan');
     result = await runPlan({ cwd: process.cwd(), paths, ...(typeof args.options.base === 'string' && { base: args.options.base }) });
   } catch (err) {
     if (err instanceof GitError) throw new UsageError(err.message, 'plan');

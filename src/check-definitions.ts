@@ -1,0 +1,63 @@
+import type { Diagnostic } from './diagnostics/diagnostic';
+import { loadClusterSets, type LoadOptions } from './load/load-clustersets';
+import type { SourceFile } from './load/source-file';
+import { parseClusterSet, type ParsedClusterSet } from './model/parse-clusterset';
+import { runRawRules, runRules } from './validate/run-rules';
+import { scanDefinitionText } from './validate/scan-secrets';
+
+export interface CheckResult {
+  readonly diagnostics: Diagnostic[];
+  readonly sources: readonly SourceFile[];
+  /** the definitions that passed the schema (synthesize them only when `diagnostics` has no error) */
+  readonly parsed: readonly ParsedClusterSet[];
+}
+
+/** load, model and validate: everything before synth. */
+export async function checkDefinitions(files: readonly string[], options: LoadOptions = {}): Promise<CheckResult> {
+  const diagnostics: Diagnostic[] = [];
+
+  // load: parse each file (TypeScript in a sandbox), keeping a way back from data paths to line and column
+  const sources = await loadClusterSets(files, diagnostics, options);
+
+  // model: shape, enums and defaults (zod); rules over raw data run even when that fails
+  const parsed = sources.flatMap((source) => {
+    runRawRules(source, diagnostics);
+    return parseClusterSet(source, diagnostics) ?? [];
+  });
+  // secrets anywhere in a definition's text (values, keys, comments), by secretlint's detectors;
+  // a line the inline-secret rule already reported is not reported twice
+  for (const source of sources) {
+    const found: Diagnostic[] = [];
+    await scanDefinitionText(source.file, source.text, found);
+    const reported = new Set(diagnostics.filter((d) => d.code === 'inline-secret' && d.file === source.file).map((d) => d.line));
+    diagnostics.push(...found.filter((d) => !reported.has(d.line)));
+  }
+
+  // validate: cross-field and cross-cluster rules over the effective settings
+  for (const p of parsed) runRules(p, diagnostics);
+  duplicateClusterSetNames(parsed, diagnostics);
+  return { diagnostics, sources, parsed };
+}
+
+/** Two definitions with one ClusterSet name would write the same folder. */
+function duplicateClusterSetNames(parsed: readonly { source: SourceFile; definition: { metadata: { name: string } } }[], diagnostics: Diagnostic[]): void {
+  const first = new Map<string, SourceFile>();
+  for (const p of parsed) {
+    const name = p.definition.metadata.name;
+    const earlier = first.get(name);
+    if (!earlier) {
+      first.set(name, p.source);
+      continue;
+    }
+    diagnostics.push({
+      code: 'output-collision',
+      severity: 'error',
+      message: `ClusterSet "${name}" is also defined in ${earlier.file}`,
+      file: p.source.file,
+      path: ['metadata', 'name'],
+      ...p.source.locate(['metadata', 'name']),
+      related: [{ message: 'first defined here', file: earlier.file, path: ['metadata', 'name'], ...earlier.locate(['metadata', 'name']) }],
+      hint: 'each ClusterSet is defined in one file; its name is its output folder',
+    });
+  }
+}
