@@ -27,14 +27,17 @@ const synth = (count: number, out: string, changed?: number): Run =>
 
 /** The tree's files in memory, then written into an empty directory: the floor for any synth. */
 function rawWrite(from: string, to: string): { ms: number; bytes: number } {
-  const files = (readdirSync(from, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+  const files = (readdirSync(from, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => ({ path: relative(from, join(e.parentPath, e.name)), content: readFileSync(join(e.parentPath, e.name)) }));
   const start = performance.now();
   const made = new Set<string>();
   for (const f of files) {
     const dir = dirname(join(to, f.path));
-    if (!made.has(dir)) mkdirSync(dir, { recursive: true }), made.add(dir);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
     writeFileSync(join(to, f.path), f.content);
   }
   return { ms: performance.now() - start, bytes: files.reduce((n, f) => n + f.content.length, 0) };

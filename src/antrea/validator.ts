@@ -119,7 +119,7 @@ const ajv = new Ajv({
 /** Duplicate entries of `set` lists and duplicate keys of `map` lists, which the API server rejects. */
 const listType: SchemaValidateFunction = (listKind: string, data: unknown[], parent, cxt) => {
   if (listKind !== 'set' && listKind !== 'map') return true;
-  const mapKeys = ((parent as Schema | undefined)?.['x-kubernetes-list-map-keys'] ?? []) as readonly string[];
+  const mapKeys = ((parent as Schema | undefined)?.['x-kubernetes-list-map-keys'] ?? []);
   const keyOf = (item: unknown): string =>
     listKind === 'set'
       ? JSON.stringify(item)
@@ -401,7 +401,7 @@ export function validatorForCrd(
   options: ValidateOptions = {},
 ): (resource: unknown) => SchemaIssue[] {
   let byVersion = crdValidators.get(model);
-  if (!byVersion) crdValidators.set(model, (byVersion = new Map()));
+  if (!byVersion) crdValidators.set(model, (byVersion = new Map<string, (o: unknown) => SchemaIssue[]>()));
   const key = `${version}/${options.unknownFields ?? 'reject'}`;
   let fn = byVersion.get(key);
   if (!fn) {

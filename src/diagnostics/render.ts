@@ -52,7 +52,7 @@ export function renderGithub(diagnostics: readonly Diagnostic[]): string {
     .join('');
 }
 
-// eslint-disable-next-line no-control-regex
+ 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**

@@ -29,7 +29,7 @@ export function effectiveClusters(definition: ClusterSet): EffectiveCluster[] {
       isLeader,
       // only the leader may opt out of membership (member-flag reports the others)
       isMember: cluster.member || !isLeader,
-      network: { ...definition.spec.network, ...overrides } as Network,
+      network: { ...definition.spec.network, ...overrides },
       tokenSecretName: cluster.tokenSecret.name ?? `${cluster.clusterID}-leader-token`,
       path: ['spec', 'clusters', index],
       networkPath: (key) => (key in overrides ? ['spec', 'clusters', index, 'network', key] : ['spec', 'network', key]),

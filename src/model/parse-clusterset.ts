@@ -60,7 +60,7 @@ function issueToDiagnostics(source: SourceFile, issue: z.core.$ZodIssue): Diagno
 
 /** Known keys of the object schema at a data path, for "did you mean". */
 function knownKeys(path: DataPath): string[] {
-  let schemas: z.core.$ZodType[] = [ClusterSetSchema as unknown as z.core.$ZodType];
+  let schemas: z.core.$ZodType[] = [ClusterSetSchema];
   for (const segment of [...path, undefined]) {
     const next: z.core.$ZodType[] = [];
     const expand = (s: z.core.$ZodType): z.core.$ZodType[] => {

@@ -50,8 +50,9 @@ function index(outputs: readonly ClusterSetOutput[]): Map<string, Located> {
  * YAML formatting never count: objects are compared as canonical JSON.
  */
 const comparable = (o: KubeObject): unknown => {
-  const { status: _status, ...rest } = o as KubeObject & { status?: unknown };
-  return canonical(rest as KubeObject);
+  const rest: Record<string, unknown> = { ...o };
+  delete rest.status;
+  return canonical(rest);
 };
 
 /** Object-by-object comparison of two compiled revisions, keyed by ClusterSet, owner, group, kind, namespace and name. */

@@ -267,7 +267,7 @@ function removals(changes: readonly ObjectChange[], base: CompiledRevision, head
     const destructive = list.filter((c) => DESTRUCTIVE_KINDS.has(c.kind));
     if (destructive.length > 0 && !explained.has(cs)) out.push({ impact: 'destructive', clusterSet: cs, text: `${destructive.length} Namespace, CRD or credential object(s) leave their bundles`, details: destructive.slice(0, 20).map(objectLine) });
     const other = list.filter((c) => !DESTRUCTIVE_KINDS.has(c.kind));
-    const guarded = other.filter((c) => isGuarded(c.before?.metadata.annotations as Record<string, string> | undefined));
+    const guarded = other.filter((c) => isGuarded(c.before?.metadata.annotations));
     const pruned = other.filter((c) => !guarded.includes(c));
     if (pruned.length > 0) out.push({ impact: 'safe', clusterSet: cs, text: `${pruned.length} object(s) are pruned from their bundles`, details: pruned.slice(0, 20).map(objectLine) });
     if (guarded.length > 0) out.push({ impact: 'destructive', clusterSet: cs, text: `${guarded.length} guarded object(s) leave their bundles and are orphaned (the engines never delete them)`, details: guarded.slice(0, 20).map(objectLine) });

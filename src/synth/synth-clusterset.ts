@@ -96,7 +96,7 @@ const IDENTITY = new Set<PropertyKey>(['clusterID', 'isLeader', 'isMember', 'ind
 function identityView(c: EffectiveCluster): EffectiveCluster {
   return new Proxy(c, {
     get(target, key, receiver) {
-      if (IDENTITY.has(key) || typeof key === 'symbol') return Reflect.get(target, key, receiver);
+      if (IDENTITY.has(key) || typeof key === 'symbol') return Reflect.get(target, key, receiver) as unknown;
       throw new Error(`a leader bundle part read "${String(key)}" of member ${target.clusterID}: widen the leader's slice in synth-clusterset.ts (and its hash)`);
     },
   });
@@ -104,7 +104,8 @@ function identityView(c: EffectiveCluster): EffectiveCluster {
 
 /** The part of every bundle's hash that is the same for the whole ClusterSet. */
 function sharedInputs(definition: ClusterSet, release: AntreaRelease): string {
-  const { clusters: _clusters, ...spec } = definition.spec;
+  const spec: Partial<ClusterSet['spec']> = { ...definition.spec };
+  delete spec.clusters;
   return JSON.stringify([COMPILER, release.version, definition.apiVersion, definition.metadata, spec]);
 }
 

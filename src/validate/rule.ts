@@ -20,13 +20,13 @@ export interface RuleContext {
   readonly clusters: readonly EffectiveCluster[];
   /** the release of `spec.antrea.version`; undefined when unsupported (`unsupported-antrea-version` reports it) */
   readonly release: AntreaRelease | undefined;
-  report(report: Report): void;
+  readonly report: (report: Report) => void;
 }
 
 export interface RawRuleContext {
   /** the definition as loaded, before the schema: rules here must not trust its shape */
   readonly data: unknown;
-  report(report: Report): void;
+  readonly report: (report: Report) => void;
 }
 
 interface RuleMeta {

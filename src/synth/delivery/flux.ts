@@ -94,7 +94,7 @@ function layerKustomizations(definition: ClusterSet, flux: FluxDelivery, c: Effe
         // custom resources come last (layers.ts); the ClusterSet is among them
         ...(layer === 'resources' && { healthCheckExprs: [{ ...CLUSTERSET_HEALTH_CHECK }] }),
         // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
-      } as IKustomization['spec'],
+      },
     };
   });
 }

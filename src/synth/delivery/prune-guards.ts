@@ -10,7 +10,7 @@ export interface GuardContext {
   readonly tokenSecrets: ReadonlySet<string>;
 }
 
-const key = (namespace: unknown, name: unknown) => `${String(namespace ?? '')}/${String(name)}`;
+const key = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
 
 export function guardContext(objects: readonly KubeObject[]): GuardContext {
   const tokenSecrets = new Set<string>();

@@ -12,7 +12,7 @@ const DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 export const NODE_NAME_MAX = 255 - 'Node..yaml'.length;
 /** Argo CD evaluates `{{ … }}` in an ApplicationSet template (goTemplate: true). */
 const TEMPLATE = /\{\{|\}\}/;
-// eslint-disable-next-line no-control-regex
+ 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
