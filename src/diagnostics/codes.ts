@@ -41,6 +41,7 @@ export const DIAGNOSTIC_CODES = [
   'stretched-policy-encap',
   'encryption-conflict',
   'no-snat-mode',
+  'cloud-encap-mode',
   'managed-config-key',
   'config-key-unknown',
   // exports, tiers, policies

@@ -127,9 +127,11 @@ export const ClusterSchema = z.strictObject({
   clusterID: z.string().describe('cluster ID: an RFC-1123 label, unique in the set'),
   member: z.boolean().default(true).describe('false makes the leader a dedicated leader'),
   cloud: z
-    .enum(['EKS'])
+    .enum(['EKS', 'AKS', 'GKE'])
     .optional()
-    .describe('managed Kubernetes flavour whose Antrea install differs (EKS: the antrea-eks settings with networkPolicyOnly)'),
+    .describe(
+      "managed Kubernetes whose Antrea install differs: upstream's antrea-<cloud>.yml settings and its node-init; EKS and AKS run networkPolicyOnly, GKE noEncap",
+    ),
   namespace: z.string().default('kube-system').describe('member controller Namespace'),
   podCIDRs: z.array(z.string()).default([]).describe('the cluster Pod CIDRs (IPv4)'),
   serviceCIDR: z.string().optional().describe('the cluster Service ClusterIP range (IPv4)'),

@@ -1,3 +1,4 @@
+import { NODE_INIT } from '../antrea/workloads/clouds';
 import type { KubeObject } from './kube-object';
 
 /**
@@ -26,5 +27,14 @@ const BY_KIND: Record<string, Layer> = {
   Deployment: 'workloads',
 };
 
-export const layerOf = (o: KubeObject): Layer => BY_KIND[o.kind] ?? 'resources';
+/**
+ * A cloud's node-init prepares the Node's network (Azure CNI mode, kubelet's CNI flags) before the
+ * agent installs Antrea's CNI, so it is applied a layer before the workloads. It joins an existing
+ * layer: layer directories, sync waves and Flux Kustomization names never move, since renaming a
+ * Kustomization makes Flux prune what it applied.
+ */
+const EARLY_DAEMONSETS = new Set([NODE_INIT]);
+
+export const layerOf = (o: KubeObject): Layer =>
+  o.kind === 'DaemonSet' && EARLY_DAEMONSETS.has(o.metadata.name) ? 'rbac-config' : (BY_KIND[o.kind] ?? 'resources');
 export const layerIndex = (o: KubeObject): number => LAYERS.indexOf(layerOf(o));

@@ -94,6 +94,13 @@ function orderSection({ definition, members: ms }: NotesContext): string {
     '  kubectl --context "$1" apply --server-side -k "$2/$3" || return',
     '  case "$3" in',
     '    0-*) kubectl --context "$1" wait --for condition=Established --timeout 120s crd --all ;;',
+    ...(definition.spec.clusters.some((c) => c.cloud)
+      ? [
+          // a cloud's node-init prepares the Nodes before the agent installs Antrea's CNI
+          '    1-*) ! kubectl --context "$1" -n kube-system get daemonset antrea-node-init >/dev/null 2>&1 ||',
+          '         kubectl --context "$1" -n kube-system rollout status daemonset antrea-node-init --timeout 300s ;;',
+        ]
+      : []),
     '    3-*) kubectl --context "$1" wait --for condition=Available --timeout 300s deployment --all-namespaces -l app=antrea &&',
     '         kubectl --context "$1" -n kube-system rollout status daemonset antrea-agent --timeout 300s ;;',
     '  esac',

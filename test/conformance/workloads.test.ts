@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { objectRef, type KubeObject } from '../../src/antrea/workloads/kube-object';
@@ -5,6 +6,9 @@ import type { AntreaRelease } from '../../src/antrea/release';
 import { RELEASES } from '../../src/antrea/releases';
 import {
   antreaCoreObjects,
+  CLOUD_PROVIDERS,
+  CLOUDS,
+  nodeInitDaemonSet,
   leaderMcControllerObjects,
   memberMcControllerObjects,
   type AntreaOptions,
@@ -167,12 +171,46 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
       expectConformant(antreaCoreObjects({ release }), core, version);
     });
 
-    test('antrea-eks.yml: networkPolicyOnly on EKS', () => {
+    test.each(CLOUD_PROVIDERS)('antrea-<cloud>.yml: %s in its mode', (cloud) => {
       expectConformant(
-        antreaCoreObjects({ release, trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' }),
-        upstream('antrea-eks.yml'),
+        antreaCoreObjects({ release, trafficEncapMode: CLOUDS[cloud].trafficEncapMode, cloud }),
+        upstream(`antrea-${cloud.toLowerCase()}.yml`),
         version,
       );
+    });
+
+    /**
+     * The node-init script is ours (upstream's text is not copied), so it is the one deliberate
+     * difference; what it acts on must be upstream's: every host path, command line flag, local
+     * endpoint and sed expression of upstream's script appears in ours, and ours parses as bash.
+     */
+    /** What a node-init script acts on, from its lines of code (comments dropped, the interpreter line kept). */
+    const scriptFacts = (script: string): Set<string> => {
+      const code = script.split('\n').filter((line) => !/^\s*#(?!!)/.test(line)).join('\n');
+      return new Set(
+        [
+          /^#!\s*\S+/gm, // the interpreter
+          /(?<![\w.])\/(?:[\w.-]+\/)*[\w.-]+/g, // host paths
+          /--[\w-]+=[\w/-]+/g, // kubelet flags
+          /localhost:\d+/g, // local endpoints
+          /s([:/]).+?\1.+?\1g/g, // sed expressions
+          /\b(?:ip link (?:show|del) \w+|if(?:up|down) \w+|systemctl restart \w+|docker kill|ctr -n=k8s.io tasks kill)/g,
+        ].flatMap((re) => [...code.matchAll(re)].map((m) => m[0].replace(/\\ /g, ' ').replace(/^#!\s*/, '#!'))),
+      );
+    };
+
+    test.each(CLOUD_PROVIDERS)('antrea-<cloud>-node-init.yml: %s', (cloud) => {
+      const SCRIPT = `DaemonSet kube-system/antrea-node-init: spec.template.spec.containers[0].env[0].value`;
+      const ours = nodeInitDaemonSet(cloud);
+      const theirs = upstream(`antrea-${cloud.toLowerCase()}-node-init.yml`);
+      expectConformant([ours], theirs, version, { [SCRIPT]: CLOUDS[cloud].nodeInitScript });
+      const scriptOf = (o: KubeObject) => ((o.spec as Obj).template as { spec: { containers: { env: { value: string }[] }[] } }).spec.containers[0]!.env[0]!.value;
+      const theirFacts = scriptFacts(scriptOf(theirs[0]!));
+      const ourFacts = scriptFacts(scriptOf(ours));
+      expect(theirFacts.size).toBeGreaterThan(3);
+      expect([...theirFacts].filter((f) => !ourFacts.has(f)), "facts of upstream's node-init our script does not act on").toEqual([]);
+      const bash = spawnSync('bash', ['-n'], { input: scriptOf(ours), encoding: 'utf8' });
+      expect(bash.status, bash.stderr).toBe(0);
     });
 
     test.each([

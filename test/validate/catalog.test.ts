@@ -25,6 +25,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'typescript-evaluation': 'error',
   'antrea-upgrade-path': 'error',
   'object-name-format': 'error',
+  'cloud-encap-mode': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -4,6 +4,7 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IHTTPGetAction } from 'kubernetes-models/v1/HTTPGetAction';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { objectChecksum } from './checksum';
+import { CLOUDS } from './clouds';
 import type { KubeObject } from './kube-object';
 import {
   ANTREA_CONFIG_MAP,
@@ -77,7 +78,7 @@ function agent(image: string, opts: AntreaOptions): IContainer {
       fieldEnv('POD_NAME', 'metadata.name'),
       fieldEnv('POD_NAMESPACE', 'metadata.namespace'),
       fieldEnv('NODE_NAME', 'spec.nodeName'),
-      ...(opts.cloud === 'EKS' ? [{ name: 'ANTREA_CLOUD_EKS', value: 'true' }] : []),
+      ...(opts.cloud ? (CLOUDS[opts.cloud].agentEnv ?? []) : []),
     ],
     resources: { requests: { cpu: '200m' } },
     ports: [{ containerPort: 10350, name: 'api', protocol: 'TCP' }],
@@ -149,10 +150,11 @@ const hostPath = (name: string, path: string, type?: HostPathType): IVolume => (
   hostPath: { path, ...(type ? { type } : {}) },
 });
 
-const VOLUMES: readonly IVolume[] = [
+/** the host volumes; `cniBinDir` is where kubelet reads CNI plugins (a cloud may move it) */
+const volumes = (cniBinDir: string): IVolume[] => [
   { name: 'antrea-config', configMap: { name: ANTREA_CONFIG_MAP } },
   hostPath('host-cni-conf', '/etc/cni/net.d'),
-  hostPath('host-cni-bin', '/opt/cni/bin'),
+  hostPath('host-cni-bin', cniBinDir),
   hostPath('host-proc', '/proc'),
   hostPath('host-var-run-netns', '/var/run/netns'),
   // subPath mounts need the base directory to exist
@@ -191,6 +193,7 @@ export function antreaAgentDaemonSet(opts: AntreaOptions, configMap: KubeObject 
   // networkPolicyOnly as the agent will run it: Antrea chains after the primary CNI
   const chaining = agentConf.trafficEncapMode === 'networkPolicyOnly';
   const containers = [agent(image, opts), ovs(image)];
+  const cloud = opts.cloud ? CLOUDS[opts.cloud] : undefined;
   return {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
@@ -202,6 +205,7 @@ export function antreaAgentDaemonSet(opts: AntreaOptions, configMap: KubeObject 
         metadata: { annotations: podAnnotations(opts, agentConf, configMap), labels: { ...LABELS } },
         spec: {
           hostNetwork: true,
+          ...(cloud?.agentDnsPolicy && { dnsPolicy: cloud.agentDnsPolicy }),
           priorityClassName: 'system-node-critical',
           nodeSelector: { 'kubernetes.io/os': 'linux' },
           // runs on every Node, tainted or not
@@ -214,7 +218,7 @@ export function antreaAgentDaemonSet(opts: AntreaOptions, configMap: KubeObject 
           ...(chaining
             ? { containers: [installCni(image, true), ...containers] }
             : { initContainers: [installCni(image, false)], containers }),
-          volumes: VOLUMES.map((v) => structuredClone(v)),
+          volumes: volumes(cloud?.cniBinDir ?? '/opt/cni/bin'),
         },
       },
     },

@@ -72,6 +72,7 @@ export function memberMcControllerObjects(opts: MemberMcOptions): KubeObject[] {
 
 export { antreaAgentDaemonSet, IPSEC_SECRET, usesIpsec } from './agent-daemonset';
 export { antreaApiServices, antreaService } from './api-services';
+export { CLOUD_PROVIDERS, CLOUDS, NODE_INIT, nodeInitDaemonSet, type CloudFacts, type CloudProvider } from './clouds';
 export {
   ANTREA_NAMESPACE,
   CHECKSUM_CONFIG,
@@ -109,7 +110,6 @@ export {
 export { leaderMcWebhooks, memberMcWebhooks } from './mc-webhooks';
 export type {
   AntreaOptions,
-  CloudProvider,
   EndpointIPType,
   GatewayIPPrecedence,
   LeaderMcOptions,

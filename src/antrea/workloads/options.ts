@@ -1,3 +1,4 @@
+import type { CloudProvider } from './clouds';
 import type { ImageOptions } from './images';
 
 export type TrafficEncapMode = 'encap' | 'noEncap' | 'hybrid' | 'networkPolicyOnly';
@@ -5,8 +6,6 @@ export type TunnelType = 'geneve' | 'vxlan' | 'gre' | 'stt';
 export type McTrafficEncryptionMode = 'none' | 'wireGuard';
 export type GatewayIPPrecedence = 'private' | 'public' | 'internal' | 'external';
 export type EndpointIPType = 'ClusterIP' | 'PodIP';
-/** managed Kubernetes flavours with their own agent settings; upstream ships `antrea-eks.yml` */
-export type CloudProvider = 'EKS';
 
 /** The agent and controller side of Antrea Multi-cluster (conf keys `featureGates.Multicluster`, `multicluster.*`). */
 export interface MulticlusterOptions {
@@ -36,7 +35,7 @@ export interface AntreaOptions extends ImageOptions {
   readonly tunnelType?: TunnelType;
   /** 0 means the protocol's standard port; @default 0 */
   readonly tunnelPort?: number;
-  /** `EKS` with `networkPolicyOnly` reproduces `antrea-eks.yml`; @default none */
+  /** with the cloud's mode (clouds.ts), `EKS` reproduces `antrea-eks.yml`, `AKS` and `GKE` theirs; @default none */
   readonly cloud?: CloudProvider;
   /** @default multi-cluster off */
   readonly multicluster?: MulticlusterOptions;

@@ -1,4 +1,4 @@
-import { antreaCoreObjects, type AntreaOptions } from '../../antrea/workloads';
+import { antreaCoreObjects, nodeInitDaemonSet, type AntreaOptions } from '../../antrea/workloads';
 import type { BundleContext, BundlePart } from './context';
 
 /** Antrea agent and controller options from a cluster's effective settings. */
@@ -28,5 +28,11 @@ export function antreaOptions({ definition, cluster, release }: BundleContext): 
   };
 }
 
-/** Antrea core in kube-system: agent, controller, RBAC, config, APIServices, webhooks. */
-export const antreaCore: BundlePart = (ctx) => antreaCoreObjects(antreaOptions(ctx));
+/**
+ * Antrea core in kube-system: agent, controller, RBAC, config, APIServices, webhooks, and on a
+ * cloud its node-init (upstream ships it as a separate file to apply first; layers.ts orders it).
+ */
+export const antreaCore: BundlePart = (ctx) => {
+  const { cloud } = ctx.cluster.cluster;
+  return [...(cloud ? [nodeInitDaemonSet(cloud)] : []), ...antreaCoreObjects(antreaOptions(ctx))];
+};

@@ -29,6 +29,7 @@ import { stretchedPolicyMismatch } from './stretched-policy-mismatch';
 import { stretchedPolicyEncap } from './stretched-policy-encap';
 import { encryptionConflict } from './encryption-conflict';
 import { noSnatMode } from './no-snat-mode';
+import { cloudEncapMode } from './cloud-encap-mode';
 import { managedConfigKey } from './managed-config-key';
 import { configKeyUnknown } from './config-key-unknown';
 import { exportUnknownCluster } from './export-unknown-cluster';
@@ -79,6 +80,7 @@ export const allRules: readonly Rule[] = [
   stretchedPolicyEncap,
   encryptionConflict,
   noSnatMode,
+  cloudEncapMode,
   managedConfigKey,
   configKeyUnknown,
   exportUnknownCluster,
