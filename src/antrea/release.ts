@@ -60,9 +60,9 @@ const byName = (models: readonly CrdModel[]): CrdModel[] => [...new Map(models.m
 export const allCrds = (release: AntreaRelease): CrdModel[] =>
   byName([...release.crds.core, ...release.crds.leader, ...release.crds.member]);
 
-/** The CRDs a cluster needs by role; a dual-role cluster gets each shared CRD once. */
-export function crdsFor(release: AntreaRelease, role: { leader: boolean; member: boolean }): CrdModel[] {
-  return byName([...release.crds.core, ...(role.leader ? release.crds.leader : []), ...(role.member ? release.crds.member : [])]);
+/** The CRDs a cluster needs by role (core ones unless `core: false`, Antrea installed elsewhere); a dual-role cluster gets each shared CRD once. */
+export function crdsFor(release: AntreaRelease, role: { core?: boolean; leader: boolean; member: boolean }): CrdModel[] {
+  return byName([...(role.core === false ? [] : release.crds.core), ...(role.leader ? release.crds.leader : []), ...(role.member ? release.crds.member : [])]);
 }
 
 /** The model of a custom resource kind in a release, for validating what we emit. */

@@ -42,6 +42,7 @@ export const DIAGNOSTIC_CODES = [
   'encryption-conflict',
   'no-snat-mode',
   'cloud-encap-mode',
+  'install-config-unused',
   'managed-config-key',
   'config-key-unknown',
   // exports, tiers, policies

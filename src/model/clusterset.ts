@@ -132,6 +132,12 @@ export const ClusterSchema = z.strictObject({
     .describe(
       "managed Kubernetes whose Antrea install differs: upstream's antrea-<cloud>.yml settings and its node-init; EKS and AKS run networkPolicyOnly, GKE noEncap",
     ),
+  install: z
+    .enum(['full', 'multiclusterOnly'])
+    .default('full')
+    .describe(
+      'full: the bundle installs Antrea itself; multiclusterOnly: Antrea is installed elsewhere (its Helm chart, the provider) or, on a dedicated leader, not at all, and the bundle carries only Multi-cluster plus the chart values a member needs',
+    ),
   namespace: z.string().default('kube-system').describe('member controller Namespace'),
   podCIDRs: z.array(z.string()).default([]).describe('the cluster Pod CIDRs (IPv4)'),
   serviceCIDR: z.string().optional().describe('the cluster Service ClusterIP range (IPv4)'),

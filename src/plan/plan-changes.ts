@@ -178,6 +178,7 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
       if (cb.network[key] !== ca.network[key]) note('disruptive', `${key} changes from ${String(cb.network[key])} to ${String(ca.network[key])}`, id);
     }
     gatewayChange(id, cb, ca, add);
+    installChange(id, cb, ca, add);
     if (cb.network.stretchedNetworkPolicy !== ca.network.stretchedNetworkPolicy) note('rollout', `stretchedNetworkPolicy changes from ${String(cb.network.stretchedNetworkPolicy)} to ${String(ca.network.stretchedNetworkPolicy)}`, id);
   }
   for (const [text, { impact, ids }] of settingChanges) add(impact, `${text} in ${clusterCount(ids)}`);
@@ -197,9 +198,40 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   // replicated policies and Tiers
   const memberCount = [...a.values()].filter((c) => c.isMember).length;
   const replicated = `replicated to ${memberCount} member${memberCount === 1 ? '' : 's'}`;
-  namedChanges(before.spec.policies, after.spec.policies, (p) => p.name, (kind, p) => add('safe', `policy ${p.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} (${replicated})`));
+  const tiersBefore = new Set(before.spec.tiers.map((t) => t.name));
+  const newTiers = new Set(after.spec.tiers.map((t) => t.name).filter((t) => !tiersBefore.has(t)));
+  namedChanges(before.spec.policies, after.spec.policies, (p) => p.name, (kind, p) => {
+    const tier = kind !== 'removed' ? (p.spec as { tier?: unknown }).tier : undefined;
+    if (typeof tier === 'string' && newTiers.has(tier)) {
+      // the member controller records ACNPImportFailed for a missing Tier and does not retry until
+      // its next resync (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
+      // handleResImpUpdateForClusterNetworkPolicy)
+      add('disruptive', `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`, [
+        'a member that imports the policy before its own Tier exists records ACNPImportFailed and does not retry for hours',
+        `merge Tier ${tier} first and the policy in a later change, once every member has the Tier`,
+      ]);
+    } else add('safe', `policy ${p.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} (${replicated})`);
+  });
   namedChanges(before.spec.tiers, after.spec.tiers, (t) => t.name, (kind, t) => add('safe', `Tier ${t.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} in every member`));
   return out;
+}
+
+/** Who installs Antrea in a cluster: the bundle (full) or someone else (multiclusterOnly). */
+function installChange(id: string, b: EffectiveCluster, a: EffectiveCluster, add: (impact: Impact, text: string, details?: readonly string[]) => void): void {
+  const from = b.cluster.install;
+  const to = a.cluster.install;
+  if (from === to) return;
+  if (to === 'multiclusterOnly') {
+    add('destructive', `${id} no longer gets Antrea from its bundle (install: multiclusterOnly): the engines prune its antrea-agent and antrea-controller`, [
+      `every Pod of ${id} loses its network until Antrea runs again from elsewhere (its Helm chart, the provider)`,
+      'the core CRDs stay (guarded), so Antrea policies and Tiers survive',
+      'see "Switching install on a running cluster" in the delivery guide',
+    ]);
+  } else {
+    add('rollout', `${id} gets Antrea from its bundle again (install: full): the engines take over antrea-agent and antrea-controller`, [
+      `remove the other installation's record without deleting its objects (for a Helm release: delete its release Secrets in kube-system, not helm uninstall)`,
+    ]);
+  }
 }
 
 function gatewayChange(id: string, b: EffectiveCluster, a: EffectiveCluster, add: (impact: Impact, text: string) => void): void {

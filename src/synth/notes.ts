@@ -1,5 +1,7 @@
 import { shellQuote as q } from './shell-quote';
+import { releaseFor } from '../antrea/releases';
 import { upgradeSteps } from '../antrea/upgrade';
+import { antreaChartValues } from './parts/antrea-core';
 import type { ClusterSet } from '../model/clusterset';
 import { leaderOf, members, type EffectiveCluster } from '../model/effective';
 import { memberTokenName } from './constructs/member-credentials';
@@ -14,7 +16,7 @@ import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from '
  */
 export function clusterSetNotes(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string {
   const ctx: NotesContext = { definition, clusters, leader: leaderOf(clusters), members: members(clusters) };
-  const sections = [header(ctx), clustersSection(ctx), orderSection(ctx), upgradeSection(ctx), tokensSection(ctx), firewallSection(ctx), vpcSection(ctx), servicesSection(ctx), policiesSection(ctx)];
+  const sections = [header(ctx), clustersSection(ctx), helmSection(ctx), orderSection(ctx), upgradeSection(ctx), tokensSection(ctx), firewallSection(ctx), vpcSection(ctx), servicesSection(ctx), policiesSection(ctx)];
   return `${sections.filter((s) => s !== '').join('\n\n')}\n`;
 }
 
@@ -80,12 +82,57 @@ function dualRoleNote(clusters: readonly EffectiveCluster[]): string {
 }
 
 /**
+ * Clusters whose Antrea is installed elsewhere (`install: multiclusterOnly`): the chart values
+ * each member needs, listed and written beside its layers, and the helm command that applies
+ * them; a dedicated leader needs no Antrea at all.
+ */
+function helmSection({ definition, clusters }: NotesContext): string {
+  const elsewhere = clusters.filter((c) => c.cluster.install === 'multiclusterOnly');
+  if (elsewhere.length === 0) return '';
+  const release = releaseFor(definition.spec.antrea.version);
+  if (!release) return '';
+  const version = release.version.replace(/^v/, '');
+  const out = [
+    '## Antrea installed elsewhere',
+    `These clusters have ${code('install: multiclusterOnly')}: their bundles carry Antrea Multi-cluster only (its CRDs, ${code('antrea-mc-controller')}, ClusterSet, credentials, exports, Tiers, Gateways). ` +
+      `Antrea itself (agent, controller, core CRDs) must already run there, at ${release.version}, before the bundle's first layer: the member's Tiers and imported policies need its CRDs and webhooks.`,
+  ];
+  const configured = Object.keys(definition.spec.antrea.agentConfig).length + Object.keys(definition.spec.antrea.controllerConfig).length > 0;
+  if (configured) out.push(`${code('spec.antrea.agentConfig')} and ${code('controllerConfig')} do not reach them: set the equivalent chart values yourself (the chart names most settings differently).`);
+  for (const c of elsewhere) {
+    if (!c.isMember) {
+      out.push(`${code(c.clusterID)} (dedicated leader): nothing of Antrea is needed. The leader's ${code('antrea-mc-controller')} uses no Antrea API and runs on any CNI.`);
+      continue;
+    }
+    const values = antreaChartValues({ definition, clusters, cluster: c, release }) ?? {};
+    out.push(
+      `${code(c.clusterID)}: install or upgrade Antrea with the values in ${code(`${c.clusterID}/antrea-helm-values.yaml`)}` +
+        (c.cluster.cloud ? `, after upstream's ${code(`antrea-${c.cluster.cloud.toLowerCase()}-node-init.yml`)} has prepared the Nodes:` : ':'),
+      table(['value', 'setting'], flatten(values).map(([k, v]) => [code(k), code(JSON.stringify(v))])),
+      sh([
+        ...(c.cluster.cloud ? [`kubectl --context ${q(c.clusterID)} apply -f ${q(`https://github.com/antrea-io/antrea/releases/download/${release.version}/antrea-${c.cluster.cloud.toLowerCase()}-node-init.yml`)}`] : []),
+        `helm --kube-context ${q(c.clusterID)} upgrade --install antrea antrea --repo https://charts.antrea.io --version ${q(version)} --namespace kube-system -f ${q(`${c.clusterID}/antrea-helm-values.yaml`)}`,
+      ]),
+    );
+  }
+  return out.join('\n\n');
+}
+
+/** `a.b.c` → value, in the object's order (the values are built in a stable order). */
+function flatten(value: Record<string, unknown>, prefix = ''): [string, unknown][] {
+  return Object.entries(value).flatMap(([k, v]) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? flatten(v as Record<string, unknown>, `${prefix}${k}.`) : [[`${prefix}${k}`, v] as [string, unknown]],
+  );
+}
+
+/**
  * The manual path, layer by layer: `kubectl apply -k <cluster>/` applies custom resources with
  * their CRDs and before the webhooks serve (kustomize keeps no apply order across them), so each
  * layer waits for what the next needs. One shell function, then one line per cluster.
  */
-function orderSection({ definition, members: ms }: NotesContext): string {
+function orderSection({ definition, clusters, members: ms }: NotesContext): string {
   const l = definition.spec.leader;
+  const elsewhere = clusters.some((c) => c.cluster.install === 'multiclusterOnly');
   const others = ms.filter((m) => !m.isLeader);
   const leaderIsMember = ms.some((m) => m.isLeader);
   const fn = [
@@ -102,7 +149,13 @@ function orderSection({ definition, members: ms }: NotesContext): string {
         ]
       : []),
     '    3-*) kubectl --context "$1" wait --for condition=Available --timeout 300s deployment --all-namespaces -l app=antrea &&',
-    '         kubectl --context "$1" -n kube-system rollout status daemonset antrea-agent --timeout 300s ;;',
+    ...(elsewhere
+      ? [
+          // Antrea installed elsewhere (or not at all on a dedicated leader): wait for its agent only where it runs
+          '         { ! kubectl --context "$1" -n kube-system get daemonset antrea-agent >/dev/null 2>&1 ||',
+          '           kubectl --context "$1" -n kube-system rollout status daemonset antrea-agent --timeout 300s; } ;;',
+        ]
+      : ['         kubectl --context "$1" -n kube-system rollout status daemonset antrea-agent --timeout 300s ;;']),
     '  esac',
     '}',
     'install() { for n in 0-namespaces-crds 1-rbac-config 2-webhooks 3-workloads; do layer "$1" "$2" "$n" || return; done; }',

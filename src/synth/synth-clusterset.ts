@@ -10,6 +10,7 @@ import { BundleChart } from './bundle-chart';
 import { annotateForDelivery, deliveryObjects } from './delivery';
 import { clusterSetNotes } from './notes';
 import type { KubeObject } from './kube-object';
+import { antreaChartValues } from './parts/antrea-core';
 import type { BundleContext } from './parts/context';
 
 export type Role = 'leader' | 'member' | 'dual-role';
@@ -22,6 +23,8 @@ export interface Bundle {
   readonly inputs: string;
   /** in no particular order (emit sorts); CRDs are shared frozen values of the release */
   readonly objects: readonly KubeObject[];
+  /** values for Antrea's Helm chart, where the cluster's Antrea is installed elsewhere */
+  readonly helmValues?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -118,7 +121,9 @@ function bundleSource(ctx: BundleContext, shared: string): BundleSource {
     hash.update(JSON.stringify(whole ? [c.clusterID, c.isLeader, c.isMember, c.cluster] : [c.clusterID, c.isLeader, c.isMember])).update('\n');
   }
   const inputs = hash.digest('hex').slice(0, 32);
-  const crdModels = crdsFor(release, { leader: cluster.isLeader, member: cluster.isMember });
+  // Antrea installed elsewhere brings its own core CRDs (the chart's crds/)
+  const crdModels = crdsFor(release, { core: cluster.cluster.install === 'full', leader: cluster.isLeader, member: cluster.isMember });
+  const helmValues = antreaChartValues(ctx);
   return {
     clusterID: cluster.clusterID,
     role,
@@ -127,7 +132,7 @@ function bundleSource(ctx: BundleContext, shared: string): BundleSource {
       const chart = new BundleChart(new App(), cluster.clusterID, ctx);
       // CRDs are static per release: shared frozen values, not constructs, so a fleet serializes them once
       const objects = annotateForDelivery([...crdModels.map(crdObject), ...(chart.toJson() as KubeObject[])]);
-      return { clusterID: cluster.clusterID, role, inputs, objects };
+      return { clusterID: cluster.clusterID, role, inputs, objects, ...(helmValues && { helmValues }) };
     },
   };
 }

@@ -86,6 +86,26 @@ describe('incremental synth', () => {
     expect(again).toMatchObject({ built: 12, changed: 0 });
   });
 
+  test('a member switched to install: multiclusterOnly and back: its chart values file comes and goes, as in a full synth', async () => {
+    const out = fresh('out');
+    await synth([before], { out });
+    const switched = fleet(12);
+    const c3 = switched.spec.clusters[3] as { install?: string };
+    c3.install = 'multiclusterOnly';
+    const switchedFile = definitionFile(switched);
+    const result = await synth([switchedFile], { out });
+    expect(result.built).toBe(1);
+    expect(existsSync(join(out, 'fleet/cluster-3/antrea-helm-values.yaml'))).toBe(true);
+    const full = fresh('full');
+    await synth([switchedFile], { out: full });
+    expect(contents(tree(out))).toEqual(contents(tree(full)));
+    await synth([before], { out });
+    expect(existsSync(join(out, 'fleet/cluster-3/antrea-helm-values.yaml'))).toBe(false);
+    const back = fresh('full');
+    await synth([before], { out: back });
+    expect(contents(tree(out))).toEqual(contents(tree(back)));
+  });
+
   test('a removed member: its folder goes, the rest stays', async () => {
     const out = fresh('out');
     await synth([before], { out });

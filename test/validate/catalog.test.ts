@@ -26,6 +26,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'antrea-upgrade-path': 'error',
   'object-name-format': 'error',
   'cloud-encap-mode': 'error',
+  'install-config-unused': 'warning',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

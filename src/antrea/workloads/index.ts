@@ -95,6 +95,7 @@ export {
   antreaTokenSecrets,
 } from './core-rbac';
 export { antreaMutatingWebhookConfiguration, antreaValidatingWebhookConfiguration } from './core-webhooks';
+export { antreaHelmValues } from './helm-values';
 export { DEFAULT_IMAGE_REGISTRY, imageRef, type ImageName, type ImageOptions } from './images';
 export { mcControllerConfig, mcControllerConfigMap } from './mc-config';
 export { mcControllerDeployment, mcWebhookService, type McRole } from './mc-controller';

@@ -1,4 +1,4 @@
-import { antreaCoreObjects, nodeInitDaemonSet, type AntreaOptions } from '../../antrea/workloads';
+import { antreaCoreObjects, antreaHelmValues, nodeInitDaemonSet, type AntreaOptions } from '../../antrea/workloads';
 import type { BundleContext, BundlePart } from './context';
 
 /** Antrea agent and controller options from a cluster's effective settings. */
@@ -29,10 +29,22 @@ export function antreaOptions({ definition, cluster, release }: BundleContext): 
 }
 
 /**
+ * Values for Antrea's Helm chart where a cluster's Antrea is installed elsewhere; none for a
+ * dedicated leader, whose mc-controller needs no Antrea at all (its RBAC names no crd.antrea.io
+ * resource in upstream's leader manifests).
+ */
+export function antreaChartValues(ctx: BundleContext): Record<string, unknown> | undefined {
+  if (ctx.cluster.cluster.install !== 'multiclusterOnly' || !ctx.cluster.isMember) return undefined;
+  return antreaHelmValues(antreaOptions(ctx));
+}
+
+/**
  * Antrea core in kube-system: agent, controller, RBAC, config, APIServices, webhooks, and on a
  * cloud its node-init (upstream ships it as a separate file to apply first; layers.ts orders it).
  */
 export const antreaCore: BundlePart = (ctx) => {
-  const { cloud } = ctx.cluster.cluster;
+  const { cloud, install } = ctx.cluster.cluster;
+  // Antrea is installed elsewhere: the bundle carries chart values instead (synth-clusterset.ts)
+  if (install === 'multiclusterOnly') return [];
   return [...(cloud ? [nodeInitDaemonSet(cloud)] : []), ...antreaCoreObjects(antreaOptions(ctx))];
 };

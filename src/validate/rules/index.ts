@@ -30,6 +30,7 @@ import { stretchedPolicyEncap } from './stretched-policy-encap';
 import { encryptionConflict } from './encryption-conflict';
 import { noSnatMode } from './no-snat-mode';
 import { cloudEncapMode } from './cloud-encap-mode';
+import { installConfigUnused } from './install-config-unused';
 import { managedConfigKey } from './managed-config-key';
 import { configKeyUnknown } from './config-key-unknown';
 import { exportUnknownCluster } from './export-unknown-cluster';
@@ -81,6 +82,7 @@ export const allRules: readonly Rule[] = [
   encryptionConflict,
   noSnatMode,
   cloudEncapMode,
+  installConfigUnused,
   managedConfigKey,
   configKeyUnknown,
   exportUnknownCluster,
