@@ -23,6 +23,9 @@ const BY_KIND: Record<string, Layer> = {
   MutatingWebhookConfiguration: 'webhooks',
   ValidatingWebhookConfiguration: 'webhooks',
   APIService: 'webhooks',
+  // admission policies must hold before the objects they check (Gateway Nodes, layer 4)
+  ValidatingAdmissionPolicy: 'webhooks',
+  ValidatingAdmissionPolicyBinding: 'webhooks',
   DaemonSet: 'workloads',
   Deployment: 'workloads',
 };

@@ -176,7 +176,7 @@ function orderSection({ definition, clusters, members: ms }: NotesContext): stri
     `A GitOps engine applies the layers in order (see the delivery guide). By hand, apply each cluster's layers one at a time from this folder, waiting for CRDs to be ${code('Established')} and for Antrea's Deployments (they serve the webhooks) to be ${code('Available')}. ` +
       `A member's token goes in after its ${code('0-namespaces-crds')} layer (its Namespace then exists) and before its ${code('4-resources')} layer. ` +
       `${code('kubectl apply -k <cluster>/')} applies every layer at once and keeps no order between them: use it only where the CRDs and webhooks already serve. ` +
-      'Check that the Gateway Nodes exist before the last layer: applying a missing Node creates an empty one.',
+      `A Gateway Node that does not exist makes the last layer fail: the ${code('antrea-clusterset-gateway-nodes-exist')} admission policy (layer ${code('2-webhooks')}, Kubernetes 1.30 or later) refuses to create it and names it.`,
     sh([...fn, '', ...calls]),
   ].join('\n\n');
 }

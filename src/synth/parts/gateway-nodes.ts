@@ -1,6 +1,10 @@
 import { gatewayNode } from '../constructs/gateway-node';
+import { gatewayNodeGuard } from '../constructs/gateway-node-guard';
 import type { BundlePart } from './context';
 
-/** On a member, the Gateway candidate annotations of its Nodes. */
-export const gatewayNodes: BundlePart = ({ cluster }) =>
-  cluster.isMember ? cluster.cluster.gateways.map((gateway) => gatewayNode({ node: gateway.node, ip: gateway.ip })) : [];
+/** On a member, the Gateway candidate annotations of its Nodes, and the policy that keeps them from creating a Node. */
+export const gatewayNodes: BundlePart = ({ cluster }) => {
+  const { gateways } = cluster.cluster;
+  if (!cluster.isMember || gateways.length === 0) return [];
+  return [...gatewayNodeGuard(), ...gateways.map((gateway) => gatewayNode({ node: gateway.node, ip: gateway.ip }))];
+};
