@@ -5,6 +5,8 @@ import { LAYER_DIRECTORIES, layerDirectoryOf } from '../synth/delivery/layer-pat
 import { layerIndex } from '../synth/layers';
 import type { KubeObject } from '../synth/kube-object';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
+import { COMPILER } from '../compiler-version';
+import { LABELS } from '../synth/delivery/engine-names';
 import { checkObjects } from './check-output';
 import { isShared } from './shared-units';
 import { canonical, toYaml } from './serialize';
@@ -20,6 +22,8 @@ export function fileNameOf(o: KubeObject): string {
   const parts = [o.kind, o.metadata.namespace, o.metadata.name].filter(Boolean) as string[];
   return `${parts.join('.').replace(/[^A-Za-z0-9._-]/g, '_')}.yaml`;
 }
+
+const CLUSTER_ID_LABEL = LABELS.clusterID;
 
 /** Apply order, then a stable order by name: the kustomization lists files this way. */
 export function sortObjects(objects: readonly KubeObject[]): KubeObject[] {
@@ -171,10 +175,48 @@ export function unitsListed(kustomizations: readonly string[]): string[] {
   return kustomizations.flatMap((text) => [...text.matchAll(/^ {2}- \.\.\/\.\.\/\.\.\/(_shared\/\S+)$/gm)].map((m) => m[1]!));
 }
 
-/** The files beside the bundles: Argo CD and Flux objects, and the notes. */
-export function layoutShared(output: LayoutContext & Pick<ClusterSetOutput, 'engines' | 'notes'>, diagnostics: Diagnostic[], cache: EmitCache): OutputFile[] {
-  const files: OutputFile[] = [];
+/** The engine objects of one cluster (its Applications, its Flux Kustomizations), by the cluster-id label. */
+export interface ClusterEngineFiles {
+  /** sha256 (hex, 32 characters) of the compiler and the objects: equal hashes give equal files */
+  readonly hash: string;
+  readonly paths: readonly string[];
+}
+
+/**
+ * Engine objects grouped by the cluster they deliver; objects of the whole ClusterSet (the
+ * ApplicationSet) belong to none. Hashing the objects' JSON costs a fraction of serializing and
+ * schema-checking them, so an incremental synth keeps the files of clusters whose hash it recorded.
+ */
+export function engineFilesByCluster(output: Pick<ClusterSetOutput, 'name' | 'engines'>): Map<string, ClusterEngineFiles> {
+  const groups = new Map<string, { folder: string; object: KubeObject }[]>();
   for (const [folder, objects] of Object.entries(output.engines).sort(([a], [b]) => cmp(a, b))) {
+    for (const object of objects) {
+      const id = object.metadata.labels?.[CLUSTER_ID_LABEL];
+      if (id === undefined) continue;
+      let list = groups.get(id);
+      if (!list) groups.set(id, (list = []));
+      list.push({ folder, object });
+    }
+  }
+  const out = new Map<string, ClusterEngineFiles>();
+  for (const [id, list] of groups) {
+    const hash = createHash('sha256').update(COMPILER).update('\n').update(JSON.stringify(list)).digest('hex').slice(0, 32);
+    out.set(id, { hash, paths: list.map(({ folder, object }) => `${output.name}/${folder}/${fileNameOf(object)}`) });
+  }
+  return out;
+}
+
+/** The files beside the bundles: Argo CD and Flux objects, and the notes. */
+export function layoutShared(
+  output: LayoutContext & Pick<ClusterSetOutput, 'engines' | 'notes'>,
+  diagnostics: Diagnostic[],
+  cache: EmitCache,
+  /** clusters whose engine files are kept as they are (an incremental synth) */
+  keptEngines: ReadonlySet<string> = new Set(),
+): OutputFile[] {
+  const files: OutputFile[] = [];
+  for (const [folder, all] of Object.entries(output.engines).sort(([a], [b]) => cmp(a, b))) {
+    const objects = keptEngines.size === 0 ? all : all.filter((o) => !keptEngines.has(o.metadata.labels?.[CLUSTER_ID_LABEL] ?? ''));
     files.push(...emitObjects(output, `${output.name}/${folder}`, `${output.name}/${folder}`, objects, diagnostics, cache).files);
   }
   if (output.notes) files.push({ path: `${output.name}/README.md`, content: output.notes });
@@ -217,8 +259,11 @@ export interface ManifestEntry {
   readonly source: string;
   /** the shared units its bundles list */
   readonly shared: readonly string[];
-  /** `inputs`: the hash of what the bundle was built from (an incremental synth skips a bundle whose hash is unchanged) */
-  readonly clusters: readonly { clusterID: string; role: string; inputs: string }[];
+  /**
+   * `inputs`: the hash of what the bundle was built from (an incremental synth skips a bundle whose hash is unchanged);
+   * `engines`: the hash of the cluster's Argo CD and Flux objects (their files are kept while it is unchanged)
+   */
+  readonly clusters: readonly { clusterID: string; role: string; inputs: string; engines?: string }[];
 }
 
 export interface Manifest {
@@ -239,8 +284,16 @@ export function manifestEntry(output: ClusterSetOutput, root: string, shared: re
   return {
     source: sourcePath(output.file, root),
     shared: [...new Set(shared)].sort(cmp),
-    clusters: output.bundles.map((b) => ({ clusterID: b.clusterID, role: b.role, inputs: b.inputs })),
+    clusters: manifestClusters(output.bundles, engineFilesByCluster(output)),
   };
+}
+
+/** A ClusterSet's clusters as manifest.json records them: role, input hash and engine hash. */
+export function manifestClusters(bundles: readonly Pick<Bundle, 'clusterID' | 'role' | 'inputs'>[], engines: ReadonlyMap<string, ClusterEngineFiles>): ManifestEntry['clusters'] {
+  return bundles.map((b) => {
+    const e = engines.get(b.clusterID);
+    return { clusterID: b.clusterID, role: b.role, inputs: b.inputs, ...(e && { engines: e.hash }) };
+  });
 }
 
 /** A definition's path as manifest.json records it: relative to `root`, with forward slashes. */

@@ -3,7 +3,7 @@ import { scanOutputFiles } from '../validate/scan-secrets';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { clusterSetSources, type ClusterSetSources } from '../synth/synth-clusterset';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
-import { EmitCache, layoutBundle, layoutShared, MANIFEST, manifestFile, SHARED_ROOT, sourcePath, unitsListed, type Manifest, type ManifestEntry, type OutputFile } from './layout';
+import { EmitCache, engineFilesByCluster, layoutBundle, layoutShared, manifestClusters, MANIFEST, manifestFile, SHARED_ROOT, sourcePath, unitsListed, type Manifest, type ManifestEntry, type OutputFile } from './layout';
 import { OutputError, OutputTransaction, type FileSystemOps } from './output-transaction';
 export { recoverOutput, SimulatedCrash, type FileSystemOps } from './output-transaction';
 
@@ -107,7 +107,18 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
       }
       files += laid.files.length;
     }
-    const sharedFiles = layoutShared(set, diagnostics, cache);
+    // engine files of a cluster whose engine objects hash as recorded stay as they are
+    const engineFiles = engineFilesByCluster(set);
+    const keptEngines = new Set<string>();
+    if (!options.check && !options.rebuild) {
+      for (const [id, e] of engineFiles) {
+        if (recorded.get(id)?.engines !== e.hash || !e.paths.every((path) => tx.exists(path))) continue;
+        keptEngines.add(id);
+        for (const path of e.paths) expected.add(path);
+        files += e.paths.length;
+      }
+    }
+    const sharedFiles = layoutShared(set, diagnostics, cache, keptEngines);
     await scanOutputFiles(set.file, sharedFiles, diagnostics);
     for (const f of sharedFiles) {
       expected.add(f.path);
@@ -116,7 +127,7 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
     }
     // whatever else is under the ClusterSet's folder is no longer generated
     tx.removeOthers(set.name, expected, kept);
-    entries[set.name] = { source: sourcePath(set.file, root), shared: [...shared].sort(), clusters: set.sources.map((s) => ({ clusterID: s.clusterID, role: s.role, inputs: s.inputs })) };
+    entries[set.name] = { source: sourcePath(set.file, root), shared: [...shared].sort(), clusters: manifestClusters(set.sources, engineFiles) };
   }
 
   // shared units: every unit some ClusterSet lists; one only kept bundles list stays as it is

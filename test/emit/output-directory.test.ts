@@ -70,6 +70,35 @@ describe('incremental synth', () => {
     expect(second.changed).toBe(changed.length + removed.length);
   });
 
+  test('engine files: kept per cluster while its Argo CD and Flux objects hash as recorded, rewritten when they change, restored when deleted', async () => {
+    const out = fresh('out');
+    await synth([before], { out });
+    // a ClusterSet-wide delivery setting changes every cluster's Kustomizations, not the bundles
+    const slower = fleet(12);
+    (slower.spec.delivery as { flux: { interval?: string } }).flux.interval = '30m';
+    const slowerFile = definitionFile(slower);
+    const result = await synth([slowerFile], { out });
+    const full = fresh('full');
+    await synth([slowerFile], { out: full });
+    expect(contents(tree(out))).toEqual(contents(tree(full)));
+    expect(result.changed).toBe(12 * 5 + 1); // every Kustomization, and manifest.json
+    // one member's kubeconfig Secret: its own Kustomizations and bundle change, nobody else's
+    const moved = fleet(12);
+    (moved.spec.clusters[4] as { delivery: { flux: { kubeConfigSecretRef: { name: string } } } }).delivery.flux.kubeConfigSecretRef.name = 'cluster-4-admin';
+    const movedFile = definitionFile(moved);
+    await synth([movedFile], { out });
+    const movedFull = fresh('full');
+    await synth([movedFile], { out: movedFull });
+    expect(contents(tree(out))).toEqual(contents(tree(movedFull)));
+    // a kept cluster's engine file deleted by hand comes back
+    const kustomization = join(out, 'fleet/flux/Kustomization.flux-system.fleet-cluster-7-3-workloads.yaml');
+    expect(existsSync(kustomization)).toBe(true);
+    rmSync(kustomization);
+    const repaired = await synth([movedFile], { out });
+    expect(repaired.built).toBe(0);
+    expect(contents(tree(out))).toEqual(contents(tree(movedFull)));
+  });
+
   test('nothing changed: nothing is built or written', async () => {
     const out = fresh('out');
     await synth([before], { out });
