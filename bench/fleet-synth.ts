@@ -22,4 +22,13 @@ const result = await emitToDirectory(checked.parsed, { out: out!, full: true }, 
 const t2 = performance.now();
 const errors = diagnostics.filter((d) => d.severity === 'error');
 if (errors.length > 0 || !result) throw new Error(JSON.stringify(errors.slice(0, 3)));
-console.log(JSON.stringify({ validateMs: t1 - t0, synthMs: t2 - t1, maxRssMB: process.resourceUsage().maxRSS / 1024, built: result.built, files: result.files, changed: result.changed }));
+console.log(
+  JSON.stringify({
+    validateMs: t1 - t0,
+    synthMs: t2 - t1,
+    maxRssMB: process.resourceUsage().maxRSS / 1024,
+    built: result.built,
+    files: result.files,
+    changed: result.changed,
+  }),
+);

@@ -19,15 +19,19 @@ interface Run {
 
 const synth = (count: number, out: string, changed?: number): Run =>
   JSON.parse(
-    execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fleet-synth.ts'), String(count), out, ...(changed === undefined ? [] : [String(changed)])], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    }),
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'fleet-synth.ts'), String(count), out, ...(changed === undefined ? [] : [String(changed)])],
+      {
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      },
+    ),
   ) as Run;
 
 /** The tree's files in memory, then written into an empty directory: the floor for any synth. */
 function rawWrite(from: string, to: string): { ms: number; bytes: number } {
-  const files = (readdirSync(from, { recursive: true, withFileTypes: true }))
+  const files = readdirSync(from, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => ({ path: relative(from, join(e.parentPath, e.name)), content: readFileSync(join(e.parentPath, e.name)) }));
   const start = performance.now();
@@ -61,7 +65,9 @@ export default function bench(): void {
       );
       if (n === 1000 || n === sizes[sizes.length - 1]) {
         const again = synth(n, out, Math.floor(n / 2));
-        console.log(`${String(n).padStart(6)} clusters, one member changed: synth ${fmt(again.synthMs)} (${again.built} bundles built, ${again.changed} files changed) = ${((100 * again.synthMs) / run.synthMs).toFixed(1)} % of the full synth`);
+        console.log(
+          `${String(n).padStart(6)} clusters, one member changed: synth ${fmt(again.synthMs)} (${again.built} bundles built, ${again.changed} files changed) = ${((100 * again.synthMs) / run.synthMs).toFixed(1)} % of the full synth`,
+        );
       }
       rmSync(join(root, `n${n}`), { recursive: true, force: true });
     }

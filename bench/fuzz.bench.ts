@@ -26,6 +26,8 @@ export default function bench(): void {
       if (examples.length < 3) examples.push(`${String(err)}: ${JSON.stringify(definition)}`);
     }
   }
-  console.log(`${runs} generated definitions in ${((performance.now() - start) / 1000).toFixed(1)} s: ${valid} accepted by validate, ${invalidOutput} of them synthesized an invalid object, ${crashes} crashes`);
+  console.log(
+    `${runs} generated definitions in ${((performance.now() - start) / 1000).toFixed(1)} s: ${valid} accepted by validate, ${invalidOutput} of them synthesized an invalid object, ${crashes} crashes`,
+  );
   for (const e of examples) console.log(`  ${e}`);
 }

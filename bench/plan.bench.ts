@@ -39,7 +39,9 @@ export default async function bench(): Promise<void> {
       const result = await runPlan({ cwd: repo, paths: ['clustersets'], base: 'HEAD' });
       changes = result.plan?.changes.length ?? -1;
     });
-    console.log(`100 clusters, one Gateway moved: plan ${plan.toFixed(0)} ms (${changes} change lines), compile of both revisions ${both.toFixed(0)} ms, ratio ${(plan / both).toFixed(2)}`);
+    console.log(
+      `100 clusters, one Gateway moved: plan ${plan.toFixed(0)} ms (${changes} change lines), compile of both revisions ${both.toFixed(0)} ms, ratio ${(plan / both).toFixed(2)}`,
+    );
   } finally {
     rmSync(repo, { recursive: true, force: true });
   }

@@ -41,8 +41,12 @@ export default function bench(): void {
   });
   const fleet = sizes.map((n) => ms(() => oneAppForFleet(n)));
   for (const [i, n] of sizes.entries()) {
-    console.log(`${String(n).padStart(4)} clusters: synth (App per bundle) ${synth[i]!.toFixed(0).padStart(6)} ms, emit ${emit[i]!.toFixed(0).padStart(6)} ms, one App for the fleet ${fleet[i]!.toFixed(0).padStart(6)} ms`);
+    console.log(
+      `${String(n).padStart(4)} clusters: synth (App per bundle) ${synth[i]!.toFixed(0).padStart(6)} ms, emit ${emit[i]!.toFixed(0).padStart(6)} ms, one App for the fleet ${fleet[i]!.toFixed(0).padStart(6)} ms`,
+    );
   }
   const k = sizes[1]! / sizes[0]!;
-  console.log(`ratio ${sizes[1]}/${sizes[0]} (linear: ${k}): App per bundle ${(synth[1]! / synth[0]!).toFixed(1)}, emit ${(emit[1]! / emit[0]!).toFixed(1)}, one App ${(fleet[1]! / fleet[0]!).toFixed(1)}`);
+  console.log(
+    `ratio ${sizes[1]}/${sizes[0]} (linear: ${k}): App per bundle ${(synth[1]! / synth[0]!).toFixed(1)}, emit ${(emit[1]! / emit[0]!).toFixed(1)}, one App ${(fleet[1]! / fleet[0]!).toFixed(1)}`,
+  );
 }

@@ -14,7 +14,14 @@ const lib = join(root, 'lib');
 rmSync(lib, { recursive: true, force: true });
 
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', packages: 'external', legalComments: 'none', logLevel: 'warning' };
-await build({ ...common, entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' }, outdir: lib, format: 'esm', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+await build({
+  ...common,
+  entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  outdir: lib,
+  format: 'esm',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+});
 // CommonJS has no import.meta: the one use (createRequire, package.json) gets this file's URL
 await build({
   ...common,

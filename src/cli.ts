@@ -125,7 +125,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   },
 };
 
-const EXIT_CODES = 'exit codes: 0 no errors (warnings allowed), 1 error diagnostics or stale output, 2 usage or internal failure, 3 (plan) a destructive change';
+const EXIT_CODES =
+  'exit codes: 0 no errors (warnings allowed), 1 error diagnostics or stale output, 2 usage or internal failure, 3 (plan) a destructive change';
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => `${n} ${COMMANDS[n]!.arguments}`.length)) + 2;
@@ -277,7 +278,14 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
     emitted = await emitToDirectory(result.parsed, { out, full, check, rebuild: args.options.rebuild === true }, diagnostics);
   } catch (err) {
     // the output is untouched (or finished by the next run); the user sees the path and the reason
-    if (err instanceof OutputError) report([{ ...fileSystemDiagnostic(out, check ? 'compare with' : 'write into', err), message: err.message, hint: 'choose an empty or absent --out, or the output of a previous synth' }]);
+    if (err instanceof OutputError)
+      report([
+        {
+          ...fileSystemDiagnostic(out, check ? 'compare with' : 'write into', err),
+          message: err.message,
+          hint: 'choose an empty or absent --out, or the output of a previous synth',
+        },
+      ]);
     else if (errnoCode(err)) report([fileSystemDiagnostic((err as NodeJS.ErrnoException).path ?? out, check ? 'read' : 'write', err)]);
     else throw err;
     return 2;
@@ -351,7 +359,10 @@ function initCommand(args: Args, { io }: Context): number {
         say(`created ${path}`);
       } else if (file.path === 'package.json') {
         const updated = withDependency(existing);
-        if (updated === undefined) diagnostics.push(fileSystemDiagnostic(path, 'update', 'it is not a JSON object', 'fix package.json, or add antrea-clusterset to its devDependencies by hand'));
+        if (updated === undefined)
+          diagnostics.push(
+            fileSystemDiagnostic(path, 'update', 'it is not a JSON object', 'fix package.json, or add antrea-clusterset to its devDependencies by hand'),
+          );
         else if (updated === existing) say(`kept ${path} (it already depends on antrea-clusterset)`);
         else {
           writeFileSync(path, updated);

@@ -7,7 +7,9 @@ import { compileFiles } from './helpers/golden';
  * End to end over clustersets/: the committed dist/ is the golden output of every example,
  * so a change that moves a byte of a bundle shows up here and in `synth --check`.
  */
-const examples = readdirSync('clustersets').filter((f) => /\.(ya?ml|ts)$/.test(f)).sort();
+const examples = readdirSync('clustersets')
+  .filter((f) => /\.(ya?ml|ts)$/.test(f))
+  .sort();
 
 describe.each(examples)('example %s', (example) => {
   test('compiles without errors and matches dist/', async () => {

@@ -51,9 +51,7 @@ export interface RetiredKey {
 }
 
 /** Keys removed before the oldest supported release (facts: ../shared/reference/antrea-facts.md, CHANGELOG-2.0). */
-export const RETIRED_KEYS: readonly RetiredKey[] = [
-  { file: 'agent', path: 'multicluster.enable', removedIn: 'v2.0.0', use: 'multicluster.enableGateway' },
-];
+export const RETIRED_KEYS: readonly RetiredKey[] = [{ file: 'agent', path: 'multicluster.enable', removedIn: 'v2.0.0', use: 'multicluster.enableGateway' }];
 
 /** A key of an override that the release does not accept. */
 export interface KeyProblem {

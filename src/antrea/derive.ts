@@ -55,7 +55,11 @@ export function deriveRelease(base: AntreaRelease, changes: ReleaseChanges): Ant
   return {
     version: changes.version,
     images: { ...base.images, ...changes.images },
-    crds: { core: changeCrds(base.crds.core, shared('core')), leader: changeCrds(base.crds.leader, shared('leader')), member: changeCrds(base.crds.member, shared('member')) },
+    crds: {
+      core: changeCrds(base.crds.core, shared('core')),
+      leader: changeCrds(base.crds.leader, shared('leader')),
+      member: changeCrds(base.crds.member, shared('member')),
+    },
     facts: { ...base.facts, ...changes.facts },
     featureGates: {
       agent: changeNames(base.featureGates.agent, changes.featureGates?.agent),

@@ -57,8 +57,7 @@ export interface AntreaRelease {
 const byName = (models: readonly CrdModel[]): CrdModel[] => [...new Map(models.map((m) => [crdName(m), m])).values()];
 
 /** Every CRD model of a release, once (ClusterSet is in both multi-cluster sets). */
-export const allCrds = (release: AntreaRelease): CrdModel[] =>
-  byName([...release.crds.core, ...release.crds.leader, ...release.crds.member]);
+export const allCrds = (release: AntreaRelease): CrdModel[] => byName([...release.crds.core, ...release.crds.leader, ...release.crds.member]);
 
 /** The CRDs a cluster needs by role (core ones unless `core: false`, Antrea installed elsewhere); a dual-role cluster gets each shared CRD once. */
 export function crdsFor(release: AntreaRelease, role: { core?: boolean; leader: boolean; member: boolean }): CrdModel[] {

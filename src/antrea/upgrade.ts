@@ -60,7 +60,9 @@ export function upgradeSteps(from: string, to: string, { leaderNamespace = 'antr
   if (a.major !== b.major) return refuse(`${from} → ${to} crosses a major version; upgrade to ${b.major}.0 first, following its release notes`);
   if (b.minor - a.minor > MAX_MINOR_VERSIONS_PER_STEP) {
     const via = `v${a.major}.${a.minor + MAX_MINOR_VERSIONS_PER_STEP}`;
-    return refuse(`${from} → ${to} spans ${b.minor - a.minor} minor versions; Antrea supports at most ${MAX_MINOR_VERSIONS_PER_STEP} per upgrade: go through ${via}.x first`);
+    return refuse(
+      `${from} → ${to} spans ${b.minor - a.minor} minor versions; Antrea supports at most ${MAX_MINOR_VERSIONS_PER_STEP} per upgrade: go through ${via}.x first`,
+    );
   }
 
   const steps: string[] = [];

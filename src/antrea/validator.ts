@@ -119,11 +119,9 @@ const ajv = new Ajv({
 /** Duplicate entries of `set` lists and duplicate keys of `map` lists, which the API server rejects. */
 const listType: SchemaValidateFunction = (listKind: string, data: unknown[], parent, cxt) => {
   if (listKind !== 'set' && listKind !== 'map') return true;
-  const mapKeys = ((parent as Schema | undefined)?.['x-kubernetes-list-map-keys'] ?? []);
+  const mapKeys = (parent as Schema | undefined)?.['x-kubernetes-list-map-keys'] ?? [];
   const keyOf = (item: unknown): string =>
-    listKind === 'set'
-      ? JSON.stringify(item)
-      : JSON.stringify(mapKeys.map((k) => (item as Record<string, unknown> | null)?.[k]));
+    listKind === 'set' ? JSON.stringify(item) : JSON.stringify(mapKeys.map((k) => (item as Record<string, unknown> | null)?.[k]));
   const seen = new Map<string, number>();
   const errors: Partial<ErrorObject>[] = [];
   data.forEach((item, i) => {
@@ -172,9 +170,7 @@ function toJsonSchema(s: Schema, unknownFields: 'reject' | 'prune', closed = tru
       case 'default':
         break;
       case 'properties':
-        out.properties = Object.fromEntries(
-          Object.entries(v as Record<string, Schema>).map(([p, sub]) => [p, toJsonSchema(sub, unknownFields, true)]),
-        );
+        out.properties = Object.fromEntries(Object.entries(v as Record<string, Schema>).map(([p, sub]) => [p, toJsonSchema(sub, unknownFields, true)]));
         break;
       case 'items':
         out.items = toJsonSchema(v as Schema, unknownFields, true);
@@ -204,13 +200,7 @@ function toJsonSchema(s: Schema, unknownFields: 'reject' | 'prune', closed = tru
     }
   }
   if (s['x-kubernetes-int-or-string'] && !s.type) out.type = ['integer', 'string'];
-  if (
-    closed &&
-    unknownFields === 'reject' &&
-    !preserve &&
-    s.type === 'object' &&
-    s.additionalProperties === undefined
-  ) {
+  if (closed && unknownFields === 'reject' && !preserve && s.type === 'object' && s.additionalProperties === undefined) {
     out.additionalProperties = false;
   }
   // null is allowed for a nullable field whatever its other constraints say
@@ -354,8 +344,7 @@ export function validateAgainst(schema: Schema, value: unknown, options: Validat
 }
 
 /** Renders a data path the way kubectl does: `spec.ingress[0].action`. */
-export const formatPath = (path: SchemaPath): string =>
-  path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+export const formatPath = (path: SchemaPath): string => path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 
 const DNS_SUBDOMAIN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
 const DNS_LABEL = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
@@ -395,11 +384,7 @@ function resourceSchema(model: CrdModel, version: string): Schema {
 const crdValidators = new WeakMap<CrdModel, Map<string, (o: unknown) => SchemaIssue[]>>();
 
 /** A validator for whole custom resources of one served version of a modeled CRD. */
-export function validatorForCrd(
-  model: CrdModel,
-  version: string,
-  options: ValidateOptions = {},
-): (resource: unknown) => SchemaIssue[] {
+export function validatorForCrd(model: CrdModel, version: string, options: ValidateOptions = {}): (resource: unknown) => SchemaIssue[] {
   let byVersion = crdValidators.get(model);
   if (!byVersion) crdValidators.set(model, (byVersion = new Map<string, (o: unknown) => SchemaIssue[]>()));
   const key = `${version}/${options.unknownFields ?? 'reject'}`;

@@ -27,17 +27,11 @@ export interface Diagnostic extends Location {
   readonly related?: readonly RelatedLocation[];
 }
 
-export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean =>
-  diagnostics.some((d) => d.severity === 'error');
+export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => diagnostics.some((d) => d.severity === 'error');
 
 /** Stable order for output: file, position, then code. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
-    (a, b) =>
-      a.file.localeCompare(b.file) ||
-      a.line - b.line ||
-      a.column - b.column ||
-      a.code.localeCompare(b.code) ||
-      a.message.localeCompare(b.message),
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code) || a.message.localeCompare(b.message),
   );
 }

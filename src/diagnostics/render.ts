@@ -52,7 +52,6 @@ export function renderGithub(diagnostics: readonly Diagnostic[]): string {
     .join('');
 }
 
- 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**
@@ -77,7 +76,8 @@ export function renderText(diagnostics: readonly Diagnostic[], sources: Sources 
   }
   const { errors, warnings } = counts(diagnostics);
   const files = options.files ?? new Set(diagnostics.map((d) => d.file)).size;
-  if (diagnostics.length > 0) out += `\n${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}\n`;
+  if (diagnostics.length > 0)
+    out += `\n${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}\n`;
   return out;
 }
 

@@ -8,7 +8,14 @@ import { validatorFor } from './schemas';
  * objects of a bundle may share kind, namespace and name. A failure here is a compiler bug,
  * reported against the definition so the user knows which input triggered it.
  */
-export function checkObjects(file: string, where: string, objects: readonly KubeObject[], diagnostics: Diagnostic[], alreadyChecked: readonly boolean[] = [], release?: AntreaRelease): void {
+export function checkObjects(
+  file: string,
+  where: string,
+  objects: readonly KubeObject[],
+  diagnostics: Diagnostic[],
+  alreadyChecked: readonly boolean[] = [],
+  release?: AntreaRelease,
+): void {
   const seen = new Set<string>();
   const at = { file, line: 1, column: 1, path: [] as const };
   objects.forEach((o, i) => {

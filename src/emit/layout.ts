@@ -86,7 +86,10 @@ export class EmitCache {
       const dir = `${SHARED_ROOT}/${output.release.version}/${layer}/${hash.digest('hex').slice(0, 12)}`;
       unit = {
         dir,
-        files: [...files.map((f) => ({ path: `${dir}${f.path}`, content: f.content })), { path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(paths)) }],
+        files: [
+          ...files.map((f) => ({ path: `${dir}${f.path}`, content: f.content })),
+          { path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(paths)) },
+        ],
       };
       if (this.units.size >= this.limit) this.units.clear();
       this.units.set(key, unit);
@@ -161,7 +164,8 @@ export function layoutBundle(output: LayoutContext, bundle: Bundle, diagnostics:
   }
   files.push({ path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(LAYER_DIRECTORIES)) });
   // beside the layers, never listed by a kustomization: Helm reads it, not kustomize
-  if (bundle.helmValues) files.push({ path: `${dir}/${HELM_VALUES_FILE}`, content: `${HELM_VALUES_HEADER(output.release.version)}${toYaml(bundle.helmValues)}` });
+  if (bundle.helmValues)
+    files.push({ path: `${dir}/${HELM_VALUES_FILE}`, content: `${HELM_VALUES_HEADER(output.release.version)}${toYaml(bundle.helmValues)}` });
   return { files, units };
 }
 
@@ -223,11 +227,26 @@ export function layoutShared(
   return files;
 }
 
-function emitObjects(output: LayoutContext, where: string, dir: string, objects: readonly KubeObject[], diagnostics: Diagnostic[], cache: EmitCache, subdirOf?: (o: KubeObject) => string): { files: OutputFile[]; paths: string[] } {
+function emitObjects(
+  output: LayoutContext,
+  where: string,
+  dir: string,
+  objects: readonly KubeObject[],
+  diagnostics: Diagnostic[],
+  cache: EmitCache,
+  subdirOf?: (o: KubeObject) => string,
+): { files: OutputFile[]; paths: string[] } {
   const sorted = sortObjects(objects);
   const rendered = sorted.map((o) => cache.yamlOf(o));
   // content seen earlier in this run has already passed its schema
-  checkObjects(output.file, where, sorted, diagnostics, rendered.map((r) => r.seen), output.release);
+  checkObjects(
+    output.file,
+    where,
+    sorted,
+    diagnostics,
+    rendered.map((r) => r.seen),
+    output.release,
+  );
   // etcd stores at most 1.5 MiB per object and the API server refuses larger requests; 1 MiB leaves room for status
   sorted.forEach((o, i) => {
     const size = Buffer.byteLength(rendered[i]!.yaml);
@@ -275,7 +294,11 @@ export const MANIFEST = 'manifest.json';
 
 /** dist/manifest.json: which definition produced which folder; also marks the folder as ours. */
 export function manifestFile(entries: Readonly<Record<string, ManifestEntry>>): OutputFile {
-  const clusterSets = Object.fromEntries(Object.keys(entries).sort(cmp).map((name) => [name, entries[name]]));
+  const clusterSets = Object.fromEntries(
+    Object.keys(entries)
+      .sort(cmp)
+      .map((name) => [name, entries[name]]),
+  );
   return { path: MANIFEST, content: `${JSON.stringify({ generator: 'antrea-clusterset', clusterSets }, null, 2)}\n` };
 }
 
@@ -289,7 +312,10 @@ export function manifestEntry(output: ClusterSetOutput, root: string, shared: re
 }
 
 /** A ClusterSet's clusters as manifest.json records them: role, input hash and engine hash. */
-export function manifestClusters(bundles: readonly Pick<Bundle, 'clusterID' | 'role' | 'inputs'>[], engines: ReadonlyMap<string, ClusterEngineFiles>): ManifestEntry['clusters'] {
+export function manifestClusters(
+  bundles: readonly Pick<Bundle, 'clusterID' | 'role' | 'inputs'>[],
+  engines: ReadonlyMap<string, ClusterEngineFiles>,
+): ManifestEntry['clusters'] {
   return bundles.map((b) => {
     const e = engines.get(b.clusterID);
     return { clusterID: b.clusterID, role: b.role, inputs: b.inputs, ...(e && { engines: e.hash }) };

@@ -3,7 +3,21 @@ import { scanOutputFiles } from '../validate/scan-secrets';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { clusterSetSources, type ClusterSetSources } from '../synth/synth-clusterset';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
-import { EmitCache, engineFilesByCluster, layoutBundle, layoutShared, manifestClusters, MANIFEST, manifestFile, SHARED_ROOT, sourcePath, unitsListed, type Manifest, type ManifestEntry, type OutputFile } from './layout';
+import {
+  EmitCache,
+  engineFilesByCluster,
+  layoutBundle,
+  layoutShared,
+  manifestClusters,
+  MANIFEST,
+  manifestFile,
+  SHARED_ROOT,
+  sourcePath,
+  unitsListed,
+  type Manifest,
+  type ManifestEntry,
+  type OutputFile,
+} from './layout';
 import { OutputError, OutputTransaction, type FileSystemOps } from './output-transaction';
 export { recoverOutput, SimulatedCrash, type FileSystemOps } from './output-transaction';
 
@@ -146,7 +160,11 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
     }
     files += written.length;
   }
-  tx.removeOthers(SHARED_ROOT, unitFiles, [...wanted].filter((d) => !units.has(d)));
+  tx.removeOthers(
+    SHARED_ROOT,
+    unitFiles,
+    [...wanted].filter((d) => !units.has(d)),
+  );
 
   if (options.full) tx.removeTopLevelExcept(new Set([...Object.keys(entries), SHARED_ROOT, MANIFEST]));
   const manifest = manifestFile(entries);

@@ -196,7 +196,8 @@ export class OutputTransaction {
       } catch {
         continue; // released meanwhile
       }
-      if (isAlive(holder)) throw new OutputError(`${displayPath(this.out)} is being written by another clusterset process (pid ${holder.split(' ')[0]}); wait for it to finish`);
+      if (isAlive(holder))
+        throw new OutputError(`${displayPath(this.out)} is being written by another clusterset process (pid ${holder.split(' ')[0]}); wait for it to finish`);
       this.fs.rmSync(file, { recursive: false, force: true });
     }
     throw new OutputError(`could not lock ${displayPath(this.out)}: ${file} keeps coming back`);

@@ -74,7 +74,12 @@ export function evaluateTypeScript(file: string): Promise<Evaluation> {
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (timedOut) return done({ ok: false, message: `evaluating the definition took longer than ${TYPESCRIPT_LIMITS.timeoutMs / 1000} s`, hint: 'a definition is data: remove loops and waits from it' });
+      if (timedOut)
+        return done({
+          ok: false,
+          message: `evaluating the definition took longer than ${TYPESCRIPT_LIMITS.timeoutMs / 1000} s`,
+          hint: 'a definition is data: remove loops and waits from it',
+        });
       if (tooBig) return done({ ok: false, message: `the definition's data is larger than ${TYPESCRIPT_LIMITS.maxOutputBytes} bytes` });
       const lines = Buffer.concat(chunks).toString('utf8').trimEnd().split('\n');
       // the child prints its result last; anything the definition printed comes before it
@@ -86,8 +91,17 @@ export function evaluateTypeScript(file: string): Promise<Evaluation> {
         result = undefined;
       }
       if (result) return done(result);
-      if (signal === null && code !== null && code !== 134) return done({ ok: false, message: `the definition ended its evaluation (exit code ${code}) before it returned its data`, hint: 'a definition must not call process.exit or end the process' });
-      return done({ ok: false, message: `evaluating the definition failed (${signal ?? `exit code ${code}`}): it may have run out of memory (limit ${TYPESCRIPT_LIMITS.maxOldSpaceMb} MB) or ended the process`, hint: 'a definition is data: it must return it without side effects' });
+      if (signal === null && code !== null && code !== 134)
+        return done({
+          ok: false,
+          message: `the definition ended its evaluation (exit code ${code}) before it returned its data`,
+          hint: 'a definition must not call process.exit or end the process',
+        });
+      return done({
+        ok: false,
+        message: `evaluating the definition failed (${signal ?? `exit code ${code}`}): it may have run out of memory (limit ${TYPESCRIPT_LIMITS.maxOldSpaceMb} MB) or ended the process`,
+        hint: 'a definition is data: it must return it without side effects',
+      });
     });
   });
 }

@@ -26,7 +26,7 @@ export async function loadTypeScript(file: string, text: string, diagnostics: Di
     return undefined;
   }
   const data = evaluation.data;
-  const ts = await import('typescript').then((m) => (m.default ?? m)).catch(() => undefined);
+  const ts = await import('typescript').then((m) => m.default ?? m).catch(() => undefined);
   const root = ts ? findDefinitionLiteral(ts, file, text) : undefined;
   return {
     file,

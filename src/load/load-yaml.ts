@@ -67,7 +67,12 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
   }
   if (failed) return undefined;
   if (docs.length !== 1) {
-    at('yaml-syntax', docs[1]?.range[0] ?? 0, docs.length === 0 ? 'file holds no YAML document' : 'file holds more than one YAML document', 'keep one ClusterSet definition per file');
+    at(
+      'yaml-syntax',
+      docs[1]?.range[0] ?? 0,
+      docs.length === 0 ? 'file holds no YAML document' : 'file holds more than one YAML document',
+      'keep one ClusterSet definition per file',
+    );
     return undefined;
   }
   const doc = docs[0]!;
@@ -78,7 +83,12 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
     return undefined;
   }
   if (expandedSize(doc) > YAML_LIMITS.maxExpandedBytes) {
-    at('yaml-limits', 0, `the data is larger than ${YAML_LIMITS.maxExpandedBytes} bytes once its aliases are expanded`, 'anchors and aliases that multiply into large data are refused');
+    at(
+      'yaml-limits',
+      0,
+      `the data is larger than ${YAML_LIMITS.maxExpandedBytes} bytes once its aliases are expanded`,
+      'anchors and aliases that multiply into large data are refused',
+    );
     return undefined;
   }
 
@@ -123,7 +133,11 @@ function checkTree(doc: Document.Parsed, text: string): { offset: number; messag
       };
     }
     if (isScalar(node) && typeof node.value === 'string' && node.value.length > YAML_LIMITS.maxStringBytes) {
-      return { offset: node.range?.[0] ?? 0, message: `a value of ${node.value.length} characters is longer than ${YAML_LIMITS.maxStringBytes}`, hint: 'the object it ends up in must stay under the 1 MiB an API server stores; keep large content out of the definition' };
+      return {
+        offset: node.range?.[0] ?? 0,
+        message: `a value of ${node.value.length} characters is longer than ${YAML_LIMITS.maxStringBytes}`,
+        hint: 'the object it ends up in must stay under the 1 MiB an API server stores; keep large content out of the definition',
+      };
     }
     if (isMap(node)) {
       for (const pair of node.items) {

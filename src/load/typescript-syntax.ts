@@ -11,7 +11,11 @@ type Ts = typeof import('typescript');
 export async function checkTypeScriptSyntax(file: string, text: string, diagnostics: Diagnostic[]): Promise<boolean> {
   // a runtime dependency; loaded only when a TypeScript definition is, to keep YAML runs quick
   const ts = await import('typescript').then((m): Ts => m.default ?? m);
-  const { diagnostics: problems = [] } = ts.transpileModule(text, { fileName: file, reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ESNext } });
+  const { diagnostics: problems = [] } = ts.transpileModule(text, {
+    fileName: file,
+    reportDiagnostics: true,
+    compilerOptions: { target: ts.ScriptTarget.ESNext },
+  });
   const lines = new LineIndex(text);
   const syntax = problems.filter((d) => d.file && d.start !== undefined && d.category === ts.DiagnosticCategory.Error);
   for (const d of syntax) {

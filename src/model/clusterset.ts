@@ -56,10 +56,7 @@ const ConfigObject = z.record(z.string(), z.unknown());
 
 export const AntreaSchema = z.strictObject({
   version: z.string().describe('Antrea release the bundles are built for, e.g. v2.7.0'),
-  upgradeFrom: z
-    .string()
-    .optional()
-    .describe('the release the clusters run before this change, e.g. v2.6.3: the notes then list the upgrade steps'),
+  upgradeFrom: z.string().optional().describe('the release the clusters run before this change, e.g. v2.6.3: the notes then list the upgrade steps'),
   imageRegistry: z.string().min(1).default('antrea').describe('registry/repository prefix of every Antrea image'),
   agentConfig: ConfigObject.default({}).describe('extra antrea-agent.conf settings, deep-merged'),
   controllerConfig: ConfigObject.default({}).describe('extra antrea-controller.conf settings, deep-merged'),
@@ -150,9 +147,7 @@ export const ClusterSchema = z.strictObject({
 export const ServiceExportSchema = z.strictObject({
   name: z.string().describe('Service name'),
   namespace: z.string().describe('Service Namespace'),
-  exportFrom: z
-    .union([z.literal('*'), z.array(z.string())])
-    .describe('member clusters exporting the Service, or "*" for every member'),
+  exportFrom: z.union([z.literal('*'), z.array(z.string())]).describe('member clusters exporting the Service, or "*" for every member'),
 });
 
 export const TierSchema = z.strictObject({

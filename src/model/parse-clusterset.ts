@@ -49,11 +49,21 @@ function issueToDiagnostics(source: SourceFile, issue: z.core.$ZodIssue): Diagno
   }
   // an enum value, or the discriminator of a union (tokenSecret.source): name the valid ones
   const options =
-    issue.code === 'invalid_value' ? issue.values.map(String) : issue.code === 'invalid_union' && 'options' in issue ? (issue.options as unknown[]).map(String) : undefined;
+    issue.code === 'invalid_value'
+      ? issue.values.map(String)
+      : issue.code === 'invalid_union' && 'options' in issue
+        ? (issue.options as unknown[]).map(String)
+        : undefined;
   if (options) {
     const suggestion = typeof value === 'string' ? didYouMean(value, options) : undefined;
     const list = options.map((o) => `"${o}"`).join(', ');
-    return [at(path, `invalid value ${JSON.stringify(value)}: expected ${options.length > 1 ? `one of ${list}` : list}`, suggestion ? `did you mean "${suggestion}"?` : undefined)];
+    return [
+      at(
+        path,
+        `invalid value ${JSON.stringify(value)}: expected ${options.length > 1 ? `one of ${list}` : list}`,
+        suggestion ? `did you mean "${suggestion}"?` : undefined,
+      ),
+    ];
   }
   return [at(path, lowerFirst(issue.message.replace(/^Invalid input: /, '')))];
 }
@@ -65,7 +75,8 @@ function knownKeys(path: DataPath): string[] {
     const next: z.core.$ZodType[] = [];
     const expand = (s: z.core.$ZodType): z.core.$ZodType[] => {
       const def = s._zod.def as unknown as Record<string, unknown> & { type: string };
-      if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') return expand(def.innerType as z.core.$ZodType);
+      if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault')
+        return expand(def.innerType as z.core.$ZodType);
       if (def.type === 'union') return (def.options as z.core.$ZodType[]).flatMap(expand);
       if (def.type === 'pipe') return expand(def.in as z.core.$ZodType);
       return [s];

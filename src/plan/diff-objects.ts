@@ -28,19 +28,29 @@ interface Located {
 }
 
 const idOf = (l: Located) =>
-  JSON.stringify([l.clusterSet, l.inBundle ? 'b' : 'e', l.owner, l.object.apiVersion.split('/')[0], l.object.kind, l.object.metadata.namespace ?? '', l.object.metadata.name]);
+  JSON.stringify([
+    l.clusterSet,
+    l.inBundle ? 'b' : 'e',
+    l.owner,
+    l.object.apiVersion.split('/')[0],
+    l.object.kind,
+    l.object.metadata.namespace ?? '',
+    l.object.metadata.name,
+  ]);
 
 function index(outputs: readonly ClusterSetOutput[]): Map<string, Located> {
   const byId = new Map<string, Located>();
   for (const o of outputs) {
-    for (const b of o.bundles) for (const object of b.objects) {
-      const l = { clusterSet: o.name, owner: b.clusterID, inBundle: true, object };
-      byId.set(idOf(l), l);
-    }
-    for (const [folder, objects] of Object.entries(o.engines)) for (const object of objects) {
-      const l = { clusterSet: o.name, owner: folder, inBundle: false, object };
-      byId.set(idOf(l), l);
-    }
+    for (const b of o.bundles)
+      for (const object of b.objects) {
+        const l = { clusterSet: o.name, owner: b.clusterID, inBundle: true, object };
+        byId.set(idOf(l), l);
+      }
+    for (const [folder, objects] of Object.entries(o.engines))
+      for (const object of objects) {
+        const l = { clusterSet: o.name, owner: folder, inBundle: false, object };
+        byId.set(idOf(l), l);
+      }
   }
   return byId;
 }

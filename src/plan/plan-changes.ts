@@ -98,13 +98,17 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
   const rest = objectChanges.filter((c) => !(c.change === 'changed' && isRestart(c)));
   if (!described && rest.length > 0) {
     const byCs = groupBy(rest, (c) => c.clusterSet);
-    for (const [cs, list] of byCs) changes.push({ impact: 'safe', clusterSet: cs, text: `${list.length} object(s) change without a restart`, details: list.slice(0, 20).map(objectLine) });
+    for (const [cs, list] of byCs)
+      changes.push({ impact: 'safe', clusterSet: cs, text: `${list.length} object(s) change without a restart`, details: list.slice(0, 20).map(objectLine) });
   }
   return { changes: sortChanges(changes), counts: counts(objectChanges), objectChanges };
 }
 
 const sortChanges = (changes: PlanChange[]) =>
-  changes.map((c, i) => ({ c, i })).sort((x, y) => (x.c.clusterSet < y.c.clusterSet ? -1 : x.c.clusterSet > y.c.clusterSet ? 1 : x.i - y.i)).map((x) => x.c);
+  changes
+    .map((c, i) => ({ c, i }))
+    .sort((x, y) => (x.c.clusterSet < y.c.clusterSet ? -1 : x.c.clusterSet > y.c.clusterSet ? 1 : x.i - y.i))
+    .map((x) => x.c);
 
 export const objectLine = (c: ObjectChange): string =>
   `${c.change} ${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name} in ${c.owner}${c.paths.length > 0 ? ` (${c.paths.slice(0, 3).join(', ')}${c.paths.length > 3 ? ', …' : ''})` : ''}`;
@@ -142,11 +146,18 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   const to = after.spec.antrea.version;
   if (from !== to) {
     const upgrade = upgradeSteps(from, to, { leaderNamespace: after.spec.leader.namespace });
-    add('rollout', `Antrea ${from} → ${to}${upgrade.refused ? ` (not supported: ${upgrade.refused})` : ''}`, upgrade.refused ? undefined : [...upgrade.steps.map((s, i) => `${i + 1}. ${s}`), ...upgrade.risks.map((r) => `risk: ${r}`)]);
+    add(
+      'rollout',
+      `Antrea ${from} → ${to}${upgrade.refused ? ` (not supported: ${upgrade.refused})` : ''}`,
+      upgrade.refused ? undefined : [...upgrade.steps.map((s, i) => `${i + 1}. ${s}`), ...upgrade.risks.map((r) => `risk: ${r}`)],
+    );
   }
 
   if (before.spec.leader.clusterID !== after.spec.leader.clusterID) {
-    add('destructive', `the leader moves from ${before.spec.leader.clusterID} to ${after.spec.leader.clusterID}: every member reconnects, and the credentials issued by ${before.spec.leader.clusterID} are revoked`);
+    add(
+      'destructive',
+      `the leader moves from ${before.spec.leader.clusterID} to ${after.spec.leader.clusterID}: every member reconnects, and the credentials issued by ${before.spec.leader.clusterID} are revoked`,
+    );
   } else if (before.spec.leader.server !== after.spec.leader.server) {
     add('disruptive', `members reach the leader at ${after.spec.leader.server} instead of ${before.spec.leader.server}`);
   }
@@ -156,7 +167,10 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   for (const [id, c] of a) if (!b.has(id)) add('safe', `${c.isMember ? 'member' : 'cluster'} ${id} joins${c.isLeader ? ' as the leader' : ''}`);
   for (const [id, c] of b) {
     if (a.has(id)) continue;
-    if (c.isMember) add('destructive', `member ${id} leaves (its leader credentials are revoked)`, ['its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)']);
+    if (c.isMember)
+      add('destructive', `member ${id} leaves (its leader credentials are revoked)`, [
+        'its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)',
+      ]);
     else add('destructive', `cluster ${id} leaves the ClusterSet`);
   }
 
@@ -173,13 +187,15 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
     const podsBefore = cb.cluster.podCIDRs.join(', ');
     const podsAfter = ca.cluster.podCIDRs.join(', ');
     if (podsBefore !== podsAfter) add('disruptive', `Pod CIDRs of ${id} change from ${podsBefore || 'none'} to ${podsAfter || 'none'}`);
-    if (cb.cluster.serviceCIDR !== ca.cluster.serviceCIDR) add('disruptive', `Service CIDR of ${id} changes from ${cb.cluster.serviceCIDR ?? 'none'} to ${ca.cluster.serviceCIDR ?? 'none'}`);
+    if (cb.cluster.serviceCIDR !== ca.cluster.serviceCIDR)
+      add('disruptive', `Service CIDR of ${id} changes from ${cb.cluster.serviceCIDR ?? 'none'} to ${ca.cluster.serviceCIDR ?? 'none'}`);
     for (const key of DISRUPTIVE_NETWORK_KEYS) {
       if (cb.network[key] !== ca.network[key]) note('disruptive', `${key} changes from ${String(cb.network[key])} to ${String(ca.network[key])}`, id);
     }
     gatewayChange(id, cb, ca, add);
     installChange(id, cb, ca, add);
-    if (cb.network.stretchedNetworkPolicy !== ca.network.stretchedNetworkPolicy) note('rollout', `stretchedNetworkPolicy changes from ${String(cb.network.stretchedNetworkPolicy)} to ${String(ca.network.stretchedNetworkPolicy)}`, id);
+    if (cb.network.stretchedNetworkPolicy !== ca.network.stretchedNetworkPolicy)
+      note('rollout', `stretchedNetworkPolicy changes from ${String(cb.network.stretchedNetworkPolicy)} to ${String(ca.network.stretchedNetworkPolicy)}`, id);
   }
   for (const [text, { impact, ids }] of settingChanges) add(impact, `${text} in ${clusterCount(ids)}`);
 
@@ -200,19 +216,29 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   const replicated = `replicated to ${memberCount} member${memberCount === 1 ? '' : 's'}`;
   const tiersBefore = new Set(before.spec.tiers.map((t) => t.name));
   const newTiers = new Set(after.spec.tiers.map((t) => t.name).filter((t) => !tiersBefore.has(t)));
-  namedChanges(before.spec.policies, after.spec.policies, (p) => p.name, (kind, p) => {
-    const tier = kind !== 'removed' ? (p.spec as { tier?: unknown }).tier : undefined;
-    if (typeof tier === 'string' && newTiers.has(tier)) {
-      // the member controller records ACNPImportFailed for a missing Tier and does not retry until
-      // its next resync (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
-      // handleResImpUpdateForClusterNetworkPolicy)
-      add('disruptive', `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`, [
-        'a member that imports the policy before its own Tier exists records ACNPImportFailed and does not retry for hours',
-        `merge Tier ${tier} first and the policy in a later change, once every member has the Tier`,
-      ]);
-    } else add('safe', `policy ${p.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} (${replicated})`);
-  });
-  namedChanges(before.spec.tiers, after.spec.tiers, (t) => t.name, (kind, t) => add('safe', `Tier ${t.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} in every member`));
+  namedChanges(
+    before.spec.policies,
+    after.spec.policies,
+    (p) => p.name,
+    (kind, p) => {
+      const tier = kind !== 'removed' ? (p.spec as { tier?: unknown }).tier : undefined;
+      if (typeof tier === 'string' && newTiers.has(tier)) {
+        // the member controller records ACNPImportFailed for a missing Tier and does not retry until
+        // its next resync (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
+        // handleResImpUpdateForClusterNetworkPolicy)
+        add('disruptive', `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`, [
+          'a member that imports the policy before its own Tier exists records ACNPImportFailed and does not retry for hours',
+          `merge Tier ${tier} first and the policy in a later change, once every member has the Tier`,
+        ]);
+      } else add('safe', `policy ${p.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} (${replicated})`);
+    },
+  );
+  namedChanges(
+    before.spec.tiers,
+    after.spec.tiers,
+    (t) => t.name,
+    (kind, t) => add('safe', `Tier ${t.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} in every member`),
+  );
   return out;
 }
 
@@ -254,7 +280,12 @@ function exportsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]
   return m;
 }
 
-function namedChanges<T>(before: readonly T[], after: readonly T[], name: (t: T) => string, report: (kind: 'added' | 'changed' | 'removed', t: T) => void): void {
+function namedChanges<T>(
+  before: readonly T[],
+  after: readonly T[],
+  name: (t: T) => string,
+  report: (kind: 'added' | 'changed' | 'removed', t: T) => void,
+): void {
   const b = new Map(before.map((t) => [name(t), t]));
   const a = new Map(after.map((t) => [name(t), t]));
   for (const [n, t] of a) {
@@ -266,19 +297,35 @@ function namedChanges<T>(before: readonly T[], after: readonly T[], name: (t: T)
 }
 
 const sorted = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+  Array.isArray(v)
+    ? v.map(sorted)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+        )
+      : v;
 
 const WORKLOADS = new Set(['Deployment', 'DaemonSet', 'StatefulSet']);
 const isRestart = (c: ObjectChange) => WORKLOADS.has(c.kind) && c.paths.some((p) => p.startsWith('spec.template'));
 
 /** Workloads whose Pod template (image, config checksum, args) changes, by workload, with the clusters. */
 function restarts(changes: readonly ObjectChange[]): PlanChange[] {
-  const byWorkload = groupBy(changes.filter((c) => c.change === 'changed' && isRestart(c)), (c) => `${c.clusterSet}\0${c.kind}\0${c.namespace ?? ''}/${c.name}`);
+  const byWorkload = groupBy(
+    changes.filter((c) => c.change === 'changed' && isRestart(c)),
+    (c) => `${c.clusterSet}\0${c.kind}\0${c.namespace ?? ''}/${c.name}`,
+  );
   return [...byWorkload.values()].map((list) => {
     const c = list[0]!;
     const ids = list.map((x) => x.owner);
     const why = [...new Set(list.flatMap((x) => x.paths.filter((p) => p.startsWith('spec.template'))))].slice(0, 5);
-    return { impact: 'rollout', clusterSet: c.clusterSet, text: `${c.kind} ${c.namespace}/${c.name} restarts in ${clusterCount(ids)}`, details: why.map((p) => `changed: ${p}`) };
+    return {
+      impact: 'rollout',
+      clusterSet: c.clusterSet,
+      text: `${c.kind} ${c.namespace}/${c.name} restarts in ${clusterCount(ids)}`,
+      details: why.map((p) => `changed: ${p}`),
+    };
   });
 }
 
@@ -293,16 +340,36 @@ const DESTRUCTIVE_KINDS = new Set(['Namespace', 'CustomResourceDefinition', ...C
 function removals(changes: readonly ObjectChange[], base: CompiledRevision, head: CompiledRevision, explained: ReadonlySet<string>): PlanChange[] {
   const remaining = (cs: string, owner: string) => head.outputs.some((o) => o.name === cs && o.bundles.some((b) => b.clusterID === owner));
   // Gateway Nodes are reported as Gateway moves
-  const removed = changes.filter((c) => c.change === 'removed' && c.inBundle && c.kind !== 'Node' && remaining(c.clusterSet, c.owner) && base.definitions.has(c.clusterSet));
+  const removed = changes.filter(
+    (c) => c.change === 'removed' && c.inBundle && c.kind !== 'Node' && remaining(c.clusterSet, c.owner) && base.definitions.has(c.clusterSet),
+  );
   const out: PlanChange[] = [];
   for (const [cs, list] of groupBy(removed, (c) => c.clusterSet)) {
     const destructive = list.filter((c) => DESTRUCTIVE_KINDS.has(c.kind));
-    if (destructive.length > 0 && !explained.has(cs)) out.push({ impact: 'destructive', clusterSet: cs, text: `${destructive.length} Namespace, CRD or credential object(s) leave their bundles`, details: destructive.slice(0, 20).map(objectLine) });
+    if (destructive.length > 0 && !explained.has(cs))
+      out.push({
+        impact: 'destructive',
+        clusterSet: cs,
+        text: `${destructive.length} Namespace, CRD or credential object(s) leave their bundles`,
+        details: destructive.slice(0, 20).map(objectLine),
+      });
     const other = list.filter((c) => !DESTRUCTIVE_KINDS.has(c.kind));
     const guarded = other.filter((c) => isGuarded(c.before?.metadata.annotations));
     const pruned = other.filter((c) => !guarded.includes(c));
-    if (pruned.length > 0) out.push({ impact: 'safe', clusterSet: cs, text: `${pruned.length} object(s) are pruned from their bundles`, details: pruned.slice(0, 20).map(objectLine) });
-    if (guarded.length > 0) out.push({ impact: 'destructive', clusterSet: cs, text: `${guarded.length} guarded object(s) leave their bundles and are orphaned (the engines never delete them)`, details: guarded.slice(0, 20).map(objectLine) });
+    if (pruned.length > 0)
+      out.push({
+        impact: 'safe',
+        clusterSet: cs,
+        text: `${pruned.length} object(s) are pruned from their bundles`,
+        details: pruned.slice(0, 20).map(objectLine),
+      });
+    if (guarded.length > 0)
+      out.push({
+        impact: 'destructive',
+        clusterSet: cs,
+        text: `${guarded.length} guarded object(s) leave their bundles and are orphaned (the engines never delete them)`,
+        details: guarded.slice(0, 20).map(objectLine),
+      });
   }
   return out;
 }

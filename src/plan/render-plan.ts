@@ -12,7 +12,8 @@ export interface PlanHeader {
   readonly head: string;
 }
 
-const tally = (changes: readonly PlanChange[]) => Object.fromEntries(IMPACTS.map((i) => [i, changes.filter((c) => c.impact === i).length])) as Record<Impact, number>;
+const tally = (changes: readonly PlanChange[]) =>
+  Object.fromEntries(IMPACTS.map((i) => [i, changes.filter((c) => c.impact === i).length])) as Record<Impact, number>;
 
 const summaryLine = (plan: Plan): string => {
   if (plan.changes.length === 0) return 'no changes';
@@ -53,7 +54,9 @@ export function renderPlan(format: PlanFormat, plan: Plan, header: PlanHeader): 
       // workflow commands: one annotation per destructive or disruptive change, then the text plan
       return `${plan.changes
         .filter((c) => c.impact === 'destructive' || c.impact === 'disruptive')
-        .map((c) => `::${c.impact === 'destructive' ? 'error' : 'warning'} title=clusterset plan (${c.impact})::${workflowEscape(`${c.clusterSet}: ${c.text}`)}\n`)
+        .map(
+          (c) => `::${c.impact === 'destructive' ? 'error' : 'warning'} title=clusterset plan (${c.impact})::${workflowEscape(`${c.clusterSet}: ${c.text}`)}\n`,
+        )
         .join('')}${renderText(plan, header)}`;
     case 'text':
       return renderText(plan, header);
@@ -91,7 +94,9 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
   const table = ['| ClusterSet | destructive | disruptive | rollout | safe |', '|---|---|---|---|---|'];
   for (const cs of sets) {
     const t = tally(plan.changes.filter((c) => c.clusterSet === cs));
-    table.push(`| ${escapeMarkdown(cs)} | ${IMPACTS.map((i) => (t[i] ? `${i === 'destructive' ? '**' : ''}${t[i]}${i === 'destructive' ? '**' : ''}` : '0')).join(' | ')} |`);
+    table.push(
+      `| ${escapeMarkdown(cs)} | ${IMPACTS.map((i) => (t[i] ? `${i === 'destructive' ? '**' : ''}${t[i]}${i === 'destructive' ? '**' : ''}` : '0')).join(' | ')} |`,
+    );
   }
   const section = (cs: string, compact: boolean): string => {
     const changes = plan.changes.filter((c) => c.clusterSet === cs);

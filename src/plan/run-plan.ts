@@ -40,20 +40,33 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     // base: files named `<ref>:<path>` in diagnostics, by their repository path otherwise
     const baseResult = await compile({ files: revision.files.map((f) => join(revision.dir, f)) });
     const rename = (file: string) => (file.startsWith(revision.dir) ? file.slice(revision.dir.length + 1) : file);
-    for (const d of baseResult.diagnostics) diagnostics.push({ ...d, file: `${base}:${rename(d.file)}`, ...(d.related && { related: d.related.map((r) => ({ ...r, file: `${base}:${rename(r.file)}` })) }) });
+    for (const d of baseResult.diagnostics)
+      diagnostics.push({
+        ...d,
+        file: `${base}:${rename(d.file)}`,
+        ...(d.related && { related: d.related.map((r) => ({ ...r, file: `${base}:${rename(r.file)}` })) }),
+      });
     for (const s of baseResult.sources) sources.set(`${base}:${rename(s.file)}`, s.text);
 
     // head: the work tree; a path the change removed is simply empty
     const existing = options.paths.filter((p) => existsSync(join(options.cwd, p)));
     const found: Diagnostic[] = [];
-    const files = findDefinitionFiles(existing.map((p) => join(options.cwd, p)), found);
+    const files = findDefinitionFiles(
+      existing.map((p) => join(options.cwd, p)),
+      found,
+    );
     diagnostics.push(...found.filter((d) => !(d.code === 'file-system' && existing.some((p) => join(options.cwd, p) === d.file))));
     const headResult = files.length > 0 ? await compile({ files }) : emptyResult();
     diagnostics.push(...headResult.diagnostics);
     for (const s of headResult.sources) sources.set(s.file, s.text);
 
     const failed = diagnostics.some((d) => d.severity === 'error');
-    const plan = failed ? undefined : planChanges(compiled(baseResult, rename), compiled(headResult, (f) => relative(options.cwd, resolve(f)).split('\\').join('/')));
+    const plan = failed
+      ? undefined
+      : planChanges(
+          compiled(baseResult, rename),
+          compiled(headResult, (f) => relative(options.cwd, resolve(f)).split('\\').join('/')),
+        );
     return { base, head: 'work tree', diagnostics, sources, ...(plan && { plan }) };
   } finally {
     rmSync(revision.dir, { recursive: true, force: true });

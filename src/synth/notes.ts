@@ -16,7 +16,18 @@ import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from '
  */
 export function clusterSetNotes(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string {
   const ctx: NotesContext = { definition, clusters, leader: leaderOf(clusters), members: members(clusters) };
-  const sections = [header(ctx), clustersSection(ctx), helmSection(ctx), orderSection(ctx), upgradeSection(ctx), tokensSection(ctx), firewallSection(ctx), vpcSection(ctx), servicesSection(ctx), policiesSection(ctx)];
+  const sections = [
+    header(ctx),
+    clustersSection(ctx),
+    helmSection(ctx),
+    orderSection(ctx),
+    upgradeSection(ctx),
+    tokensSection(ctx),
+    firewallSection(ctx),
+    vpcSection(ctx),
+    servicesSection(ctx),
+    policiesSection(ctx),
+  ];
   return `${sections.filter((s) => s !== '').join('\n\n')}\n`;
 }
 
@@ -39,9 +50,7 @@ const roleOf = (c: EffectiveCluster) => (c.isLeader && c.isMember ? 'leader and 
 const nodeAddress = (c: EffectiveCluster) => (['public', 'external'].includes(c.network.gatewayIPPrecedence) ? 'ExternalIP' : 'InternalIP');
 
 const gatewayList = (c: EffectiveCluster): string =>
-  c.cluster.gateways.length === 0
-    ? 'none declared'
-    : c.cluster.gateways.map((g) => `${code(g.node)} (${g.ip ?? `Node ${nodeAddress(c)}`})`).join(', ');
+  c.cluster.gateways.length === 0 ? 'none declared' : c.cluster.gateways.map((g) => `${code(g.node)} (${g.ip ?? `Node ${nodeAddress(c)}`})`).join(', ');
 
 function header({ definition, leader }: NotesContext): string {
   const { name } = definition.metadata;
@@ -98,19 +107,31 @@ function helmSection({ definition, clusters }: NotesContext): string {
       `Antrea itself (agent, controller, core CRDs) must already run there, at ${release.version}, before the bundle's first layer: the member's Tiers and imported policies need its CRDs and webhooks.`,
   ];
   const configured = Object.keys(definition.spec.antrea.agentConfig).length + Object.keys(definition.spec.antrea.controllerConfig).length > 0;
-  if (configured) out.push(`${code('spec.antrea.agentConfig')} and ${code('controllerConfig')} do not reach them: set the equivalent chart values yourself (the chart names most settings differently).`);
+  if (configured)
+    out.push(
+      `${code('spec.antrea.agentConfig')} and ${code('controllerConfig')} do not reach them: set the equivalent chart values yourself (the chart names most settings differently).`,
+    );
   for (const c of elsewhere) {
     if (!c.isMember) {
-      out.push(`${code(c.clusterID)} (dedicated leader): nothing of Antrea is needed. The leader's ${code('antrea-mc-controller')} uses no Antrea API and runs on any CNI.`);
+      out.push(
+        `${code(c.clusterID)} (dedicated leader): nothing of Antrea is needed. The leader's ${code('antrea-mc-controller')} uses no Antrea API and runs on any CNI.`,
+      );
       continue;
     }
     const values = antreaChartValues({ definition, clusters, cluster: c, release }) ?? {};
     out.push(
       `${code(c.clusterID)}: install or upgrade Antrea with the values in ${code(`${c.clusterID}/antrea-helm-values.yaml`)}` +
         (c.cluster.cloud ? `, after upstream's ${code(`antrea-${c.cluster.cloud.toLowerCase()}-node-init.yml`)} has prepared the Nodes:` : ':'),
-      table(['value', 'setting'], flatten(values).map(([k, v]) => [code(k), code(JSON.stringify(v))])),
+      table(
+        ['value', 'setting'],
+        flatten(values).map(([k, v]) => [code(k), code(JSON.stringify(v))]),
+      ),
       sh([
-        ...(c.cluster.cloud ? [`kubectl --context ${q(c.clusterID)} apply -f ${q(`https://github.com/antrea-io/antrea/releases/download/${release.version}/antrea-${c.cluster.cloud.toLowerCase()}-node-init.yml`)}`] : []),
+        ...(c.cluster.cloud
+          ? [
+              `kubectl --context ${q(c.clusterID)} apply -f ${q(`https://github.com/antrea-io/antrea/releases/download/${release.version}/antrea-${c.cluster.cloud.toLowerCase()}-node-init.yml`)}`,
+            ]
+          : []),
         `helm --kube-context ${q(c.clusterID)} upgrade --install antrea antrea --repo https://charts.antrea.io --version ${q(version)} --namespace kube-system -f ${q(`${c.clusterID}/antrea-helm-values.yaml`)}`,
       ]),
     );
@@ -162,7 +183,9 @@ function orderSection({ definition, clusters, members: ms }: NotesContext): stri
   ];
   const calls = [
     `install ${q(l.clusterID)} ${q(l.clusterID)} && layer ${q(l.clusterID)} ${q(l.clusterID)} 4-resources`,
-    ...others.map((m) => `install ${q(m.clusterID)} ${q(m.clusterID)}   # then copy its token (Member tokens), then: layer ${q(m.clusterID)} ${q(m.clusterID)} 4-resources`),
+    ...others.map(
+      (m) => `install ${q(m.clusterID)} ${q(m.clusterID)}   # then copy its token (Member tokens), then: layer ${q(m.clusterID)} ${q(m.clusterID)} 4-resources`,
+    ),
   ];
   return [
     '## Order',
@@ -240,7 +263,10 @@ function tokensSection(ctx: NotesContext): string {
           `### ${m.clusterID} (External Secrets)`,
           `The bundle's ExternalSecret ${target} reads remote key ${code(remoteRef.key)} (properties ${code(remoteRef.caProperty)} and ${code(remoteRef.tokenProperty)}) through ${secretStoreRef.kind} ${code(secretStoreRef.name)}. ` +
             "Put the leader's token there once the leader bundle is applied, for example from this JSON (decoded values; feed it to your secret store's CLI, or push it from the leader with a PushSecret):",
-          sh([getLeaderSecret(m), `  | jq --arg ca ${q(remoteRef.caProperty)} --arg token ${q(remoteRef.tokenProperty)} '{($ca): (.data["ca.crt"] | @base64d), ($token): (.data.token | @base64d)}'`]),
+          sh([
+            getLeaderSecret(m),
+            `  | jq --arg ca ${q(remoteRef.caProperty)} --arg token ${q(remoteRef.tokenProperty)} '{($ca): (.data["ca.crt"] | @base64d), ($token): (.data.token | @base64d)}'`,
+          ]),
           restart,
         ].join('\n\n');
       }
@@ -279,7 +305,7 @@ function firewallSection({ definition, members: ms }: NotesContext): string {
     "Cross-cluster traffic goes from Gateway to Gateway: each member's bundle annotates its candidate Nodes, and one ready candidate is the active Gateway. " +
       "Open firewalls and security groups so that every member's candidates accept, from the candidates of every other member, what the last column says " +
       '(a candidate without `ip` uses the Node address that `gatewayIPPrecedence` selects).',
-    table(['member', 'Gateway candidates', 'allow from every other member\'s candidates'], rows),
+    table(['member', 'Gateway candidates', "allow from every other member's candidates"], rows),
     'Inside each cluster, allow:',
     list(inCluster),
     'Also allow:',
@@ -301,11 +327,15 @@ function vpcSection({ members: ms }: NotesContext): string {
   const policyOnly = ms.filter((m) => m.network.trafficEncapMode === 'networkPolicyOnly');
   if (policyOnly.length === 0) return '';
   // each member's Pod CIDRs once: a row per pair would grow with the square of the fleet
-  const rows = ms.map((m) => [code(m.clusterID), m.cluster.podCIDRs.length ? m.cluster.podCIDRs.join(', ') : '(Pod CIDRs not declared)', policyOnly.includes(m) ? 'yes' : '-']);
+  const rows = ms.map((m) => [
+    code(m.clusterID),
+    m.cluster.podCIDRs.length ? m.cluster.podCIDRs.join(', ') : '(Pod CIDRs not declared)',
+    policyOnly.includes(m) ? 'yes' : '-',
+  ]);
   return [
     '## VPC routes (networkPolicyOnly)',
     "In networkPolicyOnly mode the cloud's CNI routes Pods; Antrea tunnels only to and between the Gateways. Connect the VPCs (peering or a transit gateway), " +
-      "allow the remote Gateway IPs in the security groups, and add to the VPC route tables of each networkPolicyOnly member the Pod CIDRs of every other member:",
+      'allow the remote Gateway IPs in the security groups, and add to the VPC route tables of each networkPolicyOnly member the Pod CIDRs of every other member:',
     table(['member', 'Pod CIDRs', 'networkPolicyOnly'], rows),
   ].join('\n\n');
 }
@@ -315,7 +345,10 @@ function servicesSection({ definition, members: ms }: NotesContext): string {
   if (services.length === 0) return '';
   const rows = services.map((s) => [
     code(`${s.namespace}/${s.name}`),
-    ms.filter((m) => exportsService(s, m.clusterID)).map((m) => code(m.clusterID)).join(', ') || '-',
+    ms
+      .filter((m) => exportsService(s, m.clusterID))
+      .map((m) => code(m.clusterID))
+      .join(', ') || '-',
   ]);
   return [
     '## Multi-cluster Services',

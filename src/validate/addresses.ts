@@ -84,4 +84,7 @@ export function overlapMessage(second: AddressValue, first: AddressValue): strin
 }
 
 /** The related location naming the other value of a pair. */
-export const declaredHere = (v: AddressValue) => ({ path: v.path, message: `cluster "${v.cluster.clusterID}" declares ${FIELD_LABEL[v.field]} "${v.text}" here` });
+export const declaredHere = (v: AddressValue) => ({
+  path: v.path,
+  message: `cluster "${v.cluster.clusterID}" declares ${FIELD_LABEL[v.field]} "${v.text}" here`,
+});

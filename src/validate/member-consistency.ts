@@ -15,12 +15,7 @@ export interface MismatchOptions {
  * use (ties go to the earliest cluster); each place that writes another value is reported once,
  * with the place of the reference cluster's value as related.
  */
-export function reportMismatches(
-  clusters: readonly EffectiveCluster[],
-  key: keyof Network,
-  report: (r: Report) => void,
-  options: MismatchOptions,
-): void {
+export function reportMismatches(clusters: readonly EffectiveCluster[], key: keyof Network, report: (r: Report) => void, options: MismatchOptions): void {
   const valueOf = options.valueFor ?? ((c: EffectiveCluster) => c.network[key]);
   const groups: { value: unknown; clusters: EffectiveCluster[] }[] = [];
   for (const c of clusters) {

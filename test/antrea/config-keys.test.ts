@@ -15,10 +15,28 @@ describe('checkConfigKeys', () => {
     ['valid keys at every level below a list are not checked', 'v2.7.0', 'agent', { egress: { exceptCIDRs: [{ any: 1 }] } }, []],
     ['unknown key', 'v2.7.0', 'agent', { defaultMtu: 1 }, [{ key: 'defaultMtu', knownIn: [] }]],
     ['unknown nested key', 'v2.7.0', 'controller', { nodeIPAM: { clusterCIDR: [] } }, [{ key: 'nodeIPAM.clusterCIDR', knownIn: [] }]],
-    ['removed key, with its replacement', 'v2.6.3', 'agent', { multicluster: { enable: true } }, [{ key: 'multicluster.enable', removedIn: 'v2.0.0', use: 'multicluster.enableGateway', knownIn: [] }]],
+    [
+      'removed key, with its replacement',
+      'v2.6.3',
+      'agent',
+      { multicluster: { enable: true } },
+      [{ key: 'multicluster.enable', removedIn: 'v2.0.0', use: 'multicluster.enableGateway', knownIn: [] }],
+    ],
     ['a v2.7 section at v2.6.3', 'v2.6.3', 'agent', { memberlist: { gossipVerifyIncoming: false } }, [{ key: 'memberlist', knownIn: ['v2.7.0'] }]],
-    ['a v2.7 agent gate at v2.5.3', 'v2.5.3', 'agent', { featureGates: { AntreaNodeConfig: true } }, [{ key: 'featureGates.AntreaNodeConfig', knownIn: ['v2.7.0'] }]],
-    ['a v2.7 controller gate at v2.6.3', 'v2.6.3', 'controller', { featureGates: { ClusterNetworkPolicy: true } }, [{ key: 'featureGates.ClusterNetworkPolicy', knownIn: ['v2.7.0'] }]],
+    [
+      'a v2.7 agent gate at v2.5.3',
+      'v2.5.3',
+      'agent',
+      { featureGates: { AntreaNodeConfig: true } },
+      [{ key: 'featureGates.AntreaNodeConfig', knownIn: ['v2.7.0'] }],
+    ],
+    [
+      'a v2.7 controller gate at v2.6.3',
+      'v2.6.3',
+      'controller',
+      { featureGates: { ClusterNetworkPolicy: true } },
+      [{ key: 'featureGates.ClusterNetworkPolicy', knownIn: ['v2.7.0'] }],
+    ],
     ['an agent key in the controller file', 'v2.7.0', 'controller', { defaultMTU: 1450 }, [{ key: 'defaultMTU', knownIn: [] }]],
   ])('%s', (_, version, file, override, expected) => {
     expect(problems(version, file, override)).toEqual(expected);

@@ -133,7 +133,7 @@ describe('ResourceExport and ResourceImport', () => {
     expect(validate(noPriority)).toBe(false);
   });
 
-  test('the policy payload has one shape in both kinds, under Antrea\'s json names', () => {
+  test("the policy payload has one shape in both kinds, under Antrea's json names", () => {
     const spec = (m: CrdModel): Record<string, Schema> => m.versions[0]!.schema.properties!.spec!.properties!;
     expect(spec(resourceImport).clusternetworkpolicy).toEqual(spec(resourceExport).clusterNetworkPolicy);
     expect(spec(resourceImport).clusterinfo).toEqual(spec(resourceExport).clusterInfo);

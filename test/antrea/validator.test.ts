@@ -112,9 +112,7 @@ describe('unknown fields and list types', () => {
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['name'],
     });
-    expect(issues(list, [{ name: 'eth1' }, { name: 'eth2' }, { name: 'eth1', vlan: '10' }])).toEqual([
-      '[2]: duplicates the name of entry 0',
-    ]);
+    expect(issues(list, [{ name: 'eth1' }, { name: 'eth2' }, { name: 'eth1', vlan: '10' }])).toEqual(['[2]: duplicates the name of entry 0']);
   });
 
   test('preserve-unknown-fields keeps an object open', () => {
@@ -160,11 +158,7 @@ describe('ClusterNetworkPolicy spec', () => {
       { ...valid, ingress: [{ action: 'Allow', protocols: [{ icmp: {}, igmp: { igmpType: 17 } }] }] },
       [['ingress', 0, 'protocols', 0], 'must set exactly one of "icmp", "igmp"'],
     ],
-    [
-      'a misspelt rule field',
-      { ...valid, egress: [{ action: 'Drop', too: [] }] },
-      [['egress', 0, 'too'], 'unknown field "too"'],
-    ],
+    ['a misspelt rule field', { ...valid, egress: [{ action: 'Drop', too: [] }] }, [['egress', 0, 'too'], 'unknown field "too"']],
     [
       'label value with a space',
       { ...valid, appliedTo: [{ podSelector: { matchLabels: { app: 'my app' } } }] },
@@ -198,9 +192,7 @@ describe('validatorForCrd', () => {
     const validate = validatorForCrd(nlm, 'v1alpha1');
     const base = { apiVersion: 'crd.antrea.io/v1alpha1', kind: 'NodeLatencyMonitor', spec: { pingIntervalSeconds: 60 } };
     expect(validate({ ...base, metadata: { name: 'default' } })).toEqual([]);
-    expect(validate({ ...base, metadata: { name: 'other' } })).toEqual([
-      { path: ['metadata', 'name'], message: 'must match the pattern ^default$' },
-    ]);
+    expect(validate({ ...base, metadata: { name: 'other' } })).toEqual([{ path: ['metadata', 'name'], message: 'must match the pattern ^default$' }]);
   });
 
   test('validators are cached per model and version', () => {

@@ -48,7 +48,11 @@ describe('version, help and usage errors', () => {
     { argv: ['synth', '--help'], code: 0, stdout: /^usage: clusterset synth / },
     { argv: ['validate', '-h'], code: 0, stdout: /^usage: clusterset validate [\s\S]*--format text\|json\|github/ },
     { argv: [], code: 2, stderr: /^usage: clusterset <command>/ },
-    { argv: ['help', 'nope'], code: 2, stderr: 'clusterset: unknown command "nope"; the commands are validate, synth, plan, schema, init, help\nrun `clusterset help` for usage\n' },
+    {
+      argv: ['help', 'nope'],
+      code: 2,
+      stderr: 'clusterset: unknown command "nope"; the commands are validate, synth, plan, schema, init, help\nrun `clusterset help` for usage\n',
+    },
     { argv: ['frobnicate'], code: 2, stderr: /^clusterset: unknown command "frobnicate"/ },
     { argv: ['validate', '--bogus'], code: 2, stderr: 'clusterset: validate has no option --bogus\nrun `clusterset help validate` for usage\n' },
     { argv: ['validate', '--format=xml'], code: 2, stderr: /^clusterset: --format must be text, json or github, not "xml"\n/ },
@@ -116,8 +120,22 @@ describe('file-system problems are diagnostics with a code and the path', () => 
 
 describe('TypeScript definitions', () => {
   test.each([
-    { name: 'comma.ts', text: "export default {\n  apiVersion: 'antrea-clusterset/v1alpha1'\n  kind: 'ClusterSetDefinition',\n};\n", line: 3, column: 3, message: "',' expected", hint: 'TS1005' },
-    { name: 'string.mts', text: "export default {\n  kind: 'ClusterSetDefinition,\n};\n", line: 2, column: 31, message: 'unterminated string literal', hint: 'TS1002' },
+    {
+      name: 'comma.ts',
+      text: "export default {\n  apiVersion: 'antrea-clusterset/v1alpha1'\n  kind: 'ClusterSetDefinition',\n};\n",
+      line: 3,
+      column: 3,
+      message: "',' expected",
+      hint: 'TS1005',
+    },
+    {
+      name: 'string.mts',
+      text: "export default {\n  kind: 'ClusterSetDefinition,\n};\n",
+      line: 2,
+      column: 31,
+      message: 'unterminated string literal',
+      hint: 'TS1002',
+    },
     { name: 'brace.cts', text: 'export default {\n  kind: 1,\n', line: 3, column: 1, message: "'}' expected", hint: 'TS1005' },
   ])('a syntax error in $name is located at its line and column with the whole message', async ({ name, text, line, column, message, hint }) => {
     const r = await run(['validate', '--format', 'json', at(name, text)]);
@@ -145,7 +163,12 @@ describe('results on stdout, diagnostics on stderr, --quiet, summary counts', ()
     { argv: ['validate', GOOD, BAD], code: 1, stdout: '', stderr: /error schema: unknown key "podCIDR"[\s\S]*\n1 error, 0 warnings in 2 files\n$/ },
     { argv: ['validate', '-q', GOOD, BAD], code: 1, stdout: '', stderr: /\n1 error, 0 warnings in 2 files\n$/ },
     { argv: ['validate', '--format', 'github', BAD], code: 1, stdout: /^::error file=test\/fixtures\/cli\/typo\.yaml,line=15,col=7,/, stderr: '' },
-    { argv: ['synth', '--out', join(tmp, 'out'), GOOD], code: 0, stdout: /^wrote \d+ files for 3 clusters into .*out \(3 bundles built, \d+ files changed\)\n$/, stderr: '' },
+    {
+      argv: ['synth', '--out', join(tmp, 'out'), GOOD],
+      code: 0,
+      stdout: /^wrote \d+ files for 3 clusters into .*out \(3 bundles built, \d+ files changed\)\n$/,
+      stderr: '',
+    },
     { argv: ['synth', '--check', '--out', join(tmp, 'out'), GOOD], code: 0, stdout: /^.*out is up to date \(\d+ files, 3 clusters\)\n$/, stderr: '' },
     { argv: ['synth', '--check', '--quiet', '--out', join(tmp, 'out'), GOOD], code: 0, stdout: '', stderr: '' },
   ])('$argv', async ({ argv, code, stdout, stderr }) => {

@@ -88,7 +88,11 @@ describe('clusterset init', () => {
     expect(r.stdout).toContain(`kept ${join(dir, 'clustersets/prod.yaml')} (it exists)`);
     expect(readFileSync(join(dir, 'clustersets/prod.yaml'), 'utf8')).toBe('mine\n');
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    expect(pkg).toMatchObject({ ...npmInit, scripts: { ...npmInit.scripts, validate: 'clusterset validate' }, devDependencies: { 'antrea-clusterset': `^${VERSION}` } });
+    expect(pkg).toMatchObject({
+      ...npmInit,
+      scripts: { ...npmInit.scripts, validate: 'clusterset validate' },
+      devDependencies: { 'antrea-clusterset': `^${VERSION}` },
+    });
     // a second run changes nothing
     const again = await run('init', dir);
     expect(again.stdout).toContain('kept');
@@ -97,8 +101,18 @@ describe('clusterset init', () => {
   });
 
   test.each([
-    { name: 'a package.json that is not an object', prepare: (d: string) => writeFileSync(join(d, 'package.json'), '[1]'), file: 'package.json', message: /cannot update ".*package\.json": it is not a JSON object/ },
-    { name: 'a file where a folder goes', prepare: (d: string) => writeFileSync(join(d, 'clustersets'), ''), file: 'clustersets/prod.yaml', message: /cannot write ".*clustersets.*": / },
+    {
+      name: 'a package.json that is not an object',
+      prepare: (d: string) => writeFileSync(join(d, 'package.json'), '[1]'),
+      file: 'package.json',
+      message: /cannot update ".*package\.json": it is not a JSON object/,
+    },
+    {
+      name: 'a file where a folder goes',
+      prepare: (d: string) => writeFileSync(join(d, 'clustersets'), ''),
+      file: 'clustersets/prod.yaml',
+      message: /cannot write ".*clustersets.*": /,
+    },
   ])('$name is a file-system diagnostic, exit 1', async ({ name, prepare, file, message }) => {
     const dir = join(tmp, name.replace(/\W+/g, '-'));
     mkdirSync(dir);

@@ -12,8 +12,7 @@ export interface Difference {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const keyPath = (base: string, key: string): string =>
-  /^[A-Za-z_$][\w$-]*$/.test(key) ? (base ? `${base}.${key}` : key) : `${base}[${JSON.stringify(key)}]`;
+const keyPath = (base: string, key: string): string => (/^[A-Za-z_$][\w$-]*$/.test(key) ? (base ? `${base}.${key}` : key) : `${base}[${JSON.stringify(key)}]`);
 
 export function diffPaths(ours: unknown, theirs: unknown, path = ''): Difference[] {
   if (Array.isArray(ours) && Array.isArray(theirs)) {

@@ -23,7 +23,10 @@ function upstreamSchemas(dir: string): Map<string, Schema> {
   const out = new Map<string, Schema>();
   for (const file of ['antrea-crds.yml', 'antrea-multicluster-leader-global.yml', 'antrea-multicluster-member.yml']) {
     for (const doc of parseAllDocuments(readReference(dir, file))) {
-      const crd = doc.toJS() as { kind?: string; spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: Schema } }[] } } | null;
+      const crd = doc.toJS() as {
+        kind?: string;
+        spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: Schema } }[] };
+      } | null;
       if (crd?.kind !== 'CustomResourceDefinition') continue;
       for (const v of crd.spec.versions) out.set(`${crd.spec.group}/${v.name}/${crd.spec.names.kind}`, v.schema.openAPIV3Schema);
     }

@@ -67,11 +67,13 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s Helm char
     for (const [path, value] of leaves(values)) {
       const [head, ...rest] = path.split('.');
       // feature gates and extraEnv are maps the chart ranges over: their parent is the key
-      const mapParent = head === 'featureGates' ? 'featureGates' : path.includes('.extraEnv.') ? path.slice(0, path.indexOf('.extraEnv.') + '.extraEnv'.length) : undefined;
+      const mapParent =
+        head === 'featureGates' ? 'featureGates' : path.includes('.extraEnv.') ? path.slice(0, path.indexOf('.extraEnv.') + '.extraEnv'.length) : undefined;
       if (mapParent) {
         if (!isObj(at(defaults, mapParent))) problems.push(`${path}: ${mapParent} is not a map in values.yaml`);
         if (!templates.includes(`.Values.${mapParent}`)) problems.push(`${path}: no template reads .Values.${mapParent}`);
-        if (head === 'featureGates' && !templates.includes(`"name" "${rest.join('.')}"`)) problems.push(`${path}: the conf templates know no feature gate ${rest.join('.')}`);
+        if (head === 'featureGates' && !templates.includes(`"name" "${rest.join('.')}"`))
+          problems.push(`${path}: the conf templates know no feature gate ${rest.join('.')}`);
         continue;
       }
       const chartDefault = at(defaults, path);
@@ -89,7 +91,9 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s Helm char
   test.skipIf(!have)('every multicluster value the chart has for the agent is written, so none keeps a chart default by accident', () => {
     const ours = Object.keys(antreaHelmValues(optionsFor(release)).multicluster as Obj).sort();
     // wireGuard.port keeps the chart's default, as a full install keeps the conf default
-    const chartKeys = Object.keys(defaults.multicluster as Obj).filter((k) => k !== 'wireGuard').sort();
+    const chartKeys = Object.keys(defaults.multicluster as Obj)
+      .filter((k) => k !== 'wireGuard')
+      .sort();
     expect(ours).toEqual(chartKeys);
   });
 });

@@ -49,10 +49,7 @@ function releaseTags(v: unknown, version: string): unknown {
   if (Array.isArray(v)) return v.map((x) => releaseTags(x, version));
   if (isObj(v)) {
     return Object.fromEntries(
-      Object.entries(v).map(([k, x]) => [
-        k,
-        k === 'image' && typeof x === 'string' ? x.replace(/:latest$/, `:${version}`) : releaseTags(x, version),
-      ]),
+      Object.entries(v).map(([k, x]) => [k, k === 'image' && typeof x === 'string' ? x.replace(/:latest$/, `:${version}`) : releaseTags(x, version)]),
     );
   }
   return v;
@@ -62,19 +59,14 @@ function releaseTags(v: unknown, version: string): unknown {
 function parsedConfigFiles(o: Obj): Obj {
   if (o.kind !== 'ConfigMap' || !isObj(o.data)) return o;
   const data = Object.fromEntries(
-    Object.entries(o.data).map(([file, text]) => [
-      file,
-      file.endsWith('.conflist') ? JSON.parse(text as string) : parse(text as string, { version: '1.1' }),
-    ]),
+    Object.entries(o.data).map(([file, text]) => [file, file.endsWith('.conflist') ? JSON.parse(text as string) : parse(text as string, { version: '1.1' })]),
   );
   return { ...o, data };
 }
 
 const podAnnotations = (o: Obj): Obj | undefined => {
   const template = isObj(o.spec) && isObj(o.spec.template) ? o.spec.template : undefined;
-  return template && isObj(template.metadata) && isObj(template.metadata.annotations)
-    ? template.metadata.annotations
-    : undefined;
+  return template && isObj(template.metadata) && isObj(template.metadata.annotations) ? template.metadata.annotations : undefined;
 };
 
 /**
@@ -186,7 +178,10 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
      */
     /** What a node-init script acts on, from its lines of code (comments dropped, the interpreter line kept). */
     const scriptFacts = (script: string): Set<string> => {
-      const code = script.split('\n').filter((line) => !/^\s*#(?!!)/.test(line)).join('\n');
+      const code = script
+        .split('\n')
+        .filter((line) => !/^\s*#(?!!)/.test(line))
+        .join('\n');
       return new Set(
         [
           /^#!\s*\S+/gm, // the interpreter
@@ -204,11 +199,15 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
       const ours = nodeInitDaemonSet(cloud);
       const theirs = upstream(`antrea-${cloud.toLowerCase()}-node-init.yml`);
       expectConformant([ours], theirs, version, { [SCRIPT]: CLOUDS[cloud].nodeInitScript });
-      const scriptOf = (o: KubeObject) => ((o.spec as Obj).template as { spec: { containers: { env: { value: string }[] }[] } }).spec.containers[0]!.env[0]!.value;
+      const scriptOf = (o: KubeObject) =>
+        ((o.spec as Obj).template as { spec: { containers: { env: { value: string }[] }[] } }).spec.containers[0]!.env[0]!.value;
       const theirFacts = scriptFacts(scriptOf(theirs[0]!));
       const ourFacts = scriptFacts(scriptOf(ours));
       expect(theirFacts.size).toBeGreaterThan(3);
-      expect([...theirFacts].filter((f) => !ourFacts.has(f)), "facts of upstream's node-init our script does not act on").toEqual([]);
+      expect(
+        [...theirFacts].filter((f) => !ourFacts.has(f)),
+        "facts of upstream's node-init our script does not act on",
+      ).toEqual([]);
       const bash = spawnSync('bash', ['-n'], { input: scriptOf(ours), encoding: 'utf8' });
       expect(bash.status, bash.stderr).toBe(0);
     });
@@ -292,11 +291,7 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
           ...CONFIG_CHECKSUMS,
         },
       ],
-      [
-        'noEncap keeps install-cni an init container',
-        { trafficEncapMode: 'noEncap' },
-        { [`${AGENT_CONF}.trafficEncapMode`]: 'noEncap', ...CONFIG_CHECKSUMS },
-      ],
+      ['noEncap keeps install-cni an init container', { trafficEncapMode: 'noEncap' }, { [`${AGENT_CONF}.trafficEncapMode`]: 'noEncap', ...CONFIG_CHECKSUMS }],
       [
         'agentConfig and controllerConfig are deep-merged last',
         {
@@ -362,9 +357,7 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
         enableStretchedNetworkPolicy: true,
       };
       const baselineMember = checksumsOf(memberMcControllerObjects({ release }));
-      expect(
-        differences(memberMcControllerObjects(opts), upstream('antrea-multicluster-member.yml'), baselineMember, version),
-      ).toEqual({
+      expect(differences(memberMcControllerObjects(opts), upstream('antrea-multicluster-member.yml'), baselineMember, version)).toEqual({
         [`${MC_CONF('kube-system')}.enableStretchedNetworkPolicy`]: true,
         [`${MC_CONF('kube-system')}.endpointIPType`]: 'PodIP',
         [`${MC_CONF('kube-system')}.gatewayIPPrecedence`]: 'public',

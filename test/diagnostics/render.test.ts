@@ -13,10 +13,28 @@ const overlap: Diagnostic = {
   endLine: 6,
   endColumn: 32,
   path: ['spec', 'clusters', 1, 'podCIDRs', 0],
-  related: [{ message: 'cluster "east" declares "10.244.16.0/20" here', file: 'clustersets/demo.yaml', line: 4, column: 18, endLine: 4, endColumn: 32, path: ['spec', 'clusters', 0, 'podCIDRs', 0] }],
+  related: [
+    {
+      message: 'cluster "east" declares "10.244.16.0/20" here',
+      file: 'clustersets/demo.yaml',
+      line: 4,
+      column: 18,
+      endLine: 4,
+      endColumn: 32,
+      path: ['spec', 'clusters', 0, 'podCIDRs', 0],
+    },
+  ],
   hint: 'Pod CIDRs of members must be disjoint with Pod-to-Pod connectivity',
 };
-const warning: Diagnostic = { code: 'member-count', severity: 'warning', message: 'only one member', file: 'clustersets/demo.yaml', line: 2, column: 3, path: ['spec', 'clusters'] };
+const warning: Diagnostic = {
+  code: 'member-count',
+  severity: 'warning',
+  message: 'only one member',
+  file: 'clustersets/demo.yaml',
+  line: 2,
+  column: 3,
+  path: ['spec', 'clusters'],
+};
 
 describe('renderers', () => {
   test('text: GNU line, code frame with caret, related location and hint', () => {

@@ -88,7 +88,8 @@ describe('kill at any moment', async () => {
       await expect(emitToDirectory(to, { out, full: true, rebuild: true, fs: faulty(k) }, [])).rejects.toThrow(SimulatedCrash);
       const same = (a: Tree | undefined, b: Tree | undefined) => JSON.stringify(a && [...a]) === JSON.stringify(b && [...b]);
       // before the next run: the old or the new tree, unless a committed journal waits to be finished
-      if (!existsSync(join(run, '.dist.clusterset/journal.json'))) expect(same(tree(out), old) || same(tree(out), next), `killed after ${k} changes`).toBe(true);
+      if (!existsSync(join(run, '.dist.clusterset/journal.json')))
+        expect(same(tree(out), old) || same(tree(out), next), `killed after ${k} changes`).toBe(true);
       recoverOutput(out);
       const after = tree(out);
       expect(same(after, old) || same(after, next), `killed after ${k} changes: neither old nor new`).toBe(true);

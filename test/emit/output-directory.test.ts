@@ -168,7 +168,13 @@ describe('incremental synth', () => {
     await synth([before], { out });
     const old = tree(out);
     const result = await synth([after], { out, check: true });
-    expect(result.stale).toEqual(expect.arrayContaining(['fleet/cluster-5/4-resources/Node.cluster-5-node-2.yaml (missing)', 'fleet/cluster-5/4-resources/Node.cluster-5-node-1.yaml (not generated)', 'manifest.json (changed)']));
+    expect(result.stale).toEqual(
+      expect.arrayContaining([
+        'fleet/cluster-5/4-resources/Node.cluster-5-node-2.yaml (missing)',
+        'fleet/cluster-5/4-resources/Node.cluster-5-node-1.yaml (not generated)',
+        'manifest.json (changed)',
+      ]),
+    );
     expect(tree(out)).toEqual(old);
   });
 

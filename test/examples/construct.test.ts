@@ -22,7 +22,12 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const canonical = (objects: readonly unknown[]): string[] => objects.map((o) => JSON.stringify(sortKeys(o))).sort();
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -30,7 +35,11 @@ function sortKeys(v: unknown): unknown {
 async function cliObjects(file: string): Promise<string[]> {
   const result = await compile({ files: [file] });
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return canonical(withSharedUnitsInBundles(result.files).filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml')).map((f) => parse(f.content)));
+  return canonical(
+    withSharedUnitsInBundles(result.files)
+      .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml'))
+      .map((f) => parse(f.content)),
+  );
 }
 
 describe('AntreaClusterSet', () => {
@@ -48,7 +57,13 @@ describe('AntreaClusterSet', () => {
     const out = join(tmp, 'cdk8s');
     execFileSync(process.execPath, [resolve('node_modules/cdk8s-cli/bin/cdk8s'), 'synth', '--output', out], { cwd: EXAMPLE, stdio: 'pipe' });
     const files = readdirSync(out).filter((f) => f.endsWith('.k8s.yaml'));
-    expect(files.map((f) => f.replace(/-[0-9a-f]{8}\.k8s\.yaml$/, '')).sort()).toEqual(['prod-argocd', 'prod-argocd-applications', 'prod-east', 'prod-leader', 'prod-west']);
+    expect(files.map((f) => f.replace(/-[0-9a-f]{8}\.k8s\.yaml$/, '')).sort()).toEqual([
+      'prod-argocd',
+      'prod-argocd-applications',
+      'prod-east',
+      'prod-leader',
+      'prod-west',
+    ]);
     const objects = files.flatMap((f) => parseAllDocuments(readFileSync(join(out, f), 'utf8')).map((d) => d.toJS()));
     expect(canonical(objects)).toEqual(await cliObjects('examples/construct/prod.ts'));
   });
@@ -58,15 +73,24 @@ describe('AntreaClusterSet', () => {
     {
       name: 'a typo in a definition object',
       definition: withClusters([...prod.spec.clusters.slice(0, 2), { clusterID: 'west', podCIDR: ['10.0.0.0/16'] }]),
-      message: /^ClusterSet "prod" has 1 error:\n {2}spec\.clusters\[2\]\.podCIDR: schema: unknown key "podCIDR" in spec\.clusters\[2\] \(did you mean "podCIDRs"\?\)$/,
+      message:
+        /^ClusterSet "prod" has 1 error:\n {2}spec\.clusters\[2\]\.podCIDR: schema: unknown key "podCIDR" in spec\.clusters\[2\] \(did you mean "podCIDRs"\?\)$/,
     },
     {
       name: 'two rule errors',
       definition: withClusters([...prod.spec.clusters, { clusterID: 'east', serviceCIDR: '10.96.0.0/16', gateways: [{ node: 'x' }] }]),
       message: /^ClusterSet "prod" has \d+ errors:\n[\s\S]*cluster-id-duplicate[\s\S]*service-cidr-overlap/,
     },
-    { name: 'a YAML file, with positions', definition: { file: 'test/fixtures/cli/typo.yaml' }, message: /\n {2}test\/fixtures\/cli\/typo\.yaml:15:7: schema: unknown key "podCIDR"/ },
-    { name: 'a missing file', definition: { file: 'no/such.yaml' }, message: /\n {2}no\/such\.yaml:1:1: file-system: cannot read "no\/such\.yaml": no such file or directory$/ },
+    {
+      name: 'a YAML file, with positions',
+      definition: { file: 'test/fixtures/cli/typo.yaml' },
+      message: /\n {2}test\/fixtures\/cli\/typo\.yaml:15:7: schema: unknown key "podCIDR"/,
+    },
+    {
+      name: 'a missing file',
+      definition: { file: 'no/such.yaml' },
+      message: /\n {2}no\/such\.yaml:1:1: file-system: cannot read "no\/such\.yaml": no such file or directory$/,
+    },
   ])('$name: one ClusterSetError listing the diagnostics', ({ definition, message }) => {
     let error: unknown;
     try {

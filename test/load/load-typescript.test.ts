@@ -10,7 +10,14 @@ describe('TypeScript definitions', () => {
   test('positions point into the object literal, through a local const and an `as` cast', async () => {
     const result = await compile({ files: ['test/fixtures/typescript/ts-typo.ts'], validateOnly: true });
     expect(result.diagnostics).toMatchObject([
-      { code: 'schema', file: 'test/fixtures/typescript/ts-typo.ts', line: 12, column: 28, path: ['spec', 'clusters', 1, 'podCIDR'], hint: 'did you mean "podCIDRs"?' },
+      {
+        code: 'schema',
+        file: 'test/fixtures/typescript/ts-typo.ts',
+        line: 12,
+        column: 28,
+        path: ['spec', 'clusters', 1, 'podCIDR'],
+        hint: 'did you mean "podCIDRs"?',
+      },
     ]);
   });
 

@@ -92,7 +92,11 @@ describe('loadYaml refuses broken or hostile input with a positioned diagnostic'
     { name: 'a custom tag', text: 'a:\n  - !Ref x\n', expected: [{ code: 'yaml-syntax', line: 2, column: 5 }] },
     { name: 'a tag on a key', text: '!!binary aGVsbG8=: 1\n', expected: [{ code: 'yaml-syntax', line: 1, column: 1 }] },
     // one value larger than any object the API server stores (#14 item 5)
-    { name: 'a string over the per-value limit: at the value', text: `a: 1\nb: "${'x'.repeat(YAML_LIMITS.maxStringBytes + 1)}"\n`, expected: [{ code: 'yaml-limits', line: 2, column: 4 }] },
+    {
+      name: 'a string over the per-value limit: at the value',
+      text: `a: 1\nb: "${'x'.repeat(YAML_LIMITS.maxStringBytes + 1)}"\n`,
+      expected: [{ code: 'yaml-limits', line: 2, column: 4 }],
+    },
     // amplification: 99 aliases to one 100 kB string are 10 MB of data from 100 kB of text (#14 item 5)
     {
       name: 'aliases multiplying a long string',

@@ -33,7 +33,10 @@ const write = (name: string, text: string) => {
   return file;
 };
 // a YAML definition with an error: it must be reported whatever the TypeScript one did
-const BROKEN_YAML = write('broken.yaml', 'apiVersion: antrea-clusterset/v1alpha1\nkind: ClusterSetDefinition\nmetadata: { name: other }\nspec:\n  leader: { clusterID: a }\n  clusters: [{ clusterID: a, podCIDR: [] }]\n');
+const BROKEN_YAML = write(
+  'broken.yaml',
+  'apiVersion: antrea-clusterset/v1alpha1\nkind: ClusterSetDefinition\nmetadata: { name: other }\nspec:\n  leader: { clusterID: a }\n  clusters: [{ clusterID: a, podCIDR: [] }]\n',
+);
 
 describe('a TypeScript definition runs without powers', () => {
   test('it cannot read the environment: a secret of the CI job does not reach the data', async () => {
@@ -45,14 +48,28 @@ describe('a TypeScript definition runs without powers', () => {
   });
 
   test.each([
-    { name: 'write a file', code: "require('node:fs').writeFileSync(PWNED, 'x');", message: /cannot evaluate definition: Access to this API has been restricted/ },
-    { name: 'start a process', code: "require('node:child_process').execSync('touch ' + PWNED);", message: /cannot evaluate definition: Access to this API has been restricted/ },
-    { name: 'read a file outside its folder', code: "require('node:fs').readFileSync('/etc/hostname');", message: /cannot evaluate definition: Access to this API has been restricted/ },
+    {
+      name: 'write a file',
+      code: "require('node:fs').writeFileSync(PWNED, 'x');",
+      message: /cannot evaluate definition: Access to this API has been restricted/,
+    },
+    {
+      name: 'start a process',
+      code: "require('node:child_process').execSync('touch ' + PWNED);",
+      message: /cannot evaluate definition: Access to this API has been restricted/,
+    },
+    {
+      name: 'read a file outside its folder',
+      code: "require('node:fs').readFileSync('/etc/hostname');",
+      message: /cannot evaluate definition: Access to this API has been restricted/,
+    },
   ])('it cannot $name', async ({ code, message }) => {
     const pwned = join(tmp, 'pwned');
     const file = write('power.ts', valid(`declare const require: any; const PWNED = ${JSON.stringify(pwned)}; ${code} const NAME = 'x';`));
     const { diagnostics } = await checkDefinitions([file]);
-    expect(diagnostics).toMatchObject([{ code: 'typescript-evaluation', severity: 'error', file, line: 1, column: 1, message: expect.stringMatching(message) }]);
+    expect(diagnostics).toMatchObject([
+      { code: 'typescript-evaluation', severity: 'error', file, line: 1, column: 1, message: expect.stringMatching(message) },
+    ]);
     expect(existsSync(pwned)).toBe(false);
   });
 
@@ -60,19 +77,32 @@ describe('a TypeScript definition runs without powers', () => {
     { name: 'process.exit(0)', code: 'process.exit(0);', message: /ended its evaluation \(exit code 0\) before it returned its data/ },
     { name: 'a throw', code: "throw new Error('boom');", message: /cannot evaluate definition: boom/ },
     { name: 'an endless loop', code: 'for (;;) {}', message: /took longer than/ },
-    { name: 'exhausting memory', code: 'const hog: string[] = []; for (;;) hog.push("x".repeat(1e6) + hog.length);', message: /run out of memory|took longer than/ },
-  ])('$name is a located diagnostic, and the other files are still checked', async ({ code, message }) => {
-    const limit = TYPESCRIPT_LIMITS.timeoutMs;
-    TYPESCRIPT_LIMITS.timeoutMs = 3_000;
-    try {
-      const file = write('hostile.ts', valid(`${code} const NAME = 'x';`));
-      const { diagnostics } = await checkDefinitions([BROKEN_YAML, file]);
-      expect(diagnostics.find((d) => d.file === file)).toMatchObject({ code: 'typescript-evaluation', line: 1, column: 1, message: expect.stringMatching(message) });
-      expect(diagnostics.some((d) => d.file === BROKEN_YAML && d.severity === 'error')).toBe(true);
-    } finally {
-      TYPESCRIPT_LIMITS.timeoutMs = limit;
-    }
-  }, 20_000);
+    {
+      name: 'exhausting memory',
+      code: 'const hog: string[] = []; for (;;) hog.push("x".repeat(1e6) + hog.length);',
+      message: /run out of memory|took longer than/,
+    },
+  ])(
+    '$name is a located diagnostic, and the other files are still checked',
+    async ({ code, message }) => {
+      const limit = TYPESCRIPT_LIMITS.timeoutMs;
+      TYPESCRIPT_LIMITS.timeoutMs = 3_000;
+      try {
+        const file = write('hostile.ts', valid(`${code} const NAME = 'x';`));
+        const { diagnostics } = await checkDefinitions([BROKEN_YAML, file]);
+        expect(diagnostics.find((d) => d.file === file)).toMatchObject({
+          code: 'typescript-evaluation',
+          line: 1,
+          column: 1,
+          message: expect.stringMatching(message),
+        });
+        expect(diagnostics.some((d) => d.file === BROKEN_YAML && d.severity === 'error')).toBe(true);
+      } finally {
+        TYPESCRIPT_LIMITS.timeoutMs = limit;
+      }
+    },
+    20_000,
+  );
 
   test('--no-typescript refuses TypeScript definitions without running them', async () => {
     const file = write('off.ts', valid("const NAME = 'off';"));

@@ -65,7 +65,12 @@ describe('schema diagnostics', () => {
     {
       name: 'unknown token source names the valid ones',
       text: minimal.replace('    - clusterID: a\n', '    - clusterID: a\n      tokenSecret: { source: vault }\n'),
-      expected: { line: 13, column: 30, path: ['spec', 'clusters', 0, 'tokenSecret', 'source'], message: 'invalid value "vault": expected one of "manual", "externalSecret", "sealedSecret"' },
+      expected: {
+        line: 13,
+        column: 30,
+        path: ['spec', 'clusters', 0, 'tokenSecret', 'source'],
+        message: 'invalid value "vault": expected one of "manual", "externalSecret", "sealedSecret"',
+      },
     },
     {
       name: 'missing required field points at its parent',

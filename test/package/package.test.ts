@@ -29,10 +29,13 @@ beforeAll(() => {
   // a copy of what the build reads; node_modules is shared through a link
   const src = join(tmp, 'source');
   mkdirSync(src);
-  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md']) copyFileSync(join(ROOT, entry), join(src, entry));
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md'])
+    copyFileSync(join(ROOT, entry), join(src, entry));
   for (const dir of ['src', 'bin', 'scripts', 'schema', 'docs']) cpSync(join(ROOT, dir), join(src, dir), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'), 'dir');
-  const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: src, encoding: 'utf8', env: npmEnv, stdio: ['ignore', 'pipe', 'pipe'] })) as {
+  const out = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: src, encoding: 'utf8', env: npmEnv, stdio: ['ignore', 'pipe', 'pipe'] }),
+  ) as {
     filename: string;
     files: { path: string }[];
   }[];
@@ -49,7 +52,8 @@ describe('the tarball', () => {
     const tops = new Set(packed.map((f) => f.path.split('/')[0]));
     expect([...tops].sort()).toEqual(['README.md', 'bin', 'docs', 'lib', 'package.json', 'schema']);
     const paths = packed.map((f) => f.path);
-    for (const p of ['lib/index.js', 'lib/index.cjs', 'lib/cli.js', 'lib/types/index.d.ts', 'bin/clusterset.mjs', 'schema/clusterset.schema.json']) expect(paths).toContain(p);
+    for (const p of ['lib/index.js', 'lib/index.cjs', 'lib/cli.js', 'lib/types/index.d.ts', 'bin/clusterset.mjs', 'schema/clusterset.schema.json'])
+      expect(paths).toContain(p);
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
   });
 
@@ -66,7 +70,11 @@ describe('installed into a CommonJS repository', () => {
   test('require() and import both give the library', () => {
     const cjs = sh(process.execPath, ['-e', "const m = require('antrea-clusterset'); console.log(typeof m.defineClusterSet, typeof m.compile)"]);
     expect(cjs).toMatchObject({ code: 0, stdout: 'function function\n' });
-    const esm = sh(process.execPath, ['--input-type=module', '-e', "import { defineClusterSet, compile } from 'antrea-clusterset'; console.log(typeof defineClusterSet, typeof compile)"]);
+    const esm = sh(process.execPath, [
+      '--input-type=module',
+      '-e',
+      "import { defineClusterSet, compile } from 'antrea-clusterset'; console.log(typeof defineClusterSet, typeof compile)",
+    ]);
     expect(esm).toMatchObject({ code: 0, stdout: 'function function\n' });
   });
 

@@ -39,7 +39,15 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
   {
     name: 'add a member',
     base: () => example('test-clusterset'),
-    head: (d) => (d.spec.clusters.push({ clusterID: 'test-cluster-south', serviceCIDR: '10.128.0.0/16', gateways: [{ node: 'south-1' }], delivery: { flux: { kubeConfigSecretRef: { name: 'south-kubeconfig' } } } }), d),
+    head: (d) => (
+      d.spec.clusters.push({
+        clusterID: 'test-cluster-south',
+        serviceCIDR: '10.128.0.0/16',
+        gateways: [{ node: 'south-1' }],
+        delivery: { flux: { kubeConfigSecretRef: { name: 'south-kubeconfig' } } },
+      }),
+      d
+    ),
     expected: ['[safe] member test-cluster-south joins'],
     destructive: false,
   },
@@ -54,7 +62,9 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
     name: 'rename the ClusterSet',
     base: () => example('test-clusterset'),
     head: (d) => ((d.metadata.name = 'prod-clusterset'), d),
-    expected: ['[destructive] ClusterSet test-clusterset is renamed to prod-clusterset: every cluster leaves test-clusterset and joins prod-clusterset, and the bundles move to new folders'],
+    expected: [
+      '[destructive] ClusterSet test-clusterset is renamed to prod-clusterset: every cluster leaves test-clusterset and joins prod-clusterset, and the bundles move to new folders',
+    ],
     destructive: true,
   },
   {
@@ -110,7 +120,9 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
     name: 'a member installs Antrea elsewhere: the engine prunes its CNI',
     base: () => example('test-clusterset'),
     head: (d) => ((d.spec.clusters[1].install = 'multiclusterOnly'), d),
-    expected: ['[destructive] test-cluster-east no longer gets Antrea from its bundle (install: multiclusterOnly): the engines prune its antrea-agent and antrea-controller'],
+    expected: [
+      '[destructive] test-cluster-east no longer gets Antrea from its bundle (install: multiclusterOnly): the engines prune its antrea-agent and antrea-controller',
+    ],
     destructive: true,
   },
   {
@@ -123,14 +135,30 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
   {
     name: 'add a Tier and a policy using it together',
     base: () => example('test-clusterset'),
-    head: (d) => ((d.spec.tiers ??= []).push({ name: 'fleet-baseline', priority: 60 }), d.spec.policies.push({ name: 'baseline', spec: { priority: 1, tier: 'fleet-baseline', appliedTo: [{ namespaceSelector: {} }], ingress: [{ action: 'Drop', from: [{ namespaceSelector: {} }] }] } }), d),
-    expected: ['[disruptive] policy baseline is added in Tier fleet-baseline, which this change adds (replicated to 2 members)', '[safe] Tier fleet-baseline is added in every member'],
+    head: (d) => (
+      (d.spec.tiers ??= []).push({ name: 'fleet-baseline', priority: 60 }),
+      d.spec.policies.push({
+        name: 'baseline',
+        spec: { priority: 1, tier: 'fleet-baseline', appliedTo: [{ namespaceSelector: {} }], ingress: [{ action: 'Drop', from: [{ namespaceSelector: {} }] }] },
+      }),
+      d
+    ),
+    expected: [
+      '[disruptive] policy baseline is added in Tier fleet-baseline, which this change adds (replicated to 2 members)',
+      '[safe] Tier fleet-baseline is added in every member',
+    ],
     destructive: false,
   },
   {
     name: 'a policy in a Tier that already exists',
     base: () => ((d) => ((d.spec.tiers ??= []).push({ name: 'fleet-baseline', priority: 60 }), d))(example('test-clusterset')),
-    head: (d) => (d.spec.policies.push({ name: 'baseline', spec: { priority: 1, tier: 'fleet-baseline', appliedTo: [{ namespaceSelector: {} }], ingress: [{ action: 'Drop', from: [{ namespaceSelector: {} }] }] } }), d),
+    head: (d) => (
+      d.spec.policies.push({
+        name: 'baseline',
+        spec: { priority: 1, tier: 'fleet-baseline', appliedTo: [{ namespaceSelector: {} }], ingress: [{ action: 'Drop', from: [{ namespaceSelector: {} }] }] },
+      }),
+      d
+    ),
     expected: ['[safe] policy baseline is added (replicated to 2 members)'],
     destructive: false,
   },
@@ -177,6 +205,8 @@ describe('plan over pairs of definitions', () => {
     const after = structuredClone(before);
     after.spec.clusters[2].gateways = [{ node: 'cl3-node2' }];
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
-    expect(plan.counts).toEqual([{ clusterSet: 'demo-clusterset', owner: 'demo-cluster-member3', layers: { '4-resources': { added: 1, changed: 0, removed: 1 } } }]);
+    expect(plan.counts).toEqual([
+      { clusterSet: 'demo-clusterset', owner: 'demo-cluster-member3', layers: { '4-resources': { added: 1, changed: 0, removed: 1 } } },
+    ]);
   });
 });

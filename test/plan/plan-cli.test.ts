@@ -44,7 +44,9 @@ describe('clusterset plan against a git revision', () => {
       expect(r.status).toBe(3);
       const json = JSON.parse(r.stdout);
       expect(json.destructive).toBe(true);
-      expect(json.changes.map((c: PlanChange) => `${c.impact}: ${c.text}`)).toContain('destructive: member demo-cluster-member3 leaves (its leader credentials are revoked)');
+      expect(json.changes.map((c: PlanChange) => `${c.impact}: ${c.text}`)).toContain(
+        'destructive: member demo-cluster-member3 leaves (its leader credentials are revoked)',
+      );
       expect(git('status', '--porcelain').toString()).toBe(' M clustersets/demo-clusterset.yaml\n');
     } finally {
       writeFileSync(file, committed);
@@ -80,7 +82,13 @@ describe('markdown size', () => {
   it('stays under the comment limit however big the fleet, with a count of what is left out', () => {
     const changes: PlanChange[] = [];
     for (let s = 0; s < 400; s++)
-      for (let c = 0; c < 30; c++) changes.push({ impact: c === 0 ? 'destructive' : 'rollout', clusterSet: `cs-${String(s).padStart(3, '0')}`, text: `member cluster-${c} of a large fleet changes in some way`, details: ['one detail line', 'another detail line'] });
+      for (let c = 0; c < 30; c++)
+        changes.push({
+          impact: c === 0 ? 'destructive' : 'rollout',
+          clusterSet: `cs-${String(s).padStart(3, '0')}`,
+          text: `member cluster-${c} of a large fleet changes in some way`,
+          details: ['one detail line', 'another detail line'],
+        });
     const big: Plan = { changes, counts: [], objectChanges: [] };
     const md = renderPlan('markdown', big, { base: 'main', head: 'work tree' });
     expect(md.length).toBeLessThan(MARKDOWN_LIMIT);
@@ -89,7 +97,11 @@ describe('markdown size', () => {
   });
 
   it('escapes Markdown and control characters in values', () => {
-    const md = renderPlan('markdown', { changes: [{ impact: 'safe', clusterSet: 'x', text: 'Service [a](http://evil) <img src=x> `b`\u001b[2J' }], counts: [], objectChanges: [] }, { base: 'b', head: 'h' });
+    const md = renderPlan(
+      'markdown',
+      { changes: [{ impact: 'safe', clusterSet: 'x', text: 'Service [a](http://evil) <img src=x> `b`\u001b[2J' }], counts: [], objectChanges: [] },
+      { base: 'b', head: 'h' },
+    );
     expect(md).toContain('Service \\[a\\]\\(http://evil\\) \\<img src=x\\> \\`b\\`\\u001b\\[2J');
   });
 });

@@ -16,13 +16,25 @@ const name = fc.oneof(
 const octet = fc.integer({ min: 0, max: 255 });
 const cidr = fc.tuple(octet, octet, fc.constantFrom(8, 12, 16, 20, 24, 28, 33)).map(([a, b, p]) => `10.${a}.${b}.0/${p}`);
 const node = fc.oneof(fc.constantFrom('node-1', 'Node_A', '../x', 'n'.repeat(250)), fc.stringMatching(/^[a-z][a-z0-9.-]{0,30}$/));
-const gateway = fc.record({ node, ip: fc.option(fc.tuple(octet, octet).map(([a, b]) => `100.64.${a}.${b}`), { nil: undefined }) }, { requiredKeys: ['node'] });
+const gateway = fc.record(
+  {
+    node,
+    ip: fc.option(
+      fc.tuple(octet, octet).map(([a, b]) => `100.64.${a}.${b}`),
+      { nil: undefined },
+    ),
+  },
+  { requiredKeys: ['node'] },
+);
 const tokenSecret = fc.oneof(
   fc.constant(undefined),
   fc.record({ source: fc.constant('manual'), name: fc.option(name, { nil: undefined }) }, { requiredKeys: ['source'] }),
   fc.record({
     source: fc.constant('externalSecret'),
-    externalSecret: fc.record({ secretStoreRef: fc.record({ kind: fc.constantFrom('SecretStore', 'ClusterSecretStore'), name }), remoteRef: fc.record({ key: fc.constantFrom('a/b', 'k') }) }),
+    externalSecret: fc.record({
+      secretStoreRef: fc.record({ kind: fc.constantFrom('SecretStore', 'ClusterSecretStore'), name }),
+      remoteRef: fc.record({ key: fc.constantFrom('a/b', 'k') }),
+    }),
   }),
 );
 const network = fc.record(
@@ -48,8 +60,20 @@ const cluster = fc.record(
 );
 const delivery = fc.oneof(
   fc.constant({}),
-  fc.record({ argocd: fc.record({ namespace: fc.constantFrom('argocd', 'Argo'), project: fc.constantFrom('default', 'p'), repoURL: fc.constantFrom('https://git.example.com/x.git', '{{ .name }}'), targetRevision: fc.constantFrom('main', 'v1') }) }),
-  fc.record({ flux: fc.record({ sourceRef: fc.constant({ kind: 'GitRepository', name: 'flux-system', namespace: 'flux-system' }), interval: fc.constantFrom('10m', '-1m', '1h') }, { requiredKeys: ['sourceRef'] }) }),
+  fc.record({
+    argocd: fc.record({
+      namespace: fc.constantFrom('argocd', 'Argo'),
+      project: fc.constantFrom('default', 'p'),
+      repoURL: fc.constantFrom('https://git.example.com/x.git', '{{ .name }}'),
+      targetRevision: fc.constantFrom('main', 'v1'),
+    }),
+  }),
+  fc.record({
+    flux: fc.record(
+      { sourceRef: fc.constant({ kind: 'GitRepository', name: 'flux-system', namespace: 'flux-system' }), interval: fc.constantFrom('10m', '-1m', '1h') },
+      { requiredKeys: ['sourceRef'] },
+    ),
+  }),
 );
 const policy = fc.record({
   name,
@@ -99,16 +123,86 @@ type Def = ReturnType<typeof plausible.generate>['value'];
 type Edit = (d: Def) => void;
 const edit: fc.Arbitrary<Edit | undefined> = fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 4 },
-  { arbitrary: name.map((n): Edit => (d) => void (d.spec.clusters[0]!.clusterID = n)), weight: 1 },
-  { arbitrary: name.map((n): Edit => (d) => void (d.metadata.name = n)), weight: 1 },
-  { arbitrary: node.map((n): Edit => (d) => void (d.spec.clusters[d.spec.clusters.length - 1]!.gateways = [{ node: n, ip: '100.64.9.9' }])), weight: 1 },
-  { arbitrary: cidr.map((c): Edit => (d) => void (d.spec.clusters[d.spec.clusters.length - 1]!.podCIDRs = [c])), weight: 1 },
-  { arbitrary: cluster.map((c): Edit => (d) => void d.spec.clusters.push(c as never)), weight: 1 },
-  { arbitrary: policy.map((p): Edit => (d) => void (d.spec.policies = [p as never])), weight: 1 },
-  { arbitrary: delivery.map((v): Edit => (d) => void (d.spec.delivery = v as never)), weight: 1 },
-  { arbitrary: tokenSecret.map((t): Edit => (d) => void Object.assign(d.spec.clusters[d.spec.clusters.length - 1]!, t ? { tokenSecret: t } : {})), weight: 1 },
-  { arbitrary: network.map((n): Edit => (d) => void Object.assign(d.spec.clusters[d.spec.clusters.length - 1]!, { network: n })), weight: 1 },
-  { arbitrary: fc.constantFrom('v2.4.0', 'v3.0.0', '2.7.0').map((v): Edit => (d) => void (d.spec.antrea.version = v)), weight: 1 },
+  {
+    arbitrary: name.map(
+      (n): Edit =>
+        (d) =>
+          void (d.spec.clusters[0]!.clusterID = n),
+    ),
+    weight: 1,
+  },
+  {
+    arbitrary: name.map(
+      (n): Edit =>
+        (d) =>
+          void (d.metadata.name = n),
+    ),
+    weight: 1,
+  },
+  {
+    arbitrary: node.map(
+      (n): Edit =>
+        (d) =>
+          void (d.spec.clusters[d.spec.clusters.length - 1]!.gateways = [{ node: n, ip: '100.64.9.9' }]),
+    ),
+    weight: 1,
+  },
+  {
+    arbitrary: cidr.map(
+      (c): Edit =>
+        (d) =>
+          void (d.spec.clusters[d.spec.clusters.length - 1]!.podCIDRs = [c]),
+    ),
+    weight: 1,
+  },
+  {
+    arbitrary: cluster.map(
+      (c): Edit =>
+        (d) =>
+          void d.spec.clusters.push(c as never),
+    ),
+    weight: 1,
+  },
+  {
+    arbitrary: policy.map(
+      (p): Edit =>
+        (d) =>
+          void (d.spec.policies = [p as never]),
+    ),
+    weight: 1,
+  },
+  {
+    arbitrary: delivery.map(
+      (v): Edit =>
+        (d) =>
+          void (d.spec.delivery = v as never),
+    ),
+    weight: 1,
+  },
+  {
+    arbitrary: tokenSecret.map(
+      (t): Edit =>
+        (d) =>
+          void Object.assign(d.spec.clusters[d.spec.clusters.length - 1]!, t ? { tokenSecret: t } : {}),
+    ),
+    weight: 1,
+  },
+  {
+    arbitrary: network.map(
+      (n): Edit =>
+        (d) =>
+          void Object.assign(d.spec.clusters[d.spec.clusters.length - 1]!, { network: n }),
+    ),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.constantFrom('v2.4.0', 'v3.0.0', '2.7.0').map(
+      (v): Edit =>
+        (d) =>
+          void (d.spec.antrea.version = v),
+    ),
+    weight: 1,
+  },
 );
 
 export const definitionArbitrary = fc.tuple(plausible, edit).map(([d, e]) => {

@@ -32,7 +32,14 @@ describe('antrea options from effective settings', () => {
       imageRegistry: 'mirror.example.com/antrea',
       tunnelType: 'vxlan',
       agentConfig: { defaultMTU: 1400 },
-      multicluster: { enabled: true, enableGateway: true, namespace: 'mc-east', enablePodToPodConnectivity: true, enableStretchedNetworkPolicy: false, trafficEncryptionMode: 'wireGuard' },
+      multicluster: {
+        enabled: true,
+        enableGateway: true,
+        namespace: 'mc-east',
+        enablePodToPodConnectivity: true,
+        enableStretchedNetworkPolicy: false,
+        trafficEncryptionMode: 'wireGuard',
+      },
     });
   });
 

@@ -28,7 +28,9 @@ describe.each(allDefinitions())('guards in %s', (definition) => {
     for (const bundle of output!.bundles) {
       const find = (kind: string, name: string) => bundle.objects.find((o) => o.kind === kind && o.metadata.name === name);
       if (bundle.role !== 'member') {
-        const namespace = bundle.objects.find((o) => o.kind === 'ClusterSet' && (o.spec as { leaders: { server?: string }[] }).leaders[0]!.server === undefined)!.metadata.namespace!;
+        const namespace = bundle.objects.find(
+          (o) => o.kind === 'ClusterSet' && (o.spec as { leaders: { server?: string }[] }).leaders[0]!.server === undefined,
+        )!.metadata.namespace!;
         check(find('Namespace', namespace), `${bundle.clusterID} Namespace ${namespace}`);
         for (const id of memberIDs) {
           for (const kind of ['ServiceAccount', 'Secret', 'RoleBinding']) {

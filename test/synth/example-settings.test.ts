@@ -13,13 +13,16 @@ function bundle(clusterSet: string, cluster: string) {
     return parse(readFileSync(found ?? `${dir}/${path}`, 'utf8'));
   };
   const antreaConfig = read('1-rbac-config/ConfigMap.kube-system.antrea-config.yaml').data;
-  const agentEnv = (read('3-workloads/DaemonSet.kube-system.antrea-agent.yaml').spec.template.spec.containers as { name: string; env?: { name: string; value?: string }[] }[])
-    .find((c) => c.name === 'antrea-agent')!.env ?? [];
+  const agentEnv =
+    (
+      read('3-workloads/DaemonSet.kube-system.antrea-agent.yaml').spec.template.spec.containers as { name: string; env?: { name: string; value?: string }[] }[]
+    ).find((c) => c.name === 'antrea-agent')!.env ?? [];
   return {
     agent: parse(antreaConfig['antrea-agent.conf']),
     controller: parse(antreaConfig['antrea-controller.conf']),
     memberMc: (ns = 'kube-system') => parse(read(`1-rbac-config/ConfigMap.${ns}.antrea-mc-controller-config.yaml`).data['controller_manager_config.yaml']),
-    leaderMc: (ns = 'antrea-multicluster') => parse(read(`1-rbac-config/ConfigMap.${ns}.antrea-mc-controller-config.yaml`).data['controller_manager_config.yaml']),
+    leaderMc: (ns = 'antrea-multicluster') =>
+      parse(read(`1-rbac-config/ConfigMap.${ns}.antrea-mc-controller-config.yaml`).data['controller_manager_config.yaml']),
     env: Object.fromEntries(agentEnv.map((e) => [e.name, e.value])),
   };
 }
@@ -34,9 +37,21 @@ describe('settings the examples put in each bundle', () => {
       const b = bundle('demo-clusterset', cluster);
       expect(b.agent.featureGates.Multicluster).toBe(true);
       expect(b.controller.featureGates.Multicluster).toBe(true);
-      expect(b.agent.multicluster).toMatchObject({ enableGateway: true, namespace: 'kube-system', enablePodToPodConnectivity: true, enableStretchedNetworkPolicy: false, trafficEncryptionMode: 'none' });
+      expect(b.agent.multicluster).toMatchObject({
+        enableGateway: true,
+        namespace: 'kube-system',
+        enablePodToPodConnectivity: true,
+        enableStretchedNetworkPolicy: false,
+        trafficEncryptionMode: 'none',
+      });
       expect(b.agent).toMatchObject({ trafficEncapMode: 'encap', tunnelType: 'geneve', tunnelPort: 0 });
-      expect(b.memberMc()).toMatchObject({ serviceCIDR: svc, podCIDRs: [pod], gatewayIPPrecedence: 'private', endpointIPType: 'ClusterIP', enableStretchedNetworkPolicy: false });
+      expect(b.memberMc()).toMatchObject({
+        serviceCIDR: svc,
+        podCIDRs: [pod],
+        gatewayIPPrecedence: 'private',
+        endpointIPType: 'ClusterIP',
+        enableStretchedNetworkPolicy: false,
+      });
     }
     // the dual-role leader also runs the leader controller in the common area
     expect(bundle('demo-clusterset', 'demo-cluster-leader').leaderMc()).toMatchObject({ enableStretchedNetworkPolicy: false });
@@ -46,7 +61,10 @@ describe('settings the examples put in each bundle', () => {
     const north = bundle('test-clusterset', 'test-cluster-north');
     expect(north.agent.featureGates?.Multicluster).toBeUndefined();
     expect(north.leaderMc()).toMatchObject({ enableStretchedNetworkPolicy: false });
-    for (const [cluster, svc] of [['test-cluster-east', '10.96.0.0/16'], ['test-cluster-west', '10.112.0.0/16']] as const) {
+    for (const [cluster, svc] of [
+      ['test-cluster-east', '10.96.0.0/16'],
+      ['test-cluster-west', '10.112.0.0/16'],
+    ] as const) {
       const b = bundle('test-clusterset', cluster);
       expect(b.agent.featureGates.Multicluster).toBe(true);
       expect(b.agent.multicluster).toMatchObject({ enableGateway: true, enablePodToPodConnectivity: false });

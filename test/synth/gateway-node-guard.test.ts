@@ -13,7 +13,10 @@ import { allDefinitions } from './definitions';
  * would for a CREATE: our own Gateway Node objects are denied (they only exist to annotate), a
  * kubelet's registration is admitted.
  */
-interface Validation { expression: string; messageExpression: string }
+interface Validation {
+  expression: string;
+  messageExpression: string;
+}
 interface PolicySpec {
   failurePolicy: string;
   matchConstraints: { resourceRules: { apiGroups: string[]; operations: string[]; resources: string[] }[] };
@@ -31,22 +34,25 @@ describe('Gateway Nodes are never created', async () => {
     expect(withGateways.length).toBeGreaterThan(5);
   });
 
-  test.each(bundles.map((b) => [b.name, b] as const))('%s: the policy and its binding are there exactly when Nodes are, a layer and a wave before them', (_, b) => {
-    const policy = b.objects.find((o) => o.kind === 'ValidatingAdmissionPolicy');
-    const binding = b.objects.find((o) => o.kind === 'ValidatingAdmissionPolicyBinding');
-    const nodes = b.objects.filter((o) => o.kind === 'Node');
-    if (nodes.length === 0) {
-      expect(policy).toBeUndefined();
-      expect(binding).toBeUndefined();
-      return;
-    }
-    expect(policy && binding).toBeTruthy();
-    expect((binding!.spec as { policyName: string; validationActions: string[] })).toEqual({ policyName: policy!.metadata.name, validationActions: ['Deny'] });
-    for (const guard of [policy!, binding!]) {
-      expect(layerDirectoryOf(guard)).toBe('2-webhooks');
-      for (const n of nodes) expect(wave(guard)).toBeLessThan(wave(n));
-    }
-  });
+  test.each(bundles.map((b) => [b.name, b] as const))(
+    '%s: the policy and its binding are there exactly when Nodes are, a layer and a wave before them',
+    (_, b) => {
+      const policy = b.objects.find((o) => o.kind === 'ValidatingAdmissionPolicy');
+      const binding = b.objects.find((o) => o.kind === 'ValidatingAdmissionPolicyBinding');
+      const nodes = b.objects.filter((o) => o.kind === 'Node');
+      if (nodes.length === 0) {
+        expect(policy).toBeUndefined();
+        expect(binding).toBeUndefined();
+        return;
+      }
+      expect(policy && binding).toBeTruthy();
+      expect(binding!.spec as { policyName: string; validationActions: string[] }).toEqual({ policyName: policy!.metadata.name, validationActions: ['Deny'] });
+      for (const guard of [policy!, binding!]) {
+        expect(layerDirectoryOf(guard)).toBe('2-webhooks');
+        for (const n of nodes) expect(wave(guard)).toBeLessThan(wave(n));
+      }
+    },
+  );
 
   const policy = withGateways[0]!.objects.find((o) => o.kind === 'ValidatingAdmissionPolicy')!;
   const spec = policy.spec as PolicySpec;
@@ -68,9 +74,23 @@ describe('Gateway Nodes are never created', async () => {
   );
 
   test.each([
-    ['a kubelet registering its Node', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-7', labels: { 'kubernetes.io/hostname': 'worker-7' }, annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } } }],
+    [
+      'a kubelet registering its Node',
+      {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: {
+          name: 'worker-7',
+          labels: { 'kubernetes.io/hostname': 'worker-7' },
+          annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+        },
+      },
+    ],
     ['a Node with no annotations', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-8' } }],
-    ['a Node with other Antrea annotations', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-9', annotations: { 'node.antrea.io/mac-address': '00:00:5e:00:53:01' } } }],
+    [
+      'a Node with other Antrea annotations',
+      { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-9', annotations: { 'node.antrea.io/mac-address': '00:00:5e:00:53:01' } } },
+    ],
   ])('%s is admitted', (_, node) => {
     expect(admits(node)).toBe(true);
   });

@@ -37,7 +37,8 @@ async function build(install: { leader: string; east: string; west: string }) {
 }
 
 const names = (b: Bundle) => b.objects.map((o) => `${o.kind}/${o.metadata.name}`);
-const crdGroups = (b: Bundle) => [...new Set(b.objects.filter((o) => o.kind === 'CustomResourceDefinition').map((o) => (o.spec as { group: string }).group))].sort();
+const crdGroups = (b: Bundle) =>
+  [...new Set(b.objects.filter((o) => o.kind === 'CustomResourceDefinition').map((o) => (o.spec as { group: string }).group))].sort();
 
 describe('install: multiclusterOnly', async () => {
   const full = await build({ leader: 'full', east: 'full', west: 'full' });
@@ -45,7 +46,13 @@ describe('install: multiclusterOnly', async () => {
 
   test('a member installed elsewhere gets no Antrea core, no core CRDs and no node-init, but all of Multi-cluster', () => {
     const east = only.bundle('east');
-    for (const core of ['DaemonSet/antrea-agent', 'Deployment/antrea-controller', 'ConfigMap/antrea-config', 'DaemonSet/antrea-node-init', 'APIService/v1beta2.controlplane.antrea.io']) {
+    for (const core of [
+      'DaemonSet/antrea-agent',
+      'Deployment/antrea-controller',
+      'ConfigMap/antrea-config',
+      'DaemonSet/antrea-node-init',
+      'APIService/v1beta2.controlplane.antrea.io',
+    ]) {
       expect(names(full.bundle('east')), core).toContain(core);
       expect(names(east), core).not.toContain(core);
     }
@@ -59,7 +66,9 @@ describe('install: multiclusterOnly', async () => {
     const mgmt = only.bundle('mgmt');
     expect(names(mgmt)).not.toContain('DaemonSet/antrea-agent');
     expect(crdGroups(mgmt)).toEqual(['multicluster.crd.antrea.io']);
-    expect(names(mgmt)).toEqual(expect.arrayContaining(['Deployment/antrea-mc-controller', 'ClusterSet/elsewhere', 'ServiceAccount/west-member-token', 'Secret/east-member-token']));
+    expect(names(mgmt)).toEqual(
+      expect.arrayContaining(['Deployment/antrea-mc-controller', 'ClusterSet/elsewhere', 'ServiceAccount/west-member-token', 'Secret/east-member-token']),
+    );
     expect(mgmt.helmValues).toBeUndefined();
   });
 

@@ -33,7 +33,10 @@ describe('notes commands', () => {
           { clusterID: 'east', tokenSecret: { source: 'manual', name: "x'; touch /tmp/p; echo '" } },
           {
             clusterID: 'west',
-            tokenSecret: { source: 'externalSecret', externalSecret: { secretStoreRef: { name: 'v' }, remoteRef: { key: 'k', caProperty: '"); system("id', tokenProperty: "t'; id; '" } } },
+            tokenSecret: {
+              source: 'externalSecret',
+              externalSecret: { secretStoreRef: { name: 'v' }, remoteRef: { key: 'k', caProperty: '"); system("id', tokenProperty: "t'; id; '" } },
+            },
           },
         ],
       },

@@ -12,7 +12,8 @@ const cases = ['dual-role-manual', 'external-secret', 'sealed-secret'];
  * What the wiring parts emit, and the notes: Antrea's own workloads and CRDs are proven by
  * the conformance tests, and the kustomization lists them, so both stay out of these goldens.
  */
-const WIRING_FILE = /^(Namespace|ClusterSet|ResourceExport|ExternalSecret|SealedSecret|ServiceExport|Tier|Node)\.|^(ServiceAccount|Secret|RoleBinding)\.[^.]+\..+-member-token\.yaml$/;
+const WIRING_FILE =
+  /^(Namespace|ClusterSet|ResourceExport|ExternalSecret|SealedSecret|ServiceExport|Tier|Node)\.|^(ServiceAccount|Secret|RoleBinding)\.[^.]+\..+-member-token\.yaml$/;
 const isWiringFile = (path: string): boolean => path.endsWith('/README.md') || WIRING_FILE.test(path.split('/').pop()!);
 
 describe.each(cases)('fixture %s', (name) => {
@@ -76,7 +77,9 @@ describe('the manual install in the notes (#12 item 7)', () => {
     expect(manual).toMatch(/0-\*\) kubectl --context "\$1" wait --for condition=Established/);
     expect(manual).toMatch(/3-\*\) kubectl --context "\$1" wait --for condition=Available/);
     expect(manual.indexOf('install test-cluster-north')).toBeLessThan(manual.indexOf('install test-cluster-east'));
-    expect(manual).toMatch(/install test-cluster-east test-cluster-east {3}# then copy its token \(Member tokens\), then: layer test-cluster-east test-cluster-east 4-resources/);
+    expect(manual).toMatch(
+      /install test-cluster-east test-cluster-east {3}# then copy its token \(Member tokens\), then: layer test-cluster-east test-cluster-east 4-resources/,
+    );
     // the one-step root apply is named only as what not to rely on
     expect(manual).not.toMatch(/^kubectl apply -k/m);
   });

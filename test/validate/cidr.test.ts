@@ -96,7 +96,11 @@ describe('overlappingPairs', () => {
 
   test.each([
     { name: 'disjoint ranges give nothing', texts: ['10.244.0.0/20', '10.244.16.0/20', '10.244.32.0/20'], pairs: [] },
-    { name: 'a repeat pairs the later with the earlier', texts: ['10.244.16.0/20', '10.244.0.0/20', '10.244.16.0/20 again'], pairs: [['10.244.16.0/20', '10.244.16.0/20 again']] },
+    {
+      name: 'a repeat pairs the later with the earlier',
+      texts: ['10.244.16.0/20', '10.244.0.0/20', '10.244.16.0/20 again'],
+      pairs: [['10.244.16.0/20', '10.244.16.0/20 again']],
+    },
     { name: 'the later in the document is second, whatever the address order', texts: ['10.1.0.0/16', '10.0.0.0/8'], pairs: [['10.1.0.0/16', '10.0.0.0/8']] },
     {
       name: 'a wide range hides nothing behind it',

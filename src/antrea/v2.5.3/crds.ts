@@ -2,15 +2,7 @@ import type { CrdModel } from '../crd';
 import { editCrd, remove, type CrdChanges } from '../derive';
 import { antreaAgentInfo } from '../v2.7.0/crds/core/antrea-agent-info';
 import { clusterGroup } from '../v2.7.0/crds/core/cluster-group';
-import {
-  clusterInfoImport,
-  clusterSet,
-  gateway,
-  labelIdentity,
-  memberClusterAnnounce,
-  resourceExport,
-  resourceImport,
-} from '../v2.7.0/crds/multicluster';
+import { clusterInfoImport, clusterSet, gateway, labelIdentity, memberClusterAnnounce, resourceExport, resourceImport } from '../v2.7.0/crds/multicluster';
 
 /** v2.6 added the agent's `networkInfo` and ClusterGroup `nodeSelector`. */
 export const core: CrdChanges = {

@@ -6,13 +6,7 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { objectChecksum } from './checksum';
 import { CLOUDS } from './clouds';
 import type { KubeObject } from './kube-object';
-import {
-  ANTREA_CONFIG_MAP,
-  ANTREA_NAMESPACE,
-  CHECKSUM_CONFIG,
-  CHECKSUM_IPSEC_SECRET,
-  componentLabels,
-} from './constants';
+import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, CHECKSUM_CONFIG, CHECKSUM_IPSEC_SECRET, componentLabels } from './constants';
 import { antreaAgentConf, antreaConfigMap } from './core-config';
 import { imageRef } from './images';
 import type { AntreaOptions } from './options';
@@ -67,13 +61,7 @@ function agent(image: string, opts: AntreaOptions): IContainer {
     imagePullPolicy: 'IfNotPresent',
     command: ['antrea-agent'],
     // logs go to files under /var/log/antrea and to stderr for kubectl logs
-    args: [
-      '--config=/etc/antrea/antrea-agent.conf',
-      '--logtostderr=false',
-      '--log_dir=/var/log/antrea',
-      '--alsologtostderr',
-      ...LOG_FILE_ARGS,
-    ],
+    args: ['--config=/etc/antrea/antrea-agent.conf', '--logtostderr=false', '--log_dir=/var/log/antrea', '--alsologtostderr', ...LOG_FILE_ARGS],
     env: [
       fieldEnv('POD_NAME', 'metadata.name'),
       fieldEnv('POD_NAMESPACE', 'metadata.namespace'),
@@ -215,9 +203,7 @@ export function antreaAgentDaemonSet(opts: AntreaOptions, configMap: KubeObject 
             { effect: 'NoExecute', operator: 'Exists' },
           ],
           serviceAccountName: 'antrea-agent',
-          ...(chaining
-            ? { containers: [installCni(image, true), ...containers] }
-            : { initContainers: [installCni(image, false)], containers }),
+          ...(chaining ? { containers: [installCni(image, true), ...containers] } : { initContainers: [installCni(image, false)], containers }),
           volumes: volumes(cloud?.cniBinDir ?? '/opt/cni/bin'),
         },
       },

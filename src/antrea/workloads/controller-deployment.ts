@@ -16,10 +16,7 @@ const httpsProbe = (path: string): IHTTPGetAction => ({ host: 'localhost', path,
  * The `antrea-controller` Deployment: one replica on the host network.
  * `configMap` is the rendered `antrea-config` for the same options, passed in to render it once.
  */
-export function antreaControllerDeployment(
-  opts: AntreaOptions,
-  configMap: KubeObject = antreaConfigMap(opts),
-): KubeObject {
+export function antreaControllerDeployment(opts: AntreaOptions, configMap: KubeObject = antreaConfigMap(opts)): KubeObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',

@@ -159,8 +159,7 @@ export function antreaControllerConf(opts: AntreaOptions): Conf {
 }
 
 /** networkPolicyOnly as the agent will run it (after `agentConfig`): Antrea chains after the primary CNI */
-export const isNetworkPolicyOnly = (opts: AntreaOptions): boolean =>
-  antreaAgentConf(opts).trafficEncapMode === 'networkPolicyOnly';
+export const isNetworkPolicyOnly = (opts: AntreaOptions): boolean => antreaAgentConf(opts).trafficEncapMode === 'networkPolicyOnly';
 
 export const antreaCniConflist = (): Conf => cniConflist();
 

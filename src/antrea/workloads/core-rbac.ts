@@ -100,11 +100,7 @@ function agentRules(opts: AntreaOptions): IPolicyRule[] {
 const ANTCTL_RULES: readonly IPolicyRule[] = [
   rule(['controlplane.antrea.io'], ['networkpolicies', 'appliedtogroups', 'addressgroups'], ['get', 'list']),
   rule(['controlplane.antrea.io'], ['networkpolicyevaluation'], ['create']),
-  rule(
-    ['stats.antrea.io'],
-    ['networkpolicystats', 'antreaclusternetworkpolicystats', 'antreanetworkpolicystats'],
-    ['get', 'list'],
-  ),
+  rule(['stats.antrea.io'], ['networkpolicystats', 'antreaclusternetworkpolicystats', 'antreanetworkpolicystats'], ['get', 'list']),
   rule(['system.antrea.io'], ['controllerinfos'], ['get']),
   rule(['system.antrea.io'], ['supportbundles'], ['create', 'get']),
   rule(['system.antrea.io'], ['supportbundles/download'], ['get']),
@@ -157,17 +153,9 @@ const controllerRules = (facts: ReleaseFacts): IPolicyRule[] => [
   ),
   rule([''], ['configmaps', 'secrets'], ['create']),
   rule(['apiregistration.k8s.io'], ['apiservices'], ['list', 'update']),
-  rule(
-    ['admissionregistration.k8s.io'],
-    ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'],
-    ['list', 'update'],
-  ),
+  rule(['admissionregistration.k8s.io'], ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], ['list', 'update']),
   rule(['certificates.k8s.io'], ['certificatesigningrequests'], ['get', 'list', 'watch']),
-  rule(
-    ['certificates.k8s.io'],
-    ['certificatesigningrequests/approval', 'certificatesigningrequests/status'],
-    ['update'],
-  ),
+  rule(['certificates.k8s.io'], ['certificatesigningrequests/approval', 'certificatesigningrequests/status'], ['update']),
   rule(['certificates.k8s.io'], ['signers'], ['approve', 'sign'], ['antrea.io/antrea-agent-ipsec-tunnel']),
   rule(['crd.antrea.io'], ['antreacontrollerinfos'], ['get', 'create', 'update', 'delete']),
   rule(['crd.antrea.io'], ['antreaagentinfos'], ['list', 'create', 'delete']),
@@ -214,8 +202,7 @@ function aggregateRoles(): KubeObject[] {
 }
 
 /** ServiceAccounts of the agent, antctl and the controller. */
-export const antreaServiceAccounts = (): KubeObject[] =>
-  ['antrea-agent', 'antctl', 'antrea-controller'].map(serviceAccount);
+export const antreaServiceAccounts = (): KubeObject[] => ['antrea-agent', 'antctl', 'antrea-controller'].map(serviceAccount);
 
 /** Token Secrets for the agent and antctl ServiceAccounts. */
 export const antreaTokenSecrets = (): KubeObject[] => ['antrea-agent', 'antctl'].map(tokenSecret);
@@ -226,13 +213,10 @@ export function antreaClusterRoles(opts: AntreaOptions): KubeObject[] {
     clusterRole('antrea-agent', agentRules(opts)),
     clusterRole('antctl', [...ANTCTL_RULES]),
     // no binding upstream: bound by whoever needs to read the cluster identity
-    clusterRole('antrea-cluster-identity-reader', [
-      rule([''], ['configmaps'], ['get'], ['antrea-cluster-identity']),
-    ]),
+    clusterRole('antrea-cluster-identity-reader', [rule([''], ['configmaps'], ['get'], ['antrea-cluster-identity'])]),
     clusterRole('antrea-controller', controllerRules(opts.release.facts)),
     ...aggregateRoles(),
   ];
 }
 
-export const antreaClusterRoleBindings = (): KubeObject[] =>
-  ['antrea-agent', 'antctl', 'antrea-controller'].map(clusterRoleBinding);
+export const antreaClusterRoleBindings = (): KubeObject[] => ['antrea-agent', 'antctl', 'antrea-controller'].map(clusterRoleBinding);

@@ -1,6 +1,5 @@
 /** A map in the JSON sense: not null, not an array. */
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // keys that would reach Object.prototype through assignment; the loader rejects them too
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -22,8 +21,7 @@ export function deepMerge<T>(base: T, override: unknown): T {
 }
 
 /** Merges several layers left to right: later layers win. */
-export const mergeLayers = <T>(base: T, ...layers: readonly unknown[]): T =>
-  layers.reduce<T>((acc, layer) => deepMerge(acc, layer), base);
+export const mergeLayers = <T>(base: T, ...layers: readonly unknown[]): T => layers.reduce<T>((acc, layer) => deepMerge(acc, layer), base);
 
 function clone<T>(v: T): T {
   if (Array.isArray(v)) return v.map(clone) as T;

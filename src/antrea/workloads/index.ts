@@ -4,12 +4,7 @@ import { antreaApiServices, antreaService } from './api-services';
 import { DEFAULT_LEADER_NAMESPACE, DEFAULT_MEMBER_NAMESPACE } from './constants';
 import { antreaControllerDeployment } from './controller-deployment';
 import { antreaConfigMap } from './core-config';
-import {
-  antreaClusterRoleBindings,
-  antreaClusterRoles,
-  antreaServiceAccounts,
-  antreaTokenSecrets,
-} from './core-rbac';
+import { antreaClusterRoleBindings, antreaClusterRoles, antreaServiceAccounts, antreaTokenSecrets } from './core-rbac';
 import { antreaMutatingWebhookConfiguration, antreaValidatingWebhookConfiguration } from './core-webhooks';
 import { mcControllerConfigMap } from './mc-config';
 import { mcControllerDeployment, mcWebhookService } from './mc-controller';
@@ -73,41 +68,16 @@ export function memberMcControllerObjects(opts: MemberMcOptions): KubeObject[] {
 export { antreaAgentDaemonSet, IPSEC_SECRET, usesIpsec } from './agent-daemonset';
 export { antreaApiServices, antreaService } from './api-services';
 export { CLOUD_PROVIDERS, CLOUDS, NODE_INIT, nodeInitDaemonSet, type CloudFacts, type CloudProvider } from './clouds';
-export {
-  ANTREA_NAMESPACE,
-  CHECKSUM_CONFIG,
-  CHECKSUM_IPSEC_SECRET,
-  DEFAULT_LEADER_NAMESPACE,
-  DEFAULT_MEMBER_NAMESPACE,
-} from './constants';
+export { ANTREA_NAMESPACE, CHECKSUM_CONFIG, CHECKSUM_IPSEC_SECRET, DEFAULT_LEADER_NAMESPACE, DEFAULT_MEMBER_NAMESPACE } from './constants';
 export { antreaControllerDeployment } from './controller-deployment';
-export {
-  antreaAgentConf,
-  antreaCniConflist,
-  antreaConfigMap,
-  antreaControllerConf,
-  isNetworkPolicyOnly,
-} from './core-config';
-export {
-  antreaClusterRoleBindings,
-  antreaClusterRoles,
-  antreaServiceAccounts,
-  antreaTokenSecrets,
-} from './core-rbac';
+export { antreaAgentConf, antreaCniConflist, antreaConfigMap, antreaControllerConf, isNetworkPolicyOnly } from './core-config';
+export { antreaClusterRoleBindings, antreaClusterRoles, antreaServiceAccounts, antreaTokenSecrets } from './core-rbac';
 export { antreaMutatingWebhookConfiguration, antreaValidatingWebhookConfiguration } from './core-webhooks';
 export { antreaHelmValues } from './helm-values';
 export { DEFAULT_IMAGE_REGISTRY, imageRef, type ImageName, type ImageOptions } from './images';
 export { mcControllerConfig, mcControllerConfigMap } from './mc-config';
 export { mcControllerDeployment, mcWebhookService, type McRole } from './mc-controller';
-export {
-  leaderMcRbac,
-  leaderPrefixed,
-  MEMBER_CLUSTER_ROLE,
-  mcServiceAccount,
-  memberMcRbac,
-  SHARED_MEMBER_ACCESS_SA,
-  sharedMemberAccess,
-} from './mc-rbac';
+export { leaderMcRbac, leaderPrefixed, MEMBER_CLUSTER_ROLE, mcServiceAccount, memberMcRbac, SHARED_MEMBER_ACCESS_SA, sharedMemberAccess } from './mc-rbac';
 export { leaderMcWebhooks, memberMcWebhooks } from './mc-webhooks';
 export type {
   AntreaOptions,

@@ -2,15 +2,7 @@ import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { objectChecksum } from './checksum';
 import type { KubeObject } from './kube-object';
-import {
-  APP_LABELS,
-  CHECKSUM_CONFIG,
-  MC_CONFIG_FILE,
-  MC_CONFIG_MAP,
-  MC_CONTROLLER,
-  MC_WEBHOOK_SERVICE,
-  componentLabels,
-} from './constants';
+import { APP_LABELS, CHECKSUM_CONFIG, MC_CONFIG_FILE, MC_CONFIG_MAP, MC_CONTROLLER, MC_WEBHOOK_SERVICE, componentLabels } from './constants';
 import { imageRef, type ImageOptions } from './images';
 
 const LABELS = componentLabels(MC_CONTROLLER);
@@ -31,12 +23,7 @@ export function mcWebhookService(namespace: string): KubeObject {
  * The `antrea-mc-controller` Deployment for one role. `configMap` is the rendered
  * `antrea-mc-controller-config` of the same Namespace; its checksum rolls the Pod on change.
  */
-export function mcControllerDeployment(
-  role: McRole,
-  namespace: string,
-  configMap: KubeObject,
-  opts: ImageOptions,
-): KubeObject {
+export function mcControllerDeployment(role: McRole, namespace: string, configMap: KubeObject, opts: ImageOptions): KubeObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',

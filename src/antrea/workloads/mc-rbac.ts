@@ -57,11 +57,7 @@ const MEMBER_CLUSTER_RULES: readonly IPolicyRule[] = [
 
 /** caBundle injection into the controller's own webhook configurations */
 const WEBHOOK_RULES: readonly IPolicyRule[] = [
-  rule(
-    ['admissionregistration.k8s.io'],
-    ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'],
-    ['list', 'update'],
-  ),
+  rule(['admissionregistration.k8s.io'], ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'], ['list', 'update']),
 ];
 
 const MEMBER_CONTROLLER_RULES: readonly IPolicyRule[] = [

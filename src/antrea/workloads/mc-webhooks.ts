@@ -141,5 +141,4 @@ export const leaderMcWebhooks = (namespace: string, facts: ReleaseFacts): KubeOb
   configurations('leader', namespace, LEADER_MUTATING, leaderValidating(facts));
 
 /** Member webhook configurations; the mutating one has no webhooks but is still matched for caBundle. */
-export const memberMcWebhooks = (namespace: string): KubeObject[] =>
-  configurations('member', namespace, [], MEMBER_VALIDATING);
+export const memberMcWebhooks = (namespace: string): KubeObject[] => configurations('member', namespace, [], MEMBER_VALIDATING);

@@ -1,12 +1,7 @@
 import type { IPolicyRule } from 'kubernetes-models/rbac.authorization.k8s.io/v1/PolicyRule';
 
 /** One RBAC rule; `''` is the core API group. */
-export function rule(
-  apiGroups: readonly string[],
-  resources: readonly string[],
-  verbs: readonly string[],
-  resourceNames?: readonly string[],
-): IPolicyRule {
+export function rule(apiGroups: readonly string[], resources: readonly string[], verbs: readonly string[], resourceNames?: readonly string[]): IPolicyRule {
   return {
     apiGroups: [...apiGroups],
     resources: [...resources],

@@ -32,7 +32,7 @@ export function annotateBundle(objects: readonly KubeObject[]): KubeObject[] {
 }
 
 function annotate(o: KubeObject, guard: Guard | undefined): KubeObject {
-  let annotations: Record<string, string> = { ...(o.metadata.annotations), [ARGOCD_SYNC_WAVE]: syncWaveOf(o) };
+  let annotations: Record<string, string> = { ...o.metadata.annotations, [ARGOCD_SYNC_WAVE]: syncWaveOf(o) };
   if (guard) annotations = withGuard(annotations, guard);
   if (JSON.stringify(o).includes('${')) annotations[FLUX_SUBSTITUTE] = 'disabled';
   const out: KubeObject = { ...o, metadata: { ...o.metadata, annotations } };

@@ -33,15 +33,13 @@ export function argoCdObjects(definition: ClusterSet, clusters: readonly Effecti
   const argocd = definition.spec.delivery.argocd;
   if (!argocd) return {};
   const clusterSet = definition.metadata.name;
-  const targets = clusters.map(
-    (c): Target => ({
-      name: engineName(clusterSet, c.clusterID),
-      clusterID: c.clusterID,
-      role: roleOf(c),
-      path: bundlePath(argocd.path, clusterSet, c.clusterID),
-      destination: destinationOf(c),
-    }),
-  );
+  const targets = clusters.map((c): Target => ({
+    name: engineName(clusterSet, c.clusterID),
+    clusterID: c.clusterID,
+    role: roleOf(c),
+    path: bundlePath(argocd.path, clusterSet, c.clusterID),
+    destination: destinationOf(c),
+  }));
   return {
     [ARGOCD_FOLDER]: [asKubeObject(applicationSet(argocd, clusterSet, targets))],
     [ARGOCD_APPLICATIONS_FOLDER]: targets.map((t) => asKubeObject(application(argocd, clusterSet, t))),

@@ -16,7 +16,7 @@ export function guardContext(objects: readonly KubeObject[]): GuardContext {
   const tokenSecrets = new Set<string>();
   for (const o of objects) {
     if (o.kind === 'ClusterSet') {
-      const leaders = ((o.spec as { leaders?: { secret?: string }[] } | undefined)?.leaders ?? []);
+      const leaders = (o.spec as { leaders?: { secret?: string }[] } | undefined)?.leaders ?? [];
       for (const l of leaders) if (l.secret) tokenSecrets.add(key(o.metadata.namespace, l.secret));
     }
   }
@@ -68,7 +68,11 @@ export function withGuard(annotations: Readonly<Record<string, string>>, guard: 
 function mergeSyncOptions(existing: string | undefined, wanted: string): string {
   const options = new Map<string, string>();
   const add = (list: string | undefined) => {
-    for (const option of (list ?? '').split(',').map((s) => s.trim()).filter(Boolean)) options.set(option.split('=')[0]!, option);
+    for (const option of (list ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean))
+      options.set(option.split('=')[0]!, option);
   };
   add(existing);
   add(wanted);

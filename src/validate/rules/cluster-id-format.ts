@@ -19,7 +19,11 @@ export const clusterIdFormat: ModelRule = {
       if (!problem) return;
       const label = suggestLabel(value);
       const suggestion = label === UNSET_SENTINEL ? undefined : label;
-      report({ path, message: `${what} "${value}" is not an RFC 1123 label: ${problem}`, hint: suggestion ? `${LABEL_HINT}, e.g. "${suggestion}"` : LABEL_HINT });
+      report({
+        path,
+        message: `${what} "${value}" is not an RFC 1123 label: ${problem}`,
+        hint: suggestion ? `${LABEL_HINT}, e.g. "${suggestion}"` : LABEL_HINT,
+      });
     };
     // the ClusterSet ID is the ClusterSet object's name in every cluster
     checkID('the ClusterSet name', definition.metadata.name, ['metadata', 'name']);

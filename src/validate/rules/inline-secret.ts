@@ -27,8 +27,7 @@ const isSealed = (path: DataPath): boolean => {
   return n >= 4 && path[n - 4] === 'tokenSecret' && path[n - 3] === 'sealedSecret' && path[n - 2] === 'encryptedData';
 };
 
-const HINT =
-  'keep the token out of git: use tokenSecret.source "externalSecret" or "sealedSecret" (kubeseal), or "manual" and copy it once';
+const HINT = 'keep the token out of git: use tokenSecret.source "externalSecret" or "sealedSecret" (kubeseal), or "manual" and copy it once';
 
 export const inlineSecret: RawRule = {
   id: 'inline-secret',

@@ -16,7 +16,10 @@ export const installConfigUnused: ModelRule = {
       report({
         path: ['spec', 'antrea', key],
         key: true,
-        message: `spec.antrea.${key} does not reach ${elsewhere.slice(0, SHOWN).map((c) => `"${c.clusterID}"`).join(', ')}${more}: install: multiclusterOnly leaves Antrea's configuration to whoever installs it`,
+        message: `spec.antrea.${key} does not reach ${elsewhere
+          .slice(0, SHOWN)
+          .map((c) => `"${c.clusterID}"`)
+          .join(', ')}${more}: install: multiclusterOnly leaves Antrea's configuration to whoever installs it`,
         hint: `set the equivalent values of Antrea's Helm chart on those clusters yourself (the chart names most conf keys differently); the values the ClusterSet itself needs are in <cluster>/antrea-helm-values.yaml`,
         related: elsewhere.slice(0, SHOWN).map((c) => ({ path: [...c.path, 'install'], message: `"${c.clusterID}" installs Antrea elsewhere` })),
       });

@@ -12,7 +12,11 @@ export const namespaceConflict: ModelRule = {
       const problem = labelProblem(name);
       if (!problem) return;
       const suggestion = suggestLabel(name);
-      report({ path, message: `${what} "${name}"${owner} is not a valid Namespace name: ${problem}`, hint: suggestion ? `${LABEL_HINT}, e.g. "${suggestion}"` : LABEL_HINT });
+      report({
+        path,
+        message: `${what} "${name}"${owner} is not a valid Namespace name: ${problem}`,
+        hint: suggestion ? `${LABEL_HINT}, e.g. "${suggestion}"` : LABEL_HINT,
+      });
     };
     checkName('leader Namespace', leaderNamespace, ['spec', 'leader', 'namespace']);
     for (const c of clusters) {

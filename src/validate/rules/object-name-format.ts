@@ -12,7 +12,7 @@ const DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 export const NODE_NAME_MAX = 255 - 'Node..yaml'.length;
 /** Argo CD evaluates `{{ … }}` in an ApplicationSet template (goTemplate: true). */
 const TEMPLATE = /\{\{|\}\}/;
- 
+
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
@@ -26,17 +26,27 @@ export const objectNameFormat: ModelRule = {
   check({ definition, clusters, report }) {
     const subdomain = (what: string, value: string, path: DataPath, max = 253) => {
       if (isDns1123Subdomain(value) && value.length <= max) return;
-      report({ path, message: `${what} "${printable(value)}" is not a valid Kubernetes name${value.length > max ? `: it is ${value.length} characters long (at most ${max})` : ''}`, hint: max < 253 ? `${SUBDOMAIN_HINT.replace('253', String(max))} (the bundle names a file after it)` : SUBDOMAIN_HINT });
+      report({
+        path,
+        message: `${what} "${printable(value)}" is not a valid Kubernetes name${value.length > max ? `: it is ${value.length} characters long (at most ${max})` : ''}`,
+        hint: max < 253 ? `${SUBDOMAIN_HINT.replace('253', String(max))} (the bundle names a file after it)` : SUBDOMAIN_HINT,
+      });
     };
     const label = (what: string, value: string, path: DataPath) => {
       const problem = labelProblem(value);
       if (problem) report({ path, message: `${what} "${printable(value)}" is not a valid Namespace name: ${problem}`, hint: LABEL_HINT });
     };
     const duration = (what: string, value: string, path: DataPath) => {
-      if (!DURATION.test(value)) report({ path, message: `${what} "${printable(value)}" is not a duration`, hint: 'write a positive Go duration such as "10m", "1h" or "1h30m"' });
+      if (!DURATION.test(value))
+        report({ path, message: `${what} "${printable(value)}" is not a duration`, hint: 'write a positive Go duration such as "10m", "1h" or "1h30m"' });
     };
     const plain = (what: string, value: string, path: DataPath) => {
-      if (TEMPLATE.test(value)) report({ path, message: `${what} "${printable(value)}" contains "{{" or "}}", which Argo CD would evaluate as a template`, hint: 'write the literal value; templates are not supported here' });
+      if (TEMPLATE.test(value))
+        report({
+          path,
+          message: `${what} "${printable(value)}" contains "{{" or "}}", which Argo CD would evaluate as a template`,
+          hint: 'write the literal value; templates are not supported here',
+        });
       else if (CONTROL.test(value)) report({ path, message: `${what} contains control characters`, hint: 'remove the control characters' });
     };
 
@@ -50,7 +60,12 @@ export const objectNameFormat: ModelRule = {
         subdomain('secret store name', e.secretStoreRef.name, [...tp, 'externalSecret', 'secretStoreRef', 'name']);
         for (const key of ['caProperty', 'tokenProperty'] as const) {
           const value = e.remoteRef[key];
-          if (!SECRET_KEY.test(value) || value.length > 253) report({ path: [...tp, 'externalSecret', 'remoteRef', key], message: `remote property "${printable(value)}" cannot be a Secret key`, hint: 'use letters, digits, "-", "_" and "." (at most 253 characters)' });
+          if (!SECRET_KEY.test(value) || value.length > 253)
+            report({
+              path: [...tp, 'externalSecret', 'remoteRef', key],
+              message: `remote property "${printable(value)}" cannot be a Secret key`,
+              hint: 'use letters, digits, "-", "_" and "." (at most 253 characters)',
+            });
         }
         plain('remote key', e.remoteRef.key, [...tp, 'externalSecret', 'remoteRef', 'key']);
         duration('refresh interval', e.refreshInterval, [...tp, 'externalSecret', 'refreshInterval']);

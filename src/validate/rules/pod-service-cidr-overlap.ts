@@ -9,7 +9,11 @@ export const podServiceCidrOverlap: ModelRule = {
   check({ clusters, report }) {
     const ranges = memberIpv4Values(clusters).filter((v) => v.field !== 'gatewayIP');
     // Pod vs Pod and Service vs Service are the other overlap rules' business
-    const pairs = overlappingPairs(ranges, (v) => v.field, (a, b) => a !== b);
+    const pairs = overlappingPairs(
+      ranges,
+      (v) => v.field,
+      (a, b) => a !== b,
+    );
     for (const { first, second } of pairs) {
       report({
         path: second.path,

@@ -28,9 +28,7 @@ export const policyTierUnknown: ModelRule = {
       report({
         path,
         message: `policy "${policy.name}" refers to Tier "${tier}", which is neither built-in nor declared in spec.tiers`,
-        hint: suggestion
-          ? `did you mean "${suggestion}"?`
-          : `declare it under spec.tiers or use one of: ${names.map((n) => `"${n}"`).join(', ')}`,
+        hint: suggestion ? `did you mean "${suggestion}"?` : `declare it under spec.tiers or use one of: ${names.map((n) => `"${n}"`).join(', ')}`,
       });
     });
   },

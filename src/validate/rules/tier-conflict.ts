@@ -34,7 +34,9 @@ export const tierConflict: ModelRule = {
         report({
           path: at('priority'),
           message: `tier "${tier.name}" uses priority ${tier.priority}, which belongs to the built-in Tier "${taken.name}"`,
-          hint: `pick a free priority below 250 other than ${BUILTIN_TIERS.filter((t) => t.priority < 250).map((t) => t.priority).join(', ')}`,
+          hint: `pick a free priority below 250 other than ${BUILTIN_TIERS.filter((t) => t.priority < 250)
+            .map((t) => t.priority)
+            .join(', ')}`,
         });
       } else if (RESERVED_TIER_PRIORITIES.includes(tier.priority)) {
         report({

@@ -7,8 +7,7 @@ import type { ModelRule } from '../rule';
 const STANDARD_PORTS: Record<Network['tunnelType'], number | undefined> = { geneve: 6081, vxlan: 4789, stt: 7471, gre: undefined };
 
 /** 0 and the protocol's standard port are the same port. */
-const portOf = (c: EffectiveCluster): number =>
-  c.network.tunnelPort === STANDARD_PORTS[c.network.tunnelType] ? 0 : c.network.tunnelPort;
+const portOf = (c: EffectiveCluster): number => (c.network.tunnelPort === STANDARD_PORTS[c.network.tunnelType] ? 0 : c.network.tunnelPort);
 
 export const tunnelPortMismatch: ModelRule = {
   id: 'tunnel-port-mismatch',
@@ -20,8 +19,7 @@ export const tunnelPortMismatch: ModelRule = {
     reportMismatches(withPorts, 'tunnelPort', report, {
       what: 'tunnelPort',
       valueFor: portOf,
-      hint: (ref) =>
-        `use tunnelPort ${ref.network.tunnelPort} in every member: a Gateway sends to the remote Gateway on its own local port`,
+      hint: (ref) => `use tunnelPort ${ref.network.tunnelPort} in every member: a Gateway sends to the remote Gateway on its own local port`,
     });
   },
 };

@@ -14,8 +14,7 @@ import {
 const release = v2_7_0;
 const annotations = (o: KubeObject): Record<string, string> =>
   (o.spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations;
-const find = (objects: KubeObject[], kind: string, name: string): KubeObject =>
-  objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+const find = (objects: KubeObject[], kind: string, name: string): KubeObject => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 
 describe('checksums', () => {
   test('sha256Hex is the hex digest', () => {
@@ -23,9 +22,7 @@ describe('checksums', () => {
   });
 
   test('canonical JSON ignores key order and undefined', () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: undefined } })).toBe(
-      canonicalJson({ a: { d: [2, { e: 0, f: 1 }] }, b: 1 }),
-    );
+    expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: undefined } })).toBe(canonicalJson({ a: { d: [2, { e: 0, f: 1 }] }, b: 1 }));
     expect(canonicalJson({ b: 1, a: 2 })).toBe('{"a":2,"b":1}');
   });
 
@@ -78,16 +75,12 @@ describe('checksums', () => {
 
     test('absent without in-cluster IPsec', () => {
       expect(agentAnnotations({ release })).not.toHaveProperty('checksum/ipsec-secret');
-      expect(agentAnnotations({ release, agentConfig: { trafficEncryptionMode: 'wireGuard' } })).not.toHaveProperty(
-        'checksum/ipsec-secret',
-      );
+      expect(agentAnnotations({ release, agentConfig: { trafficEncryptionMode: 'wireGuard' } })).not.toHaveProperty('checksum/ipsec-secret');
     });
 
     test('present with IPsec (the mode is case-insensitive, as the agent parses it)', () => {
       for (const mode of ['ipsec', 'IPsec']) {
-        expect(agentAnnotations({ release, agentConfig: { trafficEncryptionMode: mode } })['checksum/ipsec-secret']).toMatch(
-          /^[0-9a-f]{64}$/,
-        );
+        expect(agentAnnotations({ release, agentConfig: { trafficEncryptionMode: mode } })['checksum/ipsec-secret']).toMatch(/^[0-9a-f]{64}$/);
       }
     });
 

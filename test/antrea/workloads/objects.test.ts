@@ -1,17 +1,11 @@
 import { v2_7_0 } from '../../../src/antrea/v2.7.0';
 import { describe, expect, test } from 'vitest';
 import { objectRef, type KubeObject } from '../../../src/antrea/workloads/kube-object';
-import {
-  antreaCoreObjects,
-  leaderMcControllerObjects,
-  memberMcControllerObjects,
-  type AntreaOptions,
-} from '../../../src/antrea/workloads';
+import { antreaCoreObjects, leaderMcControllerObjects, memberMcControllerObjects, type AntreaOptions } from '../../../src/antrea/workloads';
 
 const release = v2_7_0;
 const podSpec = (o: KubeObject): Record<string, any> => (o.spec as any).template.spec;
-const find = (objects: KubeObject[], kind: string, name: string): KubeObject =>
-  objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+const find = (objects: KubeObject[], kind: string, name: string): KubeObject => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 
 /** JSON round trip loses undefined, functions, class instances; plain data survives unchanged */
 function expectPlainData(o: unknown, where: string): void {
@@ -30,13 +24,16 @@ function expectPlainData(o: unknown, where: string): void {
 
 const cases: [string, KubeObject[]][] = [
   ['core, defaults', antreaCoreObjects({ release })],
-  ['core, everything on', antreaCoreObjects({
-    release,
-    trafficEncapMode: 'networkPolicyOnly',
-    cloud: 'EKS',
-    multicluster: { enabled: true, enableGateway: true, enableStretchedNetworkPolicy: true, trafficEncryptionMode: 'wireGuard' },
-    agentConfig: { trafficEncryptionMode: 'ipsec' },
-  })],
+  [
+    'core, everything on',
+    antreaCoreObjects({
+      release,
+      trafficEncapMode: 'networkPolicyOnly',
+      cloud: 'EKS',
+      multicluster: { enabled: true, enableGateway: true, enableStretchedNetworkPolicy: true, trafficEncryptionMode: 'wireGuard' },
+      agentConfig: { trafficEncryptionMode: 'ipsec' },
+    }),
+  ],
   ['leader', leaderMcControllerObjects({ release, namespace: 'mc-leader' })],
   ['member', memberMcControllerObjects({ release, namespace: 'mc-member', podCIDRs: ['10.244.0.0/20'] })],
 ];
@@ -83,8 +80,7 @@ describe('networkPolicyOnly', () => {
   });
 
   test('the agent may read kube-proxy and kubeadm-config only in networkPolicyOnly', () => {
-    const hasRule = (opts: Partial<AntreaOptions>) =>
-      JSON.stringify(find(objects(opts), 'ClusterRole', 'antrea-agent').rules).includes('kubeadm-config');
+    const hasRule = (opts: Partial<AntreaOptions>) => JSON.stringify(find(objects(opts), 'ClusterRole', 'antrea-agent').rules).includes('kubeadm-config');
     expect(hasRule({})).toBe(false);
     expect(hasRule({ trafficEncapMode: 'networkPolicyOnly' })).toBe(true);
   });

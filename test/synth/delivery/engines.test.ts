@@ -7,9 +7,13 @@ import { validatorFor } from '../../../src/emit/schemas';
 import type { KubeObject } from '../../../src/synth/kube-object';
 import { compileFiles, expectGoldenTree } from '../../helpers/golden';
 
-const EXAMPLES = readdirSync('clustersets').filter((f) => /\.(ya?ml|ts)$/.test(f)).sort();
+const EXAMPLES = readdirSync('clustersets')
+  .filter((f) => /\.(ya?ml|ts)$/.test(f))
+  .sort();
 const FIXTURES = 'test/fixtures/compile';
-const DELIVERY_FIXTURES = readdirSync(FIXTURES).filter((c) => c.startsWith('delivery-')).sort();
+const DELIVERY_FIXTURES = readdirSync(FIXTURES)
+  .filter((c) => c.startsWith('delivery-'))
+  .sort();
 
 /** Engine folders, and the kustomizations that give each Flux Kustomization its directory. */
 const isDeliveryFile = (path: string) => /^[^/]+\/(argocd|flux)\//.test(path) || path.endsWith('/kustomization.yaml');
@@ -57,7 +61,8 @@ describe.each([...EXAMPLES.map((e) => join('clustersets', e)), ...DELIVERY_FIXTU
     const inDist = (p: string) => p.slice(`/${p}`.indexOf(`/${output.name}/`));
     for (const o of Object.values(output.engines).flat()) {
       const spec = o.spec as { path?: string; source?: { path: string }; generators?: { list: { elements: { path: string }[] } }[] };
-      const paths = spec.path !== undefined ? [spec.path] : spec.source ? [spec.source.path] : spec.generators!.flatMap((g) => g.list.elements.map((e) => e.path));
+      const paths =
+        spec.path !== undefined ? [spec.path] : spec.source ? [spec.source.path] : spec.generators!.flatMap((g) => g.list.elements.map((e) => e.path));
       for (const p of paths) expect(written.has(`${inDist(p)}/kustomization.yaml`), `${o.kind} ${o.metadata.name}: ${p}`).toBe(true);
     }
   });
@@ -92,6 +97,8 @@ describe('Flux ordering', () => {
       // the ClusterSet health check sits on the layer that holds the ClusterSet
       expect(own.map((k) => (k.spec as { healthCheckExprs?: unknown[] }).healthCheckExprs?.length ?? 0)).toEqual([0, 0, 0, 0, 1]);
     }
-    expect(Object.keys(output.engines).sort()).toEqual(hub ? ['argocd', 'argocd/applications', 'flux'] : output.bundles.map((b) => `flux/${b.clusterID}`).sort());
+    expect(Object.keys(output.engines).sort()).toEqual(
+      hub ? ['argocd', 'argocd/applications', 'flux'] : output.bundles.map((b) => `flux/${b.clusterID}`).sort(),
+    );
   });
 });

@@ -44,7 +44,9 @@ describe.skipIf(!kubectl)('kubectl kustomize', () => {
         const layers = LAYER_DIRECTORIES.flatMap((l) => build(join(out, bundle, l)).map(key)).sort();
         expect(layers).toEqual(whole);
         // every object file of the bundle, and of the CRD set it lists, is in the build
-        expect(whole.length).toBe(withSharedUnitsInBundles(files).filter((f) => f.path.startsWith(`${bundle}/`) && !f.path.endsWith('kustomization.yaml')).length);
+        expect(whole.length).toBe(
+          withSharedUnitsInBundles(files).filter((f) => f.path.startsWith(`${bundle}/`) && !f.path.endsWith('kustomization.yaml')).length,
+        );
       }
     },
   );

@@ -58,7 +58,9 @@ describe('node-init on EKS, AKS and GKE', async () => {
   });
 
   test("Flux: the layer holding node-init is an ancestor of the agent's layer in the dependsOn chain", () => {
-    const ks = Object.values(output.engines).flat().filter((o) => o.kind === 'Kustomization');
+    const ks = Object.values(output.engines)
+      .flat()
+      .filter((o) => o.kind === 'Kustomization');
     for (const id of ['aws', 'azure', 'gcp']) {
       const byName = new Map(ks.filter((k) => k.metadata.name.startsWith(`clouds-${id}-`)).map((k) => [k.metadata.name, k]));
       const path = (k: KubeObject) => (k.spec as { path: string }).path;
@@ -66,7 +68,7 @@ describe('node-init on EKS, AKS and GKE', async () => {
       const agentLayer = holding(layerDirectoryOf(find(id, 'DaemonSet', 'antrea-agent')!));
       const nodeInitLayer = holding(layerDirectoryOf(find(id, 'DaemonSet', NODE_INIT)!));
       const ancestors: string[] = [];
-      for (let k: KubeObject | undefined = agentLayer; k; ) {
+      for (let k: KubeObject | undefined = agentLayer; k;) {
         const next: string | undefined = (k.spec as { dependsOn?: { name: string }[] }).dependsOn?.[0]?.name;
         k = next ? byName.get(next) : undefined;
         if (k) ancestors.push(k.metadata.name);

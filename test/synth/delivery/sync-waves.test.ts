@@ -15,7 +15,12 @@ const ref = (o: KubeObject) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.meta
  */
 function mustGuard(o: KubeObject, bundle: readonly KubeObject[]): boolean {
   const tokenSecretOfClusterSet = (namespace: string | undefined, name: string) =>
-    bundle.some((cs) => cs.kind === 'ClusterSet' && cs.metadata.namespace === namespace && (cs.spec as { leaders: { secret?: string }[] }).leaders.some((l) => l.secret === name));
+    bundle.some(
+      (cs) =>
+        cs.kind === 'ClusterSet' &&
+        cs.metadata.namespace === namespace &&
+        (cs.spec as { leaders: { secret?: string }[] }).leaders.some((l) => l.secret === name),
+    );
   switch (o.kind) {
     case 'Namespace':
     case 'CustomResourceDefinition':

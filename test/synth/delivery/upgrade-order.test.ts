@@ -43,7 +43,10 @@ describe('upgrade order in the engines (delivery-hub: Argo CD and a hub Flux)', 
 
   test("Flux (hub): every member's first layer waits for the leader's last layer", () => {
     const ks = engines.filter((o) => o.kind === 'Kustomization');
-    const leaderLayers = ks.filter((k) => k.metadata.name.includes(`-${leader.clusterID}-`)).map((k) => k.metadata.name).sort();
+    const leaderLayers = ks
+      .filter((k) => k.metadata.name.includes(`-${leader.clusterID}-`))
+      .map((k) => k.metadata.name)
+      .sort();
     for (const m of members) {
       const first = ks.filter((k) => k.metadata.name.includes(`-${m.clusterID}-`)).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))[0]!;
       expect(spec<{ dependsOn: { name: string }[] }>(first).dependsOn.map((d) => d.name)).toEqual([leaderLayers[leaderLayers.length - 1]]);

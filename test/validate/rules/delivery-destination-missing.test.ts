@@ -53,7 +53,16 @@ ruleTester(deliveryDestinationMissing, {
             - { clusterID: c, delivery: { flux: { kubeConfigSecretRef: { name: c-kubeconfig } } } }
           delivery:
             flux: { sourceRef: { name: flux-system } }`,
-      diagnostics: [{ line: 6, column: 20, related: [{ line: 5, column: 20 }, { line: 7, column: 64 }] }],
+      diagnostics: [
+        {
+          line: 6,
+          column: 20,
+          related: [
+            { line: 5, column: 20 },
+            { line: 7, column: 64 },
+          ],
+        },
+      ],
     },
     {
       code: source`

@@ -25,7 +25,10 @@ ruleTester(policyName, {
           policies:
             - { name: -a, spec: { priority: 1 } }
             - { name: .b, spec: { priority: 2 } }`,
-      diagnostics: [{ line: 6, column: 15 }, { line: 7, column: 15 }],
+      diagnostics: [
+        { line: 6, column: 15 },
+        { line: 7, column: 15 },
+      ],
     },
     {
       name: 'a repeated name',

@@ -26,9 +26,7 @@ export const antreaAgentInfo: CrdModel = {
       // the info objects are status-only: fields sit at the top level, there is no spec
       schema: object({
         version: string(),
-        agentConditions: array(
-          healthCondition(enumOf(['AgentHealthy', 'ControllerConnectionUp', 'OVSDBConnectionUp', 'OpenflowConnectionUp'])),
-        ),
+        agentConditions: array(healthCondition(enumOf(['AgentHealthy', 'ControllerConnectionUp', 'OVSDBConnectionUp', 'OpenflowConnectionUp']))),
         localPodNum: int32(),
         nodePortLocalPortRange: string(),
         nodeSubnets: array(string()),

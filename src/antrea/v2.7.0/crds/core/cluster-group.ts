@@ -1,14 +1,6 @@
 import type { CrdModel } from '../../../crd';
 import { array, object, string } from '../../../schema';
-import {
-  APP_LABEL,
-  GROUP,
-  STATUS_SUBRESOURCE,
-  conditions,
-  ipBlock,
-  labelSelector,
-  optionalNamespacedName,
-} from './common';
+import { APP_LABEL, GROUP, STATUS_SUBRESOURCE, conditions, ipBlock, labelSelector, optionalNamespacedName } from './common';
 
 export const clusterGroup: CrdModel = {
   group: GROUP,

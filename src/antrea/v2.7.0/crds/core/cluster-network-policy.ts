@@ -55,9 +55,7 @@ export const clusterNetworkPolicySpec: Schema = required(['priority'], {
         to: targets({ ...peer, fqdn: string(), serviceAccount: namespacedName(), nodeSelector: labelSelector() }),
       },
       extra: {
-        toServices: array(
-          required(['name', 'namespace'], { name: string(), namespace: string(), scope: enumOf(['Cluster', 'ClusterSet']) }),
-        ),
+        toServices: array(required(['name', 'namespace'], { name: string(), namespace: string(), scope: enumOf(['Cluster', 'ClusterSet']) })),
       },
     }),
   ),

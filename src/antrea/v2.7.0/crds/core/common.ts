@@ -4,21 +4,7 @@
  * `matchLabels` typed or preserved), the variant is a parameter here rather than a second copy.
  */
 import type { PrinterColumn } from '../../../crd';
-import {
-  array,
-  boolean,
-  enumOf,
-  int32,
-  integer,
-  intOrString,
-  map,
-  number,
-  object,
-  required,
-  string,
-  type Extra,
-  type Schema,
-} from '../../../schema';
+import { array, boolean, enumOf, int32, integer, intOrString, map, number, object, required, string, type Extra, type Schema } from '../../../schema';
 
 export const GROUP = 'crd.antrea.io';
 /** The label most core CRDs carry; `groups`, `bgppolicies` and a few others ship without it. */
@@ -31,16 +17,13 @@ export const STATUS_SUBRESOURCE = { status: {} } as const;
 export const labelValue = (): Schema => string({ pattern: '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$' });
 
 /** An IPv4 or IPv6 address, written as Antrea does: a string with two alternative formats. */
-export const ipAddress = (extra: Extra = {}): Schema =>
-  string({ oneOf: [{ format: 'ipv4' }, { format: 'ipv6' }], ...extra });
+export const ipAddress = (extra: Extra = {}): Schema => string({ oneOf: [{ format: 'ipv4' }, { format: 'ipv6' }], ...extra });
 
 export const cidr = (): Schema => string({ format: 'cidr' });
 
 /** An inclusive integer range, the common way Antrea bounds ports, TTLs and protocol numbers. */
-export const intRange = (minimum: number, maximum: number, extra: Extra = {}): Schema =>
-  integer({ minimum, maximum, ...extra });
-export const int32Range = (minimum: number, maximum: number, extra: Extra = {}): Schema =>
-  int32({ minimum, maximum, ...extra });
+export const intRange = (minimum: number, maximum: number, extra: Extra = {}): Schema => integer({ minimum, maximum, ...extra });
+export const int32Range = (minimum: number, maximum: number, extra: Extra = {}): Schema => int32({ minimum, maximum, ...extra });
 export const portNumber = (): Schema => intRange(1, 65535);
 
 /** `oneOf`/`anyOf` alternatives that each only require some keys. */
@@ -59,9 +42,7 @@ export interface LabelSelectorVariant {
   readonly matchLabels: 'typed' | 'preserved';
 }
 
-export const labelSelector = (
-  variant: LabelSelectorVariant = { patternedValues: true, matchLabels: 'typed' },
-): Schema =>
+export const labelSelector = (variant: LabelSelectorVariant = { patternedValues: true, matchLabels: 'typed' }): Schema =>
   object({
     matchExpressions: array(
       object({
@@ -156,11 +137,7 @@ export const l7Protocols = (): Schema =>
   );
 
 /** `namespaces` peer field of cluster-scoped policies: exactly one way to pick Namespaces. */
-export const peerNamespaces = (): Schema =>
-  object(
-    { match: enumOf(['Self']), sameLabels: array(string()) },
-    { minProperties: 1, maxProperties: 1 },
-  );
+export const peerNamespaces = (): Schema => object({ match: enumOf(['Self']), sameLabels: array(string()) }, { minProperties: 1, maxProperties: 1 });
 
 export const peerScope = (): Schema => enumOf(['Cluster', 'ClusterSet']);
 
@@ -222,21 +199,18 @@ export const healthCondition = (type: Schema): Schema =>
     message: string(),
   });
 
-export const networkPolicyControllerInfo = (): Schema =>
-  object({ networkPolicyNum: int32(), addressGroupNum: int32(), appliedToGroupNum: int32() });
+export const networkPolicyControllerInfo = (): Schema => object({ networkPolicyNum: int32(), addressGroupNum: int32(), appliedToGroupNum: int32() });
 
 // ---- IP pools (ExternalIPPool, IPPool)
 
 /** A pool range: a CIDR, or a start/end pair. */
-export const ipRange = (): Schema =>
-  object({ cidr: cidr(), start: ipAddress(), end: ipAddress() }, { oneOf: requiredAlternatives('cidr', ['start', 'end']) });
+export const ipRange = (): Schema => object({ cidr: cidr(), start: ipAddress(), end: ipAddress() }, { oneOf: requiredAlternatives('cidr', ['start', 'end']) });
 
 export const vlanId = (): Schema => intRange(0, 4094);
 
 /** Gateway, prefix length and VLAN of the subnet a pool's addresses live in. */
 export const subnetInfo = (immutable = false): Schema => {
-  const frozen = (what: string): Extra =>
-    immutable ? { 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: `${what} is immutable` }] } : {};
+  const frozen = (what: string): Extra => (immutable ? { 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: `${what} is immutable` }] } : {});
   return required(['gateway', 'prefixLength'], {
     gateway: ipAddress(frozen('gateway')),
     prefixLength: intRange(1, 127, frozen('prefixLength')),

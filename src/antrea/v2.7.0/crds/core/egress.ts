@@ -35,10 +35,7 @@ export const egress: CrdModel = {
           },
           // either the single-IP fields or the list fields, never both
           {
-            oneOf: [
-              { anyOf: requiredAlternatives('egressIP', 'externalIPPool') },
-              { anyOf: requiredAlternatives('egressIPs', 'externalIPPools') },
-            ],
+            oneOf: [{ anyOf: requiredAlternatives('egressIP', 'externalIPPool') }, { anyOf: requiredAlternatives('egressIPs', 'externalIPPools') }],
           },
         ),
         status: object({ egressNode: string(), egressIP: string(), conditions: conditions() }),

@@ -1,16 +1,6 @@
 import type { CrdModel } from '../../../crd';
 import { array, object, required } from '../../../schema';
-import {
-  APP_LABEL,
-  GROUP,
-  STATUS_SUBRESOURCE,
-  ageColumn,
-  ipPoolUsage,
-  ipRange,
-  ipPoolUsageColumns,
-  labelSelector,
-  subnetInfo,
-} from './common';
+import { APP_LABEL, GROUP, STATUS_SUBRESOURCE, ageColumn, ipPoolUsage, ipRange, ipPoolUsageColumns, labelSelector, subnetInfo } from './common';
 
 export const externalIPPool: CrdModel = {
   group: GROUP,

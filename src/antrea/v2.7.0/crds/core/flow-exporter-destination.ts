@@ -2,8 +2,7 @@ import type { CrdModel } from '../../../crd';
 import { array, enumOf, int32, object, required, string, type Schema } from '../../../schema';
 import { APP_LABEL, GROUP, requiredAlternatives } from './common';
 
-const secretLikeRef = (): Schema =>
-  required(['namespace', 'name'], { namespace: string({ minLength: 1 }), name: string({ minLength: 1 }) });
+const secretLikeRef = (): Schema => required(['namespace', 'name'], { namespace: string({ minLength: 1 }), name: string({ minLength: 1 }) });
 
 export const flowExporterDestination: CrdModel = {
   group: GROUP,

@@ -32,9 +32,7 @@ const peer = {
 export const networkPolicySpec: Schema = required(['priority'], {
   ...policyOrdering(),
   appliedTo: targets({ externalEntitySelector: labelSelector(), podSelector: labelSelector(), group: string() }),
-  ingress: array(
-    policyRule({ appliedTo: ruleAppliedTo, igmpTypes: IGMP_QUERY, peers: { from: targets({ ...peer, scope: peerScope() }) } }),
-  ),
+  ingress: array(policyRule({ appliedTo: ruleAppliedTo, igmpTypes: IGMP_QUERY, peers: { from: targets({ ...peer, scope: peerScope() }) } })),
   egress: array(
     policyRule({
       appliedTo: ruleAppliedTo,

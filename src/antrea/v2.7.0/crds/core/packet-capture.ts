@@ -1,16 +1,6 @@
 import type { CrdModel } from '../../../crd';
 import { array, enumOf, int32, integer, intOrString, object, required, string, type Schema } from '../../../schema';
-import {
-  APP_LABEL,
-  GROUP,
-  STATUS_SUBRESOURCE,
-  ageColumn,
-  conditions,
-  intRange,
-  ipAddress,
-  requiredAlternatives,
-  transportPorts,
-} from './common';
+import { APP_LABEL, GROUP, STATUS_SUBRESOURCE, ageColumn, conditions, intRange, ipAddress, requiredAlternatives, transportPorts } from './common';
 
 // CEL rules and their messages are API behaviour (the API server returns them), so they match upstream exactly.
 const endpoint: Schema = object(
@@ -21,8 +11,7 @@ const endpoint: Schema = object(
   { 'x-kubernetes-validations': [{ rule: '!(has(self.pod) && has(self.ip))', message: "At most one of 'pod' or 'ip' may be set" }] },
 );
 
-const icmpMessages = (): Schema =>
-  object({ messages: array(required(['type'], { type: intOrString(), code: intRange(0, 255) })) });
+const icmpMessages = (): Schema => object({ messages: array(required(['type'], { type: intOrString(), code: intRange(0, 255) })) });
 
 const conditionStatusColumn = (name: string, type: string, priority?: number) => ({
   name,
@@ -89,10 +78,7 @@ export const packetCapture: CrdModel = {
             direction: enumOf(['SourceToDestination', 'DestinationToSource', 'Both'], { default: 'SourceToDestination' }),
             capturePoint: enumOf(['Source', 'Destination']),
             timeout: intRange(1, 300, { default: 60 }),
-            captureConfig: object(
-              { firstN: required(['number'], { number: int32() }) },
-              { oneOf: requiredAlternatives('firstN') },
-            ),
+            captureConfig: object({ firstN: required(['number'], { number: int32() }) }, { oneOf: requiredAlternatives('firstN') }),
             fileServer: object({
               url: string({ pattern: 'sftp:\\/\\/([\\w-_./]+|\\[[\\w-_.:/]+\\]):\\d+' }),
               hostPublicKey: string({ format: 'byte' }),

@@ -24,8 +24,7 @@ const erspan: Schema = required(['remoteIP', 'version'], {
   hardwareID: integer(),
 });
 
-const oneKindOf = (kinds: Record<string, Schema>): Schema =>
-  object(kinds, { oneOf: requiredAlternatives(...Object.keys(kinds)) });
+const oneKindOf = (kinds: Record<string, Schema>): Schema => object(kinds, { oneOf: requiredAlternatives(...Object.keys(kinds)) });
 
 export const trafficControl: CrdModel = {
   group: GROUP,

@@ -27,8 +27,7 @@ const status = (): Schema =>
 const leaders = (member: Schema): Schema => array(member, { maxItems: 1, minItems: 1 });
 
 /** v1alpha1 MemberCluster, the type of both `leaders` and `members`. */
-const v1alpha1Member = (): Schema =>
-  object({ clusterID: string(), secret: string(), server: string(), serviceAccount: string() });
+const v1alpha1Member = (): Schema => object({ clusterID: string(), secret: string(), server: string(), serviceAccount: string() });
 
 const v1alpha1 = rootObject({
   spec: required(['leaders'], {

@@ -9,17 +9,7 @@ import { resourceImport } from './resource-import';
 import { serviceExport } from './service-export';
 import { serviceImport } from './service-import';
 
-export {
-  clusterInfoImport,
-  clusterSet,
-  gateway,
-  labelIdentity,
-  memberClusterAnnounce,
-  resourceExport,
-  resourceImport,
-  serviceExport,
-  serviceImport,
-};
+export { clusterInfoImport, clusterSet, gateway, labelIdentity, memberClusterAnnounce, resourceExport, resourceImport, serviceExport, serviceImport };
 
 /** Multi-cluster CRDs of the leader manifest. */
 export const leaderCrds: readonly CrdModel[] = [clusterSet, memberClusterAnnounce, resourceExport, resourceImport];
@@ -27,11 +17,4 @@ export const leaderCrds: readonly CrdModel[] = [clusterSet, memberClusterAnnounc
  * Multi-cluster CRDs of the member manifest. ClusterSet is the same model object as the
  * leader's, so a dual-role bundle can dedupe it by identity.
  */
-export const memberCrds: readonly CrdModel[] = [
-  clusterInfoImport,
-  clusterSet,
-  gateway,
-  labelIdentity,
-  serviceExport,
-  serviceImport,
-];
+export const memberCrds: readonly CrdModel[] = [clusterInfoImport, clusterSet, gateway, labelIdentity, serviceExport, serviceImport];

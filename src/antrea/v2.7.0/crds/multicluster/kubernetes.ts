@@ -74,13 +74,7 @@ export const objectReference = (): Schema =>
   );
 
 const endpointAddresses = (): Schema =>
-  atomicArray(
-    required(
-      ['ip'],
-      { hostname: string(), ip: string(), nodeName: string(), targetRef: objectReference() },
-      { 'x-kubernetes-map-type': 'atomic' },
-    ),
-  );
+  atomicArray(required(['ip'], { hostname: string(), ip: string(), nodeName: string(), targetRef: objectReference() }, { 'x-kubernetes-map-type': 'atomic' }));
 
 /** core/v1 EndpointSubset. */
 export const endpointSubset = (): Schema =>

@@ -19,11 +19,7 @@ export const labelIdentity: CrdModel = {
       schema: rootObject({ spec: labelIdentitySpec() }),
       // upstream emits an empty subresources object: no status subresource
       subresources: {},
-      printerColumns: [
-        { name: 'Label', type: 'string', jsonPath: '.spec.label' },
-        { name: 'ID', type: 'string', jsonPath: '.spec.id' },
-        ageColumn,
-      ],
+      printerColumns: [{ name: 'Label', type: 'string', jsonPath: '.spec.label' }, { name: 'ID', type: 'string', jsonPath: '.spec.id' }, ageColumn],
     },
   ],
 };

@@ -33,11 +33,7 @@ export const serviceImport: CrdModel = {
         status: object({ clusters: serviceImportClusters() }),
       }),
       subresources: { status: {} },
-      printerColumns: [
-        { name: 'Type', type: 'string', jsonPath: '.spec.type' },
-        { name: 'IP', type: 'string', jsonPath: '.spec.ips' },
-        ageColumn,
-      ],
+      printerColumns: [{ name: 'Type', type: 'string', jsonPath: '.spec.type' }, { name: 'IP', type: 'string', jsonPath: '.spec.ips' }, ageColumn],
     },
   ],
 };
