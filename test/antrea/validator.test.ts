@@ -166,7 +166,7 @@ describe('ClusterNetworkPolicy spec', () => {
     ],
   ] as const)('%s', (_, spec, [path, message]) => {
     // drop keys set to undefined, as a YAML document would not have them
-    const value = JSON.parse(JSON.stringify(spec));
+    const value: unknown = JSON.parse(JSON.stringify(spec));
     expect(validateAgainst(clusterNetworkPolicySpec, value)).toEqual([{ path, message }]);
   });
 });

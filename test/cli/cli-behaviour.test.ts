@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli';
+import { diagnosticsJson } from '../helpers/json';
 
 // Every CLI behaviour in process (main(argv) with captured streams): no child processes here.
 
@@ -76,7 +77,7 @@ describe('version, help and usage errors', () => {
   test('-- ends the options: what follows is a path', async () => {
     const r = await run(['validate', '--format', 'json', '--', '--not-an-option.yaml']);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).diagnostics).toMatchObject([{ code: 'file-system', file: '--not-an-option.yaml' }]);
+    expect(diagnosticsJson(r.stdout).diagnostics).toMatchObject([{ code: 'file-system', file: '--not-an-option.yaml' }]);
   });
 });
 
@@ -100,10 +101,10 @@ describe('file-system problems are diagnostics with a code and the path', () => 
     const exit = command === 'synth' ? 2 : 1;
     const json = await run([command!, '--format', 'json', ...rest]);
     expect(json.code).toBe(exit);
-    const [d, ...others] = JSON.parse(json.stdout).diagnostics;
+    const [d, ...others] = diagnosticsJson(json.stdout).diagnostics;
     expect(others).toEqual([]);
     expect(d).toMatchObject({ code: 'file-system', severity: 'error', file: path, line: 1, column: 1 });
-    expect(d.message).toMatch(message);
+    expect(d!.message).toMatch(message);
 
     const text = await run(argv);
     expect(text.code).toBe(exit);
@@ -114,7 +115,7 @@ describe('file-system problems are diagnostics with a code and the path', () => 
   test('a missing path does not stop the other files from being checked', async () => {
     const r = await run(['validate', '--format', 'json', 'no/such/file.yaml', BAD]);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual(['file-system', 'schema']);
+    expect(diagnosticsJson(r.stdout).diagnostics.map((d) => d.code)).toEqual(['file-system', 'schema']);
   });
 });
 
@@ -140,17 +141,17 @@ describe('TypeScript definitions', () => {
   ])('a syntax error in $name is located at its line and column with the whole message', async ({ name, text, line, column, message, hint }) => {
     const r = await run(['validate', '--format', 'json', at(name, text)]);
     expect(r.code).toBe(1);
-    const diagnostics = JSON.parse(r.stdout).diagnostics;
+    const diagnostics = diagnosticsJson(r.stdout).diagnostics;
     expect(diagnostics[0]).toMatchObject({ code: 'typescript-syntax', line, column, message });
-    expect(diagnostics[0].hint).toContain(hint);
-    expect(diagnostics.every((d: { code: string }) => d.code === 'typescript-syntax')).toBe(true);
+    expect(diagnostics[0]!.hint).toContain(hint);
+    expect(diagnostics.every((d) => d.code === 'typescript-syntax')).toBe(true);
   });
 
   test('.mts and .cts definitions are loaded, by name and from a directory', async () => {
     const files = ['test/fixtures/typescript/mts-clusterset.mts', 'test/fixtures/typescript/cts-clusterset.cts'];
     expect(await run(['validate', ...files])).toEqual({ code: 0, stdout: '2 definitions valid\n', stderr: '' });
     const dir = await run(['validate', '--format', 'json', 'test/fixtures/typescript']);
-    const checked = new Set(JSON.parse(dir.stdout).diagnostics.map((d: { file: string }) => d.file));
+    const checked = new Set(diagnosticsJson(dir.stdout).diagnostics.map((d) => d.file));
     // the broken fixtures report; the .mts and .cts ones are found and pass
     expect(checked).toEqual(new Set(['test/fixtures/typescript/broken.ts', 'test/fixtures/typescript/ts-typo.ts']));
   });

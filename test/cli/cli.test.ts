@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli';
+import { diagnosticsJson } from '../helpers/json';
 
 const GOOD = 'clustersets/demo-clusterset.yaml';
 const BAD = 'test/fixtures/cli/typo.yaml';
@@ -32,13 +33,13 @@ describe('validate', () => {
   test('--format json prints the contract object for a good file, exit 0', async () => {
     const r = await run('validate', '--format', 'json', GOOD);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ diagnostics: [], errors: 0, warnings: 0 });
+    expect(diagnosticsJson(r.stdout)).toEqual({ diagnostics: [], errors: 0, warnings: 0 });
   });
 
   test('--format json for a typo: schema error at the key, hint names podCIDRs, exit 1', async () => {
     const r = await run('validate', '--format', 'json', BAD);
     expect(r.code).toBe(1);
-    const out = JSON.parse(r.stdout);
+    const out = diagnosticsJson(r.stdout);
     expect(out).toMatchObject({ errors: 1, warnings: 0 });
     expect(out.diagnostics).toMatchObject([
       { code: 'schema', severity: 'error', file: BAD, line: 15, column: 7, path: ['spec', 'clusters', 1, 'podCIDR'], hint: 'did you mean "podCIDRs"?' },
@@ -59,7 +60,7 @@ describe('validate', () => {
   test('the installed bin works as a process (npx clusterset)', () => {
     const r = spawnSync(process.execPath, ['bin/clusterset.mjs', 'validate', '--format', 'json', BAD], { encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(JSON.parse(r.stdout).errors).toBe(1);
+    expect(diagnosticsJson(r.stdout).errors).toBe(1);
   });
 });
 
@@ -113,7 +114,10 @@ describe('synth', () => {
     const eks = tree(join(out, 'eks-clusterset'));
     expect((await run('synth', '--out', out, GOOD)).code).toBe(0);
     expect(tree(join(out, 'eks-clusterset'))).toEqual(eks);
-    expect(Object.keys(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).clusterSets)).toEqual(['demo-clusterset', 'eks-clusterset']);
+    expect(Object.keys((JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { clusterSets: object }).clusterSets)).toEqual([
+      'demo-clusterset',
+      'eks-clusterset',
+    ]);
   });
 
   test('npx cdk8s synth produces the same tree as npm run synth', () => {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli';
 import { packageNameFor } from '../../src/init/scaffold';
+import { readPackageJson } from '../helpers/json';
 
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-init-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -19,7 +20,7 @@ async function run(...argv: string[]) {
 
 const SCAFFOLD = ['.github/workflows/clusterset.yml', '.gitignore', 'cdk8s.yaml', 'clustersets/prod.yaml', 'package.json'];
 const files = (dir: string) =>
-  (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+  readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
     .map((d) => join(d.parentPath, d.name).slice(dir.length + 1))
     .sort();
@@ -31,7 +32,7 @@ describe('clusterset init', () => {
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(files(dir)).toEqual(SCAFFOLD);
     for (const f of SCAFFOLD) expect(r.stdout).toContain(`created ${join(dir, f)}\n`);
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const pkg = readPackageJson(join(dir, 'package.json'));
     expect(pkg).toMatchObject({ name: 'fresh', private: true, devDependencies: { 'antrea-clusterset': `^${VERSION}` } });
     expect(pkg.scripts).toMatchObject({ validate: 'clusterset validate', synth: 'clusterset synth' });
     // nothing refers to this repository or to ../shared
@@ -51,7 +52,7 @@ describe('clusterset init', () => {
       ['west', true],
     ]);
     expect(spec.leader.clusterID).toBe('leader');
-    expect(await run('validate', '--format', 'json', definition)).toMatchObject({ code: 0, stdout: expect.stringContaining('"diagnostics": []') });
+    expect(await run('validate', '--format', 'json', definition)).toMatchObject({ code: 0, stdout: expect.stringContaining('"diagnostics": []') as unknown });
     const out = join(dir, 'dist');
     expect((await run('synth', '--quiet', '--out', out, definition)).code).toBe(0);
     expect(readdirSync(join(out, 'prod')).sort()).toEqual(expect.arrayContaining(['east', 'leader', 'west']));
@@ -87,7 +88,7 @@ describe('clusterset init', () => {
     expect(r.stdout).toContain(`updated ${join(dir, 'package.json')}`);
     expect(r.stdout).toContain(`kept ${join(dir, 'clustersets/prod.yaml')} (it exists)`);
     expect(readFileSync(join(dir, 'clustersets/prod.yaml'), 'utf8')).toBe('mine\n');
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const pkg = readPackageJson(join(dir, 'package.json'));
     expect(pkg).toMatchObject({
       ...npmInit,
       scripts: { ...npmInit.scripts, validate: 'clusterset validate' },
@@ -97,7 +98,7 @@ describe('clusterset init', () => {
     const again = await run('init', dir);
     expect(again.stdout).toContain('kept');
     expect(again.stdout).not.toContain('created');
-    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))).toEqual(pkg);
+    expect(readPackageJson(join(dir, 'package.json'))).toEqual(pkg);
   });
 
   test.each([

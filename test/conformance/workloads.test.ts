@@ -141,7 +141,7 @@ const mcRecreate = (namespace: string): Obj => ({
   [`Deployment ${namespace}/antrea-mc-controller: spec.strategy`]: { type: 'Recreate' },
 });
 
-const CHECKSUM = expect.stringMatching(HEX64);
+const CHECKSUM: unknown = expect.stringMatching(HEX64);
 const AGENT_CONF = 'ConfigMap kube-system/antrea-config: data["antrea-agent.conf"]';
 const CONTROLLER_CONF = 'ConfigMap kube-system/antrea-config: data["antrea-controller.conf"]';
 const DS = 'DaemonSet kube-system/antrea-agent';

@@ -59,9 +59,9 @@ describe('renderers', () => {
   });
 
   test('json: one object with diagnostics and counts', () => {
-    const parsed = JSON.parse(renderJson([overlap, warning]));
+    const parsed = JSON.parse(renderJson([overlap, warning])) as { errors: number; warnings: number; diagnostics: Diagnostic[] };
     expect(parsed).toMatchObject({ errors: 1, warnings: 1 });
-    expect(parsed.diagnostics.map((d: Diagnostic) => [d.code, d.severity, d.file, d.line, d.column, d.path])).toEqual([
+    expect(parsed.diagnostics.map((d) => [d.code, d.severity, d.file, d.line, d.column, d.path])).toEqual([
       ['member-count', 'warning', 'clustersets/demo.yaml', 2, 3, ['spec', 'clusters']],
       ['pod-cidr-overlap', 'error', 'clustersets/demo.yaml', 6, 18, ['spec', 'clusters', 1, 'podCIDRs', 0]],
     ]);
@@ -90,7 +90,7 @@ describe('terminal escapes from a definition', () => {
       [{ code: 'schema', severity: 'error', message: `bad value "${evil}"`, hint: `try ${evil}`, file: 'x.yaml', path: [], line: 1, column: 7 }],
       new Map([['x.yaml', `name: ${evil}\n`]]),
     );
-    // eslint-disable-next-line no-control-regex
+
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(text).toContain('bad value "\\x1b[2J\\x1b[Hall checks passed\\x07\\x9b31m"');
     expect(text).toContain('1 | name: ?[2J?[Hall checks passed??31m');

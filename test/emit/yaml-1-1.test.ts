@@ -12,8 +12,8 @@ test('every written YAML file reads the same as YAML 1.1 and 1.2', async () => {
   const yamlFiles = files.filter((f) => f.path.endsWith('.yaml'));
   expect(yamlFiles.length).toBeGreaterThan(20);
   for (const f of yamlFiles) {
-    const as11 = parseAllDocuments(f.content, { version: '1.1' }).map((d) => d.toJS());
-    const as12 = parseAllDocuments(f.content, { version: '1.2' }).map((d) => d.toJS());
+    const as11 = parseAllDocuments(f.content, { version: '1.1' }).map((d) => d.toJS() as unknown);
+    const as12 = parseAllDocuments(f.content, { version: '1.2' }).map((d) => d.toJS() as unknown);
     expect(as11, f.path).toEqual(as12);
   }
 });
@@ -22,5 +22,5 @@ test('names a 1.1 reader would retype stay strings in the Argo CD and Flux objec
   const files = await compileFiles(['test/fixtures/yaml-1-1/definition.yaml']);
   const engineFiles = files.filter((f) => /^yes\/(argocd|flux)\/.*\.yaml$/.test(f.path));
   expect(engineFiles.length).toBeGreaterThan(0);
-  for (const f of engineFiles) expect(typeof parse(f.content, { version: '1.1' }).metadata.name, f.path).toBe('string');
+  for (const f of engineFiles) expect(typeof (parse(f.content, { version: '1.1' }) as { metadata: { name: unknown } }).metadata.name, f.path).toBe('string');
 });

@@ -38,7 +38,7 @@ async function cliObjects(file: string): Promise<string[]> {
   return canonical(
     withSharedUnitsInBundles(result.files)
       .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml'))
-      .map((f) => parse(f.content)),
+      .map((f): unknown => parse(f.content)),
   );
 }
 
@@ -48,7 +48,7 @@ describe('AntreaClusterSet', () => {
     const clusterSet = new AntreaClusterSet(app, 'prod', { definition: prod });
     expect(Object.keys(clusterSet.charts)).toEqual(['leader', 'east', 'west']);
     expect(Object.keys(clusterSet.engineCharts).sort()).toEqual(['argocd', 'argocd/applications']);
-    const objects = canonical(app.charts.flatMap((c) => c.toJson()));
+    const objects = canonical(app.charts.flatMap((c): unknown[] => c.toJson()));
     expect(objects.length).toBeGreaterThan(100);
     expect(objects).toEqual(await cliObjects('examples/construct/prod.ts'));
   });
@@ -64,7 +64,7 @@ describe('AntreaClusterSet', () => {
       'prod-leader',
       'prod-west',
     ]);
-    const objects = files.flatMap((f) => parseAllDocuments(readFileSync(join(out, f), 'utf8')).map((d) => d.toJS()));
+    const objects = files.flatMap((f): unknown[] => parseAllDocuments(readFileSync(join(out, f), 'utf8')).map((d) => d.toJS() as unknown));
     expect(canonical(objects)).toEqual(await cliObjects('examples/construct/prod.ts'));
   });
 
@@ -94,7 +94,7 @@ describe('AntreaClusterSet', () => {
   ])('$name: one ClusterSetError listing the diagnostics', ({ definition, message }) => {
     let error: unknown;
     try {
-      new AntreaClusterSet(new App(), 'prod', { definition: definition as ClusterSetInput });
+      new AntreaClusterSet(new App(), 'prod', { definition: definition });
     } catch (err) {
       error = err;
     }

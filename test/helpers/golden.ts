@@ -23,7 +23,7 @@ export async function expectGoldenTree(files: readonly OutputFile[], dir: string
   const root = resolve(dir);
   const chosen = files.filter((f) => include(f.path));
   if (existsSync(root)) {
-    const onDisk = (readdirSync(root, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    const onDisk = readdirSync(root, { recursive: true, withFileTypes: true })
       .filter((d) => d.isFile())
       .map((d) => relative(root, join(d.parentPath, d.name)).split(sep).join('/'))
       .sort();

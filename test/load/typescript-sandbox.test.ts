@@ -68,7 +68,7 @@ describe('a TypeScript definition runs without powers', () => {
     const file = write('power.ts', valid(`declare const require: any; const PWNED = ${JSON.stringify(pwned)}; ${code} const NAME = 'x';`));
     const { diagnostics } = await checkDefinitions([file]);
     expect(diagnostics).toMatchObject([
-      { code: 'typescript-evaluation', severity: 'error', file, line: 1, column: 1, message: expect.stringMatching(message) },
+      { code: 'typescript-evaluation', severity: 'error', file, line: 1, column: 1, message: expect.stringMatching(message) as unknown },
     ]);
     expect(existsSync(pwned)).toBe(false);
   });
@@ -94,7 +94,7 @@ describe('a TypeScript definition runs without powers', () => {
           code: 'typescript-evaluation',
           line: 1,
           column: 1,
-          message: expect.stringMatching(message),
+          message: expect.stringMatching(message) as unknown,
         });
         expect(diagnostics.some((d) => d.file === BROKEN_YAML && d.severity === 'error')).toBe(true);
       } finally {

@@ -3,6 +3,7 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { diagnosticsJson, readPackageJson } from '../helpers/json';
 
 // The package as a user gets it: `npm pack`, installed from the tarball into a fresh repository
 // with npm's default CommonJS package.json, used through its bin and from require() and import.
@@ -58,11 +59,11 @@ describe('the tarball', () => {
   });
 
   test('the package is publishable and declares what it needs at run time', () => {
-    const pkg = JSON.parse(readFileSync(join(repo, 'node_modules/antrea-clusterset/package.json'), 'utf8'));
+    const pkg = readPackageJson(join(repo, 'node_modules/antrea-clusterset/package.json'));
     expect(pkg.private).toBeUndefined();
     expect(pkg.bin).toEqual({ clusterset: 'bin/clusterset.mjs', 'antrea-clusterset': 'bin/clusterset.mjs' });
     // positions in TypeScript definitions need the TypeScript parser, evaluation needs tsx
-    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['typescript', 'tsx', 'cdk8s', 'yaml', 'zod']));
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual(expect.arrayContaining(['typescript', 'tsx', 'cdk8s', 'yaml', 'zod']));
   });
 });
 
@@ -90,7 +91,7 @@ describe('installed into a CommonJS repository', () => {
     copyFileSync(join(ROOT, 'test/fixtures/typescript/ts-typo.ts'), join(repo, 'broken/ts-typo.ts'));
     const r = clusterset('validate', '--format', 'json', 'broken');
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).diagnostics).toMatchObject([
+    expect(diagnosticsJson(r.stdout).diagnostics).toMatchObject([
       { code: 'schema', file: 'broken/ts-typo.ts', line: 12, column: 28, path: ['spec', 'clusters', 1, 'podCIDR'] },
       { code: 'schema', file: 'broken/typo.yaml', line: 15, column: 7, path: ['spec', 'clusters', 1, 'podCIDR'] },
     ]);
@@ -101,9 +102,9 @@ describe('installed into a CommonJS repository', () => {
     expect(init).toMatchObject({ code: 0, stderr: '' });
     // the repository already depends on the package (the tarball): init adds only the scripts
     expect(init.stdout).toContain('updated package.json');
-    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
-    expect(pkg.dependencies['antrea-clusterset']).toMatch(/^file:.*\.tgz$/);
-    expect(pkg.scripts.validate).toBe('clusterset validate');
+    const pkg = readPackageJson(join(repo, 'package.json'));
+    expect(pkg.dependencies?.['antrea-clusterset']).toMatch(/^file:.*\.tgz$/);
+    expect(pkg.scripts?.validate).toBe('clusterset validate');
     for (const f of ['clustersets/prod.yaml', 'cdk8s.yaml', '.gitignore', '.github/workflows/clusterset.yml']) expect(init.stdout).toContain(`created ${f}`);
     copyFileSync(join(ROOT, 'test/fixtures/typescript/ts-clusterset.ts'), join(repo, 'clustersets/ts-clusterset.ts'));
 
@@ -113,7 +114,7 @@ describe('installed into a CommonJS repository', () => {
     expect(synth.stdout).toMatch(/^wrote \d+ files for 6 clusters into dist \(6 bundles built, \d+ files changed\)\n$/);
     expect(readdirSync(join(repo, 'dist')).sort()).toEqual(['_shared', 'manifest.json', 'prod', 'ts-clusterset']);
     expect(readdirSync(join(repo, 'dist/prod')).sort()).toEqual(expect.arrayContaining(['east', 'leader', 'west']));
-    expect(clusterset('synth', '--check')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^dist is up to date/) });
+    expect(clusterset('synth', '--check')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^dist is up to date/) as unknown });
     // nothing changed: an incremental synth builds and touches nothing
     expect(clusterset('synth').stdout).toMatch(/\(0 bundles built, 0 files changed\)\n$/);
 

@@ -8,7 +8,7 @@ import { fluxObjects } from '../../src/synth/delivery/flux';
 import type { KubeObject } from '../../src/synth/kube-object';
 
 const fluxOf = (name: string): KubeObject[] => {
-  const raw = parse(readFileSync('clustersets/test-clusterset.yaml', 'utf8'));
+  const raw = parse(readFileSync('clustersets/test-clusterset.yaml', 'utf8')) as { metadata: { name: string } };
   raw.metadata.name = name;
   const definition = ClusterSetSchema.parse(raw);
   return Object.values(fluxObjects(definition, effectiveClusters(definition))).flat();

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { compile } from '../../src/compile';
+import type { ClusterSetInput } from '../../src/model/clusterset';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { hasDestructive, planChanges, type CompiledRevision, type Plan } from '../../src/plan/plan-changes';
 
-type Definition = Record<string, any>;
-const example = (name: string): Definition => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8'));
+/** A definition as written (defaults not applied), for the cases to edit. */
+type Definition = ClusterSetInput;
+const example = (name: string): Definition => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8')) as Definition;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
@@ -54,7 +56,7 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
   {
     name: 'remove a member',
     base: () => example('test-clusterset'),
-    head: (d) => ((d.spec.clusters = d.spec.clusters.filter((c: any) => c.clusterID !== 'test-cluster-east')), d),
+    head: (d) => ((d.spec.clusters = d.spec.clusters.filter((c) => c.clusterID !== 'test-cluster-east')), d),
     expected: ['[destructive] member test-cluster-east leaves (its leader credentials are revoked)'],
     destructive: true,
   },
@@ -77,35 +79,35 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
   {
     name: 'change a Pod CIDR',
     base: () => example('demo-clusterset'),
-    head: (d) => ((d.spec.clusters[1].podCIDRs = ['10.244.48.0/20']), d),
+    head: (d) => ((d.spec.clusters[1]!.podCIDRs = ['10.244.48.0/20']), d),
     expected: ['[disruptive] Pod CIDRs of demo-cluster-member2 change from 10.244.16.0/20 to 10.244.48.0/20'],
     destructive: false,
   },
   {
     name: 'move a Gateway',
     base: () => example('demo-clusterset'),
-    head: (d) => ((d.spec.clusters[2].gateways = [{ node: 'cl3-node2' }]), d),
+    head: (d) => ((d.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }]), d),
     expected: ['[disruptive] Gateway of demo-cluster-member3 moves from cl3-node1 to cl3-node2'],
     destructive: false,
   },
   {
     name: 'export another Service',
     base: () => example('test-clusterset'),
-    head: (d) => (d.spec.services.push({ name: 'api', namespace: 'shop', exportFrom: ['test-cluster-east'] }), d),
+    head: (d) => (d.spec.services!.push({ name: 'api', namespace: 'shop', exportFrom: ['test-cluster-east'] }), d),
     expected: ['[safe] Service shop/api now exported from test-cluster-east'],
     destructive: false,
   },
   {
     name: 'edit a replicated policy',
     base: () => example('test-clusterset'),
-    head: (d) => ((d.spec.policies[0].spec.priority = 2), d),
+    head: (d) => ((d.spec.policies![0]!.spec.priority = 2), d),
     expected: ['[safe] policy strict-namespace-isolation changes (replicated to 2 members)'],
     destructive: false,
   },
   {
     name: 'turn on WireGuard',
     base: () => example('demo-clusterset'),
-    head: (d) => ((d.spec.network.encryption = 'wireGuard'), d),
+    head: (d) => ((d.spec.network!.encryption = 'wireGuard'), d),
     expected: ['[disruptive] encryption changes from none to wireGuard in 3 clusters (demo-cluster-leader, demo-cluster-member2, demo-cluster-member3)'],
     destructive: false,
   },
@@ -119,7 +121,7 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
   {
     name: 'a member installs Antrea elsewhere: the engine prunes its CNI',
     base: () => example('test-clusterset'),
-    head: (d) => ((d.spec.clusters[1].install = 'multiclusterOnly'), d),
+    head: (d) => ((d.spec.clusters[1]!.install = 'multiclusterOnly'), d),
     expected: [
       '[destructive] test-cluster-east no longer gets Antrea from its bundle (install: multiclusterOnly): the engines prune its antrea-agent and antrea-controller',
     ],
@@ -127,8 +129,8 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
   },
   {
     name: 'a member goes back to the full installation',
-    base: () => ((d) => ((d.spec.clusters[1].install = 'multiclusterOnly'), d))(example('test-clusterset')),
-    head: (d) => ((d.spec.clusters[1].install = 'full'), d),
+    base: () => ((d) => ((d.spec.clusters[1]!.install = 'multiclusterOnly'), d))(example('test-clusterset')),
+    head: (d) => ((d.spec.clusters[1]!.install = 'full'), d),
     expected: ['[rollout] test-cluster-east gets Antrea from its bundle again (install: full): the engines take over antrea-agent and antrea-controller'],
     destructive: false,
   },
@@ -137,7 +139,7 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
     base: () => example('test-clusterset'),
     head: (d) => (
       (d.spec.tiers ??= []).push({ name: 'fleet-baseline', priority: 60 }),
-      d.spec.policies.push({
+      d.spec.policies!.push({
         name: 'baseline',
         spec: { priority: 1, tier: 'fleet-baseline', appliedTo: [{ namespaceSelector: {} }], ingress: [{ action: 'Drop', from: [{ namespaceSelector: {} }] }] },
       }),
@@ -153,7 +155,7 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
     name: 'a policy in a Tier that already exists',
     base: () => ((d) => ((d.spec.tiers ??= []).push({ name: 'fleet-baseline', priority: 60 }), d))(example('test-clusterset')),
     head: (d) => (
-      d.spec.policies.push({
+      d.spec.policies!.push({
         name: 'baseline',
         spec: { priority: 1, tier: 'fleet-baseline', appliedTo: [{ namespaceSelector: {} }], ingress: [{ action: 'Drop', from: [{ namespaceSelector: {} }] }] },
       }),
@@ -203,7 +205,7 @@ describe('plan over pairs of definitions', () => {
   it('counts objects by cluster and layer', async () => {
     const before = example('demo-clusterset');
     const after = structuredClone(before);
-    after.spec.clusters[2].gateways = [{ node: 'cl3-node2' }];
+    after.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }];
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     expect(plan.counts).toEqual([
       { clusterSet: 'demo-clusterset', owner: 'demo-cluster-member3', layers: { '4-resources': { added: 1, changed: 0, removed: 1 } } },

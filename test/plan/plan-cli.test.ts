@@ -42,9 +42,9 @@ describe('clusterset plan against a git revision', () => {
     try {
       const r = plan('--base', 'HEAD~1', '--format', 'json');
       expect(r.status).toBe(3);
-      const json = JSON.parse(r.stdout);
+      const json = JSON.parse(r.stdout) as { destructive: boolean; changes: PlanChange[] };
       expect(json.destructive).toBe(true);
-      expect(json.changes.map((c: PlanChange) => `${c.impact}: ${c.text}`)).toContain(
+      expect(json.changes.map((c) => `${c.impact}: ${c.text}`)).toContain(
         'destructive: member demo-cluster-member3 leaves (its leader credentials are revoked)',
       );
       expect(git('status', '--porcelain').toString()).toBe(' M clustersets/demo-clusterset.yaml\n');

@@ -167,7 +167,7 @@ const edit: fc.Arbitrary<Edit | undefined> = fc.oneof(
     arbitrary: policy.map(
       (p): Edit =>
         (d) =>
-          void (d.spec.policies = [p as never]),
+          void (d.spec.policies = [p]),
     ),
     weight: 1,
   },
@@ -208,7 +208,7 @@ const edit: fc.Arbitrary<Edit | undefined> = fc.oneof(
 export const definitionArbitrary = fc.tuple(plausible, edit).map(([d, e]) => {
   const copy = structuredClone(d);
   e?.(copy);
-  return copy as unknown;
+  return copy;
 });
 
 export interface Outcome {

@@ -5,7 +5,7 @@ import { ARGOCD_SYNC_OPTIONS, isGuarded } from '../../src/synth/guards';
 import type { KubeObject } from '../../src/synth/kube-object';
 import { allDefinitions } from './definitions';
 
-const annotations = (o: KubeObject) => o.metadata.annotations as Record<string, string> | undefined;
+const annotations = (o: KubeObject) => o.metadata.annotations;
 
 /**
  * What must survive a refactor of the definition or of the engine's app: the leader's common

@@ -2,6 +2,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 
+/** The parts of the parsed objects the tests read. */
+interface KubeDoc {
+  readonly data: Record<string, string>;
+  readonly spec: { readonly template: { readonly spec: { readonly containers: { name: string; env?: { name: string; value?: string }[] }[] } } };
+}
+/** A parsed config file: the sections the tests read, and the rest. */
+interface Conf {
+  readonly featureGates: Record<string, boolean>;
+  readonly multicluster: Record<string, unknown>;
+  readonly [key: string]: unknown;
+}
+const conf = (text: string | undefined): Conf => parse(text ?? '') as Conf;
+
 /** The parsed config files of a committed bundle (dist/ is the examples' golden output). */
 function bundle(clusterSet: string, cluster: string) {
   const dir = `dist/${clusterSet}/${cluster}`;
@@ -10,19 +23,16 @@ function bundle(clusterSet: string, cluster: string) {
     const [layer, name] = path.split('/') as [string, string];
     const units = [...readFileSync(`${dir}/${layer}/kustomization.yaml`, 'utf8').matchAll(/- \.\.\/\.\.\/\.\.\/(_shared\/\S+)/g)].map((m) => `dist/${m[1]}`);
     const found = [`${dir}/${layer}`, ...units].map((d) => `${d}/${name}`).find((f) => existsSync(f));
-    return parse(readFileSync(found ?? `${dir}/${path}`, 'utf8'));
+    return parse(readFileSync(found ?? `${dir}/${path}`, 'utf8')) as KubeDoc;
   };
   const antreaConfig = read('1-rbac-config/ConfigMap.kube-system.antrea-config.yaml').data;
-  const agentEnv =
-    (
-      read('3-workloads/DaemonSet.kube-system.antrea-agent.yaml').spec.template.spec.containers as { name: string; env?: { name: string; value?: string }[] }[]
-    ).find((c) => c.name === 'antrea-agent')!.env ?? [];
+  const agentEnv = read('3-workloads/DaemonSet.kube-system.antrea-agent.yaml').spec.template.spec.containers.find((c) => c.name === 'antrea-agent')!.env ?? [];
   return {
-    agent: parse(antreaConfig['antrea-agent.conf']),
-    controller: parse(antreaConfig['antrea-controller.conf']),
-    memberMc: (ns = 'kube-system') => parse(read(`1-rbac-config/ConfigMap.${ns}.antrea-mc-controller-config.yaml`).data['controller_manager_config.yaml']),
+    agent: conf(antreaConfig['antrea-agent.conf']),
+    controller: conf(antreaConfig['antrea-controller.conf']),
+    memberMc: (ns = 'kube-system') => conf(read(`1-rbac-config/ConfigMap.${ns}.antrea-mc-controller-config.yaml`).data['controller_manager_config.yaml']),
     leaderMc: (ns = 'antrea-multicluster') =>
-      parse(read(`1-rbac-config/ConfigMap.${ns}.antrea-mc-controller-config.yaml`).data['controller_manager_config.yaml']),
+      conf(read(`1-rbac-config/ConfigMap.${ns}.antrea-mc-controller-config.yaml`).data['controller_manager_config.yaml']),
     env: Object.fromEntries(agentEnv.map((e) => [e.name, e.value])),
   };
 }

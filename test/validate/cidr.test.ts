@@ -91,8 +91,11 @@ describe('range predicates', () => {
 
 describe('overlappingPairs', () => {
   const items = (...texts: string[]) => texts.map((t, order) => ({ ...cidr(t.replace(/ .*/, '')), order, text: t }));
-  const pairsOf = (list: ReturnType<typeof items>, kind = (_: (typeof list)[number]) => 'any', conflicts?: (a: string, b: string) => boolean) =>
-    overlappingPairs(list, kind, conflicts).map((p) => [p.first.text, p.second.text]);
+  const pairsOf = (
+    list: ReturnType<typeof items>,
+    kind: (item: (typeof list)[number]) => string = () => 'any',
+    conflicts?: (a: string, b: string) => boolean,
+  ) => overlappingPairs(list, kind, conflicts).map((p) => [p.first.text, p.second.text]);
 
   test.each([
     { name: 'disjoint ranges give nothing', texts: ['10.244.0.0/20', '10.244.16.0/20', '10.244.32.0/20'], pairs: [] },

@@ -12,7 +12,7 @@ import {
 } from '../../../src/antrea/workloads';
 
 const release = v2_7_0;
-type Conf = Record<string, any>;
+type Conf = Record<string, unknown>;
 const files = (opts: AntreaOptions) => antreaConfigMap(opts).data as Record<string, string>;
 
 describe('antrea-agent.conf and antrea-controller.conf', () => {
@@ -35,7 +35,7 @@ describe('antrea-agent.conf and antrea-controller.conf', () => {
     const mc = { enabled: true, enableGateway: true, trafficEncryptionMode: 'wireGuard' } as const;
     const agent: Conf = antreaAgentConf({ release, multicluster: mc });
     const defaults: Conf = antreaAgentConf({ release });
-    expect(agent.multicluster).toEqual({ ...defaults.multicluster, enableGateway: true, trafficEncryptionMode: 'wireGuard' });
+    expect(agent.multicluster).toEqual({ ...(defaults.multicluster as object), enableGateway: true, trafficEncryptionMode: 'wireGuard' });
     expect(antreaControllerConf({ release, multicluster: mc })).toMatchObject({
       featureGates: { Multicluster: true },
       multicluster: { enableStretchedNetworkPolicy: false },

@@ -28,7 +28,7 @@ describe('deepMerge', () => {
   });
 
   test('prototype keys from parsed input are dropped', () => {
-    const hostile = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"x": 1}, "ok": 1}');
+    const hostile: unknown = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"x": 1}, "ok": 1}');
     const out = deepMerge({ a: 1 }, hostile) as Record<string, unknown>;
     expect(out).toEqual({ a: 1, ok: 1 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

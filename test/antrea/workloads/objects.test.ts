@@ -1,10 +1,12 @@
 import { v2_7_0 } from '../../../src/antrea/v2.7.0';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { describe, expect, test } from 'vitest';
 import { objectRef, type KubeObject } from '../../../src/antrea/workloads/kube-object';
 import { antreaCoreObjects, leaderMcControllerObjects, memberMcControllerObjects, type AntreaOptions } from '../../../src/antrea/workloads';
 
 const release = v2_7_0;
-const podSpec = (o: KubeObject): Record<string, any> => (o.spec as any).template.spec;
+const podSpec = (o: KubeObject): IPodSpec => (o.spec as { template: { spec: IPodSpec } }).template.spec;
+const ANY_STRING: unknown = expect.any(String);
 const find = (objects: KubeObject[], kind: string, name: string): KubeObject => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 
 /** JSON round trip loses undefined, functions, class instances; plain data survives unchanged */
@@ -44,7 +46,7 @@ describe.each(cases)('%s', (_, objects) => {
   });
 
   test('apiVersion, kind and metadata.name on every object; keys are unique', () => {
-    for (const o of objects) expect(o).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String), metadata: { name: expect.any(String) } });
+    for (const o of objects) expect(o).toMatchObject({ apiVersion: ANY_STRING, kind: ANY_STRING, metadata: { name: ANY_STRING } });
     const keys = objects.map(objectRef);
     expect(new Set(keys).size).toBe(keys.length);
   });
@@ -68,13 +70,13 @@ describe('networkPolicyOnly', () => {
     ['networkPolicyOnly', { trafficEncapMode: 'networkPolicyOnly' }, [], ['install-cni', 'antrea-agent', 'antrea-ovs']],
   ])('%s: init containers %j, containers %j', (_, opts, init, containers) => {
     const spec = podSpec(find(objects(opts), 'DaemonSet', 'antrea-agent'));
-    expect((spec.initContainers ?? []).map((c: { name: string }) => c.name)).toEqual(init);
-    expect(spec.containers.map((c: { name: string }) => c.name)).toEqual(containers);
+    expect((spec.initContainers ?? []).map((c) => c.name)).toEqual(init);
+    expect(spec.containers.map((c) => c.name)).toEqual(containers);
   });
 
   test('ANTREA_CLOUD_EKS only with cloud EKS', () => {
     const env = (opts: Partial<AntreaOptions>) =>
-      podSpec(find(objects(opts), 'DaemonSet', 'antrea-agent')).containers.find((c: { name: string }) => c.name === 'antrea-agent').env;
+      podSpec(find(objects(opts), 'DaemonSet', 'antrea-agent')).containers.find((c) => c.name === 'antrea-agent')!.env;
     expect(env({ trafficEncapMode: 'networkPolicyOnly' })).not.toContainEqual({ name: 'ANTREA_CLOUD_EKS', value: 'true' });
     expect(env({ trafficEncapMode: 'networkPolicyOnly', cloud: 'EKS' })).toContainEqual({ name: 'ANTREA_CLOUD_EKS', value: 'true' });
   });
@@ -109,7 +111,7 @@ describe('multi-cluster controllers', () => {
     expect(a.filter((o) => b.some((x) => objectRef(x) === objectRef(o)))).toEqual([]);
     for (const o of a.filter((o) => o.kind.endsWith('WebhookConfiguration'))) {
       expect(o.metadata.labels).toEqual({ app: 'antrea', role: 'leader', 'served-by': 'antrea-mc-controller', 'served-in': 'team-a' });
-      for (const w of o.webhooks as any[]) {
+      for (const w of o.webhooks as { namespaceSelector: unknown; clientConfig: { service: unknown } }[]) {
         expect(w.namespaceSelector).toEqual({ matchLabels: { 'kubernetes.io/metadata.name': 'team-a' } });
         expect(w.clientConfig.service).toMatchObject({ name: 'antrea-mc-webhook-service', namespace: 'team-a' });
       }

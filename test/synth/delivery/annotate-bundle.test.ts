@@ -6,7 +6,7 @@ import { withGuard } from '../../../src/synth/delivery/prune-guards';
 import { ARGOCD_SYNC_OPTIONS, FLUX_PRUNE } from '../../../src/synth/guards';
 import type { KubeObject } from '../../../src/synth/kube-object';
 
-const crd = crdObject(crdsFor(v2_7_0, { leader: false, member: true })[0]!) as unknown as KubeObject;
+const crd = crdObject(crdsFor(v2_7_0, { leader: false, member: true })[0]!);
 const configMap = (): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'antrea-config', namespace: 'kube-system' } });
 
 describe('shared objects', () => {

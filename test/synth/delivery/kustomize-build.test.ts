@@ -20,8 +20,8 @@ const kubectl = (() => {
 
 const build = (dir: string): { kind: string; metadata: { name: string } }[] =>
   parseAllDocuments(execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' }))
-    .map((d) => d.toJS())
-    .filter(Boolean);
+    .map((d) => d.toJS() as { kind: string; metadata: { name: string } } | null)
+    .filter((o) => o !== null);
 
 describe.skipIf(!kubectl)('kubectl kustomize', () => {
   const out = mkdtempSync(join(tmpdir(), 'clusterset-kustomize-'));
