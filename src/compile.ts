@@ -43,13 +43,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   for (const o of outputs) {
     const laid = layoutClusterSet(o, diagnostics, cache);
     for (const f of laid) byPath.set(f.path, f);
-    entries[o.name] = manifestEntry(
-      o,
-      root,
-      laid
-        .filter((f) => f.path.startsWith(`${SHARED_ROOT}/`) && f.path.endsWith('/kustomization.yaml'))
-        .map((f) => f.path.slice(0, -'/kustomization.yaml'.length)),
-    );
+    entries[o.name] = manifestEntry(o, root, laid);
   }
   // shared units in path order, like every other file, wherever the ClusterSet that made them came
   const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

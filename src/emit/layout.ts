@@ -280,9 +280,26 @@ export interface ManifestEntry {
   readonly shared: readonly string[];
   /**
    * `inputs`: the hash of what the bundle was built from (an incremental synth skips a bundle whose hash is unchanged);
-   * `engines`: the hash of the cluster's Argo CD and Flux objects (their files are kept while it is unchanged)
+   * `engines`: the hash of the cluster's Argo CD and Flux objects (their files are kept while it is unchanged);
+   * `files` and `units`: how many files the bundle's folder holds and which of `shared` (indexes) its layers list,
+   * so keeping a bundle reads nothing of it
    */
-  readonly clusters: readonly { clusterID: string; role: string; inputs: string; engines?: string }[];
+  readonly clusters: readonly ManifestCluster[];
+}
+
+export interface ManifestCluster {
+  readonly clusterID: string;
+  readonly role: string;
+  readonly inputs: string;
+  readonly engines?: string;
+  readonly files?: number;
+  readonly units?: readonly number[];
+}
+
+/** What a bundle's folder holds, for manifest.json. */
+export interface BundleFiles {
+  readonly files: number;
+  readonly units: readonly string[];
 }
 
 export interface Manifest {
@@ -303,23 +320,42 @@ export function manifestFile(entries: Readonly<Record<string, ManifestEntry>>): 
 }
 
 /** The manifest entry of an eagerly built ClusterSet, with its source relative to `root`. */
-export function manifestEntry(output: ClusterSetOutput, root: string, shared: readonly string[]): ManifestEntry {
-  return {
-    source: sourcePath(output.file, root),
-    shared: [...new Set(shared)].sort(cmp),
-    clusters: manifestClusters(output.bundles, engineFilesByCluster(output)),
-  };
+/** The manifest entry of a ClusterSet compiled in memory, from its laid-out files. */
+export function manifestEntry(output: ClusterSetOutput, root: string, laid: readonly OutputFile[]): ManifestEntry {
+  const folders = new Map<string, BundleFiles>();
+  for (const b of output.bundles) {
+    const prefix = `${output.name}/${b.clusterID}/`;
+    const own = laid.filter((f) => f.path.startsWith(prefix));
+    folders.set(b.clusterID, { files: own.length, units: unitsListed(own.filter((f) => f.path.endsWith('/kustomization.yaml')).map((f) => f.content)) });
+  }
+  return manifestEntryOf(output, root, output.bundles, engineFilesByCluster(output), folders);
 }
 
-/** A ClusterSet's clusters as manifest.json records them: role, input hash and engine hash. */
-export function manifestClusters(
+/** A ClusterSet's entry: its clusters with role, input hash, engine hash, file count and shared units. */
+export function manifestEntryOf(
+  output: Pick<ClusterSetOutput, 'file'>,
+  root: string,
   bundles: readonly Pick<Bundle, 'clusterID' | 'role' | 'inputs'>[],
   engines: ReadonlyMap<string, ClusterEngineFiles>,
-): ManifestEntry['clusters'] {
-  return bundles.map((b) => {
-    const e = engines.get(b.clusterID);
-    return { clusterID: b.clusterID, role: b.role, inputs: b.inputs, ...(e && { engines: e.hash }) };
-  });
+  folders: ReadonlyMap<string, BundleFiles>,
+): ManifestEntry {
+  const shared = [...new Set([...folders.values()].flatMap((f) => f.units))].sort(cmp);
+  const index = new Map(shared.map((u, i) => [u, i]));
+  return {
+    source: sourcePath(output.file, root),
+    shared,
+    clusters: bundles.map((b) => {
+      const e = engines.get(b.clusterID);
+      const f = folders.get(b.clusterID);
+      return {
+        clusterID: b.clusterID,
+        role: b.role,
+        inputs: b.inputs,
+        ...(e && { engines: e.hash }),
+        ...(f && { files: f.files, units: [...new Set(f.units)].map((u) => index.get(u)!).sort((x, y) => x - y) }),
+      };
+    }),
+  };
 }
 
 /** A definition's path as manifest.json records it: relative to `root`, with forward slashes. */

@@ -8,12 +8,12 @@ import {
   engineFilesByCluster,
   layoutBundle,
   layoutShared,
-  manifestClusters,
+  manifestEntryOf,
   MANIFEST,
   manifestFile,
   SHARED_ROOT,
-  sourcePath,
   unitsListed,
+  type BundleFiles,
   type Manifest,
   type ManifestEntry,
   type OutputFile,
@@ -94,27 +94,30 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
     const recorded = new Map((before?.clusters ?? []).map((c) => [c.clusterID, c]));
     const expected = new Set<string>();
     const kept: string[] = [];
-    const shared = new Set<string>();
+    const folders = new Map<string, BundleFiles>();
     for (const source of set.sources) {
       clusters++;
       const dir = `${set.name}/${source.clusterID}`;
       const old = recorded.get(source.clusterID);
       if (!options.check && !options.rebuild && old?.inputs === source.inputs && old.role === source.role && tx.exists(`${dir}/kustomization.yaml`)) {
         // unchanged inputs: the folder stays as the run that recorded them wrote it, with the units it lists
-        const listed = unitsListed(LAYER_DIRECTORIES.map((l) => tx.read(`${dir}/${l}/kustomization.yaml`) ?? ''));
-        for (const u of listed) shared.add(u);
+        // (recorded in manifest.json; read back from its layers when an older manifest lacks them)
+        const units = old.units?.map((i) => before!.shared[i]).filter((u) => u !== undefined);
+        const folder: BundleFiles =
+          units !== undefined && old.files !== undefined
+            ? { files: old.files, units }
+            : { files: tx.countFiles(dir), units: unitsListed(LAYER_DIRECTORIES.map((l) => tx.read(`${dir}/${l}/kustomization.yaml`) ?? '')) };
+        folders.set(source.clusterID, folder);
         kept.push(dir);
-        files += tx.countFiles(dir);
+        files += folder.files;
         continue;
       }
       const laid = layoutBundle(set, source.synth(), diagnostics, cache);
+      folders.set(source.clusterID, { files: laid.files.length, units: laid.units.map((u) => u.dir) });
       built++;
       // a secret never reaches the output, whatever route it took (shared units are scanned once, below)
       await scanOutputFiles(set.file, laid.files, diagnostics);
-      for (const u of laid.units) {
-        shared.add(u.dir);
-        units.set(u.dir, u.files);
-      }
+      for (const u of laid.units) units.set(u.dir, u.files);
       for (const f of laid.files) {
         expected.add(f.path);
         tx.put(f.path, f.content);
@@ -141,7 +144,7 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
     }
     // whatever else is under the ClusterSet's folder is no longer generated
     tx.removeOthers(set.name, expected, kept);
-    entries[set.name] = { source: sourcePath(set.file, root), shared: [...shared].sort(), clusters: manifestClusters(set.sources, engineFiles) };
+    entries[set.name] = manifestEntryOf(set, root, set.sources, engineFiles, folders);
   }
 
   // shared units: every unit some ClusterSet lists; one only kept bundles list stays as it is

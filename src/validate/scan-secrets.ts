@@ -1,7 +1,17 @@
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { LineIndex } from '../load/source-file';
+
+/**
+ * secretlint's core marks the start and end of every rule run on the process's performance
+ * timeline, and its profiler keeps every mark forever and searches them linearly at each end mark
+ * (@secretlint/profiler, the PerformanceObserver in SecretLintProfiler's constructor): a fleet
+ * synth scans a thousand bundles, which made that bookkeeping quadratic (a fifth of a
+ * 1,000-cluster synth) and its memory unbounded. We never read the profile, so marking is off.
+ */
+secretLintProfiler.mark = () => undefined;
 
 /** secretlint's recommended preset: the maintained detectors (cloud keys, tokens, private keys, basic auth, …). */
 const OPTIONS = { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] } };

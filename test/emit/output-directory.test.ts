@@ -99,6 +99,26 @@ describe('incremental synth', () => {
     expect(contents(tree(out))).toEqual(contents(tree(movedFull)));
   });
 
+  test('a kept bundle is known from manifest.json alone; a manifest without file counts and units (an older compiler) is read back from the folders', async () => {
+    const out = fresh('out');
+    await synth([before], { out });
+    const manifestPath = join(out, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { clusterSets: Record<string, { clusters: { files?: number; units?: number[] }[] }> };
+    const recorded = manifest.clusterSets.fleet!.clusters;
+    expect(recorded.every((c) => typeof c.files === 'number' && Array.isArray(c.units) && c.units.length > 0)).toBe(true);
+    for (const c of recorded) {
+      delete c.files;
+      delete c.units;
+    }
+    writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+    const result = await synth([after], { out });
+    expect(result.built).toBe(1);
+    const full = fresh('full');
+    await synth([after], { out: full });
+    expect(contents(tree(out))).toEqual(contents(tree(full)));
+    expect(result.files).toBe(tree(full).size);
+  });
+
   test('nothing changed: nothing is built or written', async () => {
     const out = fresh('out');
     await synth([before], { out });
