@@ -1,7 +1,8 @@
 import { shellQuote as q } from './shell-quote';
-import { releaseFor } from '../antrea/releases';
+import type { AntreaRelease } from '../antrea/release';
+import { helmChartVersion } from '../antrea/workloads/helm-values';
 import { upgradeSteps } from '../antrea/upgrade';
-import { antreaChartValues } from './parts/antrea-core';
+import { antreaChartValues, HELM_VALUES_FILE } from './parts/antrea-core';
 import type { ClusterSet } from '../model/clusterset';
 import { leaderOf, members, type EffectiveCluster } from '../model/effective';
 import { memberTokenName } from './constructs/member-credentials';
@@ -14,8 +15,8 @@ import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from '
  * commands to copy. Everything is derived from the definition, so the text is as
  * deterministic as the bundles (no dates, definition order throughout).
  */
-export function clusterSetNotes(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string {
-  const ctx: NotesContext = { definition, clusters, leader: leaderOf(clusters), members: members(clusters) };
+export function clusterSetNotes(definition: ClusterSet, clusters: readonly EffectiveCluster[], release: AntreaRelease): string {
+  const ctx: NotesContext = { definition, clusters, release, leader: leaderOf(clusters), members: members(clusters) };
   const sections = [
     header(ctx),
     clustersSection(ctx),
@@ -34,6 +35,7 @@ export function clusterSetNotes(definition: ClusterSet, clusters: readonly Effec
 interface NotesContext {
   readonly definition: ClusterSet;
   readonly clusters: readonly EffectiveCluster[];
+  readonly release: AntreaRelease;
   readonly leader: EffectiveCluster | undefined;
   readonly members: readonly EffectiveCluster[];
 }
@@ -95,12 +97,9 @@ function dualRoleNote(clusters: readonly EffectiveCluster[]): string {
  * each member needs, listed and written beside its layers, and the helm command that applies
  * them; a dedicated leader needs no Antrea at all.
  */
-function helmSection({ definition, clusters }: NotesContext): string {
+function helmSection({ definition, clusters, release }: NotesContext): string {
   const elsewhere = clusters.filter((c) => c.cluster.install === 'multiclusterOnly');
   if (elsewhere.length === 0) return '';
-  const release = releaseFor(definition.spec.antrea.version);
-  if (!release) return '';
-  const version = release.version.replace(/^v/, '');
   const out = [
     '## Antrea installed elsewhere',
     `These clusters have ${code('install: multiclusterOnly')}: their bundles carry Antrea Multi-cluster only (its CRDs, ${code('antrea-mc-controller')}, ClusterSet, credentials, exports, Tiers, Gateways). ` +
@@ -120,7 +119,7 @@ function helmSection({ definition, clusters }: NotesContext): string {
     }
     const values = antreaChartValues({ definition, clusters, cluster: c, release }) ?? {};
     out.push(
-      `${code(c.clusterID)}: install or upgrade Antrea with the values in ${code(`${c.clusterID}/antrea-helm-values.yaml`)}` +
+      `${code(c.clusterID)}: install or upgrade Antrea with the values in ${code(`${c.clusterID}/${HELM_VALUES_FILE}`)}` +
         (c.cluster.cloud ? `, after upstream's ${code(`antrea-${c.cluster.cloud.toLowerCase()}-node-init.yml`)} has prepared the Nodes:` : ':'),
       table(
         ['value', 'setting'],
@@ -132,7 +131,7 @@ function helmSection({ definition, clusters }: NotesContext): string {
               `kubectl --context ${q(c.clusterID)} apply -f ${q(`https://github.com/antrea-io/antrea/releases/download/${release.version}/antrea-${c.cluster.cloud.toLowerCase()}-node-init.yml`)}`,
             ]
           : []),
-        `helm --kube-context ${q(c.clusterID)} upgrade --install antrea antrea --repo https://charts.antrea.io --version ${q(version)} --namespace kube-system -f ${q(`${c.clusterID}/antrea-helm-values.yaml`)}`,
+        `helm --kube-context ${q(c.clusterID)} upgrade --install antrea antrea --repo https://charts.antrea.io --version ${q(helmChartVersion(release.version))} --namespace kube-system -f ${q(`${c.clusterID}/${HELM_VALUES_FILE}`)}`,
       ]),
     );
   }

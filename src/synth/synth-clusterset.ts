@@ -76,7 +76,7 @@ export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
     file: parsed.source.file,
     sources: clusters.map((cluster) => bundleSource(sliceFor(definition, clusters, cluster, release), shared)),
     engines: deliveryObjects(definition, clusters),
-    notes: clusterSetNotes(definition, clusters),
+    notes: clusterSetNotes(definition, clusters, release),
   };
 }
 
@@ -125,7 +125,6 @@ function bundleSource(ctx: BundleContext, shared: string): BundleSource {
   const inputs = hash.digest('hex').slice(0, 32);
   // Antrea installed elsewhere brings its own core CRDs (the chart's crds/)
   const crdModels = crdsFor(release, { core: cluster.cluster.install === 'full', leader: cluster.isLeader, member: cluster.isMember });
-  const helmValues = antreaChartValues(ctx);
   return {
     clusterID: cluster.clusterID,
     role,
@@ -134,6 +133,7 @@ function bundleSource(ctx: BundleContext, shared: string): BundleSource {
       const chart = new BundleChart(new App(), cluster.clusterID, ctx);
       // CRDs are static per release: shared frozen values, not constructs, so a fleet serializes them once
       const objects = annotateForDelivery([...crdModels.map(crdObject), ...(chart.toJson() as KubeObject[])]);
+      const helmValues = antreaChartValues(ctx);
       return { clusterID: cluster.clusterID, role, inputs, objects, ...(helmValues && { helmValues }) };
     },
   };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { compile } from '../../src/compile';
-import { HELM_VALUES_FILE } from '../../src/emit/layout';
+import { HELM_VALUES_FILE } from '../../src/synth/parts/antrea-core';
 import type { Bundle } from '../../src/synth/synth-clusterset';
 
 /**

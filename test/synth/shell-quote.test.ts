@@ -4,6 +4,7 @@ import { ClusterSetSchema } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import { clusterSetNotes } from '../../src/synth/notes';
 import { shellQuote } from '../../src/synth/shell-quote';
+import { releaseFor } from '../../src/antrea/releases';
 
 const HOSTILE = ["x'; touch /tmp/p; echo '", '$(id)', '`id`', 'a b', "it's", '"quoted"', '\\', '-rf', '*', 'a\nb', '', '$HOME', 'ca.crt'];
 
@@ -41,7 +42,7 @@ describe('notes commands', () => {
         ],
       },
     });
-    const notes = clusterSetNotes(definition, effectiveClusters(definition));
+    const notes = clusterSetNotes(definition, effectiveClusters(definition), releaseFor(definition.spec.antrea.version)!);
     expect(notes).toContain(`--arg name 'x'\\''; touch /tmp/p; echo '\\''' `);
     expect(notes).toContain(`--arg ca '"); system("id' --arg token 't'\\''; id; '\\'''`);
     // every sh block parses as shell (no unbalanced quote left by a value)

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { ClusterSetSchema } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import { clusterSetNotes } from '../../src/synth/notes';
+import { releaseFor } from '../../src/antrea/releases';
 
 const notes = (antrea: Record<string, unknown>) => {
   const definition = ClusterSetSchema.parse({
@@ -14,7 +15,7 @@ const notes = (antrea: Record<string, unknown>) => {
       clusters: [{ clusterID: 'north', member: false }, { clusterID: 'east' }],
     },
   });
-  return clusterSetNotes(definition, effectiveClusters(definition));
+  return clusterSetNotes(definition, effectiveClusters(definition), releaseFor(definition.spec.antrea.version)!);
 };
 
 describe('the "Upgrading from" section of the notes', () => {

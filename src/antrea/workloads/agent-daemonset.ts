@@ -4,7 +4,7 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IHTTPGetAction } from 'kubernetes-models/v1/HTTPGetAction';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { objectChecksum } from './checksum';
-import { CLOUDS } from './clouds';
+import { CLOUDS, DEFAULT_CNI_BIN_DIR } from './clouds';
 import type { KubeObject } from './kube-object';
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, CHECKSUM_CONFIG, CHECKSUM_IPSEC_SECRET, componentLabels } from './constants';
 import { antreaAgentConf, antreaConfigMap } from './core-config';
@@ -204,7 +204,7 @@ export function antreaAgentDaemonSet(opts: AntreaOptions, configMap: KubeObject 
           ],
           serviceAccountName: 'antrea-agent',
           ...(chaining ? { containers: [installCni(image, true), ...containers] } : { initContainers: [installCni(image, false)], containers }),
-          volumes: volumes(cloud?.cniBinDir ?? '/opt/cni/bin'),
+          volumes: volumes(cloud?.cniBinDir ?? DEFAULT_CNI_BIN_DIR),
         },
       },
     },

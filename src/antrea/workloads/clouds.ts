@@ -17,8 +17,8 @@ export type CloudProvider = (typeof CLOUD_PROVIDERS)[number];
 export interface CloudFacts {
   /** the mode the variant runs: EKS and AKS chain after the cloud CNI, GKE routes Pods natively */
   readonly trafficEncapMode: TrafficEncapMode;
-  /** the host directory kubelet reads CNI plugins from (GKE moves it off /opt/cni/bin) */
-  readonly cniBinDir: string;
+  /** the host directory kubelet reads CNI plugins from, where a cloud moves it off DEFAULT_CNI_BIN_DIR (GKE) */
+  readonly cniBinDir?: string;
   /** AKS sets the agent's dnsPolicy explicitly (its default, ClusterFirst) */
   readonly agentDnsPolicy?: 'ClusterFirst';
   /** extra agent environment (ANTREA_CLOUD_EKS tells the agent it runs beside the VPC CNI) */
@@ -28,6 +28,9 @@ export interface CloudFacts {
   /** host directories the node-init container mounts */
   readonly nodeInitMounts?: readonly { readonly name: string; readonly path: string }[];
 }
+
+/** Where kubelet reads CNI plugins unless a cloud moves them. */
+export const DEFAULT_CNI_BIN_DIR = '/opt/cni/bin';
 
 /**
  * The startup-script image runs the script from a file on the host, so the interpreter line counts.
@@ -100,14 +103,12 @@ echo "node-init: done"
 export const CLOUDS: Readonly<Record<CloudProvider, CloudFacts>> = {
   EKS: {
     trafficEncapMode: 'networkPolicyOnly',
-    cniBinDir: '/opt/cni/bin',
     agentEnv: [{ name: 'ANTREA_CLOUD_EKS', value: 'true' }],
     nodeInitScript: EKS_SCRIPT,
     nodeInitMounts: [{ name: 'host-aws-node-run-dir', path: '/var/run/aws-node' }],
   },
   AKS: {
     trafficEncapMode: 'networkPolicyOnly',
-    cniBinDir: '/opt/cni/bin',
     agentDnsPolicy: 'ClusterFirst',
     nodeInitScript: AKS_SCRIPT,
   },

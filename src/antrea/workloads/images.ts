@@ -11,9 +11,12 @@ export interface ImageOptions {
   readonly imageRegistry?: string;
 }
 
-/** `<imageRegistry>/<name>:<version>`, e.g. `antrea/antrea-agent-ubuntu:v2.7.0`. */
-export function imageRef(image: ImageName, opts: ImageOptions): string {
+/** `<imageRegistry>/<name>`, e.g. `antrea/antrea-agent-ubuntu`. */
+export function imageRepository(image: ImageName, opts: ImageOptions): string {
   // a trailing slash in a mirror prefix would give `//`, which no registry accepts
   const registry = (opts.imageRegistry ?? DEFAULT_IMAGE_REGISTRY).replace(/\/+$/, '');
-  return `${registry}/${opts.release.images[image]}:${opts.release.version}`;
+  return `${registry}/${opts.release.images[image]}`;
 }
+
+/** `<imageRegistry>/<name>:<version>`, e.g. `antrea/antrea-agent-ubuntu:v2.7.0`. */
+export const imageRef = (image: ImageName, opts: ImageOptions): string => `${imageRepository(image, opts)}:${opts.release.version}`;

@@ -28,6 +28,9 @@ export function antreaOptions({ definition, cluster, release }: BundleContext): 
   };
 }
 
+/** The file beside a bundle's layers that holds its chart values (no kustomization lists it). */
+export const HELM_VALUES_FILE = 'antrea-helm-values.yaml';
+
 /**
  * Values for Antrea's Helm chart where a cluster's Antrea is installed elsewhere; none for a
  * dedicated leader, whose mc-controller needs no Antrea at all (its RBAC names no crd.antrea.io
