@@ -8,6 +8,7 @@ import { NODE_INIT } from '../../src/antrea/workloads';
 import { RELEASES } from '../../src/antrea/releases';
 import { formatPath, validateAgainst, validatorForCrd } from '../../src/antrea/validator';
 import type { Schema } from '../../src/antrea/schema';
+import type { OutputFile } from '../../src/emit/layout';
 import { compileFiles } from '../helpers/golden';
 import { readReference, referenceDir } from './reference';
 import { without } from '../helpers/objects';
@@ -19,9 +20,16 @@ import { without } from '../helpers/objects';
  */
 type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; [k: string]: unknown };
 
-/** Upstream CRD schemas by `group/version/Kind`. */
+/**
+ * Upstream CRD schemas by `group/version/Kind`, parsed once per release: the same schema objects
+ * also keep the validator's compiled functions (cached by schema) across the tests.
+ */
+const parsedReleases = new Map<string, Map<string, Schema>>();
 function upstreamSchemas(dir: string): Map<string, Schema> {
+  const cached = parsedReleases.get(dir);
+  if (cached) return cached;
   const out = new Map<string, Schema>();
+  parsedReleases.set(dir, out);
   for (const file of ['antrea-crds.yml', 'antrea-multicluster-leader-global.yml', 'antrea-multicluster-member.yml']) {
     for (const doc of parseAllDocuments(readReference(dir, file))) {
       const crd = doc.toJS() as {
@@ -52,12 +60,20 @@ function atRelease(file: string, version: string): string {
   return out;
 }
 
+/** Each definition compiled once per release, shared by the tests that read its output. */
+const compiledAt = new Map<string, Promise<OutputFile[]>>();
+function compileAt(file: string, version: string): Promise<OutputFile[]> {
+  const key = `${version} ${file}`;
+  if (!compiledAt.has(key)) compiledAt.set(key, compileFiles([atRelease(file, version)]));
+  return compiledAt.get(key)!;
+}
+
 describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (version, release) => {
   const { dir, have } = referenceDir(release, 'emitted-resource');
 
   describe.each([...EXAMPLES, ...FIXTURES])('%s', (file) => {
     test('compiles with every object checked against the release schemas, custom resources against upstream', async () => {
-      const files = await compileFiles([atRelease(file, version)]);
+      const files = await compileAt(file, version);
       const objects = files
         .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml'))
         .map((f) => ({ path: f.path, object: parse(f.content) as Obj }));
@@ -91,7 +107,7 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
   });
 
   test('the custom resources cover several kinds', async () => {
-    const files = await compileFiles([...EXAMPLES, ...FIXTURES].map((f) => atRelease(f, version)));
+    const files = (await Promise.all([...EXAMPLES, ...FIXTURES].map((f) => compileAt(f, version)))).flat();
     const kinds = new Set(
       files
         .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml'))
