@@ -42,10 +42,13 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * A fleet repeats most objects verbatim (RBAC, APIServices, CRDs): each distinct object is
- * serialized and schema-checked once per run, keyed by its canonical JSON.
+ * serialized once per run, keyed by its canonical JSON, and schema-checked once per run and
+ * release (the same bytes may be valid at one release and not at another).
  */
-/** Frozen values never change: their YAML (checked once) is shared by every run of the process. */
+/** Frozen values never change: their YAML is shared by every run of the process. */
 const frozenYaml = new WeakMap<object, string>();
+/** The releases whose schemas a frozen value has passed, for every run of the process. */
+const frozenChecked = new WeakMap<object, Set<string>>();
 
 export class EmitCache {
   private readonly byValue = frozenYaml;
@@ -54,24 +57,43 @@ export class EmitCache {
   private readonly units = new Map<string, SharedUnit>();
   private nextId = 0;
   private readonly yamlIds = new Map<string, number>();
+  /** by release: the YAML of every object that passed that release's schemas in this run */
+  private readonly checked = new Map<string, Set<string>>();
 
   /** @param limit distinct non-shared objects remembered; beyond it the memory is dropped (bounded for any fleet) */
   constructor(private readonly limit = 4096) {}
 
-  /** The YAML of an object, and whether this exact content was seen (and schema-checked) before. */
-  yamlOf(o: KubeObject): { yaml: string; seen: boolean } {
+  /** The YAML of an object: frozen values by identity, anything else by content. */
+  yamlOf(o: KubeObject): string {
     const shared = this.byValue.get(o);
-    if (shared !== undefined) return { yaml: shared, seen: true };
+    if (shared !== undefined) return shared;
     const json = JSON.stringify(canonical(o));
     let yaml = this.byJson.get(json);
-    const seen = yaml !== undefined;
     if (yaml === undefined) {
       yaml = toYaml(o);
       if (this.byJson.size >= this.limit) this.byJson.clear();
       this.byJson.set(json, yaml);
     }
     if (Object.isFrozen(o)) this.byValue.set(o, yaml);
-    return { yaml, seen };
+    return yaml;
+  }
+
+  /** Whether this content has passed the schemas of this release before (in this run, or ever if frozen). */
+  hasPassed(release: string, o: KubeObject, yaml: string): boolean {
+    return (Object.isFrozen(o) ? frozenChecked.get(o) : this.checked.get(release))?.has(Object.isFrozen(o) ? release : yaml) ?? false;
+  }
+
+  /** Records that this content passed the schemas of this release. */
+  passed(release: string, o: KubeObject, yaml: string): void {
+    if (Object.isFrozen(o)) {
+      const releases = frozenChecked.get(o) ?? new Set<string>();
+      frozenChecked.set(o, releases.add(release));
+      return;
+    }
+    let set = this.checked.get(release);
+    if (!set) this.checked.set(release, (set = new Set()));
+    if (set.size >= this.limit) set.clear();
+    set.add(yaml);
   }
 
   /**
@@ -103,7 +125,7 @@ export class EmitCache {
   private idOf(o: KubeObject): string {
     if (!Object.isFrozen(o)) {
       // identical content shares one YAML string (byJson), whose hash V8 computes once
-      const yaml = this.yamlOf(o).yaml;
+      const yaml = this.yamlOf(o);
       let id = this.yamlIds.get(yaml);
       if (id === undefined) {
         if (this.yamlIds.size >= this.limit) this.yamlIds.clear();
@@ -237,19 +259,21 @@ function emitObjects(
   subdirOf?: (o: KubeObject) => string,
 ): { files: OutputFile[]; paths: string[] } {
   const sorted = sortObjects(objects);
-  const rendered = sorted.map((o) => cache.yamlOf(o));
-  // content seen earlier in this run has already passed its schema
-  checkObjects(
+  const yamls = sorted.map((o) => cache.yamlOf(o));
+  // content that passed this release's schemas earlier in the run is not checked again
+  const version = output.release.version;
+  const passed = checkObjects(
     output.file,
     where,
     sorted,
     diagnostics,
-    rendered.map((r) => r.seen),
+    sorted.map((o, i) => cache.hasPassed(version, o, yamls[i]!)),
     output.release,
   );
+  sorted.forEach((o, i) => passed[i] && cache.passed(version, o, yamls[i]!));
   // etcd stores at most 1.5 MiB per object and the API server refuses larger requests; 1 MiB leaves room for status
   sorted.forEach((o, i) => {
-    const size = Buffer.byteLength(rendered[i]!.yaml);
+    const size = Buffer.byteLength(yamls[i]!);
     if (size > MAX_OBJECT_BYTES) {
       diagnostics.push({
         code: 'yaml-limits',
@@ -264,7 +288,7 @@ function emitObjects(
     }
   });
   const paths = sorted.map((o) => (subdirOf ? `${subdirOf(o)}/${fileNameOf(o)}` : fileNameOf(o)));
-  return { files: sorted.map((_, i) => ({ path: `${dir}/${paths[i]}`, content: rendered[i]!.yaml })), paths };
+  return { files: sorted.map((_, i) => ({ path: `${dir}/${paths[i]}`, content: yamls[i]! })), paths };
 }
 
 /** A plain kustomization, valid for `kubectl apply -k` and for Argo CD and Flux. */
