@@ -56,6 +56,8 @@ export class OutputTransaction {
   private readonly moves: string[] = [];
   private readonly deletes: string[] = [];
   private readonly staleFiles: string[] = [];
+  /** staging folders made in this transaction: a fleet's files share few folders, and a recursive mkdir is a system call each */
+  private readonly madeDirs = new Set<string>();
   private outExists = false;
   private lockToken: string | undefined;
 
@@ -118,7 +120,11 @@ export class OutputTransaction {
       return;
     }
     const target = join(this.staging, rel);
-    this.fs.mkdirSync(dirname(target), { recursive: true });
+    const dir = dirname(target);
+    if (!this.madeDirs.has(dir)) {
+      this.fs.mkdirSync(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
     this.fs.writeFileSync(target, content);
     this.moves.push(rel);
   }
