@@ -223,12 +223,14 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
     (kind, p) => {
       const tier = kind !== 'removed' ? (p.spec as { tier?: unknown }).tier : undefined;
       if (typeof tier === 'string' && newTiers.has(tier)) {
-        // the member controller records ACNPImportFailed for a missing Tier and does not retry until
-        // its next resync (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
-        // handleResImpUpdateForClusterNetworkPolicy)
+        // the member controller records ACNPImportFailed for a missing Tier without requeueing
+        // (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
+        // handleResImpUpdateForClusterNetworkPolicy) and reconciles an import again only when its
+        // generation changes or the controller starts (resourceimport_controller.go, SetupWithManager)
         add('disruptive', `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`, [
-          'a member that imports the policy before its own Tier exists records ACNPImportFailed and does not retry for hours',
+          'a member that imports the policy before its own Tier exists records ACNPImportFailed and skips the policy until it changes again or the member restarts antrea-mc-controller',
           `merge Tier ${tier} first and the policy in a later change, once every member has the Tier`,
+          "if both are merged together: once the Tier exists, restart antrea-mc-controller in each member (the ClusterSet's README lists the commands)",
         ]);
       } else add('safe', `policy ${p.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} (${replicated})`);
     },

@@ -357,7 +357,7 @@ function servicesSection({ definition, members: ms }: NotesContext): string {
   ].join('\n\n');
 }
 
-function policiesSection({ definition }: NotesContext): string {
+function policiesSection({ definition, members: ms }: NotesContext): string {
   const { policies, tiers, leader } = definition.spec;
   if (policies.length === 0) return '';
   const rows = policies.map((p) => [
@@ -375,5 +375,22 @@ function policiesSection({ definition }: NotesContext): string {
       `A member without the policy's Tier skips it and reports an ${code('ACNPImportFailed')} Event on the leader. ${tierNote} ` +
       "The leader's webhook refuses policy exports from member ServiceAccounts: apply them as Argo CD, Flux or a cluster admin, not with a member token.",
     table(['policy', 'ResourceExport', 'tier', 'in members'], rows),
+    ...(policies.some((p) => tiers.some((t) => t.name === p.spec.tier)) ? [tierOrder(ms)] : []),
+  ].join('\n\n');
+}
+
+/**
+ * A member skips a policy whose Tier it lacks and never looks again on its own: it reconciles an
+ * import only when the import is created or its generation changes (GenerationChangedPredicate in
+ * multicluster/controllers/multicluster/member/resourceimport_controller.go, SetupWithManager;
+ * handleResImpUpdateForClusterNetworkPolicy in acnp_resourceimport_controller.go returns no
+ * error, so nothing is requeued). A starting controller lists every import again.
+ */
+function tierOrder(ms: readonly EffectiveCluster[]): string {
+  return [
+    `A member that receives a policy before the policy's custom Tier exists skips it and does not look again until the policy changes or its ${code('antrea-mc-controller')} restarts. ` +
+      'Add a Tier in one change and the policies that use it in a later one, once every member has the Tier. ' +
+      'If a Tier and its policies arrived together, restart the controller in each member once the Tier exists there:',
+    sh(ms.map((m) => `kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`)),
   ].join('\n\n');
 }

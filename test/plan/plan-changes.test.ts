@@ -193,6 +193,20 @@ describe('plan over pairs of definitions', () => {
     expect(upgrade.details?.[0]).toMatch(/^1\. /);
   });
 
+  it('a Tier and a policy using it together: split the change, or restart the member controllers after it', async () => {
+    const before = example('test-clusterset');
+    const after = structuredClone(before);
+    (after.spec.tiers ??= []).push({ name: 'fleet-baseline', priority: 60 });
+    after.spec.policies!.push({ name: 'baseline', spec: { priority: 1, tier: 'fleet-baseline', appliedTo: [{ namespaceSelector: {} }], ingress: [] } });
+    const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
+    const change = plan.changes.find((c) => c.text.startsWith('policy baseline'))!;
+    expect(change.details).toEqual([
+      expect.stringMatching(/records ACNPImportFailed and skips the policy until it changes again or the member restarts antrea-mc-controller$/),
+      'merge Tier fleet-baseline first and the policy in a later change, once every member has the Tier',
+      expect.stringMatching(/^if both are merged together: once the Tier exists, restart antrea-mc-controller in each member/),
+    ]);
+  });
+
   it('re-ordering keys and reformatting the YAML is no change', async () => {
     const text = readFileSync('clustersets/test-clusterset.yaml', 'utf8');
     const reordered = stringify(parse(text), { sortMapEntries: true, indent: 4 });
