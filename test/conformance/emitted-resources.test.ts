@@ -8,7 +8,6 @@ import { NODE_INIT } from '../../src/antrea/workloads';
 import { RELEASES } from '../../src/antrea/releases';
 import { formatPath, validateAgainst, validatorForCrd } from '../../src/antrea/validator';
 import type { Schema } from '../../src/antrea/schema';
-import type { OutputFile } from '../../src/emit/layout';
 import { compileFiles, isCrdFile } from '../helpers/golden';
 import { readReference, referenceDir } from './reference';
 import { without } from '../helpers/objects';
@@ -60,20 +59,12 @@ function atRelease(file: string, version: string): string {
   return out;
 }
 
-/** Each definition compiled once per release, shared by the tests that read its output. */
-const compiledAt = new Map<string, Promise<OutputFile[]>>();
-function compileAt(file: string, version: string): Promise<OutputFile[]> {
-  const key = `${version} ${file}`;
-  if (!compiledAt.has(key)) compiledAt.set(key, compileFiles([atRelease(file, version)]));
-  return compiledAt.get(key)!;
-}
-
 describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (version, release) => {
   const { dir, have } = referenceDir(release, 'emitted-resource');
 
   describe.each([...EXAMPLES, ...FIXTURES])('%s', (file) => {
     test('compiles with every object checked against the release schemas, custom resources against upstream', async () => {
-      const files = await compileAt(file, version);
+      const files = await compileFiles([atRelease(file, version)]);
       const objects = files
         .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml') && !isCrdFile(f.path))
         .map((f) => ({ path: f.path, object: parse(f.content) as Obj }));
@@ -109,7 +100,8 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
   });
 
   test('the custom resources cover several kinds', async () => {
-    const files = (await Promise.all([...EXAMPLES, ...FIXTURES].map((f) => compileAt(f, version)))).flat();
+    // each definition alone (compiled once: compileFiles remembers the outputs it made)
+    const files = (await Promise.all([...EXAMPLES, ...FIXTURES].map((f) => compileFiles([atRelease(f, version)])))).flat();
     const kinds = new Set(
       files
         .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml') && !isCrdFile(f.path))

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { expect } from 'vitest';
 import { compile } from '../../src/compile';
@@ -7,9 +8,19 @@ import type { OutputFile } from '../../src/emit/layout';
 /** CRDs are proven against upstream by the conformance test; goldens keep to what a definition controls. */
 export const isCrdFile = (path: string) => path.split('/').pop()!.startsWith('CustomResourceDefinition.');
 
-/** Compiles definitions in memory; fails the test on any error diagnostic. */
+/**
+ * Outputs by the definitions' paths and bytes: test files share their worker (isolate: false),
+ * so the examples and fixtures several tests read are compiled once per worker, not per test.
+ */
+const compiled = new Map<string, Promise<Awaited<ReturnType<typeof compile>>>>();
+
+/** Compiles definitions in memory (once per content); fails the test on any error diagnostic. */
 export async function compileFiles(files: readonly string[]): Promise<OutputFile[]> {
-  const result = await compile({ files });
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(f).update('\0').update(readFileSync(f)).update('\0');
+  const key = hash.digest('hex');
+  if (!compiled.has(key)) compiled.set(key, compile({ files }));
+  const result = await compiled.get(key)!;
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   expect(errors, JSON.stringify(errors, null, 2)).toEqual([]);
   return [...result.files];
