@@ -80,7 +80,8 @@ export class EmitCache {
 
   /** Whether this content has passed the schemas of this release before (in this run, or ever if frozen). */
   hasPassed(release: string, o: KubeObject, yaml: string): boolean {
-    return (Object.isFrozen(o) ? frozenChecked.get(o) : this.checked.get(release))?.has(Object.isFrozen(o) ? release : yaml) ?? false;
+    if (Object.isFrozen(o)) return frozenChecked.get(o)?.has(release) ?? false;
+    return this.checked.get(release)?.has(yaml) ?? false;
   }
 
   /** Records that this content passed the schemas of this release. */
@@ -270,7 +271,9 @@ function emitObjects(
     sorted.map((o, i) => cache.hasPassed(version, o, yamls[i]!)),
     output.release,
   );
-  sorted.forEach((o, i) => passed[i] && cache.passed(version, o, yamls[i]!));
+  sorted.forEach((o, i) => {
+    if (passed[i]) cache.passed(version, o, yamls[i]!);
+  });
   // etcd stores at most 1.5 MiB per object and the API server refuses larger requests; 1 MiB leaves room for status
   sorted.forEach((o, i) => {
     const size = Buffer.byteLength(yamls[i]!);
