@@ -114,6 +114,10 @@ const ajv = new Ajv({
   unicodeRegExp: false,
   validateFormats: true,
   formats: FORMATS,
+  // ajv's optimizing pass over generated code costs a third of compiling a large CRD schema (the
+  // ACNP spec: ~150 → ~100 ms, paid by every validate of a definition with policies) and did not
+  // make validation measurably faster (20,000 ACNP specs: 47 ms either way)
+  code: { optimize: false },
 });
 
 /** Duplicate entries of `set` lists and duplicate keys of `map` lists, which the API server rejects. */
