@@ -10,10 +10,12 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
 
+// the package's own scripts, so each check is spelled once (package.json)
+const npm = (script) => ['npm', ['run', '--silent', script]];
 const STATIC = [
-  ['types', bin('tsc'), ['--noEmit']],
-  ['lint', bin('eslint'), ['src', 'bench', 'test']],
-  ['format', bin('prettier'), ['--check', 'src/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs']],
+  ['types', ...npm('typecheck')],
+  ['lint', ...npm('lint')],
+  ['format', ...npm('format:check')],
   ['dist', process.execPath, ['bin/clusterset.mjs', 'synth', '--check']],
 ];
 

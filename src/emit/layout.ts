@@ -25,8 +25,6 @@ export function fileNameOf(o: KubeObject): string {
   return `${parts.join('.').replace(/[^A-Za-z0-9._-]/g, '_')}.yaml`;
 }
 
-const CLUSTER_ID_LABEL = LABELS.clusterID;
-
 /** Apply order, then a stable order by name: the kustomization lists files this way. */
 export function sortObjects(objects: readonly KubeObject[]): KubeObject[] {
   return [...objects].sort(
@@ -218,7 +216,7 @@ export function engineFilesByCluster(output: Pick<ClusterSetOutput, 'name' | 'en
   const groups = new Map<string, { folder: string; object: KubeObject }[]>();
   for (const [folder, objects] of Object.entries(output.engines).sort(([a], [b]) => cmp(a, b))) {
     for (const object of objects) {
-      const id = object.metadata.labels?.[CLUSTER_ID_LABEL];
+      const id = object.metadata.labels?.[LABELS.clusterID];
       if (id === undefined) continue;
       let list = groups.get(id);
       if (!list) groups.set(id, (list = []));
@@ -243,7 +241,7 @@ export function layoutShared(
 ): OutputFile[] {
   const files: OutputFile[] = [];
   for (const [folder, all] of Object.entries(output.engines).sort(([a], [b]) => cmp(a, b))) {
-    const objects = keptEngines.size === 0 ? all : all.filter((o) => !keptEngines.has(o.metadata.labels?.[CLUSTER_ID_LABEL] ?? ''));
+    const objects = keptEngines.size === 0 ? all : all.filter((o) => !keptEngines.has(o.metadata.labels?.[LABELS.clusterID] ?? ''));
     files.push(...emitObjects(output, `${output.name}/${folder}`, `${output.name}/${folder}`, objects, diagnostics, cache).files);
   }
   if (output.notes) files.push({ path: `${output.name}/README.md`, content: output.notes });
@@ -346,8 +344,7 @@ export function manifestFile(entries: Readonly<Record<string, ManifestEntry>>): 
   return { path: MANIFEST, content: `${JSON.stringify({ generator: 'antrea-clusterset', clusterSets }, null, 2)}\n` };
 }
 
-/** The manifest entry of an eagerly built ClusterSet, with its source relative to `root`. */
-/** The manifest entry of a ClusterSet compiled in memory, from its laid-out files. */
+/** The manifest entry of a ClusterSet compiled in memory, from its laid-out files, with its source relative to `root`. */
 export function manifestEntry(output: ClusterSetOutput, root: string, laid: readonly OutputFile[]): ManifestEntry {
   // one pass over the files, grouped by the folder under the ClusterSet's (a bundle's is its cluster ID)
   const byFolder = new Map<string, OutputFile[]>();
