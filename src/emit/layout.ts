@@ -11,7 +11,7 @@ import { HELM_VALUES_FILE } from '../synth/parts/antrea-core';
 import { LABELS } from '../synth/delivery/engine-names';
 import { checkObjects } from './check-output';
 import { isShared } from './shared-units';
-import { canonical, toYaml } from './serialize';
+import { canonical, fastYaml, toYaml } from './serialize';
 
 /** A file to write, relative to the output directory. */
 export interface OutputFile {
@@ -65,12 +65,16 @@ export class EmitCache {
   yamlOf(o: KubeObject): string {
     const shared = this.byValue.get(o);
     if (shared !== undefined) return shared;
-    const json = JSON.stringify(canonical(o));
-    let yaml = this.byJson.get(json);
+    // the fast writer costs less than the JSON key of a cache; yaml v2 is worth caching
+    let yaml = fastYaml(o);
     if (yaml === undefined) {
-      yaml = toYaml(o);
-      if (this.byJson.size >= this.limit) this.byJson.clear();
-      this.byJson.set(json, yaml);
+      const json = JSON.stringify(canonical(o));
+      yaml = this.byJson.get(json);
+      if (yaml === undefined) {
+        yaml = toYaml(o);
+        if (this.byJson.size >= this.limit) this.byJson.clear();
+        this.byJson.set(json, yaml);
+      }
     }
     if (Object.isFrozen(o)) this.byValue.set(o, yaml);
     return yaml;
