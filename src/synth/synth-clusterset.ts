@@ -6,11 +6,11 @@ import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { crdObject, crdsFor, type AntreaRelease } from '../antrea/release';
 import { releaseFor } from '../antrea/releases';
 import { COMPILER } from '../compiler-version';
-import { BundleChart } from './bundle-chart';
+import { BundleChart, renderedOnce } from './bundle-chart';
 import { annotateForDelivery, deliveryObjects } from './delivery';
 import { clusterSetNotes } from './notes';
 import type { KubeObject } from './kube-object';
-import { antreaChartValues } from './parts/antrea-core';
+import { antreaChartValues, antreaCore, antreaCoreInputs, antreaCoreKey } from './parts/antrea-core';
 import type { BundleContext } from './parts/context';
 
 export type Role = 'leader' | 'member' | 'dual-role';
@@ -131,8 +131,14 @@ function bundleSource(ctx: BundleContext, shared: string): BundleSource {
     inputs,
     synth: () => {
       const chart = new BundleChart(new App(), cluster.clusterID, ctx);
-      // CRDs are static per release: shared frozen values, not constructs, so a fleet serializes them once
-      const objects = annotateForDelivery([...crdModels.map(crdObject), ...(chart.toJson() as KubeObject[])]);
+      // CRDs are static per release and Antrea core depends on the Antrea settings alone: shared
+      // frozen values, not per-cluster constructs, so a fleet builds, serializes and checks them once
+      const core = antreaCoreInputs(ctx);
+      const objects = annotateForDelivery([
+        ...crdModels.map(crdObject),
+        ...renderedOnce(antreaCoreKey(core), () => antreaCore(core)),
+        ...(chart.toJson() as KubeObject[]),
+      ]);
       const helmValues = antreaChartValues(ctx);
       return { clusterID: cluster.clusterID, role, inputs, objects, ...(helmValues && { helmValues }) };
     },

@@ -1,5 +1,6 @@
 import { antreaCoreObjects, antreaHelmValues, nodeInitDaemonSet, type AntreaOptions } from '../../antrea/workloads';
-import type { BundleContext, BundlePart } from './context';
+import type { KubeObject } from '../kube-object';
+import type { BundleContext } from './context';
 
 /** Antrea agent and controller options from a cluster's effective settings. */
 export function antreaOptions({ definition, cluster, release }: BundleContext): AntreaOptions {
@@ -42,12 +43,27 @@ export function antreaChartValues(ctx: BundleContext): Record<string, unknown> |
 }
 
 /**
+ * What Antrea core is built from: a cluster's Antrea options, cloud and installation. Clusters
+ * with equal inputs get equal objects, so a fleet renders them once (synth-clusterset.ts); the
+ * objects are built from these inputs alone, never from the rest of the context.
+ */
+export interface AntreaCoreInputs {
+  readonly install: BundleContext['cluster']['cluster']['install'];
+  readonly options: AntreaOptions;
+}
+
+export const antreaCoreInputs = (ctx: BundleContext): AntreaCoreInputs => ({ install: ctx.cluster.cluster.install, options: antreaOptions(ctx) });
+
+/** A key equal for equal inputs (the release by its version). */
+export const antreaCoreKey = ({ install, options }: AntreaCoreInputs): string =>
+  JSON.stringify([options.release.version, install, { ...options, release: undefined }]);
+
+/**
  * Antrea core in kube-system: agent, controller, RBAC, config, APIServices, webhooks, and on a
  * cloud its node-init (upstream ships it as a separate file to apply first; layers.ts orders it).
  */
-export const antreaCore: BundlePart = (ctx) => {
-  const { cloud, install } = ctx.cluster.cluster;
+export function antreaCore({ install, options }: AntreaCoreInputs): KubeObject[] {
   // Antrea is installed elsewhere: the bundle carries chart values instead (synth-clusterset.ts)
   if (install === 'multiclusterOnly') return [];
-  return [...(cloud ? [nodeInitDaemonSet(cloud)] : []), ...antreaCoreObjects(antreaOptions(ctx))];
-};
+  return [...(options.cloud ? [nodeInitDaemonSet(options.cloud)] : []), ...antreaCoreObjects(options)];
+}

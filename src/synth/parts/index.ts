@@ -1,4 +1,3 @@
-import { antreaCore } from './antrea-core';
 import { clusterSets } from './cluster-sets';
 import type { BundlePart } from './context';
 import { gatewayNodes } from './gateway-nodes';
@@ -10,10 +9,13 @@ import { serviceExports } from './service-exports';
 import { tiers } from './tiers';
 import { tokenSecret } from './token-secret';
 
-/** The parts of every bundle; each decides by the cluster's role what it adds. */
+/**
+ * The parts of every bundle; each decides by the cluster's role what it adds. Antrea core is
+ * not among them: it depends on a cluster's Antrea settings alone, and synth-clusterset.ts
+ * renders it once per distinct settings (antrea-core.ts).
+ */
 export const bundleParts: readonly BundlePart[] = [
-  // Antrea itself: core in every cluster, mc-controllers by role
-  antreaCore,
+  // the mc-controllers by role
   mcControllers,
   // multi-cluster wiring: leader side, then member side
   controllerNamespaces,

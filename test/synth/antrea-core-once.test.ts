@@ -1,0 +1,62 @@
+import { expect, test } from 'vitest';
+import { fleet } from '../../bench/fleet';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import type { SourceFile } from '../../src/load/source-file';
+import type { ClusterSetInput } from '../../src/model/clusterset';
+import { parseClusterSet } from '../../src/model/parse-clusterset';
+import type { KubeObject } from '../../src/synth/kube-object';
+import { antreaCoreKey } from '../../src/synth/parts/antrea-core';
+import { synthClusterSet } from '../../src/synth/synth-clusterset';
+import { runRules } from '../../src/validate/run-rules';
+
+// Antrea core depends on a cluster's Antrea settings alone: clusters with equal settings share
+// one frozen value per object (which emit serializes and checks once), any difference in those
+// settings gives the cluster its own objects, and nothing else of the cluster gets in.
+
+function synth(input: ClusterSetInput) {
+  const source: SourceFile = { file: 'fleet.yaml', text: '', data: input, locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) };
+  const diagnostics: Diagnostic[] = [];
+  const parsed = parseClusterSet(source, diagnostics)!;
+  runRules(parsed, diagnostics);
+  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  const output = synthClusterSet(parsed);
+  return (id: string, kind = 'DaemonSet', name = 'antrea-agent'): KubeObject =>
+    output.bundles.find((b) => b.clusterID === id)!.objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+}
+
+type Cluster = { clusterID: string; cloud?: string; network?: Record<string, unknown> };
+const withCluster = (input: ClusterSetInput, id: string, change: Omit<Cluster, 'clusterID'>): ClusterSetInput => {
+  const spec = input.spec as unknown as { clusters: Cluster[] };
+  return { ...input, spec: { ...input.spec, clusters: spec.clusters.map((c) => (c.clusterID === id ? { ...c, ...change } : c)) } } as ClusterSetInput;
+};
+
+test('members with the same Antrea settings share Antrea core by identity, frozen, across runs', () => {
+  const object = synth(fleet(4));
+  expect(object('cluster-1')).toBe(object('cluster-2'));
+  expect(object('cluster-1', 'ClusterRole', 'antrea-agent')).toBe(object('cluster-3', 'ClusterRole', 'antrea-agent'));
+  expect(Object.isFrozen(object('cluster-1'))).toBe(true);
+  expect(Object.isFrozen((object('cluster-1') as { spec: object }).spec)).toBe(true);
+  // the leader keeps Multi-cluster off in its agents: other settings, other objects
+  expect(object('cluster-0')).not.toEqual(object('cluster-1'));
+  // a second run of the process renders nothing again
+  expect(synth(fleet(4))('cluster-1')).toBe(object('cluster-1'));
+});
+
+test('a cluster whose Antrea settings differ gets its own Antrea core; its other settings do not matter', () => {
+  const object = synth(withCluster(fleet(4), 'cluster-2', { cloud: 'EKS', network: { trafficEncapMode: 'networkPolicyOnly' } }));
+  expect(object('cluster-2', 'ConfigMap', 'antrea-config')).not.toEqual(object('cluster-1', 'ConfigMap', 'antrea-config'));
+  expect(object('cluster-2', 'DaemonSet', 'antrea-node-init')).toBeDefined();
+  expect(object('cluster-1', 'DaemonSet', 'antrea-node-init')).toBeUndefined();
+  expect(object('cluster-3')).toBe(object('cluster-1'));
+  // cluster-1 differs from a plain member in its Gateway, CIDRs and name only: none reaches Antrea core
+  const plain = synth(fleet(4, { changedMember: 1 }));
+  expect(plain('cluster-1')).toBe(object('cluster-1'));
+});
+
+test('the key tells apart settings the release field of the options could hide', () => {
+  const key = (agentConfig: Record<string, unknown>) => {
+    const source = { release: { version: 'v2.7.0' }, agentConfig } as never;
+    return antreaCoreKey({ install: 'full', options: source });
+  };
+  expect(key({ release: { a: 1 } })).not.toBe(key({ release: { a: 2 } }));
+});
