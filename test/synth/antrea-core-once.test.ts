@@ -35,7 +35,7 @@ test('members with the same Antrea settings share Antrea core by identity, froze
   expect(object('cluster-1')).toBe(object('cluster-2'));
   expect(object('cluster-1', 'ClusterRole', 'antrea-agent')).toBe(object('cluster-3', 'ClusterRole', 'antrea-agent'));
   expect(Object.isFrozen(object('cluster-1'))).toBe(true);
-  expect(Object.isFrozen((object('cluster-1') as { spec: object }).spec)).toBe(true);
+  expect(Object.isFrozen((object('cluster-1') as unknown as { spec: object }).spec)).toBe(true);
   // the leader keeps Multi-cluster off in its agents: other settings, other objects
   expect(object('cluster-0')).not.toEqual(object('cluster-1'));
   // a second run of the process renders nothing again
