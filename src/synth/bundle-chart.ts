@@ -5,7 +5,7 @@ import type { BundleContext } from './parts/context';
 import { bundleParts } from './parts';
 import { addObjects } from './parts/apply-objects';
 
-/** Everything one cluster needs, by role: leader, member or both (Antrea core aside: `renderedOnce`). */
+/** Everything one cluster needs, by role: leader, member or both (shared parts aside: `renderedOnce`). */
 export class BundleChart extends Chart {
   constructor(scope: Construct, id: string, ctx: BundleContext) {
     // explicit names only: Antrea's objects have fixed names

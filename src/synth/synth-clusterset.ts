@@ -10,7 +10,8 @@ import { BundleChart, renderedOnce } from './bundle-chart';
 import { annotateForDelivery, deliveryObjects } from './delivery';
 import { clusterSetNotes } from './notes';
 import type { KubeObject } from './kube-object';
-import { antreaChartValues, antreaCore, antreaCoreInputs, antreaCoreKey } from './parts/antrea-core';
+import { antreaChartValues } from './parts/antrea-core';
+import { sharedParts } from './parts';
 import type { BundleContext } from './parts/context';
 
 export type Role = 'leader' | 'member' | 'dual-role';
@@ -131,14 +132,13 @@ function bundleSource(ctx: BundleContext, shared: string): BundleSource {
     inputs,
     synth: () => {
       const chart = new BundleChart(new App(), cluster.clusterID, ctx);
-      // CRDs are static per release and Antrea core depends on the Antrea settings alone: shared
-      // frozen values, not per-cluster constructs, so a fleet builds, serializes and checks them once
-      const core = antreaCoreInputs(ctx);
-      const objects = annotateForDelivery([
-        ...crdModels.map(crdObject),
-        ...renderedOnce(antreaCoreKey(core), () => antreaCore(core)),
-        ...(chart.toJson() as KubeObject[]),
-      ]);
+      // CRDs are static per release and shared parts depend on a few inputs: shared frozen values,
+      // not per-cluster constructs, so a fleet builds, serializes and checks them once
+      const shared = sharedParts.flatMap((part) => {
+        const { key, build } = part.render(ctx);
+        return renderedOnce(key, build);
+      });
+      const objects = annotateForDelivery([...crdModels.map(crdObject), ...shared, ...(chart.toJson() as KubeObject[])]);
       const helmValues = antreaChartValues(ctx);
       return { clusterID: cluster.clusterID, role, inputs, objects, ...(helmValues && { helmValues }) };
     },

@@ -53,16 +53,19 @@ export function leaderMcControllerObjects(opts: LeaderMcOptions): KubeObject[] {
 
 /** The member mc-controller (the non-CRD part of upstream `antrea-multicluster-member.yml`). */
 export function memberMcControllerObjects(opts: MemberMcOptions): KubeObject[] {
+  return [...memberMcAccessObjects(opts.namespace), ...memberMcControllerWorkload(opts)];
+}
+
+/** What of the member mc-controller depends on its Namespace alone: ServiceAccount, RBAC, webhook Service and webhooks. */
+export function memberMcAccessObjects(namespace = DEFAULT_MEMBER_NAMESPACE): KubeObject[] {
+  return [mcServiceAccount(namespace), ...memberMcRbac(namespace), mcWebhookService(namespace), ...memberMcWebhooks(namespace)];
+}
+
+/** What of the member mc-controller is the cluster's own: its configuration and the Deployment that hashes it. */
+export function memberMcControllerWorkload(opts: MemberMcOptions): KubeObject[] {
   const namespace = opts.namespace ?? DEFAULT_MEMBER_NAMESPACE;
   const configMap = mcControllerConfigMap(namespace, opts);
-  return [
-    mcServiceAccount(namespace),
-    ...memberMcRbac(namespace),
-    configMap,
-    mcWebhookService(namespace),
-    mcControllerDeployment('member', namespace, configMap, opts),
-    ...memberMcWebhooks(namespace),
-  ];
+  return [configMap, mcControllerDeployment('member', namespace, configMap, opts)];
 }
 
 export { antreaAgentDaemonSet, IPSEC_SECRET, usesIpsec } from './agent-daemonset';

@@ -1,6 +1,6 @@
 import { antreaCoreObjects, antreaHelmValues, nodeInitDaemonSet, type AntreaOptions } from '../../antrea/workloads';
 import type { KubeObject } from '../kube-object';
-import type { BundleContext } from './context';
+import { sharedPart, type BundleContext } from './context';
 
 /** Antrea agent and controller options from a cluster's effective settings. */
 export function antreaOptions({ definition, cluster, release }: BundleContext): AntreaOptions {
@@ -52,7 +52,7 @@ export interface AntreaCoreInputs {
   readonly options: AntreaOptions;
 }
 
-export const antreaCoreInputs = (ctx: BundleContext): AntreaCoreInputs => ({ install: ctx.cluster.cluster.install, options: antreaOptions(ctx) });
+const antreaCoreInputs = (ctx: BundleContext): AntreaCoreInputs => ({ install: ctx.cluster.cluster.install, options: antreaOptions(ctx) });
 
 /** A key equal for equal inputs (the release by its version). */
 export const antreaCoreKey = ({ install, options }: AntreaCoreInputs): string =>
@@ -62,8 +62,10 @@ export const antreaCoreKey = ({ install, options }: AntreaCoreInputs): string =>
  * Antrea core in kube-system: agent, controller, RBAC, config, APIServices, webhooks, and on a
  * cloud its node-init (upstream ships it as a separate file to apply first; layers.ts orders it).
  */
-export function antreaCore({ install, options }: AntreaCoreInputs): KubeObject[] {
+function antreaCoreFrom({ install, options }: AntreaCoreInputs): KubeObject[] {
   // Antrea is installed elsewhere: the bundle carries chart values instead (synth-clusterset.ts)
   if (install === 'multiclusterOnly') return [];
   return [...(options.cloud ? [nodeInitDaemonSet(options.cloud)] : []), ...antreaCoreObjects(options)];
 }
+
+export const antreaCore = sharedPart('antrea-core', antreaCoreInputs, antreaCoreKey, antreaCoreFrom);

@@ -1,19 +1,16 @@
 import { clusterSets } from './cluster-sets';
-import type { BundlePart } from './context';
+import { antreaCore } from './antrea-core';
+import type { BundlePart, SharedPart } from './context';
 import { gatewayNodes } from './gateway-nodes';
 import { controllerNamespaces } from './controller-namespaces';
-import { mcControllers } from './mc-controllers';
+import { mcControllers, memberMcAccess } from './mc-controllers';
 import { memberCredentials } from './member-credentials';
 import { replicatedPolicies } from './replicated-policies';
 import { serviceExports } from './service-exports';
 import { tiers } from './tiers';
 import { tokenSecret } from './token-secret';
 
-/**
- * The parts of every bundle; each decides by the cluster's role what it adds. Antrea core is
- * not among them: it depends on a cluster's Antrea settings alone, and synth-clusterset.ts
- * renders it once per distinct settings (antrea-core.ts).
- */
+/** The parts of every bundle; each decides by the cluster's role what it adds. */
 export const bundleParts: readonly BundlePart[] = [
   // the mc-controllers by role
   mcControllers,
@@ -27,3 +24,6 @@ export const bundleParts: readonly BundlePart[] = [
   tiers,
   gatewayNodes,
 ];
+
+/** The parts of every bundle built from a few inputs, rendered once per distinct inputs (context.ts, `SharedPart`). */
+export const sharedParts: readonly SharedPart[] = [antreaCore, memberMcAccess];

@@ -1,8 +1,8 @@
-import { leaderMcControllerObjects, memberMcControllerObjects, type ImageOptions } from '../../antrea/workloads';
+import { leaderMcControllerObjects, memberMcAccessObjects, memberMcControllerWorkload, type ImageOptions } from '../../antrea/workloads';
 import type { KubeObject } from '../kube-object';
-import type { BundlePart } from './context';
+import { sharedPart, type BundlePart } from './context';
 
-/** The leader and/or member antrea-mc-controller, by role; a dual-role cluster runs both. */
+/** The leader and/or member antrea-mc-controller, by role; a dual-role cluster runs both (a member's access objects: `memberMcAccess`). */
 export const mcControllers: BundlePart = ({ definition, cluster, release }) => {
   const { antrea, leader } = definition.spec;
   const image: ImageOptions = { release, imageRegistry: antrea.imageRegistry };
@@ -21,7 +21,7 @@ export const mcControllers: BundlePart = ({ definition, cluster, release }) => {
   }
   if (cluster.isMember) {
     out.push(
-      ...memberMcControllerObjects({
+      ...memberMcControllerWorkload({
         ...image,
         namespace: cluster.cluster.namespace,
         serviceCIDR: cluster.cluster.serviceCIDR ?? '',
@@ -34,3 +34,11 @@ export const mcControllers: BundlePart = ({ definition, cluster, release }) => {
   }
   return out;
 };
+
+/** A member mc-controller's ServiceAccount, RBAC, webhook Service and webhooks: the same for every member in one Namespace. */
+export const memberMcAccess = sharedPart(
+  'member-mc-access',
+  ({ cluster }) => (cluster.isMember ? cluster.cluster.namespace : undefined),
+  (namespace) => JSON.stringify(namespace ?? null),
+  (namespace) => (namespace === undefined ? [] : memberMcAccessObjects(namespace)),
+);

@@ -9,9 +9,10 @@ import { antreaCoreKey } from '../../src/synth/parts/antrea-core';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
 import { runRules } from '../../src/validate/run-rules';
 
-// Antrea core depends on a cluster's Antrea settings alone: clusters with equal settings share
-// one frozen value per object (which emit serializes and checks once), any difference in those
-// settings gives the cluster its own objects, and nothing else of the cluster gets in.
+// Shared parts (context.ts): Antrea core depends on a cluster's Antrea settings alone, a member's
+// mc-controller access on its Namespace. Clusters with equal inputs share one frozen value per
+// object (which emit serializes and checks once), any difference in them gives the cluster its
+// own objects, and nothing else of the cluster gets in.
 
 function synth(input: ClusterSetInput) {
   const source: SourceFile = { file: 'fleet.yaml', text: '', data: input, locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) };
@@ -24,7 +25,7 @@ function synth(input: ClusterSetInput) {
     output.bundles.find((b) => b.clusterID === id)!.objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 }
 
-type Cluster = { clusterID: string; cloud?: string; network?: Record<string, unknown> };
+type Cluster = { clusterID: string; cloud?: string; namespace?: string; network?: Record<string, unknown> };
 const withCluster = (input: ClusterSetInput, id: string, change: Omit<Cluster, 'clusterID'>): ClusterSetInput => {
   const spec = input.spec as unknown as { clusters: Cluster[] };
   return { ...input, spec: { ...input.spec, clusters: spec.clusters.map((c) => (c.clusterID === id ? { ...c, ...change } : c)) } } as ClusterSetInput;
@@ -59,4 +60,17 @@ test('the key tells apart settings the release field of the options could hide',
     return antreaCoreKey({ install: 'full', options: source });
   };
   expect(key({ release: { a: 1 } })).not.toBe(key({ release: { a: 2 } }));
+});
+
+test("members in one Namespace share the mc-controller's access objects; its configuration stays each member's own", () => {
+  const object = synth(withCluster(fleet(4), 'cluster-3', { namespace: 'mc-elsewhere' }));
+  const sa = (id: string) => object(id, 'ServiceAccount', 'antrea-mc-controller');
+  expect(sa('cluster-1')).toBe(sa('cluster-2'));
+  expect(sa('cluster-3')).not.toBe(sa('cluster-1'));
+  expect(sa('cluster-3').metadata.namespace).toBe('mc-elsewhere');
+  const webhook = (id: string) => object(id, 'MutatingWebhookConfiguration', 'antrea-mc-mutating-webhook-configuration');
+  expect(webhook('cluster-1')).toBe(webhook('cluster-2'));
+  const config = (id: string) => object(id, 'ConfigMap', 'antrea-mc-controller-config');
+  expect(config('cluster-1')).not.toEqual(config('cluster-2'));
+  expect(Object.isFrozen(config('cluster-1'))).toBe(false);
 });
