@@ -78,6 +78,9 @@ export async function emitToDirectory(parsed: readonly ParsedClusterSet[], optio
   }
 }
 
+/** Bundle files scanned for secrets at once: a bound on memory, and each scan's fixed cost paid rarely. */
+const SCAN_BATCH_BYTES = 1 << 20;
+
 async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], options: EmitOptions, diagnostics: Diagnostic[]) {
   const previous = readManifest(tx);
   const cache = new EmitCache();
@@ -95,6 +98,8 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
     const expected = new Set<string>();
     const kept: string[] = [];
     const folders = new Map<string, BundleFiles>();
+    const scan: OutputFile[] = [];
+    let scanBytes = 0;
     for (const source of set.sources) {
       clusters++;
       const dir = `${set.name}/${source.clusterID}`;
@@ -115,8 +120,14 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
       const laid = layoutBundle(set, source.synth(), diagnostics, cache);
       folders.set(source.clusterID, { files: laid.files.length, units: laid.units.map((u) => u.dir) });
       built++;
-      // a secret never reaches the output, whatever route it took (shared units are scanned once, below)
-      await scanOutputFiles(set.file, laid.files, diagnostics);
+      // a secret never reaches the output, whatever route it took (shared units are scanned once,
+      // below); bundles are scanned in batches, as each scan has a fixed cost, and all before the commit
+      scan.push(...laid.files);
+      scanBytes += laid.files.reduce((n, f) => n + f.content.length, 0);
+      if (scanBytes >= SCAN_BATCH_BYTES) {
+        await scanOutputFiles(set.file, scan.splice(0), diagnostics);
+        scanBytes = 0;
+      }
       for (const u of laid.units) units.set(u.dir, u.files);
       for (const f of laid.files) {
         expected.add(f.path);
@@ -124,6 +135,7 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
       }
       files += laid.files.length;
     }
+    await scanOutputFiles(set.file, scan, diagnostics);
     // engine files of a cluster whose engine objects hash as recorded stay as they are
     const engineFiles = engineFilesByCluster(set);
     const keptEngines = new Set<string>();

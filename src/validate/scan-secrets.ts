@@ -79,10 +79,13 @@ export async function scanOutputFiles(definition: string, files: readonly { path
   for (const finding of findings) {
     let i = starts.length - 1;
     while (i > 0 && starts[i]! > finding.start) i--;
+    // a file is named by its object, whose name may be the secret: the message never shows it
+    const secret = joined.slice(finding.start, finding.end);
+    const path = secret ? files[i]!.path.split(secret).join('<redacted>') : files[i]!.path;
     diagnostics.push({
       code: 'inline-secret',
       severity: 'error',
-      message: `${files[i]!.path} would hold a secret (${finding.detector}); nothing is written`,
+      message: `${path} would hold a secret (${finding.detector}); nothing is written`,
       file: definition,
       path: [],
       line: 1,

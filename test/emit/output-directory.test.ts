@@ -278,3 +278,25 @@ describe('limits of what is emitted (#14 item 5)', () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe('a secret in a bundle', () => {
+  // the definition's text is scanned first (inline-secret); this is the second line: a secret that
+  // reaches a bundle by any route stops the run, whichever batch of bundles it is scanned in
+  test('is an inline-secret error naming the file, wherever it is in a fleet, and nothing is written', async () => {
+    const file = definitionFile(fleet(300));
+    const checked = await checkDefinitions([file]);
+    expect(checked.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const token = `ghp_${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'}`;
+    // past the parse: node names reach the member's own files (its Gateway Node object)
+    const clusters = checked.parsed[0]!.definition.spec.clusters as unknown as { clusterID: string; gateways: { node: string }[] }[];
+    for (const id of ['cluster-1', 'cluster-299']) clusters.find((c) => c.clusterID === id)!.gateways[0]!.node = `gw-${token}`;
+    const diagnostics: Diagnostic[] = [];
+    const out = fresh('out');
+    expect(await emitToDirectory(checked.parsed, { out, full: true }, diagnostics)).toBeUndefined();
+    const found = diagnostics.filter((d) => d.code === 'inline-secret').map((d) => d.message);
+    expect(found.some((m) => m.startsWith('fleet/cluster-1/4-resources/Node.'))).toBe(true);
+    expect(found.some((m) => m.startsWith('fleet/cluster-299/4-resources/Node.'))).toBe(true);
+    for (const m of found) expect(m).not.toContain(token);
+    expect(existsSync(out)).toBe(false);
+  });
+});
