@@ -11,7 +11,8 @@ import { HELM_VALUES_FILE } from '../synth/parts/antrea-core';
 import { LABELS } from '../synth/delivery/engine-names';
 import { checkObjects } from './check-output';
 import { isShared } from './shared-units';
-import { canonical, fastYaml, toYaml } from './serialize';
+import { fastYaml } from '../fast-yaml';
+import { canonical, toYaml } from './serialize';
 
 /** A file to write, relative to the output directory. */
 export interface OutputFile {
