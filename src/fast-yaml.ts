@@ -39,8 +39,12 @@ const retyped: readonly RegExp[] = (() => {
 /** yaml v2's own test for a plain scalar that needs quotes (stringifyString.js, `plainString`). */
 const UNSAFE_PLAIN = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
 const DOCUMENT_MARKER = /^(%|---|\.\.\.)/m;
-/** printable ASCII and newlines only: yaml v2 escapes anything else, which is left to it */
-const OUTSIDE_FAST = /[^\x20-\x7e\n]/;
+/**
+ * Printable text and newlines only: yaml v2 escapes control characters and lone surrogates, and
+ * YAML reads U+2028, U+2029 and U+FEFF specially; those, and characters beyond the Basic
+ * Multilingual Plane, are left to it.
+ */
+const OUTSIDE_FAST = /[^\x20-\x7e\n\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
 
 /** thrown (one instance, no stack to capture) where the fast writer leaves a document to yaml v2 */
 class Unsupported extends Error {}

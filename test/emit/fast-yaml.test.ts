@@ -64,17 +64,17 @@ const TRICKY = [
     'a\n...\n',
     '%YAML\na',
   ],
-  ...['é', 'a\u00a0b', '\u2028', 'a\u0007', '\ud83d\ude00'],
+  ...['é', 'a\u00a0b', '\u00a0', 'a — b', '\u2028', '\ufeffa', 'a\u0085', 'a\u0007', '\ud83d\ude00', '\ud83d'],
   ...['https://192.168.150.101:6443', 'antrea/antrea-mc-controller:v2.7.0', '10.0.0.0/24', 'app.kubernetes.io/name', 'cluster-1'],
 ];
 
 const scalarArb = fc.oneof(
   { arbitrary: fc.constantFrom(...TRICKY), weight: 6 },
-  { arbitrary: fc.string({ unit: fc.constantFrom('a', 'b', '0', '1', ' ', '-', ':', '#', '\n', "'", '"', '.', '~', '/') }), weight: 6 },
+  { arbitrary: fc.string({ unit: fc.constantFrom('a', 'b', '0', '1', ' ', '-', ':', '#', '\n', "'", '"', '.', '~', '/', 'é', '—', '\u00a0') }), weight: 6 },
   { arbitrary: fc.integer(), weight: 2 },
   { arbitrary: fc.constantFrom(true, false, null), weight: 2 },
   // outside the fast writer: it must answer undefined, never different bytes
-  { arbitrary: fc.constantFrom(1.5, -0, Number.MAX_SAFE_INTEGER + 2, undefined, 'a\tb', 'é'), weight: 1 },
+  { arbitrary: fc.constantFrom(1.5, -0, Number.MAX_SAFE_INTEGER + 2, undefined, 'a\tb', '\ud83d\ude00'), weight: 1 },
 );
 const keyArb = fc.oneof(fc.constantFrom(...TRICKY), fc.string({ maxLength: 6 }), fc.constantFrom('name', 'spec', 'metadata', 'kind', 'apiVersion'));
 const { value: valueArb } = fc.letrec((tie) => ({
@@ -128,7 +128,8 @@ test('the fast writer leaves to yaml v2 what it cannot be sure of', () => {
     {},
     { a: 1.5 },
     { a: -0 },
-    { a: 'é' },
+    { a: 'a\u2028b' },
+    { a: '\ud83d\ude00' },
     { a: ['x\ny'] },
     { a: ' x\ny' },
     { a: 'x\ny\n\n' },
@@ -140,15 +141,14 @@ test('the fast writer leaves to yaml v2 what it cannot be sure of', () => {
   expect(fastYaml([1])).toBeUndefined();
 });
 
-test("every object of a fleet's bundles takes the fast writer (CRDs are shared and written once)", () => {
-  const source: SourceFile = { file: 'fleet.yaml', text: '', data: fleet(6), locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) };
+test.each(['v2.5.3', 'v2.6.3', 'v2.7.0'])("every object of a fleet's bundles and engine folders takes the fast writer, CRDs included (%s)", (version) => {
+  const source: SourceFile = { file: 'fleet.yaml', text: '', data: fleet(6, { version }), locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) };
   const diagnostics: Diagnostic[] = [];
   const parsed = parseClusterSet(source, diagnostics)!;
   runRules(parsed, diagnostics);
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  const objects = synthClusterSet(parsed)
-    .bundles.flatMap((b) => b.objects)
-    .filter((o) => o.kind !== 'CustomResourceDefinition');
-  expect(objects.length).toBeGreaterThan(100);
+  const output = synthClusterSet(parsed);
+  const objects = [...output.bundles.flatMap((b) => b.objects), ...Object.values(output.engines).flat()];
+  expect(objects.filter((o) => o.kind === 'CustomResourceDefinition').length).toBeGreaterThan(20);
   expect(objects.filter((o) => fastYaml(o) === undefined).map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
 });
