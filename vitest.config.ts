@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // temporary trees in memory where the machine allows (see the file)
-    globalSetup: ['test/setup/scratch-in-memory.ts'],
+    // then the JavaScript build the tests' CLI processes run (see the file)
+    globalSetup: ['test/setup/scratch-in-memory.ts', 'test/setup/compiled-cli.ts'],
     pool: 'forks',
     // vitest's default is one worker fewer than the cores: on a two-core machine that is one worker
     // for a suite that is CPU-bound or waiting on child processes; use every core

@@ -3,14 +3,18 @@
 // the CLI and the library, plus one CommonJS bundle for require()), declarations by tsc.
 // The sources import without file extensions (moduleResolution Bundler), which Node's ESM loader
 // cannot resolve file by file; bundling resolves them once here.
+// `--javascript-only --out <dir>`: the JavaScript alone into another folder (the test suite runs
+// its CLI processes from such a build, as the package runs them).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const lib = join(root, 'lib');
+const { values: args } = parseArgs({ options: { out: { type: 'string' }, 'javascript-only': { type: 'boolean' } } });
+const lib = args.out ? resolve(args.out) : join(root, 'lib');
 rmSync(lib, { recursive: true, force: true });
 
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', packages: 'external', legalComments: 'none', logLevel: 'warning' };
@@ -35,6 +39,8 @@ await build({
 
 // the TypeScript sandbox's child script runs as plain CommonJS beside the bundles
 copyFileSync(join(root, 'src/load/evaluate-definition.cjs'), join(lib, 'evaluate-definition.cjs'));
+
+if (args['javascript-only']) process.exit(0);
 
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 // declaration files keep the sources' extensionless imports; Node16/NodeNext consumers need `.js`

@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import { checkDefinitions } from '../../src/compile';
 import { emitToDirectory, recoverOutput, SimulatedCrash, type FileSystemOps } from '../../src/emit/output-directory';
 import type { ParsedClusterSet } from '../../src/model/parse-clusterset';
+import { CLI_BIN } from '../helpers/cli-bin';
 
 // kill -9 at any moment of a synth: afterwards the output is exactly the old or the new tree
 // once the next run has started (it finishes a committed journal or drops uncommitted staging),
@@ -102,14 +103,13 @@ describe('kill at any moment', async () => {
 });
 
 describe('kill -9 of a real process', () => {
-  const CLI = resolve('bin/clusterset.mjs');
   test('a synth killed while writing leaves the old or the new tree for the next run', async () => {
     const dir = join(tmp, `real-${n++}`);
     mkdirSync(join(dir, 'clustersets'), { recursive: true });
     const run = (args: string[], killAfterMs?: number) =>
       new Promise<{ code: number | null; ms: number }>((done) => {
         const start = Date.now();
-        const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, stdio: 'ignore' });
+        const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: dir, stdio: 'ignore' });
         if (killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
         child.on('exit', (code) => done({ code, ms: Date.now() - start }));
       });

@@ -1,15 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARKDOWN_LIMIT, renderPlan } from '../../src/plan/render-plan';
 import type { Plan, PlanChange } from '../../src/plan/plan-changes';
+import { CLI_BIN } from '../helpers/cli-bin';
 
-const BIN = resolve('bin/clusterset.mjs');
 let repo: string;
 const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'pipe' });
-const plan = (...args: string[]) => spawnSync(process.execPath, [BIN, 'plan', ...args], { cwd: repo, encoding: 'utf8' });
+const plan = (...args: string[]) => spawnSync(process.execPath, [CLI_BIN, 'plan', ...args], { cwd: repo, encoding: 'utf8' });
 
 // a user's repository: definitions in clustersets/, two commits; the second moves a Gateway and drops a member
 beforeAll(() => {
