@@ -13,8 +13,7 @@ const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, impo
 // the package's own scripts, so each check is spelled once (package.json)
 const npm = (script) => ['npm', ['run', '--silent', script]];
 const STATIC = [
-  ['types', ...npm('typecheck')],
-  ['lint', ...npm('lint')],
+  ['types and lint', ...npm('lint')],
   ['format', ...npm('format:check')],
   ['dist', process.execPath, ['bin/clusterset.mjs', 'synth', '--check']],
 ];

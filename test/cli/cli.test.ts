@@ -120,11 +120,12 @@ describe('synth', () => {
     ]);
   });
 
-  test('npx cdk8s synth produces the same tree as npm run synth', () => {
+  test('npx cdk8s synth produces the same tree as npm run synth', async () => {
     const viaCdk8s = join(tmp, 'cdk8s');
     const viaCli = join(tmp, 'cli');
     execFileSync(process.execPath, ['node_modules/cdk8s-cli/bin/cdk8s', 'synth', '--output', viaCdk8s], { stdio: 'pipe' });
-    execFileSync(process.execPath, ['bin/clusterset.mjs', 'synth', '--out', viaCli], { stdio: 'pipe' });
+    // the same compiler in process (cdk8s's app, bin/clusterset.mjs, already runs it as one)
+    expect((await run('synth', '--out', viaCli)).code).toBe(0);
     expect(tree(viaCdk8s)).toEqual(tree(viaCli));
   });
 });
