@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// npm test: the static checks (types, lint, format) and the dist/ freshness check run side by
-// side, each single-threaded, so together they take about as long as the slowest; then the test
-// suite, which uses every core on its own. Each check's output is printed whole when it ends.
-// Exit 1 if anything failed; the suite still runs after a failed static check, so one run
-// reports everything.
+// npm test: the static checks (types and lint, format) and the dist/ freshness check run beside
+// the test suite. Each check is single-threaded and the longest (types and lint) takes a fifth of
+// the suite's time, so run one after the other they left a core idle for that long. The suite
+// prints as it goes; each check's output is printed whole after it, so the end of the output
+// says what failed. Exit 1 if anything failed; every check and the suite always run to the end,
+// so one run reports everything.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -18,7 +19,7 @@ const STATIC = [
   ['dist', process.execPath, ['bin/clusterset.mjs', 'synth', '--check']],
 ];
 
-/** Runs a command with its output captured; resolves to its exit code after printing it. */
+/** Runs a command with its output captured; resolves to its exit code and what to print. */
 function captured(name, command, args) {
   return new Promise((done) => {
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -28,8 +29,7 @@ function captured(name, command, args) {
     child.on('error', (error) => chunks.push(Buffer.from(`${error.message}\n`)));
     child.on('close', (code) => {
       const out = Buffer.concat(chunks).toString().trimEnd();
-      process.stdout.write(`${code === 0 ? '✓' : '✗'} ${name}${out ? `\n${out}` : ''}\n`);
-      done(code ?? 1);
+      done({ code: code ?? 1, report: `${code === 0 ? '✓' : '✗'} ${name}${out ? `\n${out}` : ''}\n` });
     });
   });
 }
@@ -42,6 +42,8 @@ function inherited(command, args) {
   });
 }
 
-const codes = await Promise.all(STATIC.map(([name, command, args]) => captured(name, command, args)));
-codes.push(await inherited(bin('vitest'), ['run', ...process.argv.slice(2)]));
-process.exitCode = codes.every((c) => c === 0) ? 0 : 1;
+const checks = Promise.all(STATIC.map(([name, command, args]) => captured(name, command, args)));
+const suite = await inherited(bin('vitest'), ['run', ...process.argv.slice(2)]);
+const results = await checks;
+for (const { report } of results) process.stdout.write(report);
+process.exitCode = suite === 0 && results.every((r) => r.code === 0) ? 0 : 1;
