@@ -59,8 +59,14 @@ export class EmitCache {
   /** by release: the YAML of every object that passed that release's schemas in this run */
   private readonly checked = new Map<string, Set<string>>();
 
-  /** @param limit distinct non-shared objects remembered; beyond it the memory is dropped (bounded for any fleet) */
-  constructor(private readonly limit = 4096) {}
+  /**
+   * @param limit distinct non-shared objects remembered; beyond it the memory is dropped (bounded for any fleet)
+   * @param trusted whether the output holds a shared unit's folder as this compiler wrote it (an incremental synth)
+   */
+  constructor(
+    private readonly limit = 4096,
+    private readonly trusted: (dir: string) => boolean = () => false,
+  ) {}
 
   /** The YAML of an object: frozen values by identity, anything else by content. */
   yamlOf(o: KubeObject): string {
@@ -102,22 +108,26 @@ export class EmitCache {
 
   /**
    * The shared unit holding exactly these objects of one layer, built (and checked) once per
-   * run: `_shared/<release>/<layer>/<hash of its files>/`.
+   * run: `_shared/<release>/<layer>/<hash of its files>/`. A unit the output already holds as
+   * this compiler wrote it (`trusted`) is not checked again: its folder is named by its bytes.
    */
   sharedUnit(output: LayoutContext, layer: string, objects: readonly KubeObject[], diagnostics: Diagnostic[] = []): SharedUnit {
     const key = `${output.release.version}\0${layer}\0${objects.map((o) => this.idOf(o)).join(',')}`;
     let unit = this.units.get(key);
     if (!unit) {
-      const { files, paths } = emitObjects(output, `${SHARED_ROOT}/${output.release.version}/${layer}`, '', objects, diagnostics, this);
+      const serialized = serializeObjects('', objects, this);
       const hash = createHash('sha256');
-      for (const f of files) hash.update(f.path).update('\0').update(f.content).update('\0');
+      for (const f of serialized.files) hash.update(f.path).update('\0').update(f.content).update('\0');
       const dir = `${SHARED_ROOT}/${output.release.version}/${layer}/${hash.digest('hex').slice(0, 12)}`;
+      const inOutput = this.trusted(dir);
+      if (!inOutput) checkSerialized(output, `${SHARED_ROOT}/${output.release.version}/${layer}`, serialized, diagnostics, this);
       unit = {
         dir,
         files: [
-          ...files.map((f) => ({ path: `${dir}${f.path}`, content: f.content })),
-          { path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(paths)) },
+          ...serialized.files.map((f) => ({ path: `${dir}${f.path}`, content: f.content })),
+          { path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(serialized.paths)) },
         ],
+        inOutput,
       };
       if (this.units.size >= this.limit) this.units.clear();
       this.units.set(key, unit);
@@ -151,6 +161,8 @@ export interface SharedUnit {
   /** relative to the output directory, e.g. `_shared/v2.7.0/0-namespaces-crds/3f1c2b9a0d4e` */
   readonly dir: string;
   readonly files: readonly OutputFile[];
+  /** the output holds this folder as this compiler wrote it: nothing of it is checked, scanned or written again */
+  readonly inOutput?: boolean;
 }
 
 export const SHARED_ROOT = '_shared';
@@ -262,9 +274,27 @@ function emitObjects(
   cache: EmitCache,
   subdirOf?: (o: KubeObject) => string,
 ): { files: OutputFile[]; paths: string[] } {
+  const serialized = serializeObjects(dir, objects, cache, subdirOf);
+  checkSerialized(output, where, serialized, diagnostics, cache);
+  return serialized;
+}
+
+interface Serialized {
+  readonly sorted: readonly KubeObject[];
+  readonly files: OutputFile[];
+  readonly paths: string[];
+}
+
+/** Objects in file order, each with its YAML and its path (under `dir`, in its layer's folder with `subdirOf`). */
+function serializeObjects(dir: string, objects: readonly KubeObject[], cache: EmitCache, subdirOf?: (o: KubeObject) => string): Serialized {
   const sorted = sortObjects(objects);
-  const yamls = sorted.map((o) => cache.yamlOf(o));
-  // content that passed this release's schemas earlier in the run is not checked again
+  const paths = sorted.map((o) => (subdirOf ? `${subdirOf(o)}/${fileNameOf(o)}` : fileNameOf(o)));
+  return { sorted, paths, files: sorted.map((o, i) => ({ path: `${dir}/${paths[i]}`, content: cache.yamlOf(o) })) };
+}
+
+/** The self-checks of serialized objects: schemas (content that passed this release's earlier in the run is not checked again) and size. */
+function checkSerialized(output: LayoutContext, where: string, { sorted, files }: Serialized, diagnostics: Diagnostic[], cache: EmitCache): void {
+  const yamls = files.map((f) => f.content);
   const version = output.release.version;
   const passed = checkObjects(
     output.file,
@@ -293,8 +323,6 @@ function emitObjects(
       });
     }
   });
-  const paths = sorted.map((o) => (subdirOf ? `${subdirOf(o)}/${fileNameOf(o)}` : fileNameOf(o)));
-  return { files: sorted.map((_, i) => ({ path: `${dir}/${paths[i]}`, content: yamls[i]! })), paths };
 }
 
 /** A plain kustomization, valid for `kubectl apply -k` and for Argo CD and Flux. */
@@ -334,6 +362,8 @@ export interface BundleFiles {
 
 export interface Manifest {
   readonly generator: 'antrea-clusterset';
+  /** the compiler that wrote the output (name@version): shared units it wrote are trusted by the same compiler only */
+  readonly compiler?: string;
   readonly clusterSets: Readonly<Record<string, ManifestEntry>>;
 }
 
@@ -346,7 +376,7 @@ export function manifestFile(entries: Readonly<Record<string, ManifestEntry>>): 
       .sort(cmp)
       .map((name) => [name, entries[name]]),
   );
-  return { path: MANIFEST, content: `${JSON.stringify({ generator: 'antrea-clusterset', clusterSets }, null, 2)}\n` };
+  return { path: MANIFEST, content: `${JSON.stringify({ generator: 'antrea-clusterset', compiler: COMPILER, clusterSets }, null, 2)}\n` };
 }
 
 /** The manifest entry of a ClusterSet compiled in memory, from its laid-out files, with its source relative to `root`. */

@@ -18,6 +18,7 @@ import {
   type ManifestEntry,
   type OutputFile,
 } from './layout';
+import { COMPILER } from '../compiler-version';
 import { OutputError, OutputTransaction, type FileSystemOps } from './output-transaction';
 export { recoverOutput, SimulatedCrash, type FileSystemOps } from './output-transaction';
 
@@ -83,7 +84,12 @@ const SCAN_BATCH_BYTES = 1 << 20;
 
 async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[], options: EmitOptions, diagnostics: Diagnostic[]) {
   const previous = readManifest(tx);
-  const cache = new EmitCache();
+  // a shared unit the previous run of this compiler recorded, and whose folder is there, is named
+  // by its bytes: a bundle that lists it needs neither its checks nor its writes
+  const recordedUnits = new Set(
+    previous.compiler === COMPILER && !options.check && !options.rebuild ? Object.values(previous.clusterSets).flatMap((e) => e.shared ?? []) : [],
+  );
+  const cache = new EmitCache(undefined, (dir) => recordedUnits.has(dir) && tx.exists(`${dir}/kustomization.yaml`));
   const root = `${options.out}/..`;
   const entries: Record<string, ManifestEntry> = options.full ? {} : { ...previous.clusterSets };
   const units = new Map<string, readonly OutputFile[]>();
@@ -128,7 +134,7 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
         await scanOutputFiles(set.file, scan.splice(0), diagnostics);
         scanBytes = 0;
       }
-      for (const u of laid.units) units.set(u.dir, u.files);
+      for (const u of laid.units) if (!u.inOutput) units.set(u.dir, u.files);
       for (const f of laid.files) {
         expected.add(f.path);
         tx.put(f.path, f.content);
@@ -141,7 +147,7 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
     const keptEngines = new Set<string>();
     if (!options.check && !options.rebuild) {
       for (const [id, e] of engineFiles) {
-        if (recorded.get(id)?.engines !== e.hash || !e.paths.every((path) => tx.exists(path))) continue;
+        if (recorded.get(id)?.engines !== e.hash || !e.paths.every((path) => tx.listed(path))) continue;
         keptEngines.add(id);
         for (const path of e.paths) expected.add(path);
         files += e.paths.length;
@@ -159,7 +165,8 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
     entries[set.name] = manifestEntryOf(set, root, set.sources, engineFiles, folders);
   }
 
-  // shared units: every unit some ClusterSet lists; one only kept bundles list stays as it is
+  // shared units: every unit some ClusterSet lists; one the output holds as this compiler wrote it,
+  // or that only kept bundles list, stays as it is
   const wanted = new Set(Object.values(entries).flatMap((e) => e.shared ?? []));
   const unitFiles = new Set<string>();
   for (const dir of [...wanted].sort()) {
@@ -193,7 +200,7 @@ function readManifest(tx: OutputTransaction): Manifest {
   if (text === undefined) return { generator: 'antrea-clusterset', clusterSets: {} };
   try {
     const m = JSON.parse(text) as Partial<Manifest>;
-    return { generator: 'antrea-clusterset', clusterSets: m.clusterSets ?? {} };
+    return { generator: 'antrea-clusterset', ...(typeof m.compiler === 'string' && { compiler: m.compiler }), clusterSets: m.clusterSets ?? {} };
   } catch {
     return { generator: 'antrea-clusterset', clusterSets: {} };
   }

@@ -124,13 +124,13 @@ function bundleSource(ctx: BundleContext, shared: string): BundleSource {
     hash.update(JSON.stringify(whole ? [c.clusterID, c.isLeader, c.isMember, c.cluster] : [c.clusterID, c.isLeader, c.isMember])).update('\n');
   }
   const inputs = hash.digest('hex').slice(0, 32);
-  // Antrea installed elsewhere brings its own core CRDs (the chart's crds/)
-  const crdModels = crdsFor(release, { core: cluster.cluster.install === 'full', leader: cluster.isLeader, member: cluster.isMember });
   return {
     clusterID: cluster.clusterID,
     role,
     inputs,
     synth: () => {
+      // Antrea installed elsewhere brings its own core CRDs (the chart's crds/)
+      const crdModels = crdsFor(release, { core: cluster.cluster.install === 'full', leader: cluster.isLeader, member: cluster.isMember });
       const chart = new BundleChart(new App(), cluster.clusterID, ctx);
       // CRDs are static per release and shared parts depend on a few inputs: shared frozen values,
       // not per-cluster constructs, so a fleet builds, serializes and checks them once
