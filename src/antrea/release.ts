@@ -64,10 +64,13 @@ export function crdsFor(release: AntreaRelease, role: { core?: boolean; leader: 
   return byName([...(role.core === false ? [] : release.crds.core), ...(role.leader ? release.crds.leader : []), ...(role.member ? release.crds.member : [])]);
 }
 
-/** The model of a custom resource kind in a release, for validating what we emit. */
+const modelsByKind = new WeakMap<AntreaRelease, Map<string, CrdModel>>();
+
+/** The model of a custom resource kind in a release, for validating what we emit (every custom resource of every bundle asks). */
 export function crdModelFor(release: AntreaRelease, apiVersion: string, kind: string): CrdModel | undefined {
-  const group = apiVersion.split('/')[0];
-  return allCrds(release).find((m) => m.group === group && m.kind === kind);
+  let models = modelsByKind.get(release);
+  if (!models) modelsByKind.set(release, (models = new Map(allCrds(release).map((m) => [`${m.group}/${m.kind}`, m]))));
+  return models.get(`${apiVersion.split('/')[0]}/${kind}`);
 }
 
 const manifests = new WeakMap<CrdModel, KubeObject>();
