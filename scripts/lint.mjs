@@ -9,6 +9,7 @@ import ts from 'typescript';
 
 const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => report([d]) };
 const config = ts.getParsedCommandLineOfConfigFile('tsconfig.json', {}, host);
+if (!config) process.exit(1);
 const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, configFileParsingDiagnostics: config.errors });
 const typeErrors = ts.getPreEmitDiagnostics(program);
 report(typeErrors);
@@ -21,7 +22,7 @@ process.exitCode = typeErrors.length > 0 || results.some((r) => r.errorCount > 0
 
 function report(diagnostics) {
   if (diagnostics.length === 0) return;
-  process.stdout.write(
-    ts.formatDiagnosticsWithColorAndContext(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => process.cwd(), getNewLine: () => '\n' }),
-  );
+  // colour and source context on a terminal, as tsc does; plain lines when captured (npm test)
+  const format = process.stdout.isTTY ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics;
+  process.stdout.write(format(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => process.cwd(), getNewLine: () => '\n' }));
 }
