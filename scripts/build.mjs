@@ -7,7 +7,7 @@
 // its CLI processes from such a build, as the package runs them).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
@@ -15,6 +15,11 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({ options: { out: { type: 'string' }, 'javascript-only': { type: 'boolean' } } });
 const lib = args.out ? resolve(args.out) : join(root, 'lib');
+// the folder is emptied first: never the repository or a folder holding it
+if (!relative(lib, root).startsWith('..')) {
+  console.error(`build: --out ${args.out} holds the repository; give a folder of its own`);
+  process.exit(2);
+}
 rmSync(lib, { recursive: true, force: true });
 
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', packages: 'external', legalComments: 'none', logLevel: 'warning' };
