@@ -53,8 +53,8 @@ const UNSUPPORTED = new Unsupported();
 /**
  * The YAML yaml v2 writes for canonical(value) with emit's options (serialize.ts, `toYaml`), or
  * for the value as it is (`as-is`), or undefined where this writer
- * does not know the bytes for certain: a key or value outside printable ASCII, a number other
- * than a safe integer, a multi-line string with leading or trailing white space or inside a
+ * does not know the bytes for certain: a key or value with a character outside `OUTSIDE_FAST`'s
+ * printable set, a number other than a safe integer, a multi-line string with leading or trailing white space or inside a
  * sequence, a document marker. Equality with yaml v2 is a property test (test/emit/fast-yaml).
  */
 export function fastYaml(value: unknown, order: KeyOrder = 'canonical'): string | undefined {

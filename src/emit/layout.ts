@@ -12,7 +12,7 @@ import { LABELS } from '../synth/delivery/engine-names';
 import { checkObjects } from './check-output';
 import { isShared } from './shared-units';
 import { fastYaml } from '../fast-yaml';
-import { canonical, toYaml } from './serialize';
+import { canonical, toYaml, yamlV2 } from './serialize';
 
 /** A file to write, relative to the output directory. */
 export interface OutputFile {
@@ -75,10 +75,11 @@ export class EmitCache {
     // the fast writer costs less than the JSON key of a cache; yaml v2 is worth caching
     let yaml = fastYaml(o);
     if (yaml === undefined) {
-      const json = JSON.stringify(canonical(o));
+      const sorted = canonical(o);
+      const json = JSON.stringify(sorted);
       yaml = this.byJson.get(json);
       if (yaml === undefined) {
-        yaml = toYaml(o);
+        yaml = yamlV2(sorted);
         if (this.byJson.size >= this.limit) this.byJson.clear();
         this.byJson.set(json, yaml);
       }

@@ -23,5 +23,8 @@ const OPTIONS = { version: '1.1', lineWidth: 0, minContentWidth: 0, aliasDuplica
  * anything outside them goes to yaml v2 whole.
  */
 export function toYaml(value: unknown): string {
-  return fastYaml(value) ?? stringify(canonical(value), OPTIONS);
+  return fastYaml(value) ?? yamlV2(canonical(value));
 }
+
+/** yaml v2's bytes for a value already canonical: what `toYaml` writes where `fastYaml` declines. */
+export const yamlV2 = (canonicalValue: unknown): string => stringify(canonicalValue, OPTIONS);

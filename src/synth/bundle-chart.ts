@@ -5,11 +5,13 @@ import type { BundleContext } from './parts/context';
 import { bundleParts } from './parts';
 import { addObjects } from './parts/apply-objects';
 
+/** How every chart of bundle objects renders them: explicit names only (Antrea's objects have fixed names). */
+const CHART_OPTIONS = { disableResourceNameHashes: true } as const;
+
 /** Everything one cluster needs, by role: leader, member or both (shared parts aside: `renderedOnce`). */
 export class BundleChart extends Chart {
   constructor(scope: Construct, id: string, ctx: BundleContext) {
-    // explicit names only: Antrea's objects have fixed names
-    super(scope, id, { disableResourceNameHashes: true });
+    super(scope, id, CHART_OPTIONS);
     // every object enters the chart through one door, as plain data
     for (const part of bundleParts) addObjects(this, part(ctx));
   }
@@ -29,7 +31,7 @@ const RENDERED_LIMIT = 256;
 export function renderedOnce(key: string, build: () => readonly KubeObject[]): readonly KubeObject[] {
   let objects = rendered.get(key);
   if (!objects) {
-    const chart = new Chart(new App(), 'rendered-once', { disableResourceNameHashes: true });
+    const chart = new Chart(new App(), 'rendered-once', CHART_OPTIONS);
     addObjects(chart, build());
     objects = deepFreeze(chart.toJson() as KubeObject[]);
     if (rendered.size >= RENDERED_LIMIT) rendered.clear();

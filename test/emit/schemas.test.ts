@@ -20,9 +20,11 @@ describe('validatorFor', () => {
   });
 
   test('a valid object passes, frozen as shared objects are, and is left as it was', () => {
-    const frozen = structuredClone(deployment);
-    const freeze = (o: object): object => Object.freeze(Object.values(o).forEach((v) => typeof v === 'object' && v !== null && freeze(v as object)) ?? o);
-    freeze(frozen);
+    const freeze = <T extends object>(o: T): T => {
+      for (const v of Object.values(o)) if (typeof v === 'object' && v !== null) freeze(v as object);
+      return Object.freeze(o);
+    };
+    const frozen = freeze(structuredClone(deployment));
     expect(validatorFor('apps/v1', 'Deployment')!(frozen)).toEqual([]);
     expect(frozen).toEqual(deployment);
   });

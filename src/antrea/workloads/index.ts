@@ -53,11 +53,11 @@ export function leaderMcControllerObjects(opts: LeaderMcOptions): KubeObject[] {
 
 /** The member mc-controller (the non-CRD part of upstream `antrea-multicluster-member.yml`). */
 export function memberMcControllerObjects(opts: MemberMcOptions): KubeObject[] {
-  return [...memberMcAccessObjects(opts.namespace), ...memberMcControllerWorkload(opts)];
+  return [...memberMcAccessObjects(opts.namespace ?? DEFAULT_MEMBER_NAMESPACE), ...memberMcControllerWorkload(opts)];
 }
 
 /** What of the member mc-controller depends on its Namespace alone: ServiceAccount, RBAC, webhook Service and webhooks. */
-export function memberMcAccessObjects(namespace = DEFAULT_MEMBER_NAMESPACE): KubeObject[] {
+export function memberMcAccessObjects(namespace: string): KubeObject[] {
   return [mcServiceAccount(namespace), ...memberMcRbac(namespace), mcWebhookService(namespace), ...memberMcWebhooks(namespace)];
 }
 
