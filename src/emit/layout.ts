@@ -8,7 +8,7 @@ import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
 import { COMPILER } from '../compiler-version';
 import { HELM_VALUES_FILE } from '../synth/parts/antrea-core';
-import { LABELS } from '../synth/delivery/engine-names';
+import type { EngineObject } from '../synth/delivery';
 import { checkObjects } from './check-output';
 import { isShared } from './shared-units';
 import { fastYaml } from '../fast-yaml';
@@ -180,7 +180,7 @@ export function layoutClusterSet(output: ClusterSetOutput, diagnostics: Diagnost
     files.push(...laid.files);
     for (const u of laid.units) units.set(u.dir, u);
   }
-  files.push(...layoutShared(output, diagnostics, cache));
+  files.push(...layoutShared(output, output.engines, diagnostics, cache));
   for (const unit of [...units.values()].sort((a, b) => cmp(a.dir, b.dir))) files.push(...unit.files);
   return files;
 }
@@ -218,48 +218,34 @@ export function unitsListed(kustomizations: readonly string[]): string[] {
   return kustomizations.flatMap((text) => [...text.matchAll(/^ {2}- \.\.\/\.\.\/\.\.\/(_shared\/\S+)$/gm)].map((m) => m[1]!));
 }
 
-/** The engine objects of one cluster (its Applications, its Flux Kustomizations), by the cluster-id label. */
+/** The engine objects of one cluster (its Application, its Flux Kustomizations) and their files. */
 export interface ClusterEngineFiles {
-  /** sha256 (hex, 32 characters) of the compiler and the objects: equal hashes give equal files */
+  /** the hash of what they are built from (ClusterDelivery.hash): equal hashes give equal files */
   readonly hash: string;
+  readonly objects: readonly EngineObject[];
   readonly paths: readonly string[];
 }
 
-/**
- * Engine objects grouped by the cluster they deliver; objects of the whole ClusterSet (the
- * ApplicationSet) belong to none. Hashing the objects' JSON costs a fraction of serializing and
- * schema-checking them, so an incremental synth keeps the files of clusters whose hash it recorded.
- */
-export function engineFilesByCluster(output: Pick<ClusterSetOutput, 'name' | 'engines'>): Map<string, ClusterEngineFiles> {
-  const groups = new Map<string, { folder: string; object: KubeObject }[]>();
-  for (const [folder, objects] of Object.entries(output.engines).sort(([a], [b]) => cmp(a, b))) {
-    for (const object of objects) {
-      const id = object.metadata.labels?.[LABELS.clusterID];
-      if (id === undefined) continue;
-      let list = groups.get(id);
-      if (!list) groups.set(id, (list = []));
-      list.push({ folder, object });
-    }
-  }
+/** Each cluster's engine objects, built, with their paths; a cluster without any has no entry. */
+export function engineFilesByCluster(output: Pick<ClusterSetOutput, 'name' | 'delivery'>): Map<string, ClusterEngineFiles> {
   const out = new Map<string, ClusterEngineFiles>();
-  for (const [id, list] of groups) {
-    const hash = createHash('sha256').update(COMPILER).update('\n').update(JSON.stringify(list)).digest('hex').slice(0, 32);
-    out.set(id, { hash, paths: list.map(({ folder, object }) => `${output.name}/${folder}/${fileNameOf(object)}`) });
+  for (const c of output.delivery.clusters) {
+    const objects = c.build();
+    if (objects.length === 0) continue;
+    out.set(c.clusterID, { hash: c.hash, objects, paths: objects.map(({ folder, object }) => `${output.name}/${folder}/${fileNameOf(object)}`) });
   }
   return out;
 }
 
-/** The files beside the bundles: Argo CD and Flux objects, and the notes. */
+/** The files beside the bundles: the given engine objects (by folder) and the notes. */
 export function layoutShared(
-  output: LayoutContext & Pick<ClusterSetOutput, 'engines' | 'notes'>,
+  output: LayoutContext & Pick<ClusterSetOutput, 'notes'>,
+  engines: Readonly<Record<string, readonly KubeObject[]>>,
   diagnostics: Diagnostic[],
   cache: EmitCache,
-  /** clusters whose engine files are kept as they are (an incremental synth) */
-  keptEngines: ReadonlySet<string> = new Set(),
 ): OutputFile[] {
   const files: OutputFile[] = [];
-  for (const [folder, all] of Object.entries(output.engines).sort(([a], [b]) => cmp(a, b))) {
-    const objects = keptEngines.size === 0 ? all : all.filter((o) => !keptEngines.has(o.metadata.labels?.[LABELS.clusterID] ?? ''));
+  for (const [folder, objects] of Object.entries(engines).sort(([a], [b]) => cmp(a, b))) {
     files.push(...emitObjects(output, `${output.name}/${folder}`, `${output.name}/${folder}`, objects, diagnostics, cache).files);
   }
   if (output.notes) files.push({ path: `${output.name}/README.md`, content: output.notes });
@@ -339,7 +325,7 @@ export interface ManifestEntry {
   readonly shared: readonly string[];
   /**
    * `inputs`: the hash of what the bundle was built from (an incremental synth skips a bundle whose hash is unchanged);
-   * `engines`: the hash of the cluster's Argo CD and Flux objects (their files are kept while it is unchanged);
+   * `engines`: the hash of what the cluster's Argo CD and Flux objects are built from (their files are kept while it is unchanged);
    * `files` and `units`: how many files the bundle's folder holds and which of `shared` (indexes) its layers list,
    * so keeping a bundle reads nothing of it
    */

@@ -3,6 +3,7 @@ import { scanOutputFiles } from '../validate/scan-secrets';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { clusterSetSources, type ClusterSetSources } from '../synth/synth-clusterset';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import type { KubeObject } from '../synth/kube-object';
 import {
   EmitCache,
   engineFilesByCluster,
@@ -142,18 +143,20 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
       files += laid.files.length;
     }
     await scanOutputFiles(set.file, scan, diagnostics);
-    // engine files of a cluster whose engine objects hash as recorded stay as they are
+    // engine files of a cluster whose delivery inputs hash as recorded stay as they are
     const engineFiles = engineFilesByCluster(set);
-    const keptEngines = new Set<string>();
-    if (!options.check && !options.rebuild) {
-      for (const [id, e] of engineFiles) {
-        if (recorded.get(id)?.engines !== e.hash || !e.paths.every((path) => tx.listed(path))) continue;
-        keptEngines.add(id);
+    const engines: Record<string, KubeObject[]> = Object.fromEntries(
+      Object.entries(set.delivery.clusterSet).map(([folder, objects]) => [folder, [...objects]]),
+    );
+    for (const [id, e] of engineFiles) {
+      if (!options.check && !options.rebuild && recorded.get(id)?.engines === e.hash && e.paths.every((path) => tx.listed(path))) {
         for (const path of e.paths) expected.add(path);
         files += e.paths.length;
+        continue;
       }
+      for (const { folder, object } of e.objects) (engines[folder] ??= []).push(object);
     }
-    const sharedFiles = layoutShared(set, diagnostics, cache, keptEngines);
+    const sharedFiles = layoutShared(set, engines, diagnostics, cache);
     await scanOutputFiles(set.file, sharedFiles, diagnostics);
     for (const f of sharedFiles) {
       expected.add(f.path);

@@ -7,7 +7,7 @@ import { crdObject, crdsFor, type AntreaRelease } from '../antrea/release';
 import { releaseFor } from '../antrea/releases';
 import { COMPILER } from '../compiler-version';
 import { BundleChart, renderedOnce } from './bundle-chart';
-import { annotateForDelivery, deliveryObjects } from './delivery';
+import { annotateForDelivery, deliveryObjects, deliverySources, type DeliverySources } from './delivery';
 import { clusterSetNotes } from './notes';
 import type { KubeObject } from './kube-object';
 import { antreaChartValues } from './parts/antrea-core';
@@ -50,17 +50,19 @@ export interface ClusterSetOutput {
   readonly bundles: readonly Bundle[];
   /** objects beside the bundles, by folder (argocd/, flux/) */
   readonly engines: Readonly<Record<string, readonly KubeObject[]>>;
+  /** the same objects, each cluster's built on demand with the hash of its inputs (manifest.json records it) */
+  readonly delivery: DeliverySources;
   /** dist/<clusterset>/README.md: what an operator still does by hand */
   readonly notes?: string;
 }
 
 /** A ClusterSet whose bundles are built on demand, one at a time (bounded memory for a fleet). */
-export type ClusterSetSources = Omit<ClusterSetOutput, 'bundles'> & { readonly sources: readonly BundleSource[] };
+export type ClusterSetSources = Omit<ClusterSetOutput, 'bundles' | 'engines'> & { readonly sources: readonly BundleSource[] };
 
 /** One cdk8s App per cluster bundle: a single App for a fleet synthesizes superlinearly. */
 export function synthClusterSet(parsed: ParsedClusterSet): ClusterSetOutput {
   const { sources, ...rest } = clusterSetSources(parsed);
-  return { ...rest, bundles: sources.map((s) => s.synth()) };
+  return { ...rest, bundles: sources.map((s) => s.synth()), engines: deliveryObjects(rest.delivery) };
 }
 
 /** The ClusterSet's shared outputs, and one source per bundle that builds it when asked. */
@@ -71,12 +73,15 @@ export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
   // unsupported-antrea-version stops the pipeline before synth
   if (!release) throw new Error(`synth reached with unsupported Antrea version ${definition.spec.antrea.version}`);
   const shared = sharedInputs(definition, release);
+  const leaders = clusters.filter((c) => c.isLeader);
+  // each cluster's part of the hashes, serialized once: a member's hash reads the leader's too
+  const hashed = new Map(clusters.map((c) => [c, JSON.stringify([c.clusterID, c.isLeader, c.isMember, c.cluster])]));
   return {
     name: definition.metadata.name,
     release,
     file: parsed.source.file,
-    sources: clusters.map((cluster) => bundleSource(sliceFor(definition, clusters, cluster, release), shared)),
-    engines: deliveryObjects(definition, clusters),
+    sources: clusters.map((cluster) => bundleSource(sliceFor(definition, clusters, leaders, cluster, release), shared, hashed)),
+    delivery: deliverySources(definition, clusters),
     notes: clusterSetNotes(definition, clusters, release),
   };
 }
@@ -88,8 +93,18 @@ export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
  * refuse any other field), so the hash of the slice covers everything the bundle can depend on:
  * a Gateway moved in one member rebuilds that member alone.
  */
-function sliceFor(definition: ClusterSet, clusters: readonly EffectiveCluster[], cluster: EffectiveCluster, release: AntreaRelease): BundleContext {
-  const slice = clusters.map((c) => (c === cluster || c.isLeader ? c : cluster.isLeader ? identityView(c) : undefined)).filter((c) => c !== undefined);
+function sliceFor(
+  definition: ClusterSet,
+  clusters: readonly EffectiveCluster[],
+  leaders: readonly EffectiveCluster[],
+  cluster: EffectiveCluster,
+  release: AntreaRelease,
+): BundleContext {
+  // a member's slice is the leaders and itself, in definition order, found without walking the
+  // fleet (a walk per member made a fleet's hashing quadratic)
+  const slice = cluster.isLeader
+    ? clusters.map((c) => (c === cluster || c.isLeader ? c : identityView(c)))
+    : [...leaders, cluster].sort((a, b) => a.index - b.index);
   const spec = { ...definition.spec, clusters: slice.map((c) => (c === cluster || c.isLeader ? c.cluster : { clusterID: c.clusterID, member: c.isMember })) };
   return { definition: { ...definition, spec: spec as ClusterSet['spec'] }, clusters: slice, cluster, release };
 }
@@ -115,13 +130,13 @@ function sharedInputs(definition: ClusterSet, release: AntreaRelease): string {
   return JSON.stringify([COMPILER, release.version, definition.apiVersion, definition.metadata, spec]);
 }
 
-function bundleSource(ctx: BundleContext, shared: string): BundleSource {
+function bundleSource(ctx: BundleContext, shared: string, hashed: ReadonlyMap<EffectiveCluster, string>): BundleSource {
   const { cluster, release } = ctx;
   const role: Role = cluster.isLeader && cluster.isMember ? 'dual-role' : cluster.isLeader ? 'leader' : 'member';
   const hash = createHash('sha256').update(shared).update('\n');
   for (const c of ctx.clusters) {
     const whole = c === cluster || c.isLeader;
-    hash.update(JSON.stringify(whole ? [c.clusterID, c.isLeader, c.isMember, c.cluster] : [c.clusterID, c.isLeader, c.isMember])).update('\n');
+    hash.update(whole ? hashed.get(c)! : JSON.stringify([c.clusterID, c.isLeader, c.isMember])).update('\n');
   }
   const inputs = hash.digest('hex').slice(0, 32);
   return {

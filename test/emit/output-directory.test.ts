@@ -99,6 +99,54 @@ describe('incremental synth', () => {
     expect(contents(tree(out))).toEqual(contents(tree(movedFull)));
   });
 
+  // every input an engine object reads, changed on its own: the kept engine files must still equal
+  // a full synth's (a cluster's engine hash that missed one of them would keep stale files)
+  interface Mutable {
+    metadata: { name: string };
+    spec: {
+      leader: { clusterID: string };
+      clusters: { clusterID: string; member?: boolean; delivery?: { flux?: { kubeConfigSecretRef: { name: string; key?: string } } } }[];
+      delivery: { flux: { sourceRef: { namespace?: string }; path?: string }; argocd?: { repoURL: string } };
+    };
+  }
+  const members = (d: Mutable) => d.spec.clusters.slice(1);
+  test.each<[string, (d: Mutable) => void]>([
+    ['the hub goes: no member has a kubeconfig Secret, each cluster gets its own flux/<clusterID>/', (d) => members(d).forEach((c) => delete c.delivery)],
+    ['a kubeconfig key added to one member', (d) => (members(d)[2]!.delivery!.flux!.kubeConfigSecretRef.key = 'config')],
+    ['the Flux source moves to another namespace', (d) => (d.spec.delivery.flux.sourceRef.namespace = 'sources')],
+    ['the dist path in the repository changes', (d) => (d.spec.delivery.flux.path = 'deploy/dist')],
+    [
+      'a new leader: every member waits for its last layer',
+      (d) => {
+        d.spec.leader.clusterID = 'cluster-1';
+        Object.assign(d.spec.clusters[0]!, {
+          member: true,
+          podCIDRs: ['10.0.0.0/24'],
+          serviceCIDR: '172.16.0.0/28',
+          gateways: [{ node: 'cluster-0-node-1', ip: '100.64.0.1' }],
+        });
+      },
+    ],
+    [
+      'Argo CD added beside Flux, one destination per cluster',
+      (d) => {
+        d.spec.delivery.argocd = { repoURL: 'https://git.example.com/fleet.git' };
+        for (const c of d.spec.clusters) Object.assign(c, { delivery: { ...c.delivery, argocd: { name: c.clusterID } } });
+      },
+    ],
+    ['the ClusterSet renamed', (d) => (d.metadata.name = 'fleet-2')],
+  ])('engine inputs: %s; the output equals a full synth', async (_, mutate) => {
+    const out = fresh('out');
+    await synth([before], { out });
+    const changed = fleet(12) as unknown as Mutable;
+    mutate(changed);
+    const file = definitionFile(changed as unknown as ClusterSetInput);
+    await synth([file], { out });
+    const full = fresh('full');
+    await synth([file], { out: full });
+    expect(contents(tree(out))).toEqual(contents(tree(full)));
+  });
+
   test('a kept bundle is known from manifest.json alone; a manifest without file counts and units (an older compiler) is read back from the folders', async () => {
     const out = fresh('out');
     await synth([before], { out });

@@ -4,14 +4,14 @@ import { parse } from 'yaml';
 import { effectiveClusters } from '../../src/model/effective';
 import { ClusterSetSchema } from '../../src/model/clusterset';
 import { FLUX_PRUNE } from '../../src/synth/guards';
-import { fluxObjects } from '../../src/synth/delivery/flux';
+import { deliveryObjects, deliverySources } from '../../src/synth/delivery';
 import type { KubeObject } from '../../src/synth/kube-object';
 
 const fluxOf = (name: string): KubeObject[] => {
   const raw = parse(readFileSync('clustersets/test-clusterset.yaml', 'utf8')) as { metadata: { name: string } };
   raw.metadata.name = name;
   const definition = ClusterSetSchema.parse(raw);
-  return Object.values(fluxObjects(definition, effectiveClusters(definition))).flat();
+  return Object.values(deliveryObjects(deliverySources(definition, effectiveClusters(definition)))).flat();
 };
 
 /**

@@ -4,6 +4,7 @@ import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
 import { asKubeObject, type KubeObject } from './kube-object-cast';
 import { bundlePath, engineName, LABELS, MANAGED_BY, roleOf, type Role } from './engine-names';
+import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
 import { ignoreDifferences, syncOptions } from './ignore-differences';
 import { ARGOCD_SYNC_WAVE } from './sync-waves';
 
@@ -24,26 +25,33 @@ interface Target {
   readonly destination: Destination;
 }
 
+const targetOf = (argocd: ArgoCdDelivery, clusterSet: string, clusterID: string, role: Role, destination: ClusterDeliveryInputs['destination']): Target => ({
+  name: engineName(clusterSet, clusterID),
+  clusterID,
+  role,
+  path: bundlePath(argocd.path, clusterSet, clusterID),
+  destination: destinationOf(clusterID, destination),
+});
+
 /**
- * An ApplicationSet syncing the leader's bundle before the members' (Progressive Syncs, beta
- * since Argo CD 3.3: Argo CD has no dependencies between Applications, argo-cd #3454), and the
- * same Applications as plain objects for an Argo CD without progressive syncs.
+ * The ApplicationSet, an object of the whole ClusterSet: it syncs the leader's bundle before the
+ * members' (Progressive Syncs, beta since Argo CD 3.3: Argo CD has no dependencies between
+ * Applications, argo-cd #3454).
  */
-export function argoCdObjects(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Record<string, KubeObject[]> {
+export function argoCdClusterSetObjects(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Record<string, KubeObject[]> {
   const argocd = definition.spec.delivery.argocd;
   if (!argocd) return {};
   const clusterSet = definition.metadata.name;
-  const targets = clusters.map((c): Target => ({
-    name: engineName(clusterSet, c.clusterID),
-    clusterID: c.clusterID,
-    role: roleOf(c),
-    path: bundlePath(argocd.path, clusterSet, c.clusterID),
-    destination: destinationOf(c),
-  }));
-  return {
-    [ARGOCD_FOLDER]: [asKubeObject(applicationSet(argocd, clusterSet, targets))],
-    [ARGOCD_APPLICATIONS_FOLDER]: targets.map((t) => asKubeObject(application(argocd, clusterSet, t))),
-  };
+  const targets = clusters.map((c) => targetOf(argocd, clusterSet, c.clusterID, roleOf(c), c.cluster.delivery));
+  return { [ARGOCD_FOLDER]: [asKubeObject(applicationSet(argocd, clusterSet, targets))] };
+}
+
+/** A cluster's plain Application, the same as the ApplicationSet's, for an Argo CD without progressive syncs. */
+export function argoCdClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[] {
+  const argocd = inputs.delivery.argocd;
+  if (!argocd) return [];
+  const target = targetOf(argocd, inputs.clusterSet, inputs.clusterID, inputs.role, inputs.destination);
+  return [{ folder: ARGOCD_APPLICATIONS_FOLDER, object: asKubeObject(application(argocd, inputs.clusterSet, target)) }];
 }
 
 function applicationSet(argocd: ArgoCdDelivery, clusterSet: string, targets: readonly Target[]): IApplicationSet {
@@ -129,8 +137,7 @@ function applicationSpec(argocd: ArgoCdDelivery, path: string, destination: Dest
 }
 
 /** delivery-destination-missing stops synth for a cluster without one, so a gap here is a bug. */
-function destinationOf(c: EffectiveCluster): NonNullable<EffectiveCluster['cluster']['delivery']['argocd']> {
-  const destination = c.cluster.delivery.argocd;
-  if (!destination) throw new Error(`cluster "${c.clusterID}" reached Argo CD synth without a destination`);
-  return destination;
+function destinationOf(clusterID: string, delivery: ClusterDeliveryInputs['destination']): Destination {
+  if (!delivery.argocd) throw new Error(`cluster "${clusterID}" reached Argo CD synth without a destination`);
+  return delivery.argocd;
 }

@@ -1,10 +1,10 @@
 import type { IKustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
 import type { ClusterSet } from '../../model/clusterset';
-import { leaderOf, type EffectiveCluster } from '../../model/effective';
 import { FLUX_PRUNE } from '../guards';
 import { LAYERS } from '../layers';
-import { asKubeObject, type KubeObject } from './kube-object-cast';
-import { bundlePath, engineName, LABELS, MANAGED_BY, roleOf } from './engine-names';
+import { asKubeObject } from './kube-object-cast';
+import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
+import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
 import { layerDirectory } from './layer-paths';
 
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
@@ -27,7 +27,7 @@ export const CLUSTERSET_HEALTH_CHECK = {
 };
 
 /**
- * One Kustomization per cluster and apply layer, chained with `dependsOn` and `wait`, so that
+ * A cluster's Flux Kustomizations, one per apply layer, chained with `dependsOn` and `wait`, so that
  * each layer is healthy before the next is applied.
  *
  * - With a hub Flux (any cluster has `delivery.flux.kubeConfigSecretRef`), every Kustomization
@@ -36,42 +36,36 @@ export const CLUSTERSET_HEALTH_CHECK = {
  * - Otherwise each cluster runs its own Flux and gets `flux/<clusterID>/`; Flux cannot depend on
  *   another cluster's Kustomization, so members simply retry until the leader is ready.
  */
-export function fluxObjects(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Record<string, KubeObject[]> {
-  const flux = definition.spec.delivery.flux;
-  if (!flux) return {};
-  const hub = clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
-  const leader = leaderOf(clusters);
-  const leaderLast = hub && leader ? layerName(definition, leader, LAYERS.length - 1) : undefined;
-  const folders: Record<string, KubeObject[]> = {};
-  for (const c of clusters) {
-    const folder = hub ? FLUX_FOLDER : `${FLUX_FOLDER}/${c.clusterID}`;
-    const after = c.isLeader ? undefined : leaderLast;
-    (folders[folder] ??= []).push(...layerKustomizations(definition, flux, c, after).map(asKubeObject));
-  }
-  return folders;
+export function fluxClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[] {
+  const flux = inputs.delivery.flux;
+  if (!flux) return [];
+  const folder = inputs.fluxHub ? FLUX_FOLDER : `${FLUX_FOLDER}/${inputs.clusterID}`;
+  const after =
+    inputs.fluxHub && inputs.role === 'member' && inputs.leaderID !== undefined ? layerName(inputs.clusterSet, inputs.leaderID, LAYERS.length - 1) : undefined;
+  return layerKustomizations(inputs, flux, after).map((k) => ({ folder, object: asKubeObject(k) }));
 }
 
 /** `<clusterset>-<clusterID>-<n>-<layer>`: `flux get kustomizations` lists them in apply order. */
-const layerName = (definition: ClusterSet, c: EffectiveCluster, index: number): string =>
-  engineName(definition.metadata.name, c.clusterID, layerDirectory(LAYERS[index]!));
+const layerName = (clusterSet: string, clusterID: string, index: number): string => engineName(clusterSet, clusterID, layerDirectory(LAYERS[index]!));
 
-function layerKustomizations(definition: ClusterSet, flux: FluxDelivery, c: EffectiveCluster, after: string | undefined): IKustomization[] {
-  const clusterSet = definition.metadata.name;
-  const kubeConfigRef = c.cluster.delivery.flux?.kubeConfigSecretRef;
+function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, after: string | undefined): IKustomization[] {
+  const { clusterSet, clusterID, role } = inputs;
+  const kubeConfigRef = inputs.destination.flux?.kubeConfigSecretRef;
   const { kind, name, namespace } = flux.sourceRef;
+  const path = bundlePath(flux.path, clusterSet, clusterID);
   return LAYERS.map((layer, i): IKustomization => {
-    const dependsOn = i > 0 ? [layerName(definition, c, i - 1)] : after ? [after] : [];
+    const dependsOn = i > 0 ? [layerName(clusterSet, clusterID, i - 1)] : after ? [after] : [];
     return {
       apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
       kind: 'Kustomization',
       metadata: {
-        name: layerName(definition, c, i),
+        name: layerName(clusterSet, clusterID, i),
         namespace: flux.namespace,
         labels: {
           [LABELS.managedBy]: MANAGED_BY,
           [LABELS.clusterSet]: clusterSet,
-          [LABELS.clusterID]: c.clusterID,
-          [LABELS.role]: roleOf(c),
+          [LABELS.clusterID]: clusterID,
+          [LABELS.role]: role,
           [LABELS.layer]: layer,
         },
         // the parent Kustomization that applies flux/ must never garbage-collect this one: deleting
@@ -84,7 +78,7 @@ function layerKustomizations(definition: ClusterSet, flux: FluxDelivery, c: Effe
       spec: {
         interval: flux.interval,
         sourceRef: { kind, name, ...(namespace !== undefined && { namespace }) },
-        path: `./${bundlePath(flux.path, clusterSet, c.clusterID)}/${layerDirectory(layer)}`,
+        path: `./${path}/${layerDirectory(layer)}`,
         prune: true,
         wait: true,
         ...(dependsOn.length > 0 && { dependsOn: dependsOn.map((n) => ({ name: n })) }),

@@ -1,13 +1,49 @@
+import { createHash } from 'node:crypto';
+import { COMPILER } from '../../compiler-version';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
 import type { KubeObject } from '../kube-object';
 import { annotateBundle } from './annotate-bundle';
-import { argoCdObjects } from './argocd';
-import { fluxObjects } from './flux';
+import { argoCdClusterObjects, argoCdClusterSetObjects } from './argocd';
+import { clusterDeliveryInputs, type EngineObject } from './cluster-inputs';
+import { fluxClusterObjects } from './flux';
 
-/** Engine objects beside the bundles, by folder under dist/<clusterset>/ (`argocd`, `argocd/applications`, `flux`, …). */
-export function deliveryObjects(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Record<string, KubeObject[]> {
-  return { ...argoCdObjects(definition, clusters), ...fluxObjects(definition, clusters) };
+/** One cluster's engine objects, built on demand, and the hash of what they are built from. */
+export interface ClusterDelivery {
+  readonly clusterID: string;
+  /** sha256 (hex, 32 characters) of the compiler and the cluster's delivery inputs: equal hashes give equal objects */
+  readonly hash: string;
+  readonly build: () => EngineObject[];
+}
+
+/** Engine objects beside the bundles (folders under dist/<clusterset>/: `argocd`, `argocd/applications`, `flux`, …). */
+export interface DeliverySources {
+  /** objects of the whole ClusterSet (the ApplicationSet), by folder */
+  readonly clusterSet: Readonly<Record<string, readonly KubeObject[]>>;
+  /** per cluster, in definition order; none when the ClusterSet has no delivery engine */
+  readonly clusters: readonly ClusterDelivery[];
+}
+
+export function deliverySources(definition: ClusterSet, clusters: readonly EffectiveCluster[]): DeliverySources {
+  const { argocd, flux } = definition.spec.delivery;
+  return {
+    clusterSet: argoCdClusterSetObjects(definition, clusters),
+    clusters:
+      argocd || flux
+        ? clusterDeliveryInputs(definition, clusters).map((inputs) => ({
+            clusterID: inputs.clusterID,
+            hash: createHash('sha256').update(COMPILER).update('\n').update(JSON.stringify(inputs)).digest('hex').slice(0, 32),
+            build: () => [...argoCdClusterObjects(inputs), ...fluxClusterObjects(inputs)],
+          }))
+        : [],
+  };
+}
+
+/** Every engine object, by folder. */
+export function deliveryObjects(sources: DeliverySources): Record<string, KubeObject[]> {
+  const folders: Record<string, KubeObject[]> = Object.fromEntries(Object.entries(sources.clusterSet).map(([folder, objects]) => [folder, [...objects]]));
+  for (const c of sources.clusters) for (const { folder, object } of c.build()) (folders[folder] ??= []).push(object);
+  return folders;
 }
 
 /** Per-bundle annotations for the engines (sync waves, prune guards); returns new objects. */
@@ -15,4 +51,5 @@ export function annotateForDelivery(objects: readonly KubeObject[]): KubeObject[
   return annotateBundle(objects);
 }
 
+export type { EngineObject } from './cluster-inputs';
 export { layerDirectory, layerDirectoryOf, LAYER_DIRECTORIES } from './layer-paths';

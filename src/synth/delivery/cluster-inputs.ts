@@ -1,0 +1,44 @@
+import type { Cluster, ClusterSet } from '../../model/clusterset';
+import { leaderOf, type EffectiveCluster } from '../../model/effective';
+import type { KubeObject } from './kube-object-cast';
+import { roleOf, type Role } from './engine-names';
+
+/**
+ * Everything one cluster's engine objects (its Argo CD Application, its Flux Kustomizations) are
+ * built from, and nothing else: the builders take this and never the definition, so its hash is
+ * a complete key for them and an incremental synth keeps their files while it is unchanged.
+ */
+export interface ClusterDeliveryInputs {
+  readonly clusterSet: string;
+  /** the ClusterSet's delivery settings (`spec.delivery`) */
+  readonly delivery: ClusterSet['spec']['delivery'];
+  readonly clusterID: string;
+  readonly role: Role;
+  /** the cluster's own delivery settings: its Argo CD destination, its kubeconfig Secret for a hub Flux */
+  readonly destination: Cluster['delivery'];
+  /** a hub Flux applies every cluster's Kustomizations (some cluster has a kubeconfig Secret) */
+  readonly fluxHub: boolean;
+  /** the leader's cluster ID: with a hub Flux, a member's first layer waits for the leader's last */
+  readonly leaderID: string | undefined;
+}
+
+/** An engine object and its folder under `dist/<clusterset>/`. */
+export interface EngineObject {
+  readonly folder: string;
+  readonly object: KubeObject;
+}
+
+/** Each cluster's delivery inputs, in definition order. */
+export function clusterDeliveryInputs(definition: ClusterSet, clusters: readonly EffectiveCluster[]): ClusterDeliveryInputs[] {
+  const fluxHub = clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
+  const leaderID = leaderOf(clusters)?.clusterID;
+  return clusters.map((c) => ({
+    clusterSet: definition.metadata.name,
+    delivery: definition.spec.delivery,
+    clusterID: c.clusterID,
+    role: roleOf(c),
+    destination: c.cluster.delivery,
+    fluxHub,
+    leaderID,
+  }));
+}
