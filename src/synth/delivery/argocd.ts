@@ -1,9 +1,8 @@
 import type { IApplication } from '@kubernetes-models/argo-cd/argoproj.io/v1alpha1/Application';
 import type { IApplicationSet } from '@kubernetes-models/argo-cd/argoproj.io/v1alpha1/ApplicationSet';
 import type { ClusterSet } from '../../model/clusterset';
-import type { EffectiveCluster } from '../../model/effective';
 import { asKubeObject, type KubeObject } from './kube-object-cast';
-import { bundlePath, engineName, LABELS, MANAGED_BY, roleOf, type Role } from './engine-names';
+import { bundlePath, engineName, LABELS, MANAGED_BY, type Role } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
 import { ignoreDifferences, syncOptions } from './ignore-differences';
 import { ARGOCD_SYNC_WAVE } from './sync-waves';
@@ -38,11 +37,11 @@ const targetOf = (argocd: ArgoCdDelivery, clusterSet: string, clusterID: string,
  * members' (Progressive Syncs, beta since Argo CD 3.3: Argo CD has no dependencies between
  * Applications, argo-cd #3454).
  */
-export function argoCdClusterSetObjects(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Record<string, KubeObject[]> {
-  const argocd = definition.spec.delivery.argocd;
+export function argoCdClusterSetObjects(clusters: readonly ClusterDeliveryInputs[]): Record<string, KubeObject[]> {
+  const argocd = clusters[0]?.delivery.argocd;
   if (!argocd) return {};
-  const clusterSet = definition.metadata.name;
-  const targets = clusters.map((c) => targetOf(argocd, clusterSet, c.clusterID, roleOf(c), c.cluster.delivery));
+  const clusterSet = clusters[0]!.clusterSet;
+  const targets = clusters.map((c) => targetOf(argocd, clusterSet, c.clusterID, c.role, c.destination));
   return { [ARGOCD_FOLDER]: [asKubeObject(applicationSet(argocd, clusterSet, targets))] };
 }
 

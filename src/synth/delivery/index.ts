@@ -26,16 +26,15 @@ export interface DeliverySources {
 
 export function deliverySources(definition: ClusterSet, clusters: readonly EffectiveCluster[]): DeliverySources {
   const { argocd, flux } = definition.spec.delivery;
+  if (!argocd && !flux) return { clusterSet: {}, clusters: [] };
+  const inputs = clusterDeliveryInputs(definition, clusters);
   return {
-    clusterSet: argoCdClusterSetObjects(definition, clusters),
-    clusters:
-      argocd || flux
-        ? clusterDeliveryInputs(definition, clusters).map((inputs) => ({
-            clusterID: inputs.clusterID,
-            hash: createHash('sha256').update(COMPILER).update('\n').update(JSON.stringify(inputs)).digest('hex').slice(0, 32),
-            build: () => [...argoCdClusterObjects(inputs), ...fluxClusterObjects(inputs)],
-          }))
-        : [],
+    clusterSet: argoCdClusterSetObjects(inputs),
+    clusters: inputs.map((i) => ({
+      clusterID: i.clusterID,
+      hash: createHash('sha256').update(COMPILER).update('\n').update(JSON.stringify(i)).digest('hex').slice(0, 32),
+      build: () => [...argoCdClusterObjects(i), ...fluxClusterObjects(i)],
+    })),
   };
 }
 
