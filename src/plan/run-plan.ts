@@ -1,9 +1,12 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { compile, type CompileResult } from '../compile';
-import type { Diagnostic } from '../diagnostics/diagnostic';
+import { checkDefinitions, type CheckResult } from '../check-definitions';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import { EmitCache, layoutClusterSet } from '../emit/layout';
 import { findDefinitionFiles } from '../load/load-clustersets';
-import { parseClusterSet } from '../model/parse-clusterset';
+import { clusterSetSources } from '../synth/synth-clusterset';
+import { scanOutputFiles } from '../validate/scan-secrets';
+import { changedOutputs } from './changed-outputs';
 import { planChanges, type CompiledRevision, type Plan } from './plan-changes';
 import { defaultBase, readRevision } from './read-revision';
 
@@ -27,9 +30,11 @@ export interface PlanResult {
 }
 
 /**
- * Compiles the definitions at `base` (read from git's object store into a temporary directory)
- * and in the work tree, both in memory, and compares them. Nothing is written to the work tree.
- * Throws GitError for a problem with the repository or the ref.
+ * Validates the definitions at `base` (read from git's object store into a temporary directory)
+ * and in the work tree, builds in memory what differs between them (changed-outputs.ts: bundles
+ * and engine objects whose input hashes are equal are the same objects) and compares it. What
+ * the work tree's side builds passes synth's self-checks first (schemas, secrets). Nothing is
+ * written to the work tree. Throws GitError for a problem with the repository or the ref.
  */
 export async function runPlan(options: PlanOptions): Promise<PlanResult> {
   const base = options.base ?? defaultBase(options.cwd);
@@ -38,7 +43,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
   const diagnostics: Diagnostic[] = [];
   try {
     // base: files named `<ref>:<path>` in diagnostics, by their repository path otherwise
-    const baseResult = await compile({ files: revision.files.map((f) => join(revision.dir, f)) });
+    const baseResult = await checkDefinitions(revision.files.map((f) => join(revision.dir, f)));
     const rename = (file: string) => (file.startsWith(revision.dir) ? file.slice(revision.dir.length + 1) : file);
     for (const d of baseResult.diagnostics)
       diagnostics.push({
@@ -56,31 +61,29 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
       found,
     );
     diagnostics.push(...found.filter((d) => !(d.code === 'file-system' && existing.some((p) => join(options.cwd, p) === d.file))));
-    const headResult = files.length > 0 ? await compile({ files }) : emptyResult();
+    const headResult = files.length > 0 ? await checkDefinitions(files) : emptyResult();
     diagnostics.push(...headResult.diagnostics);
     for (const s of headResult.sources) sources.set(s.file, s.text);
+    if (hasErrors(diagnostics)) return { base, head: 'work tree', diagnostics, sources };
 
-    const failed = diagnostics.some((d) => d.severity === 'error');
-    const plan = failed
-      ? undefined
-      : planChanges(
-          compiled(baseResult, rename),
-          compiled(headResult, (f) => relative(options.cwd, resolve(f)).split('\\').join('/')),
-        );
-    return { base, head: 'work tree', diagnostics, sources, ...(plan && { plan }) };
+    const outputs = changedOutputs(baseResult.parsed.map(clusterSetSources), headResult.parsed.map(clusterSetSources));
+    // the work tree's side as synth would emit it: schemas and the secret scan, for what the plan built
+    const cache = new EmitCache();
+    for (const o of outputs.head) await scanOutputFiles(o.file, layoutClusterSet(o, diagnostics, cache), diagnostics);
+    if (hasErrors(diagnostics)) return { base, head: 'work tree', diagnostics, sources };
+    const plan = planChanges(
+      { outputs: outputs.base, definitions: definitionsOf(baseResult, rename) },
+      { outputs: outputs.head, definitions: definitionsOf(headResult, (f) => relative(options.cwd, resolve(f)).split('\\').join('/')) },
+    );
+    return { base, head: 'work tree', diagnostics, sources, plan };
   } finally {
     rmSync(revision.dir, { recursive: true, force: true });
   }
 }
 
-const emptyResult = (): CompileResult => ({ diagnostics: [], sources: [], outputs: [], files: [] });
+const emptyResult = (): CheckResult => ({ diagnostics: [], sources: [], parsed: [] });
 
-/** Outputs with the definitions they came from, keyed by ClusterSet name and named by repository path. */
-function compiled(result: CompileResult, fileName: (f: string) => string): CompiledRevision {
-  const definitions = new Map<string, { definition: import('../model/clusterset').ClusterSet; file: string }>();
-  for (const source of result.sources) {
-    const parsed = parseClusterSet(source, []);
-    if (parsed) definitions.set(parsed.definition.metadata.name, { definition: parsed.definition, file: fileName(source.file) });
-  }
-  return { outputs: result.outputs, definitions };
+/** A revision's definitions, keyed by ClusterSet name and named by repository path. */
+function definitionsOf(result: CheckResult, fileName: (f: string) => string): CompiledRevision['definitions'] {
+  return new Map(result.parsed.map((p) => [p.definition.metadata.name, { definition: p.definition, file: fileName(p.source.file) }]));
 }

@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { compile } from '../../src/compile';
+import { checkDefinitions, compile } from '../../src/compile';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
+import { changedOutputs } from '../../src/plan/changed-outputs';
 import { hasDestructive, planChanges, type CompiledRevision, type Plan } from '../../src/plan/plan-changes';
+import { clusterSetSources, type ClusterSetSources } from '../../src/synth/synth-clusterset';
 
 /** A definition as written (defaults not applied), for the cases to edit. */
 type Definition = ClusterSetInput;
@@ -14,8 +16,8 @@ const example = (name: string): Definition => parse(readFileSync(`clustersets/${
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-/** Compiles definitions (file name → definition) as one revision, in memory. */
-async function revision(files: Record<string, Definition | string>): Promise<CompiledRevision> {
+/** Compiles definitions (file name → definition) as one revision, in memory, with its unbuilt sources (as `plan` reads it). */
+async function revision(files: Record<string, Definition | string>): Promise<CompiledRevision & { sets: ClusterSetSources[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'plan-test-'));
   dirs.push(dir);
   const paths = Object.entries(files).map(([name, d]) => {
@@ -31,7 +33,8 @@ async function revision(files: Record<string, Definition | string>): Promise<Com
       return [parsed.definition.metadata.name, { definition: parsed.definition, file: s.file.slice(dir.length + 1) }] as const;
     }),
   );
-  return { outputs: result.outputs, definitions };
+  const sets = (await checkDefinitions(paths)).parsed.map(clusterSetSources);
+  return { outputs: result.outputs, definitions, sets };
 }
 
 const lines = (plan: Plan) => plan.changes.map((c) => `[${c.impact}] ${c.text}`);
@@ -177,9 +180,30 @@ describe('plan over pairs of definitions', () => {
   it.each(cases)('$name', async ({ base, head, expected, destructive }) => {
     const before = base();
     const after = head(structuredClone(before));
-    const plan = planChanges(await revision({ 'cs.yaml': before }), await revision(after ? { 'cs.yaml': after } : {}));
+    const [b, a] = [await revision({ 'cs.yaml': before }), await revision(after ? { 'cs.yaml': after } : {})];
+    const plan = planChanges(b, a);
     for (const line of expected) expect(lines(plan)).toContain(line);
     expect(hasDestructive(plan)).toBe(destructive);
+    // `plan` builds only the bundles and engine objects whose input hashes differ: the same plan
+    const changed = changedOutputs(b.sets, a.sets);
+    expect(planChanges({ ...b, outputs: changed.base }, { ...a, outputs: changed.head })).toEqual(plan);
+  });
+
+  it("a kubeconfig Secret renamed changes that cluster's Flux Kustomizations only, and the plan of the changed outputs is the same", async () => {
+    const before = example('test-clusterset');
+    const after = structuredClone(before);
+    after.spec.clusters.find((c) => c.clusterID === 'test-cluster-west')!.delivery = { flux: { kubeConfigSecretRef: { name: 'west-admin' } } };
+    const [b, a] = [await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after })];
+    const plan = planChanges(b, a);
+    expect(plan.objectChanges.map((c) => `${c.owner} ${c.kind} ${c.name} ${c.change} ${c.paths.join(',')}`)).toEqual(
+      ['0-namespaces-crds', '1-rbac-config', '2-webhooks', '3-workloads', '4-resources'].map(
+        (layer) => `flux Kustomization test-clusterset-test-cluster-west-${layer} changed spec.kubeConfig.secretRef.name`,
+      ),
+    );
+    const changed = changedOutputs(b.sets, a.sets);
+    // the bundle's slice holds the cluster's delivery settings too: rebuilt, and found unchanged
+    expect(changed.head[0]!.bundles.map((x) => x.clusterID)).toEqual(['test-cluster-west']);
+    expect(planChanges({ ...b, outputs: changed.base }, { ...a, outputs: changed.head })).toEqual(plan);
   });
 
   it('an upgrade lists its steps', async () => {
