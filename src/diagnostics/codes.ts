@@ -62,6 +62,7 @@ export const DIAGNOSTIC_CODES = [
   'inline-secret',
   'object-name-format',
   'delivery-destination-missing',
+  'argocd-applicationset-size',
   // output self-checks
   'output-schema',
   'output-collision',

@@ -27,6 +27,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'object-name-format': 'error',
   'cloud-encap-mode': 'error',
   'install-config-unused': 'warning',
+  'argocd-applicationset-size': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -48,6 +48,7 @@ import { policyServiceNotExported } from './policy-service-not-exported';
 import { policyName } from './policy-name';
 import { inlineSecret } from './inline-secret';
 import { deliveryDestinationMissing } from './delivery-destination-missing';
+import { argocdApplicationsetSize } from './argocd-applicationset-size';
 
 /** Every rule, in catalog order (docs/rules/<id>.md); ids equal the file names. */
 export const allRules: readonly Rule[] = [
@@ -100,4 +101,5 @@ export const allRules: readonly Rule[] = [
   policyName,
   inlineSecret,
   deliveryDestinationMissing,
+  argocdApplicationsetSize,
 ];
