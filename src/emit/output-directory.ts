@@ -3,7 +3,7 @@ import { scanOutputFiles } from '../validate/scan-secrets';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { clusterSetSources, type ClusterSetSources } from '../synth/synth-clusterset';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
-import type { KubeObject } from '../synth/kube-object';
+import { byFolder, type EngineObject } from '../synth/delivery';
 import {
   EmitCache,
   engineFilesByCluster,
@@ -145,17 +145,14 @@ async function emitAll(tx: OutputTransaction, parsed: readonly ParsedClusterSet[
     await scanOutputFiles(set.file, scan, diagnostics);
     // engine files of a cluster whose delivery inputs hash as recorded stay as they are
     const engineFiles = engineFilesByCluster(set);
-    const engines: Record<string, KubeObject[]> = Object.fromEntries(
-      Object.entries(set.delivery.clusterSet).map(([folder, objects]) => [folder, [...objects]]),
-    );
+    const changedEngines: EngineObject[] = [];
     for (const [id, e] of engineFiles) {
       if (!options.check && !options.rebuild && recorded.get(id)?.engines === e.hash && e.paths.every((path) => tx.listed(path))) {
         for (const path of e.paths) expected.add(path);
         files += e.paths.length;
-        continue;
-      }
-      for (const { folder, object } of e.objects) (engines[folder] ??= []).push(object);
+      } else changedEngines.push(...e.objects);
     }
+    const engines = byFolder(set.delivery.clusterSet, changedEngines);
     const sharedFiles = layoutShared(set, engines, diagnostics, cache);
     await scanOutputFiles(set.file, sharedFiles, diagnostics);
     for (const f of sharedFiles) {

@@ -40,8 +40,16 @@ export function deliverySources(definition: ClusterSet, clusters: readonly Effec
 
 /** Every engine object, by folder. */
 export function deliveryObjects(sources: DeliverySources): Record<string, KubeObject[]> {
-  const folders: Record<string, KubeObject[]> = Object.fromEntries(Object.entries(sources.clusterSet).map(([folder, objects]) => [folder, [...objects]]));
-  for (const c of sources.clusters) for (const { folder, object } of c.build()) (folders[folder] ??= []).push(object);
+  return byFolder(
+    sources.clusterSet,
+    sources.clusters.flatMap((c) => c.build()),
+  );
+}
+
+/** The ClusterSet's own engine objects and the given clusters', by folder. */
+export function byFolder(clusterSet: DeliverySources['clusterSet'], objects: Iterable<EngineObject>): Record<string, KubeObject[]> {
+  const folders: Record<string, KubeObject[]> = Object.fromEntries(Object.entries(clusterSet).map(([folder, list]) => [folder, [...list]]));
+  for (const { folder, object } of objects) (folders[folder] ??= []).push(object);
   return folders;
 }
 
