@@ -1,6 +1,31 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that wait on child processes the longest (npm pack and install, kill -9 drills, cdk8s
+ * and kustomize runs), started first so they overlap the rest of the suite. vitest orders by
+ * recorded duration only once it has a cache; a fresh clone (CI) has none, and its fallback (larger
+ * files first) started the package test half-way through, where it ended the run alone.
+ */
+const SLOW_FIRST = [
+  'test/package/package.test.ts',
+  'test/emit/crash-safety.test.ts',
+  'test/examples/construct.test.ts',
+  'test/synth/delivery/kustomize-build.test.ts',
+  'test/load/typescript-sandbox.test.ts',
+  'test/plan/plan-cli.test.ts',
+  'test/cli/cli.test.ts',
+];
+
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => SLOW_FIRST.findIndex((path) => f.moduleId.endsWith(path));
+    const sorted = await super.sort(files);
+    return [...sorted.filter((f) => rank(f) >= 0).sort((a, b) => rank(a) - rank(b)), ...sorted.filter((f) => rank(f) < 0)];
+  }
+}
 
 export default defineConfig({
   // definitions under test import the package by name: the sources, not a build in lib/
@@ -11,6 +36,7 @@ export default defineConfig({
     // then the JavaScript build the tests' CLI processes run (see the file)
     globalSetup: ['test/setup/scratch-in-memory.ts', 'test/setup/compiled-cli.ts'],
     pool: 'forks',
+    sequence: { sequencer: SlowFirst },
     // vitest's default is one worker fewer than the cores: on a two-core machine that is one worker
     // for a suite that is CPU-bound or waiting on child processes; use every core
     maxWorkers: availableParallelism(),
