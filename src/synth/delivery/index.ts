@@ -24,6 +24,11 @@ export interface DeliverySources {
   readonly clusters: readonly ClusterDelivery[];
 }
 
+/**
+ * The ClusterSet's engine objects, each cluster's built on demand from its `ClusterDeliveryInputs`
+ * and keyed by their hash: manifest.json records it (an incremental synth keeps the files) and
+ * `plan` compares it (plan/changed-outputs.ts).
+ */
 export function deliverySources(definition: ClusterSet, clusters: readonly EffectiveCluster[]): DeliverySources {
   const { argocd, flux } = definition.spec.delivery;
   if (!argocd && !flux) return { clusterSet: {}, clusters: [] };
