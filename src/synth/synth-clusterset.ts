@@ -8,13 +8,14 @@ import { releaseFor } from '../antrea/releases';
 import { COMPILER } from '../compiler-version';
 import { BundleChart, renderedOnce } from './bundle-chart';
 import { annotateForDelivery, deliveryObjects, deliverySources, type DeliverySources } from './delivery';
+import { roleOf, type Role } from './delivery/engine-names';
 import { clusterSetNotes } from './notes';
 import type { KubeObject } from './kube-object';
 import { antreaChartValues } from './parts/antrea-core';
 import { sharedParts } from './parts';
 import type { BundleContext } from './parts/context';
 
-export type Role = 'leader' | 'member' | 'dual-role';
+export type { Role } from './delivery/engine-names';
 
 /** One cluster's manifests. */
 export interface Bundle {
@@ -132,7 +133,7 @@ function sharedInputs(definition: ClusterSet, release: AntreaRelease): string {
 
 function bundleSource(ctx: BundleContext, shared: string, hashed: ReadonlyMap<EffectiveCluster, string>): BundleSource {
   const { cluster, release } = ctx;
-  const role: Role = cluster.isLeader && cluster.isMember ? 'dual-role' : cluster.isLeader ? 'leader' : 'member';
+  const role = roleOf(cluster);
   const hash = createHash('sha256').update(shared).update('\n');
   for (const c of ctx.clusters) {
     const whole = c === cluster || c.isLeader;

@@ -13,7 +13,8 @@ export interface ClusterDelivery {
   readonly clusterID: string;
   /** sha256 (hex, 32 characters) of the compiler and the cluster's delivery inputs: equal hashes give equal objects */
   readonly hash: string;
-  readonly build: () => EngineObject[];
+  /** the objects, built on the first call and the same array after it */
+  readonly build: () => readonly EngineObject[];
 }
 
 /** Engine objects beside the bundles (folders under dist/<clusterset>/: `argocd`, `argocd/applications`, `flux`, …). */
@@ -35,11 +36,15 @@ export function deliverySources(definition: ClusterSet, clusters: readonly Effec
   const inputs = clusterDeliveryInputs(definition, clusters);
   return {
     clusterSet: argoCdClusterSetObjects(inputs),
-    clusters: inputs.map((i) => ({
-      clusterID: i.clusterID,
-      hash: createHash('sha256').update(COMPILER).update('\n').update(JSON.stringify(i)).digest('hex').slice(0, 32),
-      build: () => [...argoCdClusterObjects(i), ...fluxClusterObjects(i)],
-    })),
+    clusters: inputs.map((i) => {
+      // built once: an in-memory compile reads them for the engine folders and again for manifest.json
+      let built: readonly EngineObject[] | undefined;
+      return {
+        clusterID: i.clusterID,
+        hash: createHash('sha256').update(COMPILER).update('\n').update(JSON.stringify(i)).digest('hex').slice(0, 32),
+        build: () => (built ??= [...argoCdClusterObjects(i), ...fluxClusterObjects(i)]),
+      };
+    }),
   };
 }
 
