@@ -20,6 +20,17 @@ export interface PlanChange {
   readonly clusterSet: string;
   readonly text: string;
   readonly details?: readonly string[];
+  /** what the change concerns, for the plan's diagram; absent: the ClusterSet as a whole */
+  readonly about?: ChangeSubjects;
+}
+
+/** Cluster IDs, Services (`namespace/name`), policies and Tiers by name; `delivery`: the engine objects. */
+export interface ChangeSubjects {
+  readonly clusters?: readonly string[];
+  readonly services?: readonly string[];
+  readonly policies?: readonly string[];
+  readonly tiers?: readonly string[];
+  readonly delivery?: boolean;
 }
 
 export interface LayerCounts {
@@ -39,6 +50,8 @@ export interface Plan {
   readonly changes: readonly PlanChange[];
   readonly counts: readonly OwnerCounts[];
   readonly objectChanges: readonly ObjectChange[];
+  /** the definitions compared, by ClusterSet name (the diagram draws the head and what the base loses) */
+  readonly definitions?: { readonly base: ReadonlyMap<string, ClusterSet>; readonly head: ReadonlyMap<string, ClusterSet> };
 }
 
 /** One compiled revision: its outputs and the definitions they came from, by ClusterSet name. */
@@ -99,9 +112,16 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
   if (!described && rest.length > 0) {
     const byCs = groupBy(rest, (c) => c.clusterSet);
     for (const [cs, list] of byCs)
-      changes.push({ impact: 'safe', clusterSet: cs, text: `${list.length} object(s) change without a restart`, details: list.slice(0, 20).map(objectLine) });
+      changes.push({
+        impact: 'safe',
+        clusterSet: cs,
+        text: `${list.length} object(s) change without a restart`,
+        details: list.slice(0, 20).map(objectLine),
+        about: ownersAbout(list),
+      });
   }
-  return { changes: sortChanges(changes), counts: counts(objectChanges), objectChanges };
+  const definitions = (r: CompiledRevision) => new Map([...r.definitions].map(([name, d]) => [name, d.definition]));
+  return { changes: sortChanges(changes), counts: counts(objectChanges), objectChanges, definitions: { base: definitions(base), head: definitions(head) } };
 }
 
 const sortChanges = (changes: PlanChange[]) =>
@@ -124,6 +144,12 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
   return m;
 }
 
+/** The clusters (and engine folders) whose objects change. */
+const ownersAbout = (changes: readonly ObjectChange[]): ChangeSubjects => ({
+  clusters: [...new Set(changes.filter((c) => c.inBundle).map((c) => c.owner))],
+  ...(changes.some((c) => !c.inBundle) && { delivery: true }),
+});
+
 const list = (ids: readonly string[]) => (ids.length <= 5 ? ids.join(', ') : `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more`);
 const clusterCount = (ids: readonly string[]) => `${ids.length} cluster${ids.length === 1 ? '' : 's'} (${list(ids)})`;
 
@@ -140,7 +166,8 @@ const DISRUPTIVE_NETWORK_KEYS: readonly (keyof Network)[] = [
 
 function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): PlanChange[] {
   const out: PlanChange[] = [];
-  const add = (impact: Impact, text: string, details?: readonly string[]) => out.push({ impact, clusterSet: cs, text, ...(details && { details }) });
+  const add = (impact: Impact, text: string, details?: readonly string[], about?: ChangeSubjects) =>
+    out.push({ impact, clusterSet: cs, text, ...(details && { details }), ...(about && { about }) });
 
   const from = before.spec.antrea.version;
   const to = after.spec.antrea.version;
@@ -164,14 +191,18 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
 
   const b = new Map(effectiveClusters(before).map((c) => [c.clusterID, c]));
   const a = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));
-  for (const [id, c] of a) if (!b.has(id)) add('safe', `${c.isMember ? 'member' : 'cluster'} ${id} joins${c.isLeader ? ' as the leader' : ''}`);
+  for (const [id, c] of a)
+    if (!b.has(id)) add('safe', `${c.isMember ? 'member' : 'cluster'} ${id} joins${c.isLeader ? ' as the leader' : ''}`, undefined, { clusters: [id] });
   for (const [id, c] of b) {
     if (a.has(id)) continue;
     if (c.isMember)
-      add('destructive', `member ${id} leaves (its leader credentials are revoked)`, [
-        'its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)',
-      ]);
-    else add('destructive', `cluster ${id} leaves the ClusterSet`);
+      add(
+        'destructive',
+        `member ${id} leaves (its leader credentials are revoked)`,
+        ['its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)'],
+        { clusters: [id] },
+      );
+    else add('destructive', `cluster ${id} leaves the ClusterSet`, undefined, { clusters: [id] });
   }
 
   // per-cluster network facts, merged across clusters that change the same way
@@ -186,9 +217,10 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
     if (!cb) continue;
     const podsBefore = cb.cluster.podCIDRs.join(', ');
     const podsAfter = ca.cluster.podCIDRs.join(', ');
-    if (podsBefore !== podsAfter) add('disruptive', `Pod CIDRs of ${id} change from ${podsBefore || 'none'} to ${podsAfter || 'none'}`);
+    const here = { clusters: [id] };
+    if (podsBefore !== podsAfter) add('disruptive', `Pod CIDRs of ${id} change from ${podsBefore || 'none'} to ${podsAfter || 'none'}`, undefined, here);
     if (cb.cluster.serviceCIDR !== ca.cluster.serviceCIDR)
-      add('disruptive', `Service CIDR of ${id} changes from ${cb.cluster.serviceCIDR ?? 'none'} to ${ca.cluster.serviceCIDR ?? 'none'}`);
+      add('disruptive', `Service CIDR of ${id} changes from ${cb.cluster.serviceCIDR ?? 'none'} to ${ca.cluster.serviceCIDR ?? 'none'}`, undefined, here);
     for (const key of DISRUPTIVE_NETWORK_KEYS) {
       if (cb.network[key] !== ca.network[key]) note('disruptive', `${key} changes from ${String(cb.network[key])} to ${String(ca.network[key])}`, id);
     }
@@ -197,18 +229,22 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
     if (cb.network.stretchedNetworkPolicy !== ca.network.stretchedNetworkPolicy)
       note('rollout', `stretchedNetworkPolicy changes from ${String(cb.network.stretchedNetworkPolicy)} to ${String(ca.network.stretchedNetworkPolicy)}`, id);
   }
-  for (const [text, { impact, ids }] of settingChanges) add(impact, `${text} in ${clusterCount(ids)}`);
+  for (const [text, { impact, ids }] of settingChanges) add(impact, `${text} in ${clusterCount(ids)}`, undefined, { clusters: ids });
 
   // Services: one line per Service and direction
   const exportsBefore = exportsOf(before, [...b.values()]);
   const exportsAfter = exportsOf(after, [...a.values()]);
   for (const [svc, ids] of exportsAfter) {
     const added = ids.filter((id) => !exportsBefore.get(svc)?.includes(id));
-    if (added.length > 0) add('safe', `Service ${svc} now exported from ${list(added)}`);
+    if (added.length > 0) add('safe', `Service ${svc} now exported from ${list(added)}`, undefined, { services: [svc], clusters: added });
   }
   for (const [svc, ids] of exportsBefore) {
     const removed = ids.filter((id) => !exportsAfter.get(svc)?.includes(id) && a.has(id));
-    if (removed.length > 0) add('disruptive', `Service ${svc} no longer exported from ${list(removed)}: importing clusters lose its endpoints there`);
+    if (removed.length > 0)
+      add('disruptive', `Service ${svc} no longer exported from ${list(removed)}: importing clusters lose its endpoints there`, undefined, {
+        services: [svc],
+        clusters: removed,
+      });
   }
 
   // replicated policies and Tiers
@@ -227,49 +263,81 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
         // (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
         // handleResImpUpdateForClusterNetworkPolicy) and reconciles an import again only when its
         // generation changes or the controller starts (resourceimport_controller.go, SetupWithManager)
-        add('disruptive', `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`, [
-          'a member that imports the policy before its own Tier exists records ACNPImportFailed and skips the policy until it changes again or the member restarts antrea-mc-controller',
-          `merge Tier ${tier} first and the policy in a later change, once every member has the Tier`,
-          "if both are merged together: once the Tier exists, restart antrea-mc-controller in each member (the ClusterSet's README lists the commands)",
-        ]);
-      } else add('safe', `policy ${p.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} (${replicated})`);
+        add(
+          'disruptive',
+          `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`,
+          [
+            'a member that imports the policy before its own Tier exists records ACNPImportFailed and skips the policy until it changes again or the member restarts antrea-mc-controller',
+            `merge Tier ${tier} first and the policy in a later change, once every member has the Tier`,
+            "if both are merged together: once the Tier exists, restart antrea-mc-controller in each member (the ClusterSet's README lists the commands)",
+          ],
+          { policies: [p.name] },
+        );
+      } else
+        add('safe', `policy ${p.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} (${replicated})`, undefined, {
+          policies: [p.name],
+        });
     },
   );
   namedChanges(
     before.spec.tiers,
     after.spec.tiers,
     (t) => t.name,
-    (kind, t) => add('safe', `Tier ${t.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} in every member`),
+    (kind, t) =>
+      add('safe', `Tier ${t.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} in every member`, undefined, {
+        tiers: [t.name],
+      }),
   );
   return out;
 }
 
 /** Who installs Antrea in a cluster: the bundle (full) or someone else (multiclusterOnly). */
-function installChange(id: string, b: EffectiveCluster, a: EffectiveCluster, add: (impact: Impact, text: string, details?: readonly string[]) => void): void {
+function installChange(
+  id: string,
+  b: EffectiveCluster,
+  a: EffectiveCluster,
+  add: (impact: Impact, text: string, details?: readonly string[], about?: ChangeSubjects) => void,
+): void {
   const from = b.cluster.install;
   const to = a.cluster.install;
   if (from === to) return;
   if (to === 'multiclusterOnly') {
-    add('destructive', `${id} no longer gets Antrea from its bundle (install: multiclusterOnly): the engines prune its antrea-agent and antrea-controller`, [
-      `every Pod of ${id} loses its network until Antrea runs again from elsewhere (its Helm chart, the provider)`,
-      'the core CRDs stay (guarded), so Antrea policies and Tiers survive',
-      'see "Switching install on a running cluster" in the delivery guide',
-    ]);
+    add(
+      'destructive',
+      `${id} no longer gets Antrea from its bundle (install: multiclusterOnly): the engines prune its antrea-agent and antrea-controller`,
+      [
+        `every Pod of ${id} loses its network until Antrea runs again from elsewhere (its Helm chart, the provider)`,
+        'the core CRDs stay (guarded), so Antrea policies and Tiers survive',
+        'see "Switching install on a running cluster" in the delivery guide',
+      ],
+      { clusters: [id] },
+    );
   } else {
-    add('rollout', `${id} gets Antrea from its bundle again (install: full): the engines take over antrea-agent and antrea-controller`, [
-      `remove the other installation's record without deleting its objects (for a Helm release: delete its release Secrets in kube-system, not helm uninstall)`,
-    ]);
+    add(
+      'rollout',
+      `${id} gets Antrea from its bundle again (install: full): the engines take over antrea-agent and antrea-controller`,
+      [
+        `remove the other installation's record without deleting its objects (for a Helm release: delete its release Secrets in kube-system, not helm uninstall)`,
+      ],
+      { clusters: [id] },
+    );
   }
 }
 
-function gatewayChange(id: string, b: EffectiveCluster, a: EffectiveCluster, add: (impact: Impact, text: string) => void): void {
+function gatewayChange(
+  id: string,
+  b: EffectiveCluster,
+  a: EffectiveCluster,
+  add: (impact: Impact, text: string, details?: readonly string[], about?: ChangeSubjects) => void,
+): void {
+  const here = { clusters: [id] };
   const nodes = (c: EffectiveCluster) => c.cluster.gateways.map((g) => (g.ip ? `${g.node} (${g.ip})` : g.node));
   const before = nodes(b);
   const after = nodes(a);
   if (before.join() === after.join()) return;
-  if (before.length > 0 && after.length > 0) add('disruptive', `Gateway of ${id} moves from ${before.join(', ')} to ${after.join(', ')}`);
-  else if (after.length > 0) add('disruptive', `Gateway of ${id} is set to ${after.join(', ')}`);
-  else add('disruptive', `Gateway ${before.join(', ')} of ${id} is removed`);
+  if (before.length > 0 && after.length > 0) add('disruptive', `Gateway of ${id} moves from ${before.join(', ')} to ${after.join(', ')}`, undefined, here);
+  else if (after.length > 0) add('disruptive', `Gateway of ${id} is set to ${after.join(', ')}`, undefined, here);
+  else add('disruptive', `Gateway ${before.join(', ')} of ${id} is removed`, undefined, here);
 }
 
 function exportsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Map<string, string[]> {
@@ -327,6 +395,7 @@ function restarts(changes: readonly ObjectChange[]): PlanChange[] {
       clusterSet: c.clusterSet,
       text: `${c.kind} ${c.namespace}/${c.name} restarts in ${clusterCount(ids)}`,
       details: why.map((p) => `changed: ${p}`),
+      about: ownersAbout(list),
     };
   });
 }
@@ -354,6 +423,7 @@ function removals(changes: readonly ObjectChange[], base: CompiledRevision, head
         clusterSet: cs,
         text: `${destructive.length} Namespace, CRD or credential object(s) leave their bundles`,
         details: destructive.slice(0, 20).map(objectLine),
+        about: ownersAbout(destructive),
       });
     const other = list.filter((c) => !DESTRUCTIVE_KINDS.has(c.kind));
     const guarded = other.filter((c) => isGuarded(c.before?.metadata.annotations));
@@ -364,6 +434,7 @@ function removals(changes: readonly ObjectChange[], base: CompiledRevision, head
         clusterSet: cs,
         text: `${pruned.length} object(s) are pruned from their bundles`,
         details: pruned.slice(0, 20).map(objectLine),
+        about: ownersAbout(pruned),
       });
     if (guarded.length > 0)
       out.push({
@@ -371,6 +442,7 @@ function removals(changes: readonly ObjectChange[], base: CompiledRevision, head
         clusterSet: cs,
         text: `${guarded.length} guarded object(s) leave their bundles and are orphaned (the engines never delete them)`,
         details: guarded.slice(0, 20).map(objectLine),
+        about: ownersAbout(guarded),
       });
   }
   return out;

@@ -1,5 +1,6 @@
 import { escapeMarkdown } from './markdown';
 import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan-changes';
+import { planDiagram } from './plan-diagram';
 
 export type PlanFormat = 'text' | 'json' | 'markdown' | 'github';
 export const PLAN_FORMATS: readonly PlanFormat[] = ['text', 'json', 'markdown', 'github'];
@@ -98,7 +99,7 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
       `| ${escapeMarkdown(cs)} | ${IMPACTS.map((i) => (t[i] ? `${i === 'destructive' ? '**' : ''}${t[i]}${i === 'destructive' ? '**' : ''}` : '0')).join(' | ')} |`,
     );
   }
-  const section = (cs: string, compact: boolean): string => {
+  const section = (cs: string, compact: boolean, diagram = ''): string => {
     const changes = plan.changes.filter((c) => c.clusterSet === cs);
     const shown = compact ? changes.slice(0, 50) : changes;
     const body = shown.map((c) => {
@@ -112,6 +113,7 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
     return [
       `<details><summary>${escapeMarkdown(cs)}: ${changes.length} change(s)</summary>`,
       '',
+      ...(diagram ? [diagram, ''] : []),
       ...body,
       ...(counts.length > 0 ? ['', 'objects (+ added, ~ changed, - removed):', '', ...counts] : []),
       '',
@@ -123,9 +125,13 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
   // a section too big for what is left is shown compact (no details); past the limit, a count
   for (const [i, cs] of sets.entries()) {
     const budget = MARKDOWN_LIMIT - 500 - text.length;
+    let compact = false;
     let s = section(cs, false);
-    if (s.length > budget) s = section(cs, true);
+    if (s.length > budget) s = section(cs, (compact = true));
     if (s.length > budget) return `${text}${tail(sets.length - i)}`;
+    // the change drawn, in the room the section leaves (plan-diagram.ts; none when it does not fit)
+    const diagram = planDiagram(plan, cs, budget - s.length - 2);
+    if (diagram) s = section(cs, compact, diagram);
     text += `\n${s}\n`;
   }
   return text;

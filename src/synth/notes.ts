@@ -3,6 +3,7 @@ import type { AntreaRelease } from '../antrea/release';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
 import { upgradeSteps } from '../antrea/upgrade';
 import { antreaChartValues, HELM_VALUES_FILE } from './parts/antrea-core';
+import { diagramSection } from '../diagram/clusterset-diagram';
 import type { ClusterSet } from '../model/clusterset';
 import { leaderOf, members, type EffectiveCluster } from '../model/effective';
 import { memberTokenName } from './constructs/member-credentials';
@@ -19,6 +20,7 @@ export function clusterSetNotes(definition: ClusterSet, clusters: readonly Effec
   const ctx: NotesContext = { definition, clusters, release, leader: leaderOf(clusters), members: members(clusters) };
   const sections = [
     header(ctx),
+    diagramSection(definition, clusters),
     clustersSection(ctx),
     helmSection(ctx),
     orderSection(ctx),

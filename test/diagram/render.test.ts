@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { clusterSetDiagram } from '../../src/diagram/clusterset-diagram';
+import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT, mermaidTextSize } from '../../src/diagram/mermaid';
+import { planDiagram } from '../../src/plan/plan-diagram';
+import { renderPlan } from '../../src/plan/render-plan';
+import { openMermaidBrowser, type MermaidBrowser } from '../helpers/mermaid-browser';
+import { EXAMPLES, HOSTILE, everyImpactPlan, fleetOf, hostileDefinition, mermaidBlocks, wideChangePlan } from './cases';
+
+/**
+ * The diagrams rendered by Mermaid in headless Chromium, with Mermaid's defaults as GitHub uses
+ * them; one browser for the file. Skipped, with a message, where no Chromium can be found.
+ */
+const browser: MermaidBrowser | undefined = await openMermaidBrowser('mermaid in Chromium');
+afterAll(() => browser?.close());
+
+const text = (d: ReturnType<typeof clusterSetDiagram>) => d!.text;
+
+describe.skipIf(!browser)('Mermaid renders', () => {
+  let b: MermaidBrowser;
+  beforeAll(() => {
+    b = browser!;
+  });
+
+  test('the examples, a 1,000-member fleet and a plan with every impact class: an SVG, no error', async () => {
+    const plan = everyImpactPlan();
+    const diagrams = [
+      ...EXAMPLES.map((e) => text(clusterSetDiagram(e.definition))),
+      text(clusterSetDiagram(fleetOf(1001))),
+      ...mermaidBlocks(planDiagram(plan, 'demo-clusterset', MERMAID_MAX_TEXT)),
+    ];
+    expect(diagrams).toHaveLength(EXAMPLES.length + 2);
+    const rendered = await b.render(diagrams);
+    for (const r of rendered) {
+      expect(r.error).toBeUndefined();
+      expect(r.tooLarge).toBe(false);
+      expect(r.svg).toBeGreaterThan(1000);
+    }
+    const planSvg = rendered[rendered.length - 1]!;
+    expect(planSvg.text).toContain('changed: demo-cluster-member2');
+    expect(planSvg.text).toContain('destructive: objects deleted or orphaned');
+    expect(rendered[EXAMPLES.length]!.text).toMatch(/cluster-1 to cluster-\d+: \d+ members/);
+  });
+
+  test('hostile names render as text: no link, script, image or handler, and the diagram does not break', async () => {
+    const diagrams = [text(clusterSetDiagram(hostileDefinition(3))), text(clusterSetDiagram(hostileDefinition(200, true)))];
+    const [small, large] = await b.render(diagrams);
+    for (const r of [small!, large!]) {
+      expect(r.error).toBeUndefined();
+      expect([r.links, r.scripts, r.handlers]).toEqual([0, 0, 0]);
+    }
+    // the values are shown as written (entities decoded by Mermaid into text)
+    for (const h of ['<img src=x onerror=alert(1)>', 'x"]; click L "javascript:alert(1)"; %%', 'style L fill:#f00;stroke:#0f0;', '#quot; #60; &lt; ; #35;'])
+      expect(small!.text).toContain(h);
+    expect(HOSTILE.length).toBeGreaterThan(5);
+    // the control: the same statements unescaped would add a link and markup, which the checks see
+    const [raw] = await b.render([`flowchart LR\n  L["<b>x</b>"]\n  click L href "https://example.com"\n`]);
+    expect(raw!.links).toBe(1);
+  });
+
+  test('the change of a 300-member fleet, as the plan comment holds it, renders', async () => {
+    const md = renderPlan('markdown', wideChangePlan(300), { base: 'main', head: 'work tree' });
+    const blocks = mermaidBlocks(md);
+    expect(blocks).toHaveLength(1);
+    const [r] = await b.render(blocks);
+    expect(r!.error).toBeUndefined();
+    expect(r!.tooLarge).toBe(false);
+    expect(r!.text).toContain('destructive');
+  });
+
+  test('the text limit is where mermaidTextSize says: at the limit it renders, one character more it does not', async () => {
+    // CRLF line ends, a comment line and leading blank lines: Mermaid counts the text after its preprocessing
+    const at = (size: number) => {
+      const head = '\r\n\r\n%% not counted\r\nflowchart LR\r\n  a["';
+      const tail = '"]\r\n';
+      const text = `${head}${'x'.repeat(size - mermaidTextSize(`${head}${tail}`))}${tail}`;
+      expect(mermaidTextSize(text)).toBe(size);
+      return text;
+    };
+    const [fits, over] = await b.render([at(MERMAID_MAX_TEXT), at(MERMAID_MAX_TEXT + 1)]);
+    expect(fits!.error).toBeUndefined();
+    expect(fits!.tooLarge).toBe(false);
+    expect(over!.tooLarge).toBe(true);
+  });
+
+  test('the edge limit: 500 edges parse, 501 do not', async () => {
+    const edges = (n: number) => `flowchart LR\n${Array.from({ length: n }, (_, i) => `  n${i} --> n${i + 1}`).join('\n')}\n`;
+    const [fits, over] = await b.parse([edges(MERMAID_MAX_EDGES), edges(MERMAID_MAX_EDGES + 1)]);
+    expect(fits).toBeUndefined();
+    expect(over).toMatch(/Edge limit exceeded/);
+  });
+});
+
+describe.skipIf(!browser)('Mermaid parses', () => {
+  test('fleets of every size, hostile fleets and the plans of wide changes', async () => {
+    const sizes = [1, 2, 3, 4, 10, 31, 32, 100, 500, 2000, 10_000];
+    const diagrams = [
+      ...sizes.map((n) => text(clusterSetDiagram(fleetOf(n)))),
+      ...[3, 30, 31, 1000].map((n) => text(clusterSetDiagram(hostileDefinition(n, n > 30)))),
+      ...[10, 100, 1000].flatMap((n) => mermaidBlocks(renderPlan('markdown', wideChangePlan(n), { base: 'b', head: 'h' }))),
+    ];
+    const errors = await browser!.parse(diagrams);
+    expect(errors).toEqual(diagrams.map(() => undefined));
+  });
+});
