@@ -100,13 +100,14 @@ function drawLevel(definition: ClusterSet, clusters: readonly EffectiveCluster[]
 
   // delivery and leader
   g.node('D', deliveryLines(definition), marks?.delivery);
+  const leaderMark = marks?.leader ?? (leader && marks?.clusters.get(leader.clusterID));
   const leaderLines = [
-    `leader ${spec.leader.clusterID}${leader?.isMember ? ' (also a member)' : ''}`,
+    `${leaderMark ? `${leaderMark.state}: ` : ''}leader ${spec.leader.clusterID}${leader?.isMember ? ' (also a member)' : ''}`,
     `Namespace ${spec.leader.namespace}`,
     spec.leader.server,
   ];
   if (leader?.isMember) leaderLines.push(...clusterFacts(leader, spec.network));
-  g.node('L', leaderLines, marks?.leader ?? (leader && marks?.clusters.get(leader.clusterID)));
+  g.node('L', leaderLines, leaderMark);
 
   // members: one by one, or grouped (a plan draws the touched ones and one node for the rest)
   const members = clusters.filter((c) => c.isMember && !c.isLeader);
