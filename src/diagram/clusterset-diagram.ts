@@ -89,6 +89,9 @@ export function clusterSetDiagram(
 /** The Markdown block (a fenced `mermaid` code block) of a diagram. */
 export const mermaidBlock = (d: Diagram): string => `\`\`\`mermaid\n${d.text}\`\`\``;
 
+/** Members per row in the members' box. */
+const ROW = 4;
+
 const NETWORK_SHOWN: readonly (keyof Network)[] = ['trafficEncapMode', 'tunnelType', 'tunnelPort', 'encryption', 'endpointIPType'];
 
 function drawLevel(definition: ClusterSet, clusters: readonly EffectiveCluster[], options: DiagramOptions, level: Level): Diagram {
@@ -117,12 +120,17 @@ function drawLevel(definition: ClusterSet, clusters: readonly EffectiveCluster[]
   let folded = false;
   if (members.length + gone.length > 0) {
     g.open('M', [`members: ${networkSummary(spec.network)}`]);
+    const inBox: string[] = [];
     if (members.length + gone.length <= level.members) {
       for (const c of members) {
         nodeOf.set(c.clusterID, `m${c.index}`);
         g.node(`m${c.index}`, memberLines(c, spec.network, marks?.clusters.get(c.clusterID)), marks?.clusters.get(c.clusterID));
+        inBox.push(`m${c.index}`);
       }
-      for (const c of gone) g.node(`r${c.index}`, memberLines(c, spec.network, { cls: '', state: 'removed' }), marks?.clusters.get(c.clusterID));
+      for (const c of gone) {
+        g.node(`r${c.index}`, memberLines(c, spec.network, { cls: '', state: 'removed' }), marks?.clusters.get(c.clusterID));
+        inBox.push(`r${c.index}`);
+      }
     } else {
       folded = true;
       const touched = marks ? members.filter((c) => marks.clusters.has(c.clusterID)) : members;
@@ -133,14 +141,18 @@ function drawLevel(definition: ClusterSet, clusters: readonly EffectiveCluster[]
           options.classes,
         );
         g.node(`g${i}`, groupLines(group, spec.network, mark), mark);
+        inBox.push(`g${i}`);
         for (const c of group.members) nodeOf.set(c.clusterID, `g${i}`);
       }
       const rest = members.length - touched.length;
       if (rest > 0) {
         g.node('u', [`${rest} unchanged member${rest === 1 ? '' : 's'}`]);
+        inBox.push('u');
         for (const c of members) if (!nodeOf.has(c.clusterID)) nodeOf.set(c.clusterID, 'u');
       }
     }
+    // rows of ROW members, linked invisibly: a flowchart stacks unlinked nodes in one long column
+    for (let i = 0; i + 1 < inBox.length; i++) if ((i + 1) % ROW !== 0) g.invisible(inBox[i]!, inBox[i + 1]!);
     g.close();
     g.edge('M', 'L', 'joins with its own token');
   }
@@ -357,6 +369,12 @@ class Graph {
   close(): void {
     this.depth--;
     this.lines.push(`${'  '.repeat(this.depth)}end`);
+  }
+
+  /** A link that only places nodes (it counts against maxEdges all the same). */
+  invisible(from: string, to: string): void {
+    this.lines.push(`${'  '.repeat(this.depth)}${from} ~~~ ${to}`);
+    this.edges++;
   }
 
   edge(from: string, to: string, label: string, dotted = false): void {

@@ -87,7 +87,7 @@ describe('the ClusterSet diagram', () => {
     // statements are ours: no click, style, link or comment line from a name
     for (const line of d.text.split('\n').filter(Boolean))
       expect(line.replace(/"[^"]*"/g, '""')).toMatch(
-        /^(flowchart LR|\s+(subgraph \w+\[""\]|end|\w+\[""\]|\w+ (-->|-\.->)\|""\| \w+|classDef \w+ [\w:#,. -]+|class [\w,]+ \w+))$/,
+        /^(flowchart LR|\s+(subgraph \w+\[""\]|end|\w+\[""\]|\w+ (-->|-\.->)\|""\| \w+|\w+ ~~~ \w+|classDef \w+ [\w:#,. -]+|class [\w,]+ \w+))$/,
       );
   });
 
