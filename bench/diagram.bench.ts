@@ -23,7 +23,7 @@ const planBetween = (base: ClusterSet, head: ClusterSet): Plan => {
 function comment(plan: Plan): string {
   const md = renderPlan('markdown', plan, { base: 'main', head: 'work tree' });
   const block = /```mermaid\n([\s\S]*?)```/.exec(md)?.[1];
-  const edges = block ? block.split('\n').filter((l) => /-->|-\.->/.test(l)).length : 0;
+  const edges = block ? block.split('\n').filter((l) => /-->|-\.->|~~~/.test(l)).length : 0;
   return `${md.length.toLocaleString('en')} | ${block ? `${mermaidTextSize(block).toLocaleString('en')} / ${edges}` : '-'}`;
 }
 

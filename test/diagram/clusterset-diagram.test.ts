@@ -5,7 +5,8 @@ import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT, mermaidText, mermaidTextSize } fro
 import { effectiveClusters } from '../../src/model/effective';
 import { planDiagram } from '../../src/plan/plan-diagram';
 import { MARKDOWN_LIMIT, renderPlan } from '../../src/plan/render-plan';
-import { EXAMPLES, define, everyImpactPlan, fleetOf, hostileDefinition, mermaidBlocks, planBetween, wideChangePlan } from './cases';
+import type { ClusterSet } from '../../src/model/clusterset';
+import { EXAMPLES, HOSTILE, define, everyImpactPlan, example, fleetOf, hostileDefinition, mermaidBlocks, planBetween, wideChangePlan } from './cases';
 
 /** What Mermaid shows for an escaped label: entities decoded. */
 const decode = (s: string) => s.replace(/#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)));
@@ -158,6 +159,46 @@ describe('the change drawn in the plan', () => {
     expect(text).toContain('changed: cluster-42');
     expect(text).toContain('998 unchanged members');
     expect(text).not.toContain('cluster-43');
+  });
+
+  test('a removed ClusterSet is drawn as it was, every cluster removed and destructive', () => {
+    const plan = planBetween(define(example('demo-clusterset')), undefined);
+    const text = mermaidBlocks(planDiagram(plan, 'demo-clusterset', MERMAID_MAX_TEXT))[0]!;
+    expect(decode(text)).toContain('removed: demo-cluster-member2');
+    expect(decode(text)).toContain('removed: leader demo-cluster-leader');
+    expect(classOf(text, 'destructive')).toEqual(expect.arrayContaining(['L', 'm1', 'm2']));
+    expect(classOf(text, 'removed')).toEqual(expect.arrayContaining(['L', 'm1', 'm2']));
+  });
+
+  test('many large ClusterSets changed at once: the comment stays under its limit and every diagram within Mermaid limits', () => {
+    const sets = Array.from({ length: 12 }, (_, i) => {
+      const p = wideChangePlan(200);
+      const rename = (d: ClusterSet) => ({ ...d, metadata: { name: `fleet-${String(i).padStart(2, '0')}` } });
+      return planBetween(rename(p.definitions!.base.get('fleet')!), rename(p.definitions!.head.get('fleet')!));
+    });
+    const plan = {
+      changes: sets.flatMap((p) => p.changes),
+      counts: [],
+      objectChanges: [],
+      definitions: { base: new Map(sets.flatMap((p) => [...p.definitions!.base])), head: new Map(sets.flatMap((p) => [...p.definitions!.head])) },
+    };
+    const md = renderPlan('markdown', plan, { base: 'main', head: 'work tree' });
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    const blocks = mermaidBlocks(md);
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const b of blocks) expect(mermaidTextSize(b)).toBeLessThanOrEqual(MERMAID_MAX_TEXT);
+  });
+
+  test('hostile names in a plan reach Mermaid escaped', () => {
+    const base = hostileDefinition(40, true);
+    const head = structuredClone(base);
+    head.spec.clusters = head.spec.clusters.slice(0, -3);
+    head.spec.services = head.spec.services.slice(1);
+    head.spec.clusters[2]!.gateways = [{ node: HOSTILE[1]! }];
+    const md = planDiagram(planBetween(base, head), base.metadata.name, MERMAID_MAX_TEXT);
+    const text = mermaidBlocks(md)[0]!;
+    for (const q of text.match(/"[^"]*"/g)!) expect(q).toMatch(/^"(?:[A-Za-z0-9 ./,_-]|#\d+;|<br\/>)*"$/);
+    expect(text).toContain('classDef destructive');
   });
 
   test('the plan comment of a 300-member change, with its diagram, fits a pull-request comment', () => {

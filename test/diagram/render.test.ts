@@ -4,7 +4,7 @@ import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT, mermaidTextSize } from '../../src/
 import { planDiagram } from '../../src/plan/plan-diagram';
 import { renderPlan } from '../../src/plan/render-plan';
 import { openMermaidBrowser, type MermaidBrowser } from '../helpers/mermaid-browser';
-import { EXAMPLES, HOSTILE, everyImpactPlan, fleetOf, hostileDefinition, mermaidBlocks, wideChangePlan } from './cases';
+import { EXAMPLES, HOSTILE, everyImpactPlan, fleetOf, hostileDefinition, mermaidBlocks, planBetween, wideChangePlan } from './cases';
 
 /**
  * The diagrams rendered by Mermaid in headless Chromium, with Mermaid's defaults as GitHub uses
@@ -97,7 +97,11 @@ describe.skipIf(!browser)('Mermaid parses', () => {
       ...sizes.map((n) => text(clusterSetDiagram(fleetOf(n)))),
       ...[3, 30, 31, 1000].map((n) => text(clusterSetDiagram(hostileDefinition(n, n > 30)))),
       ...[10, 100, 1000].flatMap((n) => mermaidBlocks(renderPlan('markdown', wideChangePlan(n), { base: 'b', head: 'h' }))),
+      ...mermaidBlocks(planDiagram(planBetween(EXAMPLES[0]!.definition, undefined), EXAMPLES[0]!.name, MERMAID_MAX_TEXT)),
+      ...mermaidBlocks(planDiagram(planBetween(undefined, EXAMPLES[0]!.definition), EXAMPLES[0]!.name, MERMAID_MAX_TEXT)),
+      ...mermaidBlocks(planDiagram(planBetween(hostileDefinition(40, true), hostileDefinition(3)), hostileDefinition(3).metadata.name, MERMAID_MAX_TEXT)),
     ];
+    expect(diagrams).toHaveLength(11 + 4 + 3 + 3);
     const errors = await browser!.parse(diagrams);
     expect(errors).toEqual(diagrams.map(() => undefined));
   });
