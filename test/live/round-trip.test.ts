@@ -5,6 +5,7 @@ import { checkDefinitions } from '../../src/check-definitions';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { importDefinition } from '../../src/live/import-definition';
 import { readLiveClusterSet } from '../../src/live/live-cluster';
+import { runLivePlan } from '../../src/live/live-plan';
 import { readDump, type LiveDump } from '../../src/live/read-dump';
 import { writeDefinition } from '../../src/live/write-definition';
 import type { ClusterSet } from '../../src/model/clusterset';
@@ -91,5 +92,15 @@ describe('import round trip', () => {
     const again = await checkDefinitions([imported]);
     expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(comparable(again.parsed[0]!.definition)).toEqual(comparable(original));
+  });
+});
+
+describe('plan --live after import', () => {
+  test.each(EXAMPLES)('%s: what runs is what the definition says', async (file) => {
+    const { dumps } = await importRoundTrip(file);
+    const result = await runLivePlan({ cwd: process.cwd(), paths: [file], dumps });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(result.plan!.changes).toEqual([]);
+    expect(result.plan!.objectChanges.map((c) => `${c.change} ${c.owner} ${c.kind} ${c.name} ${c.paths.join(',')}`)).toEqual([]);
   });
 });
