@@ -71,7 +71,7 @@ export function projectOnto(live: unknown, head: unknown): unknown {
         return l === undefined ? [] : [projectOnto(l, h)];
       });
     }
-    return live.map((l, i) => (i < head.length ? projectOnto(l, head[i]) : l));
+    return (live as unknown[]).map((l, i) => (i < head.length ? projectOnto(l, (head as unknown[])[i]) : l));
   }
   return live;
 }
@@ -83,7 +83,7 @@ const MERGE_KEYS = ['name', 'mountPath', 'containerPort'];
 function mergeKey(items: readonly unknown[]): string | undefined {
   if (items.length === 0 || !items.every(isObj)) return undefined;
   return MERGE_KEYS.find((k) => {
-    const values = items.map((i) => (i as Obj)[k]);
+    const values = items.map((i) => i[k]);
     return values.every((v) => typeof v === 'string' || typeof v === 'number') && new Set(values).size === values.length;
   });
 }
