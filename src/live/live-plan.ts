@@ -15,6 +15,7 @@ import { scanOutputFiles } from '../validate/scan-secrets';
 import { dumpKinds, type DumpRole } from './dump-kinds';
 import { importDefinition } from './import-definition';
 import { groupKind, readLiveClusterSet, type LiveCluster } from './live-cluster';
+import { readContext } from './read-context';
 import { dumpDiagnostic, loadDumps, type LiveDump } from './read-dump';
 
 export interface LivePlanOptions {
@@ -117,10 +118,14 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
   const notCompared = new Map<string, number>();
   const result = (plan?: Plan): LivePlanResult => ({ base: 'live', head: 'work tree', diagnostics, sources, notCompared, ...(plan && { plan }) });
 
-  const dumps = loadDumps(
-    options.dumps.map((d) => resolve(options.cwd, d)),
-    diagnostics,
-  );
+  const contexts = options.dumps.filter((d) => d.startsWith('context:'));
+  const dumps = [
+    ...loadDumps(
+      options.dumps.filter((d) => !contexts.includes(d)).map((d) => resolve(options.cwd, d)),
+      diagnostics,
+    ),
+    ...contexts.flatMap((c) => readContext(c.slice('context:'.length), diagnostics) ?? []),
+  ];
   for (const d of dumps) sources.set(d.file, d.source.text);
   const files = findDefinitionFiles(
     options.paths.map((p) => resolve(options.cwd, p)),

@@ -40,6 +40,9 @@ function asStored(o: KubeObject, n: number): Obj {
     pod.securityContext ??= {};
     copy.status = { observedGeneration: 2, replicas: 1 };
   }
+  if (o.kind === 'Service')
+    Object.assign(copy.spec as Obj, { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'], ipFamilies: ['IPv4'], sessionAffinity: 'None' });
+  if (o.kind === 'Namespace') Object.assign(copy, { spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
   if (o.kind === 'ClusterSet') copy.status = { conditions: [{ type: 'Ready', status: 'True' }], observedGeneration: 2 };
   if (o.kind === 'ResourceExport') copy.status = { conditions: [{ type: 'Succeeded', status: 'True' }] };
   if (o.kind === 'Node') {
