@@ -11,9 +11,9 @@ import type { BundleContext } from '../synth/parts/context';
 import { BUILTIN_TIERS } from '../validate/builtin-tiers';
 import { field, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { dumpDiagnostic } from './read-dump';
+import { UNSET } from '../model/unset';
 
-/** What `validate` reports as not set (`unset-value`): a value no dump can tell. */
-export const UNSET = '<unset>';
+export { UNSET };
 
 /** What no dump can tell, given by the user (flags of `clusterset import`). */
 export interface ImportOptions {
