@@ -385,6 +385,20 @@ function tokenSecretOf(c: LiveCluster, namespace: string, name: string, options:
   };
 }
 
+/** Keys the compiler writes from the definition (managed-config-key): they are read into spec.network, never into agentConfig. */
+function withoutOwnedKeys(extra: unknown): Obj | undefined {
+  if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) return undefined;
+  const out: Obj = { ...(extra as Obj) };
+  for (const key of ['trafficEncapMode', 'tunnelType', 'tunnelPort', 'multicluster']) delete out[key];
+  const gates = out.featureGates;
+  if (typeof gates === 'object' && gates !== null && !Array.isArray(gates)) {
+    const rest = Object.fromEntries(Object.entries(gates).filter(([k]) => k !== 'Multicluster'));
+    if (Object.keys(rest).length > 0) out.featureGates = rest;
+    else delete out.featureGates;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /**
  * `agentConfig` and `controllerConfig`: what the conf files of the first cluster whose Antrea
  * the bundle installs hold beyond what the compiler writes for its settings.
@@ -399,8 +413,8 @@ function addExtraSettings(set: LiveClusterSet, data: Obj, agents: ReadonlyMap<Li
   const c = set.clusters[index]!;
   const options = antreaOptions({ definition, cluster: effective[index]!, release: set.release, clusters: effective } satisfies BundleContext);
   const controller = configFile(c, ANTREA_NAMESPACE, ANTREA_CONFIG_MAP, 'antrea-controller.conf');
-  const agentExtra = extraSettings(agents.get(c), antreaAgentConf({ ...options, agentConfig: {} }));
-  const controllerExtra = controller && extraSettings(controller, antreaControllerConf({ ...options, controllerConfig: {} }));
+  const agentExtra = withoutOwnedKeys(extraSettings(agents.get(c), antreaAgentConf({ ...options, agentConfig: {} })));
+  const controllerExtra = controller && withoutOwnedKeys(extraSettings(controller, antreaControllerConf({ ...options, controllerConfig: {} })));
   const antrea = (data.spec as Obj).antrea as Obj;
   if (agentExtra !== undefined) {
     antrea.agentConfig = agentExtra;

@@ -18,7 +18,7 @@ export interface LiveCluster {
   find(kind: string, namespace: string | undefined, name: string): LiveObject | undefined;
 }
 
-/** A ClusterSet as the dumps show it, clusters in the order of the dumps. */
+/** A ClusterSet as the dumps show it: the leader first, then the others in the order of the dumps. */
 export interface LiveClusterSet {
   readonly name: string;
   readonly leader: LiveCluster;
@@ -266,5 +266,7 @@ export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diag
     );
     return undefined;
   }
-  return { name: name!.value, leader, clusters, release, mcImage };
+  // the leader first, as definitions list it; the others in the order of the dumps
+  const ordered = [leader, ...clusters.filter((c) => c !== leader)];
+  return { name: name!.value, leader, clusters: ordered, release, mcImage };
 }
