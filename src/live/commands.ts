@@ -78,6 +78,10 @@ export async function livePlanCommand(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<number> {
   const format = (options.format ?? 'text') as PlanFormat;
+  if (!PLAN_FORMATS.includes(format)) {
+    io.stderr.write(`clusterset: --format must be ${PLAN_FORMATS.join(', ')}, not "${format}"\nrun \`clusterset help plan\` for usage\n`);
+    return 2;
+  }
   const dumps = list(options.live);
   const result = await runLivePlan({ cwd: process.cwd(), paths, dumps });
   if (result.diagnostics.length > 0) {
@@ -86,7 +90,6 @@ export async function livePlanCommand(
     io.stderr.write(render(format === 'json' ? 'json' : format === 'github' ? 'github' : 'text', result.diagnostics, result.sources, { files, color }));
   }
   if (!result.plan) return 1;
-  if (!PLAN_FORMATS.includes(format)) return 2;
   io.stdout.write(renderPlan(format, result.plan, { base: `live (${dumps.join(', ')})`, head: result.head }));
   if (result.notCompared.size > 0 && format === 'text')
     io.stderr.write(
