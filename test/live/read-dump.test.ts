@@ -40,7 +40,7 @@ function read(files: Record<string, string>): Diagnostic[] {
 const at = (ds: Diagnostic[]) => ds.map((d) => `${d.file}:${d.line} ${d.code} ${d.severity}`);
 
 describe('bad dumps', () => {
-  test.each([
+  test.each<{ name: string; files: Record<string, string>; expected: string[] }>([
     { name: 'not YAML', files: { 'a.yaml': 'items: [\n  - a\n' }, expected: ['a.yaml:2 yaml-syntax error', 'a.yaml:3 yaml-syntax error'] },
     { name: 'not a List', files: { 'a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n' }, expected: ['a.yaml:1 live-dump error'] },
     { name: 'an item without a name', files: { 'a.yaml': list('\n  - { apiVersion: v1, kind: ConfigMap }') }, expected: ['a.yaml:4 live-dump error'] },
