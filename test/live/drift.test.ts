@@ -32,7 +32,7 @@ const find = (list: List, kind: string, name: string) => list.items.find((i) => 
 describe('plan --live shows drift', () => {
   test('nothing drifted, and objects nobody manages are there: no change', async () => {
     const plan = await planAfter((d) =>
-      d.get('test-cluster-east')!.items.push({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'mine', namespace: 'demo' } } as Item),
+      d.get('test-cluster-east')!.items.push({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'mine', namespace: 'demo' } }),
     );
     expect(plan.changes).toEqual([]);
     expect(plan.objectChanges).toEqual([]);

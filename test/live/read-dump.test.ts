@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { readLiveClusterSet } from '../../src/live/live-cluster';
-import { readDump, type LiveDump } from '../../src/live/read-dump';
+import { readDump } from '../../src/live/read-dump';
 
 // A bad dump is a diagnostic at its file and line, never an exception.
 
@@ -34,7 +34,7 @@ const list = (...items: string[]) => `apiVersion: v1\nkind: List\nitems:${items.
 function read(files: Record<string, string>): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const dumps = Object.entries(files).flatMap(([file, text]) => readDump(file, text, diagnostics) ?? []);
-  if (diagnostics.length === 0) readLiveClusterSet(dumps as LiveDump[], diagnostics);
+  if (diagnostics.length === 0) readLiveClusterSet(dumps, diagnostics);
   return diagnostics;
 }
 const at = (ds: Diagnostic[]) => ds.map((d) => `${d.file}:${d.line} ${d.code} ${d.severity}`);
