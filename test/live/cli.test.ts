@@ -61,6 +61,11 @@ describe('clusterset import', () => {
   });
 });
 
+test('docs/adopt.md gives the dump commands the reader expects', () => {
+  const doc = readFileSync('docs/adopt.md', 'utf8');
+  for (const role of ['leader', 'member', 'dual-role'] as const) expect(doc).toContain(dumpCommand(role));
+});
+
 describe('clusterset plan --live', () => {
   test('the imported definition against its dumps: rollouts only, exit 0; --live repeats', async () => {
     const out = join(tmp, 'plan-head.yaml');
