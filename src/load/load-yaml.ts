@@ -113,7 +113,11 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], 
 }
 
 /** Walks the composed tree without recursion: depth, forbidden keys, tags outside JSON. */
-function checkTree(doc: Document.Parsed, text: string, limits: typeof YAML_LIMITS): { offset: number; message: string; code?: 'yaml-syntax'; hint?: string } | undefined {
+function checkTree(
+  doc: Document.Parsed,
+  text: string,
+  limits: typeof YAML_LIMITS,
+): { offset: number; message: string; code?: 'yaml-syntax'; hint?: string } | undefined {
   const stack: [unknown, number][] = [[doc.contents, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
