@@ -10,6 +10,7 @@ import { runLivePlan } from './live-plan';
 import { readContext } from './read-context';
 import { loadDumps } from './read-dump';
 import { writeDefinition } from './write-definition';
+import { scanDefinitionText } from '../validate/scan-secrets';
 
 interface Stream {
   write(s: string): unknown;
@@ -26,7 +27,12 @@ const list = (v: Options[string]): readonly string[] => (v === undefined || type
 class CommandError extends Error {}
 
 /** `clusterset import DUMP...`: the definition of the running ClusterSet the dumps show. */
-export function importCommand(positionals: readonly string[], options: Options, io: CommandIo, env: Readonly<Record<string, string | undefined>>): number {
+export async function importCommand(
+  positionals: readonly string[],
+  options: Options,
+  io: CommandIo,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
   try {
     const tokenSource = options['token-source'];
     if (tokenSource !== undefined && tokenSource !== 'manual') throw new CommandError(`--token-source must be manual, not "${String(tokenSource)}"`);
@@ -42,8 +48,8 @@ export function importCommand(positionals: readonly string[], options: Options, 
       diagnostics.push(fileSystemDiagnostic(out, 'write', 'it exists', 'choose a new file: import never overwrites one'));
     if (diagnostics.length > 0) {
       const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
-      const sources = new Map(dumps.map((d) => [d.file, d.source.text]));
-      io.stderr.write(render('text', diagnostics, sources, { files: new Set(diagnostics.map((d) => d.file)).size, color }));
+      // no code frames from dumps: a leader's dump holds tokens, and diagnostics reach CI logs
+      io.stderr.write(render('text', diagnostics, new Map(), { files: new Set(diagnostics.map((d) => d.file)).size, color }));
     }
     if (!imported || hasErrors(diagnostics)) return 1;
     const header = [
@@ -52,6 +58,14 @@ export function importCommand(positionals: readonly string[], options: Options, 
       'Then `clusterset plan --live` with the same dumps shows what the first sync changes (docs/adopt.md).',
     ];
     const text = writeDefinition(imported, header);
+    // what a dump carried into the definition (a conf value, a policy) must not be a secret either
+    const found: Diagnostic[] = [];
+    await scanDefinitionText(out ?? '<stdout>', text, found);
+    if (found.length > 0) {
+      // no code frame: it would print the secret
+      io.stderr.write(render('text', found, new Map(), { files: 1, color: false }));
+      return 1;
+    }
     if (out === undefined) io.stdout.write(text);
     else {
       try {
@@ -78,6 +92,10 @@ export async function livePlanCommand(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<number> {
   const format = (options.format ?? 'text') as PlanFormat;
+  if (options.base !== undefined) {
+    io.stderr.write('clusterset: --live and --base are two bases: give one\nrun `clusterset help plan` for usage\n');
+    return 2;
+  }
   if (!PLAN_FORMATS.includes(format)) {
     io.stderr.write(`clusterset: --format must be ${PLAN_FORMATS.join(', ')}, not "${format}"\nrun \`clusterset help plan\` for usage\n`);
     return 2;

@@ -126,7 +126,7 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     ),
     ...contexts.flatMap((c) => readContext(c.slice('context:'.length), diagnostics) ?? []),
   ];
-  for (const d of dumps) sources.set(d.file, d.source.text);
+  // no code frames from dumps (sources): a leader's dump holds tokens, and diagnostics reach CI logs
   const files = findDefinitionFiles(
     options.paths.map((p) => resolve(options.cwd, p)),
     diagnostics,
@@ -165,7 +165,7 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
         tokenSource: 'manual',
         delivery: { spec: target.spec.delivery, clusters: Object.fromEntries(target.spec.clusters.map((c) => [c.clusterID, c.delivery])) },
       },
-      [],
+      diagnostics,
     );
     const live = ClusterSetSchema.safeParse(imported.data);
     if (!live.success) throw new Error(`an imported definition does not parse: ${live.error.message}`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli';
@@ -45,6 +45,26 @@ describe('clusterset import', () => {
     expect(readFileSync(out, 'utf8')).toContain('source: manual');
   });
 
+  test('a secret a dump carries into the definition stops the import', async () => {
+    const dir = join(tmp, 'leaky');
+    mkdirSync(dir);
+    for (const m of ['north', 'east', 'west']) {
+      const text = readFileSync(`${GUIDE}/test-cluster-${m}.yaml`, 'utf8');
+      writeFileSync(
+        join(dir, `${m}.yaml`),
+        text.replace(
+          '        tunnelType: geneve\n',
+          '        tunnelType: geneve\n        kubeAPIServerOverride: https://admin:s3cr3t-Passw0rd@10.0.0.1:6443\n',
+        ),
+      );
+    }
+    const r = await run(['import', dir, '--token-source', 'manual']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('inline-secret');
+    expect(r.stderr).not.toContain('s3cr3t-Passw0rd');
+  });
+
   test('usage mistakes exit 2', async () => {
     expect((await run(['import'])).code).toBe(2);
     const r = await run(['import', GUIDE, '--token-source', 'vault']);
@@ -76,6 +96,10 @@ describe('clusterset plan --live', () => {
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout) as { changes: { impact: string }[] };
     expect(plan.changes.map((c) => c.impact)).toEqual(['rollout', 'rollout', 'rollout']);
+  });
+
+  test('--live with --base is a usage error', async () => {
+    expect((await run(['plan', '--live', GUIDE, '--base', 'main'])).code).toBe(2);
   });
 
   test('an unset value stops the plan with its diagnostic, exit 1', async () => {
