@@ -25,6 +25,8 @@ const EXAMPLES = [
     .map((f) => `clustersets/${f}`),
   'examples/construct/prod.ts',
   ...readdirSync('test/fixtures/compile').map((d) => `test/fixtures/compile/${d}/definition.yaml`),
+  // every setting import reads, away from its default; the names a hand-made ClusterSet keeps
+  ...readdirSync('test/fixtures/live/round-trip').map((f) => `test/fixtures/live/round-trip/${f}`),
 ];
 
 /** A definition as the clusters can show it: list order and where a network value is written do not count. */
