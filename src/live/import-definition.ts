@@ -41,6 +41,19 @@ const GATEWAY_IP_ANNOTATION = 'multicluster.antrea.io/gateway-ip';
 const DEFAULT_NETWORK: Network = ClusterSetSchema.shape.spec.shape.network.parse(undefined);
 const NETWORK_KEYS = Object.keys(DEFAULT_NETWORK) as (keyof Network)[];
 
+/** Items by each of their keys (undefined keys dropped), in input order. */
+function indexBy<T>(items: readonly T[], keys: (t: T) => readonly (string | undefined)[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const t of items)
+    for (const k of keys(t)) {
+      if (k === undefined) continue;
+      const list = m.get(k);
+      if (list) list.push(t);
+      else m.set(k, [t]);
+    }
+  return m;
+}
+
 /** A config file of a ConfigMap, parsed as the Go components read it (YAML 1.1); undefined when absent. */
 function configFile(c: LiveCluster, namespace: string, name: string, file: string): Obj | undefined {
   const cm = c.find('ConfigMap', namespace, name);
@@ -190,11 +203,24 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
   };
   if (leader.clusterSetNamespace === false) note(['spec', 'leader', 'clusterSetNamespace'], "kept: the leader's ClusterSet has no spec.namespace");
 
-  const serviceAccounts = set.leader.ofKind('ServiceAccount').filter((l) => l.object.metadata.namespace === leaderNs);
-  const secrets = set.leader
-    .ofKind('Secret')
-    .filter((l) => l.object.metadata.namespace === leaderNs && (l.object as Obj).type === 'kubernetes.io/service-account-token');
-  const bindings = set.leader.ofKind('rbac.authorization.k8s.io/RoleBinding').filter((l) => l.object.metadata.namespace === leaderNs);
+  // indexed once: a fleet's leader holds three credentials and a ClusterInfo export per member
+  const clusterInfos = indexBy(
+    set.leader.ofKind(`${MC}/ResourceExport`).filter((l) => text(l.object, 'spec', 'kind') === 'ClusterInfo'),
+    (l) => [text(l.object, 'spec', 'clusterID')],
+  );
+  const inLeaderNs = (kind: string) => set.leader.ofKind(kind).filter((l) => l.object.metadata.namespace === leaderNs);
+  const serviceAccounts = indexBy(inLeaderNs('ServiceAccount'), (l) => [l.object.metadata.annotations?.[CLUSTER_ID_ANNOTATION]]);
+  const secrets = indexBy(
+    inLeaderNs('Secret').filter((l) => (l.object as Obj).type === 'kubernetes.io/service-account-token'),
+    (l) => [l.object.metadata.annotations?.['kubernetes.io/service-account.name']],
+  );
+  const bindings = indexBy(
+    inLeaderNs('rbac.authorization.k8s.io/RoleBinding').filter((l) => text(l.object, 'roleRef', 'name') === MEMBER_ROLE),
+    (l) => {
+      const subjects = field(l.object, 'subjects');
+      return Array.isArray(subjects) ? (subjects as Obj[]).filter((x) => x.kind === 'ServiceAccount').map((x) => text(x, 'name')) : [];
+    },
+  );
 
   const clusters = set.clusters.map((c, i): Obj => {
     const path: DataPath = ['spec', 'clusters', i];
@@ -221,10 +247,7 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
     if (svc !== '') out.serviceCIDR = svc;
     else if (isMember) {
       // since v2.5 an empty serviceCIDR is discovered; the member reports it in its ClusterInfo
-      const info = set.leader
-        .ofKind(`${MC}/ResourceExport`)
-        .find((l) => text(l.object, 'spec', 'kind') === 'ClusterInfo' && text(l.object, 'spec', 'clusterID') === c.clusterID);
-      const discovered = text(info?.object, 'spec', 'clusterInfo', 'serviceCIDR');
+      const discovered = text(clusterInfos.get(c.clusterID)?.[0]?.object, 'spec', 'clusterInfo', 'serviceCIDR');
       if (discovered) {
         out.serviceCIDR = discovered;
         note(
@@ -251,8 +274,7 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
       out.tokenSecret = token.value;
       if (token.comment) note([...path, 'tokenSecret'], token.comment);
 
-      const sa = serviceAccounts.filter((l) => l.object.metadata.annotations?.[CLUSTER_ID_ANNOTATION] === c.clusterID);
-      const saName = sa[0]?.object.metadata.name;
+      const saName = serviceAccounts.get(c.clusterID)?.[0]?.object.metadata.name;
       if (saName === undefined)
         diagnostics.push(
           dumpDiagnostic(
@@ -263,14 +285,9 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
             'warning',
           ),
         );
-      const secretsOf = secrets.filter((l) => l.object.metadata.annotations?.['kubernetes.io/service-account.name'] === saName);
+      const secretsOf = (saName !== undefined && secrets.get(saName)) || [];
       const secret = (secretsOf.find((l) => l.object.metadata.name === secretName) ?? secretsOf[0])?.object.metadata.name;
-      const binding = bindings.find(
-        (l) =>
-          text(l.object, 'roleRef', 'name') === MEMBER_ROLE &&
-          Array.isArray(field(l.object, 'subjects')) &&
-          (field(l.object, 'subjects') as Obj[]).some((s) => s.kind === 'ServiceAccount' && s.name === saName),
-      )?.object.metadata.name;
+      const binding = (saName !== undefined ? bindings.get(saName)?.[0] : undefined)?.object.metadata.name;
       const ours = memberTokenName(c.clusterID);
       const names: Obj = {};
       if (saName !== undefined && saName !== ours) names.serviceAccount = saName;

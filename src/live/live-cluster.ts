@@ -76,6 +76,7 @@ function liveCluster(dump: LiveDump, clusterID: string, leaderSet?: LiveObject, 
 export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diagnostic[]): LiveClusterSet | undefined {
   const before = diagnostics.length;
   const clusters: LiveCluster[] = [];
+  const byID = new Map<string, LiveCluster>();
   let leader: LiveCluster | undefined;
   let name: { value: string; dump: LiveDump; at: LiveObject } | undefined;
   for (const dump of dumps) {
@@ -146,7 +147,7 @@ export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diag
           `the member ClusterSet names cluster ${String(ids[1])}, the leader ClusterSet ${clusterID}`,
         ),
       );
-    const same = clusters.find((c) => c.clusterID === clusterID);
+    const same = byID.get(clusterID);
     if (same) {
       diagnostics.push(
         dumpDiagnostic(
@@ -159,6 +160,7 @@ export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diag
       continue;
     }
     const cluster = liveCluster(dump, clusterID, leaderSet, memberSet);
+    byID.set(clusterID, cluster);
     if (leaderSet) {
       if (leader) {
         diagnostics.push({
