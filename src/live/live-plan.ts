@@ -204,7 +204,23 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
   }
   if (hasErrors(diagnostics)) return result();
   const plan = planChanges(base, headSide);
-  return result({ ...plan, changes: [...extra, ...plan.changes] });
+  return result({ ...plan, changes: [...extra, ...plan.changes.map(unmanagedLeaving)] });
+}
+
+/**
+ * A running cluster the head leaves out: the engines never applied its objects, so the first sync
+ * prunes and revokes nothing (plan's words for a git change would say it does); it stays as it
+ * runs, outside the definition.
+ */
+function unmanagedLeaving(change: PlanChange): PlanChange {
+  const m = /^(member|cluster) (\S+) (leaves|leaves the ClusterSet)/.exec(change.text);
+  if (!m || change.impact !== 'destructive') return change;
+  return {
+    impact: 'safe',
+    clusterSet: change.clusterSet,
+    text: `${m[1]} ${m[2]} runs but is not in the definition: the first sync leaves it and its credentials on the leader as they run`,
+    details: ['the engines prune only what they applied; add the cluster to the definition to manage it, or remove it from the ClusterSet by hand'],
+  };
 }
 
 /**

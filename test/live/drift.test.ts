@@ -99,3 +99,29 @@ describe('plan --live shows drift', () => {
     expect(result.plan).toBeUndefined();
   });
 });
+
+test('a running member the head leaves out: nothing the engines applied, so nothing is revoked', async () => {
+  const parsed = (await checkDefinitions([DEFINITION])).parsed[0]!;
+  const texts = simulateDumps(parsed.definition, synthClusterSet(parsed));
+  const dir = mkdtempSync(join(tmp, 'case-'));
+  for (const [id, text] of texts) writeFileSync(join(dir, `${id}.yaml`), text);
+  const head = join(dir, 'head.yaml');
+  writeFileSync(
+    head,
+    (await import('node:fs'))
+      .readFileSync(DEFINITION, 'utf8')
+      .replace(/    - clusterID: test-cluster-west\n(      .*\n|        .*\n)*/, '')
+      .replace('exportFrom: [test-cluster-west]', 'exportFrom: [test-cluster-east]'),
+  );
+  const result = await runLivePlan({
+    cwd: process.cwd(),
+    paths: [head],
+    dumps: [join(dir, 'test-cluster-north.yaml'), join(dir, 'test-cluster-east.yaml'), join(dir, 'test-cluster-west.yaml')],
+  });
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  const lines = result.plan!.changes.map((c) => `${c.impact}: ${c.text}`);
+  expect(lines).toContain(
+    'safe: member test-cluster-west runs but is not in the definition: the first sync leaves it and its credentials on the leader as they run',
+  );
+  expect(lines.filter((l) => l.startsWith('destructive'))).toEqual([]);
+});
