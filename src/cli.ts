@@ -8,6 +8,7 @@ import type { EmitResult } from './emit/output-directory';
 import { OutputError } from './emit/output-transaction';
 import { packageNameFor, SCAFFOLD_SCRIPTS, scaffoldRepository } from './init/scaffold';
 import { findDefinitionFiles } from './load/load-clustersets';
+import { DUMP_HELP, IMPORT_OPTIONS } from './live/import-options';
 import { definitionJsonSchema } from './model/json-schema';
 import { hasDestructive } from './plan/plan-changes';
 import { GitError } from './plan/read-revision';
@@ -35,12 +36,14 @@ interface OptionSpec {
   /** placeholder in the help text, for string options */
   readonly value?: string;
   readonly description: string;
+  /** a string option given more than once collects its values */
+  readonly repeatable?: boolean;
 }
 
 /** Parsed command line of one command. */
 interface Args {
   readonly positionals: readonly string[];
-  readonly options: Readonly<Record<string, string | boolean | undefined>>;
+  readonly options: Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 }
 
 interface Context {
@@ -54,6 +57,8 @@ interface Command {
   /** what follows the command name in the usage line */
   readonly arguments: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
+  /** more help, after the options */
+  readonly help?: string;
   run(args: Args, ctx: Context): Promise<number> | number;
 }
 
@@ -88,10 +93,23 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     arguments: '[paths...]',
     options: {
       base: { type: 'string', value: 'REF', description: 'git revision to compare with (default: the merge base with the default branch)' },
+      live: {
+        type: 'string',
+        value: 'DUMP',
+        repeatable: true,
+        description: 'compare with what runs instead: a cluster dump, a directory of dumps or context:NAME (repeatable; docs/adopt.md)',
+      },
       format: { type: 'string', value: 'text|json|markdown|github', description: 'how the plan is printed (default: text)' },
       help: HELP,
     },
     run: (args, ctx) => planCommand(args, ctx),
+  },
+  import: {
+    summary: "write the definition of a running ClusterSet from its clusters' dumps (docs/adopt.md)",
+    arguments: 'DUMP...',
+    options: IMPORT_OPTIONS,
+    help: DUMP_HELP,
+    run: async ({ positionals, options }, { io, env }) => (await import('./live/commands')).importCommand(positionals, options, io, env),
   },
   schema: {
     summary: 'print the JSON Schema of the definition format',
@@ -139,7 +157,7 @@ function commandUsage(name: string, c: Command): string {
   const options = Object.entries(c.options);
   const width = Math.max(...options.map((o) => flag(o).length)) + 2;
   const rows = options.map((o) => `  ${flag(o).padEnd(width)} ${o[1].description}`);
-  return `usage: clusterset ${name}${c.options.help && options.length > 1 ? ' [options]' : ''}${c.arguments ? ` ${c.arguments}` : ''}\n\n${c.summary}\n\noptions:\n${rows.join('\n')}\n\n${EXIT_CODES}`;
+  return `usage: clusterset ${name}${c.options.help && options.length > 1 ? ' [options]' : ''}${c.arguments ? ` ${c.arguments}` : ''}\n\n${c.summary}\n\noptions:\n${rows.join('\n')}\n\n${c.help ? `${c.help}\n\n` : ''}${EXIT_CODES}`;
 }
 
 /** A mistake on the command line: printed in our words with a pointer to the help, exit 2. */
@@ -201,7 +219,7 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
 /** `--name value`, `--name=value`, `-x`, `--` (the rest are paths); unknown options are usage errors. */
 function parseCommandLine(name: string, c: Command, argv: readonly string[]): Args {
   const positionals: string[] = [];
-  const options: Record<string, string | boolean> = {};
+  const options: Record<string, string | boolean | string[]> = {};
   const byShort = new Map(Object.entries(c.options).flatMap(([n, o]) => (o.short ? [[o.short, n] as const] : [])));
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
@@ -218,17 +236,14 @@ function parseCommandLine(name: string, c: Command, argv: readonly string[]): Ar
     const key = long ? token.slice(2, eq === -1 ? undefined : eq) : byShort.get(token.slice(1));
     const spec = key !== undefined && Object.hasOwn(c.options, key) ? c.options[key] : undefined;
     if (!key || !spec) throw new UsageError(`${name} has no option ${long && eq !== -1 ? token.slice(0, eq) : token}`);
-    if (Object.hasOwn(options, key)) throw new UsageError(`--${key} is given twice`);
+    if (Object.hasOwn(options, key) && !spec.repeatable) throw new UsageError(`--${key} is given twice`);
     if (spec.type === 'boolean') {
       if (long && eq !== -1) throw new UsageError(`--${key} takes no value`);
       options[key] = true;
-    } else if (long && eq !== -1) {
-      options[key] = token.slice(eq + 1);
     } else {
-      const value = argv[i + 1];
-      if (value === undefined || value.startsWith('-')) throw new UsageError(`--${key} needs a value (${spec.value ?? 'VALUE'})`);
-      options[key] = value;
-      i++;
+      const value = long && eq !== -1 ? token.slice(eq + 1) : argv[++i];
+      if (value === undefined || (!(long && eq !== -1) && value.startsWith('-'))) throw new UsageError(`--${key} needs a value (${spec.value ?? 'VALUE'})`);
+      options[key] = spec.repeatable ? [...((options[key] as string[] | undefined) ?? []), value] : value;
     }
   }
   return { positionals, options };
@@ -308,6 +323,7 @@ async function planCommand(args: Args, { io, env }: Context): Promise<number> {
   const format = (args.options.format ?? 'text') as PlanFormat;
   if (!PLAN_FORMATS.includes(format)) throw new UsageError(`--format must be ${PLAN_FORMATS.join(', ')}, not "${format}"`);
   const paths = args.positionals.length > 0 ? args.positionals : ['clustersets'];
+  if (args.options.live !== undefined) return (await import('./live/commands')).livePlanCommand(paths, args.options, io, env);
   let result: PlanResult;
   try {
     // loaded only for plan, like synth's modules: validate starts light

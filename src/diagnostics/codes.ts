@@ -63,6 +63,9 @@ export const DIAGNOSTIC_CODES = [
   'object-name-format',
   'delivery-destination-missing',
   'argocd-applicationset-size',
+  // adopting a running ClusterSet (clusterset import, plan --live)
+  'live-dump',
+  'unset-value',
   // output self-checks
   'output-schema',
   'output-collision',

@@ -20,20 +20,21 @@ const JSON_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].
 /** Keys that would reach Object.prototype when data is copied into plain objects. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]): SourceFile | undefined {
+/** `limits`: a live cluster dump (src/live/) is larger than a definition can be. */
+export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], limits: typeof YAML_LIMITS = YAML_LIMITS): SourceFile | undefined {
   const lines = new LineIndex(text);
   const at = (code: 'yaml-syntax' | 'yaml-limits', offset: number, message: string, hint?: string, end = offset) => {
     const s = lines.span(offset, end);
     diagnostics.push({ code, severity: 'error', message, file, path: [], ...s, ...(hint ? { hint } : {}) });
   };
 
-  if (Buffer.byteLength(text, 'utf8') > YAML_LIMITS.maxBytes) {
-    at('yaml-limits', 0, `file is larger than ${YAML_LIMITS.maxBytes} bytes`, 'even a fleet of ten thousand clusters fits in a few megabytes; check the file');
+  if (Buffer.byteLength(text, 'utf8') > limits.maxBytes) {
+    at('yaml-limits', 0, `file is larger than ${limits.maxBytes} bytes`, 'even a fleet of ten thousand clusters fits in a few megabytes; check the file');
     return undefined;
   }
   const flowDepth = maxFlowDepth(text);
-  if (flowDepth.depth > YAML_LIMITS.maxDepth) {
-    at('yaml-limits', flowDepth.offset, `nesting is deeper than ${YAML_LIMITS.maxDepth} levels`);
+  if (flowDepth.depth > limits.maxDepth) {
+    at('yaml-limits', flowDepth.offset, `nesting is deeper than ${limits.maxDepth} levels`);
     return undefined;
   }
 
@@ -43,7 +44,7 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
     docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true }) as Document.Parsed[];
   } catch (err) {
     if (err instanceof RangeError) {
-      at('yaml-limits', 0, `nesting is deeper than ${YAML_LIMITS.maxDepth} levels`);
+      at('yaml-limits', 0, `nesting is deeper than ${limits.maxDepth} levels`);
       return undefined;
     }
     throw err;
@@ -55,9 +56,9 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
     // the composer's stack overflowed on nesting the pre-check could not see (block collections);
     // the part it did compose is deep enough to locate the first level past the limit
     if (doc.errors.some((e) => e.code === 'RESOURCE_EXHAUSTION')) {
-      const limit = checkTree(doc, text);
+      const limit = checkTree(doc, text, limits);
       const pos = doc.errors.find((e) => e.code === 'RESOURCE_EXHAUSTION')!.pos[0];
-      at('yaml-limits', limit?.offset ?? pos, limit?.message ?? `nesting is deeper than ${YAML_LIMITS.maxDepth} levels`);
+      at('yaml-limits', limit?.offset ?? pos, limit?.message ?? `nesting is deeper than ${limits.maxDepth} levels`);
       return undefined;
     }
     for (const e of doc.errors) {
@@ -77,16 +78,16 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
   }
   const doc = docs[0]!;
 
-  const limit = checkTree(doc, text);
+  const limit = checkTree(doc, text, limits);
   if (limit) {
     at(limit.code ?? 'yaml-limits', limit.offset, limit.message, limit.hint);
     return undefined;
   }
-  if (expandedSize(doc) > YAML_LIMITS.maxExpandedBytes) {
+  if (expandedSize(doc, limits) > limits.maxExpandedBytes) {
     at(
       'yaml-limits',
       0,
-      `the data is larger than ${YAML_LIMITS.maxExpandedBytes} bytes once its aliases are expanded`,
+      `the data is larger than ${limits.maxExpandedBytes} bytes once its aliases are expanded`,
       'anchors and aliases that multiply into large data are refused',
     );
     return undefined;
@@ -94,7 +95,7 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
 
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
+    data = doc.toJS({ maxAliasCount: limits.maxAliasCount });
   } catch (err) {
     if (err instanceof ReferenceError || err instanceof RangeError) {
       at('yaml-limits', 0, 'alias expansion exceeds safe limits', 'anchors and aliases that multiply into large data are refused');
@@ -112,12 +113,16 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[]):
 }
 
 /** Walks the composed tree without recursion: depth, forbidden keys, tags outside JSON. */
-function checkTree(doc: Document.Parsed, text: string): { offset: number; message: string; code?: 'yaml-syntax'; hint?: string } | undefined {
+function checkTree(
+  doc: Document.Parsed,
+  text: string,
+  limits: typeof YAML_LIMITS,
+): { offset: number; message: string; code?: 'yaml-syntax'; hint?: string } | undefined {
   const stack: [unknown, number][] = [[doc.contents, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
-    if (depth > YAML_LIMITS.maxDepth && (isMap(node) || isSeq(node))) {
-      return { offset: (node as Node).range?.[0] ?? 0, message: `nesting is deeper than ${YAML_LIMITS.maxDepth} levels` };
+    if (depth > limits.maxDepth && (isMap(node) || isSeq(node))) {
+      return { offset: (node as Node).range?.[0] ?? 0, message: `nesting is deeper than ${limits.maxDepth} levels` };
     }
     const tag = (node as Node | null)?.tag;
     if (tag !== undefined && !JSON_TAGS.has(tag)) {
@@ -132,10 +137,10 @@ function checkTree(doc: Document.Parsed, text: string): { offset: number; messag
         hint: 'a definition holds only strings, numbers, booleans, null, mappings and lists; remove the tag (quote the value to keep it as a string)',
       };
     }
-    if (isScalar(node) && typeof node.value === 'string' && node.value.length > YAML_LIMITS.maxStringBytes) {
+    if (isScalar(node) && typeof node.value === 'string' && node.value.length > limits.maxStringBytes) {
       return {
         offset: node.range?.[0] ?? 0,
-        message: `a value of ${node.value.length} characters is longer than ${YAML_LIMITS.maxStringBytes}`,
+        message: `a value of ${node.value.length} characters is longer than ${limits.maxStringBytes}`,
         hint: 'the object it ends up in must stay under the 1 MiB an API server stores; keep large content out of the definition',
       };
     }
@@ -166,10 +171,10 @@ function tagOffset(text: string, start: number): number {
  * The size of the data once aliases are expanded, without expanding them: an alias costs the
  * size of its target, computed once per target.
  */
-function expandedSize(doc: Document.Parsed): number {
+function expandedSize(doc: Document.Parsed, limits: typeof YAML_LIMITS): number {
   const sizes = new Map<unknown, number>();
   const sizeOf = (node: unknown, depth: number): number => {
-    if (depth > YAML_LIMITS.maxDepth * 4) return Infinity;
+    if (depth > limits.maxDepth * 4) return Infinity;
     if (isAlias(node)) return sizeOf(node.resolve(doc), depth + 1);
     const known = sizes.get(node);
     if (known !== undefined) return known;

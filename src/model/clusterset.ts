@@ -66,6 +66,11 @@ export const LeaderSchema = z.strictObject({
   clusterID: z.string().describe('the leader cluster; must name an entry of clusters'),
   namespace: z.string().default('antrea-multicluster').describe('leader controller Namespace (the common area)'),
   server: z.string().describe('leader API server URL as members reach it (https://host:port)'),
+  // optional without a default: a definition without it hashes (manifest.json) as before
+  clusterSetNamespace: z
+    .boolean()
+    .optional()
+    .describe("the leader's ClusterSet states spec.namespace (default true, as antctl writes it); false leaves it out, as the user guide's YAML does"),
 });
 
 export const GatewaySchema = z.strictObject({
@@ -105,6 +110,14 @@ export const TokenSecretSchema = z.discriminatedUnion('source', [
   }),
 ]);
 
+export const LeaderCredentialsSchema = z
+  .strictObject({
+    serviceAccount: z.string().optional().describe('ServiceAccount name; default <clusterID>-member-token'),
+    secret: z.string().optional().describe('its token Secret; default <clusterID>-member-token'),
+    roleBinding: z.string().optional().describe('its RoleBinding; default <clusterID>-member-token'),
+  })
+  .describe("names of the member's credentials in the leader Namespace (keep a running ClusterSet's names: no new token)");
+
 export const ClusterDeliverySchema = z.strictObject({
   argocd: z
     .union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ server: z.string().min(1) })])
@@ -141,6 +154,7 @@ export const ClusterSchema = z.strictObject({
   gateways: z.array(GatewaySchema).default([]).describe('candidate Gateway Nodes'),
   network: NetworkOverrideSchema.default({}),
   tokenSecret: TokenSecretSchema.default({ source: 'manual' }).describe('how the member obtains its leader token'),
+  leaderCredentials: LeaderCredentialsSchema.optional(),
   delivery: ClusterDeliverySchema.default({}),
 });
 
@@ -158,6 +172,7 @@ export const TierSchema = z.strictObject({
 
 export const PolicySchema = z.strictObject({
   name: z.string().describe('ClusterNetworkPolicy name; members get antrea-mc-<name>'),
+  exportName: z.string().optional().describe('name of its ResourceExport in the leader Namespace; default <name>-for-<ClusterSet ID>'),
   spec: z.record(z.string(), z.unknown()).describe('an Antrea ClusterNetworkPolicy spec (crd.antrea.io/v1beta1)'),
 });
 

@@ -11,6 +11,8 @@ export interface EffectiveCluster {
   readonly network: Network;
   /** Secret name the member ClusterSet refers to */
   readonly tokenSecretName: string;
+  /** names of its credentials in the leader Namespace, where a running ClusterSet chose its own */
+  readonly leaderCredentials?: NonNullable<Cluster['leaderCredentials']>;
   /** data path of this cluster in the definition */
   readonly path: DataPath;
   /** where the effective value of a network key was written: the override, else spec.network */
@@ -31,6 +33,7 @@ export function effectiveClusters(definition: ClusterSet): EffectiveCluster[] {
       isMember: cluster.member || !isLeader,
       network: { ...definition.spec.network, ...overrides },
       tokenSecretName: cluster.tokenSecret.name ?? `${cluster.clusterID}-leader-token`,
+      ...(cluster.leaderCredentials && { leaderCredentials: cluster.leaderCredentials }),
       path: ['spec', 'clusters', index],
       networkPath: (key) => (key in overrides ? ['spec', 'clusters', index, 'network', key] : ['spec', 'network', key]),
     };

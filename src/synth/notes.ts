@@ -245,7 +245,7 @@ function tokensSection(ctx: NotesContext): string {
     'Removing a member from the definition removes these three objects from the leader bundle; the engine prunes them (they carry no prune guard), which revokes the token at once. ' +
     `Members trust only the leader cluster's CA (the ${code('ca.crt')} copied with the token), so ${code(l.server)} must be a host the leader API server's certificate names: a load balancer that terminates TLS with its own certificate does not work (see the leader-server rule).`;
   const getLeaderSecret = (m: EffectiveCluster) =>
-    `kubectl --context ${q(l.clusterID)} -n ${q(l.namespace)} get secret ${q(memberTokenName(m.clusterID))} -o json \\`;
+    `kubectl --context ${q(l.clusterID)} -n ${q(l.namespace)} get secret ${q(m.cluster.leaderCredentials?.secret ?? memberTokenName(m.clusterID))} -o json \\`;
   const perMember = ctx.members.map((m) => {
     const target = code(`${m.cluster.namespace}/${m.tokenSecretName}`);
     const src = m.cluster.tokenSecret;
@@ -364,7 +364,7 @@ function policiesSection({ definition, members: ms }: NotesContext): string {
   if (policies.length === 0) return '';
   const rows = policies.map((p) => [
     code(p.name),
-    code(replicatedPolicyName(p.name, definition.metadata.name)),
+    code(p.exportName ?? replicatedPolicyName(p.name, definition.metadata.name)),
     typeof p.spec.tier === 'string' ? code(p.spec.tier) : '-',
     code(`antrea-mc-${p.name}`),
   ]);

@@ -106,11 +106,19 @@ function sliceFor(
   const slice = cluster.isLeader
     ? clusters.map((c) => (c === cluster || c.isLeader ? c : identityView(c)))
     : [...leaders, cluster].sort((a, b) => a.index - b.index);
-  const spec = { ...definition.spec, clusters: slice.map((c) => (c === cluster || c.isLeader ? c.cluster : { clusterID: c.clusterID, member: c.isMember })) };
+  const spec = {
+    ...definition.spec,
+    clusters: slice.map((c) =>
+      c === cluster || c.isLeader
+        ? c.cluster
+        : { clusterID: c.clusterID, member: c.isMember, ...(c.leaderCredentials && { leaderCredentials: c.leaderCredentials }) },
+    ),
+  };
   return { definition: { ...definition, spec: spec as ClusterSet['spec'] }, clusters: slice, cluster, release };
 }
 
-const IDENTITY = new Set<PropertyKey>(['clusterID', 'isLeader', 'isMember', 'index', 'path']);
+// leaderCredentials: the names of a member's credentials, which the leader bundle holds
+const IDENTITY = new Set<PropertyKey>(['clusterID', 'isLeader', 'isMember', 'index', 'path', 'leaderCredentials']);
 
 /** Another cluster as the leader sees it: its ID and role; reading anything else is a bug in a part. */
 function identityView(c: EffectiveCluster): EffectiveCluster {
@@ -137,7 +145,8 @@ function bundleSource(ctx: BundleContext, shared: string, hashed: ReadonlyMap<Ef
   const hash = createHash('sha256').update(shared).update('\n');
   for (const c of ctx.clusters) {
     const whole = c === cluster || c.isLeader;
-    hash.update(whole ? hashed.get(c)! : JSON.stringify([c.clusterID, c.isLeader, c.isMember])).update('\n');
+    const identity = [c.clusterID, c.isLeader, c.isMember, ...(c.leaderCredentials ? [c.leaderCredentials] : [])];
+    hash.update(whole ? hashed.get(c)! : JSON.stringify(identity)).update('\n');
   }
   const inputs = hash.digest('hex').slice(0, 32);
   return {

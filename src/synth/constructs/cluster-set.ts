@@ -6,6 +6,8 @@ export interface LeaderClusterSetProps {
   /** leader controller Namespace */
   readonly namespace: string;
   readonly leaderClusterID: string;
+  /** the leader's ClusterSet states spec.namespace (default); the user guide's YAML leaves it out */
+  readonly statesNamespace?: boolean;
 }
 
 export interface MemberClusterSetProps extends LeaderClusterSetProps {
@@ -28,7 +30,7 @@ export const leaderClusterSet = (props: LeaderClusterSetProps): KubeObject => ({
   metadata: { name: props.name, namespace: props.namespace },
   spec: {
     clusterID: props.leaderClusterID,
-    namespace: props.namespace,
+    ...(props.statesNamespace !== false && { namespace: props.namespace }),
     leaders: [{ clusterID: props.leaderClusterID }],
   },
 });

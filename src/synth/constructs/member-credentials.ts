@@ -5,6 +5,8 @@ export interface MemberCredentialsProps {
   readonly clusterID: string;
   /** leader controller Namespace */
   readonly namespace: string;
+  /** names kept from a running ClusterSet (the user guide's `member-east`/`member-east-token`); default memberTokenName */
+  readonly names?: { readonly serviceAccount?: string; readonly secret?: string; readonly roleBinding?: string };
 }
 
 /** Role shipped by the leader manifest for member controllers. */
@@ -26,26 +28,27 @@ export const memberTokenName = (clusterID: string): string => `${clusterID}-memb
  */
 export function memberCredentials(props: MemberCredentialsProps): KubeObject[] {
   const name = memberTokenName(props.clusterID);
+  const serviceAccount = props.names?.serviceAccount ?? name;
   const namespace = props.namespace;
   return [
     {
       apiVersion: 'v1',
       kind: 'ServiceAccount',
-      metadata: { name, namespace, annotations: { [CLUSTER_ID_ANNOTATION]: props.clusterID } },
+      metadata: { name: serviceAccount, namespace, annotations: { [CLUSTER_ID_ANNOTATION]: props.clusterID } },
     },
     // no data: the token controller writes ca.crt, namespace and token
     {
       apiVersion: 'v1',
       kind: 'Secret',
       type: 'kubernetes.io/service-account-token',
-      metadata: { name, namespace, annotations: { 'kubernetes.io/service-account.name': name } },
+      metadata: { name: props.names?.secret ?? name, namespace, annotations: { 'kubernetes.io/service-account.name': serviceAccount } },
     },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
-      metadata: { name, namespace },
+      metadata: { name: props.names?.roleBinding ?? name, namespace },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: MEMBER_ROLE },
-      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+      subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace }],
     },
   ];
 }

@@ -9,6 +9,8 @@ export interface ReplicatedPolicyProps {
   readonly namespace: string;
   /** an Antrea ClusterNetworkPolicy spec */
   readonly spec: Readonly<Record<string, unknown>>;
+  /** the ResourceExport's name where a running ClusterSet chose another; default replicatedPolicyName */
+  readonly exportName?: string;
 }
 
 export const ACNP_KIND = 'AntreaClusterNetworkPolicy';
@@ -27,7 +29,7 @@ export const replicatedPolicy = (props: ReplicatedPolicyProps): KubeObject => ({
   apiVersion: 'multicluster.crd.antrea.io/v1alpha1',
   kind: 'ResourceExport',
   metadata: {
-    name: replicatedPolicyName(props.name, props.clusterSet),
+    name: props.exportName ?? replicatedPolicyName(props.name, props.clusterSet),
     namespace: props.namespace,
     labels: { sourceKind: ACNP_KIND, sourceName: props.name, sourceNamespace: '' },
     finalizers: [RESOURCE_EXPORT_FINALIZER],

@@ -6,7 +6,16 @@ export const clusterSets: BundlePart = ({ definition, cluster }) => {
   const name = definition.metadata.name;
   const leader = definition.spec.leader;
   return [
-    ...(cluster.isLeader ? [leaderClusterSet({ name, namespace: leader.namespace, leaderClusterID: leader.clusterID })] : []),
+    ...(cluster.isLeader
+      ? [
+          leaderClusterSet({
+            name,
+            namespace: leader.namespace,
+            leaderClusterID: leader.clusterID,
+            ...(leader.clusterSetNamespace !== undefined && { statesNamespace: leader.clusterSetNamespace }),
+          }),
+        ]
+      : []),
     ...(cluster.isMember
       ? [
           memberClusterSet({

@@ -10,6 +10,7 @@ export const replicatedPolicies: BundlePart = ({ definition, cluster }) =>
           clusterSet: definition.metadata.name,
           namespace: definition.spec.leader.namespace,
           spec: policy.spec,
+          ...(policy.exportName !== undefined && { exportName: policy.exportName }),
         }),
       )
     : [];

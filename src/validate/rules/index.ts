@@ -47,6 +47,7 @@ import { policyClusterSetScopeDisabled } from './policy-clusterset-scope-disable
 import { policyServiceNotExported } from './policy-service-not-exported';
 import { policyName } from './policy-name';
 import { inlineSecret } from './inline-secret';
+import { unsetValue } from './unset-value';
 import { deliveryDestinationMissing } from './delivery-destination-missing';
 import { argocdApplicationsetSize } from './argocd-applicationset-size';
 
@@ -100,6 +101,7 @@ export const allRules: readonly Rule[] = [
   policyServiceNotExported,
   policyName,
   inlineSecret,
+  unsetValue,
   deliveryDestinationMissing,
   argocdApplicationsetSize,
 ];

@@ -55,6 +55,8 @@ export const objectNameFormat: ModelRule = {
       const t = c.cluster.tokenSecret;
       const tp = [...c.path, 'tokenSecret'];
       if (t.name !== undefined) subdomain('token Secret name', t.name, [...tp, 'name']);
+      for (const [key, value] of Object.entries(c.cluster.leaderCredentials ?? {}))
+        if (value !== undefined) subdomain(`leader-side ${key}`, value, [...c.path, 'leaderCredentials', key]);
       if (t.source === 'externalSecret') {
         const e = t.externalSecret;
         subdomain('secret store name', e.secretStoreRef.name, [...tp, 'externalSecret', 'secretStoreRef', 'name']);
@@ -71,6 +73,10 @@ export const objectNameFormat: ModelRule = {
         duration('refresh interval', e.refreshInterval, [...tp, 'externalSecret', 'refreshInterval']);
       }
     }
+
+    definition.spec.policies.forEach((p, i) => {
+      if (p.exportName !== undefined) subdomain('ResourceExport name', p.exportName, ['spec', 'policies', i, 'exportName']);
+    });
 
     const { argocd, flux } = definition.spec.delivery;
     const dp: DataPath = ['spec', 'delivery'];

@@ -28,6 +28,23 @@ ruleTester(objectNameFormat, {
   ],
   invalid: [
     {
+      name: "names kept from a running ClusterSet: a member's leader credentials and a policy export",
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - clusterID: a
+              leaderCredentials: { serviceAccount: member_a, secret: member-a-token, roleBinding: Member-A }
+          policies:
+            - { name: p, exportName: p_for_x, spec: {} }`,
+      diagnostics: [
+        { line: 6, column: 44 },
+        { line: 6, column: 91 },
+        { line: 8, column: 30 },
+      ],
+    },
+    {
       name: 'Gateway Node names: underscore, and a name too long for its file',
       code: source`
         spec:

@@ -1,0 +1,62 @@
+/** A kind of a dump: as `kubectl get` names it, and as objects name it (`group/Kind`, core kinds bare). */
+export interface DumpKind {
+  readonly resource: string;
+  readonly kind: string;
+}
+
+const k = (resource: string, kind: string): DumpKind => ({ resource, kind });
+
+/**
+ * The kinds a live dump holds, per role. A member has no ResourceExport or MemberClusterAnnounce
+ * CRD and a dedicated leader no ServiceExport or Tier CRD (upstream's
+ * antrea-multicluster-member.yml and antrea-multicluster-leader-global.yml), and `kubectl get`
+ * fails as a whole on an unknown type, so each role has its own list; a dual-role cluster takes both.
+ */
+export const LEADER_KINDS: readonly DumpKind[] = [
+  k('clustersets.multicluster.crd.antrea.io', 'multicluster.crd.antrea.io/ClusterSet'),
+  k('memberclusterannounces.multicluster.crd.antrea.io', 'multicluster.crd.antrea.io/MemberClusterAnnounce'),
+  k('resourceexports.multicluster.crd.antrea.io', 'multicluster.crd.antrea.io/ResourceExport'),
+  k('namespaces', 'Namespace'),
+  k('serviceaccounts', 'ServiceAccount'),
+  // the token Secrets' names; the dump holds their tokens too (docs/adopt.md)
+  k('secrets', 'Secret'),
+  k('rolebindings', 'rbac.authorization.k8s.io/RoleBinding'),
+  k('services', 'Service'),
+  k('configmaps', 'ConfigMap'),
+  k('deployments', 'apps/Deployment'),
+  k('daemonsets', 'apps/DaemonSet'),
+];
+
+export const MEMBER_KINDS: readonly DumpKind[] = [
+  k('clustersets.multicluster.crd.antrea.io', 'multicluster.crd.antrea.io/ClusterSet'),
+  k('serviceexports.multicluster.x-k8s.io', 'multicluster.x-k8s.io/ServiceExport'),
+  k('tiers.crd.antrea.io', 'crd.antrea.io/Tier'),
+  k('nodes', 'Node'),
+  k('namespaces', 'Namespace'),
+  k('serviceaccounts', 'ServiceAccount'),
+  k('services', 'Service'),
+  k('configmaps', 'ConfigMap'),
+  k('deployments', 'apps/Deployment'),
+  k('daemonsets', 'apps/DaemonSet'),
+];
+
+/** Token sources a member may run; add them to its command where their CRDs exist. */
+export const OPTIONAL_KINDS: readonly DumpKind[] = [
+  k('externalsecrets.external-secrets.io', 'external-secrets.io/ExternalSecret'),
+  k('sealedsecrets.bitnami.com', 'bitnami.com/SealedSecret'),
+];
+
+export type DumpRole = 'leader' | 'member' | 'dual-role';
+
+export function dumpKinds(role: DumpRole): readonly DumpKind[] {
+  if (role === 'leader') return LEADER_KINDS;
+  if (role === 'member') return MEMBER_KINDS;
+  const seen = new Set<string>();
+  return [...LEADER_KINDS, ...MEMBER_KINDS].filter((d) => !seen.has(d.resource) && seen.add(d.resource));
+}
+
+/** The one read-only command whose output is a dump. */
+export const dumpCommand = (role: DumpRole, context = '<context>', file = '<cluster>.yaml'): string =>
+  `kubectl --context ${context} get ${dumpKinds(role)
+    .map((d) => d.resource)
+    .join(',')} -A -o yaml > ${file}`;

@@ -1,0 +1,444 @@
+import { parse } from 'yaml';
+import { antreaAgentConf, antreaControllerConf } from '../antrea/workloads/core-config';
+import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP } from '../antrea/workloads/constants';
+import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
+import { API_VERSION, ClusterSetSchema, KIND, type ClusterSetInput, type Network } from '../model/clusterset';
+import { effectiveClusters } from '../model/effective';
+import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE, memberTokenName } from '../synth/constructs/member-credentials';
+import { ACNP_KIND, replicatedPolicyName } from '../synth/constructs/replicated-policy';
+import { antreaOptions } from '../synth/parts/antrea-core';
+import type { BundleContext } from '../synth/parts/context';
+import { BUILTIN_TIERS } from '../validate/builtin-tiers';
+import { field, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
+import { dumpDiagnostic } from './read-dump';
+import { UNSET } from '../model/unset';
+
+export { UNSET };
+
+/** What no dump can tell, given by the user (flags of `clusterset import`). */
+export interface ImportOptions {
+  /** how git gets each member's token where no ExternalSecret or SealedSecret runs; default UNSET */
+  readonly tokenSource?: 'manual';
+  /** `spec.delivery` and each cluster's `delivery`; default UNSET */
+  readonly delivery?: {
+    readonly spec: NonNullable<ClusterSetInput['spec']['delivery']>;
+    readonly clusters?: Readonly<Record<string, NonNullable<ClusterSetInput['spec']['clusters'][number]['delivery']>>>;
+  };
+}
+
+/** An imported definition: its data and, by data path, why a value was inferred. */
+export interface ImportedDefinition {
+  readonly data: Record<string, unknown>;
+  readonly comments: ReadonlyMap<string, string>;
+}
+
+export const commentKey = (path: DataPath): string => JSON.stringify(path);
+
+type Obj = Record<string, unknown>;
+const MC = 'multicluster.crd.antrea.io';
+const GATEWAY_ANNOTATION = 'multicluster.antrea.io/gateway';
+const GATEWAY_IP_ANNOTATION = 'multicluster.antrea.io/gateway-ip';
+const DEFAULT_NETWORK: Network = ClusterSetSchema.shape.spec.shape.network.parse(undefined);
+const NETWORK_KEYS = Object.keys(DEFAULT_NETWORK) as (keyof Network)[];
+
+/** Items by each of their keys (undefined keys dropped), in input order. */
+function indexBy<T>(items: readonly T[], keys: (t: T) => readonly (string | undefined)[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const t of items)
+    for (const k of keys(t)) {
+      if (k === undefined) continue;
+      const list = m.get(k);
+      if (list) list.push(t);
+      else m.set(k, [t]);
+    }
+  return m;
+}
+
+/** A config file of a ConfigMap, parsed as the Go components read it (YAML 1.1); undefined when absent. */
+function configFile(c: LiveCluster, namespace: string, name: string, file: string): Obj | undefined {
+  const cm = c.find('ConfigMap', namespace, name);
+  const body = text(cm?.object, 'data', file);
+  if (body === undefined) return undefined;
+  try {
+    const v: unknown = parse(body, { version: '1.1' });
+    return typeof v === 'object' && v !== null ? (v as Obj) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a cluster's objects say about its network settings (only what they show). */
+function observedNetwork(c: LiveCluster, agent: Obj | undefined, leaderNs: string): Partial<Network> {
+  const out: Partial<Network> = {};
+  const set = <K extends keyof Network>(k: K, v: unknown, ok: (v: unknown) => boolean) => {
+    if (ok(v)) out[k] = v as Network[K];
+  };
+  const isString = (v: unknown) => typeof v === 'string';
+  const isBool = (v: unknown) => typeof v === 'boolean';
+  if (agent) {
+    set('trafficEncapMode', agent.trafficEncapMode, isString);
+    set('tunnelType', agent.tunnelType, isString);
+    set('tunnelPort', agent.tunnelPort, (v) => typeof v === 'number');
+  }
+  const leaderConf = c.leaderSet && configFile(c, leaderNs, MC_CONFIG_MAP, MC_CONFIG_FILE);
+  if (leaderConf) set('stretchedNetworkPolicy', leaderConf.enableStretchedNetworkPolicy, isBool);
+  if (c.memberSet) {
+    const conf = configFile(c, c.memberSet.object.metadata.namespace ?? '', MC_CONFIG_MAP, MC_CONFIG_FILE);
+    if (conf) {
+      set('endpointIPType', conf.endpointIPType, isString);
+      set('gatewayIPPrecedence', conf.gatewayIPPrecedence, isString);
+      set('stretchedNetworkPolicy', conf.enableStretchedNetworkPolicy, isBool);
+    }
+    if (agent) {
+      set('podToPodConnectivity', field(agent, 'multicluster', 'enablePodToPodConnectivity'), isBool);
+      set('encryption', field(agent, 'multicluster', 'trafficEncryptionMode'), isString);
+    }
+  }
+  return out;
+}
+
+/** The value most clusters run (ties: the default, then the first seen). */
+function majority<T>(values: readonly T[], fallback: T): T {
+  const counts = new Map<string, { v: T; n: number }>();
+  for (const v of values) {
+    const k = JSON.stringify(v);
+    const e = counts.get(k) ?? { v, n: 0 };
+    e.n++;
+    counts.set(k, e);
+  }
+  let best: { v: T; n: number } | undefined;
+  for (const e of counts.values()) {
+    if (!best || e.n > best.n || (e.n === best.n && JSON.stringify(e.v) === JSON.stringify(fallback))) best = e;
+  }
+  return best ? best.v : fallback;
+}
+
+/** Who installs Antrea: the bundle, unless no agent runs here or Helm installed it. */
+function installOf(c: LiveCluster): { install: 'full' | 'multiclusterOnly'; why?: string } {
+  const agent = c.find('apps/DaemonSet', ANTREA_NAMESPACE, 'antrea-agent');
+  if (!agent) return { install: 'multiclusterOnly', why: 'no antrea-agent runs here' };
+  if (agent.object.metadata.labels?.['app.kubernetes.io/managed-by'] === 'Helm')
+    return { install: 'multiclusterOnly', why: 'Helm manages antrea-agent here: the bundle leaves Antrea to the chart (antrea-helm-values.yaml)' };
+  return { install: 'full' };
+}
+
+/** The managed cloud, where the agent or the Nodes show it and the mode is the variant's (cloud-encap-mode). */
+function cloudOf(c: LiveCluster, mode: string | undefined): { cloud: 'EKS' | 'AKS' | 'GKE'; why: string } | undefined {
+  const agent = c.find('apps/DaemonSet', ANTREA_NAMESPACE, 'antrea-agent')?.object;
+  const containers = field(agent, 'spec', 'template', 'spec', 'containers');
+  const env = Array.isArray(containers) ? containers.flatMap((k: Obj) => (Array.isArray(k.env) ? (k.env as Obj[]) : [])) : [];
+  if (env.some((e) => e.name === 'ANTREA_CLOUD_EKS')) return { cloud: 'EKS', why: 'antrea-agent runs with ANTREA_CLOUD_EKS' };
+  const providers = new Set(c.ofKind('Node').map((n) => (text(n.object, 'spec', 'providerID') ?? '').split(':')[0]));
+  const byProvider = { aws: ['EKS', 'networkPolicyOnly'], azure: ['AKS', 'networkPolicyOnly'], gce: ['GKE', 'noEncap'] } as const;
+  for (const [provider, [cloud, cloudMode]] of Object.entries(byProvider))
+    if (providers.has(provider) && mode === cloudMode) return { cloud, why: `inferred: the Nodes' providerID is ${provider}:// and the mode ${cloudMode}` };
+  return undefined;
+}
+
+/** `live` where it differs from `ours`, recursively: the extra settings (agentConfig) a conf file holds. */
+function extraSettings(live: unknown, ours: unknown): unknown {
+  const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObj(live) && isObj(ours)) {
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(live)) {
+      const d = extraSettings(v, ours[k]);
+      if (d !== undefined) out[k] = d;
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+  return JSON.stringify(live) === JSON.stringify(ours) ? undefined : live;
+}
+
+/**
+ * The definition a running ClusterSet corresponds to, read from its clusters' dumps
+ * (live-cluster.ts): names kept as they run, values no dump holds from `options` or UNSET.
+ */
+export function importDefinition(set: LiveClusterSet, options: ImportOptions, diagnostics: Diagnostic[]): ImportedDefinition {
+  const comments = new Map<string, string>();
+  const note = (path: DataPath, comment: string) => comments.set(commentKey(path), comment);
+  const leaderSet = set.leader.leaderSet!.object;
+  const leaderNs = leaderSet.metadata.namespace ?? '';
+  const leaderID = set.leader.clusterID;
+
+  // the release and registry, from the mc-controller image
+  const repo = set.mcImage.slice(0, set.mcImage.lastIndexOf(':'));
+  const registry = repo.slice(0, Math.max(0, repo.length - set.release.images.mcController.length - 1));
+  const antrea: Obj = { version: set.release.version, ...(registry !== 'antrea' && registry !== '' && { imageRegistry: registry }) };
+  note(['spec', 'antrea', 'version'], 'from the antrea-mc-controller image');
+
+  const agents = new Map(set.clusters.map((c) => [c, configFile(c, ANTREA_NAMESPACE, ANTREA_CONFIG_MAP, 'antrea-agent.conf')]));
+  const observed = new Map(set.clusters.map((c) => [c, observedNetwork(c, agents.get(c), leaderNs)]));
+  const network: Obj = {};
+  const chosen: Partial<Network> = {};
+  for (const key of NETWORK_KEYS) {
+    const values = [...observed.values()].flatMap((o) => (o[key] === undefined ? [] : [o[key]]));
+    const v = majority(values, DEFAULT_NETWORK[key]);
+    (chosen as Obj)[key] = v;
+    if (v !== DEFAULT_NETWORK[key]) network[key] = v;
+  }
+  if (Object.keys(network).length > 0) note(['spec', 'network'], 'what most clusters run; clusters[].network holds the others');
+
+  // the leader's address as its members reach it: their ClusterSets say it
+  const servers = set.clusters.flatMap((c) => (c.memberSet ? [text(c.memberSet.object, 'spec', 'leaders', 0, 'server')] : [])).filter((s) => s !== undefined);
+  const server = servers[0] ?? UNSET;
+  if (servers.length === 0) note(['spec', 'leader', 'server'], 'no member ClusterSet names the leader address: set it');
+  for (const c of set.clusters) {
+    const s = c.memberSet && text(c.memberSet.object, 'spec', 'leaders', 0, 'server');
+    if (s !== undefined && s !== server)
+      diagnostics.push(
+        dumpDiagnostic(
+          c.dump,
+          { index: c.memberSet!.index, path: ['spec', 'leaders', 0, 'server'] },
+          `member ${c.clusterID} reaches the leader at ${s}, others at ${server}`,
+          'the definition has one leader address: the first sync sets it in every member',
+          'warning',
+        ),
+      );
+  }
+  const leader: Obj = {
+    clusterID: leaderID,
+    ...(leaderNs !== 'antrea-multicluster' && { namespace: leaderNs }),
+    server,
+    ...(text(leaderSet, 'spec', 'namespace') === undefined && { clusterSetNamespace: false }),
+  };
+  if (leader.clusterSetNamespace === false) note(['spec', 'leader', 'clusterSetNamespace'], "kept: the leader's ClusterSet has no spec.namespace");
+
+  // indexed once: a fleet's leader holds three credentials and a ClusterInfo export per member
+  const clusterInfos = indexBy(
+    set.leader.ofKind(`${MC}/ResourceExport`).filter((l) => text(l.object, 'spec', 'kind') === 'ClusterInfo'),
+    (l) => [text(l.object, 'spec', 'clusterID')],
+  );
+  const inLeaderNs = (kind: string) => set.leader.ofKind(kind).filter((l) => l.object.metadata.namespace === leaderNs);
+  const serviceAccounts = indexBy(inLeaderNs('ServiceAccount'), (l) => [l.object.metadata.annotations?.[CLUSTER_ID_ANNOTATION]]);
+  const secrets = indexBy(
+    inLeaderNs('Secret').filter((l) => (l.object as Obj).type === 'kubernetes.io/service-account-token'),
+    (l) => [l.object.metadata.annotations?.['kubernetes.io/service-account.name']],
+  );
+  const bindings = indexBy(
+    inLeaderNs('rbac.authorization.k8s.io/RoleBinding').filter((l) => text(l.object, 'roleRef', 'name') === MEMBER_ROLE),
+    (l) => {
+      const subjects = field(l.object, 'subjects');
+      return Array.isArray(subjects) ? (subjects as Obj[]).filter((x) => x.kind === 'ServiceAccount').map((x) => text(x, 'name')) : [];
+    },
+  );
+
+  const clusters = set.clusters.map((c, i): Obj => {
+    const path: DataPath = ['spec', 'clusters', i];
+    const isMember = c.memberSet !== undefined;
+    const memberNs = c.memberSet?.object.metadata.namespace ?? 'kube-system';
+    const mcConf = isMember ? configFile(c, memberNs, MC_CONFIG_MAP, MC_CONFIG_FILE) : undefined;
+    const out: Obj = { clusterID: c.clusterID };
+    if (!isMember) out.member = false;
+    const install = installOf(c);
+    const agentMode = (observed.get(c)!.trafficEncapMode ?? chosen.trafficEncapMode) as string;
+    const cloud = cloudOf(c, agentMode);
+    if (cloud) {
+      out.cloud = cloud.cloud;
+      note([...path, 'cloud'], cloud.why);
+    }
+    if (install.install !== 'full') {
+      out.install = install.install;
+      note([...path, 'install'], `inferred: ${install.why}`);
+    }
+    if (isMember && memberNs !== 'kube-system') out.namespace = memberNs;
+    const pods = Array.isArray(mcConf?.podCIDRs) ? (mcConf.podCIDRs as unknown[]).filter((p): p is string => typeof p === 'string' && p !== '') : [];
+    if (pods.length > 0) out.podCIDRs = pods;
+    const svc = typeof mcConf?.serviceCIDR === 'string' ? mcConf.serviceCIDR : '';
+    if (svc !== '') out.serviceCIDR = svc;
+    else if (isMember) {
+      // since v2.5 an empty serviceCIDR is discovered; the member reports it in its ClusterInfo
+      const discovered = text(clusterInfos.get(c.clusterID)?.[0]?.object, 'spec', 'clusterInfo', 'serviceCIDR');
+      if (discovered) {
+        out.serviceCIDR = discovered;
+        note(
+          [...path, 'serviceCIDR'],
+          'inferred: discovered by the member (its ClusterInfo on the leader); the first sync writes it into antrea-mc-controller-config',
+        );
+      }
+    }
+    const gateways = c
+      .ofKind('Node')
+      .filter((n) => n.object.metadata.annotations?.[GATEWAY_ANNOTATION] === 'true')
+      .map((n) => {
+        const ip = n.object.metadata.annotations?.[GATEWAY_IP_ANNOTATION];
+        return { node: n.object.metadata.name, ...(ip !== undefined && { ip }) };
+      });
+    if (gateways.length > 0) out.gateways = gateways;
+    const overrides: Obj = {};
+    for (const [k, v] of Object.entries(observed.get(c)!)) if (v !== (chosen as Obj)[k]) overrides[k] = v;
+    if (Object.keys(overrides).length > 0) out.network = overrides;
+
+    if (isMember) {
+      const secretName = text(c.memberSet.object, 'spec', 'leaders', 0, 'secret') ?? UNSET;
+      const token = tokenSecretOf(c, memberNs, secretName, options);
+      out.tokenSecret = token.value;
+      if (token.comment) note([...path, 'tokenSecret'], token.comment);
+
+      const saName = serviceAccounts.get(c.clusterID)?.[0]?.object.metadata.name;
+      if (saName === undefined)
+        diagnostics.push(
+          dumpDiagnostic(
+            set.leader.dump,
+            { index: set.leader.leaderSet!.index },
+            `the leader has no ServiceAccount annotated ${CLUSTER_ID_ANNOTATION}: ${c.clusterID}`,
+            `the first sync creates one for ${c.clusterID}, whose token must then be copied to it`,
+            'warning',
+          ),
+        );
+      const secretsOf = (saName !== undefined && secrets.get(saName)) || [];
+      const secret = (secretsOf.find((l) => l.object.metadata.name === secretName) ?? secretsOf[0])?.object.metadata.name;
+      const binding = (saName !== undefined ? bindings.get(saName)?.[0] : undefined)?.object.metadata.name;
+      const ours = memberTokenName(c.clusterID);
+      const names: Obj = {};
+      if (saName !== undefined && saName !== ours) names.serviceAccount = saName;
+      if (secret !== undefined && secret !== ours) names.secret = secret;
+      if (binding !== undefined && binding !== ours) names.roleBinding = binding;
+      if (Object.keys(names).length > 0) {
+        out.leaderCredentials = names;
+        note([...path, 'leaderCredentials'], 'kept: the names the leader runs, so the member keeps its token');
+      }
+    }
+    const delivery = options.delivery?.clusters?.[c.clusterID];
+    if (delivery) out.delivery = delivery;
+    return out;
+  });
+
+  // Services: a ServiceExport in each member that exports it
+  const memberIDs = set.clusters.filter((c) => c.memberSet).map((c) => c.clusterID);
+  const exports = new Map<string, { name: string; namespace: string; from: string[] }>();
+  for (const c of set.clusters) {
+    if (!c.memberSet) continue;
+    for (const se of c.ofKind('multicluster.x-k8s.io/ServiceExport')) {
+      const { name, namespace = '' } = se.object.metadata;
+      const key = `${namespace}/${name}`;
+      const e = exports.get(key) ?? { name, namespace, from: [] };
+      e.from.push(c.clusterID);
+      exports.set(key, e);
+    }
+  }
+  const services = [...exports.values()]
+    .sort((a, b) => (a.namespace === b.namespace ? a.name.localeCompare(b.name) : a.namespace.localeCompare(b.namespace)))
+    .map((e) => ({ name: e.name, namespace: e.namespace, exportFrom: e.from.length === memberIDs.length && memberIDs.length > 1 ? '*' : e.from }));
+
+  // Tiers: those every member has, beyond Antrea's own
+  const builtin = new Set(BUILTIN_TIERS.map((t) => t.name));
+  const members = set.clusters.filter((c) => c.memberSet);
+  const tiers = (members[0]?.ofKind('crd.antrea.io/Tier') ?? [])
+    .filter((t) => !builtin.has(t.object.metadata.name) && members.every((m) => m.find('crd.antrea.io/Tier', undefined, t.object.metadata.name)))
+    .map((t) => {
+      const description = text(t.object, 'spec', 'description');
+      return { name: t.object.metadata.name, priority: field(t.object, 'spec', 'priority'), ...(description !== undefined && { description }) };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+
+  // replicated policies: the ACNP ResourceExports in the leader Namespace, under their running names
+  const policies = set.leader
+    .ofKind(`${MC}/ResourceExport`)
+    .filter((l) => l.object.metadata.namespace === leaderNs && text(l.object, 'spec', 'kind') === ACNP_KIND)
+    .map((l) => {
+      const name = text(l.object, 'spec', 'name') ?? l.object.metadata.name;
+      const exportName = l.object.metadata.name;
+      return {
+        name,
+        ...(exportName !== replicatedPolicyName(name, set.name) && { exportName }),
+        spec: (field(l.object, 'spec', 'clusterNetworkPolicy') ?? {}) as Obj,
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+  policies.forEach((p, i) => {
+    if (p.exportName !== undefined) note(['spec', 'policies', i, 'exportName'], 'kept: the name of the running ResourceExport');
+  });
+
+  const spec: Obj = {
+    antrea,
+    ...(Object.keys(network).length > 0 && { network }),
+    leader,
+    clusters,
+    ...(services.length > 0 && { services }),
+    ...(tiers.length > 0 && { tiers }),
+    ...(policies.length > 0 && { policies }),
+    delivery: options.delivery ? options.delivery.spec : UNSET,
+  };
+  if (!options.delivery) note(['spec', 'delivery'], 'the dumps cannot tell which engine delivers the bundles: set argocd or flux (docs/delivery.md)');
+  const data: Obj = { apiVersion: API_VERSION, kind: KIND, metadata: { name: set.name }, spec };
+  addExtraSettings(set, data, agents, note);
+  return { data, comments };
+}
+
+/** How git gets a member's token: a running ExternalSecret or SealedSecret says it; otherwise the flag, or UNSET. */
+function tokenSecretOf(c: LiveCluster, namespace: string, name: string, options: ImportOptions): { value: Obj; comment?: string } {
+  const withName = name === `${c.clusterID}-leader-token` ? {} : { name };
+  const es = c.find('external-secrets.io/ExternalSecret', namespace, name)?.object;
+  if (es) {
+    const data = field(es, 'spec', 'data');
+    const prop = (key: string) => (Array.isArray(data) ? (data as Obj[]).find((d) => d.secretKey === key) : undefined);
+    return {
+      value: {
+        source: 'externalSecret',
+        ...withName,
+        externalSecret: {
+          secretStoreRef: field(es, 'spec', 'secretStoreRef'),
+          remoteRef: {
+            key: text(prop('token'), 'remoteRef', 'key') ?? UNSET,
+            tokenProperty: text(prop('token'), 'remoteRef', 'property') ?? 'token',
+            caProperty: text(prop('ca.crt'), 'remoteRef', 'property') ?? 'ca.crt',
+          },
+          refreshInterval: text(es, 'spec', 'refreshInterval') ?? '1h',
+        },
+      },
+      comment: 'from the ExternalSecret that runs',
+    };
+  }
+  const sealed = c.find('bitnami.com/SealedSecret', namespace, name)?.object;
+  if (sealed)
+    return {
+      value: { source: 'sealedSecret', ...withName, sealedSecret: { encryptedData: field(sealed, 'spec', 'encryptedData') } },
+      comment: 'from the SealedSecret that runs',
+    };
+  if (options.tokenSource === 'manual') return { value: { source: 'manual', ...withName } };
+  return {
+    value: { source: UNSET, ...withName },
+    comment: 'the dumps cannot tell how git should provide the token: manual (keep the copied Secret), externalSecret or sealedSecret',
+  };
+}
+
+/** Keys the compiler writes from the definition (managed-config-key): they are read into spec.network, never into agentConfig. */
+function withoutOwnedKeys(extra: unknown): Obj | undefined {
+  if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) return undefined;
+  const out: Obj = { ...(extra as Obj) };
+  for (const key of ['trafficEncapMode', 'tunnelType', 'tunnelPort', 'multicluster']) delete out[key];
+  const gates = out.featureGates;
+  if (typeof gates === 'object' && gates !== null && !Array.isArray(gates)) {
+    const rest = Object.fromEntries(Object.entries(gates).filter(([k]) => k !== 'Multicluster'));
+    if (Object.keys(rest).length > 0) out.featureGates = rest;
+    else delete out.featureGates;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * `agentConfig` and `controllerConfig`: what the conf files of the first cluster whose Antrea
+ * the bundle installs hold beyond what the compiler writes for its settings.
+ */
+function addExtraSettings(set: LiveClusterSet, data: Obj, agents: ReadonlyMap<LiveCluster, Obj | undefined>, note: (path: DataPath, c: string) => void): void {
+  const parsed = ClusterSetSchema.safeParse({ ...data, spec: { ...(data.spec as Obj), delivery: {} } });
+  if (!parsed.success) return;
+  const definition = parsed.data;
+  const effective = effectiveClusters(definition);
+  const index = set.clusters.findIndex((c) => installOf(c).install === 'full' && agents.get(c) !== undefined);
+  if (index === -1) return;
+  const c = set.clusters[index]!;
+  const options = antreaOptions({ definition, cluster: effective[index]!, release: set.release, clusters: effective } satisfies BundleContext);
+  const controller = configFile(c, ANTREA_NAMESPACE, ANTREA_CONFIG_MAP, 'antrea-controller.conf');
+  const agentExtra = withoutOwnedKeys(extraSettings(agents.get(c), antreaAgentConf({ ...options, agentConfig: {} })));
+  const controllerExtra = controller && withoutOwnedKeys(extraSettings(controller, antreaControllerConf({ ...options, controllerConfig: {} })));
+  const antrea = (data.spec as Obj).antrea as Obj;
+  if (agentExtra !== undefined) {
+    antrea.agentConfig = agentExtra;
+    note(['spec', 'antrea', 'agentConfig'], `what antrea-agent.conf of ${c.clusterID} holds beyond the compiler's own settings`);
+  }
+  if (controllerExtra !== undefined) {
+    antrea.controllerConfig = controllerExtra;
+    note(['spec', 'antrea', 'controllerConfig'], `what antrea-controller.conf of ${c.clusterID} holds beyond the compiler's own settings`);
+  }
+}

@@ -1,0 +1,294 @@
+import { relative, resolve } from 'node:path';
+import { checkDefinitions } from '../check-definitions';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import { EmitCache, layoutClusterSet } from '../emit/layout';
+import { findDefinitionFiles } from '../load/load-clustersets';
+import { ClusterSetSchema, type ClusterSet } from '../model/clusterset';
+import { effectiveClusters } from '../model/effective';
+import { planChanges, type Plan, type PlanChange } from '../plan/plan-changes';
+import type { PlanResult } from '../plan/run-plan';
+import { memberTokenName } from '../synth/constructs/member-credentials';
+import { replicatedPolicyName } from '../synth/constructs/replicated-policy';
+import type { KubeObject } from '../synth/kube-object';
+import { synthClusterSet, type ClusterSetOutput } from '../synth/synth-clusterset';
+import { scanOutputFiles } from '../validate/scan-secrets';
+import { dumpKinds, type DumpRole } from './dump-kinds';
+import { importDefinition } from './import-definition';
+import { groupKind, readLiveClusterSet, type LiveCluster } from './live-cluster';
+import { readContext } from './read-context';
+import { dumpDiagnostic, loadDumps, type LiveDump } from './read-dump';
+
+export interface LivePlanOptions {
+  /** the directory the definition paths are relative to */
+  readonly cwd: string;
+  /** definition files or directories, relative to cwd */
+  readonly paths: readonly string[];
+  /** dump files or directories of dumps (read-dump.ts) */
+  readonly dumps: readonly string[];
+}
+
+export interface LivePlanResult extends PlanResult {
+  /** objects of the head whose kind no dump holds, by kind: not compared */
+  readonly notCompared: ReadonlyMap<string, number>;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The engines' own marks: delivery metadata the first sync adds, which changes nothing in the cluster. */
+const ENGINE_MARK = /^(argocd\.argoproj\.io\/|kustomize\.toolkit\.fluxcd\.io\/|kubectl\.kubernetes\.io\/last-applied-configuration$)/;
+
+/** An object without the engines' marks on its metadata (and without maps they leave empty). */
+function withoutEngineMarks(o: KubeObject): KubeObject {
+  const metadata: Obj = { ...o.metadata };
+  for (const key of ['labels', 'annotations'] as const) {
+    const map = o.metadata[key];
+    if (!map) continue;
+    const kept = Object.fromEntries(Object.entries(map).filter(([k]) => !ENGINE_MARK.test(k)));
+    if (Object.keys(kept).length > 0) metadata[key] = kept;
+    else delete metadata[key];
+  }
+  return { ...o, metadata } as unknown as KubeObject;
+}
+
+/**
+ * The live value restricted to the fields `head` sets, as server-side apply compares them: keys
+ * the head does not name are someone else's (the server's defaults, a controller's status); a
+ * list whose items carry a distinct merge key (mergeKey) is matched by it (an associative list:
+ * other items are someone else's), any other list is compared whole.
+ */
+export function projectOnto(live: unknown, head: unknown): unknown {
+  if (isObj(head) && isObj(live)) {
+    const out: Obj = {};
+    for (const k of Object.keys(head)) if (k in live) out[k] = projectOnto(live[k], head[k]);
+    return out;
+  }
+  if (Array.isArray(head) && Array.isArray(live)) {
+    const key = mergeKey(head);
+    if (key !== undefined) {
+      const byKey = new Map(live.filter(isObj).map((l) => [l[key], l]));
+      return head.flatMap((h) => {
+        const l = byKey.get((h as Obj)[key]);
+        return l === undefined ? [] : [projectOnto(l, h)];
+      });
+    }
+    return (live as unknown[]).map((l, i) => (i < head.length ? projectOnto(l, (head as unknown[])[i]) : l));
+  }
+  return live;
+}
+
+/** Keys by which Kubernetes merges list items (containers, env, volumes: name; volumeMounts: mountPath; ports). */
+const MERGE_KEYS = ['name', 'mountPath', 'containerPort'];
+
+/** The key that tells a list's items apart, when every item has a distinct one; undefined for a list compared whole. */
+function mergeKey(items: readonly unknown[]): string | undefined {
+  if (items.length === 0 || !items.every(isObj)) return undefined;
+  return MERGE_KEYS.find((k) => {
+    const values = items.map((i) => i[k]);
+    return values.every((v) => typeof v === 'string' || typeof v === 'number') && new Set(values).size === values.length;
+  });
+}
+
+const roleOf = (c: LiveCluster): DumpRole => (c.leaderSet && c.memberSet ? 'dual-role' : c.leaderSet ? 'leader' : 'member');
+
+/** The kinds a cluster's dump answers for: its role's documented kinds and whatever else it holds. */
+const comparedKinds = (c: LiveCluster): Set<string> => new Set([...dumpKinds(roleOf(c)).map((d) => d.kind), ...c.dump.objects.map((l) => groupKind(l.object))]);
+
+/** Dumps grouped by the ClusterSet their ClusterSet objects name (dumps without one go with the first group). */
+function byClusterSet(dumps: readonly LiveDump[]): LiveDump[][] {
+  const groups = new Map<string, LiveDump[]>();
+  for (const d of dumps) {
+    const cs = d.objects.find((l) => l.object.kind === 'ClusterSet')?.object.metadata.name ?? '';
+    const g = groups.get(cs) ?? [];
+    g.push(d);
+    groups.set(cs, g);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * `plan --live`: the change from what runs (the dumps) to the head definitions, in plan's classes.
+ * The base side is the live objects, restricted to the fields the head sets (projectOnto) and
+ * keyed as plan keys them; the domain lines compare the definition the dumps import to with the
+ * head. An object the head does not manage is ignored, one it manages and the dump lacks is added.
+ */
+export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanResult> {
+  const diagnostics: Diagnostic[] = [];
+  const sources = new Map<string, string>();
+  const notCompared = new Map<string, number>();
+  const result = (plan?: Plan): LivePlanResult => ({ base: 'live', head: 'work tree', diagnostics, sources, notCompared, ...(plan && { plan }) });
+
+  const contexts = options.dumps.filter((d) => d.startsWith('context:'));
+  const dumps = [
+    ...loadDumps(
+      options.dumps.filter((d) => !contexts.includes(d)).map((d) => resolve(options.cwd, d)),
+      diagnostics,
+    ),
+    ...contexts.flatMap((c) => readContext(c.slice('context:'.length), diagnostics) ?? []),
+  ];
+  // no code frames from dumps (sources): a leader's dump holds tokens, and diagnostics reach CI logs
+  const files = findDefinitionFiles(
+    options.paths.map((p) => resolve(options.cwd, p)),
+    diagnostics,
+  );
+  const head = files.length > 0 ? await checkDefinitions(files) : undefined;
+  diagnostics.push(...(head?.diagnostics ?? []));
+  for (const s of head?.sources ?? []) sources.set(s.file, s.text);
+  if (hasErrors(diagnostics) || !head) return result();
+
+  const sets = byClusterSet(dumps).flatMap((g) => readLiveClusterSet(g, diagnostics) ?? []);
+  if (hasErrors(diagnostics)) return result();
+
+  const base: { outputs: ClusterSetOutput[]; definitions: Map<string, { definition: ClusterSet; file: string }> } = { outputs: [], definitions: new Map() };
+  const headSide: typeof base = { outputs: [], definitions: new Map() };
+  const extra: PlanChange[] = [];
+  const cache = new EmitCache();
+  for (const set of sets) {
+    const parsed = head.parsed.find((p) => p.definition.metadata.name === set.name);
+    if (!parsed) {
+      diagnostics.push(
+        dumpDiagnostic(
+          set.leader.dump,
+          { index: set.leader.leaderSet!.index, path: ['metadata', 'name'] },
+          `no definition in ${options.paths.join(', ')} is ClusterSet ${set.name}`,
+          'import one first: `clusterset import`',
+        ),
+      );
+      continue;
+    }
+    const file = relative(options.cwd, parsed.source.file).split('\\').join('/');
+    const target = parsed.definition;
+    // what runs, as a definition; what no dump tells (delivery) is the head's, so it shows no change
+    const imported = importDefinition(
+      set,
+      {
+        tokenSource: 'manual',
+        delivery: { spec: target.spec.delivery, clusters: Object.fromEntries(target.spec.clusters.map((c) => [c.clusterID, c.delivery])) },
+      },
+      diagnostics,
+    );
+    const live = ClusterSetSchema.safeParse(imported.data);
+    if (!live.success) throw new Error(`an imported definition does not parse: ${live.error.message}`);
+
+    const output = synthClusterSet(parsed);
+    // the head's side as synth would emit it: schemas and the secret scan
+    await scanOutputFiles(output.file, layoutClusterSet(output, diagnostics, cache), diagnostics);
+    const liveById = new Map(set.clusters.map((c) => [c.clusterID, c]));
+    const headBundles = [];
+    const baseBundles = [];
+    for (const bundle of output.bundles) {
+      const cluster = liveById.get(bundle.clusterID);
+      const kinds = cluster ? comparedKinds(cluster) : undefined;
+      const compared: KubeObject[] = [];
+      const running: KubeObject[] = [];
+      for (const o of bundle.objects) {
+        const kind = groupKind(o);
+        if (kinds && !kinds.has(kind)) {
+          notCompared.set(o.kind, (notCompared.get(o.kind) ?? 0) + 1);
+          continue;
+        }
+        const ours = withoutEngineMarks(o);
+        compared.push(ours);
+        const l = cluster?.find(kind, o.metadata.namespace, o.metadata.name);
+        if (l) running.push(projectOnto(withoutEngineMarks(l.object), ours) as KubeObject);
+      }
+      headBundles.push({ ...bundle, objects: compared });
+      if (cluster) baseBundles.push({ ...bundle, objects: running });
+    }
+    headSide.outputs.push({ ...output, bundles: headBundles, engines: {} });
+    base.outputs.push({ ...output, bundles: baseBundles, engines: {} });
+    headSide.definitions.set(set.name, { definition: target, file });
+    const running = alignToHead(live.data, target);
+    base.definitions.set(set.name, { definition: running, file });
+    extra.push(...adoptionChanges(set.name, running, target));
+  }
+  if (hasErrors(diagnostics)) return result();
+  const plan = planChanges(base, headSide);
+  return result({ ...plan, changes: [...extra, ...plan.changes.map(unmanagedLeaving)] });
+}
+
+/**
+ * A running cluster the head leaves out: the engines never applied its objects, so the first sync
+ * prunes and revokes nothing (plan's words for a git change would say it does); it stays as it
+ * runs, outside the definition.
+ */
+function unmanagedLeaving(change: PlanChange): PlanChange {
+  const m = /^(member|cluster) (\S+) (leaves|leaves the ClusterSet)/.exec(change.text);
+  if (!m || change.impact !== 'destructive') return change;
+  return {
+    impact: 'safe',
+    clusterSet: change.clusterSet,
+    text: `${m[1]} ${m[2]} runs but is not in the definition: the first sync leaves it and its credentials on the leader as they run`,
+    details: ['the engines prune only what they applied; add the cluster to the definition to manage it, or remove it from the ClusterSet by hand'],
+  };
+}
+
+/**
+ * What only adoption can get wrong: names the head gives differently from what runs. The old
+ * objects are not the engine's to prune, so they stay beside the new ones.
+ */
+function adoptionChanges(cs: string, live: ClusterSet, head: ClusterSet): PlanChange[] {
+  const out: PlanChange[] = [];
+  const running = new Map(effectiveClusters(live).map((c) => [c.clusterID, c]));
+  for (const c of effectiveClusters(head)) {
+    const l = running.get(c.clusterID);
+    if (!l || !l.isMember || !c.isMember) continue;
+    const names = (x: typeof c) => {
+      const d = memberTokenName(x.clusterID);
+      const n = x.leaderCredentials;
+      return `ServiceAccount ${n?.serviceAccount ?? d}, Secret ${n?.secret ?? d}, RoleBinding ${n?.roleBinding ?? d}`;
+    };
+    if (names(l) !== names(c))
+      out.push({
+        impact: 'safe',
+        clusterSet: cs,
+        text: `member ${c.clusterID} gets new credentials on the leader (${names(c)}) beside the running ones (${names(l)})`,
+        details: [
+          'the new Secret holds a new token the member does not use until it is copied; the running credentials are not the engine’s to prune and keep working',
+          'to keep the running token, set clusters[].leaderCredentials to the running names (clusterset import writes them)',
+        ],
+      });
+    if (l.tokenSecretName !== c.tokenSecretName)
+      out.push({
+        impact: 'disruptive',
+        clusterSet: cs,
+        text: `member ${c.clusterID} reads its token from Secret ${c.tokenSecretName} instead of ${l.tokenSecretName}: it disconnects until that Secret holds the token`,
+      });
+  }
+  const exportsRunning = new Map(live.spec.policies.map((p) => [p.name, p.exportName ?? replicatedPolicyName(p.name, live.metadata.name)]));
+  for (const p of head.spec.policies) {
+    const was = exportsRunning.get(p.name);
+    const now = p.exportName ?? replicatedPolicyName(p.name, head.metadata.name);
+    if (was !== undefined && was !== now)
+      out.push({
+        impact: 'disruptive',
+        clusterSet: cs,
+        text: `policy ${p.name} is exported as ResourceExport ${now} beside the running ${was}`,
+        details: [
+          'the leader updates a policy’s import only while one export carries its name, so changes stop reaching the members until one export is gone',
+          `keep the running name with exportName: ${was} (clusterset import writes it), or delete ${was} after the first sync`,
+        ],
+      });
+  }
+  return out;
+}
+
+/**
+ * The running definition in the head's terms where the difference is not a change: Gateways in
+ * the head's order (a dump lists Nodes by name), and a dedicated leader's network settings its
+ * objects do not show (only a member's agent and controller read them) taken from the head.
+ */
+function alignToHead(live: ClusterSet, head: ClusterSet): ClusterSet {
+  const headClusters = new Map(effectiveClusters(head).map((c) => [c.clusterID, c]));
+  const key = (g: { node: string; ip?: string | undefined }) => `${g.node} ${g.ip ?? ''}`;
+  const clusters = live.spec.clusters.map((c, i) => {
+    const h = headClusters.get(c.clusterID);
+    if (!h) return c;
+    const same = c.gateways.map(key).sort().join() === h.cluster.gateways.map(key).sort().join();
+    const isMember = effectiveClusters(live)[i]!.isMember;
+    const shown = new Set(['stretchedNetworkPolicy', ...(c.install === 'full' ? ['trafficEncapMode', 'tunnelType', 'tunnelPort'] : [])]);
+    const network = isMember ? c.network : { ...Object.fromEntries(Object.entries(h.network).filter(([k]) => !shown.has(k))), ...c.network };
+    return { ...c, gateways: same ? h.cluster.gateways : c.gateways, network };
+  });
+  return { ...live, spec: { ...live.spec, clusters } };
+}

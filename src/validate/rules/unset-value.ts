@@ -1,0 +1,39 @@
+import type { DataPath } from '../../diagnostics/diagnostic';
+import { UNSET } from '../../model/unset';
+import type { RawRule } from '../rule';
+
+/** What each value `clusterset import` cannot know is for, by the key that holds it. */
+const HINTS: Readonly<Record<string, string>> = {
+  source: 'choose how git provides the member token: manual (keep the Secret copied by hand), externalSecret or sealedSecret (docs/adopt.md)',
+  delivery: 'choose the engine: spec.delivery.argocd or spec.delivery.flux (docs/delivery.md), or {} to deliver the bundles yourself',
+  server: "write the leader API server URL as the members reach it (their ClusterSets' leaders[0].server)",
+};
+
+/**
+ * `clusterset import` writes `<unset>` where no dump tells the value (a comment would never reach
+ * validate); each is an error until someone decides it. Runs on raw data, before the schema,
+ * so an `<unset>` in place of an object or an enum is named in these words.
+ */
+export const unsetValue: RawRule = {
+  id: 'unset-value',
+  severity: 'error',
+  description: 'a value clusterset import could not know is still <unset>',
+  checkRaw({ data, report }) {
+    const stack: [unknown, DataPath][] = [[data, []]];
+    const seen = new Set<object>();
+    while (stack.length > 0) {
+      const [value, path] = stack.pop()!;
+      if (value === UNSET) {
+        const key = path[path.length - 1];
+        report({
+          path,
+          message: `${path.join('.')} is not set: the running clusters do not tell it`,
+          hint: (typeof key === 'string' && HINTS[key]) || 'write the value this ClusterSet should have',
+        });
+      } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+        seen.add(value);
+        for (const [k, v] of Object.entries(value)) stack.push([v, [...path, Array.isArray(value) ? Number(k) : k]]);
+      }
+    }
+  },
+};

@@ -1,0 +1,108 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { checkDefinitions } from '../../src/check-definitions';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import { importDefinition } from '../../src/live/import-definition';
+import { readLiveClusterSet } from '../../src/live/live-cluster';
+import { runLivePlan } from '../../src/live/live-plan';
+import { readDump, type LiveDump } from '../../src/live/read-dump';
+import { writeDefinition } from '../../src/live/write-definition';
+import type { ClusterSet } from '../../src/model/clusterset';
+import { effectiveClusters } from '../../src/model/effective';
+import { synthClusterSet } from '../../src/synth/synth-clusterset';
+import { simulateDumps } from '../helpers/live-dumps';
+
+// The round trip is the test of adoption (issue #29): definition → synth → the dumps of the
+// clusters that run it → import → the same definition, and plan --live finds nothing to change.
+
+const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? '/tmp', 'live-round-trip-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const EXAMPLES = [
+  ...readdirSync('clustersets')
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => `clustersets/${f}`),
+  'examples/construct/prod.ts',
+  ...readdirSync('test/fixtures/compile').map((d) => `test/fixtures/compile/${d}/definition.yaml`),
+  // every setting import reads, away from its default; the names a hand-made ClusterSet keeps
+  ...readdirSync('test/fixtures/live/round-trip').map((f) => `test/fixtures/live/round-trip/${f}`),
+];
+
+/** A definition as the clusters can show it: list order and where a network value is written do not count. */
+function comparable(d: ClusterSet): unknown {
+  const clusters = effectiveClusters(d);
+  const members = clusters.filter((c) => c.isMember).map((c) => c.clusterID);
+  const byName = <T extends { name: string }>(list: readonly T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    ...d,
+    spec: {
+      ...d.spec,
+      network: undefined,
+      clusters: clusters.map((c) => {
+        const net = c.network;
+        // what a dedicated leader's objects show of its network: its agent's mode and tunnel, its controller's stretched switch
+        const shown = c.isMember
+          ? net
+          : {
+              stretchedNetworkPolicy: net.stretchedNetworkPolicy,
+              ...(c.cluster.install === 'full' && { trafficEncapMode: net.trafficEncapMode, tunnelType: net.tunnelType, tunnelPort: net.tunnelPort }),
+            };
+        return { ...c.cluster, network: shown, gateways: [...c.cluster.gateways].sort((a, b) => a.node.localeCompare(b.node)) };
+      }),
+      services: d.spec.services
+        .map((s) => ({ ...s, exportFrom: [...(s.exportFrom === '*' ? members : s.exportFrom)].sort() }))
+        .sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`)),
+      tiers: byName(d.spec.tiers),
+      policies: byName(d.spec.policies),
+    },
+  };
+}
+
+export async function importRoundTrip(file: string): Promise<{ original: ClusterSet; imported: string; dumps: string[]; diagnostics: Diagnostic[] }> {
+  const checked = await checkDefinitions([file]);
+  expect(checked.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  const parsed = checked.parsed[0]!;
+  const original = parsed.definition;
+  const texts = simulateDumps(original, synthClusterSet(parsed));
+  const diagnostics: Diagnostic[] = [];
+  const dir = mkdtempSync(join(tmp, 'case-'));
+  const dumps: string[] = [];
+  const live: LiveDump[] = [];
+  for (const [id, text] of texts) {
+    const path = join(dir, `${id}.yaml`);
+    writeFileSync(path, text);
+    dumps.push(path);
+    live.push(readDump(path, text, diagnostics)!);
+  }
+  const set = readLiveClusterSet(live, diagnostics);
+  expect(diagnostics).toEqual([]);
+  const delivery = {
+    spec: original.spec.delivery,
+    clusters: Object.fromEntries(original.spec.clusters.filter((c) => Object.keys(c.delivery).length > 0).map((c) => [c.clusterID, c.delivery])),
+  };
+  const imported = writeDefinition(importDefinition(set!, { tokenSource: 'manual', delivery }, diagnostics), ['imported']);
+  const out = join(dir, 'imported.yaml');
+  writeFileSync(out, imported);
+  return { original, imported: out, dumps, diagnostics };
+}
+
+describe('import round trip', () => {
+  test.each(EXAMPLES)('%s: import gives the same definition', async (file) => {
+    const { original, imported, diagnostics } = await importRoundTrip(file);
+    expect(diagnostics).toEqual([]);
+    const again = await checkDefinitions([imported]);
+    expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(comparable(again.parsed[0]!.definition)).toEqual(comparable(original));
+  });
+});
+
+describe('plan --live after import', () => {
+  test.each(EXAMPLES)('%s: what runs is what the definition says', async (file) => {
+    const { dumps } = await importRoundTrip(file);
+    const result = await runLivePlan({ cwd: process.cwd(), paths: [file], dumps });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(result.plan!.changes).toEqual([]);
+    expect(result.plan!.objectChanges.map((c) => `${c.change} ${c.owner} ${c.kind} ${c.name} ${c.paths.join(',')}`)).toEqual([]);
+  });
+});
