@@ -2,7 +2,9 @@ import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { isGuarded } from '../synth/guards';
+import { upgradeOptionsFor } from '../synth/upgrade-options';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
+import { planChecklist, type ChecklistItem } from './checklist';
 import { diffObjects, type ObjectChange } from './diff-objects';
 
 /**
@@ -37,6 +39,8 @@ export interface OwnerCounts {
 
 export interface Plan {
   readonly changes: readonly PlanChange[];
+  /** what a person does beyond merging: joins, leaves, upgrades (checklist.ts) */
+  readonly checklist?: readonly ChecklistItem[];
   readonly counts: readonly OwnerCounts[];
   readonly objectChanges: readonly ObjectChange[];
 }
@@ -101,7 +105,7 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
     for (const [cs, list] of byCs)
       changes.push({ impact: 'safe', clusterSet: cs, text: `${list.length} object(s) change without a restart`, details: list.slice(0, 20).map(objectLine) });
   }
-  return { changes: sortChanges(changes), counts: counts(objectChanges), objectChanges };
+  return { changes: sortChanges(changes), checklist: planChecklist(base.definitions, head.definitions), counts: counts(objectChanges), objectChanges };
 }
 
 const sortChanges = (changes: PlanChange[]) =>
@@ -145,11 +149,12 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   const from = before.spec.antrea.version;
   const to = after.spec.antrea.version;
   if (from !== to) {
-    const upgrade = upgradeSteps(from, to, { leaderNamespace: after.spec.leader.namespace });
+    // the steps a person takes are the checklist's; the change line carries the risks
+    const upgrade = upgradeSteps(from, to, upgradeOptionsFor(after));
     add(
       'rollout',
       `Antrea ${from} → ${to}${upgrade.refused ? ` (not supported: ${upgrade.refused})` : ''}`,
-      upgrade.refused ? undefined : [...upgrade.steps.map((s, i) => `${i + 1}. ${s}`), ...upgrade.risks.map((r) => `risk: ${r}`)],
+      upgrade.refused ? undefined : upgrade.risks.map((r) => `risk: ${r}`),
     );
   }
 

@@ -1,4 +1,5 @@
 import { escapeMarkdown } from './markdown';
+import { checklistMarkdown, checklistText } from './render-checklist';
 import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan-changes';
 
 export type PlanFormat = 'text' | 'json' | 'markdown' | 'github';
@@ -43,6 +44,7 @@ export function renderPlan(format: PlanFormat, plan: Plan, header: PlanHeader): 
           summary: tally(plan.changes),
           destructive: plan.changes.some((c) => c.impact === 'destructive'),
           changes: plan.changes,
+          checklist: plan.checklist ?? [],
           counts: plan.counts,
         },
         null,
@@ -75,6 +77,7 @@ function renderText(plan: Plan, header: PlanHeader): string {
       lines.push(`  [${c.impact}] ${c.text}`);
       for (const d of c.details ?? []) lines.push(`      ${d}`);
     }
+    lines.push(...checklistText(plan.checklist, cs));
     const counts = countText(plan, cs);
     if (counts.length > 0) lines.push('  objects (+ added, ~ changed, - removed):', ...counts.map((l) => `    ${l}`));
     lines.push('');
@@ -113,6 +116,7 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
       `<details><summary>${escapeMarkdown(cs)}: ${changes.length} change(s)</summary>`,
       '',
       ...body,
+      ...(compact ? [] : checklistMarkdown(plan.checklist, cs)),
       ...(counts.length > 0 ? ['', 'objects (+ added, ~ changed, - removed):', '', ...counts] : []),
       '',
       '</details>',

@@ -2,10 +2,11 @@ import { shellQuote as q } from './shell-quote';
 import type { AntreaRelease } from '../antrea/release';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
 import { upgradeSteps } from '../antrea/upgrade';
+import { upgradeOptionsFor } from './upgrade-options';
 import { antreaChartValues, HELM_VALUES_FILE } from './parts/antrea-core';
 import type { ClusterSet } from '../model/clusterset';
 import { leaderOf, members, type EffectiveCluster } from '../model/effective';
-import { memberTokenName } from './constructs/member-credentials';
+import { copyTokenCommands, leaderSecretCommand, restartMemberControllerCommand, toMemberSecret } from './token-commands';
 import { replicatedPolicyName } from './constructs/replicated-policy';
 import { exportsService } from './parts/service-exports';
 import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from './tunnel-ports';
@@ -203,21 +204,11 @@ function orderSection({ definition, clusters, members: ms }: NotesContext): stri
   ].join('\n\n');
 }
 
-/**
- * jq turning the leader's service-account-token Secret into the member's Opaque Secret. Names go
- * in as `--arg` values, never into the program text.
- */
-const toMemberSecret = (m: EffectiveCluster): string =>
-  `jq --arg name ${q(m.tokenSecretName)} --arg namespace ${q(m.cluster.namespace)} ` +
-  `'if (.data.token // "") == "" then error("no token yet: apply the leader bundle first") else ` +
-  `{apiVersion: "v1", kind: "Secret", type: "Opaque", metadata: {name: $name, namespace: $namespace}, ` +
-  `data: {"ca.crt": .data["ca.crt"], token: .data.token}} end'`;
-
 /** With `spec.antrea.upgradeFrom`: the ordered steps and risks of this release change (antrea-upgrade-path refused the others). */
 function upgradeSection({ definition }: NotesContext): string {
   const { upgradeFrom, version } = definition.spec.antrea;
   if (upgradeFrom === undefined) return '';
-  const plan = upgradeSteps(upgradeFrom, version, { leaderNamespace: definition.spec.leader.namespace });
+  const plan = upgradeSteps(upgradeFrom, version, upgradeOptionsFor(definition));
   if (plan.steps.length === 0) return '';
   const steps = plan.steps.map((s, i) => {
     const commands = plan.commands[i];
@@ -242,18 +233,17 @@ function tokensSection(ctx: NotesContext): string {
     "Each member's ClusterSet reads it from an Opaque Secret (keys `ca.crt` and `token`) in the member Namespace. " +
     'Removing a member from the definition removes these three objects from the leader bundle; the engine prunes them (they carry no prune guard), which revokes the token at once. ' +
     `Members trust only the leader cluster's CA (the ${code('ca.crt')} copied with the token), so ${code(l.server)} must be a host the leader API server's certificate names: a load balancer that terminates TLS with its own certificate does not work (see the leader-server rule).`;
-  const getLeaderSecret = (m: EffectiveCluster) =>
-    `kubectl --context ${q(l.clusterID)} -n ${q(l.namespace)} get secret ${q(memberTokenName(m.clusterID))} -o json \\`;
+  const getLeaderSecret = (m: EffectiveCluster) => leaderSecretCommand(ctx.definition, m);
   const perMember = ctx.members.map((m) => {
     const target = code(`${m.cluster.namespace}/${m.tokenSecretName}`);
     const src = m.cluster.tokenSecret;
-    const restart = `After the token changes under the same Secret name, restart the member controller, which reads it only when it connects: ${code(`kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`)}.`;
+    const restart = `After the token changes under the same Secret name, restart the member controller, which reads it only when it connects: ${code(restartMemberControllerCommand(m))}.`;
     switch (src.source) {
       case 'manual':
         return [
           `### ${m.clusterID} (manual)`,
           `The bundle only refers to Secret ${target}. Copy it once, after the leader bundle is applied (server-side apply keeps the token out of the last-applied annotation):`,
-          sh([getLeaderSecret(m), `  | ${toMemberSecret(m)} \\`, `  | kubectl --context ${q(m.clusterID)} apply --server-side --force-conflicts -f -`]),
+          sh(copyTokenCommands(ctx.definition, m)),
           restart,
         ].join('\n\n');
       case 'externalSecret': {
