@@ -12,6 +12,7 @@ export const DIAGNOSTIC_CODES = [
   'schema',
   'unsupported-antrea-version',
   'antrea-upgrade-path',
+  'upgrade-from-missing',
   // identity and topology
   'cluster-id-format',
   'cluster-id-duplicate',

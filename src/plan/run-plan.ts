@@ -7,6 +7,7 @@ import { findDefinitionFiles } from '../load/load-clustersets';
 import { clusterSetSources } from '../synth/synth-clusterset';
 import { scanOutputFiles } from '../validate/scan-secrets';
 import { changedOutputs } from './changed-outputs';
+import { upgradeFromMissing } from './upgrade-from-missing';
 import { planChanges, type CompiledRevision, type Plan } from './plan-changes';
 import { defaultBase, readRevision } from './read-revision';
 
@@ -63,6 +64,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     diagnostics.push(...found.filter((d) => !(d.code === 'file-system' && existing.some((p) => join(options.cwd, p) === d.file))));
     const headResult = files.length > 0 ? await checkDefinitions(files) : emptyResult();
     diagnostics.push(...headResult.diagnostics);
+    upgradeFromMissing(baseResult.parsed, headResult.parsed, diagnostics);
     for (const s of headResult.sources) sources.set(s.file, s.text);
     if (hasErrors(diagnostics)) return { base, head: 'work tree', diagnostics, sources };
 

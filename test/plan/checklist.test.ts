@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { checkDefinitions } from '../../src/check-definitions';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { changedOutputs } from '../../src/plan/changed-outputs';
 import { planChanges, type CompiledRevision, type Plan } from '../../src/plan/plan-changes';
 import { renderPlan } from '../../src/plan/render-plan';
+import { upgradeFromMissing } from '../../src/plan/upgrade-from-missing';
 import { clusterSetSources } from '../../src/synth/synth-clusterset';
 
 const example = (name: string): ClusterSetInput => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8')) as ClusterSetInput;
@@ -163,5 +165,32 @@ describe('what the checklist says, and leaves out', () => {
       const plan = await planOf(...pair());
       for (const item of plan.checklist!) if (item.commands) execFileSync('bash', ['-n'], { input: item.commands.join('\n') });
     }
+  });
+});
+
+describe('upgrade-from-missing (plan only)', () => {
+  const parsed = async (antrea: ClusterSetInput['spec']['antrea']) => {
+    const d = example('demo-clusterset');
+    d.spec.antrea = antrea;
+    return revision(d);
+  };
+  it.each([
+    ['no upgradeFrom', { version: 'v2.7.0' }, ['spec', 'antrea', 'version'], 7],
+    ['a stale upgradeFrom', { version: 'v2.7.0', upgradeFrom: 'v2.5.3' }, ['spec', 'antrea', 'upgradeFrom'], 8],
+  ])('%s: a warning at the line, with the release to set', async (_, antrea, path, line) => {
+    const diagnostics: Diagnostic[] = [];
+    upgradeFromMissing(await parsed({ version: 'v2.6.3' }), await parsed(antrea), diagnostics);
+    expect(diagnostics.map((d) => ({ code: d.code, severity: d.severity, path: d.path, line: d.line }))).toEqual([
+      { code: 'upgrade-from-missing', severity: 'warning', path, line },
+    ]);
+    expect(diagnostics[0]!.hint).toContain('upgradeFrom: v2.6.3');
+  });
+  it.each([
+    ['upgradeFrom names the base', { version: 'v2.7.0', upgradeFrom: 'v2.6.3' }],
+    ['no release change', { version: 'v2.6.3' }],
+  ])('%s: nothing', async (_, antrea) => {
+    const diagnostics: Diagnostic[] = [];
+    upgradeFromMissing(await parsed({ version: 'v2.6.3' }), await parsed(antrea), diagnostics);
+    expect(diagnostics).toEqual([]);
   });
 });

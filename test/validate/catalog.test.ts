@@ -28,6 +28,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'cloud-encap-mode': 'error',
   'install-config-unused': 'warning',
   'argocd-applicationset-size': 'error',
+  'upgrade-from-missing': 'warning',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
