@@ -2,7 +2,7 @@ import type { Diagnostic } from './diagnostics/diagnostic';
 import { loadClusterSets, type LoadOptions } from './load/load-clustersets';
 import type { SourceFile } from './load/source-file';
 import { parseClusterSet, type ParsedClusterSet } from './model/parse-clusterset';
-import { runRawRules, runRules } from './validate/run-rules';
+import { runFleetRules, runRawRules, runRules } from './validate/run-rules';
 import { scanDefinitionText } from './validate/scan-secrets';
 
 export interface CheckResult {
@@ -36,6 +36,7 @@ export async function checkDefinitions(files: readonly string[], options: LoadOp
   // validate: cross-field and cross-cluster rules over the effective settings
   for (const p of parsed) runRules(p, diagnostics);
   duplicateClusterSetNames(parsed, diagnostics);
+  runFleetRules(parsed, diagnostics);
   return { diagnostics, sources, parsed };
 }
 

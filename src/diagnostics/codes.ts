@@ -64,6 +64,7 @@ export const DIAGNOSTIC_CODES = [
   'object-name-format',
   'delivery-destination-missing',
   'argocd-applicationset-size',
+  'cluster-in-two-definitions',
   // output self-checks
   'output-schema',
   'output-collision',

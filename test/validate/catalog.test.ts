@@ -29,6 +29,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'install-config-unused': 'warning',
   'argocd-applicationset-size': 'error',
   'upgrade-from-missing': 'warning',
+  'cluster-in-two-definitions': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -49,6 +49,7 @@ import { policyName } from './policy-name';
 import { inlineSecret } from './inline-secret';
 import { deliveryDestinationMissing } from './delivery-destination-missing';
 import { argocdApplicationsetSize } from './argocd-applicationset-size';
+import { clusterInTwoDefinitions } from './cluster-in-two-definitions';
 
 /** Every rule, in catalog order (docs/rules/<id>.md); ids equal the file names. */
 export const allRules: readonly Rule[] = [
@@ -102,4 +103,5 @@ export const allRules: readonly Rule[] = [
   inlineSecret,
   deliveryDestinationMissing,
   argocdApplicationsetSize,
+  clusterInTwoDefinitions,
 ];
