@@ -5,6 +5,9 @@ import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan-changes
 export type PlanFormat = 'text' | 'json' | 'markdown' | 'github';
 export const PLAN_FORMATS: readonly PlanFormat[] = ['text', 'json', 'markdown', 'github'];
 
+/** The first line of the markdown plan: the workflow finds its own comment by it, to update it. */
+export const PLAN_MARKER = '<!-- antrea-clusterset plan -->';
+
 /** GitHub refuses a comment over 65,536 characters; the rendered plan stays under this. */
 export const MARKDOWN_LIMIT = 65_000;
 
@@ -91,7 +94,7 @@ function renderText(plan: Plan, header: PlanHeader): string {
  * the fleet, the text stays under MARKDOWN_LIMIT: details are dropped from the end with a count.
  */
 function renderMarkdown(plan: Plan, header: PlanHeader): string {
-  const head = [`### clusterset plan`, '', `\`${header.base}\` → \`${header.head}\`: **${summaryLine(plan)}**`, ''];
+  const head = [PLAN_MARKER, `### clusterset plan`, '', `\`${header.base}\` → \`${header.head}\`: **${summaryLine(plan)}**`, ''];
   if (plan.changes.length === 0) return `${head.join('\n')}\n`;
   const sets = clusterSetsOf(plan);
   const table = ['| ClusterSet | destructive | disruptive | rollout | safe |', '|---|---|---|---|---|'];
