@@ -10,6 +10,8 @@ export interface CheckResult {
   readonly sources: readonly SourceFile[];
   /** the definitions that passed the schema (synthesize them only when `diagnostics` has no error) */
   readonly parsed: readonly ParsedClusterSet[];
+  /** file → text of every definition read, for code frames (also files that did not load) */
+  readonly texts: ReadonlyMap<string, string>;
 }
 
 /** load, model and validate: everything before synth. */
@@ -17,7 +19,8 @@ export async function checkDefinitions(files: readonly string[], options: LoadOp
   const diagnostics: Diagnostic[] = [];
 
   // load: parse each file (TypeScript in a sandbox), keeping a way back from data paths to line and column
-  const sources = await loadClusterSets(files, diagnostics, options);
+  const texts = new Map<string, string>();
+  const sources = await loadClusterSets(files, diagnostics, options, texts);
 
   // model: shape, enums and defaults (zod); rules over raw data run even when that fails
   const parsed = sources.flatMap((source) => {
@@ -37,7 +40,7 @@ export async function checkDefinitions(files: readonly string[], options: LoadOp
   for (const p of parsed) runRules(p, diagnostics);
   duplicateClusterSetNames(parsed, diagnostics);
   runFleetRules(parsed, diagnostics);
-  return { diagnostics, sources, parsed };
+  return { diagnostics, sources, parsed, texts };
 }
 
 /** Two definitions with one ClusterSet name would write the same folder. */

@@ -8,6 +8,7 @@ import type { EmitResult } from './emit/output-directory';
 import { OutputError } from './emit/output-transaction';
 import { packageNameFor, SCAFFOLD_SCRIPTS, scaffoldRepository } from './init/scaffold';
 import { findDefinitionFiles } from './load/load-clustersets';
+import { didYouMean } from './model/did-you-mean';
 import { definitionJsonSchema } from './model/json-schema';
 import { hasDestructive } from './plan/plan-changes';
 import { GitError } from './plan/read-revision';
@@ -154,7 +155,10 @@ class UsageError extends Error {
 
 function command(name: string): Command {
   const c = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!c) throw new UsageError(`unknown command "${name}"; the commands are ${Object.keys(COMMANDS).join(', ')}`);
+  if (!c) {
+    const guess = didYouMean(name, Object.keys(COMMANDS));
+    throw new UsageError(`unknown command "${name}"${guess ? `: did you mean "${guess}"?` : ''} (the commands are ${Object.keys(COMMANDS).join(', ')})`);
+  }
   return c;
 }
 
@@ -247,7 +251,7 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   const files = findDefinitionFiles(full ? ['clustersets'] : args.positionals, diagnostics);
   const result = files.length > 0 ? await checkDefinitions(files, { typescript: args.options['no-typescript'] !== true }) : undefined;
   diagnostics.push(...(result?.diagnostics ?? []));
-  const sources = new Map((result?.sources ?? []).map((s) => [s.file, s.text]));
+  const sources = new Map(result?.texts);
   // the summary counts every path looked at, including those that could not be read
   const checked = new Set([...files, ...diagnostics.map((d) => d.file)]).size;
   const report = (extra: Diagnostic[] = []) => {

@@ -52,7 +52,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
         file: `${base}:${rename(d.file)}`,
         ...(d.related && { related: d.related.map((r) => ({ ...r, file: `${base}:${rename(r.file)}` })) }),
       });
-    for (const s of baseResult.sources) sources.set(`${base}:${rename(s.file)}`, s.text);
+    for (const [file, text] of baseResult.texts) sources.set(`${base}:${rename(file)}`, text);
 
     // head: the work tree; a path the change removed is simply empty
     const existing = options.paths.filter((p) => existsSync(join(options.cwd, p)));
@@ -65,7 +65,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     const headResult = files.length > 0 ? await checkDefinitions(files) : emptyResult();
     diagnostics.push(...headResult.diagnostics);
     upgradeFromMissing(baseResult.parsed, headResult.parsed, diagnostics);
-    for (const s of headResult.sources) sources.set(s.file, s.text);
+    for (const [file, text] of headResult.texts) sources.set(file, text);
     if (hasErrors(diagnostics)) return { base, head: 'work tree', diagnostics, sources };
 
     const outputs = changedOutputs(baseResult.parsed.map(clusterSetSources), headResult.parsed.map(clusterSetSources));
@@ -83,7 +83,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
   }
 }
 
-const emptyResult = (): CheckResult => ({ diagnostics: [], sources: [], parsed: [] });
+const emptyResult = (): CheckResult => ({ diagnostics: [], sources: [], parsed: [], texts: new Map() });
 
 /** A revision's definitions, keyed by ClusterSet name and named by repository path. */
 function definitionsOf(result: CheckResult, fileName: (f: string) => string): CompiledRevision['definitions'] {

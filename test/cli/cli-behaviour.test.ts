@@ -52,8 +52,9 @@ describe('version, help and usage errors', () => {
     {
       argv: ['help', 'nope'],
       code: 2,
-      stderr: 'clusterset: unknown command "nope"; the commands are validate, synth, plan, schema, init, help\nrun `clusterset help` for usage\n',
+      stderr: 'clusterset: unknown command "nope" (the commands are validate, synth, plan, schema, init, help)\nrun `clusterset help` for usage\n',
     },
+    { argv: ['validat'], code: 2, stderr: /^clusterset: unknown command "validat": did you mean "validate"\?/ },
     { argv: ['frobnicate'], code: 2, stderr: /^clusterset: unknown command "frobnicate"/ },
     { argv: ['validate', '--bogus'], code: 2, stderr: 'clusterset: validate has no option --bogus\nrun `clusterset help validate` for usage\n' },
     { argv: ['validate', '--format=xml'], code: 2, stderr: /^clusterset: --format must be text, json or github, not "xml"\n/ },
