@@ -9,6 +9,7 @@ import { OutputError } from './emit/output-transaction';
 import { packageNameFor, SCAFFOLD_SCRIPTS, scaffoldRepository } from './init/scaffold';
 import { findDefinitionFiles } from './load/load-clustersets';
 import { didYouMean } from './model/did-you-mean';
+import { plural } from './plural';
 import { definitionJsonSchema } from './model/json-schema';
 import { hasDestructive } from './plan/plan-changes';
 import { GitError } from './plan/read-revision';
@@ -300,10 +301,11 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
       io.stderr.write(`${out} is stale; run \`clusterset synth\` and commit the result:\n${emitted.stale.map((s) => `  ${s}`).join('\n')}\n`);
       return 1;
     }
-    say(`${out} is up to date (${emitted.files} files, ${emitted.clusters} clusters)`);
+    say(`${out} is up to date (${plural(emitted.files, 'file')}, ${plural(emitted.clusters, 'cluster')})`);
     return 0;
   }
-  say(`wrote ${emitted.files} files for ${emitted.clusters} clusters into ${out} (${emitted.built} bundles built, ${emitted.changed} files changed)`);
+  const total = `${plural(emitted.files, 'file')} for ${plural(emitted.clusters, 'cluster')}; ${plural(emitted.built, 'bundle')} built`;
+  say(emitted.changed === 0 ? `${out} unchanged (${total})` : `wrote ${plural(emitted.changed, 'changed file')} into ${out} (${total})`);
   return 0;
 }
 
@@ -327,7 +329,7 @@ async function planCommand(args: Args, { io, env }: Context): Promise<number> {
     io.stderr.write(render(format === 'json' ? 'json' : format === 'github' ? 'github' : 'text', result.diagnostics, result.sources, { files, color }));
   }
   if (!result.plan) return 1;
-  io.stdout.write(renderPlan(format, result.plan, { base: result.base, head: result.head }));
+  io.stdout.write(renderPlan(format, result.plan, result.header));
   return hasDestructive(result.plan) ? 3 : 0;
 }
 

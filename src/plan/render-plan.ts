@@ -1,3 +1,4 @@
+import { plural } from '../plural';
 import { escapeMarkdown } from './markdown';
 import { checklistMarkdown, checklistText } from './render-checklist';
 import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan-changes';
@@ -22,7 +23,7 @@ const tally = (changes: readonly PlanChange[]) =>
 const summaryLine = (plan: Plan): string => {
   if (plan.changes.length === 0) return 'no changes';
   const t = tally(plan.changes);
-  return `${plan.changes.length} change(s): ${IMPACTS.map((i) => `${t[i]} ${i}`).join(', ')}`;
+  return `${plural(plan.changes.length, 'change')}: ${IMPACTS.map((i) => `${t[i]} ${i}`).join(', ')}`;
 };
 
 const clusterSetsOf = (plan: Plan) => [...new Set([...plan.changes.map((c) => c.clusterSet), ...plan.counts.map((c) => c.clusterSet)])].sort();
@@ -111,12 +112,12 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
       const details = compact ? [] : (c.details ?? []).map((d) => `  - ${escapeMarkdown(d)}`);
       return [`- **${c.impact}** ${escapeMarkdown(c.text)}`, ...details].join('\n');
     });
-    if (shown.length < changes.length) body.push(`- _${changes.length - shown.length} more change(s) not shown_`);
+    if (shown.length < changes.length) body.push(`- _${plural(changes.length - shown.length, 'more change')} not shown_`);
     const allCounts = countText(plan, cs);
     const counts = (compact ? allCounts.slice(0, 20) : allCounts).map((l) => `- ${escapeMarkdown(l)}`);
-    if (counts.length < allCounts.length) counts.push(`- _${allCounts.length - counts.length} more cluster(s) not shown_`);
+    if (counts.length < allCounts.length) counts.push(`- _${plural(allCounts.length - counts.length, 'more cluster')} not shown_`);
     return [
-      `<details><summary>${escapeMarkdown(cs)}: ${changes.length} change(s)</summary>`,
+      `<details><summary>${escapeMarkdown(cs)}: ${plural(changes.length, 'change')}</summary>`,
       '',
       ...body,
       ...(compact ? [] : checklistMarkdown(plan.checklist, cs)),
@@ -126,7 +127,7 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
     ].join('\n');
   };
   let text = [...head, ...table, ''].join('\n');
-  const tail = (n: number) => `\n_${n} more ClusterSet(s) not shown: run \`clusterset plan\` locally for the whole plan._\n`;
+  const tail = (n: number) => `\n_${plural(n, 'more ClusterSet')} not shown: run \`clusterset plan\` locally for the whole plan._\n`;
   // a section too big for what is left is shown compact (no details); past the limit, a count
   for (const [i, cs] of sets.entries()) {
     const budget = MARKDOWN_LIMIT - 500 - text.length;

@@ -168,7 +168,7 @@ describe('results on stdout, diagnostics on stderr, --quiet, summary counts', ()
     {
       argv: ['synth', '--out', join(tmp, 'out'), GOOD],
       code: 0,
-      stdout: /^wrote \d+ files for 3 clusters into .*out \(3 bundles built, \d+ files changed\)\n$/,
+      stdout: /^wrote \d+ changed files into .*out \(\d+ files for 3 clusters; 3 bundles built\)\n$/,
       stderr: '',
     },
     { argv: ['synth', '--check', '--out', join(tmp, 'out'), GOOD], code: 0, stdout: /^.*out is up to date \(\d+ files, 3 clusters\)\n$/, stderr: '' },
