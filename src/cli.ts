@@ -7,6 +7,7 @@ import { render, type Format } from './diagnostics/render';
 import type { EmitResult } from './emit/output-directory';
 import { OutputError } from './emit/output-transaction';
 import { packageNameFor, SCAFFOLD_SCRIPTS, scaffoldRepository } from './init/scaffold';
+import { findDefinitionsDir } from './load/find-definitions-dir';
 import { findDefinitionFiles } from './load/load-clustersets';
 import { didYouMean } from './model/did-you-mean';
 import { plural } from './plural';
@@ -249,7 +250,8 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
 
   // results (what was checked or written) go to stdout, diagnostics to stderr; json and github are results
   const diagnostics: Diagnostic[] = [];
-  const files = findDefinitionFiles(full ? ['clustersets'] : args.positionals, diagnostics);
+  // synth writes next to the definitions it reads, so only validate looks above the working directory
+  const files = findDefinitionFiles(full ? [name === 'validate' ? findDefinitionsDir(process.cwd()) : 'clustersets'] : args.positionals, diagnostics);
   const result = files.length > 0 ? await checkDefinitions(files, { typescript: args.options['no-typescript'] !== true }) : undefined;
   diagnostics.push(...(result?.diagnostics ?? []));
   const sources = new Map(result?.texts);
@@ -313,7 +315,7 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
 async function planCommand(args: Args, { io, env }: Context): Promise<number> {
   const format = (args.options.format ?? 'text') as PlanFormat;
   if (!PLAN_FORMATS.includes(format)) throw new UsageError(`--format must be ${PLAN_FORMATS.join(', ')}, not "${format}"`);
-  const paths = args.positionals.length > 0 ? args.positionals : ['clustersets'];
+  const paths = args.positionals.length > 0 ? args.positionals : [findDefinitionsDir(process.cwd())];
   let result: PlanResult;
   try {
     // loaded only for plan, like synth's modules: validate starts light

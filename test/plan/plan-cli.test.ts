@@ -130,3 +130,15 @@ describe('markdown size', () => {
     expect(md).toContain('Service \\[a\\]\\(http://evil\\) \\<img src=x\\> \\`b\\`\\u001b\\[2J');
   });
 });
+
+describe('from a subdirectory of the repository', () => {
+  it("validate and plan read the repository's clustersets/", () => {
+    const sub = join(repo, 'docs', 'notes');
+    mkdirSync(sub, { recursive: true });
+    const validate = spawnSync(process.execPath, [CLI_BIN, 'validate'], { cwd: sub, encoding: 'utf8' });
+    expect([validate.status, validate.stdout]).toEqual([0, '1 definition valid\n']);
+    const r = spawnSync(process.execPath, [CLI_BIN, 'plan', '--base', 'HEAD~1'], { cwd: sub, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('[disruptive] Gateway of demo-cluster-member2 moves from cl2-node1 to cl2-node2');
+  });
+});
