@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { checkDefinitions } from './check-definitions';
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
 import { errnoCode, fileSystemDiagnostic } from './diagnostics/file-system';
@@ -164,6 +165,12 @@ function command(name: string): Command {
   return c;
 }
 
+/** A code's doc page in the installed package (docs/ beside src/ or lib/), as a path from the working directory. */
+const rulePage = (code: string): string =>
+  relative(process.cwd(), fileURLToPath(new URL(`../docs/rules/${code}.md`, import.meta.url)))
+    .split('\\')
+    .join('/');
+
 /** The package version, read from package.json beside src/ (or lib/ when built). */
 export function version(): string {
   return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -261,7 +268,7 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
     const all = [...diagnostics, ...extra];
     const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
     if (format === 'json') io.stdout.write(render('json', all));
-    else if (all.length > 0) (format === 'github' ? io.stdout : io.stderr).write(render(format, all, sources, { files: checked, color }));
+    else if (all.length > 0) (format === 'github' ? io.stdout : io.stderr).write(render(format, all, sources, { files: checked, color, docs: rulePage }));
     return hasErrors(all);
   };
   const say = (line: string) => {
@@ -328,7 +335,9 @@ async function planCommand(args: Args, { io, env }: Context): Promise<number> {
   if (result.diagnostics.length > 0) {
     const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
     const files = new Set(result.diagnostics.map((d) => d.file)).size;
-    io.stderr.write(render(format === 'json' ? 'json' : format === 'github' ? 'github' : 'text', result.diagnostics, result.sources, { files, color }));
+    io.stderr.write(
+      render(format === 'json' ? 'json' : format === 'github' ? 'github' : 'text', result.diagnostics, result.sources, { files, color, docs: rulePage }),
+    );
   }
   if (!result.plan) return 1;
   io.stdout.write(renderPlan(format, result.plan, result.header));

@@ -11,6 +11,8 @@ export interface TextOptions {
   readonly files?: number;
   /** ANSI colours; the CLI sets this only for a terminal with NO_COLOR unset */
   readonly color?: boolean;
+  /** where a code's page is (docs/rules/<code>.md of the installed package), printed under each diagnostic */
+  readonly docs?: (code: string) => string;
 }
 
 export function render(format: Format, diagnostics: readonly Diagnostic[], sources: Sources = new Map(), options: TextOptions = {}): string {
@@ -73,6 +75,7 @@ export function renderText(diagnostics: readonly Diagnostic[], sources: Sources 
       out += codeFrame(sources.get(r.file), r.line, r.column, r.endLine === r.line ? r.endColumn : undefined);
     }
     if (d.hint) out += `  ${paint('dim', 'hint:')} ${visible(d.hint)}\n`;
+    if (options.docs) out += `  ${paint('dim', 'docs:')} ${options.docs(d.code)}\n`;
   }
   const { errors, warnings } = counts(diagnostics);
   const files = options.files ?? new Set(diagnostics.map((d) => d.file)).size;

@@ -197,3 +197,12 @@ describe('colour only on a terminal with NO_COLOR unset', () => {
     expect(r.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toBe((await run(['validate', BAD])).stderr);
   });
 });
+
+describe('each diagnostic links its page', () => {
+  test('docs/rules/<code>.md of the installed package, as a path from the working directory, and the page exists', async () => {
+    const r = await run(['validate', BAD]);
+    const pages = [...r.stderr.matchAll(/^ {2}docs: (\S+)$/gm)].map((m) => m[1]!);
+    expect(pages).toEqual(['docs/rules/schema.md']);
+    expect(readFileSync(pages[0]!, 'utf8')).toMatch(/^# schema\n/);
+  });
+});

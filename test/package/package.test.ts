@@ -110,7 +110,11 @@ describe('installed into a CommonJS repository', () => {
     expect(pkg.dependencies?.['antrea-clusterset']).toMatch(/^file:.*\.tgz$/);
     expect(pkg.scripts?.validate).toBe('clusterset validate');
     for (const f of ['clustersets/prod.yaml', 'cdk8s.yaml', '.gitignore', '.github/workflows/clusterset.yml']) expect(init.stdout).toContain(`created ${f}`);
-    copyFileSync(join(ROOT, 'test/fixtures/typescript/ts-clusterset.ts'), join(repo, 'clustersets/ts-clusterset.ts'));
+    // a second ClusterSet of other clusters: the starter already has east and west (cluster-in-two-definitions)
+    writeFileSync(
+      join(repo, 'clustersets/ts-clusterset.ts'),
+      readFileSync(join(ROOT, 'test/fixtures/typescript/ts-clusterset.ts'), 'utf8').replace(/'(north|east|west)'/g, "'ts-$1'"),
+    );
 
     expect(clusterset('validate')).toMatchObject({ code: 0, stdout: '2 definitions valid\n', stderr: '' });
     const synth = clusterset('synth');
@@ -127,7 +131,7 @@ describe('installed into a CommonJS repository', () => {
     writeFileSync(ts, readFileSync(ts, 'utf8').replace("'10.112.0.0/16'", "'10.128.0.0/16'"));
     const stale = clusterset('synth', '--check');
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toMatch(/dist is stale[\s\S]*ts-clusterset\/west\//);
+    expect(stale.stderr).toMatch(/dist is stale[\s\S]*ts-clusterset\/ts-west\//);
   });
 
   test('a CommonJS cdk8s app uses the construct library on the scaffolded definition', () => {
