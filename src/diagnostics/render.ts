@@ -13,6 +13,8 @@ export interface TextOptions {
   readonly color?: boolean;
   /** where a code's page is (docs/rules/<code>.md of the installed package), printed under each diagnostic */
   readonly docs?: (code: string) => string;
+  /** the closing count of errors and warnings; default true */
+  readonly summary?: boolean;
 }
 
 export function render(format: Format, diagnostics: readonly Diagnostic[], sources: Sources = new Map(), options: TextOptions = {}): string {
@@ -79,7 +81,7 @@ export function renderText(diagnostics: readonly Diagnostic[], sources: Sources 
   }
   const { errors, warnings } = counts(diagnostics);
   const files = options.files ?? new Set(diagnostics.map((d) => d.file)).size;
-  if (diagnostics.length > 0)
+  if (diagnostics.length > 0 && options.summary !== false)
     out += `\n${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}\n`;
   return out;
 }

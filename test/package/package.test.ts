@@ -148,3 +148,22 @@ describe('installed into a CommonJS repository', () => {
     expect(r.stdout).toMatch(/^leader,east,west true\ntrue ClusterSet "bad" has \d+ errors:\n$/);
   });
 });
+
+describe('the construct example, exactly as its README says', () => {
+  test('its install line, its three files, its synth command: one manifest per chart', () => {
+    const readme = readFileSync(join(ROOT, 'examples/construct/README.md'), 'utf8').replace(/\n/g, ' ');
+    const install = /In your repository: `(npm install [^`]+)`/.exec(readme)![1]!.split(' ');
+    const synth = /and run `(npx cdk8s synth)`/.exec(readme)![1]!.split(' ');
+    const dir = join(tmp, 'construct-user');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'app', version: '1.0.0', private: true }, null, 2)}\n`);
+    // the package itself is the tarball under test; everything else as the README names it
+    const args = install.slice(1).map((a) => (a === 'antrea-clusterset' ? tarball : a));
+    expect(sh('npm', [...args, '--prefer-offline'], dir)).toMatchObject({ code: 0 });
+    for (const f of ['main.ts', 'prod.ts', 'cdk8s.yaml']) copyFileSync(join(ROOT, 'examples/construct', f), join(dir, f));
+    const r = sh(synth[0]!, synth.slice(1), dir);
+    expect(r, r.stderr).toMatchObject({ code: 0 });
+    const files = readdirSync(join(dir, 'dist')).map((f) => f.replace(/-[0-9a-f]{8}\.k8s\.yaml$/, ''));
+    expect(files.sort()).toEqual(expect.arrayContaining(['prod-east', 'prod-leader', 'prod-west']));
+  }, 240_000);
+});
