@@ -7,6 +7,7 @@ import { errnoCode, fileSystemDiagnostic } from './diagnostics/file-system';
 import { render, type Format } from './diagnostics/render';
 import type { EmitResult } from './emit/output-directory';
 import { OutputError } from './emit/output-transaction';
+import { gitHint } from './init/git-hint';
 import { packageNameFor, SCAFFOLD_SCRIPTS, scaffoldRepository } from './init/scaffold';
 import { findDefinitionsDir } from './load/find-definitions-dir';
 import { findDefinitionFiles } from './load/load-clustersets';
@@ -399,6 +400,8 @@ function initCommand(args: Args, { io }: Context): number {
   // a command line to paste, so the directory is quoted for the shell
   const cd = dir === '.' ? '' : `cd ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", `'\\''`)}'`} && `;
   say(`\nnext: ${cd}npm install && npx clusterset validate && npx clusterset synth`);
+  const git = gitHint(dir, cd);
+  if (git) say(git);
   return 0;
 }
 

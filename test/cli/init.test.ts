@@ -211,3 +211,20 @@ describe('the shipped workflow runs its plan step as it says (stubbed npx and gh
     expect(workflow.on.pull_request.types).toEqual(expect.arrayContaining(['labeled', 'unlabeled', 'synchronize']));
   });
 });
+
+describe('init and git', () => {
+  test('outside a repository, init says why plan needs git and how to make one; inside one, nothing', async () => {
+    const dir = join(tmp, 'no-git');
+    const r = await run('init', dir);
+    // tmp is not inside a repository unless the machine's /tmp is: compare with git's own answer
+    const inside = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir }).status === 0;
+    if (!inside) {
+      expect(r.stdout).toContain('not a git repository yet: `clusterset plan` compares your definitions with a git revision');
+      expect(r.stdout).toContain(`cd ${dir} && git init -b main && git add -A && git commit -m "ClusterSet definitions"`);
+    }
+    const repo = join(tmp, 'with-git');
+    mkdirSync(repo);
+    spawnSync('git', ['init', '-q'], { cwd: repo });
+    expect((await run('init', repo)).stdout).not.toContain('not a git repository');
+  });
+});

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { diagnosticsJson, readPackageJson } from '../helpers/json';
 
@@ -59,6 +59,25 @@ describe('the tarball', () => {
     for (const p of ['lib/index.js', 'lib/index.cjs', 'lib/cli.js', 'lib/types/index.d.ts', 'bin/clusterset.mjs', 'schema/clusterset.schema.json'])
       expect(paths).toContain(p);
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  test('its Markdown links only to what it contains; its schema path is the one init writes', () => {
+    const paths = new Set(packed.map((f) => f.path));
+    const docs = packed.map((f) => f.path).filter((p) => p.endsWith('.md'));
+    const broken = docs.flatMap((doc) =>
+      [...readFileSync(join(repo, 'node_modules/antrea-clusterset', doc), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => m[1]!)
+        .filter((target) => !/^[a-z]+:/.test(target) && !target.startsWith('#'))
+        .filter((target) => {
+          const path = posix.normalize(posix.join(posix.dirname(doc), target.split('#')[0]!)).replace(/\/$/, '');
+          return !paths.has(path) && ![...paths].some((p) => p.startsWith(`${path}/`));
+        })
+        .map((target) => `${doc} → ${target}`),
+    );
+    expect(broken).toEqual([]);
+    const readme = readFileSync(join(repo, 'node_modules/antrea-clusterset/README.md'), 'utf8');
+    expect(readme).toContain('# yaml-language-server: $schema=../node_modules/antrea-clusterset/schema/clusterset.schema.json');
+    expect(paths.has('schema/clusterset.schema.json')).toBe(true);
   });
 
   test('the package is publishable and declares what it needs at run time', () => {
