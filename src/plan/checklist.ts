@@ -35,7 +35,7 @@ export function planChecklist(base: Definitions, head: Definitions): ChecklistIt
       items.push({
         clusterSet: name,
         when: 'after merging',
-        text: `First installation of ClusterSet ${name}: follow dist/${name}/README.md (order, member tokens, firewalls), leader first.`,
+        text: `First installation of ClusterSet ${c(name)}: follow ${c(`dist/${name}/README.md`)} (order, member tokens, firewalls), leader first.`,
       });
       continue;
     }
@@ -57,6 +57,9 @@ const enginesOf = (d: ClusterSet, clusters: readonly EffectiveCluster[]): Engine
   fluxHub: d.spec.delivery.flux !== undefined && clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef),
 });
 
+/** An identifier in an item's text: a code span in Markdown, as written in text and JSON. */
+const c = (s: string) => `\`${s}\``;
+
 const kubectl = (id: string) => `kubectl --context ${q(id)}`;
 
 function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
@@ -76,8 +79,8 @@ function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
       add(
         'before merging',
         'name' in destination
-          ? `Register ${id} in Argo CD as cluster "${destination.name}" (its Application's destination); its AppProject must allow that destination.`
-          : `Register ${id} in Argo CD with the server ${destination.server} (its Application's destination); its AppProject must allow that destination.`,
+          ? `Register ${c(id)} in Argo CD as cluster ${c(destination.name)} (its Application's destination); its AppProject must allow that destination.`
+          : `Register ${c(id)} in Argo CD with the server ${c(destination.server)} (its Application's destination); its AppProject must allow that destination.`,
         [
           `argocd cluster add ${q(id)}${'name' in destination ? ` --name ${q(destination.name)}` : ''}   # the kubeconfig context of ${id}`,
           `kubectl --context "$ARGOCD_CONTEXT" -n ${q(argocdNs)} get secret -l argocd.argoproj.io/secret-type=cluster`,
@@ -87,28 +90,32 @@ function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
     const kubeConfig = m.cluster.delivery.flux?.kubeConfigSecretRef;
     if (engines.flux && kubeConfig) {
       const fluxNs = after.spec.delivery.flux!.namespace;
-      add('before merging', `Give the hub Flux the kubeconfig of ${id}: Secret ${kubeConfig.name} in ${fluxNs}, key ${kubeConfig.key ?? 'value'}.`, [
-        `kubectl --context "$FLUX_CONTEXT" -n ${q(fluxNs)} create secret generic ${q(kubeConfig.name)} --from-file=${q(kubeConfig.key ?? 'value')}=${q(`${id}.kubeconfig`)}`,
-      ]);
+      add(
+        'before merging',
+        `Give the hub Flux the kubeconfig of ${c(id)}: Secret ${c(kubeConfig.name)} in ${c(fluxNs)}, key ${c(kubeConfig.key ?? 'value')}.`,
+        [
+          `kubectl --context "$FLUX_CONTEXT" -n ${q(fluxNs)} create secret generic ${q(kubeConfig.name)} --from-file=${q(kubeConfig.key ?? 'value')}=${q(`${id}.kubeconfig`)}`,
+        ],
+      );
     } else if (engines.flux && !engines.fluxHub) {
       add(
         'before merging',
-        `Bootstrap Flux in ${id} if it has none, with a source for this repository: its own Flux applies dist/${cs}/flux/${id}/ (after the leader, by hand: nothing orders Fluxes of different clusters).`,
+        `Bootstrap Flux in ${c(id)} if it has none, with a source for this repository: its own Flux applies ${c(`dist/${cs}/flux/${id}/`)} (after the leader, by hand: nothing orders Fluxes of different clusters).`,
       );
     }
     if (!engines.argocd && !engines.flux)
-      add('after merging', `Apply the bundle of ${id} layer by layer, as "By hand, layer by layer" in dist/${cs}/README.md shows.`);
+      add('after merging', `Apply the bundle of ${c(id)} layer by layer, as "By hand, layer by layer" in ${c(`dist/${cs}/README.md`)} shows.`);
     const src = m.cluster.tokenSecret;
     if (src.source === 'manual')
       add(
         'after merging',
-        `Once the leader has applied ${id}'s credentials, copy its token into Secret ${m.cluster.namespace}/${m.tokenSecretName} of ${id} (tokenSecret: manual; the token never passes through git).`,
+        `Once the leader has applied the credentials of ${c(id)}, copy its token into Secret ${c(`${m.cluster.namespace}/${m.tokenSecretName}`)} of ${c(id)} (${c('tokenSecret: manual')}; the token never passes through git).`,
         copyTokenCommands(after, m),
       );
     else if (src.source === 'externalSecret')
       add(
         'after merging',
-        `Once the leader has applied ${id}'s credentials, put its token into your secret store under ${src.externalSecret.remoteRef.key} (properties ${src.externalSecret.remoteRef.caProperty} and ${src.externalSecret.remoteRef.tokenProperty}); the ExternalSecret of ${id} reads it from there.`,
+        `Once the leader has applied the credentials of ${c(id)}, put its token into your secret store under ${c(src.externalSecret.remoteRef.key)} (properties ${c(src.externalSecret.remoteRef.caProperty)} and ${c(src.externalSecret.remoteRef.tokenProperty)}); the ExternalSecret of ${c(id)} reads it from there.`,
         [
           leaderSecretCommand(after, m),
           `  | jq --arg ca ${q(src.externalSecret.remoteRef.caProperty)} --arg token ${q(src.externalSecret.remoteRef.tokenProperty)} '{($ca): (.data["ca.crt"] | @base64d), ($token): (.data.token | @base64d)}'`,
@@ -117,19 +124,19 @@ function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
     else
       add(
         'after merging',
-        `Once the leader has applied ${id}'s credentials, check that the sealed token in tokenSecret.sealedSecret is that token: a sealed value made before the leader minted it cannot be; re-seal it then (dist/${cs}/README.md, Member tokens).`,
+        `Once the leader has applied the credentials of ${c(id)}, check that the sealed token in ${c('tokenSecret.sealedSecret')} is that token: a sealed value made before the leader minted it cannot be; re-seal it then (${c(`dist/${cs}/README.md`)}, Member tokens).`,
       );
     const namespaces = [...new Set(after.spec.services.map((s) => s.namespace))];
     if (namespaces.length > 0)
       add(
         'after merging',
-        `Create the Namespaces of the multi-cluster Services in ${id} (${namespaces.join(', ')}): its imports land only where the Namespace exists, and its ServiceExports need them.`,
+        `Create the Namespaces of the multi-cluster Services in ${c(id)} (${namespaces.map(c).join(', ')}): its imports land only where the Namespace exists, and its ServiceExports need them.`,
         namespaces.map((ns) => `${kubectl(id)} create namespace ${q(ns)} --dry-run=client -o yaml | ${kubectl(id)} apply -f -`),
       );
     if (m.cluster.gateways.length > 0)
       add(
         'before merging',
-        `Open the firewalls between the Gateway candidates of ${id} (${m.cluster.gateways.map((g) => g.node).join(', ')}) and those of every other member, as "Gateways and firewalls" in dist/${cs}/README.md lists.`,
+        `Open the firewalls between the Gateway candidates of ${c(id)} (${m.cluster.gateways.map((g) => c(g.node)).join(', ')}) and those of every other member, as "Gateways and firewalls" in ${c(`dist/${cs}/README.md`)} lists.`,
       );
   }
   return items;
@@ -153,21 +160,21 @@ function leaveItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
     if (exported.length > 0) {
       const alone = exported.filter((s) => !memberIDs.some((o) => o !== id && remaining.has(o) && exportsService(s, o)));
       add(
-        `The other members stop importing what ${id} exported (${exported.map((s) => `${s.namespace}/${s.name}`).join(', ')}): they lose its endpoints` +
+        `The other members stop importing what ${c(id)} exported (${exported.map((s) => c(`${s.namespace}/${s.name}`)).join(', ')}): they lose its endpoints` +
           (alone.length > 0
-            ? `, and ${alone.map((s) => `${s.namespace}/${s.name}`).join(', ')}, exported by ${id} alone, disappears from every member. Check that nothing there still uses it.`
+            ? `, and ${alone.map((s) => c(`${s.namespace}/${s.name}`)).join(', ')}, exported by ${c(id)} alone, disappears from every member. Check that nothing there still uses it.`
             : '.'),
       );
     }
     add(
-      `On the leader, withdraw ${id}'s exports and announcement now: with its token revoked it cannot, and the leader removes a silent member's only after 24 hours (leader/stale_controller.go).`,
+      `On the leader, withdraw the exports and the announcement of ${c(id)} now: with its token revoked it cannot, and the leader removes those of a silent member only after 24 hours (leader/stale_controller.go).`,
       [
         `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete resourceexport -l sourceClusterID=${q(id)}`,
         `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
       ],
     );
     add(
-      `On ${id}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing, so its Antrea installation stays and so do its ServiceExports, its ClusterSet, its Gateway annotation and its antrea-mc-controller.`,
+      `On ${c(id)}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing, so its Antrea installation stays and so do its ServiceExports, its ClusterSet, its Gateway annotation and its ${c('antrea-mc-controller')}.`,
       [
         ...exported.map((s) => `${kubectl(id)} -n ${q(s.namespace)} delete serviceexport ${q(s.name)} --ignore-not-found`),
         `${kubectl(id)} -n ${q(ns)} delete clusterset ${q(cs)} --ignore-not-found`,
@@ -185,7 +192,7 @@ function leaveItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
       const fluxNs = before.spec.delivery.flux!.namespace;
       const context = engines.fluxHub ? '"$FLUX_CONTEXT"' : q(id);
       add(
-        `Remove ${id}'s orphaned Flux Kustomizations once you no longer want them: they keep prune: true, so turn it off before deleting them, or Flux uninstalls Antrea from ${id}.`,
+        `Remove the orphaned Flux Kustomizations of ${c(id)} once you no longer want them: they keep ${c('prune: true')}, so turn it off before deleting them, or Flux uninstalls Antrea from ${c(id)}.`,
         names.flatMap((n) => [
           `kubectl --context ${context} -n ${q(fluxNs)} patch kustomization ${q(n)} --type merge -p '{"spec":{"prune":false}}'`,
           `kubectl --context ${context} -n ${q(fluxNs)} delete kustomization ${q(n)}`,
@@ -194,7 +201,7 @@ function leaveItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
     }
     if (engines.argocd)
       add(
-        `Argo CD: the ApplicationSet deletes ${id}'s Application and keeps what it applied. If you applied argocd/applications/ instead, delete the Application yourself (it has no resources finalizer, so ${id} stays as it is).`,
+        `Argo CD: the ApplicationSet deletes the Application of ${c(id)} and keeps what it applied. If you applied ${c('argocd/applications/')} instead, delete the Application yourself (it has no resources finalizer, so ${c(id)} stays as it is).`,
         [`kubectl --context "$ARGOCD_CONTEXT" -n ${q(before.spec.delivery.argocd!.namespace)} delete application ${q(engineName(cs, id))} --ignore-not-found`],
       );
   }
@@ -216,7 +223,7 @@ function upgradeItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   if (after.spec.antrea.upgradeFrom !== from)
     add(
       'before merging',
-      `Set spec.antrea.upgradeFrom: ${from} in this change: dist/${cs}/README.md then carries the section "Upgrading from ${from}" with these steps.`,
+      `Set ${c(`spec.antrea.upgradeFrom: ${from}`)} in this change: ${c(`dist/${cs}/README.md`)} then carries the section "Upgrading from ${from}" with these steps.`,
     );
   upgrade.steps.forEach((step, i) => {
     // the leader-first order is the engines' job where they hold the members back
@@ -226,7 +233,7 @@ function upgradeItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   });
   if (engines.flux && !engines.fluxHub) {
     const leader = after.spec.leader.clusterID;
-    add('after merging', `One Flux per cluster: reconcile ${leader} first, then the members.`, [
+    add('after merging', `One Flux per cluster: reconcile ${c(leader)} first, then the members.`, [
       `flux --context ${q(leader)} -n ${q(after.spec.delivery.flux!.namespace)} reconcile kustomization ${q(engineName(cs, leader, LAYER_DIRECTORIES.at(-1)!))} --with-source`,
     ]);
   }

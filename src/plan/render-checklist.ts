@@ -1,5 +1,5 @@
 import type { ChecklistItem } from './checklist';
-import { escapeMarkdown } from './markdown';
+import { markdownWithCode } from './markdown';
 
 const WHEN: readonly ChecklistItem['when'][] = ['before merging', 'after merging'];
 
@@ -28,7 +28,7 @@ export function checklistMarkdown(checklist: readonly ChecklistItem[] | undefine
   const lines = ['', '**Checklist**', ''];
   for (const when of WHEN)
     for (const item of items.filter((i) => i.when === when)) {
-      lines.push(`- [ ] _${when}:_ ${escapeMarkdown(item.text)}`);
+      lines.push(`- [ ] _${when}:_ ${markdownWithCode(item.text)}`);
       const commands = item.commands ?? [];
       if (commands.length === 0) continue;
       const longest = Math.max(2, ...commands.flatMap((c) => (c.match(/`+/g) ?? []).map((r) => r.length)));

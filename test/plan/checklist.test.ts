@@ -127,8 +127,10 @@ describe('what the checklist says, and leaves out', () => {
   it('a joining member with tokenSecret manual: the token copy after merging, the Argo CD destination before', async () => {
     const plan = await planOf(...cases[0]!.pair());
     const items = plan.checklist!.map((i) => `${i.when}: ${i.text}`);
-    expect(items).toContainEqual(expect.stringMatching(/^before merging: Register demo-cluster-member4 in Argo CD as cluster "demo-cluster-member4"/));
-    expect(items).toContainEqual(expect.stringMatching(/^after merging: Once the leader has applied demo-cluster-member4's credentials, copy its token/));
+    expect(items).toContainEqual(expect.stringMatching(/^before merging: Register `demo-cluster-member4` in Argo CD as cluster `demo-cluster-member4`/));
+    expect(items).toContainEqual(
+      expect.stringMatching(/^after merging: Once the leader has applied the credentials of `demo-cluster-member4`, copy its token/),
+    );
     const copy = plan.checklist!.find((i) => i.text.includes('copy its token'))!;
     expect(copy.commands!.join('\n')).toContain('kubectl --context demo-cluster-member4 apply --server-side');
   });
@@ -136,7 +138,7 @@ describe('what the checklist says, and leaves out', () => {
   it('a member leaving: exports withdrawn on the leader, clean-up on the member, its Services stop being imported', async () => {
     const plan = await planOf(...cases[2]!.pair());
     const text = plan.checklist!.map((i) => [i.text, ...(i.commands ?? [])].join('\n')).join('\n');
-    expect(text).toContain('demo/nginx, exported by test-cluster-west alone, disappears from every member');
+    expect(text).toContain('`demo/nginx`, exported by `test-cluster-west` alone, disappears from every member');
     expect(text).toContain('kubectl --context test-cluster-north -n antrea-multicluster delete resourceexport -l sourceClusterID=test-cluster-west');
     expect(text).toContain('kubectl --context test-cluster-west -n kube-system delete clusterset test-clusterset --ignore-not-found');
     expect(text).toContain('kubectl --context test-cluster-west annotate node test-cluster-west-node-1 multicluster.antrea.io/gateway-');
@@ -153,11 +155,11 @@ describe('what the checklist says, and leaves out', () => {
     const commands = plan.checklist!.flatMap((i) => i.commands ?? []);
     expect(commands.length).toBeGreaterThan(0);
     for (const c of commands.filter((x) => x.startsWith('kubectl'))) expect(c).toMatch(/^kubectl --context /);
-    expect(plan.checklist!.map((i) => i.text)).toContainEqual(expect.stringMatching(/^Set spec\.antrea\.upgradeFrom: v2\.6\.3 in this change/));
+    expect(plan.checklist!.map((i) => i.text)).toContainEqual(expect.stringMatching(/^Set `spec\.antrea\.upgradeFrom: v2\.6\.3` in this change/));
     // with the gates at their defaults the risk stays, as a condition
     const flux = await planOf(...cases[5]!.pair());
     expect(JSON.stringify(flux.changes)).toMatch(/If you use Egress or ServiceExternalIP/);
-    expect(flux.checklist!.map((i) => i.text)).not.toContainEqual(expect.stringMatching(/^Set spec\.antrea\.upgradeFrom/));
+    expect(flux.checklist!.map((i) => i.text)).not.toContainEqual(expect.stringMatching(/^Set `spec\.antrea\.upgradeFrom/));
   });
 
   it('every command block parses as shell', async () => {
@@ -192,5 +194,21 @@ describe('upgrade-from-missing (plan only)', () => {
     const diagnostics: Diagnostic[] = [];
     upgradeFromMissing(await parsed({ version: 'v2.6.3' }), await parsed(antrea), diagnostics);
     expect(diagnostics).toEqual([]);
+  });
+});
+
+describe('the markdown checklist renders as GitHub renders it (marked, GFM)', () => {
+  it.each(cases.map((c) => c.name))('%s: task items, identifiers as code, command blocks inside their items', async (name) => {
+    const { marked } = await import('marked');
+    const md = readFileSync(`test/fixtures/plan/checklist/${name}.md`, 'utf8');
+    const html = await marked.parse(md, { gfm: true });
+    const items = md.split('\n').filter((l) => l.startsWith('- [ ] ')).length;
+    expect(items).toBeGreaterThan(0);
+    expect(html.match(/<li>(<p>)?<input disabled="" type="checkbox">/g)?.length).toBe(items);
+    expect(html).toMatch(/<code>[a-z0-9-]+<\/code>/);
+    // a command block belongs to the item above it: the <pre> comes before that item's </li>
+    for (const pre of html.matchAll(/<pre>/g)) expect(html.lastIndexOf('<li>', pre.index)).toBeGreaterThan(html.lastIndexOf('</li>', pre.index));
+    // nothing escaped that did not need it
+    expect(md).not.toMatch(/\\[().!{}]/);
   });
 });
