@@ -3,6 +3,7 @@ import { loadClusterSets, type LoadOptions } from './load/load-clustersets';
 import type { SourceFile } from './load/source-file';
 import { parseClusterSet, type ParsedClusterSet } from './model/parse-clusterset';
 import { runFleetRules, runRawRules, runRules } from './validate/run-rules';
+import { checkWhatRemains } from './validate/salvage';
 import { scanDefinitionText } from './validate/scan-secrets';
 
 export interface CheckResult {
@@ -25,7 +26,10 @@ export async function checkDefinitions(files: readonly string[], options: LoadOp
   // model: shape, enums and defaults (zod); rules over raw data run even when that fails
   const parsed = sources.flatMap((source) => {
     runRawRules(source, diagnostics);
-    return parseClusterSet(source, diagnostics) ?? [];
+    const p = parseClusterSet(source, diagnostics);
+    // a schema error does not hide the rest: the rules run over what can be checked
+    if (!p) checkWhatRemains(source, diagnostics);
+    return p ?? [];
   });
   // secrets anywhere in a definition's text (values, keys, comments), by secretlint's detectors;
   // a line the inline-secret rule already reported is not reported twice
