@@ -12,7 +12,7 @@ interface Identity {
   readonly path: DataPath;
 }
 
-function identities({ definition, clusters }: FleetDefinition, c: EffectiveCluster): Identity[] {
+function identities({ definition }: FleetDefinition, c: EffectiveCluster): Identity[] {
   const out: Identity[] = [{ key: `id\0${c.clusterID}`, what: `cluster ID "${c.clusterID}"`, path: [...c.path, 'clusterID'] }];
   const argocd = definition.spec.delivery.argocd;
   const destination = c.cluster.delivery.argocd;
