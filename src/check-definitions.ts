@@ -2,7 +2,8 @@ import type { Diagnostic } from './diagnostics/diagnostic';
 import { loadClusterSets, type LoadOptions } from './load/load-clustersets';
 import type { SourceFile } from './load/source-file';
 import { parseClusterSet, type ParsedClusterSet } from './model/parse-clusterset';
-import { runRawRules, runRules } from './validate/run-rules';
+import { runFleetRules, runRawRules, runRules } from './validate/run-rules';
+import { checkWhatRemains } from './validate/salvage';
 import { scanDefinitionText } from './validate/scan-secrets';
 
 export interface CheckResult {
@@ -10,6 +11,8 @@ export interface CheckResult {
   readonly sources: readonly SourceFile[];
   /** the definitions that passed the schema (synthesize them only when `diagnostics` has no error) */
   readonly parsed: readonly ParsedClusterSet[];
+  /** file → text of every definition read, for code frames (also files that did not load) */
+  readonly texts: ReadonlyMap<string, string>;
 }
 
 /** load, model and validate: everything before synth. */
@@ -17,12 +20,16 @@ export async function checkDefinitions(files: readonly string[], options: LoadOp
   const diagnostics: Diagnostic[] = [];
 
   // load: parse each file (TypeScript in a sandbox), keeping a way back from data paths to line and column
-  const sources = await loadClusterSets(files, diagnostics, options);
+  const texts = new Map<string, string>();
+  const sources = await loadClusterSets(files, diagnostics, options, texts);
 
   // model: shape, enums and defaults (zod); rules over raw data run even when that fails
   const parsed = sources.flatMap((source) => {
     runRawRules(source, diagnostics);
-    return parseClusterSet(source, diagnostics) ?? [];
+    const p = parseClusterSet(source, diagnostics);
+    // a schema error does not hide the rest: the rules run over what can be checked
+    if (!p) checkWhatRemains(source, diagnostics);
+    return p ?? [];
   });
   // secrets anywhere in a definition's text (values, keys, comments), by secretlint's detectors;
   // a line the inline-secret rule already reported is not reported twice
@@ -36,7 +43,8 @@ export async function checkDefinitions(files: readonly string[], options: LoadOp
   // validate: cross-field and cross-cluster rules over the effective settings
   for (const p of parsed) runRules(p, diagnostics);
   duplicateClusterSetNames(parsed, diagnostics);
-  return { diagnostics, sources, parsed };
+  runFleetRules(parsed, diagnostics);
+  return { diagnostics, sources, parsed, texts };
 }
 
 /** Two definitions with one ClusterSet name would write the same folder. */

@@ -1,14 +1,19 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { checkDefinitions } from './check-definitions';
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
 import { errnoCode, fileSystemDiagnostic } from './diagnostics/file-system';
 import { render, type Format } from './diagnostics/render';
 import type { EmitResult } from './emit/output-directory';
 import { OutputError } from './emit/output-transaction';
+import { gitHint } from './init/git-hint';
 import { packageNameFor, SCAFFOLD_SCRIPTS, scaffoldRepository } from './init/scaffold';
+import { findDefinitionsDir } from './load/find-definitions-dir';
 import { findDefinitionFiles } from './load/load-clustersets';
 import { DUMP_HELP, IMPORT_OPTIONS } from './live/import-options';
+import { didYouMean } from './model/did-you-mean';
+import { plural } from './plural';
 import { definitionJsonSchema } from './model/json-schema';
 import { hasDestructive } from './plan/plan-changes';
 import { GitError } from './plan/read-revision';
@@ -172,9 +177,18 @@ class UsageError extends Error {
 
 function command(name: string): Command {
   const c = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!c) throw new UsageError(`unknown command "${name}"; the commands are ${Object.keys(COMMANDS).join(', ')}`);
+  if (!c) {
+    const guess = didYouMean(name, Object.keys(COMMANDS));
+    throw new UsageError(`unknown command "${name}"${guess ? `: did you mean "${guess}"?` : ''} (the commands are ${Object.keys(COMMANDS).join(', ')})`);
+  }
   return c;
 }
+
+/** A code's doc page in the installed package (docs/ beside src/ or lib/), as a path from the working directory. */
+const rulePage = (code: string): string =>
+  relative(process.cwd(), fileURLToPath(new URL(`../docs/rules/${code}.md`, import.meta.url)))
+    .split('\\')
+    .join('/');
 
 /** The package version, read from package.json beside src/ (or lib/ when built). */
 export function version(): string {
@@ -259,17 +273,18 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
 
   // results (what was checked or written) go to stdout, diagnostics to stderr; json and github are results
   const diagnostics: Diagnostic[] = [];
-  const files = findDefinitionFiles(full ? ['clustersets'] : args.positionals, diagnostics);
+  // synth writes next to the definitions it reads, so only validate looks above the working directory
+  const files = findDefinitionFiles(full ? [name === 'validate' ? findDefinitionsDir(process.cwd()) : 'clustersets'] : args.positionals, diagnostics);
   const result = files.length > 0 ? await checkDefinitions(files, { typescript: args.options['no-typescript'] !== true }) : undefined;
   diagnostics.push(...(result?.diagnostics ?? []));
-  const sources = new Map((result?.sources ?? []).map((s) => [s.file, s.text]));
+  const sources = new Map(result?.texts);
   // the summary counts every path looked at, including those that could not be read
   const checked = new Set([...files, ...diagnostics.map((d) => d.file)]).size;
   const report = (extra: Diagnostic[] = []) => {
     const all = [...diagnostics, ...extra];
     const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
     if (format === 'json') io.stdout.write(render('json', all));
-    else if (all.length > 0) (format === 'github' ? io.stdout : io.stderr).write(render(format, all, sources, { files: checked, color }));
+    else if (all.length > 0) (format === 'github' ? io.stdout : io.stderr).write(render(format, all, sources, { files: checked, color, docs: rulePage }));
     return hasErrors(all);
   };
   const say = (line: string) => {
@@ -311,10 +326,11 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
       io.stderr.write(`${out} is stale; run \`clusterset synth\` and commit the result:\n${emitted.stale.map((s) => `  ${s}`).join('\n')}\n`);
       return 1;
     }
-    say(`${out} is up to date (${emitted.files} files, ${emitted.clusters} clusters)`);
+    say(`${out} is up to date (${plural(emitted.files, 'file')}, ${plural(emitted.clusters, 'cluster')})`);
     return 0;
   }
-  say(`wrote ${emitted.files} files for ${emitted.clusters} clusters into ${out} (${emitted.built} bundles built, ${emitted.changed} files changed)`);
+  const total = `${plural(emitted.files, 'file')} for ${plural(emitted.clusters, 'cluster')}; ${plural(emitted.built, 'bundle')} built`;
+  say(emitted.changed === 0 ? `${out} unchanged (${total})` : `wrote ${plural(emitted.changed, 'changed file')} into ${out} (${total})`);
   return 0;
 }
 
@@ -322,7 +338,7 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
 async function planCommand(args: Args, { io, env }: Context): Promise<number> {
   const format = (args.options.format ?? 'text') as PlanFormat;
   if (!PLAN_FORMATS.includes(format)) throw new UsageError(`--format must be ${PLAN_FORMATS.join(', ')}, not "${format}"`);
-  const paths = args.positionals.length > 0 ? args.positionals : ['clustersets'];
+  const paths = args.positionals.length > 0 ? args.positionals : [findDefinitionsDir(process.cwd())];
   if (args.options.live !== undefined) return (await import('./live/commands')).livePlanCommand(paths, args.options, io, env);
   let result: PlanResult;
   try {
@@ -336,10 +352,12 @@ async function planCommand(args: Args, { io, env }: Context): Promise<number> {
   if (result.diagnostics.length > 0) {
     const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
     const files = new Set(result.diagnostics.map((d) => d.file)).size;
-    io.stderr.write(render(format === 'json' ? 'json' : format === 'github' ? 'github' : 'text', result.diagnostics, result.sources, { files, color }));
+    io.stderr.write(
+      render(format === 'json' ? 'json' : format === 'github' ? 'github' : 'text', result.diagnostics, result.sources, { files, color, docs: rulePage }),
+    );
   }
   if (!result.plan) return 1;
-  io.stdout.write(renderPlan(format, result.plan, { base: result.base, head: result.head }));
+  io.stdout.write(renderPlan(format, result.plan, result.header));
   return hasDestructive(result.plan) ? 3 : 0;
 }
 
@@ -398,6 +416,8 @@ function initCommand(args: Args, { io }: Context): number {
   // a command line to paste, so the directory is quoted for the shell
   const cd = dir === '.' ? '' : `cd ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", `'\\''`)}'`} && `;
   say(`\nnext: ${cd}npm install && npx clusterset validate && npx clusterset synth`);
+  const git = gitHint(dir, cd);
+  if (git) say(git);
   return 0;
 }
 

@@ -38,13 +38,32 @@ const compare = (a: Version, b: Version): number => a.major - b.major || a.minor
 /** true when `v` is at or after `major.minor` */
 const atLeast = (v: Version, major: number, minor: number): boolean => v.major > major || (v.major === major && v.minor >= minor);
 
+/** What the caller knows about the fleet, so that only the steps and risks that apply are listed. */
+export interface UpgradeOptions {
+  /** the leader's common area Namespace (a Kubernetes name, so safe unquoted in a shell) */
+  readonly leaderNamespace?: string;
+  /** how the commands reach the leader, quoted for the shell (`kubectl --context <leader ID>`): every command names its cluster */
+  readonly leaderKubectl?: string;
+  /**
+   * Whether the agents gossip (memberlist: Egress, ServiceExternalIP): `unused` when the fleet turns
+   * both off, `relaxed` when gossip verification is already off, `unknown` otherwise.
+   */
+  readonly gossip?: 'unknown' | 'unused' | 'relaxed';
+}
+
 /**
  * Ordered steps and risks for moving from `from` to `to` (both `vX.Y.Z`). Same version: nothing.
- * Downgrades and moves of more than four minor versions are refused. `leaderNamespace` goes into
- * the commands (a Kubernetes name, so safe unquoted in a shell).
+ * Downgrades and moves of more than four minor versions are refused. The steps are what a person
+ * does or checks once the change is merged; changing the version is the change itself, and what
+ * validation already enforces (cluster-id-prefix-pair) is not repeated.
  */
-export function upgradeSteps(from: string, to: string, { leaderNamespace = 'antrea-multicluster' }: { leaderNamespace?: string } = {}): UpgradePlan {
+export function upgradeSteps(
+  from: string,
+  to: string,
+  { leaderNamespace = 'antrea-multicluster', leaderKubectl = 'kubectl', gossip = 'unknown' }: UpgradeOptions = {},
+): UpgradePlan {
   const ns = leaderNamespace;
+  const kubectl = leaderKubectl;
   const a = parseVersion(from);
   const b = parseVersion(to);
   const refuse = (refused: string): UpgradePlan => ({ from, to, steps: [], commands: {}, risks: [], refused });
@@ -73,18 +92,25 @@ export function upgradeSteps(from: string, to: string, { leaderNamespace = 'antr
   if (crosses(2, 7)) {
     steps.push(
       `Before the leader moves to ${to}: every member must reach the leader with its own ServiceAccount token, bound to its cluster ID (annotation multicluster.antrea.io/cluster-id). The bundles already carry one per member; a ClusterSet first set up with antctl or upstream's manifests must point each member ClusterSet's spec.leaders[].secret at that member's own token, and every member must show connected, before going on.`,
-      `Check that no two member cluster IDs form a dash-delimited prefix pair (east and east-1): from ${to} the leader refuses such a member.`,
     );
+    commands[steps.length - 1] = [announcements(kubectl, ns)];
     risks.push(
       `A member still using the shared ${SHARED_MEMBER_ACCESS_SA} is denied by the ${to} leader at its next heartbeat (every 10 s); after 24 hours without a heartbeat the leader deletes its MemberClusterAnnounce and every ResourceExport of that member, which removes its Services and replicated policies from the whole ClusterSet.`,
       `Until a member's mc-controller runs ${to}, the leader rejects its ClusterInfo updates, so its Gateway IPs and Pod CIDRs are not refreshed (this heals when the member is upgraded).`,
-      `The ${to} agents encrypt and authenticate the gossip traffic of Egress and ServiceExternalIP with the antrea-memberlist-keys Secret; while some Nodes still run the older agent, gossip between old and new Nodes fails. If you use Egress or ServiceExternalIP, set agentConfig memberlist.gossipVerifyIncoming and memberlist.gossipVerifyOutgoing to false for the upgrade and turn them back on once every agent runs ${to}.`,
       `The AdminNetworkPolicy and BaselineAdminNetworkPolicy webhooks are gone in ${to} (the API is deprecated in favour of the upstream ClusterNetworkPolicy API).`,
     );
+    // memberlist gossip carries Egress and ServiceExternalIP state between Nodes (docs/egress.md)
+    if (gossip === 'unknown')
+      risks.push(
+        `The ${to} agents encrypt and authenticate the gossip traffic of Egress and ServiceExternalIP with the antrea-memberlist-keys Secret; while some Nodes still run the older agent, gossip between old and new Nodes fails. If you use Egress or ServiceExternalIP, set agentConfig memberlist.gossipVerifyIncoming and memberlist.gossipVerifyOutgoing to false for the upgrade and turn them back on once every agent runs ${to}.`,
+      );
+    else if (gossip === 'relaxed')
+      risks.push(
+        `agentConfig turns memberlist gossip verification off, as the move to ${to} needs while old and new agents coexist: turn memberlist.gossipVerifyIncoming and gossipVerifyOutgoing back on in a later change, once every agent runs ${to}.`,
+      );
   }
 
   steps.push(
-    `Change spec.antrea.version to ${to} (keep spec.antrea.upgradeFrom: ${from} for this change) and run synth; review and merge the bundles in one commit.`,
     `Leader cluster first: its CRDs, RBAC and config, then the webhooks, then antrea-controller, the antrea-agent DaemonSet and the leader antrea-mc-controller; wait until they are Available. Argo CD's RollingSync and a hub Flux's dependsOn hold the members back until then; with one Flux per cluster, merge and reconcile the leader's change first.`,
     `Then each member, in the same order; every member must end on the leader's release (${to}).`,
   );
@@ -93,10 +119,10 @@ export function upgradeSteps(from: string, to: string, { leaderNamespace = 'antr
       `Once every member shows connected again (its MemberClusterAnnounce touch-ts annotation refreshes every 10 s), delete the shared credential ${SHARED_MEMBER_ACCESS_SA} on the leader if it exists (an antctl set-up created it); this is mandatory, because a ServiceAccount without a cluster ID is exempt from the ${to} ResourceExport checks.`,
     );
     commands[steps.length - 1] = [
-      `kubectl get memberclusterannounce -n ${ns} -o custom-columns='NAME:.metadata.name,CLUSTER-ID:.clusterID,LAST-SEEN:.metadata.annotations.touch-ts'`,
-      `kubectl delete serviceaccount ${SHARED_MEMBER_ACCESS_SA} -n ${ns} --ignore-not-found`,
-      `kubectl delete rolebinding antrea-mc-member-cluster-rolebinding -n ${ns} --ignore-not-found`,
-      `kubectl delete secret antrea-mc-member-access-token -n ${ns} --ignore-not-found`,
+      announcements(kubectl, ns),
+      `${kubectl} delete serviceaccount ${SHARED_MEMBER_ACCESS_SA} -n ${ns} --ignore-not-found`,
+      `${kubectl} delete rolebinding antrea-mc-member-cluster-rolebinding -n ${ns} --ignore-not-found`,
+      `${kubectl} delete secret antrea-mc-member-access-token -n ${ns} --ignore-not-found`,
     ];
   }
   steps.push(`Remove spec.antrea.upgradeFrom once every cluster runs ${to}.`);
@@ -106,3 +132,7 @@ export function upgradeSteps(from: string, to: string, { leaderNamespace = 'antr
   );
   return { from, to, steps, commands, risks };
 }
+
+/** Every member's announcement on the leader, with the time it last refreshed it (every 10 s while connected). */
+const announcements = (kubectl: string, ns: string): string =>
+  `${kubectl} get memberclusterannounce -n ${ns} -o custom-columns='NAME:.metadata.name,CLUSTER-ID:.clusterID,LAST-SEEN:.metadata.annotations.touch-ts'`;

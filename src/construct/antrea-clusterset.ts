@@ -3,6 +3,7 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
+import { renderText } from '../diagnostics/render';
 import { EmitCache, layoutClusterSet, sortObjects } from '../emit/layout';
 import { loadYaml } from '../load/load-yaml';
 import { LineIndex, type SourceFile } from '../load/source-file';
@@ -20,26 +21,38 @@ export interface AntreaClusterSetProps {
   readonly definition: ClusterSetInput | { readonly file: string };
 }
 
-/** The diagnostics that stopped a ClusterSet, as one error whose message lists them all. */
+/**
+ * The diagnostics that stopped a ClusterSet, as one error whose message lists them all as the CLI
+ * prints them: `file:line:column: error code: message`, the code frame and the hint. A definition
+ * given as data has no lines: its diagnostics are placed by data path. `id` and `diagnostics` are
+ * not enumerable, so that Node, printing an uncaught error, shows the message and not a dump.
+ */
 export class ClusterSetError extends Error {
-  constructor(
-    readonly id: string,
-    readonly diagnostics: readonly Diagnostic[],
-  ) {
+  declare readonly id: string;
+  declare readonly diagnostics: readonly Diagnostic[];
+
+  constructor(id: string, diagnostics: readonly Diagnostic[]) {
     const errors = diagnostics.filter((d) => d.severity === 'error');
-    super(
-      `ClusterSet "${id}" has ${errors.length} error${errors.length === 1 ? '' : 's'}:\n${sortDiagnostics(errors)
-        .map((d) => `  ${placeOf(d)}: ${d.code}: ${d.message}${d.hint ? ` (${d.hint})` : ''}`)
-        .join('\n')}`,
-    );
+    super(`ClusterSet "${id}" has ${errors.length} error${errors.length === 1 ? '' : 's'}:\n${sortDiagnostics(errors).map(renderOne).join('').trimEnd()}`);
+    Object.defineProperty(this, 'id', { value: id, enumerable: false });
+    Object.defineProperty(this, 'diagnostics', { value: diagnostics, enumerable: false });
     this.name = 'ClusterSetError';
   }
 }
 
-/** `file:line:column` for a file, the data path for a definition given as an object. */
-function placeOf(d: Diagnostic): string {
-  if (!d.file.startsWith('<')) return `${d.file}:${d.line}:${d.column}`;
-  return d.path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${p}` : p), '') || 'the definition';
+/** One diagnostic as the CLI's text: with a code frame when it is in a file that can be read. */
+function renderOne(d: Diagnostic): string {
+  if (d.file.startsWith('<')) {
+    const path = d.path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${p}` : p), '') || 'the definition';
+    return `${path}: ${d.severity} ${d.code}: ${d.message}\n${d.hint ? `  hint: ${d.hint}\n` : ''}`;
+  }
+  let text: string | undefined;
+  try {
+    text = readFileSync(d.file, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  return renderText([d], text === undefined ? new Map() : new Map([[d.file, text]]), { summary: false });
 }
 
 /**

@@ -12,6 +12,7 @@ export const DIAGNOSTIC_CODES = [
   'schema',
   'unsupported-antrea-version',
   'antrea-upgrade-path',
+  'upgrade-from-missing',
   // identity and topology
   'cluster-id-format',
   'cluster-id-duplicate',
@@ -66,6 +67,7 @@ export const DIAGNOSTIC_CODES = [
   // adopting a running ClusterSet (clusterset import, plan --live)
   'live-dump',
   'unset-value',
+  'cluster-in-two-definitions',
   // output self-checks
   'output-schema',
   'output-collision',

@@ -11,6 +11,10 @@ export interface TextOptions {
   readonly files?: number;
   /** ANSI colours; the CLI sets this only for a terminal with NO_COLOR unset */
   readonly color?: boolean;
+  /** where a code's page is (docs/rules/<code>.md of the installed package), printed under each diagnostic */
+  readonly docs?: (code: string) => string;
+  /** the closing count of errors and warnings; default true */
+  readonly summary?: boolean;
 }
 
 export function render(format: Format, diagnostics: readonly Diagnostic[], sources: Sources = new Map(), options: TextOptions = {}): string {
@@ -73,10 +77,11 @@ export function renderText(diagnostics: readonly Diagnostic[], sources: Sources 
       out += codeFrame(sources.get(r.file), r.line, r.column, r.endLine === r.line ? r.endColumn : undefined);
     }
     if (d.hint) out += `  ${paint('dim', 'hint:')} ${visible(d.hint)}\n`;
+    if (options.docs) out += `  ${paint('dim', 'docs:')} ${options.docs(d.code)}\n`;
   }
   const { errors, warnings } = counts(diagnostics);
   const files = options.files ?? new Set(diagnostics.map((d) => d.file)).size;
-  if (diagnostics.length > 0)
+  if (diagnostics.length > 0 && options.summary !== false)
     out += `\n${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}\n`;
   return out;
 }

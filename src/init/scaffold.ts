@@ -1,3 +1,4 @@
+import { PLAN_MARKER } from '../plan/render-plan';
 import { LATEST_RELEASE } from '../antrea/releases';
 
 /** One file of a new GitOps repository. */
@@ -94,13 +95,19 @@ app: npx clusterset synth
 output: dist
 `;
 
+/** The label a pull request carries to accept a destructive plan. */
+export const DESTRUCTIVE_LABEL = 'clusterset: destructive ok';
+
 // `plan` is used only where the installed version has it, so the workflow works before and after
 const WORKFLOW = `# Pull-request checks for the ClusterSet definitions in clustersets/: diagnostics as annotations
 # on the changed lines, a check that the committed dist/ is up to date, and the plan of what the
-# pull request changes in the fleet as one pull-request comment.
+# pull request changes in the fleet: annotations, and one pull-request comment updated on every push.
+# A plan that deletes or orphans objects fails the check until the pull request carries the label
+# "${DESTRUCTIVE_LABEL}".
 name: clusterset
 on:
   pull_request:
+    types: [opened, synchronize, reopened, labeled, unlabeled]
   push:
     branches: [main]
 permissions:
@@ -123,19 +130,35 @@ jobs:
         run: npx clusterset validate --format github
       - name: dist/ is up to date
         run: npx clusterset synth --check
-      - name: plan as a pull-request comment
+      - name: plan as annotations and a pull-request comment
         if: github.event_name == 'pull_request'
         env:
           GH_TOKEN: \${{ github.token }}
           PR: \${{ github.event.pull_request.number }}
           BASE: origin/\${{ github.base_ref }}
+          LABELS: \${{ toJSON(github.event.pull_request.labels.*.name) }}
         run: |
           if ! npx clusterset help plan > /dev/null 2>&1; then
             echo "this antrea-clusterset version has no plan command"; exit 0
           fi
+          npx clusterset plan --base "$BASE" --format github || true
           status=0
           npx clusterset plan --base "$BASE" --format markdown > plan.md || status=$?
-          gh pr comment "$PR" --body-file plan.md --edit-last || gh pr comment "$PR" --body-file plan.md
+          # the comment that starts with the plan's marker line is updated, else one is added
+          id=$(gh api "repos/$GITHUB_REPOSITORY/issues/$PR/comments" --paginate \\
+            --jq '.[] | select(.body | startswith("${PLAN_MARKER}")) | .id' | head -n 1)
+          if [ -n "$id" ]; then
+            gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F body=@plan.md > /dev/null
+          else
+            gh pr comment "$PR" --body-file plan.md
+          fi
           # 3: the plan deletes or orphans objects; the comment says which
-          if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then exit "$status"; fi
+          if [ "$status" -eq 3 ]; then
+            if printf '%s' "$LABELS" | jq -e 'index("${DESTRUCTIVE_LABEL}")' > /dev/null; then
+              echo "destructive plan accepted by the label ${DESTRUCTIVE_LABEL}"; exit 0
+            fi
+            echo "::error title=clusterset plan::the plan deletes or orphans objects (see the pull-request comment); add the label '${DESTRUCTIVE_LABEL}' to accept it"
+            exit 3
+          fi
+          exit "$status"
 `;

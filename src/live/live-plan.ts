@@ -116,7 +116,15 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
   const diagnostics: Diagnostic[] = [];
   const sources = new Map<string, string>();
   const notCompared = new Map<string, number>();
-  const result = (plan?: Plan): LivePlanResult => ({ base: 'live', head: 'work tree', diagnostics, sources, notCompared, ...(plan && { plan }) });
+  const result = (plan?: Plan): LivePlanResult => ({
+    base: 'live',
+    head: 'work tree',
+    header: { base: 'the running clusters', head: 'the work tree' },
+    diagnostics,
+    sources,
+    notCompared,
+    ...(plan && { plan }),
+  });
 
   const contexts = options.dumps.filter((d) => d.startsWith('context:'));
   const dumps = [

@@ -42,12 +42,19 @@ export interface LoadOptions {
 }
 
 /** Reads and parses each file; problems become diagnostics, never exceptions. */
-export async function loadClusterSets(files: readonly string[], diagnostics: Diagnostic[], options: LoadOptions = {}): Promise<SourceFile[]> {
+export async function loadClusterSets(
+  files: readonly string[],
+  diagnostics: Diagnostic[],
+  options: LoadOptions = {},
+  /** filled with the text of every file read, also those that do not load: code frames for their diagnostics */
+  texts?: Map<string, string>,
+): Promise<SourceFile[]> {
   const sources: SourceFile[] = [];
   for (const file of files) {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
+      texts?.set(file, text);
     } catch (err) {
       diagnostics.push(fileSystemDiagnostic(file, 'read', err));
       continue;

@@ -61,9 +61,19 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], 
       at('yaml-limits', limit?.offset ?? pos, limit?.message ?? `nesting is deeper than ${limits.maxDepth} levels`);
       return undefined;
     }
+    let indented = false;
     for (const e of doc.errors) {
       failed = true;
-      at('yaml-syntax', e.pos[0], lowerFirst(e.message.split('\n')[0]!), yamlHint(e.code), e.pos[1]);
+      if (!INDENTATION_ERRORS.has(e.code)) {
+        at('yaml-syntax', e.pos[0], lowerFirst(e.message.split('\n')[0]!), yamlHint(e.code), e.pos[1]);
+        continue;
+      }
+      // one mis-indented line makes every later line of its block an error too: report the first,
+      // at the line's first character, against the line above it
+      if (indented) continue;
+      indented = true;
+      const line = indentationAt(text, e.pos[0]);
+      at('yaml-syntax', line.start, `this line is indented to column ${line.column}, which matches no block above it`, line.hint, line.end);
     }
   }
   if (failed) return undefined;
@@ -259,6 +269,33 @@ function rangeOf(node: unknown): [number, number] | undefined {
 }
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/** Errors that a line indented too far or not far enough causes, and the lines after it. */
+const INDENTATION_ERRORS = new Set(['BAD_INDENT', 'MISSING_CHAR', 'UNEXPECTED_TOKEN', 'BLOCK_AS_IMPLICIT_KEY']);
+
+/** The line holding `offset`: its first non-blank character and how the line above it is indented. */
+function indentationAt(text: string, offset: number): { start: number; end: number; column: number; hint: string } {
+  const lineStart = text.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+  const lineEnd = text.indexOf('\n', lineStart) === -1 ? text.length : text.indexOf('\n', lineStart);
+  const line = text.slice(lineStart, lineEnd);
+  const indent = line.length - line.trimStart().length;
+  // the nearest non-blank, non-comment line above: where its keys start (after "- " for a list item)
+  const above = text
+    .slice(0, Math.max(0, lineStart - 1))
+    .split('\n')
+    .reverse()
+    .find((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  const keyColumn = above === undefined ? undefined : above.length - above.trimStart().length + (/^\s*- /.test(above) ? 2 : 0) + 1;
+  return {
+    start: lineStart + indent,
+    end: lineEnd,
+    column: indent + 1,
+    hint:
+      keyColumn === undefined || keyColumn === indent + 1
+        ? 'check the indentation of this line against its parent'
+        : `the line above starts its keys at column ${keyColumn}: indent this line the same to continue that block, or less to close it`,
+  };
+}
 
 function yamlHint(code: string): string | undefined {
   switch (code) {

@@ -65,7 +65,24 @@ function issueToDiagnostics(source: SourceFile, issue: z.core.$ZodIssue): Diagno
       ),
     ];
   }
-  return [at(path, lowerFirst(issue.message.replace(/^Invalid input: /, '')))];
+  return [at(path, lowerFirst(issue.message.replace(/^Invalid input: /, '')), typeHint(issue, path, value))];
+}
+
+/**
+ * Where the intent is clear from the value: a Gateway written as its Node name, a release
+ * written as a number (`version: 2.7` is a float in YAML).
+ */
+function typeHint(issue: z.core.$ZodIssue, path: DataPath, value: unknown): string | undefined {
+  if (issue.code !== 'invalid_type') return undefined;
+  if (issue.expected === 'object' && (typeof value === 'string' || typeof value === 'number')) {
+    const keys = knownKeys(path);
+    if (keys.includes('node')) return `a Gateway is an object: write { node: ${String(value)} }`;
+    if (keys.includes('name')) return `write an object: { name: ${String(value)}, … }`;
+  }
+  const last = path[path.length - 1];
+  if (issue.expected === 'string' && typeof value === 'number' && (last === 'version' || last === 'upgradeFrom'))
+    return `an Antrea release is a string with a leading v, such as "v${String(value)}${Number.isInteger(value) ? '.0' : ''}.x": write it as the release tag`;
+  return undefined;
 }
 
 /** Known keys of the object schema at a data path, for "did you mean". */

@@ -2,7 +2,9 @@ import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { isGuarded } from '../synth/guards';
+import { upgradeOptionsFor } from '../synth/upgrade-options';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
+import { planChecklist, type ChecklistItem } from './checklist';
 import { diffObjects, type ObjectChange } from './diff-objects';
 
 /**
@@ -48,6 +50,8 @@ export interface OwnerCounts {
 
 export interface Plan {
   readonly changes: readonly PlanChange[];
+  /** what a person does beyond merging: joins, leaves, upgrades (checklist.ts) */
+  readonly checklist?: readonly ChecklistItem[];
   readonly counts: readonly OwnerCounts[];
   readonly objectChanges: readonly ObjectChange[];
   /** the definitions compared, by ClusterSet name (the diagram draws the head and what the base loses) */
@@ -121,7 +125,13 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
       });
   }
   const definitions = (r: CompiledRevision) => new Map([...r.definitions].map(([name, d]) => [name, d.definition]));
-  return { changes: sortChanges(changes), counts: counts(objectChanges), objectChanges, definitions: { base: definitions(base), head: definitions(head) } };
+  return {
+    changes: sortChanges(changes),
+    checklist: planChecklist(base.definitions, head.definitions),
+    counts: counts(objectChanges),
+    objectChanges,
+    definitions: { base: definitions(base), head: definitions(head) },
+  };
 }
 
 const sortChanges = (changes: PlanChange[]) =>
@@ -172,11 +182,12 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   const from = before.spec.antrea.version;
   const to = after.spec.antrea.version;
   if (from !== to) {
-    const upgrade = upgradeSteps(from, to, { leaderNamespace: after.spec.leader.namespace });
+    // the steps a person takes are the checklist's; the change line carries the risks
+    const upgrade = upgradeSteps(from, to, upgradeOptionsFor(after));
     add(
       'rollout',
       `Antrea ${from} → ${to}${upgrade.refused ? ` (not supported: ${upgrade.refused})` : ''}`,
-      upgrade.refused ? undefined : [...upgrade.steps.map((s, i) => `${i + 1}. ${s}`), ...upgrade.risks.map((r) => `risk: ${r}`)],
+      upgrade.refused ? undefined : upgrade.risks.map((r) => `risk: ${r}`),
     );
   }
 

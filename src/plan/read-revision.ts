@@ -33,15 +33,40 @@ export const repositoryPrefix = (cwd: string): string => git(cwd, ['rev-parse', 
  * origin/main, main, origin/master, master), as a pull request is reviewed.
  */
 export function defaultBase(cwd: string): string {
-  for (const candidate of ['origin/HEAD', 'origin/main', 'main', 'origin/master', 'master']) {
-    try {
-      git(cwd, ['rev-parse', '--verify', '--quiet', `${candidate}^{commit}`]);
-    } catch {
-      continue;
-    }
-    return git(cwd, ['merge-base', 'HEAD', candidate]).trim();
+  const branch = defaultBranch(cwd);
+  if (branch === undefined) throw new GitError('no default branch found (origin/HEAD, main or master); name the base with --base');
+  if (!resolves(cwd, 'HEAD')) throw new GitError('the repository has no commit yet: commit the definitions once, or name the base with --base');
+  return git(cwd, ['merge-base', 'HEAD', branch]).trim();
+}
+
+/** The default branch `plan` compares with: origin/HEAD, else origin/main, main, origin/master, master. */
+export function defaultBranch(cwd: string): string | undefined {
+  return ['origin/HEAD', 'origin/main', 'main', 'origin/master', 'master'].find((candidate) => resolves(cwd, candidate));
+}
+
+const resolves = (cwd: string, ref: string): boolean => {
+  try {
+    git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    return true;
+  } catch {
+    return false;
   }
-  throw new GitError('no default branch found (origin/HEAD, main or master); name the base with --base');
+};
+
+/**
+ * `plan` needs a repository: said in the user's words, not git's. Run before anything else, so
+ * that outside a repository or with an unknown --base the first line says what to do.
+ */
+export function checkRepository(cwd: string, base: string | undefined): void {
+  try {
+    git(cwd, ['rev-parse', '--is-inside-work-tree']);
+  } catch {
+    throw new GitError(
+      'not a git repository: plan compares the definitions with a git revision (by default the merge base with the default branch); run it inside the repository that holds clustersets/, or create one with `git init` and a first commit',
+    );
+  }
+  if (base !== undefined && !resolves(cwd, base))
+    throw new GitError(`unknown git revision "${base}" (--base): name a branch, tag or commit of this repository, such as --base origin/main or --base HEAD~1`);
 }
 
 /**

@@ -1,9 +1,14 @@
+import { plural } from '../plural';
 import { escapeMarkdown } from './markdown';
+import { checklistMarkdown, checklistText } from './render-checklist';
 import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan-changes';
 import { planDiagram } from './plan-diagram';
 
 export type PlanFormat = 'text' | 'json' | 'markdown' | 'github';
 export const PLAN_FORMATS: readonly PlanFormat[] = ['text', 'json', 'markdown', 'github'];
+
+/** The first line of the markdown plan: the workflow finds its own comment by it, to update it. */
+export const PLAN_MARKER = '<!-- antrea-clusterset plan -->';
 
 /** GitHub refuses a comment over 65,536 characters; the rendered plan stays under this. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -19,7 +24,7 @@ const tally = (changes: readonly PlanChange[]) =>
 const summaryLine = (plan: Plan): string => {
   if (plan.changes.length === 0) return 'no changes';
   const t = tally(plan.changes);
-  return `${plan.changes.length} change(s): ${IMPACTS.map((i) => `${t[i]} ${i}`).join(', ')}`;
+  return `${plural(plan.changes.length, 'change')}: ${IMPACTS.map((i) => `${t[i]} ${i}`).join(', ')}`;
 };
 
 const clusterSetsOf = (plan: Plan) => [...new Set([...plan.changes.map((c) => c.clusterSet), ...plan.counts.map((c) => c.clusterSet)])].sort();
@@ -44,6 +49,7 @@ export function renderPlan(format: PlanFormat, plan: Plan, header: PlanHeader): 
           summary: tally(plan.changes),
           destructive: plan.changes.some((c) => c.impact === 'destructive'),
           changes: plan.changes,
+          checklist: plan.checklist ?? [],
           counts: plan.counts,
         },
         null,
@@ -76,6 +82,7 @@ function renderText(plan: Plan, header: PlanHeader): string {
       lines.push(`  [${c.impact}] ${c.text}`);
       for (const d of c.details ?? []) lines.push(`      ${d}`);
     }
+    lines.push(...checklistText(plan.checklist, cs));
     const counts = countText(plan, cs);
     if (counts.length > 0) lines.push('  objects (+ added, ~ changed, - removed):', ...counts.map((l) => `    ${l}`));
     lines.push('');
@@ -89,7 +96,7 @@ function renderText(plan: Plan, header: PlanHeader): string {
  * the fleet, the text stays under MARKDOWN_LIMIT: details are dropped from the end with a count.
  */
 function renderMarkdown(plan: Plan, header: PlanHeader): string {
-  const head = [`### clusterset plan`, '', `\`${header.base}\` → \`${header.head}\`: **${summaryLine(plan)}**`, ''];
+  const head = [PLAN_MARKER, `### clusterset plan`, '', `\`${header.base}\` → \`${header.head}\`: **${summaryLine(plan)}**`, ''];
   if (plan.changes.length === 0) return `${head.join('\n')}\n`;
   const sets = clusterSetsOf(plan);
   const table = ['| ClusterSet | destructive | disruptive | rollout | safe |', '|---|---|---|---|---|'];
@@ -106,22 +113,23 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
       const details = compact ? [] : (c.details ?? []).map((d) => `  - ${escapeMarkdown(d)}`);
       return [`- **${c.impact}** ${escapeMarkdown(c.text)}`, ...details].join('\n');
     });
-    if (shown.length < changes.length) body.push(`- _${changes.length - shown.length} more change(s) not shown_`);
+    if (shown.length < changes.length) body.push(`- _${plural(changes.length - shown.length, 'more change')} not shown_`);
     const allCounts = countText(plan, cs);
     const counts = (compact ? allCounts.slice(0, 20) : allCounts).map((l) => `- ${escapeMarkdown(l)}`);
-    if (counts.length < allCounts.length) counts.push(`- _${allCounts.length - counts.length} more cluster(s) not shown_`);
+    if (counts.length < allCounts.length) counts.push(`- _${plural(allCounts.length - counts.length, 'more cluster')} not shown_`);
     return [
-      `<details><summary>${escapeMarkdown(cs)}: ${changes.length} change(s)</summary>`,
+      `<details><summary>${escapeMarkdown(cs)}: ${plural(changes.length, 'change')}</summary>`,
       '',
       ...(diagram ? [diagram, ''] : []),
       ...body,
+      ...(compact ? [] : checklistMarkdown(plan.checklist, cs)),
       ...(counts.length > 0 ? ['', 'objects (+ added, ~ changed, - removed):', '', ...counts] : []),
       '',
       '</details>',
     ].join('\n');
   };
   let text = [...head, ...table, ''].join('\n');
-  const tail = (n: number) => `\n_${n} more ClusterSet(s) not shown: run \`clusterset plan\` locally for the whole plan._\n`;
+  const tail = (n: number) => `\n_${plural(n, 'more ClusterSet')} not shown: run \`clusterset plan\` locally for the whole plan._\n`;
   // a section too big for what is left is shown compact (no details); past the limit, a count
   for (const [i, cs] of sets.entries()) {
     const budget = MARKDOWN_LIMIT - 500 - text.length;

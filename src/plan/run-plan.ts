@@ -7,8 +7,10 @@ import { findDefinitionFiles } from '../load/load-clustersets';
 import { clusterSetSources } from '../synth/synth-clusterset';
 import { scanOutputFiles } from '../validate/scan-secrets';
 import { changedOutputs } from './changed-outputs';
+import { upgradeFromMissing } from './upgrade-from-missing';
 import { planChanges, type CompiledRevision, type Plan } from './plan-changes';
-import { defaultBase, readRevision } from './read-revision';
+import { describeRevisions } from './describe-revisions';
+import { checkRepository, defaultBase, readRevision } from './read-revision';
 
 export interface PlanOptions {
   /** the repository directory the paths are relative to */
@@ -22,6 +24,8 @@ export interface PlanOptions {
 export interface PlanResult {
   readonly base: string;
   readonly head: string;
+  /** the revisions in words, for the plan's header: branches and short commits */
+  readonly header: { readonly base: string; readonly head: string };
   /** undefined when either revision has errors */
   readonly plan?: Plan;
   readonly diagnostics: readonly Diagnostic[];
@@ -37,7 +41,9 @@ export interface PlanResult {
  * written to the work tree. Throws GitError for a problem with the repository or the ref.
  */
 export async function runPlan(options: PlanOptions): Promise<PlanResult> {
+  checkRepository(options.cwd, options.base);
   const base = options.base ?? defaultBase(options.cwd);
+  const header = describeRevisions(options.cwd, base, options.base);
   const revision = readRevision(options.cwd, base, options.paths);
   const sources = new Map<string, string>();
   const diagnostics: Diagnostic[] = [];
@@ -51,7 +57,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
         file: `${base}:${rename(d.file)}`,
         ...(d.related && { related: d.related.map((r) => ({ ...r, file: `${base}:${rename(r.file)}` })) }),
       });
-    for (const s of baseResult.sources) sources.set(`${base}:${rename(s.file)}`, s.text);
+    for (const [file, text] of baseResult.texts) sources.set(`${base}:${rename(file)}`, text);
 
     // head: the work tree; a path the change removed is simply empty
     const existing = options.paths.filter((p) => existsSync(join(options.cwd, p)));
@@ -63,25 +69,26 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     diagnostics.push(...found.filter((d) => !(d.code === 'file-system' && existing.some((p) => join(options.cwd, p) === d.file))));
     const headResult = files.length > 0 ? await checkDefinitions(files) : emptyResult();
     diagnostics.push(...headResult.diagnostics);
-    for (const s of headResult.sources) sources.set(s.file, s.text);
-    if (hasErrors(diagnostics)) return { base, head: 'work tree', diagnostics, sources };
+    upgradeFromMissing(baseResult.parsed, headResult.parsed, diagnostics);
+    for (const [file, text] of headResult.texts) sources.set(file, text);
+    if (hasErrors(diagnostics)) return { base, head: 'work tree', header, diagnostics, sources };
 
     const outputs = changedOutputs(baseResult.parsed.map(clusterSetSources), headResult.parsed.map(clusterSetSources));
     // the work tree's side as synth would emit it: schemas and the secret scan, for what the plan built
     const cache = new EmitCache();
     for (const o of outputs.head) await scanOutputFiles(o.file, layoutClusterSet(o, diagnostics, cache), diagnostics);
-    if (hasErrors(diagnostics)) return { base, head: 'work tree', diagnostics, sources };
+    if (hasErrors(diagnostics)) return { base, head: 'work tree', header, diagnostics, sources };
     const plan = planChanges(
       { outputs: outputs.base, definitions: definitionsOf(baseResult, rename) },
       { outputs: outputs.head, definitions: definitionsOf(headResult, (f) => relative(options.cwd, resolve(f)).split('\\').join('/')) },
     );
-    return { base, head: 'work tree', diagnostics, sources, plan };
+    return { base, head: 'work tree', header, diagnostics, sources, plan };
   } finally {
     rmSync(revision.dir, { recursive: true, force: true });
   }
 }
 
-const emptyResult = (): CheckResult => ({ diagnostics: [], sources: [], parsed: [] });
+const emptyResult = (): CheckResult => ({ diagnostics: [], sources: [], parsed: [], texts: new Map() });
 
 /** A revision's definitions, keyed by ClusterSet name and named by repository path. */
 function definitionsOf(result: CheckResult, fileName: (f: string) => string): CompiledRevision['definitions'] {

@@ -47,6 +47,29 @@ export interface RawRule extends RuleMeta {
   checkRaw(ctx: RawRuleContext): void;
 }
 
-export type Rule = ModelRule | RawRule;
+/** One parsed definition, as a fleet rule sees it. */
+export interface FleetDefinition {
+  readonly definition: ClusterSet;
+  readonly clusters: readonly EffectiveCluster[];
+}
+
+/** A report in `definitions[at]`, whose related locations may be in other definitions. */
+export interface FleetReport extends Omit<Report, 'related'> {
+  readonly related?: readonly { readonly at: number; readonly path: DataPath; readonly message: string }[];
+}
+
+export interface FleetRuleContext {
+  /** every definition that passed the schema, in file order */
+  readonly definitions: readonly FleetDefinition[];
+  readonly report: (at: number, report: FleetReport) => void;
+}
+
+/** A rule across definitions (two ClusterSets driving one cluster); runs once per run of the CLI. */
+export interface FleetRule extends RuleMeta {
+  checkFleet(ctx: FleetRuleContext): void;
+}
+
+export type Rule = ModelRule | RawRule | FleetRule;
 
 export const isRawRule = (rule: Rule): rule is RawRule => 'checkRaw' in rule;
+export const isFleetRule = (rule: Rule): rule is FleetRule => 'checkFleet' in rule;

@@ -3,11 +3,11 @@ import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { SourceFile } from '../load/source-file';
 import { effectiveClusters } from '../model/effective';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
-import { isRawRule, type Report, type Rule } from './rule';
+import { isFleetRule, isRawRule, type FleetReport, type Report, type Rule } from './rule';
 import { allRules } from './rules';
 
-function reporter(source: SourceFile, rule: Rule, diagnostics: Diagnostic[]) {
-  return (r: Report) => {
+function reporter(source: SourceFile, rule: Rule, diagnostics: Diagnostic[], sourceOf: (at: number) => SourceFile = () => source) {
+  return (r: Report | FleetReport) => {
     diagnostics.push({
       code: rule.id,
       severity: rule.severity,
@@ -17,7 +17,12 @@ function reporter(source: SourceFile, rule: Rule, diagnostics: Diagnostic[]) {
       ...source.locate(r.path, { key: r.key ?? false }),
       ...(r.hint ? { hint: r.hint } : {}),
       ...(r.related?.length
-        ? { related: r.related.map((rel) => ({ message: rel.message, file: source.file, path: rel.path, ...source.locate(rel.path) })) }
+        ? {
+            related: r.related.map((rel) => {
+              const at = 'at' in rel ? sourceOf(rel.at) : source;
+              return { message: rel.message, file: at.file, path: rel.path, ...at.locate(rel.path) };
+            }),
+          }
         : {}),
     });
   };
@@ -33,7 +38,20 @@ export function runRules(parsed: ParsedClusterSet, diagnostics: Diagnostic[], ru
   const clusters = effectiveClusters(parsed.definition);
   const release = releaseFor(parsed.definition.spec.antrea.version);
   for (const rule of rules) {
-    if (isRawRule(rule)) continue;
+    if (isRawRule(rule) || isFleetRule(rule)) continue;
     rule.check({ definition: parsed.definition, clusters, release, report: reporter(parsed.source, rule, diagnostics) });
+  }
+}
+
+/** Rules across definitions: each report names its definition, and related locations theirs. */
+export function runFleetRules(parsed: readonly ParsedClusterSet[], diagnostics: Diagnostic[], rules: readonly Rule[] = allRules): void {
+  if (parsed.length < 2) return;
+  const definitions = parsed.map((p) => ({ definition: p.definition, clusters: effectiveClusters(p.definition) }));
+  for (const rule of rules) {
+    if (!isFleetRule(rule)) continue;
+    rule.checkFleet({
+      definitions,
+      report: (at, r) => reporter(parsed[at]!.source, rule, diagnostics, (i) => parsed[i]!.source)(r),
+    });
   }
 }

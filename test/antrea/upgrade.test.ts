@@ -56,4 +56,17 @@ describe('upgradeSteps', () => {
     expect(upgradeSteps('v2.3.0', 'v2.7.0').refused).toBeUndefined();
     expect(upgradeSteps('v2.2.9', 'v2.7.0').refused).toBeDefined();
   });
+
+  test('only what applies: no step the change itself is, no gossip risk when the gates are off, commands through the given kubectl', () => {
+    const plain = upgradeSteps('v2.6.3', 'v2.7.0', { leaderKubectl: 'kubectl --context lead' });
+    expect(plain.steps.join('\n')).not.toMatch(/Change spec\.antrea\.version|prefix pair/);
+    expect(
+      Object.values(plain.commands)
+        .flat()
+        .every((c) => c.startsWith('kubectl --context lead ')),
+    ).toBe(true);
+    expect(plain.risks.join('\n')).toMatch(/If you use Egress or ServiceExternalIP/);
+    expect(upgradeSteps('v2.6.3', 'v2.7.0', { gossip: 'unused' }).risks.join('\n')).not.toMatch(/gossip/);
+    expect(upgradeSteps('v2.6.3', 'v2.7.0', { gossip: 'relaxed' }).risks.join('\n')).toMatch(/back on in a later change/);
+  });
 });

@@ -52,8 +52,9 @@ describe('version, help and usage errors', () => {
     {
       argv: ['help', 'nope'],
       code: 2,
-      stderr: 'clusterset: unknown command "nope"; the commands are validate, synth, plan, import, schema, init, help\nrun `clusterset help` for usage\n',
+      stderr: 'clusterset: unknown command "nope" (the commands are validate, synth, plan, import, schema, init, help)\nrun `clusterset help` for usage\n',
     },
+    { argv: ['validat'], code: 2, stderr: /^clusterset: unknown command "validat": did you mean "validate"\?/ },
     { argv: ['frobnicate'], code: 2, stderr: /^clusterset: unknown command "frobnicate"/ },
     { argv: ['validate', '--bogus'], code: 2, stderr: 'clusterset: validate has no option --bogus\nrun `clusterset help validate` for usage\n' },
     { argv: ['validate', '--format=xml'], code: 2, stderr: /^clusterset: --format must be text, json or github, not "xml"\n/ },
@@ -167,7 +168,7 @@ describe('results on stdout, diagnostics on stderr, --quiet, summary counts', ()
     {
       argv: ['synth', '--out', join(tmp, 'out'), GOOD],
       code: 0,
-      stdout: /^wrote \d+ files for 3 clusters into .*out \(3 bundles built, \d+ files changed\)\n$/,
+      stdout: /^wrote \d+ changed files into .*out \(\d+ files for 3 clusters; 3 bundles built\)\n$/,
       stderr: '',
     },
     { argv: ['synth', '--check', '--out', join(tmp, 'out'), GOOD], code: 0, stdout: /^.*out is up to date \(\d+ files, 3 clusters\)\n$/, stderr: '' },
@@ -194,5 +195,14 @@ describe('colour only on a terminal with NO_COLOR unset', () => {
     if (colour) expect(r.stderr).toContain(`${ESC}1;31merror schema:${ESC}0m`);
     // the colourless text is the same either way
     expect(r.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toBe((await run(['validate', BAD])).stderr);
+  });
+});
+
+describe('each diagnostic links its page', () => {
+  test('docs/rules/<code>.md of the installed package, as a path from the working directory, and the page exists', async () => {
+    const r = await run(['validate', BAD]);
+    const pages = [...r.stderr.matchAll(/^ {2}docs: (\S+)$/gm)].map((m) => m[1]!);
+    expect(pages).toEqual(['docs/rules/schema.md']);
+    expect(readFileSync(pages[0]!, 'utf8')).toMatch(/^# schema\n/);
   });
 });

@@ -1,10 +1,12 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli';
-import { packageNameFor } from '../../src/init/scaffold';
+import { DESTRUCTIVE_LABEL, packageNameFor } from '../../src/init/scaffold';
+import { PLAN_MARKER } from '../../src/plan/render-plan';
 import { readPackageJson } from '../helpers/json';
 
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-init-'));
@@ -137,5 +139,92 @@ describe('clusterset init', () => {
     ['---', 'clustersets'],
   ])('package name for folder %j is %j', (folder, name) => {
     expect(packageNameFor(folder)).toBe(name);
+  });
+});
+
+describe('the shipped workflow runs its plan step as it says (stubbed npx and gh, real bash and jq)', () => {
+  const workflowRun = async () => {
+    const dir = join(tmp, 'workflow-run');
+    await run('init', '--quiet', dir);
+    const workflow = parse(readFileSync(join(dir, '.github/workflows/clusterset.yml'), 'utf8')) as {
+      on: { pull_request: { types: string[] } };
+      jobs: { check: { steps: { run?: string }[] } };
+    };
+    return { workflow, script: workflow.jobs.check.steps.find((s) => s.run?.includes('clusterset plan'))!.run! };
+  };
+
+  /** Runs the step with `plan` exiting `status`, existing comments `comments`, and the pull request's labels. */
+  async function step(status: number, comments: { id: number; body: string }[], labels: string[]) {
+    const { script } = await workflowRun();
+    const bin = mkdtempSync(join(tmp, 'bin-'));
+    const log = join(bin, 'calls.log');
+    // npx clusterset plan … --format markdown prints the marker line as the real plan does
+    writeFileSync(
+      join(bin, 'npx'),
+      `#!/bin/bash\necho "npx $*" >> ${log}\ncase "$*" in *"--format markdown"*) printf '%s\\n' '${PLAN_MARKER}' '### clusterset plan';; esac\ncase "$*" in *"clusterset plan"*) exit ${status};; esac\nexit 0\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(
+      join(bin, 'gh'),
+      `#!/bin/bash\necho "gh $*" >> ${log}\nif [ "$1 $2" = "api repos/o/r/issues/7/comments" ]; then printf '%s' '${JSON.stringify(comments)}' | jq -r "\${@: -1}"; fi\n`,
+      { mode: 0o755 },
+    );
+    const r = spawnSync('bash', ['-e', '-c', script], {
+      cwd: bin,
+      encoding: 'utf8',
+      env: { PATH: `${bin}:${process.env.PATH}`, PR: '7', BASE: 'origin/main', GITHUB_REPOSITORY: 'o/r', LABELS: JSON.stringify(labels) },
+    });
+    return { status: r.status, stdout: r.stdout, calls: readFileSync(log, 'utf8') };
+  }
+
+  test('annotations first; the comment with the marker is updated, not added again', async () => {
+    const r = await step(
+      0,
+      [
+        { id: 1, body: 'hello' },
+        { id: 42, body: `${PLAN_MARKER}\nold plan` },
+      ],
+      [],
+    );
+    expect(r.status).toBe(0);
+    expect(r.calls).toMatch(/npx clusterset plan --base origin\/main --format github\n[\s\S]*--format markdown/);
+    expect(r.calls).toContain('gh api --method PATCH repos/o/r/issues/comments/42 -F body=@plan.md');
+    expect(r.calls).not.toContain('gh pr comment');
+  });
+
+  test('no comment yet: one is added', async () => {
+    const r = await step(0, [{ id: 1, body: 'hello' }], []);
+    expect(r.calls).toContain('gh pr comment 7 --body-file plan.md');
+  });
+
+  test('a destructive plan fails the check unless the label accepts it', async () => {
+    const refused = await step(3, [], ['docs']);
+    expect(refused.status).toBe(3);
+    expect(refused.stdout).toContain(`::error title=clusterset plan::`);
+    const accepted = await step(3, [], [DESTRUCTIVE_LABEL]);
+    expect(accepted.status).toBe(0);
+    expect((await step(1, [], [DESTRUCTIVE_LABEL])).status).toBe(1);
+  });
+
+  test('labels re-run the check', async () => {
+    const { workflow } = await workflowRun();
+    expect(workflow.on.pull_request.types).toEqual(expect.arrayContaining(['labeled', 'unlabeled', 'synchronize']));
+  });
+});
+
+describe('init and git', () => {
+  test('outside a repository, init says why plan needs git and how to make one; inside one, nothing', async () => {
+    const dir = join(tmp, 'no-git');
+    const r = await run('init', dir);
+    // tmp is not inside a repository unless the machine's /tmp is: compare with git's own answer
+    const inside = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir }).status === 0;
+    if (!inside) {
+      expect(r.stdout).toContain('not a git repository yet: `clusterset plan` compares your definitions with a git revision');
+      expect(r.stdout).toContain(`cd ${dir} && git init -b main && git add -A && git commit -m "ClusterSet definitions"`);
+    }
+    const repo = join(tmp, 'with-git');
+    mkdirSync(repo);
+    spawnSync('git', ['init', '-q'], { cwd: repo });
+    expect((await run('init', repo)).stdout).not.toContain('not a git repository');
   });
 });

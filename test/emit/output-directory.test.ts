@@ -81,7 +81,7 @@ describe('incremental synth', () => {
     const full = fresh('full');
     await synth([slowerFile], { out: full });
     expect(contents(tree(out))).toEqual(contents(tree(full)));
-    expect(result.changed).toBe(12 * 5 + 1); // every Kustomization, and manifest.json
+    expect(result.changed).toBe(12 * 5 + 2); // every Kustomization, the README (its Flux commands) and manifest.json
     // one member's kubeconfig Secret: its own Kustomizations and bundle change, nobody else's
     const moved = fleet(12);
     (moved.spec.clusters[4] as { delivery: { flux: { kubeConfigSecretRef: { name: string } } } }).delivery.flux.kubeConfigSecretRef.name = 'cluster-4-admin';
@@ -245,7 +245,9 @@ describe('incremental synth', () => {
   test('a renamed ClusterSet: the old folder and the CRD sets nobody lists go; a partial synth keeps the others', async () => {
     const out = fresh('out');
     const a = definitionFile(fleet(3, { name: 'alpha' }), 'alpha');
-    const b = definitionFile(fleet(3, { name: 'beta', version: 'v2.6.3' }), 'beta');
+    // other clusters than alpha's (cluster-in-two-definitions): its own IDs and kubeconfig Secrets
+    const beta = JSON.parse(JSON.stringify(fleet(3, { name: 'beta', version: 'v2.6.3' })).replace(/cluster-(\d)/g, 'beta-$1')) as ReturnType<typeof fleet>;
+    const b = definitionFile(beta, 'beta');
     await synth([a, b], { out });
     expect(readdirSync(join(out, '_shared')).sort()).toEqual(['v2.6.3', 'v2.7.0']);
     // a partial synth of alpha keeps beta, its manifest entry and its CRD sets

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { diagnosticsJson, readPackageJson } from '../helpers/json';
 
@@ -61,12 +61,33 @@ describe('the tarball', () => {
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
   });
 
+  test('its Markdown links only to what it contains; its schema path is the one init writes', () => {
+    const paths = new Set(packed.map((f) => f.path));
+    const docs = packed.map((f) => f.path).filter((p) => p.endsWith('.md'));
+    const broken = docs.flatMap((doc) =>
+      [...readFileSync(join(repo, 'node_modules/antrea-clusterset', doc), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => m[1]!)
+        .filter((target) => !/^[a-z]+:/.test(target) && !target.startsWith('#'))
+        .filter((target) => {
+          const path = posix.normalize(posix.join(posix.dirname(doc), target.split('#')[0]!)).replace(/\/$/, '');
+          return !paths.has(path) && ![...paths].some((p) => p.startsWith(`${path}/`));
+        })
+        .map((target) => `${doc} → ${target}`),
+    );
+    expect(broken).toEqual([]);
+    const readme = readFileSync(join(repo, 'node_modules/antrea-clusterset/README.md'), 'utf8');
+    expect(readme).toContain('# yaml-language-server: $schema=../node_modules/antrea-clusterset/schema/clusterset.schema.json');
+    expect(paths.has('schema/clusterset.schema.json')).toBe(true);
+  });
+
   test('the package is publishable and declares what it needs at run time', () => {
     const pkg = readPackageJson(join(repo, 'node_modules/antrea-clusterset/package.json'));
     expect(pkg.private).toBeUndefined();
     expect(pkg.bin).toEqual({ clusterset: 'bin/clusterset.mjs', 'antrea-clusterset': 'bin/clusterset.mjs' });
-    // positions in TypeScript definitions need the TypeScript parser, evaluation needs tsx
-    expect(Object.keys(pkg.dependencies ?? {})).toEqual(expect.arrayContaining(['typescript', 'tsx', 'cdk8s', 'yaml', 'zod']));
+    // TypeScript definitions need the TypeScript package (syntax errors, positions, the sandbox's
+    // transpiler); tsx only runs this repository's sources, never the installed lib/
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual(expect.arrayContaining(['typescript', 'cdk8s', 'yaml', 'zod']));
+    expect(Object.keys(pkg.dependencies ?? {})).not.toContain('tsx');
   });
 });
 
@@ -110,24 +131,28 @@ describe('installed into a CommonJS repository', () => {
     expect(pkg.dependencies?.['antrea-clusterset']).toMatch(/^file:.*\.tgz$/);
     expect(pkg.scripts?.validate).toBe('clusterset validate');
     for (const f of ['clustersets/prod.yaml', 'cdk8s.yaml', '.gitignore', '.github/workflows/clusterset.yml']) expect(init.stdout).toContain(`created ${f}`);
-    copyFileSync(join(ROOT, 'test/fixtures/typescript/ts-clusterset.ts'), join(repo, 'clustersets/ts-clusterset.ts'));
+    // a second ClusterSet of other clusters: the starter already has east and west (cluster-in-two-definitions)
+    writeFileSync(
+      join(repo, 'clustersets/ts-clusterset.ts'),
+      readFileSync(join(ROOT, 'test/fixtures/typescript/ts-clusterset.ts'), 'utf8').replace(/'(north|east|west)'/g, "'ts-$1'"),
+    );
 
     expect(clusterset('validate')).toMatchObject({ code: 0, stdout: '2 definitions valid\n', stderr: '' });
     const synth = clusterset('synth');
     expect(synth).toMatchObject({ code: 0, stderr: '' });
-    expect(synth.stdout).toMatch(/^wrote \d+ files for 6 clusters into dist \(6 bundles built, \d+ files changed\)\n$/);
+    expect(synth.stdout).toMatch(/^wrote \d+ changed files into dist \(\d+ files for 6 clusters; 6 bundles built\)\n$/);
     expect(readdirSync(join(repo, 'dist')).sort()).toEqual(['_shared', 'manifest.json', 'prod', 'ts-clusterset']);
     expect(readdirSync(join(repo, 'dist/prod')).sort()).toEqual(expect.arrayContaining(['east', 'leader', 'west']));
     expect(clusterset('synth', '--check')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^dist is up to date/) as unknown });
     // nothing changed: an incremental synth builds and touches nothing
-    expect(clusterset('synth').stdout).toMatch(/\(0 bundles built, 0 files changed\)\n$/);
+    expect(clusterset('synth').stdout).toMatch(/^dist unchanged \(\d+ files for 6 clusters; 0 bundles built\)\n$/);
 
     // an edit to the TypeScript definition makes the committed output stale
     const ts = join(repo, 'clustersets/ts-clusterset.ts');
     writeFileSync(ts, readFileSync(ts, 'utf8').replace("'10.112.0.0/16'", "'10.128.0.0/16'"));
     const stale = clusterset('synth', '--check');
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toMatch(/dist is stale[\s\S]*ts-clusterset\/west\//);
+    expect(stale.stderr).toMatch(/dist is stale[\s\S]*ts-clusterset\/ts-west\//);
   });
 
   test('a CommonJS cdk8s app uses the construct library on the scaffolded definition', () => {
@@ -143,4 +168,23 @@ describe('installed into a CommonJS repository', () => {
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^leader,east,west true\ntrue ClusterSet "bad" has \d+ errors:\n$/);
   });
+});
+
+describe('the construct example, exactly as its README says', () => {
+  test('its install line, its three files, its synth command: one manifest per chart', () => {
+    const readme = readFileSync(join(ROOT, 'examples/construct/README.md'), 'utf8').replace(/\n/g, ' ');
+    const install = /In your repository: `(npm install [^`]+)`/.exec(readme)![1]!.split(' ');
+    const synth = /and run `(npx cdk8s synth)`/.exec(readme)![1]!.split(' ');
+    const dir = join(tmp, 'construct-user');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'app', version: '1.0.0', private: true }, null, 2)}\n`);
+    // the package itself is the tarball under test; everything else as the README names it
+    const args = install.slice(1).map((a) => (a === 'antrea-clusterset' ? tarball : a));
+    expect(sh('npm', [...args, '--prefer-offline'], dir)).toMatchObject({ code: 0 });
+    for (const f of ['main.ts', 'prod.ts', 'cdk8s.yaml']) copyFileSync(join(ROOT, 'examples/construct', f), join(dir, f));
+    const r = sh(synth[0]!, synth.slice(1), dir);
+    expect(r, r.stderr).toMatchObject({ code: 0 });
+    const files = readdirSync(join(dir, 'dist')).map((f) => f.replace(/-[0-9a-f]{8}\.k8s\.yaml$/, ''));
+    expect(files.sort()).toEqual(expect.arrayContaining(['prod-east', 'prod-leader', 'prod-west']));
+  }, 240_000);
 });

@@ -206,7 +206,7 @@ describe('plan over pairs of definitions', () => {
     expect(planChanges({ ...b, outputs: changed.base }, { ...a, outputs: changed.head })).toEqual(plan);
   });
 
-  it('an upgrade lists its steps', async () => {
+  it('an upgrade lists its risks, and its steps in the checklist', async () => {
     const before = example('test-clusterset');
     before.spec.antrea.version = 'v2.6.3';
     const after = structuredClone(before);
@@ -214,7 +214,8 @@ describe('plan over pairs of definitions', () => {
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     const upgrade = plan.changes.find((c) => c.text.startsWith('Antrea'))!;
     expect(upgrade.details?.length).toBeGreaterThan(1);
-    expect(upgrade.details?.[0]).toMatch(/^1\. /);
+    expect(upgrade.details?.every((d) => d.startsWith('risk: '))).toBe(true);
+    expect(plan.checklist?.map((i) => i.text)).toContainEqual(expect.stringMatching(/^Once every member shows connected again/));
   });
 
   it('a Tier and a policy using it together: split the change, or restart the member controllers after it', async () => {

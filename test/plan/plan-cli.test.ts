@@ -31,7 +31,7 @@ describe('clusterset plan against a git revision', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('[disruptive] Gateway of demo-cluster-member2 moves from cl2-node1 to cl2-node2');
-    expect(r.stdout).toMatch(/1 change\(s\): 0 destructive, 1 disruptive, 0 rollout, 0 safe/);
+    expect(r.stdout).toMatch(/1 change: 0 destructive, 1 disruptive, 0 rollout, 0 safe/);
   });
 
   it('json: the same plan as data; a work tree change on top is included, and the work tree is untouched', () => {
@@ -56,7 +56,7 @@ describe('clusterset plan against a git revision', () => {
   it('markdown: a readable pull-request comment (golden)', async () => {
     const r = plan('--base', 'HEAD~1', '--format', 'markdown');
     expect(r.status).toBe(0);
-    await expect(r.stdout.replace(/`HEAD~1`/, '`BASE`')).toMatchFileSnapshot('../fixtures/plan/gateway-move.md');
+    await expect(r.stdout.replace(/`HEAD~1 \([0-9a-f]+\)`/, '`BASE`')).toMatchFileSnapshot('../fixtures/plan/gateway-move.md');
   });
 
   it('no changes against HEAD; an unknown ref is a usage error; errors in a revision exit 1', () => {
@@ -64,7 +64,7 @@ describe('clusterset plan against a git revision', () => {
     expect([same.status, same.stdout.trim().split('\n').pop()]).toEqual([0, 'no changes']);
     const bad = plan('--base', 'no-such-ref');
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/^clusterset: git .*no-such-ref/);
+    expect(bad.stderr).toMatch(/^clusterset: unknown git revision "no-such-ref" \(--base\): name a branch, tag or commit/);
     const file = join(repo, 'clustersets/demo-clusterset.yaml');
     const committed = readFileSync(file, 'utf8');
     writeFileSync(file, committed.replace('podCIDRs: [10.244.32.0/20]', 'podCIDRs: [10.244.16.0/20]'));
@@ -74,6 +74,31 @@ describe('clusterset plan against a git revision', () => {
       expect(broken.stderr).toContain('pod-cidr-overlap');
     } finally {
       writeFileSync(file, committed);
+    }
+  });
+});
+
+describe('the plan says what it compared, in the words of the repository', () => {
+  it('the header names the branches and commits; on the default branch, that only uncommitted changes count', () => {
+    const short = git('rev-parse', '--short', 'HEAD~1').toString().trim();
+    expect(plan('--base', 'HEAD~1').stdout.split('\n')[0]).toBe(`clusterset plan: HEAD~1 (${short}) → work tree on main`);
+    const onMain = plan();
+    expect(onMain.status).toBe(0);
+    expect(onMain.stdout.split('\n')[0]).toMatch(
+      /^clusterset plan: main \([0-9a-f]+, which is HEAD: only uncommitted changes count; --base HEAD~1 shows the last commit\) → work tree on main$/,
+    );
+  });
+
+  it("outside a repository: what plan needs, not git's message", () => {
+    const outside = mkdtempSync(join(tmpdir(), 'no-repo-'));
+    try {
+      mkdirSync(join(outside, 'clustersets'));
+      const r = spawnSync(process.execPath, [CLI_BIN, 'plan'], { cwd: outside, encoding: 'utf8', env: { ...process.env, GIT_CEILING_DIRECTORIES: tmpdir() } });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^clusterset: not a git repository: plan compares the definitions with a git revision/);
+      expect(r.stderr).not.toMatch(/fatal:/);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
     }
   });
 });
@@ -92,7 +117,7 @@ describe('markdown size', () => {
     const big: Plan = { changes, counts: [], objectChanges: [] };
     const md = renderPlan('markdown', big, { base: 'main', head: 'work tree' });
     expect(md.length).toBeLessThan(MARKDOWN_LIMIT);
-    expect(md).toMatch(/_\d+ more ClusterSet\(s\) not shown/);
+    expect(md).toMatch(/_\d+ more ClusterSets? not shown/);
     expect(md).toContain('| cs-000 | **1** | 0 | 29 | 0 |');
   });
 
@@ -102,6 +127,18 @@ describe('markdown size', () => {
       { changes: [{ impact: 'safe', clusterSet: 'x', text: 'Service [a](http://evil) <img src=x> `b`\u001b[2J' }], counts: [], objectChanges: [] },
       { base: 'b', head: 'h' },
     );
-    expect(md).toContain('Service \\[a\\]\\(http://evil\\) \\<img src=x\\> \\`b\\`\\u001b\\[2J');
+    expect(md).toContain('Service \\[a\\](http://evil) \\<img src=x\\> \\`b\\`\\u001b\\[2J');
+  });
+});
+
+describe('from a subdirectory of the repository', () => {
+  it("validate and plan read the repository's clustersets/", () => {
+    const sub = join(repo, 'docs', 'notes');
+    mkdirSync(sub, { recursive: true });
+    const validate = spawnSync(process.execPath, [CLI_BIN, 'validate'], { cwd: sub, encoding: 'utf8' });
+    expect([validate.status, validate.stdout]).toEqual([0, '1 definition valid\n']);
+    const r = spawnSync(process.execPath, [CLI_BIN, 'plan', '--base', 'HEAD~1'], { cwd: sub, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('[disruptive] Gateway of demo-cluster-member2 moves from cl2-node1 to cl2-node2');
   });
 });

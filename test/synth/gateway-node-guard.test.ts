@@ -26,7 +26,8 @@ interface PolicySpec {
 const wave = (o: KubeObject) => Number(o.metadata.annotations?.[ARGOCD_SYNC_WAVE]);
 
 describe('Gateway Nodes are never created', async () => {
-  const { outputs } = await compile({ files: allDefinitions() });
+  // each on its own: the examples and fixtures are unrelated fleets that reuse cluster IDs
+  const outputs = (await Promise.all(allDefinitions().map((f) => compile({ files: [f] })))).flatMap((r) => r.outputs);
   const bundles = outputs.flatMap((o) => o.bundles.map((b) => ({ name: `${o.name}/${b.clusterID}`, objects: b.objects })));
   const withGateways = bundles.filter((b) => b.objects.some((o) => o.kind === 'Node'));
 

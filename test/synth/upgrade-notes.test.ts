@@ -23,7 +23,7 @@ describe('the "Upgrading from" section of the notes', () => {
     const text = notes({ version: 'v2.7.0', upgradeFrom: 'v2.6.3' });
     const section = text.slice(text.indexOf('## Upgrading from v2.6.3'));
     expect(section).toMatch(/^## Upgrading from v2\.6\.3\n\nThese bundles are built for Antrea v2\.7\.0; the clusters run v2\.6\.3/);
-    expect(section).toContain('   kubectl delete serviceaccount antrea-mc-member-access-sa -n mc-leader --ignore-not-found');
+    expect(section).toContain('   kubectl --context north delete serviceaccount antrea-mc-member-access-sa -n mc-leader --ignore-not-found');
     // numbered steps in order, then the risks
     const numbers = [...section.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1]));
     expect(numbers).toEqual(numbers.map((_, i) => i + 1));

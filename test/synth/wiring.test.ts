@@ -71,15 +71,13 @@ describe('the manual install in the notes (#12 item 7)', () => {
     for (const block of blocks) expect(() => execFileSync('bash', ['-n'], { input: block, stdio: ['pipe', 'pipe', 'pipe'] }), block).not.toThrow();
   });
 
-  test('layer by layer: CRDs Established after the first layer, Deployments Available after the workloads, resources last, tokens in between', async () => {
-    const notes = (await compileFiles(['clustersets/test-clusterset.yaml'])).find((f) => f.path.endsWith('/README.md'))!.content;
+  test('layer by layer (manual delivery): CRDs Established after the first layer, Deployments Available after the workloads, resources last, tokens in between', async () => {
+    const notes = (await compileFiles(['test/fixtures/compile/external-secret/definition.yaml'])).find((f) => f.path.endsWith('/README.md'))!.content;
     const manual = notes.slice(notes.indexOf('### By hand, layer by layer'));
     expect(manual).toMatch(/0-\*\) kubectl --context "\$1" wait --for condition=Established/);
     expect(manual).toMatch(/3-\*\) kubectl --context "\$1" wait --for condition=Available/);
-    expect(manual.indexOf('install test-cluster-north')).toBeLessThan(manual.indexOf('install test-cluster-east'));
-    expect(manual).toMatch(
-      /install test-cluster-east test-cluster-east {3}# then copy its token \(Member tokens\), then: layer test-cluster-east test-cluster-east 4-resources/,
-    );
+    expect(manual.indexOf('install_bundle hub')).toBeLessThan(manual.indexOf('install_bundle spoke-a'));
+    expect(manual).toMatch(/install_bundle spoke-a spoke-a {3}# then copy its token \(Member tokens\), then: apply_layer spoke-a spoke-a 4-resources/);
     // the one-step root apply is named only as what not to rely on
     expect(manual).not.toMatch(/^kubectl apply -k/m);
   });

@@ -30,6 +30,8 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'argocd-applicationset-size': 'error',
   'live-dump': 'error',
   'unset-value': 'error',
+  'upgrade-from-missing': 'warning',
+  'cluster-in-two-definitions': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -50,6 +50,7 @@ import { inlineSecret } from './inline-secret';
 import { unsetValue } from './unset-value';
 import { deliveryDestinationMissing } from './delivery-destination-missing';
 import { argocdApplicationsetSize } from './argocd-applicationset-size';
+import { clusterInTwoDefinitions } from './cluster-in-two-definitions';
 
 /** Every rule, in catalog order (docs/rules/<id>.md); ids equal the file names. */
 export const allRules: readonly Rule[] = [
@@ -104,4 +105,5 @@ export const allRules: readonly Rule[] = [
   unsetValue,
   deliveryDestinationMissing,
   argocdApplicationsetSize,
+  clusterInTwoDefinitions,
 ];

@@ -12,7 +12,9 @@ export const unsupportedAntreaVersion: ModelRule = {
     report({
       path: ['spec', 'antrea', 'version'],
       message: `Antrea version "${version}" is not supported`,
-      hint: `supported versions: ${SUPPORTED_ANTREA_VERSIONS.join(', ')}`,
+      hint: isSupportedAntreaVersion(`v${version}`)
+        ? `did you mean "v${version}"? Antrea releases are named with a leading v`
+        : `supported versions: ${SUPPORTED_ANTREA_VERSIONS.join(', ')}`,
     });
   },
 };

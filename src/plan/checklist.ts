@@ -1,0 +1,241 @@
+import { upgradeSteps } from '../antrea/upgrade';
+import type { ClusterSet } from '../model/clusterset';
+import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { engineName } from '../synth/delivery/engine-names';
+import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import { exportsService } from '../synth/parts/service-exports';
+import { shellQuote as q } from '../synth/shell-quote';
+import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands';
+import { upgradeOptionsFor } from '../synth/upgrade-options';
+
+/**
+ * What a change asks of a person, beyond merging it: the manual steps of a member joining or
+ * leaving and of an Antrea upgrade, for the delivery engine the ClusterSet uses. Every command
+ * names its cluster (`--context <clusterID>`, as the ClusterSet's README maps them); the clusters
+ * that run Argo CD or a hub Flux are not in the definition, so their commands use
+ * `$ARGOCD_CONTEXT` and `$FLUX_CONTEXT`.
+ */
+export interface ChecklistItem {
+  readonly clusterSet: string;
+  /** `before merging`: the change must wait for it; `after merging`: once the engines have applied it */
+  readonly when: 'before merging' | 'after merging';
+  readonly text: string;
+  /** shell lines to run, in order */
+  readonly commands?: readonly string[];
+}
+
+type Definitions = ReadonlyMap<string, { readonly definition: ClusterSet }>;
+
+/** The checklist of a change from `base` to `head`, per ClusterSet in the order of the head's definitions. */
+export function planChecklist(base: Definitions, head: Definitions): ChecklistItem[] {
+  const items: ChecklistItem[] = [];
+  for (const [name, { definition: after }] of head) {
+    const before = base.get(name)?.definition;
+    if (!before) {
+      items.push({
+        clusterSet: name,
+        when: 'after merging',
+        text: `First installation of ClusterSet ${c(name)}: follow ${c(`dist/${name}/README.md`)} (order, member tokens, firewalls), leader first.`,
+      });
+      continue;
+    }
+    items.push(...upgradeItems(before, after), ...joinItems(before, after), ...leaveItems(before, after));
+  }
+  return items;
+}
+
+interface Engines {
+  readonly argocd: boolean;
+  readonly flux: boolean;
+  /** a hub Flux applies the clusters through kubeconfig Secrets */
+  readonly fluxHub: boolean;
+}
+
+const enginesOf = (d: ClusterSet, clusters: readonly EffectiveCluster[]): Engines => ({
+  argocd: d.spec.delivery.argocd !== undefined,
+  flux: d.spec.delivery.flux !== undefined,
+  fluxHub: d.spec.delivery.flux !== undefined && clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef),
+});
+
+/** An identifier in an item's text: a code span in Markdown, as written in text and JSON. */
+const c = (s: string) => `\`${s}\``;
+
+const kubectl = (id: string) => `kubectl --context ${q(id)}`;
+
+function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
+  const cs = after.metadata.name;
+  const known = new Set(before.spec.clusters.map((c) => c.clusterID));
+  const clusters = effectiveClusters(after);
+  const engines = enginesOf(after, clusters);
+  const items: ChecklistItem[] = [];
+  const add = (when: ChecklistItem['when'], text: string, commands?: readonly string[]) =>
+    items.push({ clusterSet: cs, when, text, ...(commands && { commands }) });
+  for (const m of clusters) {
+    if (known.has(m.clusterID) || m.isLeader) continue;
+    const id = m.clusterID;
+    const destination = m.cluster.delivery.argocd;
+    if (engines.argocd && destination) {
+      const argocdNs = after.spec.delivery.argocd!.namespace;
+      add(
+        'before merging',
+        'name' in destination
+          ? `Register ${c(id)} in Argo CD as cluster ${c(destination.name)} (its Application's destination); its AppProject must allow that destination.`
+          : `Register ${c(id)} in Argo CD with the server ${c(destination.server)} (its Application's destination); its AppProject must allow that destination.`,
+        [
+          `argocd cluster add ${q(id)}${'name' in destination ? ` --name ${q(destination.name)}` : ''}   # the kubeconfig context of ${id}`,
+          `kubectl --context "$ARGOCD_CONTEXT" -n ${q(argocdNs)} get secret -l argocd.argoproj.io/secret-type=cluster`,
+        ],
+      );
+    }
+    const kubeConfig = m.cluster.delivery.flux?.kubeConfigSecretRef;
+    if (engines.flux && kubeConfig) {
+      const fluxNs = after.spec.delivery.flux!.namespace;
+      add(
+        'before merging',
+        `Give the hub Flux the kubeconfig of ${c(id)}: Secret ${c(kubeConfig.name)} in ${c(fluxNs)}, key ${c(kubeConfig.key ?? 'value')}.`,
+        [
+          `kubectl --context "$FLUX_CONTEXT" -n ${q(fluxNs)} create secret generic ${q(kubeConfig.name)} --from-file=${q(kubeConfig.key ?? 'value')}=${q(`${id}.kubeconfig`)}`,
+        ],
+      );
+    } else if (engines.flux && !engines.fluxHub) {
+      add(
+        'before merging',
+        `Bootstrap Flux in ${c(id)} if it has none, with a source for this repository: its own Flux applies ${c(`dist/${cs}/flux/${id}/`)} (after the leader, by hand: nothing orders Fluxes of different clusters).`,
+      );
+    }
+    if (!engines.argocd && !engines.flux)
+      add('after merging', `Apply the bundle of ${c(id)} layer by layer, as "By hand, layer by layer" in ${c(`dist/${cs}/README.md`)} shows.`);
+    const src = m.cluster.tokenSecret;
+    if (src.source === 'manual')
+      add(
+        'after merging',
+        `Once the leader has applied the credentials of ${c(id)}, copy its token into Secret ${c(`${m.cluster.namespace}/${m.tokenSecretName}`)} of ${c(id)} (${c('tokenSecret: manual')}; the token never passes through git).`,
+        copyTokenCommands(after, m),
+      );
+    else if (src.source === 'externalSecret')
+      add(
+        'after merging',
+        `Once the leader has applied the credentials of ${c(id)}, put its token into your secret store under ${c(src.externalSecret.remoteRef.key)} (properties ${c(src.externalSecret.remoteRef.caProperty)} and ${c(src.externalSecret.remoteRef.tokenProperty)}); the ExternalSecret of ${c(id)} reads it from there.`,
+        [
+          leaderSecretCommand(after, m),
+          `  | jq --arg ca ${q(src.externalSecret.remoteRef.caProperty)} --arg token ${q(src.externalSecret.remoteRef.tokenProperty)} '{($ca): (.data["ca.crt"] | @base64d), ($token): (.data.token | @base64d)}'`,
+        ],
+      );
+    else
+      add(
+        'after merging',
+        `Once the leader has applied the credentials of ${c(id)}, check that the sealed token in ${c('tokenSecret.sealedSecret')} is that token: a sealed value made before the leader minted it cannot be; re-seal it then (${c(`dist/${cs}/README.md`)}, Member tokens).`,
+      );
+    const namespaces = [...new Set(after.spec.services.map((s) => s.namespace))];
+    if (namespaces.length > 0)
+      add(
+        'after merging',
+        `Create the Namespaces of the multi-cluster Services in ${c(id)} (${namespaces.map(c).join(', ')}): its imports land only where the Namespace exists, and its ServiceExports need them.`,
+        namespaces.map((ns) => `${kubectl(id)} create namespace ${q(ns)} --dry-run=client -o yaml | ${kubectl(id)} apply -f -`),
+      );
+    if (m.cluster.gateways.length > 0)
+      add(
+        'before merging',
+        `Open the firewalls between the Gateway candidates of ${c(id)} (${m.cluster.gateways.map((g) => c(g.node)).join(', ')}) and those of every other member, as "Gateways and firewalls" in ${c(`dist/${cs}/README.md`)} lists.`,
+      );
+  }
+  return items;
+}
+
+function leaveItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
+  const cs = before.metadata.name;
+  const remaining = new Set(after.spec.clusters.map((c) => c.clusterID));
+  const clusters = effectiveClusters(before);
+  const engines = enginesOf(before, clusters);
+  const leader = before.spec.leader;
+  const items: ChecklistItem[] = [];
+  const add = (text: string, commands?: readonly string[]) => items.push({ clusterSet: cs, when: 'after merging', text, ...(commands && { commands }) });
+  const memberIDs = clusters.filter((c) => c.isMember).map((c) => c.clusterID);
+  for (const m of clusters) {
+    // a leader that leaves is a leader move, which the plan reports on its own
+    if (remaining.has(m.clusterID) || !m.isMember || m.isLeader || leader.clusterID !== after.spec.leader.clusterID) continue;
+    const id = m.clusterID;
+    const ns = m.cluster.namespace;
+    const exported = before.spec.services.filter((s) => exportsService(s, id));
+    if (exported.length > 0) {
+      const alone = exported.filter((s) => !memberIDs.some((o) => o !== id && remaining.has(o) && exportsService(s, o)));
+      add(
+        `The other members stop importing what ${c(id)} exported (${exported.map((s) => c(`${s.namespace}/${s.name}`)).join(', ')}): they lose its endpoints` +
+          (alone.length > 0
+            ? `, and ${alone.map((s) => c(`${s.namespace}/${s.name}`)).join(', ')}, exported by ${c(id)} alone, disappears from every member. Check that nothing there still uses it.`
+            : '.'),
+      );
+    }
+    add(
+      `On the leader, withdraw the exports and the announcement of ${c(id)} now: with its token revoked it cannot, and the leader removes those of a silent member only after 24 hours (leader/stale_controller.go).`,
+      [
+        `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete resourceexport -l sourceClusterID=${q(id)}`,
+        `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
+      ],
+    );
+    add(
+      `On ${c(id)}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing, so its Antrea installation stays and so do its ServiceExports, its ClusterSet, its Gateway annotation and its ${c('antrea-mc-controller')}.`,
+      [
+        ...exported.map((s) => `${kubectl(id)} -n ${q(s.namespace)} delete serviceexport ${q(s.name)} --ignore-not-found`),
+        `${kubectl(id)} -n ${q(ns)} delete clusterset ${q(cs)} --ignore-not-found`,
+        ...m.cluster.gateways.map(
+          (g) => `${kubectl(id)} annotate node ${q(g.node)} multicluster.antrea.io/gateway-${g.ip ? ' multicluster.antrea.io/gateway-ip-' : ''}`,
+        ),
+        `${kubectl(id)} delete validatingwebhookconfiguration,mutatingwebhookconfiguration -l role=member,served-by=antrea-mc-controller`,
+        `${kubectl(id)} -n ${q(ns)} delete deployment/antrea-mc-controller service/antrea-mc-webhook-service configmap/antrea-mc-controller-config serviceaccount/antrea-mc-controller --ignore-not-found`,
+        `${kubectl(id)} delete clusterrolebinding/antrea-mc-controller-rolebinding clusterrole/antrea-mc-controller-role --ignore-not-found`,
+        `${kubectl(id)} -n ${q(ns)} delete secret ${q(m.tokenSecretName)} --ignore-not-found`,
+      ],
+    );
+    if (engines.flux) {
+      const names = LAYER_DIRECTORIES.map((l) => engineName(cs, id, l));
+      const fluxNs = before.spec.delivery.flux!.namespace;
+      const context = engines.fluxHub ? '"$FLUX_CONTEXT"' : q(id);
+      add(
+        `Remove the orphaned Flux Kustomizations of ${c(id)} once you no longer want them: they keep ${c('prune: true')}, so turn it off before deleting them, or Flux uninstalls Antrea from ${c(id)}.`,
+        names.flatMap((n) => [
+          `kubectl --context ${context} -n ${q(fluxNs)} patch kustomization ${q(n)} --type merge -p '{"spec":{"prune":false}}'`,
+          `kubectl --context ${context} -n ${q(fluxNs)} delete kustomization ${q(n)}`,
+        ]),
+      );
+    }
+    if (engines.argocd)
+      add(
+        `Argo CD: the ApplicationSet deletes the Application of ${c(id)} and keeps what it applied. If you applied ${c('argocd/applications/')} instead, delete the Application yourself (it has no resources finalizer, so ${c(id)} stays as it is).`,
+        [`kubectl --context "$ARGOCD_CONTEXT" -n ${q(before.spec.delivery.argocd!.namespace)} delete application ${q(engineName(cs, id))} --ignore-not-found`],
+      );
+  }
+  return items;
+}
+
+function upgradeItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
+  const cs = after.metadata.name;
+  const from = before.spec.antrea.version;
+  const to = after.spec.antrea.version;
+  if (from === to) return [];
+  const upgrade = upgradeSteps(from, to, upgradeOptionsFor(after));
+  if (upgrade.refused) return [];
+  const items: ChecklistItem[] = [];
+  const clusters = effectiveClusters(after);
+  const engines = enginesOf(after, clusters);
+  const add = (when: ChecklistItem['when'], text: string, commands?: readonly string[]) =>
+    items.push({ clusterSet: cs, when, text, ...(commands && { commands }) });
+  if (after.spec.antrea.upgradeFrom !== from)
+    add(
+      'before merging',
+      `Set ${c(`spec.antrea.upgradeFrom: ${from}`)} in this change: ${c(`dist/${cs}/README.md`)} then carries the section "Upgrading from ${from}" with these steps.`,
+    );
+  upgrade.steps.forEach((step, i) => {
+    // the leader-first order is the engines' job where they hold the members back
+    if ((step.startsWith('Leader cluster first') || step.startsWith('Then each member')) && (engines.argocd || engines.fluxHub)) return;
+    const commands = upgrade.commands[i];
+    add(step.startsWith('Before the leader') ? 'before merging' : 'after merging', step, commands);
+  });
+  if (engines.flux && !engines.fluxHub) {
+    const leader = after.spec.leader.clusterID;
+    add('after merging', `One Flux per cluster: reconcile ${c(leader)} first, then the members.`, [
+      `flux --context ${q(leader)} -n ${q(after.spec.delivery.flux!.namespace)} reconcile kustomization ${q(engineName(cs, leader, LAYER_DIRECTORIES.at(-1)!))} --with-source`,
+    ]);
+  }
+  return items;
+}

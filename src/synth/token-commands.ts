@@ -1,0 +1,30 @@
+import type { ClusterSet } from '../model/clusterset';
+import type { EffectiveCluster } from '../model/effective';
+import { memberTokenName } from './constructs/member-credentials';
+import { shellQuote as q } from './shell-quote';
+
+/**
+ * The commands that carry a member's leader token from the leader to the member: the ClusterSet's
+ * README and the plan's checklist print the same lines. Names go into jq as `--arg` values, never
+ * into its program text; every kubectl names its cluster with `--context <clusterID>`.
+ */
+export const leaderSecretCommand = (definition: ClusterSet, m: EffectiveCluster): string =>
+  `kubectl --context ${q(definition.spec.leader.clusterID)} -n ${q(definition.spec.leader.namespace)} get secret ${q(m.cluster.leaderCredentials?.secret ?? memberTokenName(m.clusterID))} -o json \\`;
+
+/** jq turning the leader's service-account-token Secret into the member's Opaque Secret. */
+export const toMemberSecret = (m: EffectiveCluster): string =>
+  `jq --arg name ${q(m.tokenSecretName)} --arg namespace ${q(m.cluster.namespace)} ` +
+  `'if (.data.token // "") == "" then error("no token yet: apply the leader bundle first") else ` +
+  `{apiVersion: "v1", kind: "Secret", type: "Opaque", metadata: {name: $name, namespace: $namespace}, ` +
+  `data: {"ca.crt": .data["ca.crt"], token: .data.token}} end'`;
+
+/** `tokenSecret: manual`: copy the token Secret (server-side apply keeps it out of the last-applied annotation). */
+export const copyTokenCommands = (definition: ClusterSet, m: EffectiveCluster): string[] => [
+  leaderSecretCommand(definition, m),
+  `  | ${toMemberSecret(m)} \\`,
+  `  | kubectl --context ${q(m.clusterID)} apply --server-side --force-conflicts -f -`,
+];
+
+/** The member controller reads its token only when it connects. */
+export const restartMemberControllerCommand = (m: EffectiveCluster): string =>
+  `kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`;

@@ -1,0 +1,214 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { checkDefinitions } from '../../src/check-definitions';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import type { ClusterSetInput } from '../../src/model/clusterset';
+import { changedOutputs } from '../../src/plan/changed-outputs';
+import { planChanges, type CompiledRevision, type Plan } from '../../src/plan/plan-changes';
+import { renderPlan } from '../../src/plan/render-plan';
+import { upgradeFromMissing } from '../../src/plan/upgrade-from-missing';
+import { clusterSetSources } from '../../src/synth/synth-clusterset';
+
+const example = (name: string): ClusterSetInput => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8')) as ClusterSetInput;
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** One revision as `plan` builds it: definitions checked, only the outputs that differ built. */
+async function revision(definition: ClusterSetInput) {
+  const dir = mkdtempSync(join(tmpdir(), 'checklist-test-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, 'clustersets'));
+  const file = join(dir, 'clustersets', 'cs.yaml');
+  writeFileSync(file, stringify(definition));
+  const result = await checkDefinitions([file]);
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return result.parsed;
+}
+
+async function planOf(before: ClusterSetInput, after: ClusterSetInput): Promise<Plan> {
+  const [b, a] = [await revision(before), await revision(after)];
+  const outputs = changedOutputs(b.map(clusterSetSources), a.map(clusterSetSources));
+  const definitions = (parsed: typeof b): CompiledRevision['definitions'] =>
+    new Map(parsed.map((p) => [p.definition.metadata.name, { definition: p.definition, file: 'clustersets/cs.yaml' }]));
+  return planChanges({ outputs: outputs.base, definitions: definitions(b) }, { outputs: outputs.head, definitions: definitions(a) });
+}
+
+const edit = (name: string, change: (d: ClusterSetInput) => void): [ClusterSetInput, ClusterSetInput] => {
+  const before = example(name);
+  const after = structuredClone(before);
+  change(after);
+  return [before, after];
+};
+
+/** join, leave and upgrade for the two delivery engines of the examples: Argo CD (demo) and a hub Flux (test) */
+const cases: { name: string; pair: () => [ClusterSetInput, ClusterSetInput] }[] = [
+  {
+    name: 'join-argocd',
+    pair: () =>
+      edit('demo-clusterset', (d) => {
+        d.spec.services = [{ name: 'nginx', namespace: 'demo', exportFrom: '*' }];
+        d.spec.clusters.push({
+          clusterID: 'demo-cluster-member4',
+          podCIDRs: ['10.244.48.0/20'],
+          serviceCIDR: '10.96.48.0/20',
+          gateways: [{ node: 'cl4-node1' }],
+          delivery: { argocd: { name: 'demo-cluster-member4' } },
+        });
+      }),
+  },
+  {
+    name: 'join-flux',
+    pair: () =>
+      edit('test-clusterset', (d) =>
+        d.spec.clusters.push({
+          clusterID: 'test-cluster-south',
+          serviceCIDR: '10.128.0.0/16',
+          gateways: [{ node: 'south-1' }],
+          delivery: { flux: { kubeConfigSecretRef: { name: 'south-kubeconfig' } } },
+        }),
+      ),
+  },
+  {
+    // west exports demo/nginx alone: the change drops that export with the member
+    name: 'leave-flux',
+    pair: () => {
+      const before = example('test-clusterset');
+      before.spec.services!.push({ name: 'api', namespace: 'shop', exportFrom: '*' });
+      const after = structuredClone(before);
+      after.spec.clusters = after.spec.clusters.filter((c) => c.clusterID !== 'test-cluster-west');
+      after.spec.services = after.spec.services!.filter((s) => s.name !== 'nginx');
+      return [before, after];
+    },
+  },
+  {
+    name: 'leave-argocd',
+    pair: () => edit('demo-clusterset', (d) => (d.spec.clusters = d.spec.clusters.filter((c) => c.clusterID !== 'demo-cluster-member3'))),
+  },
+  {
+    name: 'upgrade-argocd',
+    pair: () => {
+      const before = example('demo-clusterset');
+      before.spec.antrea.version = 'v2.6.3';
+      const after = structuredClone(before);
+      after.spec.antrea = { version: 'v2.7.0', agentConfig: { featureGates: { Egress: false, ServiceExternalIP: false } } };
+      before.spec.antrea.agentConfig = after.spec.antrea.agentConfig;
+      return [before, after];
+    },
+  },
+  {
+    name: 'upgrade-flux',
+    pair: () => {
+      const before = example('test-clusterset');
+      before.spec.antrea.version = 'v2.6.3';
+      const after = structuredClone(before);
+      after.spec.antrea = { version: 'v2.7.0', upgradeFrom: 'v2.6.3' };
+      return [before, after];
+    },
+  },
+];
+
+describe('the plan checklist (golden plans)', () => {
+  it.each(cases)('$name: text and markdown', async ({ name, pair }) => {
+    const plan = await planOf(...pair());
+    expect(plan.checklist?.length).toBeGreaterThan(0);
+    const header = { base: 'main', head: 'work tree' };
+    await expect(renderPlan('text', plan, header)).toMatchFileSnapshot(`../fixtures/plan/checklist/${name}.txt`);
+    await expect(renderPlan('markdown', plan, header)).toMatchFileSnapshot(`../fixtures/plan/checklist/${name}.md`);
+    const json = JSON.parse(renderPlan('json', plan, header)) as { checklist: unknown[] };
+    expect(json.checklist).toEqual(plan.checklist);
+  });
+});
+
+describe('what the checklist says, and leaves out', () => {
+  it('a joining member with tokenSecret manual: the token copy after merging, the Argo CD destination before', async () => {
+    const plan = await planOf(...cases[0]!.pair());
+    const items = plan.checklist!.map((i) => `${i.when}: ${i.text}`);
+    expect(items).toContainEqual(expect.stringMatching(/^before merging: Register `demo-cluster-member4` in Argo CD as cluster `demo-cluster-member4`/));
+    expect(items).toContainEqual(
+      expect.stringMatching(/^after merging: Once the leader has applied the credentials of `demo-cluster-member4`, copy its token/),
+    );
+    const copy = plan.checklist!.find((i) => i.text.includes('copy its token'))!;
+    expect(copy.commands!.join('\n')).toContain('kubectl --context demo-cluster-member4 apply --server-side');
+  });
+
+  it('a member leaving: exports withdrawn on the leader, clean-up on the member, its Services stop being imported', async () => {
+    const plan = await planOf(...cases[2]!.pair());
+    const text = plan.checklist!.map((i) => [i.text, ...(i.commands ?? [])].join('\n')).join('\n');
+    expect(text).toContain('`demo/nginx`, exported by `test-cluster-west` alone, disappears from every member');
+    expect(text).toContain('kubectl --context test-cluster-north -n antrea-multicluster delete resourceexport -l sourceClusterID=test-cluster-west');
+    expect(text).toContain('kubectl --context test-cluster-west -n kube-system delete clusterset test-clusterset --ignore-not-found');
+    expect(text).toContain('kubectl --context test-cluster-west annotate node test-cluster-west-node-1 multicluster.antrea.io/gateway-');
+    // Flux: prune off before the orphan goes, or Flux uninstalls Antrea
+    expect(text.indexOf('"spec":{"prune":false}')).toBeLessThan(text.indexOf('delete kustomization test-clusterset-test-cluster-west-0-namespaces-crds'));
+  });
+
+  it('an upgrade: no step that the change already does, no gossip risk where the gates are off, every command with its context', async () => {
+    const plan = await planOf(...cases[4]!.pair());
+    const all = JSON.stringify([plan.changes, plan.checklist]);
+    expect(all).not.toMatch(/Change spec\.antrea\.version/);
+    expect(all).not.toMatch(/gossip/);
+    expect(all).not.toMatch(/Leader cluster first/); // Argo CD's RollingSync orders it
+    const commands = plan.checklist!.flatMap((i) => i.commands ?? []);
+    expect(commands.length).toBeGreaterThan(0);
+    for (const c of commands.filter((x) => x.startsWith('kubectl'))) expect(c).toMatch(/^kubectl --context /);
+    expect(plan.checklist!.map((i) => i.text)).toContainEqual(expect.stringMatching(/^Set `spec\.antrea\.upgradeFrom: v2\.6\.3` in this change/));
+    // with the gates at their defaults the risk stays, as a condition
+    const flux = await planOf(...cases[5]!.pair());
+    expect(JSON.stringify(flux.changes)).toMatch(/If you use Egress or ServiceExternalIP/);
+    expect(flux.checklist!.map((i) => i.text)).not.toContainEqual(expect.stringMatching(/^Set `spec\.antrea\.upgradeFrom/));
+  });
+
+  it('every command block parses as shell', async () => {
+    for (const { pair } of cases) {
+      const plan = await planOf(...pair());
+      for (const item of plan.checklist!) if (item.commands) execFileSync('bash', ['-n'], { input: item.commands.join('\n') });
+    }
+  });
+});
+
+describe('upgrade-from-missing (plan only)', () => {
+  const parsed = async (antrea: ClusterSetInput['spec']['antrea']) => {
+    const d = example('demo-clusterset');
+    d.spec.antrea = antrea;
+    return revision(d);
+  };
+  it.each([
+    ['no upgradeFrom', { version: 'v2.7.0' }, ['spec', 'antrea', 'version'], 7],
+    ['a stale upgradeFrom', { version: 'v2.7.0', upgradeFrom: 'v2.5.3' }, ['spec', 'antrea', 'upgradeFrom'], 8],
+  ])('%s: a warning at the line, with the release to set', async (_, antrea, path, line) => {
+    const diagnostics: Diagnostic[] = [];
+    upgradeFromMissing(await parsed({ version: 'v2.6.3' }), await parsed(antrea), diagnostics);
+    expect(diagnostics.map((d) => ({ code: d.code, severity: d.severity, path: d.path, line: d.line }))).toEqual([
+      { code: 'upgrade-from-missing', severity: 'warning', path, line },
+    ]);
+    expect(diagnostics[0]!.hint).toContain('upgradeFrom: v2.6.3');
+  });
+  it.each([
+    ['upgradeFrom names the base', { version: 'v2.7.0', upgradeFrom: 'v2.6.3' }],
+    ['no release change', { version: 'v2.6.3' }],
+  ])('%s: nothing', async (_, antrea) => {
+    const diagnostics: Diagnostic[] = [];
+    upgradeFromMissing(await parsed({ version: 'v2.6.3' }), await parsed(antrea), diagnostics);
+    expect(diagnostics).toEqual([]);
+  });
+});
+
+describe('the markdown checklist renders as GitHub renders it (marked, GFM)', () => {
+  it.each(cases.map((c) => c.name))('%s: task items, identifiers as code, command blocks inside their items', async (name) => {
+    const { marked } = await import('marked');
+    const md = readFileSync(`test/fixtures/plan/checklist/${name}.md`, 'utf8');
+    const html = await marked.parse(md, { gfm: true });
+    const items = md.split('\n').filter((l) => l.startsWith('- [ ] ')).length;
+    expect(items).toBeGreaterThan(0);
+    expect(html.match(/<li>(<p>)?<input disabled="" type="checkbox">/g)?.length).toBe(items);
+    expect(html).toMatch(/<code>[a-z0-9-]+<\/code>/);
+    // a command block belongs to the item above it: the <pre> comes before that item's </li>
+    for (const pre of html.matchAll(/<pre>/g)) expect(html.lastIndexOf('<li>', pre.index)).toBeGreaterThan(html.lastIndexOf('</li>', pre.index));
+    // nothing escaped that did not need it
+    expect(md).not.toMatch(/\\[().!{}]/);
+  });
+});
