@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { compile } from '../../src/compile';
+import type { ClusterSetOutput } from '../../src/synth/synth-clusterset';
+import { ApiServer } from './api-server';
+import { Fleet } from './controllers';
+import type { Obj } from './kube';
+import { Revision } from './revision';
+
+/** A definition's data, as in `clustersets/*.yaml` or `defineClusterSet({...})`. */
+export type DefinitionData = {
+  metadata: { name: string };
+  spec: {
+    antrea: { version: string };
+    clusters: { clusterID: string; cloud?: string; install?: string; member?: boolean; gateways?: { node: string }[]; delivery?: Record<string, unknown> }[];
+    services?: { namespace: string }[];
+    delivery?: Record<string, unknown>;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+};
+
+export interface Compiled {
+  readonly revision: Revision;
+  readonly output: ClusterSetOutput;
+}
+
+const scratch = () => mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? '/dev/shm', 'engine-replay-'));
+
+/** Compiles a definition as `synth` does and returns what git would hold (paths under `dist/`). */
+export async function compileDefinition(definition: DefinitionData): Promise<Compiled> {
+  const dir = scratch();
+  try {
+    const file = join(dir, `${definition.metadata.name}.yaml`);
+    writeFileSync(file, stringify(definition));
+    const { diagnostics, outputs, files } = await compile({ files: [file] });
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length > 0) throw new Error(`${definition.metadata.name}: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
+    return { revision: Revision.fromOutput(files), output: outputs[0]! };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Both engines for every cluster, whatever the definition names, so each example replays in each. */
+export function withBothEngines(definition: DefinitionData): DefinitionData {
+  const d = structuredClone(definition);
+  const delivery = { ...d.spec.delivery };
+  delivery.argocd ??= { repoURL: 'https://git.example.com/fleet.git' };
+  delivery.flux ??= { sourceRef: { kind: 'GitRepository', name: 'fleet', namespace: 'flux-system' } };
+  d.spec.delivery = delivery;
+  for (const c of d.spec.clusters) c.delivery = { ...c.delivery, argocd: c.delivery?.argocd ?? { name: c.clusterID } };
+  return d;
+}
+
+export interface FleetOptions {
+  /** application Namespaces (of `spec.services`) exist before the first sync */
+  readonly appNamespaces: boolean;
+  /** Kubernetes minor version of every cluster */
+  readonly kubernetesMinor?: number;
+}
+
+/**
+ * The clusters a definition describes, before the first sync: a managed cloud's Nodes (and any
+ * cluster whose Antrea or other CNI is installed elsewhere) are Ready; a kubeadm cluster's are
+ * NotReady until antrea-agent runs. An `install: multiclusterOnly` member runs Antrea from its Helm
+ * chart at the same release: its Antrea objects are those a `full` bundle would hold.
+ */
+export async function fleetFor(definition: DefinitionData, compiled: Compiled, options: FleetOptions): Promise<Fleet> {
+  const helm = definition.spec.clusters.filter((c) => c.install === 'multiclusterOnly' && c.member !== false);
+  let preinstalled = new Map<string, Obj[]>();
+  if (helm.length > 0) {
+    const full = structuredClone(definition);
+    for (const c of full.spec.clusters) if (helm.some((h) => h.clusterID === c.clusterID)) delete c.install;
+    const fullOutput = (await compileDefinition(full)).output;
+    preinstalled = new Map(
+      helm.map((h) => {
+        const ours = new Set(
+          compiled.output.bundles.find((b) => b.clusterID === h.clusterID)!.objects.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`),
+        );
+        const antrea = fullOutput.bundles
+          .find((b) => b.clusterID === h.clusterID)!
+          .objects.filter((o) => !ours.has(`${o.kind}/${o.metadata.namespace}/${o.metadata.name}`))
+          // the chart's own objects: Antrea's core, not what the bundle adds for Multi-cluster
+          .filter((o) => o.kind !== 'ClusterSet' && o.kind !== 'Tier' && o.kind !== 'Node');
+        return [h.clusterID, antrea as unknown as Obj[]];
+      }),
+    );
+  }
+  const appNamespaces = [...new Set((definition.spec.services ?? []).map((s) => s.namespace))];
+  const servers = definition.spec.clusters.map(
+    (c) =>
+      new ApiServer({
+        clusterID: c.clusterID,
+        nodes: [...new Set([...(c.gateways ?? []).map((g) => g.node), `${c.clusterID}-worker`])],
+        cni: c.cloud !== undefined || c.install === 'multiclusterOnly' ? 'other' : 'none',
+        namespaces: options.appNamespaces ? appNamespaces : [],
+        preinstalled: preinstalled.get(c.clusterID),
+        kubernetesMinor: options.kubernetesMinor,
+      }),
+  );
+  const fleet = new Fleet(servers);
+  fleet.settle();
+  return fleet;
+}
+
+/** An event that creates the applications' Namespaces, as their own delivery would. */
+export const createNamespaces = (definition: DefinitionData) => (fleet: Fleet) => {
+  const namespaces = [...new Set((definition.spec.services ?? []).map((s) => s.namespace))];
+  for (const c of fleet.clusters.values())
+    for (const ns of namespaces) if (!c.namespaceExists(ns)) c.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  return `the applications' delivery created Namespaces ${namespaces.join(', ')}`;
+};
