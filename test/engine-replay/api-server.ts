@@ -45,6 +45,10 @@ export class ApiServer {
   readonly nodes: NodeState[];
   private readonly store = new Map<string, Obj>();
   private resourceVersion = 0;
+  /** moves on every write: equal values, equal store */
+  get version(): number {
+    return this.resourceVersion;
+  }
   /** set by the controllers model: whether a webhook Service answers (its endpoints are ready) */
   serviceAnswers: (namespace: string, name: string) => boolean = () => false;
 

@@ -23,8 +23,11 @@ export interface ReplayOptions {
   readonly argocdHealth?: ArgoHealthOverrides;
   /** the operator follows the ClusterSet README (copies `token: manual` member tokens) */
   readonly operator?: boolean;
-  /** things that happen outside the engine, at a given step (an application creates its Namespace) */
-  readonly events?: readonly { readonly atStep: number; readonly run: (fleet: Fleet) => string }[];
+  /**
+   * Things that happen outside the engine (an application creates its Namespace), in order: each at
+   * a given step, or `quiet` once nothing moves any more; `now` gives the statuses at that moment.
+   */
+  readonly events?: readonly { readonly at: number | 'quiet'; readonly run: (fleet: Fleet, now: () => ReplayResult) => string }[];
   /** steps a Flux health check waits before its timeout (default 3; the controllers settle within each step) */
   readonly fluxTimeoutSteps?: number;
   readonly maxSteps?: number;
@@ -60,28 +63,33 @@ export interface ReplayResult {
 }
 
 const CLUSTER_ID = 'antrea-clusterset/cluster-id';
+/** steps without any change before the replay counts as settled */
+const QUIET = 2;
 
 export function replay(options: ReplayOptions): ReplayResult {
   return options.engine === 'argocd' ? replayArgoCd(options) : replayFlux(options);
 }
 
 /** Fleet and engine fingerprints stop the loop once nothing changes (retry counters aside). */
-function runLoop(options: ReplayOptions, log: string[], step: (n: number) => void, engineState: () => string): number {
+function runLoop(options: ReplayOptions, log: string[], step: (n: number) => void, engineState: () => string, now: () => ReplayResult): number {
   const max = options.maxSteps ?? 200;
-  const lastEvent = Math.max(-1, ...(options.events ?? []).map((e) => e.atStep));
+  const pending = [...(options.events ?? [])];
   let quiet = 0;
   let previous = '';
   for (let n = 0; n < max; n++) {
-    for (const e of options.events ?? []) if (e.atStep === n) log.push(`[event] ${e.run(options.fleet)}`);
+    while (pending.length > 0 && (pending[0]!.at === n || (pending[0]!.at === 'quiet' && quiet >= QUIET))) {
+      log.push(`[event] ${pending.shift()!.run(options.fleet, now)}`);
+      quiet = 0;
+    }
     if (options.operator) for (const m of options.fleet.copyManualTokens()) log.push(`[operator] ${m}`);
     step(n);
     const before = options.fleet.events.length;
     options.fleet.settle();
     for (const e of options.fleet.events.slice(before)) log.push(`[${e.cluster}] ${e.message}`);
-    const now = options.fleet.fingerprint() + engineState();
-    quiet = now === previous ? quiet + 1 : 0;
-    previous = now;
-    if (quiet >= 4 && n > lastEvent) return n + 1;
+    const state = options.fleet.fingerprint() + engineState();
+    quiet = state === previous ? quiet + 1 : 0;
+    previous = state;
+    if (quiet >= QUIET && pending.length === 0) return n + 1;
   }
   return max;
 }
@@ -97,6 +105,7 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
   const apps = groups.flatMap((g) => g.steps.flat());
   const targets = new Map<string, Obj[]>(apps.map((a) => [a.name, revision.build(a.path)]));
   const clusterOf = (a: ArgoApplication) => a.labels[CLUSTER_ID] ?? a.destination;
+  const units = Object.fromEntries(apps.map((a) => [a.name, { cluster: clusterOf(a), objects: targets.get(a.name)! }]));
   const ops = new Map<string, ArgoSync>();
   const retries = new Map<string, number>();
   const done = (a: ArgoApplication): boolean => {
@@ -134,23 +143,26 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
       }
     },
     () => JSON.stringify([...ops.entries()].map(([k, o]) => [k, o.phase, o.message])),
+    () => result(0),
   );
-  const argocd: Record<string, ArgoAppStatus> = {};
-  for (const a of apps) {
-    const c = fleet.cluster(clusterOf(a));
-    const t = targets.get(a.name)!;
-    const op = ops.get(a.name);
-    argocd[a.name] = {
-      cluster: clusterOf(a),
-      operation: op?.phase ?? 'None',
-      message: op?.message ?? 'never synced',
-      retries: retries.get(a.name) ?? 0,
-      health: applicationHealth(c, t, health),
-      synced: applicationSynced(c, t),
-    };
+  function result(steps: number): ReplayResult {
+    const argocd: Record<string, ArgoAppStatus> = {};
+    for (const a of apps) {
+      const c = fleet.cluster(clusterOf(a));
+      const t = targets.get(a.name)!;
+      const op = ops.get(a.name);
+      argocd[a.name] = {
+        cluster: clusterOf(a),
+        operation: op?.phase ?? 'None',
+        message: op?.message ?? 'never synced',
+        retries: retries.get(a.name) ?? 0,
+        health: applicationHealth(c, t, health),
+        synced: applicationSynced(c, t),
+      };
+    }
+    return { log: [...log], steps, argocd, flux: {}, units, fleet, fluxRuns: new Map() };
   }
-  const units = Object.fromEntries(apps.map((a) => [a.name, { cluster: clusterOf(a), objects: targets.get(a.name)! }]));
-  return { log, steps, argocd, flux: {}, units, fleet, fluxRuns: new Map() };
+  return result(steps);
 }
 
 /** An ApplicationSet's steps: Applications no step selects are never synced by RollingSync (Progressive Syncs docs). */
@@ -187,6 +199,7 @@ function replayFlux(options: ReplayOptions): ReplayResult {
     if (before) run.inventory = before.inventory;
     runs.set(k.name, run);
   }
+  const units = Object.fromEntries(ks.map((k) => [k.name, { cluster: k.cluster, objects: revision.build(k.path) }]));
   const ready = (name: string) => runs.get(name)?.state === 'Ready';
   const timeout = options.fluxTimeoutSteps ?? 3;
   const steps = runLoop(
@@ -202,9 +215,12 @@ function replayFlux(options: ReplayOptions): ReplayResult {
     },
     // a health wait that times out and is retried is one state: only the fleet tells progress apart
     () => JSON.stringify([...runs.entries()].map(([k, r]) => [k, r.state === 'Ready' || r.state === 'Pending' ? `${r.state}:${r.message}` : 'NotReady'])),
+    () => result(0),
   );
-  const flux: Record<string, FluxStatus> = {};
-  for (const [name, r] of runs) flux[name] = { cluster: r.k.cluster, state: r.state, message: r.message };
-  const units = Object.fromEntries(ks.map((k) => [k.name, { cluster: k.cluster, objects: revision.build(k.path) }]));
-  return { log, steps, argocd: {}, flux, units, fleet, fluxRuns: runs };
+  function result(steps: number): ReplayResult {
+    const flux: Record<string, FluxStatus> = {};
+    for (const [name, r] of runs) flux[name] = { cluster: r.k.cluster, state: r.state, message: r.message };
+    return { log: [...log], steps, argocd: {}, flux, units, fleet, fluxRuns: runs };
+  }
+  return result(steps);
 }

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { compile } from '../../src/compile';
+import { checkDefinitions } from '../../src/check-definitions';
+import { EmitCache, layoutClusterSet } from '../../src/emit/layout';
+import { synthClusterSet } from '../../src/synth/synth-clusterset';
 import type { ClusterSetOutput } from '../../src/synth/synth-clusterset';
 import { ApiServer } from './api-server';
 import { Fleet } from './controllers';
@@ -13,7 +15,15 @@ export type DefinitionData = {
   metadata: { name: string };
   spec: {
     antrea: { version: string };
-    clusters: { clusterID: string; cloud?: string; install?: string; member?: boolean; gateways?: { node: string }[]; delivery?: Record<string, unknown> }[];
+    clusters: {
+      clusterID: string;
+      cloud?: string;
+      install?: string;
+      member?: boolean;
+      gateways?: { node: string }[];
+      delivery?: Record<string, unknown>;
+      tokenSecret?: { source?: string };
+    }[];
     services?: { namespace: string }[];
     delivery?: Record<string, unknown>;
     [k: string]: unknown;
@@ -28,16 +38,28 @@ export interface Compiled {
 
 const scratch = () => mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? '/dev/shm', 'engine-replay-'));
 
-/** Compiles a definition as `synth` does and returns what git would hold (paths under `dist/`). */
+/** One emit cache for the whole run: the same shared units are laid out once, as in one synth of many definitions. */
+const cache = new EmitCache();
+
+/**
+ * Compiles a definition and returns the files `synth` writes (paths under `dist/`): the pipeline of
+ * `compile()`, load to layout, without its secret scans, which only refuse and never change a file.
+ */
 export async function compileDefinition(definition: DefinitionData): Promise<Compiled> {
   const dir = scratch();
   try {
     const file = join(dir, `${definition.metadata.name}.yaml`);
     writeFileSync(file, stringify(definition));
-    const { diagnostics, outputs, files } = await compile({ files: [file] });
-    const errors = diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length > 0) throw new Error(`${definition.metadata.name}: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
-    return { revision: Revision.fromOutput(files), output: outputs[0]! };
+    const { diagnostics, parsed } = await checkDefinitions([file]);
+    const fail = () => {
+      const errors = diagnostics.filter((d) => d.severity === 'error');
+      if (errors.length > 0) throw new Error(`${definition.metadata.name}: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
+    };
+    fail();
+    const output = synthClusterSet(parsed[0]!);
+    const files = layoutClusterSet(output, diagnostics, cache);
+    fail();
+    return { revision: Revision.fromOutput(files), output };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -96,13 +118,27 @@ export async function fleetFor(definition: DefinitionData, compiled: Compiled, o
         nodes: [...new Set([...(c.gateways ?? []).map((g) => g.node), `${c.clusterID}-worker`])],
         cni: c.cloud !== undefined || c.install === 'multiclusterOnly' ? 'other' : 'none',
         namespaces: options.appNamespaces ? appNamespaces : [],
-        preinstalled: preinstalled.get(c.clusterID),
+        preinstalled: [...(preinstalled.get(c.clusterID) ?? []), ...operatorCrds(c.tokenSecret?.source)],
         kubernetesMinor: options.kubernetesMinor,
       }),
   );
   const fleet = new Fleet(servers);
   fleet.settle();
   return fleet;
+}
+
+const operatorCrd = (group: string, kind: string, version: string): Obj => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${kind.toLowerCase()}s.${group}` },
+  spec: { group, scope: 'Namespaced', names: { kind, plural: `${kind.toLowerCase()}s` }, versions: [{ name: version, served: true, storage: true }] },
+});
+
+/** The operator a member's token source needs, installed first as docs/delivery.md says. */
+function operatorCrds(source: string | undefined): Obj[] {
+  if (source === 'externalSecret') return [operatorCrd('external-secrets.io', 'ExternalSecret', 'v1')];
+  if (source === 'sealedSecret') return [operatorCrd('bitnami.com', 'SealedSecret', 'v1alpha1')];
+  return [];
 }
 
 /** An event that creates the applications' Namespaces, as their own delivery would. */
