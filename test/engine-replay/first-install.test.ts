@@ -89,7 +89,7 @@ describe.each(EXAMPLES)('%s', (_, example) => {
 
     test.each(['argocd', 'flux'] as const)('%s: a first install converges with the applications’ Namespaces in place', async (engine) => {
       const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
-      const r = replay({ engine, revision: compiled.revision, folder: `dist/${definition.metadata.name}/${engine}`, fleet, operator: true });
+      const r = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
       expect(verdict(r, false), r.log.join('\n')).toEqual(CONVERGED);
       expect(fleet.fabricatedNodes()).toEqual([]);
     });
@@ -101,8 +101,7 @@ describe.each(EXAMPLES)('%s', (_, example) => {
         let before: Verdict | undefined;
         const r = replay({
           engine,
-          revision: compiled.revision,
-          folder: `dist/${definition.metadata.name}/${engine}`,
+          ...compiled.forEngine(engine),
           fleet,
           operator: true,
           events: [

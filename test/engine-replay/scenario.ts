@@ -32,8 +32,11 @@ export type DefinitionData = {
 };
 
 export interface Compiled {
+  /** the files under `dist/` */
   readonly revision: Revision;
   readonly output: ClusterSetOutput;
+  /** what one engine reads: the files under its delivery `path`, and its folder of engine objects */
+  readonly forEngine: (engine: 'argocd' | 'flux') => { revision: Revision; folder: string };
 }
 
 const scratch = () => mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? '/dev/shm', 'engine-replay-'));
@@ -59,7 +62,15 @@ export async function compileDefinition(definition: DefinitionData): Promise<Com
     const output = synthClusterSet(parsed[0]!);
     const files = layoutClusterSet(output, diagnostics, cache);
     fail();
-    return { revision: Revision.fromOutput(files), output };
+    const delivery = parsed[0]!.definition.spec.delivery;
+    return {
+      revision: Revision.fromOutput(files),
+      output,
+      forEngine: (engine) => {
+        const path = delivery[engine]?.path.replace(/^\.\/|\/$/g, '') ?? 'dist';
+        return { revision: Revision.fromOutput(files, path), folder: `${path}/${output.name}/${engine}` };
+      },
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
