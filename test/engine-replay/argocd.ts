@@ -106,6 +106,61 @@ interface Task {
 }
 
 const PHASES = ['PreSync', 'Sync', 'PostSync'];
+
+/** gitops-engine pkg/sync/sync_tasks.go kindOrder: within a wave, these kinds first and in this order, any other kind after them. */
+const KIND_ORDER = [
+  'Namespace',
+  'NetworkPolicy',
+  'ResourceQuota',
+  'LimitRange',
+  'PodSecurityPolicy',
+  'PodDisruptionBudget',
+  'ServiceAccount',
+  'Secret',
+  'SecretList',
+  'ConfigMap',
+  'StorageClass',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'CustomResourceDefinition',
+  'ClusterRole',
+  'ClusterRoleList',
+  'ClusterRoleBinding',
+  'ClusterRoleBindingList',
+  'Role',
+  'RoleList',
+  'RoleBinding',
+  'RoleBindingList',
+  'Service',
+  'DaemonSet',
+  'Pod',
+  'ReplicationController',
+  'ReplicaSet',
+  'Deployment',
+  'HorizontalPodAutoscaler',
+  'StatefulSet',
+  'Job',
+  'CronJob',
+  'IngressClass',
+  'Ingress',
+  'APIService',
+];
+const kindRank = (kind: string): number => {
+  const i = KIND_ORDER.indexOf(kind);
+  return i < 0 ? 0 : i - KIND_ORDER.length;
+};
+
+/** syncTasks.Less: phase, wave, kind order, then name. */
+const taskOrder = (a: Task, b: Task): number => {
+  const oa = a.target ?? a.prune!;
+  const ob = b.target ?? b.prune!;
+  return (
+    a.phase - b.phase ||
+    a.wave - b.wave ||
+    kindRank(oa.kind) - kindRank(ob.kind) ||
+    (oa.metadata.name < ob.metadata.name ? -1 : oa.metadata.name > ob.metadata.name ? 1 : 0)
+  );
+};
 const options = (o: Obj | undefined): string[] => (annotation(o ?? ({ metadata: {} } as Obj), SYNC_OPTIONS) ?? '').split(',').map((s) => s.trim());
 
 export type OperationPhase = 'Running' | 'Succeeded' | 'Failed';
@@ -175,7 +230,7 @@ export class ArgoSync {
         valid = false;
       }
     }
-    this.tasks = tasks;
+    this.tasks = tasks.sort(taskOrder);
     return valid;
   }
 
@@ -217,7 +272,8 @@ export class ArgoSync {
     const wave = Math.min(...pending.filter((t) => t.phase === phase).map((t) => t.wave));
     const now = pending.filter((t) => t.phase === phase && t.wave === wave);
     const remaining = pending.filter((t) => !now.includes(t) || t.hook);
-    this.log(`${this.app.name}: ${PHASES[phase]} wave ${wave}: applying ${now.length} object(s)`);
+    this.message = `${PHASES[phase]} wave ${wave}: applying ${now.length} object(s)`;
+    this.log(`${this.app.name}: ${this.message}`);
     let failed = false;
     for (const t of [...now.filter((x) => x.prune), ...now.filter((x) => !x.prune)]) {
       if (t.prune) {

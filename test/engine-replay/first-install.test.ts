@@ -4,10 +4,15 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import prod from '../../examples/construct/prod';
 import { SUPPORTED_ANTREA_VERSIONS } from '../../src/antrea/releases';
-import { argoHealth, DOCUMENTED_ARGO_HEALTH } from './health';
-import { refOf, type Obj } from './kube';
+import { ARGO_HEALTH_REVIEWED, argoHealth, DOCUMENTED_ARGO_HEALTH } from './health';
+import { groupOf, refOf, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
+import { Fleet } from './controllers';
+import { ApiServer } from './api-server';
 import { compileDefinition, createNamespaces, fleetFor, withBothEngines, type Compiled, type DefinitionData } from './scenario';
+
+/** Clusters with nothing in them: enough to list the units a revision holds. */
+const emptyFleetFor = (d: DefinitionData) => new Fleet(d.spec.clusters.map((c) => new ApiServer({ clusterID: c.clusterID, nodes: [], cni: 'other' })));
 
 /**
  * A first install of every example, at every release, through each engine, on clusters as they
@@ -119,5 +124,30 @@ describe.each(EXAMPLES)('%s', (_, example) => {
         expect(verdict(r, false), r.log.join('\n')).toEqual(CONVERGED);
       },
     );
+
+    test('every kind the engines apply has been held to Argo CD’s health rules (gitops-engine pkg/health, argo-cd resource_customizations)', () => {
+      const kinds = new Set<string>();
+      for (const engine of ['argocd', 'flux'] as const) {
+        const { revision, folder } = compiled.forEngine(engine);
+        const units = replay({ engine, revision, folder, fleet: emptyFleetFor(definition), maxSteps: 0 }).units;
+        for (const u of Object.values(units)) for (const o of u.objects) kinds.add(`${groupOf(o.apiVersion)}/${o.kind}`);
+      }
+      expect([...kinds].filter((k) => !ARGO_HEALTH_REVIEWED.includes(k))).toEqual([]);
+    });
+
+    // at the definition's own release: the plain Applications differ from the ApplicationSet only in how they are ordered
+    if (version === example.spec.antrea.version)
+      test('argocd without progressive syncs (argocd/applications/ from an app-of-apps): converges, the Namespaces coming later', async () => {
+        const fleet = await fleetFor(definition, compiled, { appNamespaces: false });
+        const r = replay({
+          engine: 'argocd',
+          argocdMode: 'applications',
+          ...compiled.forEngine('argocd'),
+          fleet,
+          operator: true,
+          events: [{ at: 'quiet', run: createNamespaces(definition) }],
+        });
+        expect(verdict(r, false), r.log.join('\n')).toEqual(CONVERGED);
+      });
   });
 });

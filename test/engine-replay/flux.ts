@@ -1,6 +1,6 @@
 import type { ApiServer } from './api-server';
 import { kstatus, type HealthCheckExpr } from './health';
-import { annotation, keyOf, refOf, type Obj } from './kube';
+import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
 import type { Revision } from './revision';
 
 const PRUNE = 'kustomize.toolkit.fluxcd.io/prune';
@@ -40,6 +40,39 @@ export type FluxState = 'Pending' | 'Progressing' | 'Ready' | 'Failed';
  * by ResourceManager.ApplyAllStaged), then everything else in one ApplyAll.
  */
 const isClusterDefinition = (o: Obj): boolean => o.kind === 'CustomResourceDefinition' || o.kind === 'Namespace';
+
+/** fluxcd/pkg ssa/sort.go: these kinds first, webhook configurations last, then group, kind, namespace, name. */
+const ORDER_FIRST = [
+  'CustomResourceDefinition',
+  'Namespace',
+  'ResourceQuota',
+  'StorageClass',
+  'ServiceAccount',
+  'PodSecurityPolicy',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'ConfigMap',
+  'Secret',
+  'Service',
+  'LimitRange',
+  'PriorityClass',
+  'Deployment',
+  'StatefulSet',
+  'CronJob',
+  'PodDisruptionBudget',
+];
+const ORDER_LAST = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
+const kindIndex = (kind: string): number =>
+  ORDER_FIRST.includes(kind) ? ORDER_FIRST.indexOf(kind) - ORDER_FIRST.length : ORDER_LAST.includes(kind) ? 1 + ORDER_LAST.indexOf(kind) : 0;
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const applyOrder = (a: Obj, b: Obj): number =>
+  kindIndex(a.kind) - kindIndex(b.kind) ||
+  cmp(groupOf(a.apiVersion), groupOf(b.apiVersion)) ||
+  cmp(a.kind, b.kind) ||
+  cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') ||
+  cmp(a.metadata.name, b.metadata.name);
 
 /**
  * One Kustomization's reconciliation (fluxcd/kustomize-controller internal/controller/
@@ -82,8 +115,8 @@ export class FluxRun {
     } catch (e) {
       return this.set('Failed', `kustomize build failed: ${(e as Error).message}`);
     }
-    const stageOne = objects.filter(isClusterDefinition);
-    const stageTwo = objects.filter((o) => !isClusterDefinition(o));
+    const stageOne = objects.filter(isClusterDefinition).sort(applyOrder);
+    const stageTwo = objects.filter((o) => !isClusterDefinition(o)).sort(applyOrder);
     for (const stage of [stageOne, stageTwo]) {
       const refusals = stage.map((o) => ({ o, r: this.cluster.apply(o, { dryRun: true }) })).filter((x) => !x.r.ok);
       if (refusals.length > 0)

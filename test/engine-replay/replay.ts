@@ -121,8 +121,9 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
     log,
     () => {
       for (const g of groups) {
-        // RollingSync (applicationset_controller.go performProgressiveSyncs): a step's Applications sync once
-        // every Application of the steps before it is Healthy; AllAtOnce: every step is one
+        // RollingSync (applicationset/controllers/applicationset_controller.go): a step's Applications sync once
+        // every Application of the steps before it is Healthy, not OutOfSync, and its last operation Succeeded
+        // (isApplicationHealthy); AllAtOnce: every step is one
         for (let i = 0; i < g.steps.length; i++) {
           if (g.steps.slice(0, i).some((s) => !s.every(done))) break;
           for (const a of g.steps[i]!) {
@@ -142,7 +143,8 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
         }
       }
     },
-    () => JSON.stringify([...ops.entries()].map(([k, o]) => [k, o.phase, o.message])),
+    // retries with a limit are time passing (their backoff); endless ones are one state
+    () => JSON.stringify([...ops.entries()].map(([k, o]) => [k, o.phase, o.message, o.app.retryLimit >= 0 ? (retries.get(k) ?? 0) : ''])),
     () => result(0),
   );
   function result(steps: number): ReplayResult {
