@@ -110,6 +110,7 @@ describe('incremental synth', () => {
       leader: { clusterID: string };
       clusters: { clusterID: string; member?: boolean; delivery?: { flux?: { kubeConfigSecretRef: { name: string; key?: string } } } }[];
       delivery: { flux: { sourceRef: { namespace?: string }; path?: string }; argocd?: { repoURL: string } };
+      services: { name: string; namespace: string; exportFrom: string[] | '*' }[];
     };
   }
   const members = (d: Mutable) => d.spec.clusters.slice(1);
@@ -138,6 +139,17 @@ describe('incremental synth', () => {
       },
     ],
     ['the ClusterSet renamed', (d) => (d.metadata.name = 'fleet-2')],
+    // exports are a unit per application Namespace: a Kustomization (and an exports Application) each
+    ['a member exports from a Namespace of its own', (d) => d.spec.services.push({ name: 'api', namespace: 'payments', exportFrom: ['cluster-3'] })],
+    ['no Service is exported any more', (d) => (d.spec.services = [])],
+    [
+      'with Argo CD, a member starts exporting (the exports ApplicationSet and Application)',
+      (d) => {
+        d.spec.delivery.argocd = { repoURL: 'https://git.example.com/fleet.git' };
+        for (const c of d.spec.clusters) Object.assign(c, { delivery: { ...c.delivery, argocd: { name: c.clusterID } } });
+        d.spec.services.push({ name: 'api', namespace: 'payments', exportFrom: ['cluster-5'] });
+      },
+    ],
   ])('engine inputs: %s; the output equals a full synth', async (_, mutate) => {
     const out = fresh('out');
     await synth([before], { out });
