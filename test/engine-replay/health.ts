@@ -63,6 +63,7 @@ export function argoHealth(o: Obj, overrides: ArgoHealthOverrides = {}): HealthS
     case '/Service':
       return o.spec?.type === 'LoadBalancer' && !(s.loadBalancer?.ingress?.length > 0) ? { status: 'Progressing' } : { status: 'Healthy' };
     // health_apiservice.go getApiregistrationv1APIServiceHealth: Progressing until Available=True
+    // (argo-cd ships the same rule as resource_customizations/apiregistration.k8s.io/APIService/health.lua)
     case 'apiregistration.k8s.io/APIService': {
       const available = conditionOf(o, 'Available');
       if (!available) return { status: 'Progressing', message: 'Waiting to be processed' };
