@@ -247,7 +247,11 @@ const matchesRules = (rules: { apiGroups: string[]; resources: string[]; operati
       (rule.operations.includes('*') || rule.operations.includes(r.operation)),
   );
 
-/** Server-side apply's merge for one manager: applied fields replace, maps merge, fields it leaves out stay. */
+/**
+ * Server-side apply's merge for one manager: applied fields replace, maps merge, lists of named
+ * items merge by name (listType map, as webhooks), fields it leaves out stay. Managed fields are
+ * not tracked: a field the same manager stops setting stays here, where the API server removes it.
+ */
 function mergeApplied(live: Obj, applied: Obj): Obj {
   const merge = (a: any, b: any): any => {
     if (b === null || typeof b !== 'object' || Array.isArray(b) || a === null || typeof a !== 'object' || Array.isArray(a)) {
