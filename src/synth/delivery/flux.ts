@@ -48,22 +48,50 @@ export function fluxClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[
 /** `<clusterset>-<clusterID>-<n>-<layer>`: `flux get kustomizations` lists them in apply order. */
 const layerName = (clusterSet: string, clusterID: string, index: number): string => engineName(clusterSet, clusterID, layerDirectory(LAYERS[index]!));
 
-/** What every Kustomization of a cluster shares: labels, source, kubeConfig. */
-function kustomizationBase(inputs: ClusterDeliveryInputs, flux: FluxDelivery, layer: string) {
+/**
+ * One Kustomization of a cluster: its folder (`dir`, under the bundle), the label of its unit,
+ * what it waits for. Every one prunes what leaves it, waits for health, and is guarded.
+ */
+function kustomization(
+  inputs: ClusterDeliveryInputs,
+  flux: FluxDelivery,
+  unit: { readonly name: string; readonly label: string; readonly dir: string; readonly dependsOn: readonly string[] },
+  extra: Partial<IKustomization['spec']> = {},
+): IKustomization {
   const { clusterSet, clusterID, role } = inputs;
   const kubeConfigRef = inputs.destination.flux?.kubeConfigSecretRef;
   const { kind, name, namespace } = flux.sourceRef;
   return {
-    labels: {
-      [LABELS.managedBy]: MANAGED_BY,
-      [LABELS.clusterSet]: clusterSet,
-      [LABELS.clusterID]: clusterID,
-      [LABELS.role]: role,
-      [LABELS.layer]: layer,
+    apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+    kind: 'Kustomization',
+    metadata: {
+      name: unit.name,
+      namespace: flux.namespace,
+      labels: {
+        [LABELS.managedBy]: MANAGED_BY,
+        [LABELS.clusterSet]: clusterSet,
+        [LABELS.clusterID]: clusterID,
+        [LABELS.role]: role,
+        [LABELS.layer]: unit.label,
+      },
+      // the parent Kustomization that applies flux/ must never garbage-collect this one: deleting
+      // a Kustomization with prune: true deletes everything it applied, the CNI included, so a
+      // ClusterSet renamed, a definition removed or a member dropped would uninstall Antrea.
+      // Orphaned instead, it reports the missing path until removed on purpose (docs/delivery.md).
+      annotations: { [FLUX_PRUNE]: 'disabled' },
     },
-    source: { sourceRef: { kind, name, ...(namespace !== undefined && { namespace }) } },
-    kubeConfig: kubeConfigRef && {
-      kubeConfig: { secretRef: { name: kubeConfigRef.name, ...(kubeConfigRef.key !== undefined && { key: kubeConfigRef.key }) } },
+    // no postBuild: nothing in a bundle is a template, and `${...}` in Antrea's config stays as written
+    spec: {
+      interval: flux.interval,
+      sourceRef: { kind, name, ...(namespace !== undefined && { namespace }) },
+      path: `./${bundlePath(flux.path, clusterSet, clusterID)}/${unit.dir}`,
+      prune: true,
+      wait: true,
+      ...(unit.dependsOn.length > 0 && { dependsOn: unit.dependsOn.map((n) => ({ name: n })) }),
+      ...(kubeConfigRef && {
+        kubeConfig: { secretRef: { name: kubeConfigRef.name, ...(kubeConfigRef.key !== undefined && { key: kubeConfigRef.key }) } },
+      }),
+      ...extra,
     },
   };
 }
@@ -78,63 +106,27 @@ function kustomizationBase(inputs: ClusterDeliveryInputs, flux: FluxDelivery, la
  */
 function exportKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
   const { clusterSet, clusterID } = inputs;
-  const path = bundlePath(flux.path, clusterSet, clusterID);
-  return inputs.exportNamespaces.map((ns): IKustomization => {
-    const base = kustomizationBase(inputs, flux, 'exports');
-    return {
-      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
-      kind: 'Kustomization',
-      metadata: {
-        name: engineName(clusterSet, clusterID, 'exports', ns),
-        namespace: flux.namespace,
-        labels: base.labels,
-        annotations: { [FLUX_PRUNE]: 'disabled' },
-      },
-      spec: {
-        interval: flux.interval,
-        ...base.source,
-        path: `./${path}/${exportDirectory(ns)}`,
-        prune: true,
-        wait: true,
-        dependsOn: [{ name: layerName(clusterSet, clusterID, LAYERS.length - 1) }],
-        ...base.kubeConfig,
-      },
-    };
-  });
+  const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
+  return inputs.exportNamespaces.map((ns) =>
+    kustomization(inputs, flux, { name: engineName(clusterSet, clusterID, 'exports', ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last] }),
+  );
 }
 
 function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, after: string | undefined): IKustomization[] {
   const { clusterSet, clusterID } = inputs;
-  const path = bundlePath(flux.path, clusterSet, clusterID);
-  return LAYERS.map((layer, i): IKustomization => {
-    const dependsOn = i > 0 ? [layerName(clusterSet, clusterID, i - 1)] : after ? [after] : [];
-    const base = kustomizationBase(inputs, flux, layer);
-    return {
-      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
-      kind: 'Kustomization',
-      metadata: {
+  return LAYERS.map((layer, i) =>
+    kustomization(
+      inputs,
+      flux,
+      {
         name: layerName(clusterSet, clusterID, i),
-        namespace: flux.namespace,
-        labels: base.labels,
-        // the parent Kustomization that applies flux/ must never garbage-collect this one: deleting
-        // a Kustomization with prune: true deletes everything it applied, the CNI included, so a
-        // ClusterSet renamed, a definition removed or a member dropped would uninstall Antrea.
-        // Orphaned instead, it reports the missing path until removed on purpose (docs/delivery.md).
-        annotations: { [FLUX_PRUNE]: 'disabled' },
+        label: layer,
+        dir: layerDirectory(layer),
+        dependsOn: i > 0 ? [layerName(clusterSet, clusterID, i - 1)] : after ? [after] : [],
       },
-      // no postBuild: nothing in a bundle is a template, and `${...}` in Antrea's config stays as written
-      spec: {
-        interval: flux.interval,
-        ...base.source,
-        path: `./${path}/${layerDirectory(layer)}`,
-        prune: true,
-        wait: true,
-        ...(dependsOn.length > 0 && { dependsOn: dependsOn.map((n) => ({ name: n })) }),
-        ...base.kubeConfig,
-        // custom resources come last (layers.ts); the ClusterSet is among them
-        ...(layer === 'resources' && { healthCheckExprs: [{ ...CLUSTERSET_HEALTH_CHECK }] }),
-        // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
-      },
-    };
-  });
+      // custom resources come last (layers.ts); the ClusterSet is among them
+      // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
+      layer === 'resources' ? ({ healthCheckExprs: [{ ...CLUSTERSET_HEALTH_CHECK }] } as Partial<IKustomization['spec']>) : {},
+    ),
+  );
 }
