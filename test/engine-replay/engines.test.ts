@@ -180,4 +180,19 @@ describe('Flux Kustomization (kustomize-controller, fluxcd/pkg ssa)', () => {
     expect(c.getLike(configMap('dropped'))).toBeUndefined();
     expect(c.getLike(guarded)).toBeDefined();
   });
+
+  test('a Kustomization its parent drops: orphaned with its objects when guarded, deleted with them (but for prune: disabled) when not', () => {
+    const { c } = cluster();
+    const guarded = new FluxRun({ ...unit, name: 'g', path: 'g', guarded: true }, c, revision({ g: [configMap('kept-by-orphan')] }), () => {});
+    guarded.reconcile(() => true);
+    guarded.removedFromParent();
+    expect(guarded.message).toMatch(/orphaned/);
+    expect(c.getLike(configMap('kept-by-orphan'))).toBeDefined();
+    const keep = { ...configMap('keep'), metadata: { ...configMap('keep').metadata, annotations: { 'kustomize.toolkit.fluxcd.io/prune': 'disabled' } } };
+    const plain = new FluxRun(unit, c, revision({ u: [configMap('gone'), keep] }), () => {});
+    plain.reconcile(() => true);
+    plain.removedFromParent();
+    expect(c.getLike(configMap('gone'))).toBeUndefined();
+    expect(c.getLike(keep)).toBeDefined();
+  });
 });

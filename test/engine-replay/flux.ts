@@ -16,6 +16,8 @@ export interface FluxKustomization {
   readonly healthCheckExprs: readonly HealthCheckExpr[];
   /** the cluster it applies to (its kubeConfig, or the cluster Flux runs in): our label names it */
   readonly cluster: string;
+  /** `kustomize.toolkit.fluxcd.io/prune: disabled` on the Kustomization itself: its parent orphans it instead of deleting it */
+  readonly guarded?: boolean;
 }
 
 export function kustomizationsIn(revision: Revision, folder: string): FluxKustomization[] {
@@ -30,6 +32,7 @@ export function kustomizationsIn(revision: Revision, folder: string): FluxKustom
       wait: o.spec.wait === true,
       healthCheckExprs: o.spec.healthCheckExprs ?? [],
       cluster: o.metadata.labels?.[CLUSTER_ID] ?? '',
+      guarded: annotation(o, PRUNE) === 'disabled',
     }));
 }
 
@@ -156,6 +159,28 @@ export class FluxRun {
     if (notCurrent.length === 0) return this.set('Ready', 'Applied revision; health checks passed');
     this.waited++;
     this.message = `waiting for ${notCurrent.map((x) => `${refOf(x.o)} (${x.s.status})`).join(', ')}`;
+  }
+
+  /**
+   * The Kustomization left the parent's revision. The parent garbage-collects it unless it says
+   * `prune: disabled` (then it is orphaned: it keeps its inventory and only reports that its path is
+   * gone); deleted, its finalizer prunes what it applied, except live objects that say `prune:
+   * disabled` (kustomization_controller.go finalize).
+   */
+  removedFromParent(): void {
+    if (this.k.guarded) return this.set('Failed', 'orphaned: its path is no longer in the source; nothing is pruned');
+    if (this.k.prune)
+      for (const old of this.inventory) {
+        const live = this.cluster.getLike(old);
+        if (!live) continue;
+        if (annotation(live, PRUNE) === 'disabled') this.log(`${this.k.name}: ${refOf(old)} left in place (prune: disabled)`);
+        else {
+          this.cluster.delete(old);
+          this.log(`${this.k.name}: deleted with its Kustomization: ${refOf(old)}`);
+        }
+      }
+    this.inventory = [];
+    this.set('Pending', 'deleted by its parent');
   }
 
   /** The timeout elapsed: `wait` reports what was not Current, and the next interval retries. */

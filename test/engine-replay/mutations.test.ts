@@ -141,3 +141,18 @@ describe('a refusal that stops what follows', () => {
     expect(hook?.webhooks[0].clientConfig.caBundle).toBeUndefined();
   });
 });
+
+describe('a second revision on the same fleet (the API the planned-change replays build on)', () => {
+  test('flux: the ClusterSet renamed: the old layer Kustomizations are orphaned and Antrea keeps running', async () => {
+    const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
+    const first = replay({ engine: 'flux', ...compiled.forEngine('flux'), fleet, operator: true });
+    expect(notConverged(first)).toEqual([]);
+    const renamed = { ...definition, metadata: { name: 'test-clusterset-2' } };
+    const next = await compileDefinition(renamed);
+    const second = replay({ engine: 'flux', ...next.forEngine('flux'), fleet, operator: true, previous: first });
+    expect(second.log).toContainEqual(expect.stringMatching(/test-clusterset-test-cluster-north-3-workloads: orphaned/));
+    expect(second.log.join('\n')).not.toMatch(/deleted with its Kustomization/);
+    for (const c of fleet.clusters.values()) expect(c.get('apps', 'DaemonSet', 'kube-system', 'antrea-agent'), c.clusterID).toBeDefined();
+    expect(notConverged(second).filter((u) => u.startsWith('test-clusterset-2-'))).toEqual([]);
+  });
+});

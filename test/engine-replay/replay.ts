@@ -202,6 +202,12 @@ function replayFlux(options: ReplayOptions): ReplayResult {
     runs.set(k.name, run);
   }
   const units = Object.fromEntries(ks.map((k) => [k.name, { cluster: k.cluster, objects: revision.build(k.path) }]));
+  // Kustomizations the previous revision had and this one has not: orphaned or deleted by their parent
+  for (const [name, before] of options.previous?.fluxRuns ?? []) {
+    if (runs.has(name)) continue;
+    before.removedFromParent();
+    log.push(`[flux] ${name}: ${before.message}`);
+  }
   const ready = (name: string) => runs.get(name)?.state === 'Ready';
   const timeout = options.fluxTimeoutSteps ?? 3;
   const steps = runLoop(
