@@ -366,8 +366,10 @@ function servicesSection({ definition, members: ms }: NotesContext): string {
   ]);
   return [
     '## Multi-cluster Services',
-    'The bundles export these Services; they do not create the Services or their Namespaces. Create the Namespace (and the Service) in each exporting member before its ServiceExport applies, ' +
-      'and in every member that should import the Service: imports only land where the Namespace exists.',
+    'The bundles export these Services; they do not create the Services or their Namespaces. Create the Namespace (and the Service) in each exporting member, ' +
+      'and in every member that should import the Service: imports only land where the Namespace exists. ' +
+      `A member's ServiceExports are in ${code('<cluster>/exports/')}, one folder per Namespace, outside its layers: the engines apply each folder on its own and retry it until its Namespace exists, without holding back the ClusterSet. ` +
+      `By hand, once the Namespaces exist: ${code('kubectl apply --server-side -k <cluster>/exports')}.`,
     table(['Service', 'exported from'], rows),
   ].join('\n\n');
 }

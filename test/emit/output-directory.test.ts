@@ -81,7 +81,10 @@ describe('incremental synth', () => {
     const full = fresh('full');
     await synth([slowerFile], { out: full });
     expect(contents(tree(out))).toEqual(contents(tree(full)));
-    expect(result.changed).toBe(12 * 5 + 2); // every Kustomization, the README (its Flux commands) and manifest.json
+    // every Kustomization (five layers per cluster, and one per Namespace a member exports from), the README (its Flux commands) and manifest.json
+    const kustomizations = [...tree(full).keys()].filter((p) => p.includes('/flux/Kustomization.')).length;
+    expect(kustomizations).toBeGreaterThan(12 * 5);
+    expect(result.changed).toBe(kustomizations + 2);
     // one member's kubeconfig Secret: its own Kustomizations and bundle change, nobody else's
     const moved = fleet(12);
     (moved.spec.clusters[4] as { delivery: { flux: { kubeConfigSecretRef: { name: string } } } }).delivery.flux.kubeConfigSecretRef.name = 'cluster-4-admin';
@@ -107,6 +110,7 @@ describe('incremental synth', () => {
       leader: { clusterID: string };
       clusters: { clusterID: string; member?: boolean; delivery?: { flux?: { kubeConfigSecretRef: { name: string; key?: string } } } }[];
       delivery: { flux: { sourceRef: { namespace?: string }; path?: string }; argocd?: { repoURL: string } };
+      services: { name: string; namespace: string; exportFrom: string[] | '*' }[];
     };
   }
   const members = (d: Mutable) => d.spec.clusters.slice(1);
@@ -135,6 +139,17 @@ describe('incremental synth', () => {
       },
     ],
     ['the ClusterSet renamed', (d) => (d.metadata.name = 'fleet-2')],
+    // exports are a unit per application Namespace: a Kustomization (and an exports Application) each
+    ['a member exports from a Namespace of its own', (d) => d.spec.services.push({ name: 'api', namespace: 'payments', exportFrom: ['cluster-3'] })],
+    ['no Service is exported any more', (d) => (d.spec.services = [])],
+    [
+      'with Argo CD, a member starts exporting (the exports ApplicationSet and Application)',
+      (d) => {
+        d.spec.delivery.argocd = { repoURL: 'https://git.example.com/fleet.git' };
+        for (const c of d.spec.clusters) Object.assign(c, { delivery: { ...c.delivery, argocd: { name: c.clusterID } } });
+        d.spec.services.push({ name: 'api', namespace: 'payments', exportFrom: ['cluster-5'] });
+      },
+    ],
   ])('engine inputs: %s; the output equals a full synth', async (_, mutate) => {
     const out = fresh('out');
     await synth([before], { out });

@@ -5,7 +5,7 @@ import { LAYERS } from '../layers';
 import { asKubeObject } from './kube-object-cast';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
-import { layerDirectory } from './layer-paths';
+import { exportDirectory, layerDirectory } from './layer-paths';
 
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
 
@@ -42,53 +42,91 @@ export function fluxClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[
   const folder = inputs.fluxHub ? FLUX_FOLDER : `${FLUX_FOLDER}/${inputs.clusterID}`;
   const after =
     inputs.fluxHub && inputs.role === 'member' && inputs.leaderID !== undefined ? layerName(inputs.clusterSet, inputs.leaderID, LAYERS.length - 1) : undefined;
-  return layerKustomizations(inputs, flux, after).map((k) => ({ folder, object: asKubeObject(k) }));
+  return [...layerKustomizations(inputs, flux, after), ...exportKustomizations(inputs, flux)].map((k) => ({ folder, object: asKubeObject(k) }));
 }
 
 /** `<clusterset>-<clusterID>-<n>-<layer>`: `flux get kustomizations` lists them in apply order. */
 const layerName = (clusterSet: string, clusterID: string, index: number): string => engineName(clusterSet, clusterID, layerDirectory(LAYERS[index]!));
 
-function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, after: string | undefined): IKustomization[] {
+/**
+ * One Kustomization of a cluster: its folder (`dir`, under the bundle), the label of its unit,
+ * what it waits for. Every one prunes what leaves it, waits for health, and is guarded.
+ */
+function kustomization(
+  inputs: ClusterDeliveryInputs,
+  flux: FluxDelivery,
+  unit: { readonly name: string; readonly label: string; readonly dir: string; readonly dependsOn: readonly string[] },
+  extra: Partial<IKustomization['spec']> = {},
+): IKustomization {
   const { clusterSet, clusterID, role } = inputs;
   const kubeConfigRef = inputs.destination.flux?.kubeConfigSecretRef;
   const { kind, name, namespace } = flux.sourceRef;
-  const path = bundlePath(flux.path, clusterSet, clusterID);
-  return LAYERS.map((layer, i): IKustomization => {
-    const dependsOn = i > 0 ? [layerName(clusterSet, clusterID, i - 1)] : after ? [after] : [];
-    return {
-      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
-      kind: 'Kustomization',
-      metadata: {
+  return {
+    apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+    kind: 'Kustomization',
+    metadata: {
+      name: unit.name,
+      namespace: flux.namespace,
+      labels: {
+        [LABELS.managedBy]: MANAGED_BY,
+        [LABELS.clusterSet]: clusterSet,
+        [LABELS.clusterID]: clusterID,
+        [LABELS.role]: role,
+        [LABELS.layer]: unit.label,
+      },
+      // the parent Kustomization that applies flux/ must never garbage-collect this one: deleting
+      // a Kustomization with prune: true deletes everything it applied, the CNI included, so a
+      // ClusterSet renamed, a definition removed or a member dropped would uninstall Antrea.
+      // Orphaned instead, it reports the missing path until removed on purpose (docs/delivery.md).
+      annotations: { [FLUX_PRUNE]: 'disabled' },
+    },
+    // no postBuild: nothing in a bundle is a template, and `${...}` in Antrea's config stays as written
+    spec: {
+      interval: flux.interval,
+      sourceRef: { kind, name, ...(namespace !== undefined && { namespace }) },
+      path: `./${bundlePath(flux.path, clusterSet, clusterID)}/${unit.dir}`,
+      prune: true,
+      wait: true,
+      ...(unit.dependsOn.length > 0 && { dependsOn: unit.dependsOn.map((n) => ({ name: n })) }),
+      ...(kubeConfigRef && {
+        kubeConfig: { secretRef: { name: kubeConfigRef.name, ...(kubeConfigRef.key !== undefined && { key: kubeConfigRef.key }) } },
+      }),
+      ...extra,
+    },
+  };
+}
+
+/**
+ * One Kustomization per application Namespace the cluster exports from, after the cluster's last
+ * layer, and nothing depends on it: until the application's delivery creates the Namespace, its
+ * dry run fails (namespaces "x" not found) and Flux retries it at the interval, while the
+ * ClusterSet and the other Namespaces' exports are applied. Guarded like the layers: a renamed
+ * ClusterSet or a removed definition orphans it instead of pruning the exports; an export removed
+ * from a Namespace that keeps others is pruned as before.
+ */
+function exportKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
+  const { clusterSet, clusterID } = inputs;
+  const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
+  return inputs.exportNamespaces.map((ns) =>
+    kustomization(inputs, flux, { name: engineName(clusterSet, clusterID, 'exports', ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last] }),
+  );
+}
+
+function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, after: string | undefined): IKustomization[] {
+  const { clusterSet, clusterID } = inputs;
+  return LAYERS.map((layer, i) =>
+    kustomization(
+      inputs,
+      flux,
+      {
         name: layerName(clusterSet, clusterID, i),
-        namespace: flux.namespace,
-        labels: {
-          [LABELS.managedBy]: MANAGED_BY,
-          [LABELS.clusterSet]: clusterSet,
-          [LABELS.clusterID]: clusterID,
-          [LABELS.role]: role,
-          [LABELS.layer]: layer,
-        },
-        // the parent Kustomization that applies flux/ must never garbage-collect this one: deleting
-        // a Kustomization with prune: true deletes everything it applied, the CNI included, so a
-        // ClusterSet renamed, a definition removed or a member dropped would uninstall Antrea.
-        // Orphaned instead, it reports the missing path until removed on purpose (docs/delivery.md).
-        annotations: { [FLUX_PRUNE]: 'disabled' },
+        label: layer,
+        dir: layerDirectory(layer),
+        dependsOn: i > 0 ? [layerName(clusterSet, clusterID, i - 1)] : after ? [after] : [],
       },
-      // no postBuild: nothing in a bundle is a template, and `${...}` in Antrea's config stays as written
-      spec: {
-        interval: flux.interval,
-        sourceRef: { kind, name, ...(namespace !== undefined && { namespace }) },
-        path: `./${path}/${layerDirectory(layer)}`,
-        prune: true,
-        wait: true,
-        ...(dependsOn.length > 0 && { dependsOn: dependsOn.map((n) => ({ name: n })) }),
-        ...(kubeConfigRef && {
-          kubeConfig: { secretRef: { name: kubeConfigRef.name, ...(kubeConfigRef.key !== undefined && { key: kubeConfigRef.key }) } },
-        }),
-        // custom resources come last (layers.ts); the ClusterSet is among them
-        ...(layer === 'resources' && { healthCheckExprs: [{ ...CLUSTERSET_HEALTH_CHECK }] }),
-        // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
-      },
-    };
-  });
+      // custom resources come last (layers.ts); the ClusterSet is among them
+      // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
+      layer === 'resources' ? ({ healthCheckExprs: [{ ...CLUSTERSET_HEALTH_CHECK }] } as Partial<IKustomization['spec']>) : {},
+    ),
+  );
 }

@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import type { Obj } from './kube';
+import { moveObjects } from './mutate';
+import { replay, type ReplayResult } from './replay';
+import { compileDefinition, createNamespaces, fleetFor, withBothEngines, type Compiled, type DefinitionData } from './scenario';
+
+/**
+ * The replay is a test only if it fails where the engines would stall: each case moves objects
+ * to a wave or unit whose health they cannot reach, or where a refusal stops what follows, and
+ * expects the first install not to converge, for the reason the engines' code gives.
+ * test-clusterset: kubeadm clusters (no CNI before Antrea), a dedicated leader, a member that
+ * exports a Service from Namespace `demo`.
+ */
+const definition = withBothEngines(parse(readFileSync('clustersets/test-clusterset.yaml', 'utf8')) as DefinitionData);
+let compiled: Compiled;
+beforeAll(async () => {
+  compiled = await compileDefinition(definition);
+});
+
+type Engine = 'argocd' | 'flux';
+
+/** A first install; without the applications' Namespaces, they appear once the replay has settled, and `before` is the state then. */
+async function firstInstall(
+  engine: Engine,
+  move: ((c: Compiled, e: Engine) => ReturnType<Compiled['forEngine']>) | undefined,
+  appNamespaces = true,
+): Promise<ReplayResult & { before?: ReplayResult; westClusterSetBefore?: boolean }> {
+  const fleet = await fleetFor(definition, compiled, { appNamespaces });
+  const { revision, folder } = move ? move(compiled, engine) : compiled.forEngine(engine);
+  let before: ReplayResult | undefined;
+  let westClusterSetBefore: boolean | undefined;
+  const events = appNamespaces
+    ? []
+    : [
+        {
+          at: 'quiet' as const,
+          run: (f: typeof fleet, now: () => ReplayResult) => {
+            before = now();
+            // the fleet is live: read what it holds now
+            westClusterSetBefore = westClusterSetApplied(before);
+            return createNamespaces(definition)(f);
+          },
+        },
+      ];
+  const r = replay({ engine, revision, folder, fleet, operator: true, events });
+  return { ...r, before, westClusterSetBefore };
+}
+
+const westClusterSetApplied = (r: ReplayResult) => r.fleet.cluster('test-cluster-west').list('ClusterSet').length > 0;
+
+const moving = (select: (o: Obj) => boolean, to: string) => (c: Compiled, engine: Engine) => {
+  const { revision, folder } = c.forEngine(engine);
+  return { revision: moveObjects(revision, folder.slice(0, folder.lastIndexOf('/')), select, to), folder };
+};
+
+/** Units that did not converge, as `name: status message`. */
+const notConverged = (r: ReplayResult): string[] => [
+  ...Object.entries(r.argocd)
+    .filter(([, a]) => a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy')
+    .map(([n, a]) => `${n}: ${a.operation} ${a.message} (${a.health.status})`),
+  ...Object.entries(r.flux)
+    .filter(([, f]) => f.state !== 'Ready')
+    .map(([n, f]) => `${n}: ${f.state} ${f.message}`),
+];
+
+const isApiService = (o: Obj) => o.kind === 'APIService';
+const isExport = (o: Obj) => o.kind === 'ServiceExport';
+const isAgent = (o: Obj) => o.kind === 'DaemonSet' && o.metadata.name === 'antrea-agent';
+const isMcWebhook = (o: Obj) => o.kind.endsWith('WebhookConfiguration') && o.metadata.labels?.['served-by'] === 'antrea-mc-controller';
+
+describe('the replay of the layout as synthesized converges (the control for every case below)', () => {
+  test.each(['argocd', 'flux'] as const)('%s', async (engine) => {
+    expect(notConverged(await firstInstall(engine, undefined))).toEqual([]);
+    expect(notConverged(await firstInstall(engine, undefined, false))).toEqual([]);
+  });
+});
+
+describe('moved to a wave whose health it cannot reach', () => {
+  test('APIServices back in 2-webhooks: Argo CD waits on them forever (Available needs antrea-controller, wave 3)', async () => {
+    const r = await firstInstall('argocd', moving(isApiService, '2-webhooks'));
+    expect(notConverged(r)).toContainEqual(expect.stringMatching(/test-cluster-north: Running waiting for healthy state of APIService/));
+    // RollingSync never reaches the members
+    expect(r.argocd['test-clusterset-test-cluster-east']!.operation).toBe('None');
+  });
+
+  test('APIServices back in 2-webhooks: Flux does not notice (kstatus has no APIService rule), as the issue says', async () => {
+    expect(notConverged(await firstInstall('flux', moving(isApiService, '2-webhooks')))).toEqual([]);
+  });
+
+  test.each(['argocd', 'flux'] as const)(
+    '%s: antrea-agent after antrea-controller: on kubeadm the controller never schedules (it does not tolerate not-ready)',
+    async (engine) => {
+      const r = await firstInstall(engine, moving(isAgent, '4-resources'));
+      const stuck = notConverged(r);
+      expect(stuck.length).toBeGreaterThan(0);
+      expect(stuck.join('\n')).toMatch(
+        engine === 'argocd'
+          ? /test-cluster-north: Running waiting for healthy state of .*Deployment kube-system\/antrea-controller/
+          : /test-cluster-north-3-workloads: (Progressing|Failed) .*antrea-controller/,
+      );
+    },
+  );
+});
+
+describe('a refusal that stops what follows', () => {
+  test("flux: the ServiceExport back in 4-resources: the member's ClusterSet waits for the application's Namespace (ssa ApplyAll dry-runs the whole stage)", async () => {
+    const r = await firstInstall('flux', moving(isExport, '4-resources'), false);
+    expect(notConverged(r.before!)).toContainEqual(
+      expect.stringMatching(/test-cluster-west-4-resources: Failed ServiceExport demo\/nginx dry-run failed: namespaces "demo" not found/),
+    );
+    expect(r.westClusterSetBefore).toBe(false);
+    // once the application creates it, the next interval applies the stage
+    expect(notConverged(r)).toEqual([]);
+  });
+
+  test('argocd: the ServiceExport back in 4-resources: the sync fails, and once its retries are spent it stays Failed', async () => {
+    const r = await firstInstall('argocd', moving(isExport, '4-resources'), false);
+    // the rest of the wave is applied (a client-side dry run does not see Namespaces) …
+    expect(r.westClusterSetBefore).toBe(true);
+    // … but the operation ends Failed, and no later wave or PostSync hook would run
+    expect(r.before!.argocd['test-clusterset-test-cluster-west']).toMatchObject({ operation: 'Failed', retries: 5 });
+    expect(notConverged(r)).toContainEqual(expect.stringMatching(/test-cluster-west: Failed one or more objects failed to apply/));
+  });
+
+  test('argocd: the mc-controller webhook configurations after the mc-controller: it never writes their caBundle, and the ClusterSet is refused', async () => {
+    const r = await firstInstall('argocd', moving(isMcWebhook, '4-resources'));
+    expect(notConverged(r).length).toBeGreaterThan(0);
+    expect(r.log.join('\n')).toMatch(
+      /ClusterSet \S+: Internal error occurred: failed calling webhook "vclusterset.kb.io": service "\S+" has no trusted certificate/,
+    );
+  });
+
+  test('flux: the same move passes a first install (ssa applies webhook configurations last in a stage), and leaves webhooks the API server cannot call', async () => {
+    const r = await firstInstall('flux', moving(isMcWebhook, '4-resources'));
+    expect(notConverged(r)).toEqual([]);
+    const hook = r.fleet
+      .cluster('test-cluster-west')
+      .get('admissionregistration.k8s.io', 'ValidatingWebhookConfiguration', undefined, 'antrea-mc-validating-webhook-configuration');
+    expect(hook?.webhooks[0].clientConfig.caBundle).toBeUndefined();
+  });
+});
+
+describe('a second revision on the same fleet (the API the planned-change replays build on)', () => {
+  test('flux: the ClusterSet renamed: the old layer Kustomizations are orphaned and Antrea keeps running', async () => {
+    const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
+    const first = replay({ engine: 'flux', ...compiled.forEngine('flux'), fleet, operator: true });
+    expect(notConverged(first)).toEqual([]);
+    const renamed = { ...definition, metadata: { name: 'test-clusterset-2' } };
+    const next = await compileDefinition(renamed);
+    const second = replay({ engine: 'flux', ...next.forEngine('flux'), fleet, operator: true, previous: first });
+    expect(second.log).toContainEqual(expect.stringMatching(/test-clusterset-test-cluster-north-3-workloads: orphaned/));
+    expect(second.log.join('\n')).not.toMatch(/deleted with its Kustomization/);
+    for (const c of fleet.clusters.values()) expect(c.get('apps', 'DaemonSet', 'kube-system', 'antrea-agent'), c.clusterID).toBeDefined();
+    expect(notConverged(second).filter((u) => u.startsWith('test-clusterset-2-'))).toEqual([]);
+  });
+});
