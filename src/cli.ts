@@ -9,7 +9,7 @@ import { OutputError } from './emit/output-transaction';
 import { packageNameFor, SCAFFOLD_SCRIPTS, scaffoldRepository } from './init/scaffold';
 import { findDefinitionFiles } from './load/load-clustersets';
 import { definitionJsonSchema } from './model/json-schema';
-import { hasDestructive } from './plan/plan-changes';
+import { hasDestructive, hasRefused } from './plan/plan-changes';
 import { GitError } from './plan/read-revision';
 import { PLAN_FORMATS, renderPlan, type PlanFormat } from './plan/render-plan';
 import type { PlanResult } from './plan/run-plan';
@@ -324,7 +324,8 @@ async function planCommand(args: Args, { io, env }: Context): Promise<number> {
   }
   if (!result.plan) return 1;
   io.stdout.write(renderPlan(format, result.plan, { base: result.base, head: result.head }));
-  return hasDestructive(result.plan) ? 3 : 0;
+  // a change the clusters refuse fails like an error diagnostic, before any destructive status
+  return hasRefused(result.plan) ? 1 : hasDestructive(result.plan) ? 3 : 0;
 }
 
 /** The output path exists but is not a directory, or cannot be inspected. */

@@ -53,6 +53,7 @@ export const DIAGNOSTIC_CODES = [
   'export-name-length',
   'export-system-namespace',
   'tier-conflict',
+  'tier-priority-cnp-reserved',
   'policy-schema',
   'policy-tier-unknown',
   'policy-clusterset-scope-disabled',
@@ -63,6 +64,11 @@ export const DIAGNOSTIC_CODES = [
   'object-name-format',
   'delivery-destination-missing',
   'argocd-applicationset-size',
+  // transitions between two revisions (plan)
+  'clusterset-rename',
+  'leader-move',
+  'tier-priority-immutable',
+  'tier-removed-in-use',
   // output self-checks
   'output-schema',
   'output-collision',

@@ -1,25 +1,34 @@
 import { upgradeSteps } from '../antrea/upgrade';
+import type { DiagnosticCode } from '../diagnostics/codes';
+import type { SourceFile } from '../load/source-file';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { isGuarded } from '../synth/guards';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
+import { runTransitions } from '../validate/run-transitions';
+import type { TransitionFinding } from '../validate/transition';
 import { diffObjects, type ObjectChange } from './diff-objects';
 
 /**
  * Each change of a plan carries one impact class (docs/plan.md):
+ * - `refused`: the clusters refuse the change (a transition rule, src/validate/transitions/); the plan fails;
  * - `destructive`: an engine deletes or orphans objects (a bundle, a Namespace, a CRD, a credential);
  * - `disruptive`: cross-cluster traffic is interrupted (CIDRs, Gateways, tunnel, encryption, exports);
  * - `rollout`: Pods restart (a Pod template or config checksum changes);
  * - `safe`: none of these.
  */
-export type Impact = 'destructive' | 'disruptive' | 'rollout' | 'safe';
-export const IMPACTS: readonly Impact[] = ['destructive', 'disruptive', 'rollout', 'safe'];
+export type Impact = 'refused' | 'destructive' | 'disruptive' | 'rollout' | 'safe';
+export const IMPACTS: readonly Impact[] = ['refused', 'destructive', 'disruptive', 'rollout', 'safe'];
 
 export interface PlanChange {
   readonly impact: Impact;
   readonly clusterSet: string;
   readonly text: string;
   readonly details?: readonly string[];
+  /** what someone does, in this order, for the change to converge (or, when refused, the supported procedure) */
+  readonly steps?: readonly string[];
+  /** the transition rule that refused the change */
+  readonly code?: DiagnosticCode;
 }
 
 export interface LayerCounts {
@@ -37,6 +46,8 @@ export interface OwnerCounts {
 
 export interface Plan {
   readonly changes: readonly PlanChange[];
+  /** what the transition rules found between the two revisions: each is also a `refused` change */
+  readonly findings?: readonly TransitionFinding[];
   readonly counts: readonly OwnerCounts[];
   readonly objectChanges: readonly ObjectChange[];
 }
@@ -44,10 +55,11 @@ export interface Plan {
 /** One compiled revision: its outputs and the definitions they came from, by ClusterSet name. */
 export interface CompiledRevision {
   readonly outputs: readonly ClusterSetOutput[];
-  readonly definitions: ReadonlyMap<string, { readonly definition: ClusterSet; readonly file: string }>;
+  readonly definitions: ReadonlyMap<string, { readonly definition: ClusterSet; readonly file: string; readonly source?: SourceFile }>;
 }
 
 export const hasDestructive = (plan: Plan): boolean => plan.changes.some((c) => c.impact === 'destructive');
+export const hasRefused = (plan: Plan): boolean => plan.changes.some((c) => c.impact === 'refused');
 
 const GUARDED_REMOVAL =
   'Flux: its Kustomizations are guarded (kustomize.toolkit.fluxcd.io/prune: disabled), so they stay and report the missing path; nothing in the clusters is pruned. Argo CD: its Applications have no resources finalizer, so deleting them leaves the clusters as they are. Delete what you no longer want on purpose (docs/delivery.md).';
@@ -85,9 +97,13 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
     const ids = h.definition.spec.clusters.map((c) => c.clusterID);
     changes.push({ impact: 'safe', clusterSet: name, text: `ClusterSet ${name} is new: ${ids.length} cluster(s) (${ids.join(', ')})` });
   }
+  const findings: TransitionFinding[] = [];
   for (const [name, h] of head.definitions) {
     const b = base.definitions.get(name) ?? base.definitions.get(renamedFrom.get(name) ?? '');
-    if (b) changes.push(...definitionChanges(name, b.definition, h.definition));
+    if (!b) continue;
+    const found = runTransitions(b.definition, h.definition);
+    findings.push(...found);
+    changes.push(...found.map(refusal), ...definitionChanges(name, b.definition, h.definition));
   }
 
   // what only the objects show: restarts, and removals the domain lines above do not explain
@@ -101,8 +117,11 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
     for (const [cs, list] of byCs)
       changes.push({ impact: 'safe', clusterSet: cs, text: `${list.length} object(s) change without a restart`, details: list.slice(0, 20).map(objectLine) });
   }
-  return { changes: sortChanges(changes), counts: counts(objectChanges), objectChanges };
+  return { changes: sortChanges(changes), findings, counts: counts(objectChanges), objectChanges };
 }
+
+/** A change the clusters refuse, with the procedure that reaches the head instead. */
+const refusal = (f: TransitionFinding): PlanChange => ({ impact: 'refused', clusterSet: f.clusterSet, text: f.message, steps: f.steps, code: f.code });
 
 const sortChanges = (changes: PlanChange[]) =>
   changes
