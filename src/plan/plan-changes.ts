@@ -3,6 +3,7 @@ import type { DiagnosticCode } from '../diagnostics/codes';
 import type { SourceFile } from '../load/source-file';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { TIER_RESTART, tierSetHash } from '../synth/constructs/tier-restart';
 import { isGuarded } from '../synth/guards';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { runTransitions } from '../validate/run-transitions';
@@ -245,11 +246,12 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
         // the member controller records ACNPImportFailed for a missing Tier without requeueing
         // (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
         // handleResImpUpdateForClusterNetworkPolicy) and reconciles an import again only when its
-        // generation changes or the controller starts (resourceimport_controller.go, SetupWithManager)
-        add('disruptive', `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`, [
-          'a member that imports the policy before its own Tier exists records ACNPImportFailed and skips the policy until it changes again or the member restarts antrea-mc-controller',
-          `merge Tier ${tier} first and the policy in a later change, once every member has the Tier`,
-          "if both are merged together: once the Tier exists, restart antrea-mc-controller in each member (the ClusterSet's README lists the commands)",
+        // generation changes or the controller starts (resourceimport_controller.go, SetupWithManager);
+        // the bundle's tier-restart Job restarts it once the Tier exists (synth/constructs/tier-restart.ts)
+        add('rollout', `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`, [
+          'a member that imports the policy before its own Tier exists records ACNPImportFailed and skips the policy until the policy changes again or its antrea-mc-controller restarts',
+          `each member's bundle restarts antrea-mc-controller once its Tiers exist (Job ${TIER_RESTART}-${tierSetHash(after.spec.tiers)}: an Argo CD PostSync hook; Flux and kubectl apply -k apply it with the Tiers and it waits for them), and the member imports the policy then`,
+          "only when the objects are applied without that Job: restart antrea-mc-controller in each member once the Tier exists (the ClusterSet's README lists the commands)",
         ]);
       } else add('safe', `policy ${p.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} (${replicated})`);
     },
@@ -260,6 +262,14 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
     (t) => t.name,
     (kind, t) => add('safe', `Tier ${t.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} in every member`),
   );
+  // a new Tier set is a new tier-restart Job in every member that stays (synth/constructs/tier-restart.ts)
+  const restarting = [...a.values()].filter((c) => c.isMember && b.get(c.clusterID)?.isMember).map((c) => c.clusterID);
+  if (after.spec.tiers.length > 0 && tierSetHash(before.spec.tiers) !== tierSetHash(after.spec.tiers) && restarting.length > 0)
+    add(
+      'rollout',
+      `antrea-mc-controller restarts once in ${restarting.length} member${restarting.length === 1 ? '' : 's'} (${list(restarting)}), after their new Tier set exists`,
+      [`Job ${TIER_RESTART}-${tierSetHash(after.spec.tiers)} in each member's controller Namespace; imports pause for the restart`],
+    );
   return out;
 }
 

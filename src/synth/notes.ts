@@ -1,3 +1,4 @@
+import { TIER_RESTART } from './constructs/tier-restart';
 import { shellQuote as q } from './shell-quote';
 import type { AntreaRelease } from '../antrea/release';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
@@ -389,8 +390,8 @@ function policiesSection({ definition, members: ms }: NotesContext): string {
 function tierOrder(ms: readonly EffectiveCluster[]): string {
   return [
     `A member that receives a policy before the policy's custom Tier exists skips it and does not look again until the policy changes or its ${code('antrea-mc-controller')} restarts. ` +
-      'Add a Tier in one change and the policies that use it in a later one, once every member has the Tier. ' +
-      'If a Tier and its policies arrived together, restart the controller in each member once the Tier exists there:',
+      `Each member bundle therefore carries the Job ${code(`${TIER_RESTART}-<hash of the Tier set>`)}: whenever the member's Tier set changes, it waits until every Tier exists and restarts ${code('antrea-mc-controller')} once (an Argo CD PostSync hook; Flux and ${code('kubectl apply -k')} apply it with the Tiers). ` +
+      'Only when you apply the objects some other way, without that Job, restart the controller in each member once the Tier exists there:',
     sh(ms.map((m) => `kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`)),
   ].join('\n\n');
 }

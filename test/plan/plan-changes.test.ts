@@ -115,8 +115,9 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
       d
     ),
     expected: [
-      '[disruptive] policy baseline is added in Tier fleet-baseline, which this change adds (replicated to 2 members)',
+      '[rollout] policy baseline is added in Tier fleet-baseline, which this change adds (replicated to 2 members)',
       '[safe] Tier fleet-baseline is added in every member',
+      '[rollout] antrea-mc-controller restarts once in 2 members (test-cluster-east, test-cluster-west), after their new Tier set exists',
     ],
     destructive: false,
   },
@@ -183,7 +184,7 @@ describe('plan over pairs of definitions', () => {
     expect(upgrade.details?.[0]).toMatch(/^1\. /);
   });
 
-  it('a Tier and a policy using it together: split the change, or restart the member controllers after it', async () => {
+  it("a Tier and a policy using it together: each member's delivery restarts its controller once the Tier exists", async () => {
     const before = example('test-clusterset');
     const after = structuredClone(before);
     (after.spec.tiers ??= []).push({ name: 'fleet-baseline', priority: 60 });
@@ -191,9 +192,9 @@ describe('plan over pairs of definitions', () => {
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     const change = plan.changes.find((c) => c.text.startsWith('policy baseline'))!;
     expect(change.details).toEqual([
-      expect.stringMatching(/records ACNPImportFailed and skips the policy until it changes again or the member restarts antrea-mc-controller$/),
-      'merge Tier fleet-baseline first and the policy in a later change, once every member has the Tier',
-      expect.stringMatching(/^if both are merged together: once the Tier exists, restart antrea-mc-controller in each member/),
+      expect.stringMatching(/records ACNPImportFailed and skips the policy until the policy changes again or its antrea-mc-controller restarts$/),
+      expect.stringMatching(/^each member's bundle restarts antrea-mc-controller once its Tiers exist \(Job antrea-clusterset-tier-restart-[0-9a-f]{10}: /),
+      expect.stringMatching(/^only when the objects are applied without that Job: restart antrea-mc-controller in each member once the Tier exists/),
     ]);
   });
 
