@@ -78,13 +78,23 @@ export function upgradeSteps(from: string, to: string, { leaderNamespace = 'antr
     risks.push(
       `A member still using the shared ${SHARED_MEMBER_ACCESS_SA} is denied by the ${to} leader at its next heartbeat (every 10 s); after 24 hours without a heartbeat the leader deletes its MemberClusterAnnounce and every ResourceExport of that member, which removes its Services and replicated policies from the whole ClusterSet.`,
       `Until a member's mc-controller runs ${to}, the leader rejects its ClusterInfo updates, so its Gateway IPs and Pod CIDRs are not refreshed (this heals when the member is upgraded).`,
-      `The ${to} agents encrypt and authenticate the gossip traffic of Egress and ServiceExternalIP with the antrea-memberlist-keys Secret; while some Nodes still run the older agent, gossip between old and new Nodes fails. If you use Egress or ServiceExternalIP, set agentConfig memberlist.gossipVerifyIncoming and memberlist.gossipVerifyOutgoing to false for the upgrade and turn them back on once every agent runs ${to}.`,
+      `The ${to} agents encrypt and authenticate the gossip traffic of Egress and ServiceExternalIP with the antrea-memberlist-keys Secret. Rolled out with both verify options on (the default), old and new agents cannot understand each other until every Node is upgraded, and each side may assign the same Egress IP; an upgraded agent without the Secret claims no Egress or ServiceExternalIP IP at all, which is likely here because the bundle rolls out antrea-controller (which creates the Secret) and the agents in the same layer. The steps avoid both (upstream docs/egress.md, "Enabling encryption when upgrading an existing cluster").`,
       `The AdminNetworkPolicy and BaselineAdminNetworkPolicy webhooks are gone in ${to} (the API is deprecated in favour of the upstream ClusterNetworkPolicy API).`,
     );
   }
 
+  // docs/egress.md (v2.7): key first, then three agent rollouts, each compatible with the previous one
+  const gossip = crosses(2, 7);
+  if (gossip) {
+    steps.push(
+      `If you use Egress or ServiceExternalIP: in every cluster, before the upgrade, create the antrea-memberlist-keys Secret in Antrea's Namespace with a fresh random key (antrea-controller adopts an existing key and never changes it). Run the command against each cluster; the key never goes into git.`,
+    );
+    commands[steps.length - 1] = [
+      `kubectl create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"`,
+    ];
+  }
   steps.push(
-    `Change spec.antrea.version to ${to} (keep spec.antrea.upgradeFrom: ${from} for this change) and run synth; review and merge the bundles in one commit.`,
+    `Change spec.antrea.version to ${to} (keep spec.antrea.upgradeFrom: ${from} for this change)${gossip ? ', with spec.antrea.agentConfig memberlist: { gossipVerifyOutgoing: false, gossipVerifyIncoming: false } if you use Egress or ServiceExternalIP,' : ''} and run synth; review and merge the bundles in one commit.`,
     `Leader cluster first: its CRDs, RBAC and config, then the webhooks, then antrea-controller, the antrea-agent DaemonSet and the leader antrea-mc-controller; wait until they are Available. Argo CD's RollingSync and a hub Flux's dependsOn hold the members back until then; with one Flux per cluster, merge and reconcile the leader's change first.`,
     `Then each member, in the same order; every member must end on the leader's release (${to}).`,
   );
@@ -100,6 +110,11 @@ export function upgradeSteps(from: string, to: string, { leaderNamespace = 'antr
     ];
   }
   steps.push(`Remove spec.antrea.upgradeFrom once every cluster runs ${to}.`);
+  if (gossip)
+    steps.push(
+      `If you set the gossip options off: once every antrea-agent runs ${to}, set memberlist.gossipVerifyOutgoing: true in a change of its own and wait for the agent rollout in every cluster (every agent now encrypts, and agents that still accept plain traffic understand it).`,
+      `Then set memberlist.gossipVerifyIncoming: true (or remove both options: true is the default) in a later change: plain gossip is rejected from then on, which is what authenticates the members. Do not skip the previous step.`,
+    );
   risks.push(
     `An agent must not run a newer release than its controller. The controller (one Pod) and the agents (one Node at a time) roll out together, as with upstream's kubectl apply, so new agents may briefly talk to the old controller; they reconnect to the new one when it starts.`,
     `While the leader mc-controller restarts, new members, ClusterSets and ResourceExports are not admitted (its webhooks fail closed); existing cross-cluster traffic continues.`,

@@ -66,6 +66,7 @@ export const DIAGNOSTIC_CODES = [
   'argocd-applicationset-size',
   // transitions between two revisions (plan)
   'clusterset-rename',
+  'gateway-removed',
   'leader-move',
   'tier-priority-immutable',
   'tier-removed-in-use',

@@ -3,7 +3,9 @@ import type { DiagnosticCode } from '../diagnostics/codes';
 import type { SourceFile } from '../load/source-file';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { activeGateways, retiredGateways } from '../model/gateways';
 import { TIER_RESTART, tierSetHash } from '../synth/constructs/tier-restart';
+import { engineName } from '../synth/delivery/engine-names';
 import { isGuarded } from '../synth/guards';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { runTransitions } from '../validate/run-transitions';
@@ -188,9 +190,16 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   for (const [id, c] of b) {
     if (a.has(id)) continue;
     if (c.isMember)
-      add('destructive', `member ${id} leaves (its leader credentials are revoked)`, [
-        'its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)',
-      ]);
+      out.push({
+        impact: 'destructive',
+        clusterSet: cs,
+        text: `member ${id} leaves (its leader credentials are revoked)`,
+        details: [
+          'its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)',
+          `once the leader's engine prunes its credentials, ${id} can no longer withdraw from the leader: the leader drops its MemberClusterAnnounce and exports only when its 12-hourly clean-up finds the announce silent for 24 h (up to 36 h, leader/stale_controller.go), and the other members keep importing its Services and Gateway until then`,
+        ],
+        steps: memberRemovalSteps(cs, before, c),
+      });
     else add('destructive', `cluster ${id} leaves the ClusterSet`);
   }
 
@@ -273,6 +282,27 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   return out;
 }
 
+/**
+ * A clean removal: the member withdraws while its token still works. Deleting its ClusterSet makes
+ * its mc-controller delete its MemberClusterAnnounce on the leader and what it imported
+ * (member/clusterset_controller.go, cleanUpResources); the leader deletes the member's exports
+ * when that announce goes (leader/stale_controller.go, Reconcile, through the announce's finalizer).
+ */
+function memberRemovalSteps(cs: string, before: ClusterSet, c: EffectiveCluster): string[] {
+  const { flux, argocd } = before.spec.delivery;
+  const pause = [
+    ...(flux ? [`flux suspend kustomization -n ${flux.namespace} ${engineName(cs, c.clusterID, '4-resources')}`] : []),
+    ...(argocd ? [`argocd app set ${engineName(cs, c.clusterID)} --sync-policy none (an ApplicationSet may turn it back: check)`] : []),
+  ];
+  const leaderNs = before.spec.leader.namespace;
+  return [
+    `before merging, stop the delivery of ${c.clusterID} from re-creating its ClusterSet${pause.length > 0 ? `: ${pause.join('; ')}` : ''}`,
+    `in ${c.clusterID}: kubectl -n ${c.cluster.namespace} delete clustersets.multicluster.crd.antrea.io ${cs}; its mc-controller withdraws its announce from the leader, the leader deletes its exports at once, and it removes what it imported`,
+    `merge: the leader's engine prunes the credentials of ${c.clusterID} and its token stops working`,
+    `if the member could not withdraw first: on the leader, kubectl -n ${leaderNs} delete memberclusterannounces.multicluster.crd.antrea.io member-announce-from-${c.clusterID} drops its exports at once instead of within 36 h`,
+  ];
+}
+
 /** Who installs Antrea in a cluster: the bundle (full) or someone else (multiclusterOnly). */
 function installChange(id: string, b: EffectiveCluster, a: EffectiveCluster, add: (impact: Impact, text: string, details?: readonly string[]) => void): void {
   const from = b.cluster.install;
@@ -291,14 +321,54 @@ function installChange(id: string, b: EffectiveCluster, a: EffectiveCluster, add
   }
 }
 
-function gatewayChange(id: string, b: EffectiveCluster, a: EffectiveCluster, add: (impact: Impact, text: string) => void): void {
-  const nodes = (c: EffectiveCluster) => c.cluster.gateways.map((g) => (g.ip ? `${g.node} (${g.ip})` : g.node));
-  const before = nodes(b);
-  const after = nodes(a);
-  if (before.join() === after.join()) return;
-  if (before.length > 0 && after.length > 0) add('disruptive', `Gateway of ${id} moves from ${before.join(', ')} to ${after.join(', ')}`);
-  else if (after.length > 0) add('disruptive', `Gateway of ${id} is set to ${after.join(', ')}`);
-  else add('disruptive', `Gateway ${before.join(', ')} of ${id} is removed`);
+/**
+ * What Antrea does with a changed Gateway list, and when: the annotations change when the
+ * member's delivery applies its last layer; the member controller keeps an annotated, Ready
+ * active Gateway and elects another Ready candidate only when the active one loses its annotation
+ * or readiness (member/node_controller.go, NodeReconciler.Reconcile, recreateActiveGateway).
+ */
+function gatewayChange(id: string, b: EffectiveCluster, a: EffectiveCluster, add: (impact: Impact, text: string, details?: readonly string[]) => void): void {
+  const label = (g: { node: string; ip?: string | undefined }) => (g.ip ? `${g.node} (${g.ip})` : g.node);
+  const before = activeGateways(b.cluster);
+  const after = activeGateways(a.cluster);
+  const had = new Set(before.map((g) => g.node));
+  const has = new Set(after.map((g) => g.node));
+  const retiring = new Set(retiredGateways(a.cluster).map((g) => g.node));
+  const dropped = before.filter((g) => !has.has(g.node));
+  const added = after.filter((g) => !had.has(g.node));
+  const when = `when the delivery of ${id} applies its 4-resources layer`;
+  const elect = after.length > 0 ? `Antrea's member controller elects a Ready candidate among ${after.map(label).join(', ')}` : `${id} has no Gateway left`;
+  const stay = dropped.filter((g) => !retiring.has(g.node));
+  const retired = dropped.filter((g) => retiring.has(g.node));
+  if (retired.length > 0)
+    add(
+      'disruptive',
+      before.length > 0 && added.length > 0
+        ? `Gateway of ${id} moves from ${before.map(label).join(', ')} to ${after.map(label).join(', ')}`
+        : `Gateway ${retired.map(label).join(', ')} of ${id} is retired`,
+      [
+        `${when}, server-side apply removes the Gateway annotations the engine set on ${retired.map((g) => g.node).join(', ')} (the Node stays); annotations also set by hand stay until removed by hand (kubectl annotate node <name> multicluster.antrea.io/gateway-)`,
+        `${elect} as soon as the active Gateway loses its annotation; cross-cluster traffic of ${id} pauses while the Gateways reconnect`,
+        'remove the retired entries in a later change',
+      ],
+    );
+  if (stay.length > 0)
+    add('disruptive', `Gateway ${stay.map(label).join(', ')} leaves the definition of ${id} but stays annotated`, [
+      'its Node object is guarded and never pruned, so the annotation stays and Antrea keeps it as the active Gateway while it is Ready; retire it first (gateway-removed)',
+    ]);
+  if (added.length > 0 && retired.length === 0 && stay.length === 0) {
+    if (before.length === 0)
+      add('disruptive', `Gateway of ${id} is set to ${added.map(label).join(', ')}`, [`${when}; ${id} joins cross-cluster traffic once Antrea elects it`]);
+    else
+      add('safe', `${added.map(label).join(', ')} becomes a Gateway candidate of ${id}`, [
+        `Antrea keeps the active Gateway while it stays annotated and Ready: traffic moves to ${added.map((g) => g.node).join(', ')} only on a failover`,
+      ]);
+  }
+  for (const g of after) {
+    const old = before.find((x) => x.node === g.node);
+    if (old && old.ip !== g.ip)
+      add('disruptive', `Gateway IP of ${g.node} in ${id} changes from ${old.ip ?? 'the Node address'} to ${g.ip ?? 'the Node address'}`);
+  }
 }
 
 function exportsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Map<string, string[]> {

@@ -6,6 +6,7 @@ import { upgradeSteps } from '../antrea/upgrade';
 import { antreaChartValues, HELM_VALUES_FILE } from './parts/antrea-core';
 import type { ClusterSet } from '../model/clusterset';
 import { leaderOf, members, type EffectiveCluster } from '../model/effective';
+import { activeGateways } from '../model/gateways';
 import { memberTokenName } from './constructs/member-credentials';
 import { replicatedPolicyName } from './constructs/replicated-policy';
 import { exportsService } from './parts/service-exports';
@@ -53,7 +54,11 @@ const roleOf = (c: EffectiveCluster) => (c.isLeader && c.isMember ? 'leader and 
 const nodeAddress = (c: EffectiveCluster) => (['public', 'external'].includes(c.network.gatewayIPPrecedence) ? 'ExternalIP' : 'InternalIP');
 
 const gatewayList = (c: EffectiveCluster): string =>
-  c.cluster.gateways.length === 0 ? 'none declared' : c.cluster.gateways.map((g) => `${code(g.node)} (${g.ip ?? `Node ${nodeAddress(c)}`})`).join(', ');
+  activeGateways(c.cluster).length === 0
+    ? 'none declared'
+    : activeGateways(c.cluster)
+        .map((g) => `${code(g.node)} (${g.ip ?? `Node ${nodeAddress(c)}`})`)
+        .join(', ');
 
 function header({ definition, leader }: NotesContext): string {
   const { name } = definition.metadata;

@@ -44,6 +44,24 @@ describe('upgradeSteps', () => {
     expect(risks.some((r) => /memberlist/.test(r))).toBe(true);
   });
 
+  test('v2.6.3 → v2.7.0: gossip encryption in three rollouts, the memberlist key created before the upgrade and kept out of git', () => {
+    const { steps, commands, risks } = upgradeSteps('v2.6.3', 'v2.7.0');
+    const secret = indexOf(steps, /antrea-memberlist-keys/);
+    const version = indexOf(steps, /^Change spec\.antrea\.version/);
+    const outgoing = indexOf(steps, /gossipVerifyOutgoing: true/);
+    const incoming = indexOf(steps, /gossipVerifyIncoming: true/);
+    expect([secret, version, outgoing, incoming].every((i) => i >= 0)).toBe(true);
+    expect(secret).toBeLessThan(version);
+    expect(steps[version]).toMatch(/gossipVerifyOutgoing: false.*gossipVerifyIncoming: false|both .*false/);
+    expect(version).toBeLessThan(outgoing);
+    expect(outgoing).toBeLessThan(incoming);
+    // the key is made in each cluster at the moment, never written to a file in the repository
+    expect(commands[secret]).toEqual([
+      `kubectl create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"`,
+    ]);
+    expect(risks.join('\n')).not.toMatch(/turn them back on once/);
+  });
+
   test('v2.5.3 → v2.6.3 needs no v2.7 credential steps', () => {
     const { steps, risks, refused } = upgradeSteps('v2.5.3', 'v2.6.3');
     expect(refused).toBeUndefined();

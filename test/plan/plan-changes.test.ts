@@ -55,7 +55,7 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
   {
     name: 'move a Gateway',
     base: () => example('demo-clusterset'),
-    head: (d) => ((d.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }]), d),
+    head: (d) => ((d.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }, { node: 'cl3-node1', retired: true }]), d),
     expected: ['[disruptive] Gateway of demo-cluster-member3 moves from cl3-node1 to cl3-node2'],
     destructive: false,
   },
@@ -210,10 +210,10 @@ describe('plan over pairs of definitions', () => {
   it('counts objects by cluster and layer', async () => {
     const before = example('demo-clusterset');
     const after = structuredClone(before);
-    after.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }];
+    after.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }, { node: 'cl3-node1', retired: true }];
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     expect(plan.counts).toEqual([
-      { clusterSet: 'demo-clusterset', owner: 'demo-cluster-member3', layers: { '4-resources': { added: 1, changed: 0, removed: 1 } } },
+      { clusterSet: 'demo-clusterset', owner: 'demo-cluster-member3', layers: { '4-resources': { added: 1, changed: 1, removed: 0 } } },
     ]);
   });
 });

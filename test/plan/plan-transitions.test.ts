@@ -43,7 +43,18 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
     head: (d) => ((d.spec.leader.clusterID = 'demo-cluster-member2'), d),
     refused: ['leader-move'],
   },
-  { name: 'a Gateway moves', base: () => example('demo-clusterset'), head: (d) => ((d.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }]), d), refused: [] },
+  {
+    name: 'a Gateway moves without retiring the old Node',
+    base: () => example('demo-clusterset'),
+    head: (d) => ((d.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }]), d),
+    refused: ['gateway-removed'],
+  },
+  {
+    name: 'a Gateway moves and the old Node is retired',
+    base: () => example('demo-clusterset'),
+    head: (d) => ((d.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }, { node: 'cl3-node1', retired: true }]), d),
+    refused: [],
+  },
 ];
 
 describe('plan: changes the clusters refuse', () => {
@@ -64,6 +75,25 @@ describe('plan: changes the clusters refuse', () => {
       expect(renderPlan('markdown', plan, { base: 'b', head: 'h' })).toContain('| ClusterSet | refused | destructive | disruptive | rollout | safe |');
       expect(renderPlan('github', plan, { base: 'b', head: 'h' })).toMatch(/^::error title=clusterset plan \(refused\)::/m);
     } else expect(lines(plan).join('\n')).not.toContain('[refused]');
+  });
+
+  it('a member that leaves: the plan says what happens without the steps (up to 36 h) and the order that withdraws it at once', async () => {
+    const before = example('test-clusterset');
+    const after = structuredClone(before);
+    after.spec.clusters = after.spec.clusters.filter((c) => c.clusterID !== 'test-cluster-east');
+    const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
+    const leaves = plan.changes.find((c) => c.text.startsWith('member test-cluster-east leaves'))!;
+    expect(leaves.impact).toBe('destructive');
+    expect(leaves.details?.join('\n')).toMatch(/up to 36 h/);
+    expect(leaves.steps).toEqual([
+      expect.stringMatching(
+        /^before merging, stop the delivery of test-cluster-east .*flux suspend kustomization -n flux-system test-clusterset-test-cluster-east-4-resources/,
+      ),
+      'in test-cluster-east: kubectl -n kube-system delete clustersets.multicluster.crd.antrea.io test-clusterset; its mc-controller withdraws its announce from the leader, the leader deletes its exports at once, and it removes what it imported',
+      expect.stringMatching(/^merge: /),
+      expect.stringMatching(/member-announce-from-test-cluster-east/),
+    ]);
+    expect(renderPlan('text', plan, { base: 'b', head: 'h' })).toMatch(/steps, in order:\n {8}1\. before merging/);
   });
 
   it('the CLI exits 1 and points at the line of the head that the clusters refuse', () => {

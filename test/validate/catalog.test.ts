@@ -31,6 +31,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'argocd-applicationset-size': 'error',
   'tier-priority-cnp-reserved': 'error',
   'clusterset-rename': 'error',
+  'gateway-removed': 'error',
   'leader-move': 'error',
   'tier-priority-immutable': 'error',
   'tier-removed-in-use': 'error',
