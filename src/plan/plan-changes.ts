@@ -183,6 +183,8 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   } else if (before.spec.leader.server !== after.spec.leader.server) {
     add('disruptive', `members reach the leader at ${after.spec.leader.server} instead of ${before.spec.leader.server}`);
   }
+  if (before.spec.leader.clusterID === after.spec.leader.clusterID && before.spec.leader.namespace !== after.spec.leader.namespace)
+    out.push(leaderNamespaceChange(cs, before, after));
 
   const b = new Map(effectiveClusters(before).map((c) => [c.clusterID, c]));
   const a = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));
@@ -222,6 +224,7 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
       if (cb.network[key] !== ca.network[key]) note('disruptive', `${key} changes from ${String(cb.network[key])} to ${String(ca.network[key])}`, id);
     }
     gatewayChange(id, cb, ca, add);
+    if (cb.isMember && ca.isMember && cb.tokenSecretName !== ca.tokenSecretName) out.push(tokenSecretRename(cs, cb, ca));
     installChange(id, cb, ca, add);
     if (cb.network.stretchedNetworkPolicy !== ca.network.stretchedNetworkPolicy)
       note('rollout', `stretchedNetworkPolicy changes from ${String(cb.network.stretchedNetworkPolicy)} to ${String(ca.network.stretchedNetworkPolicy)}`, id);
@@ -301,6 +304,57 @@ function memberRemovalSteps(cs: string, before: ClusterSet, c: EffectiveCluster)
     `merge: the leader's engine prunes the credentials of ${c.clusterID} and its token stops working`,
     `if the member could not withdraw first: on the leader, kubectl -n ${leaderNs} delete memberclusterannounces.multicluster.crd.antrea.io member-announce-from-${c.clusterID} drops its exports at once instead of within 36 h`,
   ];
+}
+
+/**
+ * A member whose ClusterSet names another token Secret reconnects at once: the member controller
+ * treats a new Secret name as a leader change (member/clusterset_controller.go, Reconcile,
+ * leaderChanged) and stays disconnected until that Secret exists.
+ */
+function tokenSecretRename(cs: string, b: EffectiveCluster, a: EffectiveCluster): PlanChange {
+  const ns = a.cluster.namespace;
+  const source = a.cluster.tokenSecret.source;
+  return {
+    impact: 'disruptive',
+    clusterSet: cs,
+    text: `${a.clusterID} reads its leader token from ${ns}/${a.tokenSecretName} instead of ${b.cluster.namespace}/${b.tokenSecretName}`,
+    details: [`the member disconnects from the leader when its ClusterSet changes and reconnects once ${a.tokenSecretName} exists`],
+    steps:
+      source === 'manual'
+        ? [
+            `before merging, create the Secret ${a.tokenSecretName} in ${ns} of ${a.clusterID} with the member's token (the ClusterSet's README shows the commands)`,
+            `after merging, delete the old Secret ${b.tokenSecretName} once ${a.clusterID} shows connected`,
+          ]
+        : [
+            `the bundle's ${source === 'externalSecret' ? 'ExternalSecret' : 'SealedSecret'} ${a.tokenSecretName} creates the Secret in the same layer; the member reconnects once its controller has written it`,
+            `the old source ${b.tokenSecretName} is guarded and stays: delete it and its Secret once ${a.clusterID} shows connected`,
+          ],
+  };
+}
+
+/**
+ * Running members read the leader Namespace when they connect: their controller compares only the
+ * leader's cluster ID, server and Secret (member/clusterset_controller.go, Reconcile), so a new
+ * Namespace reaches them when antrea-mc-controller restarts. The leader issues the members'
+ * credentials again in the new Namespace.
+ */
+function leaderNamespaceChange(cs: string, before: ClusterSet, after: ClusterSet): PlanChange {
+  const [from, to] = [before.spec.leader.namespace, after.spec.leader.namespace];
+  const ms = effectiveClusters(after).filter((c) => c.isMember);
+  return {
+    impact: 'disruptive',
+    clusterSet: cs,
+    text: `the leader Namespace changes from ${from} to ${to}`,
+    details: [`running members keep using ${from} until their antrea-mc-controller restarts, and their credentials are issued again in ${to}`],
+    steps: [
+      `with manual tokens: once the leader's bundle is applied, copy each member's new token from ${to} into its Secret (the ClusterSet's README shows the commands)`,
+      `then restart antrea-mc-controller in every member: ${ms
+        .slice(0, 3)
+        .map((m) => `kubectl --context ${m.clusterID} -n ${m.cluster.namespace} rollout restart deployment antrea-mc-controller`)
+        .join('; ')}${ms.length > 3 ? `; and ${ms.length - 3} more` : ''}`,
+      `the Namespace ${from} is guarded and stays: delete it by hand once every member shows connected to ${to}`,
+    ],
+  };
 }
 
 /** Who installs Antrea in a cluster: the bundle (full) or someone else (multiclusterOnly). */

@@ -96,6 +96,28 @@ describe('plan: changes the clusters refuse', () => {
     expect(renderPlan('text', plan, { base: 'b', head: 'h' })).toMatch(/steps, in order:\n {8}1\. before merging/);
   });
 
+  it("a member's token Secret renamed: disruptive until the new Secret exists, with the order", async () => {
+    const before = example('test-clusterset');
+    const after = structuredClone(before);
+    after.spec.clusters.find((c) => c.clusterID === 'test-cluster-east')!.tokenSecret = { source: 'manual', name: 'east-token-2' };
+    const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
+    const change = plan.changes.find((c) => c.text.includes('east-token-2'))!;
+    expect(change.impact).toBe('disruptive');
+    expect(change.text).toBe('test-cluster-east reads its leader token from kube-system/east-token-2 instead of kube-system/test-cluster-east-leader-token');
+    expect(change.steps?.[0]).toMatch(/^before merging, create the Secret east-token-2 in kube-system of test-cluster-east/);
+  });
+
+  it('the leader Namespace changes: members pick it up only when their controller restarts, and the plan says so', async () => {
+    const before = example('test-clusterset');
+    const after = structuredClone(before);
+    after.spec.leader.namespace = 'mc-leader';
+    const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
+    const change = plan.changes.find((c) => c.text.startsWith('the leader Namespace changes'))!;
+    expect(change.impact).toBe('disruptive');
+    expect(change.steps?.join('\n')).toMatch(/rollout restart deployment antrea-mc-controller/);
+    expect(change.steps?.join('\n')).toMatch(/token/);
+  });
+
   it('the CLI exits 1 and points at the line of the head that the clusters refuse', () => {
     const repo = mkdtempSync(join(tmpdir(), 'plan-refused-'));
     try {
