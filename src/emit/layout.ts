@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { LAYER_DIRECTORIES, layerDirectoryOf } from '../synth/delivery/layer-paths';
+import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, layerDirectoryOf } from '../synth/delivery/layer-paths';
 import { layerIndex } from '../synth/layers';
 import type { KubeObject } from '../synth/kube-object';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
@@ -204,6 +204,17 @@ export function layoutBundle(output: LayoutContext, bundle: Bundle, diagnostics:
     files.push({ path: `${dir}/${layer}/kustomization.yaml`, content: toYaml(kustomization(names)) });
   }
   files.push({ path: `${dir}/kustomization.yaml`, content: toYaml(kustomization(LAYER_DIRECTORIES)) });
+  // the exports, per Namespace, outside the root's list: their own Flux Kustomizations and Argo CD Application
+  const exportDirs = [...new Set(paths.filter((p) => p.startsWith(`${EXPORTS_DIRECTORY}/`)).map((p) => p.slice(0, p.lastIndexOf('/'))))].sort();
+  for (const exportDir of exportDirs) {
+    const names = paths.filter((p) => p.startsWith(`${exportDir}/`)).map((p) => p.slice(exportDir.length + 1));
+    files.push({ path: `${dir}/${exportDir}/kustomization.yaml`, content: toYaml(kustomization(names)) });
+  }
+  if (exportDirs.length > 0)
+    files.push({
+      path: `${dir}/${EXPORTS_DIRECTORY}/kustomization.yaml`,
+      content: toYaml(kustomization(exportDirs.map((d) => d.slice(EXPORTS_DIRECTORY.length + 1)))),
+    });
   // beside the layers, never listed by a kustomization: Helm reads it, not kustomize
   if (bundle.helmValues)
     files.push({ path: `${dir}/${HELM_VALUES_FILE}`, content: `${HELM_VALUES_HEADER(output.release.version)}${toYaml(bundle.helmValues)}` });

@@ -22,12 +22,16 @@ const BY_KIND: Record<string, Layer> = {
   Service: 'rbac-config',
   MutatingWebhookConfiguration: 'webhooks',
   ValidatingWebhookConfiguration: 'webhooks',
-  APIService: 'webhooks',
   // admission policies must hold before the objects they check (Gateway Nodes, layer 4)
   ValidatingAdmissionPolicy: 'webhooks',
   ValidatingAdmissionPolicyBinding: 'webhooks',
   DaemonSet: 'workloads',
   Deployment: 'workloads',
+  // with antrea-controller, which serves them: Argo CD holds an APIService Progressing until
+  // Available=True (gitops-engine pkg/health/health_apiservice.go), so in an earlier wave it would
+  // wait forever for a controller applied after it; antrea-controller writes their caBundle
+  // whenever they appear (cacert_controller.go, every 2 minutes)
+  APIService: 'workloads',
 };
 
 /**

@@ -26,9 +26,10 @@ const prunedByParent = (before: readonly KubeObject[], after: readonly KubeObjec
 };
 
 describe('Flux delivery: a ClusterSet renamed or removed does not uninstall Antrea', () => {
-  it('every layer Kustomization is guarded against its parent', () => {
+  it('every layer and exports Kustomization is guarded against its parent', () => {
     const objects = fluxOf('test-clusterset');
-    expect(objects.length).toBe(15);
+    // three clusters' five layers, and test-cluster-west's exports from Namespace demo
+    expect(objects.length).toBe(16);
     for (const o of objects) expect(o.metadata.annotations?.[FLUX_PRUNE], o.metadata.name).toBe('disabled');
   });
 

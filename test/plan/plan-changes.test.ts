@@ -163,8 +163,8 @@ describe('plan over pairs of definitions', () => {
     const [b, a] = [await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after })];
     const plan = planChanges(b, a);
     expect(plan.objectChanges.map((c) => `${c.owner} ${c.kind} ${c.name} ${c.change} ${c.paths.join(',')}`)).toEqual(
-      ['0-namespaces-crds', '1-rbac-config', '2-webhooks', '3-workloads', '4-resources'].map(
-        (layer) => `flux Kustomization test-clusterset-test-cluster-west-${layer} changed spec.kubeConfig.secretRef.name`,
+      ['0-namespaces-crds', '1-rbac-config', '2-webhooks', '3-workloads', '4-resources', 'exports-demo'].map(
+        (unit) => `flux Kustomization test-clusterset-test-cluster-west-${unit} changed spec.kubeConfig.secretRef.name`,
       ),
     );
     const changed = changedOutputs(b.sets, a.sets);

@@ -3,6 +3,7 @@ import type { IApplicationSet } from '@kubernetes-models/argo-cd/argoproj.io/v1a
 import type { ClusterSet } from '../../model/clusterset';
 import { asKubeObject, type KubeObject } from './kube-object-cast';
 import { bundlePath, engineName, LABELS, MANAGED_BY, type Role } from './engine-names';
+import { EXPORTS_DIRECTORY } from './layer-paths';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
 import { ignoreDifferences, syncOptions } from './ignore-differences';
 import { ARGOCD_SYNC_WAVE } from './sync-waves';
@@ -32,6 +33,18 @@ const targetOf = (argocd: ArgoCdDelivery, clusterSet: string, clusterID: string,
   destination: destinationOf(clusterID, destination),
 });
 
+/** A cluster's exports (`<bundle>/exports/`) as their own Application, `<clusterset>-<clusterID>-exports`. */
+const exportsTargetOf = (t: Target): Target => ({ ...t, name: engineName(t.name, EXPORTS_DIRECTORY), path: `${t.path}/${EXPORTS_DIRECTORY}` });
+
+/**
+ * The exports' sync retries without end (a negative `retry.limit`, argo-cd
+ * docs/operator-manual/application.yaml): until the application's own delivery creates the
+ * Namespace, the apply is refused and the sync fails, and an automated sync does not try a
+ * failed revision again once its retries are spent (argo-cd controller/appcontroller.go
+ * autoSync). The backoff caps at the same 3 minutes as the bundle's.
+ */
+const EXPORTS_RETRY = { limit: -1, backoff: { duration: '10s', factor: 2, maxDuration: '3m' } };
+
 /**
  * The ApplicationSet, an object of the whole ClusterSet: it syncs the leader's bundle before the
  * members' (Progressive Syncs, beta since Argo CD 3.3: Argo CD has no dependencies between
@@ -42,7 +55,13 @@ export function argoCdClusterSetObjects(clusters: readonly ClusterDeliveryInputs
   if (!argocd) return {};
   const clusterSet = clusters[0]!.clusterSet;
   const targets = clusters.map((c) => targetOf(argocd, clusterSet, c.clusterID, c.role, c.destination));
-  return { [ARGOCD_FOLDER]: [asKubeObject(applicationSet(argocd, clusterSet, targets))] };
+  const exporting = clusters.flatMap((c, i) => (c.exportNamespaces.length > 0 ? [exportsTargetOf(targets[i]!)] : []));
+  return {
+    [ARGOCD_FOLDER]: [
+      asKubeObject(applicationSet(argocd, clusterSet, targets)),
+      ...(exporting.length > 0 ? [asKubeObject(exportsApplicationSet(argocd, clusterSet, exporting))] : []),
+    ],
+  };
 }
 
 /** A cluster's plain Application, the same as the ApplicationSet's, for an Argo CD without progressive syncs. */
@@ -50,11 +69,17 @@ export function argoCdClusterObjects(inputs: ClusterDeliveryInputs): EngineObjec
   const argocd = inputs.delivery.argocd;
   if (!argocd) return [];
   const target = targetOf(argocd, inputs.clusterSet, inputs.clusterID, inputs.role, inputs.destination);
-  return [{ folder: ARGOCD_APPLICATIONS_FOLDER, object: asKubeObject(application(argocd, inputs.clusterSet, target)) }];
+  return [
+    { folder: ARGOCD_APPLICATIONS_FOLDER, object: asKubeObject(application(argocd, inputs.clusterSet, target)) },
+    ...(inputs.exportNamespaces.length > 0
+      ? [{ folder: ARGOCD_APPLICATIONS_FOLDER, object: asKubeObject(exportsApplication(argocd, inputs.clusterSet, exportsTargetOf(target))) }]
+      : []),
+  ];
 }
 
-function applicationSet(argocd: ArgoCdDelivery, clusterSet: string, targets: readonly Target[]): IApplicationSet {
-  // a template field per destination form in use; goTemplate renders the other one empty
+/** The list generator's elements and the destination template, with a field per destination form in use. */
+function listOf(targets: readonly Target[]) {
+  // goTemplate renders the other form's field empty
   const byName = targets.some((t) => 'name' in t.destination);
   const byServer = targets.some((t) => 'server' in t.destination);
   const elements = targets.map((t) => ({
@@ -69,6 +94,57 @@ function applicationSet(argocd: ArgoCdDelivery, clusterSet: string, targets: rea
     ...(byName && { name: '{{.destinationName}}' }),
     ...(byServer && { server: '{{.destinationServer}}' }),
   };
+  return { elements, destination };
+}
+
+const templateLabels = (clusterSet: string) => ({
+  [LABELS.managedBy]: MANAGED_BY,
+  [LABELS.clusterSet]: clusterSet,
+  [LABELS.clusterID]: '{{.clusterID}}',
+  [LABELS.role]: '{{.role}}',
+});
+
+/**
+ * The exports' ApplicationSet, `<clusterset>-exports`: one Application per exporting cluster,
+ * synced at once and on their own (no RollingSync), so a Namespace the application has not created
+ * yet never holds back a bundle, a step, or another cluster.
+ */
+function exportsApplicationSet(argocd: ArgoCdDelivery, clusterSet: string, targets: readonly Target[]): IApplicationSet {
+  const { elements, destination } = listOf(targets);
+  const spec = applicationSpec(argocd, '{{.path}}', destination);
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ApplicationSet',
+    metadata: {
+      name: engineName(clusterSet, EXPORTS_DIRECTORY),
+      namespace: argocd.namespace,
+      labels: { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: clusterSet },
+    },
+    spec: {
+      goTemplate: true,
+      goTemplateOptions: ['missingkey=error'],
+      generators: [{ list: { elements } }],
+      syncPolicy: { preserveResourcesOnDeletion: true },
+      template: {
+        metadata: { name: '{{.name}}', labels: templateLabels(clusterSet) },
+        spec: { ...spec, syncPolicy: { ...spec.syncPolicy, retry: EXPORTS_RETRY } },
+      },
+    },
+  };
+}
+
+/** A cluster's exports Application for an app-of-apps: after the members (wave 2); nothing waits for it. */
+function exportsApplication(argocd: ArgoCdDelivery, clusterSet: string, t: Target): IApplication {
+  const app = application(argocd, clusterSet, t);
+  return {
+    ...app,
+    metadata: { ...app.metadata, annotations: { [ARGOCD_SYNC_WAVE]: '2' } },
+    spec: { ...app.spec, syncPolicy: { ...app.spec.syncPolicy, retry: EXPORTS_RETRY } },
+  };
+}
+
+function applicationSet(argocd: ArgoCdDelivery, clusterSet: string, targets: readonly Target[]): IApplicationSet {
+  const { elements, destination } = listOf(targets);
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'ApplicationSet',
@@ -90,10 +166,7 @@ function applicationSet(argocd: ArgoCdDelivery, clusterSet: string, targets: rea
       // deleting the ApplicationSet must not uninstall the CNI of every cluster
       syncPolicy: { preserveResourcesOnDeletion: true },
       template: {
-        metadata: {
-          name: '{{.name}}',
-          labels: { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: clusterSet, [LABELS.clusterID]: '{{.clusterID}}', [LABELS.role]: '{{.role}}' },
-        },
+        metadata: { name: '{{.name}}', labels: templateLabels(clusterSet) },
         spec: applicationSpec(argocd, '{{.path}}', destination),
       },
     },

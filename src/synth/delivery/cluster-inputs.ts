@@ -2,6 +2,7 @@ import type { Cluster, ClusterSet } from '../../model/clusterset';
 import { leaderOf, type EffectiveCluster } from '../../model/effective';
 import type { KubeObject } from './kube-object-cast';
 import { roleOf, type Role } from './engine-names';
+import { exportsService } from '../parts/service-exports';
 
 /**
  * Everything one cluster's engine objects (its Argo CD Application, its Flux Kustomizations) are
@@ -20,6 +21,8 @@ export interface ClusterDeliveryInputs {
   readonly fluxHub: boolean;
   /** the leader's cluster ID: with a hub Flux, a member's first layer waits for the leader's last */
   readonly leaderID: string | undefined;
+  /** the application Namespaces the cluster exports Services from, sorted: one delivery unit each (layer-paths.ts) */
+  readonly exportNamespaces: readonly string[];
 }
 
 /** An engine object and its folder under `dist/<clusterset>/`. */
@@ -40,5 +43,6 @@ export function clusterDeliveryInputs(definition: ClusterSet, clusters: readonly
     destination: c.cluster.delivery,
     fluxHub,
     leaderID,
+    exportNamespaces: c.isMember ? [...new Set(definition.spec.services.filter((s) => exportsService(s, c.clusterID)).map((s) => s.namespace))].sort() : [],
   }));
 }

@@ -5,7 +5,7 @@ import { LAYERS } from '../layers';
 import { asKubeObject } from './kube-object-cast';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
-import { layerDirectory } from './layer-paths';
+import { exportDirectory, layerDirectory } from './layer-paths';
 
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
 
@@ -42,32 +42,80 @@ export function fluxClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[
   const folder = inputs.fluxHub ? FLUX_FOLDER : `${FLUX_FOLDER}/${inputs.clusterID}`;
   const after =
     inputs.fluxHub && inputs.role === 'member' && inputs.leaderID !== undefined ? layerName(inputs.clusterSet, inputs.leaderID, LAYERS.length - 1) : undefined;
-  return layerKustomizations(inputs, flux, after).map((k) => ({ folder, object: asKubeObject(k) }));
+  return [...layerKustomizations(inputs, flux, after), ...exportKustomizations(inputs, flux)].map((k) => ({ folder, object: asKubeObject(k) }));
 }
 
 /** `<clusterset>-<clusterID>-<n>-<layer>`: `flux get kustomizations` lists them in apply order. */
 const layerName = (clusterSet: string, clusterID: string, index: number): string => engineName(clusterSet, clusterID, layerDirectory(LAYERS[index]!));
 
-function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, after: string | undefined): IKustomization[] {
+/** What every Kustomization of a cluster shares: labels, source, kubeConfig. */
+function kustomizationBase(inputs: ClusterDeliveryInputs, flux: FluxDelivery, layer: string) {
   const { clusterSet, clusterID, role } = inputs;
   const kubeConfigRef = inputs.destination.flux?.kubeConfigSecretRef;
   const { kind, name, namespace } = flux.sourceRef;
+  return {
+    labels: {
+      [LABELS.managedBy]: MANAGED_BY,
+      [LABELS.clusterSet]: clusterSet,
+      [LABELS.clusterID]: clusterID,
+      [LABELS.role]: role,
+      [LABELS.layer]: layer,
+    },
+    source: { sourceRef: { kind, name, ...(namespace !== undefined && { namespace }) } },
+    kubeConfig: kubeConfigRef && {
+      kubeConfig: { secretRef: { name: kubeConfigRef.name, ...(kubeConfigRef.key !== undefined && { key: kubeConfigRef.key }) } },
+    },
+  };
+}
+
+/**
+ * One Kustomization per application Namespace the cluster exports from, after the cluster's last
+ * layer, and nothing depends on it: until the application's delivery creates the Namespace, its
+ * dry run fails (namespaces "x" not found) and Flux retries it at the interval, while the
+ * ClusterSet and the other Namespaces' exports are applied. Guarded like the layers: a renamed
+ * ClusterSet or a removed definition orphans it instead of pruning the exports; an export removed
+ * from a Namespace that keeps others is pruned as before.
+ */
+function exportKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
+  const { clusterSet, clusterID } = inputs;
+  const path = bundlePath(flux.path, clusterSet, clusterID);
+  return inputs.exportNamespaces.map((ns): IKustomization => {
+    const base = kustomizationBase(inputs, flux, 'exports');
+    return {
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      kind: 'Kustomization',
+      metadata: {
+        name: engineName(clusterSet, clusterID, 'exports', ns),
+        namespace: flux.namespace,
+        labels: base.labels,
+        annotations: { [FLUX_PRUNE]: 'disabled' },
+      },
+      spec: {
+        interval: flux.interval,
+        ...base.source,
+        path: `./${path}/${exportDirectory(ns)}`,
+        prune: true,
+        wait: true,
+        dependsOn: [{ name: layerName(clusterSet, clusterID, LAYERS.length - 1) }],
+        ...base.kubeConfig,
+      },
+    };
+  });
+}
+
+function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, after: string | undefined): IKustomization[] {
+  const { clusterSet, clusterID } = inputs;
   const path = bundlePath(flux.path, clusterSet, clusterID);
   return LAYERS.map((layer, i): IKustomization => {
     const dependsOn = i > 0 ? [layerName(clusterSet, clusterID, i - 1)] : after ? [after] : [];
+    const base = kustomizationBase(inputs, flux, layer);
     return {
       apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
       kind: 'Kustomization',
       metadata: {
         name: layerName(clusterSet, clusterID, i),
         namespace: flux.namespace,
-        labels: {
-          [LABELS.managedBy]: MANAGED_BY,
-          [LABELS.clusterSet]: clusterSet,
-          [LABELS.clusterID]: clusterID,
-          [LABELS.role]: role,
-          [LABELS.layer]: layer,
-        },
+        labels: base.labels,
         // the parent Kustomization that applies flux/ must never garbage-collect this one: deleting
         // a Kustomization with prune: true deletes everything it applied, the CNI included, so a
         // ClusterSet renamed, a definition removed or a member dropped would uninstall Antrea.
@@ -77,14 +125,12 @@ function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, 
       // no postBuild: nothing in a bundle is a template, and `${...}` in Antrea's config stays as written
       spec: {
         interval: flux.interval,
-        sourceRef: { kind, name, ...(namespace !== undefined && { namespace }) },
+        ...base.source,
         path: `./${path}/${layerDirectory(layer)}`,
         prune: true,
         wait: true,
         ...(dependsOn.length > 0 && { dependsOn: dependsOn.map((n) => ({ name: n })) }),
-        ...(kubeConfigRef && {
-          kubeConfig: { secretRef: { name: kubeConfigRef.name, ...(kubeConfigRef.key !== undefined && { key: kubeConfigRef.key }) } },
-        }),
+        ...base.kubeConfig,
         // custom resources come last (layers.ts); the ClusterSet is among them
         ...(layer === 'resources' && { healthCheckExprs: [{ ...CLUSTERSET_HEALTH_CHECK }] }),
         // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it

@@ -10,7 +10,19 @@ import type { KubeObject } from '../kube-object';
  */
 export const layerDirectory = (layer: Layer): string => `${LAYERS.indexOf(layer)}-${layer}`;
 
-export const layerDirectoryOf = (o: KubeObject): string => layerDirectory(layerOf(o));
+/**
+ * ServiceExports live beside the layers, one folder per application Namespace
+ * (`exports/<namespace>/`), in a delivery unit of their own that nothing depends on: a Namespace
+ * comes from the application's own delivery, often later, and an apply refused for it must never
+ * hold back the ClusterSet. Flux dry-runs a unit's objects together (fluxcd/pkg ssa ApplyAll),
+ * so an export in `4-resources` would keep everything there from being applied; Argo CD would
+ * apply the rest of the wave but end the sync Failed (gitops-engine sync_context.go Sync).
+ */
+export const EXPORTS_DIRECTORY = 'exports';
+export const exportDirectory = (namespace: string): string => `${EXPORTS_DIRECTORY}/${namespace}`;
+
+export const layerDirectoryOf = (o: KubeObject): string =>
+  o.kind === 'ServiceExport' && o.metadata.namespace ? exportDirectory(o.metadata.namespace) : layerDirectory(layerOf(o));
 
 /** Every layer directory of a bundle, in apply order (empty layers included: paths never move). */
 export const LAYER_DIRECTORIES: readonly string[] = LAYERS.map(layerDirectory);

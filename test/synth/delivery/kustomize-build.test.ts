@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { LAYER_DIRECTORIES } from '../../../src/synth/delivery';
+import { EXPORTS_DIRECTORY } from '../../../src/synth/delivery/layer-paths';
 import { compileFiles, withSharedUnitsInBundles } from '../../helpers/golden';
 
 /** kubectl's built-in kustomize, with its default load restrictions (as Argo CD's); skipped where absent. */
@@ -54,8 +55,12 @@ describe.skipIf(!kubectl)('kubectl kustomize', () => {
         const whole = build(join(out, bundle)).sort();
         const layers = LAYER_DIRECTORIES.flatMap((l) => build(join(out, bundle, l))).sort();
         expect(layers).toEqual(whole);
-        // every object file of the bundle, and of the CRD set it lists, is in the build
-        expect(whole.length).toBe(
+        // the exports, outside the root, build on their own and as one folder per Namespace
+        const exports = existsSync(join(out, bundle, EXPORTS_DIRECTORY)) ? build(join(out, bundle, EXPORTS_DIRECTORY)).sort() : [];
+        const namespaces = exports.length > 0 ? readdirSync(join(out, bundle, EXPORTS_DIRECTORY), { withFileTypes: true }).filter((d) => d.isDirectory()) : [];
+        expect(namespaces.flatMap((d) => build(join(out, bundle, EXPORTS_DIRECTORY, d.name))).sort()).toEqual(exports);
+        // every object file of the bundle, and of the CRD set it lists, is in the builds
+        expect(whole.length + exports.length).toBe(
           withSharedUnitsInBundles(files).filter((f) => f.path.startsWith(`${bundle}/`) && !f.path.endsWith('kustomization.yaml')).length,
         );
       }

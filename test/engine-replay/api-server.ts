@@ -1,0 +1,271 @@
+import { evaluate } from '@marcbachmann/cel-js';
+import { annotation, builtInOf, clone, conditionOf, groupOf, keyOf, refOf, versionOf, type Obj } from './kube';
+
+/** What a cluster is before any engine applies a bundle to it. */
+export interface ClusterOptions {
+  readonly clusterID: string;
+  /** worker Node names (a definition's Gateway Nodes must be among them); a control-plane Node is added */
+  readonly nodes: readonly string[];
+  /**
+   * `none`: a kubeadm cluster with no CNI, whose Nodes are NotReady (and tainted
+   * `node.kubernetes.io/not-ready`) until antrea-agent installs Antrea's CNI; `other`: a managed
+   * cloud's CNI or an Antrea installed elsewhere, whose Nodes are Ready from the start.
+   */
+  readonly cni: 'none' | 'other';
+  /** application Namespaces that exist before the first sync */
+  readonly namespaces?: readonly string[];
+  /** objects already running (Antrea from its Helm chart on an `install: multiclusterOnly` member) */
+  readonly preinstalled?: readonly Obj[];
+  /** Kubernetes minor version (1.x): ValidatingAdmissionPolicy is served from 1.30 */
+  readonly kubernetesMinor?: number;
+}
+
+export type ApplyResult = { ok: true; created: boolean } | { ok: false; error: string };
+
+interface NodeState {
+  name: string;
+  controlPlane: boolean;
+}
+
+const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/**
+ * One cluster's API server: a store of objects and the admission chain in kube-apiserver's order
+ * (k8s.io/apiserver pkg/admission): the kind must be served (discovery: built-in or an
+ * Established CRD, apiextensions-apiserver), a namespaced object needs its Namespace
+ * (NamespaceLifecycle plugin: `namespaces "x" not found`), then mutating webhooks,
+ * ValidatingAdmissionPolicies (CEL, evaluated here with cel-js) and validating webhooks, each
+ * refusing when its webhook cannot be called and `failurePolicy` is Fail (the default in
+ * admissionregistration/v1). A dry run (`dryRun=All`) runs the same chain and stores nothing.
+ */
+export class ApiServer {
+  readonly clusterID: string;
+  readonly cni: 'none' | 'other';
+  readonly kubernetesMinor: number;
+  readonly nodes: NodeState[];
+  private readonly store = new Map<string, Obj>();
+  private resourceVersion = 0;
+  /** moves on every write: equal values, equal store */
+  get version(): number {
+    return this.resourceVersion;
+  }
+  /** set by the controllers model: whether a webhook Service answers (its endpoints are ready) */
+  serviceAnswers: (namespace: string, name: string) => boolean = () => false;
+
+  constructor(options: ClusterOptions) {
+    this.clusterID = options.clusterID;
+    this.cni = options.cni;
+    this.kubernetesMinor = options.kubernetesMinor ?? 31;
+    this.nodes = [{ name: `${options.clusterID}-control-plane`, controlPlane: true }, ...options.nodes.map((name) => ({ name, controlPlane: false }))];
+    for (const ns of [...SYSTEM_NAMESPACES, ...(options.namespaces ?? [])]) this.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    for (const n of this.nodes)
+      this.put({
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: n.name, labels: { 'kubernetes.io/os': 'linux', ...(n.controlPlane && { 'node-role.kubernetes.io/control-plane': '' }) } },
+      });
+    for (const o of options.preinstalled ?? []) this.put(clone(o));
+  }
+
+  // --- reads -------------------------------------------------------------------------------
+
+  get(apiVersionOrGroup: string, kind: string, namespace: string | undefined, name: string): Obj | undefined {
+    const group = apiVersionOrGroup.includes('/') ? groupOf(apiVersionOrGroup) : apiVersionOrGroup === 'v1' ? '' : apiVersionOrGroup;
+    return this.store.get(`${group}/${kind}/${namespace ?? ''}/${name}`);
+  }
+
+  getLike(o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): Obj | undefined {
+    return this.store.get(keyOf(o));
+  }
+
+  list(kind: string, namespace?: string): Obj[] {
+    return [...this.store.values()].filter((o) => o.kind === kind && (namespace === undefined || o.metadata.namespace === namespace));
+  }
+
+  all(): Obj[] {
+    return [...this.store.values()];
+  }
+
+  namespaceExists(name: string): boolean {
+    const ns = this.get('v1', 'Namespace', undefined, name);
+    return ns !== undefined && ns.metadata.deletionTimestamp === undefined;
+  }
+
+  /** Discovery (`ServerResourceForGroupVersionKind`): built-ins of this Kubernetes release, and Established CRDs. */
+  served(apiVersion: string, kind: string): { namespaced: boolean; resource: string } | undefined {
+    const builtIn = builtInOf(apiVersion, kind);
+    if (builtIn) return builtIn.since !== undefined && this.kubernetesMinor < builtIn.since ? undefined : builtIn;
+    const group = groupOf(apiVersion);
+    const version = versionOf(apiVersion);
+    for (const crd of this.list('CustomResourceDefinition')) {
+      if (crd.spec.group !== group || crd.spec.names.kind !== kind) continue;
+      if (conditionOf(crd, 'Established')?.status !== 'True') continue;
+      if (!(crd.spec.versions as { name: string; served: boolean }[]).some((v) => v.name === version && v.served)) continue;
+      return { namespaced: crd.spec.scope === 'Namespaced', resource: crd.spec.names.plural };
+    }
+    return undefined;
+  }
+
+  // --- writes ------------------------------------------------------------------------------
+
+  /**
+   * Server-side apply (`PATCH` with `application/apply-patch+yaml`): creates the object or merges
+   * the applied fields into the live one, keeping fields other managers own (a controller's
+   * `caBundle`, `status`). Returns the API server's refusal, if any.
+   */
+  apply(o: Obj, options: { dryRun?: boolean } = {}): ApplyResult {
+    const refusal = this.admit(o);
+    if (refusal) return { ok: false, error: refusal };
+    const live = this.getLike(o);
+    if (options.dryRun) return { ok: true, created: live === undefined };
+    if (!live) {
+      this.put(clone(o));
+      return { ok: true, created: true };
+    }
+    const merged = mergeApplied(live, clone(o));
+    if (JSON.stringify(strip(merged)) !== JSON.stringify(strip(live))) {
+      if (JSON.stringify(merged.spec) !== JSON.stringify(live.spec)) merged.metadata.generation = (live.metadata.generation ?? 1) + 1;
+      merged.metadata.resourceVersion = String(++this.resourceVersion);
+      this.store.set(keyOf(merged), merged);
+    }
+    return { ok: true, created: false };
+  }
+
+  /** A controller's own write (status, caBundle, a token): no admission, as the controllers' writes pass ours. */
+  put(o: Obj): Obj {
+    const live = this.getLike(o);
+    o.metadata.generation ??= live?.metadata.generation ?? 1;
+    o.metadata.resourceVersion = String(++this.resourceVersion);
+    if (o.kind === 'Namespace') o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name };
+    if (o.kind === 'CustomResourceDefinition')
+      // the apiextensions-apiserver establishes a CRD whose names are free at once (NamingConditionController)
+      o.status = {
+        conditions: [
+          { type: 'NamesAccepted', status: 'True' },
+          { type: 'Established', status: 'True' },
+        ],
+      };
+    this.store.set(keyOf(o), o);
+    return o;
+  }
+
+  /** `DELETE`: a Namespace takes what it holds with it (namespace controller). */
+  delete(o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): boolean {
+    const key = keyOf(o);
+    if (!this.store.delete(key)) return false;
+    if (o.kind === 'Namespace') for (const [k, v] of this.store) if (v.metadata.namespace === o.metadata.name) this.store.delete(k);
+    if (o.kind === 'CustomResourceDefinition') {
+      const crd = o as Obj;
+      for (const [k, v] of this.store) if (groupOf(v.apiVersion) === crd.spec?.group && v.kind === crd.spec?.names?.kind) this.store.delete(k);
+    }
+    return true;
+  }
+
+  // --- admission ---------------------------------------------------------------------------
+
+  /** Why the API server refuses the object, or undefined. */
+  admit(o: Obj): string | undefined {
+    const served = this.served(o.apiVersion, o.kind);
+    if (!served) return `no matches for kind "${o.kind}" in version "${o.apiVersion}"`;
+    if (served.namespaced && !o.metadata.namespace) return `${refOf(o)}: the server requires a namespace`;
+    if (served.namespaced && !this.namespaceExists(o.metadata.namespace!)) return `namespaces "${o.metadata.namespace}" not found`;
+    const live = this.getLike(o);
+    const operation = live ? 'UPDATE' : 'CREATE';
+    const request = { group: groupOf(o.apiVersion), resource: served.resource, operation, namespace: o.metadata.namespace };
+    return (
+      this.callWebhooks('MutatingWebhookConfiguration', o, request) ??
+      this.runAdmissionPolicies(o, live, request) ??
+      this.callWebhooks('ValidatingWebhookConfiguration', o, request)
+    );
+  }
+
+  private callWebhooks(kind: string, o: Obj, request: AdmissionRequest): string | undefined {
+    for (const config of this.list(kind)) {
+      for (const hook of (config.webhooks ?? []) as Webhook[]) {
+        if (!matchesRules(hook.rules ?? [], request)) continue;
+        if (!this.selectorMatches(hook.namespaceSelector, o)) continue;
+        const service = hook.clientConfig.service;
+        // a webhook answers when its Service has ready endpoints and the API server trusts its certificate (caBundle)
+        const answers = service !== undefined && this.serviceAnswers(service.namespace, service.name) && !!hook.clientConfig.caBundle;
+        if (!answers && (hook.failurePolicy ?? 'Fail') === 'Fail')
+          return `Internal error occurred: failed calling webhook "${hook.name}": ${service ? `service "${service.namespace}/${service.name}" ${this.serviceAnswers(service.namespace, service.name) ? 'has no trusted certificate (caBundle)' : 'has no ready endpoints'}` : 'no service'}`;
+      }
+    }
+    return undefined;
+  }
+
+  /** ValidatingAdmissionPolicy with its binding (k8s.io/apiserver plugin/policy/validating), expressions in CEL. */
+  private runAdmissionPolicies(o: Obj, live: Obj | undefined, request: AdmissionRequest): string | undefined {
+    if (!this.served('admissionregistration.k8s.io/v1', 'ValidatingAdmissionPolicy')) return undefined;
+    const bindings = this.list('ValidatingAdmissionPolicyBinding');
+    for (const policy of this.list('ValidatingAdmissionPolicy')) {
+      if (!bindings.some((b) => b.spec.policyName === policy.metadata.name)) continue;
+      if (!matchesRules(policy.spec.matchConstraints?.resourceRules ?? [], request)) continue;
+      for (const v of policy.spec.validations as { expression: string; messageExpression?: string; message?: string }[]) {
+        const vars = { object: o, oldObject: live ?? null, request: { operation: request.operation } };
+        if (evaluate(v.expression, vars) !== true)
+          return `admission policy "${policy.metadata.name}" denied ${refOf(o)}: ${v.messageExpression ? String(evaluate(v.messageExpression, vars)) : (v.message ?? 'denied')}`;
+      }
+    }
+    return undefined;
+  }
+
+  private selectorMatches(selector: { matchLabels?: Record<string, string> } | undefined, o: Obj): boolean {
+    if (!selector?.matchLabels) return true;
+    // a namespaceSelector matches the object's Namespace, or a Namespace itself (cluster-scoped objects match any)
+    const ns = o.kind === 'Namespace' ? o : o.metadata.namespace ? this.get('v1', 'Namespace', undefined, o.metadata.namespace) : undefined;
+    if (!ns) return !o.metadata.namespace;
+    return Object.entries(selector.matchLabels).every(([k, v]) => ns.metadata.labels?.[k] === v);
+  }
+
+  /** Whether the object is a Gateway Node annotation patch and the Node is real: for tests. */
+  hasAnnotation(o: Obj, key: string): boolean {
+    return annotation(o, key) !== undefined;
+  }
+}
+
+interface AdmissionRequest {
+  group: string;
+  resource: string;
+  operation: string;
+  namespace?: string;
+}
+
+interface Webhook {
+  name: string;
+  failurePolicy?: string;
+  rules?: { apiGroups: string[]; resources: string[]; operations: string[] }[];
+  namespaceSelector?: { matchLabels?: Record<string, string> };
+  clientConfig: { service?: { namespace: string; name: string }; caBundle?: string };
+}
+
+const matchesRules = (rules: { apiGroups: string[]; resources: string[]; operations: string[] }[], r: AdmissionRequest): boolean =>
+  rules.some(
+    (rule) =>
+      (rule.apiGroups.includes('*') || rule.apiGroups.includes(r.group)) &&
+      (rule.resources.includes('*') || rule.resources.includes(r.resource)) &&
+      (rule.operations.includes('*') || rule.operations.includes(r.operation)),
+  );
+
+/** Server-side apply's merge for one manager: applied fields replace, maps merge, fields it leaves out stay. */
+function mergeApplied(live: Obj, applied: Obj): Obj {
+  const merge = (a: any, b: any): any => {
+    if (b === null || typeof b !== 'object' || Array.isArray(b) || a === null || typeof a !== 'object' || Array.isArray(a)) {
+      // lists of webhooks keep the caBundle a controller wrote (listType map keyed by name)
+      if (Array.isArray(a) && Array.isArray(b) && b.every((x) => x && typeof x === 'object' && 'name' in x))
+        return b.map((x) => {
+          const old = a.find((y: any) => y?.name === x.name);
+          return old ? merge(old, x) : x;
+        });
+      return b;
+    }
+    const out = { ...a };
+    for (const [k, v] of Object.entries(b)) out[k] = k in a ? merge(a[k], v) : v;
+    return out;
+  };
+  const merged = merge(live, applied) as Obj;
+  merged.status = live.status;
+  return merged;
+}
+
+const strip = (o: Obj) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, generation: undefined } });

@@ -1,0 +1,283 @@
+import type { ApiServer } from './api-server';
+import { argoHealth, type ArgoHealthOverrides, type HealthStatus } from './health';
+import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
+import type { Revision } from './revision';
+
+const WAVE = 'argocd.argoproj.io/sync-wave';
+const HOOK = 'argocd.argoproj.io/hook';
+const SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
+const TRACKING = 'argocd.argoproj.io/tracking-id';
+
+/** One Application as the application controller sees it: its destination and its rendered manifests. */
+export interface ArgoApplication {
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** the destination's `name` or `server`: the replay maps it to a cluster */
+  readonly destination: string;
+  readonly path: string;
+  readonly syncOptions: readonly string[];
+  /** `syncPolicy.retry.limit`; negative: retry without end (argo-cd docs/operator-manual/application.yaml) */
+  readonly retryLimit: number;
+  readonly automated: boolean;
+  /** `syncPolicy.automated.prune` */
+  readonly prune: boolean;
+  /** sync wave of the Application object itself (an app-of-apps orders by it) */
+  readonly wave: number;
+}
+
+/** The ApplicationSet's generated Applications and its RollingSync steps (label selectors). */
+export interface ApplicationSetModel {
+  readonly name: string;
+  readonly applications: ArgoApplication[];
+  /** each step: the labels it selects (`matchExpressions` with operator In); none: AllAtOnce */
+  readonly steps: readonly { key: string; values: readonly string[] }[][];
+}
+
+type Template = Record<string, any>;
+
+/** `{{.field}}` substitution of the list generator's elements into the template (goTemplate, missingkey=error). */
+function render(value: unknown, element: Record<string, string>): any {
+  if (typeof value === 'string')
+    return value.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k: string) => {
+      if (!(k in element)) throw new Error(`ApplicationSet template: map has no entry for key "${k}"`);
+      return element[k]!;
+    });
+  if (Array.isArray(value)) return value.map((v) => render(v, element));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, render(v, element)]));
+  return value;
+}
+
+const applicationOf = (o: {
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec: Template;
+}): ArgoApplication => ({
+  name: o.metadata.name,
+  labels: o.metadata.labels ?? {},
+  destination: o.spec.destination.name || o.spec.destination.server,
+  path: o.spec.source.path,
+  syncOptions: o.spec.syncPolicy?.syncOptions ?? [],
+  retryLimit: o.spec.syncPolicy?.retry?.limit ?? 0,
+  automated: o.spec.syncPolicy?.automated !== undefined,
+  prune: o.spec.syncPolicy?.automated?.prune === true,
+  wave: Number(o.metadata.annotations?.[WAVE] ?? 0),
+});
+
+/**
+ * The Applications an ApplicationSet generates from its list generator (applicationset/generators/
+ * list.go, utils.Render with goTemplate), with its RollingSync steps.
+ */
+export function applicationSetsIn(revision: Revision, folder: string): ApplicationSetModel[] {
+  return revision
+    .objectsIn(folder)
+    .filter((o) => o.kind === 'ApplicationSet')
+    .map((set) => {
+      const elements = set.spec.generators.flatMap((g: { list?: { elements: Record<string, string>[] } }) => g.list?.elements ?? []);
+      const applications = elements.map((e: Record<string, string>) => applicationOf(render(set.spec.template, e)));
+      const steps = (set.spec.strategy?.type === 'RollingSync' ? set.spec.strategy.rollingSync.steps : []).map(
+        (s: { matchExpressions: { key: string; operator: string; values: string[] }[] }) =>
+          s.matchExpressions.map((m) => {
+            if (m.operator !== 'In') throw new Error(`RollingSync operator ${m.operator} is not modelled`);
+            return { key: m.key, values: m.values };
+          }),
+      );
+      return { name: set.metadata.name, applications, steps };
+    });
+}
+
+/** Plain Application objects of a folder (`argocd/applications/`). */
+export const applicationsIn = (revision: Revision, folder: string): ArgoApplication[] =>
+  revision
+    .objectsIn(folder)
+    .filter((o) => o.kind === 'Application')
+    .map((o) => applicationOf(o as never));
+
+type TaskState = 'pending' | 'running' | 'succeeded' | 'failed';
+
+interface Task {
+  readonly target?: Obj;
+  /** a prune task: the live object to delete */
+  readonly prune?: Obj;
+  readonly phase: number;
+  wave: number;
+  readonly hook: boolean;
+  skipDryRun: boolean;
+  state: TaskState;
+  message?: string;
+}
+
+const PHASES = ['PreSync', 'Sync', 'PostSync'];
+const options = (o: Obj | undefined): string[] => (annotation(o ?? ({ metadata: {} } as Obj), SYNC_OPTIONS) ?? '').split(',').map((s) => s.trim());
+
+export type OperationPhase = 'Running' | 'Succeeded' | 'Failed';
+
+export interface SyncLog {
+  (message: string): void;
+}
+
+/**
+ * One sync operation of one Application (gitops-engine pkg/sync/sync_context.go). `step` is one
+ * call of `Sync()`: the first builds the tasks (getSyncTasks: a kind the cluster does not serve
+ * fails the operation unless its CRD is among the targets, which skips its dry run) and dry-runs
+ * every task client-side (applyObject forces DryRunClient, which does not see Namespaces or
+ * webhooks); each call then marks running tasks done by their health (Healthy or no health:
+ * succeeded; Degraded: failed; Progressing: still running), waits while any runs, fails the
+ * operation once any task failed, and otherwise applies the next wave (runTasks: prune first,
+ * then every task of the wave, each refusal failing the task and so the operation). After the last
+ * wave is applied the operation succeeds without waiting for its health.
+ */
+export class ArgoSync {
+  phase: OperationPhase = 'Running';
+  message = '';
+  private tasks: Task[] = [];
+  private started = false;
+
+  constructor(
+    readonly app: ArgoApplication,
+    private readonly cluster: ApiServer,
+    private readonly targets: readonly Obj[],
+    private readonly log: SyncLog,
+    private readonly health: ArgoHealthOverrides,
+  ) {}
+
+  private live(o: Obj): Obj | undefined {
+    return this.cluster.getLike(o);
+  }
+
+  private buildTasks(): boolean {
+    const targetKeys = new Set(this.targets.map(keyOf));
+    const tasks: Task[] = this.targets.map((o) => ({
+      target: o,
+      phase: annotation(o, HOOK) ? PHASES.indexOf(annotation(o, HOOK)!) : 1,
+      wave: Number(annotation(o, WAVE) ?? 0),
+      hook: annotation(o, HOOK) !== undefined,
+      skipDryRun: false,
+      state: 'pending',
+    }));
+    // prune tasks: live objects this Application applied before that the revision no longer holds
+    for (const live of this.cluster.all())
+      if (annotation(live, TRACKING)?.startsWith(`${this.app.name}:`) && !targetKeys.has(keyOf(live)))
+        tasks.push({ prune: live, phase: 1, wave: Number(annotation(live, WAVE) ?? 0), hook: false, skipDryRun: false, state: 'pending' });
+    // prune waves run in reverse order; PruneLast prunes after the last wave (getSyncTasks)
+    const pruneLast = this.app.syncOptions.includes('PruneLast=true');
+    const lastWave = Math.max(0, ...tasks.filter((t) => t.phase === 1).map((t) => t.wave));
+    for (const t of tasks) if (t.prune && (pruneLast || options(t.prune).includes('PruneLast=true'))) t.wave = lastWave + 1;
+    let valid = true;
+    for (const t of tasks) {
+      const o = t.target ?? t.prune!;
+      if (this.cluster.served(o.apiVersion, o.kind)) continue;
+      const crdInSync = this.targets.some(
+        (c) => c.kind === 'CustomResourceDefinition' && c.spec.group === groupOf(o.apiVersion) && c.spec.names.kind === o.kind,
+      );
+      if (crdInSync || options(o).includes('SkipDryRunOnMissingResource=true')) t.skipDryRun = true;
+      else {
+        t.state = 'failed';
+        t.message = `the server could not find the requested resource (${o.apiVersion} ${o.kind})`;
+        valid = false;
+      }
+    }
+    this.tasks = tasks;
+    return valid;
+  }
+
+  private fail(message: string): void {
+    this.phase = 'Failed';
+    this.message = message;
+    const failed = this.tasks.filter((t) => t.state === 'failed' && t.message).map((t) => `${refOf(t.target ?? t.prune!)}: ${t.message}`);
+    this.log(`${this.app.name}: sync Failed: ${message}${failed.length ? ` (${failed.join('; ')})` : ''}`);
+  }
+
+  step(): void {
+    if (this.phase !== 'Running') return;
+    if (!this.started) {
+      if (!this.buildTasks()) return this.fail('one or more synchronization tasks are not valid');
+      // the client-side dry run: kubectl apply --dry-run=client reads the live object only, so a
+      // missing Namespace, a webhook or an admission policy does not show here
+      this.started = true;
+    }
+    for (const t of this.tasks.filter((x) => x.state === 'running')) {
+      const live = t.target && this.live(t.target);
+      if (!live) continue;
+      const h: HealthStatus | undefined = argoHealth(live, this.health);
+      if (t.hook) {
+        if (h?.status === 'Healthy') t.state = 'succeeded';
+        else if (h?.status === 'Degraded' || h?.status === 'Unknown') [t.state, t.message] = ['failed', h.message];
+      } else if (!h || h.status === 'Healthy') t.state = 'succeeded';
+      else if (h.status === 'Degraded') [t.state, t.message] = ['failed', h.message];
+    }
+    const multiStep = new Set(this.tasks.map((t) => `${t.phase}/${t.wave}`)).size > 1;
+    const running = this.tasks.filter((t) => t.state === 'running' && (multiStep || t.hook));
+    if (running.length > 0) {
+      this.message = `waiting for healthy state of ${running.map((t) => refOf(t.target!)).join(', ')}`;
+      return;
+    }
+    if (this.tasks.some((t) => t.state === 'failed')) return this.fail('one or more synchronization tasks completed unsuccessfully');
+    const pending = this.tasks.filter((t) => t.state === 'pending');
+    if (pending.length === 0) return this.succeed('successfully synced (no more tasks)');
+    const phase = Math.min(...pending.map((t) => t.phase));
+    const wave = Math.min(...pending.filter((t) => t.phase === phase).map((t) => t.wave));
+    const now = pending.filter((t) => t.phase === phase && t.wave === wave);
+    const remaining = pending.filter((t) => !now.includes(t) || t.hook);
+    this.log(`${this.app.name}: ${PHASES[phase]} wave ${wave}: applying ${now.length} object(s)`);
+    let failed = false;
+    for (const t of [...now.filter((x) => x.prune), ...now.filter((x) => !x.prune)]) {
+      if (t.prune) {
+        if (options(t.prune).includes('Prune=false') || !this.app.prune) {
+          t.state = 'succeeded';
+          t.message = 'ignored (requires pruning)';
+        } else {
+          this.cluster.delete(t.prune);
+          t.state = 'succeeded';
+          this.log(`${this.app.name}: pruned ${refOf(t.prune)}`);
+        }
+        continue;
+      }
+      const o = {
+        ...t.target!,
+        metadata: {
+          ...t.target!.metadata,
+          annotations: {
+            ...t.target!.metadata.annotations,
+            [TRACKING]: `${this.app.name}:${groupOf(t.target!.apiVersion)}/${t.target!.kind}:${t.target!.metadata.namespace ?? ''}/${t.target!.metadata.name}`,
+          },
+        },
+      };
+      const result = this.cluster.apply(o);
+      if (result.ok) t.state = 'running';
+      else {
+        failed = true;
+        t.state = 'failed';
+        t.message = result.error;
+      }
+    }
+    if (failed) return this.fail('one or more objects failed to apply');
+    if (remaining.length === 0) return this.succeed('successfully synced (all tasks run)');
+  }
+
+  private succeed(message: string): void {
+    this.phase = 'Succeeded';
+    this.message = message;
+    this.log(`${this.app.name}: sync Succeeded`);
+  }
+}
+
+/**
+ * The Application's health (argo-cd controller/health.go setApplicationHealth): the worst health
+ * of its live resources; a resource that does not exist yet does not count (the OutOfSync status
+ * says it is missing), nor does one without a health rule.
+ */
+export function applicationHealth(cluster: ApiServer, targets: readonly Obj[], overrides: ArgoHealthOverrides): HealthStatus {
+  const order = ['Healthy', 'Suspended', 'Progressing', 'Missing', 'Degraded', 'Unknown'];
+  let worst: HealthStatus = { status: 'Healthy' };
+  for (const t of targets) {
+    if (annotation(t, HOOK)) continue;
+    const live = cluster.getLike(t);
+    if (!live) continue;
+    const h = argoHealth(live, overrides);
+    if (h && order.indexOf(h.status) > order.indexOf(worst.status)) worst = { status: h.status, message: `${refOf(t)}: ${h.message ?? h.status}` };
+  }
+  return worst;
+}
+
+/** Synced: every target exists in the cluster (the diff's other half is out of this model). */
+export const applicationSynced = (cluster: ApiServer, targets: readonly Obj[]): boolean =>
+  targets.filter((t) => !annotation(t, HOOK)).every((t) => cluster.getLike(t));

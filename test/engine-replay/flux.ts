@@ -1,0 +1,138 @@
+import type { ApiServer } from './api-server';
+import { kstatus, type HealthCheckExpr } from './health';
+import { annotation, keyOf, refOf, type Obj } from './kube';
+import type { Revision } from './revision';
+
+const PRUNE = 'kustomize.toolkit.fluxcd.io/prune';
+const CLUSTER_ID = 'antrea-clusterset/cluster-id';
+
+/** A Flux Kustomization as kustomize-controller reads it. */
+export interface FluxKustomization {
+  readonly name: string;
+  readonly path: string;
+  readonly dependsOn: readonly string[];
+  readonly prune: boolean;
+  readonly wait: boolean;
+  readonly healthCheckExprs: readonly HealthCheckExpr[];
+  /** the cluster it applies to (its kubeConfig, or the cluster Flux runs in): our label names it */
+  readonly cluster: string;
+}
+
+export function kustomizationsIn(revision: Revision, folder: string): FluxKustomization[] {
+  return revision
+    .objectsIn(folder)
+    .filter((o) => o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/'))
+    .map((o) => ({
+      name: o.metadata.name,
+      path: o.spec.path,
+      dependsOn: ((o.spec.dependsOn ?? []) as { name: string }[]).map((d) => d.name),
+      prune: o.spec.prune === true,
+      wait: o.spec.wait === true,
+      healthCheckExprs: o.spec.healthCheckExprs ?? [],
+      cluster: o.metadata.labels?.[CLUSTER_ID] ?? '',
+    }));
+}
+
+export type FluxState = 'Pending' | 'Progressing' | 'Ready' | 'Failed';
+
+/**
+ * CRDs and Namespaces first (fluxcd/pkg ssa/utils IsClusterDefinition, applied and waited for
+ * by ResourceManager.ApplyAllStaged), then everything else in one ApplyAll.
+ */
+const isClusterDefinition = (o: Obj): boolean => o.kind === 'CustomResourceDefinition' || o.kind === 'Namespace';
+
+/**
+ * One Kustomization's reconciliation (fluxcd/kustomize-controller internal/controller/
+ * kustomization_controller.go reconcile): it waits until every `dependsOn` is Ready
+ * (checkDependencies), builds its path, applies with fluxcd/pkg ssa ApplyAllStaged — whose
+ * ApplyAll dry-runs every object of a stage server-side before applying any, so one refusal
+ * (a missing Namespace, an unserved kind, a webhook that does not answer, an admission policy)
+ * applies nothing of that stage —, prunes what left its inventory unless the live object says
+ * `prune: disabled`, and with `wait` is Ready only once every applied object is Current for
+ * kstatus and its healthCheckExprs; a health check that never passes ends in a timeout
+ * (HealthCheckFailed) and the whole reconciliation is retried at the interval.
+ */
+export class FluxRun {
+  state: FluxState = 'Pending';
+  message = '';
+  inventory: Obj[] = [];
+  /** steps spent waiting for health since the last apply */
+  waited = 0;
+
+  constructor(
+    readonly k: FluxKustomization,
+    private readonly cluster: ApiServer,
+    private readonly revision: Revision,
+    private readonly log: (m: string) => void,
+  ) {}
+
+  private set(state: FluxState, message: string): void {
+    if (state !== this.state || message !== this.message) this.log(`${this.k.name}: ${state}: ${message}`);
+    this.state = state;
+    this.message = message;
+  }
+
+  /** One reconciliation attempt (a retry of a Failed one is the same call). */
+  reconcile(ready: (name: string) => boolean): void {
+    const blocked = this.k.dependsOn.filter((d) => !ready(d));
+    if (blocked.length > 0) return this.set('Pending', `dependency '${blocked[0]}' is not ready`);
+    let objects: Obj[];
+    try {
+      objects = this.revision.build(this.k.path);
+    } catch (e) {
+      return this.set('Failed', `kustomize build failed: ${(e as Error).message}`);
+    }
+    const stageOne = objects.filter(isClusterDefinition);
+    const stageTwo = objects.filter((o) => !isClusterDefinition(o));
+    for (const stage of [stageOne, stageTwo]) {
+      const refusals = stage.map((o) => ({ o, r: this.cluster.apply(o, { dryRun: true }) })).filter((x) => !x.r.ok);
+      if (refusals.length > 0)
+        return this.set(
+          'Failed',
+          `${refOf(refusals[0]!.o)} dry-run failed: ${(refusals[0]!.r as { error: string }).error}${refusals.length > 1 ? ` (and ${refusals.length - 1} more)` : ''}`,
+        );
+      for (const o of stage) {
+        const r = this.cluster.apply(withOwner(o, this.k.name));
+        if (!r.ok) return this.set('Failed', `${refOf(o)} apply failed: ${r.error}`);
+      }
+    }
+    const keys = new Set(objects.map(keyOf));
+    if (this.k.prune)
+      for (const old of this.inventory) {
+        if (keys.has(keyOf(old))) continue;
+        const live = this.cluster.getLike(old);
+        if (!live) continue;
+        if (annotation(live, PRUNE) === 'disabled') this.log(`${this.k.name}: ${refOf(old)} left in place (prune: disabled)`);
+        else {
+          this.cluster.delete(old);
+          this.log(`${this.k.name}: pruned ${refOf(old)}`);
+        }
+      }
+    this.inventory = objects;
+    this.waited = 0;
+    if (!this.k.wait) return this.set('Ready', 'Applied revision');
+    this.set('Progressing', 'waiting for health checks');
+    this.checkHealth();
+  }
+
+  /** ssa ResourceManager.WaitForSet with the kstatus poller: Ready once every object is Current. */
+  checkHealth(): void {
+    const notCurrent = this.inventory.map((o) => ({ o, s: kstatus(this.cluster.getLike(o), this.k.healthCheckExprs) })).filter((x) => x.s.status !== 'Current');
+    const failed = notCurrent.find((x) => x.s.status === 'Failed');
+    if (failed) return this.set('Failed', `health check failed: ${refOf(failed.o)} Failed`);
+    if (notCurrent.length === 0) return this.set('Ready', 'Applied revision; health checks passed');
+    this.waited++;
+    this.message = `waiting for ${notCurrent.map((x) => `${refOf(x.o)} (${x.s.status})`).join(', ')}`;
+  }
+
+  /** The timeout elapsed: `wait` reports what was not Current, and the next interval retries. */
+  timeout(): void {
+    this.set('Failed', `health check failed after timeout: ${this.message}`);
+  }
+}
+
+/** kustomize-controller labels what it applies with its name (the inventory owner). */
+const withOwner = (o: Obj, name: string): Obj => ({
+  ...o,
+  metadata: { ...o.metadata, labels: { ...o.metadata.labels, 'kustomize.toolkit.fluxcd.io/name': name } },
+});

@@ -1,0 +1,15 @@
+/**
+ * The engine replay's API: build a fleet (`fleetFor`) and a revision (`compileDefinition`, or
+ * `Revision` from files), `replay` it through Argo CD or Flux, read the result's statuses, log and
+ * fleet. A planned change is a second `replay` of the next revision on the same fleet, with
+ * `previous` set to the first result.
+ */
+export { ApiServer, type ClusterOptions } from './api-server';
+export { applicationHealth, ArgoSync, type ArgoApplication } from './argocd';
+export { Fleet } from './controllers';
+export { FluxRun, type FluxKustomization } from './flux';
+export { argoHealth, ARGO_HEALTH_REVIEWED, DOCUMENTED_ARGO_HEALTH, kstatus, type ArgoHealthOverrides } from './health';
+export { keyOf, refOf, type Obj } from './kube';
+export { replay, type ReplayOptions, type ReplayResult } from './replay';
+export { Revision } from './revision';
+export { compileDefinition, createNamespaces, fleetFor, withBothEngines, type DefinitionData } from './scenario';

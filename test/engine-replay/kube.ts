@@ -1,0 +1,71 @@
+/**
+ * The few Kubernetes facts the engine replay needs: object identity, which built-in kinds an API
+ * server serves, whether they are namespaced, and their resource names (what webhook and
+ * admission-policy rules match on).
+ */
+export interface Obj {
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    generation?: number;
+    deletionTimestamp?: string;
+    [k: string]: unknown;
+  };
+  spec?: any;
+  status?: any;
+  [k: string]: any;
+}
+
+export const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
+export const versionOf = (apiVersion: string): string => apiVersion.split('/').pop()!;
+
+/** `group/Kind/namespace/name`: the identity both engines and the API server use (version aside). */
+export const keyOf = (o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): string =>
+  `${groupOf(o.apiVersion)}/${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+
+export const refOf = (o: Pick<Obj, 'kind' | 'metadata'>): string => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
+
+interface BuiltIn {
+  readonly namespaced: boolean;
+  readonly resource: string;
+  /** the first Kubernetes minor release that serves it (GA) */
+  readonly since?: number;
+}
+
+/** Built-in kinds a bundle or an engine may hold, by `group/version/Kind`. */
+export const BUILT_INS: Readonly<Record<string, BuiltIn>> = {
+  'v1/Namespace': { namespaced: false, resource: 'namespaces' },
+  'v1/Node': { namespaced: false, resource: 'nodes' },
+  'v1/ServiceAccount': { namespaced: true, resource: 'serviceaccounts' },
+  'v1/Secret': { namespaced: true, resource: 'secrets' },
+  'v1/ConfigMap': { namespaced: true, resource: 'configmaps' },
+  'v1/Service': { namespaced: true, resource: 'services' },
+  'v1/Pod': { namespaced: true, resource: 'pods' },
+  'rbac.authorization.k8s.io/v1/Role': { namespaced: true, resource: 'roles' },
+  'rbac.authorization.k8s.io/v1/RoleBinding': { namespaced: true, resource: 'rolebindings' },
+  'rbac.authorization.k8s.io/v1/ClusterRole': { namespaced: false, resource: 'clusterroles' },
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': { namespaced: false, resource: 'clusterrolebindings' },
+  'apps/v1/Deployment': { namespaced: true, resource: 'deployments' },
+  'apps/v1/DaemonSet': { namespaced: true, resource: 'daemonsets' },
+  'batch/v1/Job': { namespaced: true, resource: 'jobs' },
+  'apiextensions.k8s.io/v1/CustomResourceDefinition': { namespaced: false, resource: 'customresourcedefinitions' },
+  'apiregistration.k8s.io/v1/APIService': { namespaced: false, resource: 'apiservices' },
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': { namespaced: false, resource: 'mutatingwebhookconfigurations' },
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': { namespaced: false, resource: 'validatingwebhookconfigurations' },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': { namespaced: false, resource: 'validatingadmissionpolicies', since: 30 },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': { namespaced: false, resource: 'validatingadmissionpolicybindings', since: 30 },
+};
+
+export const builtInOf = (apiVersion: string, kind: string): BuiltIn | undefined => BUILT_INS[`${apiVersion}/${kind}`];
+
+export const annotation = (o: Obj, key: string): string | undefined => o.metadata.annotations?.[key];
+
+export const clone = <T>(v: T): T => structuredClone(v);
+
+/** A condition of `status.conditions`, or undefined. */
+export const conditionOf = (o: Obj | undefined, type: string): { type: string; status: string; reason?: string; message?: string } | undefined =>
+  (o?.status?.conditions as { type: string; status: string }[] | undefined)?.find((c) => c.type === type);

@@ -1,0 +1,105 @@
+import { posix } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import type { OutputFile } from '../../src/emit/layout';
+import { keyOf, type Obj } from './kube';
+
+/**
+ * One git revision as the engines read it: file contents by path from the repository root. The
+ * engines never see our in-memory objects, only what `synth` wrote, so the replay starts here.
+ */
+export class Revision {
+  /** parsed files and built folders, once per revision: the engines read the same ones again on every retry */
+  private readonly parsed = new Map<string, Obj[]>();
+  private readonly built = new Map<string, Obj[]>();
+
+  constructor(readonly files: ReadonlyMap<string, string>) {}
+
+  private parse(path: string, content: string): Obj[] {
+    let objects = this.parsed.get(path);
+    if (!objects) this.parsed.set(path, (objects = parseShared(content, path)));
+    return objects;
+  }
+
+  /** The files of a compile, under `dist/` as the definitions' delivery `path` defaults to. */
+  static fromOutput(files: readonly OutputFile[], distPath = 'dist'): Revision {
+    return new Revision(new Map(files.map((f) => [posix.join(distPath, f.path), f.content])));
+  }
+
+  /** A copy with some files replaced or removed (undefined): how a test edits what git holds. */
+  with(changes: Readonly<Record<string, string | undefined>>): Revision {
+    const files = new Map(this.files);
+    for (const [path, content] of Object.entries(changes)) {
+      if (content === undefined) files.delete(path);
+      else files.set(path, content);
+    }
+    return new Revision(files);
+  }
+
+  read(path: string): string | undefined {
+    return this.files.get(posix.normalize(path.replace(/^\.\//, '')));
+  }
+
+  /** Every object of the YAML files directly in a folder (an engine folder such as `dist/<cs>/flux`). */
+  objectsIn(dir: string): Obj[] {
+    const prefix = `${posix.normalize(dir.replace(/^\.\//, ''))}/`;
+    const out: Obj[] = [];
+    for (const [path, content] of this.files)
+      if (path.startsWith(prefix) && !path.slice(prefix.length).includes('/') && /\.ya?ml$/.test(path)) out.push(...this.parse(path, content));
+    return out;
+  }
+
+  /**
+   * `kustomize build <dir>` for the kustomizations synth writes: `resources` are files or folders
+   * holding a kustomization (bases), in order; a duplicate object is an error, as in kustomize
+   * (api/resmap, "may not add resource with an already registered id").
+   */
+  build(dir: string): Obj[] {
+    const key = posix.normalize(dir.replace(/^\.\//, ''));
+    const cached = this.built.get(key);
+    if (cached) return cached;
+    const seen = new Map<string, string>();
+    const out: Obj[] = [];
+    const visit = (folder: string): void => {
+      const kPath = posix.join(folder, 'kustomization.yaml');
+      const text = this.read(kPath);
+      if (text === undefined) throw new Error(`kustomize: no kustomization.yaml in ${folder}`);
+      const k = this.parse(kPath, text)[0] as unknown as { resources?: string[] };
+      for (const r of k.resources ?? []) {
+        const path = posix.normalize(posix.join(folder, r));
+        const file = this.read(path);
+        if (file !== undefined && /\.ya?ml$/.test(path)) {
+          for (const o of this.parse(path, file)) {
+            const key = keyOf(o);
+            if (seen.has(key)) throw new Error(`kustomize: ${key} in ${path} and ${seen.get(key)}`);
+            seen.set(key, path);
+            out.push(o);
+          }
+        } else visit(path);
+      }
+    };
+    visit(key);
+    this.built.set(key, out);
+    return out;
+  }
+}
+
+/**
+ * Parsed files by content, for the whole run: the fleets of all replays hold the same CRDs and
+ * shared units, and the objects are never mutated (the API server model stores copies).
+ */
+const byContent = new Map<string, Obj[]>();
+function parseShared(content: string, path: string): Obj[] {
+  let objects = byContent.get(content);
+  if (!objects) byContent.set(content, (objects = parseObjects(content, path)));
+  return objects;
+}
+
+/** YAML as Kubernetes reads it (1.1). */
+export function parseObjects(text: string, path: string): Obj[] {
+  return parseAllDocuments(text, { version: '1.1' })
+    .map((d) => {
+      if (d.errors.length > 0) throw new Error(`${path}: ${d.errors[0]!.message}`);
+      return d.toJS() as Obj;
+    })
+    .filter((o) => o != null);
+}
