@@ -15,7 +15,7 @@ import { DUMP_HELP, IMPORT_OPTIONS } from './live/import-options';
 import { didYouMean } from './model/did-you-mean';
 import { plural } from './plural';
 import { definitionJsonSchema } from './model/json-schema';
-import { hasDestructive } from './plan/plan-changes';
+import { hasDestructive, hasRefused } from './plan/plan-changes';
 import { GitError } from './plan/read-revision';
 import { PLAN_FORMATS, renderPlan, type PlanFormat } from './plan/render-plan';
 import type { PlanResult } from './plan/run-plan';
@@ -358,7 +358,8 @@ async function planCommand(args: Args, { io, env }: Context): Promise<number> {
   }
   if (!result.plan) return 1;
   io.stdout.write(renderPlan(format, result.plan, result.header));
-  return hasDestructive(result.plan) ? 3 : 0;
+  // a change the clusters refuse fails like an error diagnostic, before any destructive status
+  return hasRefused(result.plan) ? 1 : hasDestructive(result.plan) ? 3 : 0;
 }
 
 /** The output path exists but is not a directory, or cannot be inspected. */

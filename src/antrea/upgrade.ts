@@ -44,6 +44,8 @@ export interface UpgradeOptions {
   readonly leaderNamespace?: string;
   /** how the commands reach the leader, quoted for the shell (`kubectl --context <leader ID>`): every command names its cluster */
   readonly leaderKubectl?: string;
+  /** the leader's cluster ID, quoted for the shell (its kubeconfig context) */
+  readonly leaderID?: string;
   /**
    * Whether the agents gossip (memberlist: Egress, ServiceExternalIP): `unused` when the fleet turns
    * both off, `relaxed` when gossip verification is already off, `unknown` otherwise.
@@ -60,7 +62,7 @@ export interface UpgradeOptions {
 export function upgradeSteps(
   from: string,
   to: string,
-  { leaderNamespace = 'antrea-multicluster', leaderKubectl = 'kubectl', gossip = 'unknown' }: UpgradeOptions = {},
+  { leaderNamespace = 'antrea-multicluster', leaderKubectl = 'kubectl', leaderID = '"$LEADER_CONTEXT"', gossip = 'unknown' }: UpgradeOptions = {},
 ): UpgradePlan {
   const ns = leaderNamespace;
   const kubectl = leaderKubectl;
@@ -102,7 +104,7 @@ export function upgradeSteps(
     // memberlist gossip carries Egress and ServiceExternalIP state between Nodes (docs/egress.md)
     if (gossip === 'unknown')
       risks.push(
-        `The ${to} agents encrypt and authenticate the gossip traffic of Egress and ServiceExternalIP with the antrea-memberlist-keys Secret; while some Nodes still run the older agent, gossip between old and new Nodes fails. If you use Egress or ServiceExternalIP, set agentConfig memberlist.gossipVerifyIncoming and memberlist.gossipVerifyOutgoing to false for the upgrade and turn them back on once every agent runs ${to}.`,
+        `The ${to} agents encrypt and authenticate the gossip traffic of Egress and ServiceExternalIP with the antrea-memberlist-keys Secret. Rolled out with both verify options on (the default), old and new agents cannot understand each other until every Node is upgraded, and each side may assign the same Egress IP; an upgraded agent without the Secret claims no Egress or ServiceExternalIP IP at all, which is likely here because the bundle rolls out antrea-controller (which creates the Secret) and the agents in the same layer. The steps avoid both (upstream docs/egress.md, "Enabling encryption when upgrading an existing cluster").`,
       );
     else if (gossip === 'relaxed')
       risks.push(
@@ -110,6 +112,23 @@ export function upgradeSteps(
       );
   }
 
+  // docs/egress.md (v2.7): key first, then three agent rollouts, each compatible with the previous one;
+  // none of it where the gates that gossip are off
+  const gossipRollouts = crosses(2, 7) && gossip !== 'unused';
+  if (gossipRollouts) {
+    steps.push(
+      `If you use Egress or ServiceExternalIP: in every cluster, before the upgrade, create the antrea-memberlist-keys Secret in Antrea's Namespace with a fresh random key (antrea-controller adopts an existing key and never changes it). Run the command against each cluster; the key never goes into git.`,
+    );
+    commands[steps.length - 1] = [
+      // every cluster: the leader and each member it has seen announce itself (contexts named by cluster ID)
+      `for context in $({ echo ${leaderID}; ${kubectl} get memberclusterannounce -n ${ns} -o jsonpath='{range .items[*]}{.clusterID}{"\\n"}{end}'; } | sort -u); do kubectl --context "$context" create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"; done`,
+    ];
+  }
+  // the change sets the version itself; what it may lack is the first of the three gossip rollouts
+  if (gossipRollouts && gossip === 'unknown')
+    steps.push(
+      `If you use Egress or ServiceExternalIP: this change must also set spec.antrea.agentConfig memberlist: { gossipVerifyOutgoing: false, gossipVerifyIncoming: false }, so that old and new agents understand each other during the rollout.`,
+    );
   steps.push(
     `Leader cluster first: its CRDs, RBAC and config, then the webhooks, then antrea-controller, the antrea-agent DaemonSet and the leader antrea-mc-controller; wait until they are Available. Argo CD's RollingSync and a hub Flux's dependsOn hold the members back until then; with one Flux per cluster, merge and reconcile the leader's change first.`,
     `Then each member, in the same order; every member must end on the leader's release (${to}).`,
@@ -126,6 +145,11 @@ export function upgradeSteps(
     ];
   }
   steps.push(`Remove spec.antrea.upgradeFrom once every cluster runs ${to}.`);
+  if (gossipRollouts)
+    steps.push(
+      `If you set the gossip options off: once every antrea-agent runs ${to}, set memberlist.gossipVerifyOutgoing: true in a change of its own and wait for the agent rollout in every cluster (every agent now encrypts, and agents that still accept plain traffic understand it).`,
+      `Then set memberlist.gossipVerifyIncoming: true (or remove both options: true is the default) in a later change: plain gossip is rejected from then on, which is what authenticates the members. Do not skip the previous step.`,
+    );
   risks.push(
     `An agent must not run a newer release than its controller. The controller (one Pod) and the agents (one Node at a time) roll out together, as with upstream's kubectl apply, so new agents may briefly talk to the old controller; they reconnect to the new one when it starts.`,
     `While the leader mc-controller restarts, new members, ClusterSets and ResourceExports are not admitted (its webhooks fail closed); existing cross-cluster traffic continues.`,

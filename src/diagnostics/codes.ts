@@ -54,6 +54,7 @@ export const DIAGNOSTIC_CODES = [
   'export-name-length',
   'export-system-namespace',
   'tier-conflict',
+  'tier-priority-cnp-reserved',
   'policy-schema',
   'policy-tier-unknown',
   'policy-clusterset-scope-disabled',
@@ -68,6 +69,12 @@ export const DIAGNOSTIC_CODES = [
   'live-dump',
   'unset-value',
   'cluster-in-two-definitions',
+  // transitions between two revisions (plan)
+  'clusterset-rename',
+  'gateway-removed',
+  'leader-move',
+  'tier-priority-immutable',
+  'tier-removed-in-use',
   // output self-checks
   'output-schema',
   'output-collision',

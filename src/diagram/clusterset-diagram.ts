@@ -1,3 +1,4 @@
+import { activeGateways } from '../model/gateways';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT, mermaidLabel, mermaidText, mermaidTextSize } from './mermaid';
@@ -239,7 +240,9 @@ function networkDifferences(c: EffectiveCluster, common: Network): string | unde
 const few = (items: readonly string[], n = 3) => (items.length <= n ? items.join(', ') : `${items.slice(0, n).join(', ')} and ${items.length - n} more`);
 
 function clusterFacts(c: EffectiveCluster, common: Network): string[] {
-  const { podCIDRs, serviceCIDR, gateways } = c.cluster;
+  const { podCIDRs, serviceCIDR } = c.cluster;
+  // a retired Gateway is no longer one (model/gateways.ts)
+  const gateways = activeGateways(c.cluster);
   const lines = [`Pod ${podCIDRs.length ? few(podCIDRs) : 'not declared'}, Service ${serviceCIDR ?? 'not declared'}`];
   // without an ip, a Gateway uses the Node address that gatewayIPPrecedence selects
   const nodeIP = ['public', 'external'].includes(c.network.gatewayIPPrecedence) ? '(Node ExternalIP)' : '(Node InternalIP)';
@@ -265,7 +268,7 @@ function groupLines(group: Group, common: Network, mark: DiagramMark | undefined
   if (ms.length === 1) return memberLines(ms[0]!, common, mark);
   const pods = ms.flatMap((c) => c.cluster.podCIDRs);
   const svcs = ms.flatMap((c) => (c.cluster.serviceCIDR ? [c.cluster.serviceCIDR] : []));
-  const withGateway = ms.filter((c) => c.cluster.gateways.length > 0).length;
+  const withGateway = ms.filter((c) => activeGateways(c.cluster).length > 0).length;
   const differing = ms.filter((c) => networkDifferences(c, common) !== undefined).length;
   const range = (xs: readonly string[]) => (xs.length === 0 ? 'none declared' : xs.length === 1 ? xs[0]! : `${xs.length}, ${xs[0]} to ${xs[xs.length - 1]}`);
   const lines = [

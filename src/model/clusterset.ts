@@ -76,6 +76,10 @@ export const LeaderSchema = z.strictObject({
 export const GatewaySchema = z.strictObject({
   node: z.string().min(1).describe('Node name annotated multicluster.antrea.io/gateway=true'),
   ip: z.string().optional().describe('optional multicluster.antrea.io/gateway-ip annotation'),
+  retired: z
+    .boolean()
+    .optional()
+    .describe('true: no longer a Gateway; the delivery removes the Gateway annotations it applied to this Node (remove the entry in a later change)'),
 });
 
 const tokenName = z.string().optional().describe('Secret name the member ClusterSet refers to; default <clusterID>-leader-token');

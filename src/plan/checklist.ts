@@ -229,7 +229,10 @@ function upgradeItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
     // the leader-first order is the engines' job where they hold the members back
     if ((step.startsWith('Leader cluster first') || step.startsWith('Then each member')) && (engines.argocd || engines.fluxHub)) return;
     const commands = upgrade.commands[i];
-    add(step.startsWith('Before the leader') ? 'before merging' : 'after merging', step, commands);
+    // what must exist or be in this change before the rollout starts: the v2.7 credentials, the
+    // memberlist key, the first gossip rollout's options
+    const beforeMerging = /^Before the leader|before the upgrade|this change must also/.test(step);
+    add(beforeMerging ? 'before merging' : 'after merging', step, commands);
   });
   if (engines.flux && !engines.fluxHub) {
     const leader = after.spec.leader.clusterID;

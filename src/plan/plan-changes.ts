@@ -1,21 +1,29 @@
 import { upgradeSteps } from '../antrea/upgrade';
+import type { DiagnosticCode } from '../diagnostics/codes';
+import type { SourceFile } from '../load/source-file';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { activeGateways, retiredGateways } from '../model/gateways';
+import { TIER_RESTART, tierSetHash } from '../synth/constructs/tier-restart';
+import { engineName } from '../synth/delivery/engine-names';
 import { isGuarded } from '../synth/guards';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { planChecklist, type ChecklistItem } from './checklist';
+import { runTransitions } from '../validate/run-transitions';
+import type { TransitionFinding } from '../validate/transition';
 import { diffObjects, type ObjectChange } from './diff-objects';
 
 /**
  * Each change of a plan carries one impact class (docs/plan.md):
+ * - `refused`: the clusters refuse the change (a transition rule, src/validate/transitions/); the plan fails;
  * - `destructive`: an engine deletes or orphans objects (a bundle, a Namespace, a CRD, a credential);
  * - `disruptive`: cross-cluster traffic is interrupted (CIDRs, Gateways, tunnel, encryption, exports);
  * - `rollout`: Pods restart (a Pod template or config checksum changes);
  * - `safe`: none of these.
  */
-export type Impact = 'destructive' | 'disruptive' | 'rollout' | 'safe';
-export const IMPACTS: readonly Impact[] = ['destructive', 'disruptive', 'rollout', 'safe'];
+export type Impact = 'refused' | 'destructive' | 'disruptive' | 'rollout' | 'safe';
+export const IMPACTS: readonly Impact[] = ['refused', 'destructive', 'disruptive', 'rollout', 'safe'];
 
 export interface PlanChange {
   readonly impact: Impact;
@@ -24,6 +32,10 @@ export interface PlanChange {
   readonly details?: readonly string[];
   /** what the change concerns, for the plan's diagram; absent: the ClusterSet as a whole */
   readonly about?: ChangeSubjects;
+  /** what someone does, in this order, for the change to converge (or, when refused, the supported procedure) */
+  readonly steps?: readonly string[];
+  /** the transition rule that refused the change */
+  readonly code?: DiagnosticCode;
 }
 
 /** Cluster IDs, Services (`namespace/name`), policies and Tiers by name; `delivery`: the engine objects. */
@@ -52,6 +64,8 @@ export interface Plan {
   readonly changes: readonly PlanChange[];
   /** what a person does beyond merging: joins, leaves, upgrades (checklist.ts) */
   readonly checklist?: readonly ChecklistItem[];
+  /** what the transition rules found between the two revisions: each is also a `refused` change */
+  readonly findings?: readonly TransitionFinding[];
   readonly counts: readonly OwnerCounts[];
   readonly objectChanges: readonly ObjectChange[];
   /** the definitions compared, by ClusterSet name (the diagram draws the head and what the base loses) */
@@ -61,10 +75,11 @@ export interface Plan {
 /** One compiled revision: its outputs and the definitions they came from, by ClusterSet name. */
 export interface CompiledRevision {
   readonly outputs: readonly ClusterSetOutput[];
-  readonly definitions: ReadonlyMap<string, { readonly definition: ClusterSet; readonly file: string }>;
+  readonly definitions: ReadonlyMap<string, { readonly definition: ClusterSet; readonly file: string; readonly source?: SourceFile }>;
 }
 
 export const hasDestructive = (plan: Plan): boolean => plan.changes.some((c) => c.impact === 'destructive');
+export const hasRefused = (plan: Plan): boolean => plan.changes.some((c) => c.impact === 'refused');
 
 const GUARDED_REMOVAL =
   'Flux: its Kustomizations are guarded (kustomize.toolkit.fluxcd.io/prune: disabled), so they stay and report the missing path; nothing in the clusters is pruned. Argo CD: its Applications have no resources finalizer, so deleting them leaves the clusters as they are. Delete what you no longer want on purpose (docs/delivery.md).';
@@ -102,9 +117,13 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
     const ids = h.definition.spec.clusters.map((c) => c.clusterID);
     changes.push({ impact: 'safe', clusterSet: name, text: `ClusterSet ${name} is new: ${ids.length} cluster(s) (${ids.join(', ')})` });
   }
+  const findings: TransitionFinding[] = [];
   for (const [name, h] of head.definitions) {
     const b = base.definitions.get(name) ?? base.definitions.get(renamedFrom.get(name) ?? '');
-    if (b) changes.push(...definitionChanges(name, b.definition, h.definition));
+    if (!b) continue;
+    const found = runTransitions(b.definition, h.definition);
+    findings.push(...found);
+    changes.push(...found.map(refusal), ...definitionChanges(name, b.definition, h.definition));
   }
 
   // what only the objects show: restarts, and removals the domain lines above do not explain
@@ -128,11 +147,15 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
   return {
     changes: sortChanges(changes),
     checklist: planChecklist(base.definitions, head.definitions),
+    findings,
     counts: counts(objectChanges),
     objectChanges,
     definitions: { base: definitions(base), head: definitions(head) },
   };
 }
+
+/** A change the clusters refuse, with the procedure that reaches the head instead. */
+const refusal = (f: TransitionFinding): PlanChange => ({ impact: 'refused', clusterSet: f.clusterSet, text: f.message, steps: f.steps, code: f.code });
 
 const sortChanges = (changes: PlanChange[]) =>
   changes
@@ -199,6 +222,8 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   } else if (before.spec.leader.server !== after.spec.leader.server) {
     add('disruptive', `members reach the leader at ${after.spec.leader.server} instead of ${before.spec.leader.server}`);
   }
+  if (before.spec.leader.clusterID === after.spec.leader.clusterID && before.spec.leader.namespace !== after.spec.leader.namespace)
+    out.push(leaderNamespaceChange(cs, before, after));
 
   const b = new Map(effectiveClusters(before).map((c) => [c.clusterID, c]));
   const a = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));
@@ -207,12 +232,17 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
   for (const [id, c] of b) {
     if (a.has(id)) continue;
     if (c.isMember)
-      add(
-        'destructive',
-        `member ${id} leaves (its leader credentials are revoked)`,
-        ['its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)'],
-        { clusters: [id] },
-      );
+      out.push({
+        impact: 'destructive',
+        clusterSet: cs,
+        text: `member ${id} leaves (its leader credentials are revoked)`,
+        details: [
+          'its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)',
+          `once the leader's engine prunes its credentials, ${id} can no longer withdraw from the leader: the leader drops its MemberClusterAnnounce and exports only when its 12-hourly clean-up finds the announce silent for 24 h (up to 36 h, leader/stale_controller.go), and the other members keep importing its Services and Gateway until then`,
+        ],
+        steps: memberRemovalSteps(cs, before, c),
+        about: { clusters: [id] },
+      });
     else add('destructive', `cluster ${id} leaves the ClusterSet`, undefined, { clusters: [id] });
   }
 
@@ -236,6 +266,7 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
       if (cb.network[key] !== ca.network[key]) note('disruptive', `${key} changes from ${String(cb.network[key])} to ${String(ca.network[key])}`, id);
     }
     gatewayChange(id, cb, ca, add);
+    if (cb.isMember && ca.isMember && cb.tokenSecretName !== ca.tokenSecretName) out.push(tokenSecretRename(cs, cb, ca));
     installChange(id, cb, ca, add);
     if (cb.network.stretchedNetworkPolicy !== ca.network.stretchedNetworkPolicy)
       note('rollout', `stretchedNetworkPolicy changes from ${String(cb.network.stretchedNetworkPolicy)} to ${String(ca.network.stretchedNetworkPolicy)}`, id);
@@ -273,14 +304,15 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
         // the member controller records ACNPImportFailed for a missing Tier without requeueing
         // (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
         // handleResImpUpdateForClusterNetworkPolicy) and reconciles an import again only when its
-        // generation changes or the controller starts (resourceimport_controller.go, SetupWithManager)
+        // generation changes or the controller starts (resourceimport_controller.go, SetupWithManager);
+        // the bundle's tier-restart Job restarts it once the Tier exists (synth/constructs/tier-restart.ts)
         add(
-          'disruptive',
+          'rollout',
           `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`,
           [
-            'a member that imports the policy before its own Tier exists records ACNPImportFailed and skips the policy until it changes again or the member restarts antrea-mc-controller',
-            `merge Tier ${tier} first and the policy in a later change, once every member has the Tier`,
-            "if both are merged together: once the Tier exists, restart antrea-mc-controller in each member (the ClusterSet's README lists the commands)",
+            'a member that imports the policy before its own Tier exists records ACNPImportFailed and skips the policy until the policy changes again or its antrea-mc-controller restarts',
+            `each member's bundle restarts antrea-mc-controller once its Tiers exist (Job ${TIER_RESTART}-${tierSetHash(after.spec.tiers)}: an Argo CD PostSync hook; Flux and kubectl apply -k apply it with the Tiers and it waits for them), and the member imports the policy then`,
+            "only when the objects are applied without that Job: restart antrea-mc-controller in each member once the Tier exists (the ClusterSet's README lists the commands)",
           ],
           { policies: [p.name] },
         );
@@ -299,7 +331,88 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
         tiers: [t.name],
       }),
   );
+  // a new Tier set is a new tier-restart Job in every member that stays (synth/constructs/tier-restart.ts)
+  const restarting = [...a.values()].filter((c) => c.isMember && b.get(c.clusterID)?.isMember).map((c) => c.clusterID);
+  if (after.spec.tiers.length > 0 && tierSetHash(before.spec.tiers) !== tierSetHash(after.spec.tiers) && restarting.length > 0)
+    add(
+      'rollout',
+      `antrea-mc-controller restarts once in ${restarting.length} member${restarting.length === 1 ? '' : 's'} (${list(restarting)}), after their new Tier set exists`,
+      [`Job ${TIER_RESTART}-${tierSetHash(after.spec.tiers)} in each member's controller Namespace; imports pause for the restart`],
+      { clusters: restarting },
+    );
   return out;
+}
+
+/**
+ * A clean removal: the member withdraws while its token still works. Deleting its ClusterSet makes
+ * its mc-controller delete its MemberClusterAnnounce on the leader and what it imported
+ * (member/clusterset_controller.go, cleanUpResources); the leader deletes the member's exports
+ * when that announce goes (leader/stale_controller.go, Reconcile, through the announce's finalizer).
+ */
+function memberRemovalSteps(cs: string, before: ClusterSet, c: EffectiveCluster): string[] {
+  const { flux, argocd } = before.spec.delivery;
+  const pause = [
+    ...(flux ? [`flux suspend kustomization -n ${flux.namespace} ${engineName(cs, c.clusterID, '4-resources')}`] : []),
+    ...(argocd ? [`argocd app set ${engineName(cs, c.clusterID)} --sync-policy none (an ApplicationSet may turn it back: check)`] : []),
+  ];
+  const leaderNs = before.spec.leader.namespace;
+  return [
+    `before merging, stop the delivery of ${c.clusterID} from re-creating its ClusterSet${pause.length > 0 ? `: ${pause.join('; ')}` : ''}`,
+    `in ${c.clusterID}: kubectl -n ${c.cluster.namespace} delete clustersets.multicluster.crd.antrea.io ${cs}; its mc-controller withdraws its announce from the leader, the leader deletes its exports at once, and it removes what it imported`,
+    `merge: the leader's engine prunes the credentials of ${c.clusterID} and its token stops working`,
+    `if the member could not withdraw first: on the leader, kubectl -n ${leaderNs} delete memberclusterannounces.multicluster.crd.antrea.io member-announce-from-${c.clusterID} drops its exports at once instead of within 36 h`,
+  ];
+}
+
+/**
+ * A member whose ClusterSet names another token Secret reconnects at once: the member controller
+ * treats a new Secret name as a leader change (member/clusterset_controller.go, Reconcile,
+ * leaderChanged) and stays disconnected until that Secret exists.
+ */
+function tokenSecretRename(cs: string, b: EffectiveCluster, a: EffectiveCluster): PlanChange {
+  const ns = a.cluster.namespace;
+  const source = a.cluster.tokenSecret.source;
+  return {
+    impact: 'disruptive',
+    clusterSet: cs,
+    text: `${a.clusterID} reads its leader token from ${ns}/${a.tokenSecretName} instead of ${b.cluster.namespace}/${b.tokenSecretName}`,
+    details: [`the member disconnects from the leader when its ClusterSet changes and reconnects once ${a.tokenSecretName} exists`],
+    steps:
+      source === 'manual'
+        ? [
+            `before merging, create the Secret ${a.tokenSecretName} in ${ns} of ${a.clusterID} with the member's token (the ClusterSet's README shows the commands)`,
+            `after merging, delete the old Secret ${b.tokenSecretName} once ${a.clusterID} shows connected`,
+          ]
+        : [
+            `the bundle's ${source === 'externalSecret' ? 'ExternalSecret' : 'SealedSecret'} ${a.tokenSecretName} creates the Secret in the same layer; the member reconnects once its controller has written it`,
+            `the old source ${b.tokenSecretName} is guarded and stays: delete it and its Secret once ${a.clusterID} shows connected`,
+          ],
+  };
+}
+
+/**
+ * Running members read the leader Namespace when they connect: their controller compares only the
+ * leader's cluster ID, server and Secret (member/clusterset_controller.go, Reconcile), so a new
+ * Namespace reaches them when antrea-mc-controller restarts. The leader issues the members'
+ * credentials again in the new Namespace.
+ */
+function leaderNamespaceChange(cs: string, before: ClusterSet, after: ClusterSet): PlanChange {
+  const [from, to] = [before.spec.leader.namespace, after.spec.leader.namespace];
+  const ms = effectiveClusters(after).filter((c) => c.isMember);
+  return {
+    impact: 'disruptive',
+    clusterSet: cs,
+    text: `the leader Namespace changes from ${from} to ${to}`,
+    details: [`running members keep using ${from} until their antrea-mc-controller restarts, and their credentials are issued again in ${to}`],
+    steps: [
+      `with manual tokens: once the leader's bundle is applied, copy each member's new token from ${to} into its Secret (the ClusterSet's README shows the commands)`,
+      `then restart antrea-mc-controller in every member: ${ms
+        .slice(0, 3)
+        .map((m) => `kubectl --context ${m.clusterID} -n ${m.cluster.namespace} rollout restart deployment antrea-mc-controller`)
+        .join('; ')}${ms.length > 3 ? `; and ${ms.length - 3} more` : ''}`,
+      `the Namespace ${from} is guarded and stays: delete it by hand once every member shows connected to ${to}`,
+    ],
+  };
 }
 
 /** Who installs Antrea in a cluster: the bundle (full) or someone else (multiclusterOnly). */
@@ -335,6 +448,12 @@ function installChange(
   }
 }
 
+/**
+ * What Antrea does with a changed Gateway list, and when: the annotations change when the
+ * member's delivery applies its last layer; the member controller keeps an annotated, Ready
+ * active Gateway and elects another Ready candidate only when the active one loses its annotation
+ * or readiness (member/node_controller.go, NodeReconciler.Reconcile, recreateActiveGateway).
+ */
 function gatewayChange(
   id: string,
   b: EffectiveCluster,
@@ -342,13 +461,61 @@ function gatewayChange(
   add: (impact: Impact, text: string, details?: readonly string[], about?: ChangeSubjects) => void,
 ): void {
   const here = { clusters: [id] };
-  const nodes = (c: EffectiveCluster) => c.cluster.gateways.map((g) => (g.ip ? `${g.node} (${g.ip})` : g.node));
-  const before = nodes(b);
-  const after = nodes(a);
-  if (before.join() === after.join()) return;
-  if (before.length > 0 && after.length > 0) add('disruptive', `Gateway of ${id} moves from ${before.join(', ')} to ${after.join(', ')}`, undefined, here);
-  else if (after.length > 0) add('disruptive', `Gateway of ${id} is set to ${after.join(', ')}`, undefined, here);
-  else add('disruptive', `Gateway ${before.join(', ')} of ${id} is removed`, undefined, here);
+  const label = (g: { node: string; ip?: string | undefined }) => (g.ip ? `${g.node} (${g.ip})` : g.node);
+  const before = activeGateways(b.cluster);
+  const after = activeGateways(a.cluster);
+  const had = new Set(before.map((g) => g.node));
+  const has = new Set(after.map((g) => g.node));
+  const retiring = new Set(retiredGateways(a.cluster).map((g) => g.node));
+  const dropped = before.filter((g) => !has.has(g.node));
+  const added = after.filter((g) => !had.has(g.node));
+  const when = `when the delivery of ${id} applies its 4-resources layer`;
+  const elect = after.length > 0 ? `Antrea's member controller elects a Ready candidate among ${after.map(label).join(', ')}` : `${id} has no Gateway left`;
+  const stay = dropped.filter((g) => !retiring.has(g.node));
+  const retired = dropped.filter((g) => retiring.has(g.node));
+  if (retired.length > 0)
+    add(
+      'disruptive',
+      before.length > 0 && added.length > 0
+        ? `Gateway of ${id} moves from ${before.map(label).join(', ')} to ${after.map(label).join(', ')}`
+        : `Gateway ${retired.map(label).join(', ')} of ${id} is retired`,
+      [
+        `${when}, server-side apply removes the Gateway annotations the engine set on ${retired.map((g) => g.node).join(', ')} (the Node stays); annotations also set by hand stay until removed by hand (kubectl annotate node <name> multicluster.antrea.io/gateway-)`,
+        `${elect} as soon as the active Gateway loses its annotation; cross-cluster traffic of ${id} pauses while the Gateways reconnect`,
+        'remove the retired entries in a later change',
+      ],
+      here,
+    );
+  if (stay.length > 0)
+    add(
+      'disruptive',
+      `Gateway ${stay.map(label).join(', ')} leaves the definition of ${id} but stays annotated`,
+      [
+        'its Node object is guarded and never pruned, so the annotation stays and Antrea keeps it as the active Gateway while it is Ready; retire it first (gateway-removed)',
+      ],
+      here,
+    );
+  if (added.length > 0 && retired.length === 0 && stay.length === 0) {
+    if (before.length === 0)
+      add(
+        'disruptive',
+        `Gateway of ${id} is set to ${added.map(label).join(', ')}`,
+        [`${when}; ${id} joins cross-cluster traffic once Antrea elects it`],
+        here,
+      );
+    else
+      add(
+        'safe',
+        `${added.map(label).join(', ')} becomes a Gateway candidate of ${id}`,
+        [`Antrea keeps the active Gateway while it stays annotated and Ready: traffic moves to ${added.map((g) => g.node).join(', ')} only on a failover`],
+        here,
+      );
+  }
+  for (const g of after) {
+    const old = before.find((x) => x.node === g.node);
+    if (old && old.ip !== g.ip)
+      add('disruptive', `Gateway IP of ${g.node} in ${id} changes from ${old.ip ?? 'the Node address'} to ${g.ip ?? 'the Node address'}`, undefined, here);
+  }
 }
 
 function exportsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Map<string, string[]> {

@@ -4,6 +4,7 @@ import { effectiveClusters } from '../model/effective';
 import { IMPACTS, type Impact, type Plan } from './plan-changes';
 
 const IMPACT_STYLE: Record<Impact, Omit<DiagramClass, 'name'>> = {
+  refused: { style: 'fill:#e5e7eb,stroke:#111827,stroke-dasharray:6 3,color:#000', legend: 'refused: Antrea rejects this change' },
   destructive: { style: 'fill:#f9d0d0,stroke:#b00020,color:#000', legend: 'destructive: objects deleted or orphaned' },
   disruptive: { style: 'fill:#fde2b8,stroke:#b45309,color:#000', legend: 'disruptive: cross-cluster traffic interrupted' },
   rollout: { style: 'fill:#d6e6fb,stroke:#1d4ed8,color:#000', legend: 'rollout: Pods restart' },

@@ -21,10 +21,15 @@ export interface PlanHeader {
 const tally = (changes: readonly PlanChange[]) =>
   Object.fromEntries(IMPACTS.map((i) => [i, changes.filter((c) => c.impact === i).length])) as Record<Impact, number>;
 
+/** The classes a plan shows: `refused` only when the plan has one, so plans without refusals read as before. */
+const shownImpacts = (plan: Plan): readonly Impact[] => IMPACTS.filter((i) => i !== 'refused' || plan.changes.some((c) => c.impact === 'refused'));
+
 const summaryLine = (plan: Plan): string => {
   if (plan.changes.length === 0) return 'no changes';
   const t = tally(plan.changes);
-  return `${plural(plan.changes.length, 'change')}: ${IMPACTS.map((i) => `${t[i]} ${i}`).join(', ')}`;
+  return `${plural(plan.changes.length, 'change')}: ${shownImpacts(plan)
+    .map((i) => `${t[i]} ${i}`)
+    .join(', ')}`;
 };
 
 const clusterSetsOf = (plan: Plan) => [...new Set([...plan.changes.map((c) => c.clusterSet), ...plan.counts.map((c) => c.clusterSet)])].sort();
@@ -60,15 +65,17 @@ export function renderPlan(format: PlanFormat, plan: Plan, header: PlanHeader): 
     case 'github':
       // workflow commands: one annotation per destructive or disruptive change, then the text plan
       return `${plan.changes
-        .filter((c) => c.impact === 'destructive' || c.impact === 'disruptive')
+        .filter((c) => c.impact === 'refused' || c.impact === 'destructive' || c.impact === 'disruptive')
         .map(
-          (c) => `::${c.impact === 'destructive' ? 'error' : 'warning'} title=clusterset plan (${c.impact})::${workflowEscape(`${c.clusterSet}: ${c.text}`)}\n`,
+          (c) => `::${c.impact === 'disruptive' ? 'warning' : 'error'} title=clusterset plan (${c.impact})::${workflowEscape(`${c.clusterSet}: ${c.text}`)}\n`,
         )
         .join('')}${renderText(plan, header)}`;
     case 'text':
       return renderText(plan, header);
   }
 }
+
+const stepsTitle = (c: PlanChange) => (c.impact === 'refused' ? `refused by Antrea (${c.code ?? 'transition'}); the supported procedure` : 'steps, in order');
 
 /** GitHub workflow command data: %, CR and LF are escaped so a value cannot start another command. */
 const workflowEscape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -81,6 +88,7 @@ function renderText(plan: Plan, header: PlanHeader): string {
     for (const c of plan.changes.filter((x) => x.clusterSet === cs)) {
       lines.push(`  [${c.impact}] ${c.text}`);
       for (const d of c.details ?? []) lines.push(`      ${d}`);
+      if (c.steps?.length) lines.push(`      ${stepsTitle(c)}:`, ...c.steps.map((step, i) => `        ${i + 1}. ${step}`));
     }
     lines.push(...checklistText(plan.checklist, cs));
     const counts = countText(plan, cs);
@@ -99,18 +107,23 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
   const head = [PLAN_MARKER, `### clusterset plan`, '', `\`${header.base}\` → \`${header.head}\`: **${summaryLine(plan)}**`, ''];
   if (plan.changes.length === 0) return `${head.join('\n')}\n`;
   const sets = clusterSetsOf(plan);
-  const table = ['| ClusterSet | destructive | disruptive | rollout | safe |', '|---|---|---|---|---|'];
+  const impacts = shownImpacts(plan);
+  const table = [`| ClusterSet | ${impacts.join(' | ')} |`, `|---|${impacts.map(() => '---|').join('')}`];
+  const bold = (i: Impact) => i === 'destructive' || i === 'refused';
   for (const cs of sets) {
     const t = tally(plan.changes.filter((c) => c.clusterSet === cs));
-    table.push(
-      `| ${escapeMarkdown(cs)} | ${IMPACTS.map((i) => (t[i] ? `${i === 'destructive' ? '**' : ''}${t[i]}${i === 'destructive' ? '**' : ''}` : '0')).join(' | ')} |`,
-    );
+    table.push(`| ${escapeMarkdown(cs)} | ${impacts.map((i) => (t[i] ? `${bold(i) ? '**' : ''}${t[i]}${bold(i) ? '**' : ''}` : '0')).join(' | ')} |`);
   }
   const section = (cs: string, compact: boolean, diagram = ''): string => {
     const changes = plan.changes.filter((c) => c.clusterSet === cs);
     const shown = compact ? changes.slice(0, 50) : changes;
     const body = shown.map((c) => {
-      const details = compact ? [] : (c.details ?? []).map((d) => `  - ${escapeMarkdown(d)}`);
+      const details = compact
+        ? []
+        : [
+            ...(c.details ?? []).map((d) => `  - ${escapeMarkdown(d)}`),
+            ...(c.steps?.length ? [`  - ${stepsTitle(c)}:`, ...c.steps.map((step, i) => `    ${i + 1}. ${escapeMarkdown(step)}`)] : []),
+          ];
       return [`- **${c.impact}** ${escapeMarkdown(c.text)}`, ...details].join('\n');
     });
     if (shown.length < changes.length) body.push(`- _${plural(changes.length - shown.length, 'more change')} not shown_`);

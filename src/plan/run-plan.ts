@@ -9,6 +9,7 @@ import { scanOutputFiles } from '../validate/scan-secrets';
 import { changedOutputs } from './changed-outputs';
 import { upgradeFromMissing } from './upgrade-from-missing';
 import { planChanges, type CompiledRevision, type Plan } from './plan-changes';
+import { transitionDiagnostic } from '../validate/run-transitions';
 import { describeRevisions } from './describe-revisions';
 import { checkRepository, defaultBase, readRevision } from './read-revision';
 
@@ -78,10 +79,13 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     const cache = new EmitCache();
     for (const o of outputs.head) await scanOutputFiles(o.file, layoutClusterSet(o, diagnostics, cache), diagnostics);
     if (hasErrors(diagnostics)) return { base, head: 'work tree', header, diagnostics, sources };
-    const plan = planChanges(
-      { outputs: outputs.base, definitions: definitionsOf(baseResult, rename) },
-      { outputs: outputs.head, definitions: definitionsOf(headResult, (f) => relative(options.cwd, resolve(f)).split('\\').join('/')) },
-    );
+    const definitions = {
+      base: definitionsOf(baseResult, rename),
+      head: definitionsOf(headResult, (f) => relative(options.cwd, resolve(f)).split('\\').join('/')),
+    };
+    const plan = planChanges({ outputs: outputs.base, definitions: definitions.base }, { outputs: outputs.head, definitions: definitions.head });
+    // what the clusters refuse: at its line in the head file (or the base file, for what the change removed)
+    diagnostics.push(...findingDiagnostics(plan.findings, definitions.base, definitions.head, base));
     return { base, head: 'work tree', header, diagnostics, sources, plan };
   } finally {
     rmSync(revision.dir, { recursive: true, force: true });
@@ -92,5 +96,24 @@ const emptyResult = (): CheckResult => ({ diagnostics: [], sources: [], parsed: 
 
 /** A revision's definitions, keyed by ClusterSet name and named by repository path. */
 function definitionsOf(result: CheckResult, fileName: (f: string) => string): CompiledRevision['definitions'] {
-  return new Map(result.parsed.map((p) => [p.definition.metadata.name, { definition: p.definition, file: fileName(p.source.file) }]));
+  return new Map(result.parsed.map((p) => [p.definition.metadata.name, { definition: p.definition, file: fileName(p.source.file), source: p.source }]));
+}
+
+function findingDiagnostics(
+  findings: Plan['findings'],
+  base: CompiledRevision['definitions'],
+  head: CompiledRevision['definitions'],
+  ref: string,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const f of findings ?? []) {
+    const after = head.get(f.clusterSet);
+    // the base side of a pair has the same name or, for a rename, the same file
+    const before = base.get(f.clusterSet) ?? [...base.values()].find((b) => b.file === after?.file);
+    if (!after?.source || !before?.source) continue;
+    const d = transitionDiagnostic(f, { before: before.source, after: after.source });
+    const named = (file: string) => (file === before.source!.file ? `${ref}:${before.file}` : file);
+    out.push({ ...d, file: named(d.file), ...(d.related && { related: d.related.map((r) => ({ ...r, file: named(r.file) })) }) });
+  }
+  return out;
 }

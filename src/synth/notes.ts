@@ -1,3 +1,4 @@
+import { TIER_RESTART } from './constructs/tier-restart';
 import { shellQuote as q } from './shell-quote';
 import type { AntreaRelease } from '../antrea/release';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
@@ -10,6 +11,7 @@ import { diagramSection } from '../diagram/clusterset-diagram';
 import type { ClusterSet } from '../model/clusterset';
 import { leaderOf, members, type EffectiveCluster } from '../model/effective';
 import { copyTokenCommands, leaderSecretCommand, restartMemberControllerCommand, toMemberSecret } from './token-commands';
+import { activeGateways } from '../model/gateways';
 import { replicatedPolicyName } from './constructs/replicated-policy';
 import { exportsService } from './parts/service-exports';
 import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from './tunnel-ports';
@@ -59,7 +61,11 @@ const roleOf = (c: EffectiveCluster) => (c.isLeader && c.isMember ? 'leader and 
 const nodeAddress = (c: EffectiveCluster) => (['public', 'external'].includes(c.network.gatewayIPPrecedence) ? 'ExternalIP' : 'InternalIP');
 
 const gatewayList = (c: EffectiveCluster): string =>
-  c.cluster.gateways.length === 0 ? 'none declared' : c.cluster.gateways.map((g) => `${code(g.node)} (${g.ip ?? `Node ${nodeAddress(c)}`})`).join(', ');
+  activeGateways(c.cluster).length === 0
+    ? 'none declared'
+    : activeGateways(c.cluster)
+        .map((g) => `${code(g.node)} (${g.ip ?? `Node ${nodeAddress(c)}`})`)
+        .join(', ');
 
 const DELIVERY: Record<DeliveryMode, string> = {
   argocd: 'Argo CD (the ApplicationSet in `argocd/`, or the Applications in `argocd/applications/`)',
@@ -406,8 +412,8 @@ function policiesSection({ definition, members: ms }: NotesContext): string {
 function tierOrder(ms: readonly EffectiveCluster[]): string {
   return [
     `A member that receives a policy before the policy's custom Tier exists skips it and does not look again until the policy changes or its ${code('antrea-mc-controller')} restarts. ` +
-      'Add a Tier in one change and the policies that use it in a later one, once every member has the Tier. ' +
-      'If a Tier and its policies arrived together, restart the controller in each member once the Tier exists there:',
+      `Each member bundle therefore carries the Job ${code(`${TIER_RESTART}-<hash of the Tier set>`)}: whenever the member's Tier set changes, it waits until every Tier exists and restarts ${code('antrea-mc-controller')} once (an Argo CD PostSync hook; Flux and ${code('kubectl apply -k')} apply it with the Tiers). ` +
+      'Only when you apply the objects some other way, without that Job, restart the controller in each member once the Tier exists there:',
     sh(ms.map((m) => `kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`)),
   ].join('\n\n');
 }

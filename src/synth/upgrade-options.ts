@@ -20,6 +20,7 @@ export function upgradeOptionsFor(definition: ClusterSet): UpgradeOptions {
   return {
     leaderNamespace: definition.spec.leader.namespace,
     leaderKubectl: `kubectl --context ${q(definition.spec.leader.clusterID)}`,
+    leaderID: q(definition.spec.leader.clusterID),
     gossip: !gossips ? 'unused' : relaxed ? 'relaxed' : 'unknown',
   };
 }

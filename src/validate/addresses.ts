@@ -44,7 +44,8 @@ function collect(clusters: readonly EffectiveCluster[]): AddressValue[] {
     c.cluster.podCIDRs.forEach((text, i) => add(c, 'podCIDR', text, ['spec', 'clusters', at, 'podCIDRs', i]));
     if (c.cluster.serviceCIDR !== undefined) add(c, 'serviceCIDR', c.cluster.serviceCIDR, ['spec', 'clusters', at, 'serviceCIDR']);
     c.cluster.gateways.forEach((g, i) => {
-      if (g.ip !== undefined) add(c, 'gatewayIP', g.ip, ['spec', 'clusters', at, 'gateways', i, 'ip']);
+      // a retired Gateway's ip is applied nowhere
+      if (g.ip !== undefined && g.retired !== true) add(c, 'gatewayIP', g.ip, ['spec', 'clusters', at, 'gateways', i, 'ip']);
     });
   }
   return values;

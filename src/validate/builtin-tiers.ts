@@ -27,3 +27,12 @@ export const MAX_TIERS = 20;
 
 export const builtinTierByName = (name: string) => BUILTIN_TIERS.find((t) => t.name === name.toLowerCase());
 export const builtinTierByPriority = (priority: number) => BUILTIN_TIERS.find((t) => t.priority === priority);
+
+/**
+ * v2.7: with the controller's ClusterNetworkPolicy feature gate on, the Tier webhook refuses to
+ * create a Tier at this priority, which upstream ClusterNetworkPolicies' admin rules take
+ * (pkg/controller/networkpolicy/clusternetworkpolicy.go cnpAdminTierPriority; validate.go
+ * tierValidator.createValidate). A Tier created there before the gate was on may stay.
+ */
+export const CNP_ADMIN_TIER_PRIORITY = 220;
+export const CNP_FEATURE_GATE = 'ClusterNetworkPolicy';

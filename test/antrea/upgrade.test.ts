@@ -44,6 +44,26 @@ describe('upgradeSteps', () => {
     expect(risks.some((r) => /memberlist/.test(r))).toBe(true);
   });
 
+  test('v2.6.3 → v2.7.0: gossip encryption in three rollouts, the memberlist key created before the upgrade and kept out of git', () => {
+    const { steps, commands, risks } = upgradeSteps('v2.6.3', 'v2.7.0');
+    const secret = indexOf(steps, /antrea-memberlist-keys/);
+    // the change sets the version; the first gossip rollout is what it must also carry
+    const version = indexOf(steps, /^If you use Egress or ServiceExternalIP: this change must also set/);
+    const outgoing = indexOf(steps, /gossipVerifyOutgoing: true/);
+    const incoming = indexOf(steps, /gossipVerifyIncoming: true/);
+    expect([secret, version, outgoing, incoming].every((i) => i >= 0)).toBe(true);
+    expect(secret).toBeLessThan(version);
+    expect(steps[version]).toMatch(/gossipVerifyOutgoing: false.*gossipVerifyIncoming: false|both .*false/);
+    expect(version).toBeLessThan(outgoing);
+    expect(outgoing).toBeLessThan(incoming);
+    // the key is made in each cluster at the moment, never written to a file in the repository
+    expect(commands[secret]).toHaveLength(1);
+    expect(commands[secret]![0]).toContain(
+      `do kubectl --context "$context" create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"; done`,
+    );
+    expect(risks.join('\n')).not.toMatch(/turn them back on once/);
+  });
+
   test('v2.5.3 → v2.6.3 needs no v2.7 credential steps', () => {
     const { steps, risks, refused } = upgradeSteps('v2.5.3', 'v2.6.3');
     expect(refused).toBeUndefined();
@@ -63,9 +83,9 @@ describe('upgradeSteps', () => {
     expect(
       Object.values(plain.commands)
         .flat()
-        .every((c) => c.startsWith('kubectl --context lead ')),
+        .every((c) => c.startsWith('kubectl --context lead ') || c.includes('kubectl --context lead get memberclusterannounce')),
     ).toBe(true);
-    expect(plain.risks.join('\n')).toMatch(/If you use Egress or ServiceExternalIP/);
+    expect(plain.risks.join('\n')).toMatch(/antrea-memberlist-keys/);
     expect(upgradeSteps('v2.6.3', 'v2.7.0', { gossip: 'unused' }).risks.join('\n')).not.toMatch(/gossip/);
     expect(upgradeSteps('v2.6.3', 'v2.7.0', { gossip: 'relaxed' }).risks.join('\n')).toMatch(/back on in a later change/);
   });

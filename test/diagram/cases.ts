@@ -79,7 +79,8 @@ export function everyImpactPlan(): Plan {
   const base = example('demo-clusterset') as unknown as { spec: Record<string, unknown[]> & { clusters: Record<string, unknown>[] } };
   const head = structuredClone(base);
   head.spec.clusters = head.spec.clusters.filter((c) => c.clusterID !== 'demo-cluster-member3');
-  head.spec.clusters.find((c) => c.clusterID === 'demo-cluster-member2')!.gateways = [{ node: 'cl2-node2' }];
+  // a Gateway moves the supported way: the old one retired (gateway-removed refuses a plain drop)
+  head.spec.clusters.find((c) => c.clusterID === 'demo-cluster-member2')!.gateways = [{ node: 'cl2-node2' }, { node: 'cl2-node1', retired: true }];
   head.spec.clusters.find((c) => c.clusterID === 'demo-cluster-leader')!.network = { stretchedNetworkPolicy: true };
   head.spec.clusters.push({ clusterID: 'demo-cluster-member4', podCIDRs: ['10.244.48.0/20'], serviceCIDR: '10.96.48.0/20', gateways: [{ node: 'cl4-node1' }] });
   head.spec.services = [...(head.spec.services ?? []), { name: 'web', namespace: 'shop', exportFrom: ['demo-cluster-member4'] }];
@@ -90,9 +91,9 @@ export function everyImpactPlan(): Plan {
 
 /** A fleet of `n` members where every member's Gateway moves and one member leaves: a change that touches all of it. */
 export function wideChangePlan(n: number): Plan {
-  const base = fleet(n + 1) as unknown as { spec: { clusters: { clusterID: string; gateways?: { node: string }[] }[] } };
+  const base = fleet(n + 1) as unknown as { spec: { clusters: { clusterID: string; gateways?: { node: string; retired?: boolean }[] }[] } };
   const head = structuredClone(base);
-  for (const c of head.spec.clusters) if (c.gateways) c.gateways = [{ node: `${c.clusterID}-node-2` }];
+  for (const c of head.spec.clusters) if (c.gateways) c.gateways = [{ node: `${c.clusterID}-node-2` }, ...c.gateways.map((g) => ({ ...g, retired: true }))];
   head.spec.clusters = head.spec.clusters.filter((c) => c.clusterID !== 'cluster-5');
   return planBetween(define(base), define(head));
 }

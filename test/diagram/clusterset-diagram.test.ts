@@ -154,7 +154,7 @@ describe('the change drawn in the plan', () => {
   test('a large fleet shows only the touched part', () => {
     const base = fleetOf(1000);
     const head = structuredClone(base);
-    head.spec.clusters[42]!.gateways = [{ node: 'moved' }];
+    head.spec.clusters[42]!.gateways = [{ node: 'moved' }, ...base.spec.clusters[42]!.gateways.map((g) => ({ ...g, retired: true }))];
     const text = decode(mermaidBlocks(planDiagram(planBetween(base, head), 'fleet', MERMAID_MAX_TEXT))[0]!);
     expect(text).toContain('changed: cluster-42');
     expect(text).toContain('998 unchanged members');
@@ -194,7 +194,7 @@ describe('the change drawn in the plan', () => {
     const head = structuredClone(base);
     head.spec.clusters = head.spec.clusters.slice(0, -3);
     head.spec.services = head.spec.services.slice(1);
-    head.spec.clusters[2]!.gateways = [{ node: HOSTILE[1]! }];
+    head.spec.clusters[2]!.gateways = [{ node: HOSTILE[1]! }, ...base.spec.clusters[2]!.gateways.map((g) => ({ ...g, retired: true }))];
     const md = planDiagram(planBetween(base, head), base.metadata.name, MERMAID_MAX_TEXT);
     const text = mermaidBlocks(md)[0]!;
     for (const q of text.match(/"[^"]*"/g)!) expect(q).toMatch(/^"(?:[A-Za-z0-9 ./,_-]|#\d+;|<br\/>)*"$/);

@@ -154,11 +154,11 @@ describe('what the checklist says, and leaves out', () => {
     expect(all).not.toMatch(/Leader cluster first/); // Argo CD's RollingSync orders it
     const commands = plan.checklist!.flatMap((i) => i.commands ?? []);
     expect(commands.length).toBeGreaterThan(0);
-    for (const c of commands.filter((x) => x.startsWith('kubectl'))) expect(c).toMatch(/^kubectl --context /);
+    for (const c of commands.filter((x) => /^(kubectl|for )/.test(x))) expect(c).toMatch(/^kubectl --context |kubectl --context "\$context"/);
     expect(plan.checklist!.map((i) => i.text)).toContainEqual(expect.stringMatching(/^Set `spec\.antrea\.upgradeFrom: v2\.6\.3` in this change/));
     // with the gates at their defaults the risk stays, as a condition
     const flux = await planOf(...cases[5]!.pair());
-    expect(JSON.stringify(flux.changes)).toMatch(/If you use Egress or ServiceExternalIP/);
+    expect(JSON.stringify(flux.changes)).toMatch(/antrea-memberlist-keys Secret. Rolled out with both verify options on/);
     expect(flux.checklist!.map((i) => i.text)).not.toContainEqual(expect.stringMatching(/^Set `spec\.antrea\.upgradeFrom/));
   });
 

@@ -1,43 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { checkDefinitions, compile } from '../../src/compile';
-import type { ClusterSetInput } from '../../src/model/clusterset';
-import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { changedOutputs } from '../../src/plan/changed-outputs';
-import { hasDestructive, planChanges, type CompiledRevision, type Plan } from '../../src/plan/plan-changes';
-import { clusterSetSources, type ClusterSetSources } from '../../src/synth/synth-clusterset';
-
-/** A definition as written (defaults not applied), for the cases to edit. */
-type Definition = ClusterSetInput;
-const example = (name: string): Definition => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8')) as Definition;
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-/** Compiles definitions (file name → definition) as one revision, in memory, with its unbuilt sources (as `plan` reads it). */
-async function revision(files: Record<string, Definition | string>): Promise<CompiledRevision & { sets: ClusterSetSources[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'plan-test-'));
-  dirs.push(dir);
-  const paths = Object.entries(files).map(([name, d]) => {
-    mkdirSync(join(dir, 'clustersets'), { recursive: true });
-    writeFileSync(join(dir, 'clustersets', name), typeof d === 'string' ? d : stringify(d));
-    return join(dir, 'clustersets', name);
-  });
-  const result = await compile({ files: paths });
-  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  const definitions = new Map(
-    result.sources.map((s) => {
-      const parsed = parseClusterSet(s, [])!;
-      return [parsed.definition.metadata.name, { definition: parsed.definition, file: s.file.slice(dir.length + 1) }] as const;
-    }),
-  );
-  const sets = (await checkDefinitions(paths)).parsed.map(clusterSetSources);
-  return { outputs: result.outputs, definitions, sets };
-}
-
-const lines = (plan: Plan) => plan.changes.map((c) => `[${c.impact}] ${c.text}`);
+import { hasDestructive, planChanges } from '../../src/plan/plan-changes';
+import { example, lines, revision, type Definition } from '../helpers/plan-revision';
 
 /** Each case: a base, a change of it, and the plan lines it must contain (and whether it is destructive). */
 const cases: { name: string; base: () => Definition; head: (d: Definition) => Definition | undefined; expected: string[]; destructive: boolean }[] = [
@@ -89,7 +55,7 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
   {
     name: 'move a Gateway',
     base: () => example('demo-clusterset'),
-    head: (d) => ((d.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }]), d),
+    head: (d) => ((d.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }, { node: 'cl3-node1', retired: true }]), d),
     expected: ['[disruptive] Gateway of demo-cluster-member3 moves from cl3-node1 to cl3-node2'],
     destructive: false,
   },
@@ -149,8 +115,9 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
       d
     ),
     expected: [
-      '[disruptive] policy baseline is added in Tier fleet-baseline, which this change adds (replicated to 2 members)',
+      '[rollout] policy baseline is added in Tier fleet-baseline, which this change adds (replicated to 2 members)',
       '[safe] Tier fleet-baseline is added in every member',
+      '[rollout] antrea-mc-controller restarts once in 2 members (test-cluster-east, test-cluster-west), after their new Tier set exists',
     ],
     destructive: false,
   },
@@ -218,7 +185,7 @@ describe('plan over pairs of definitions', () => {
     expect(plan.checklist?.map((i) => i.text)).toContainEqual(expect.stringMatching(/^Once every member shows connected again/));
   });
 
-  it('a Tier and a policy using it together: split the change, or restart the member controllers after it', async () => {
+  it("a Tier and a policy using it together: each member's delivery restarts its controller once the Tier exists", async () => {
     const before = example('test-clusterset');
     const after = structuredClone(before);
     (after.spec.tiers ??= []).push({ name: 'fleet-baseline', priority: 60 });
@@ -226,9 +193,9 @@ describe('plan over pairs of definitions', () => {
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     const change = plan.changes.find((c) => c.text.startsWith('policy baseline'))!;
     expect(change.details).toEqual([
-      expect.stringMatching(/records ACNPImportFailed and skips the policy until it changes again or the member restarts antrea-mc-controller$/),
-      'merge Tier fleet-baseline first and the policy in a later change, once every member has the Tier',
-      expect.stringMatching(/^if both are merged together: once the Tier exists, restart antrea-mc-controller in each member/),
+      expect.stringMatching(/records ACNPImportFailed and skips the policy until the policy changes again or its antrea-mc-controller restarts$/),
+      expect.stringMatching(/^each member's bundle restarts antrea-mc-controller once its Tiers exist \(Job antrea-clusterset-tier-restart-[0-9a-f]{10}: /),
+      expect.stringMatching(/^only when the objects are applied without that Job: restart antrea-mc-controller in each member once the Tier exists/),
     ]);
   });
 
@@ -244,10 +211,10 @@ describe('plan over pairs of definitions', () => {
   it('counts objects by cluster and layer', async () => {
     const before = example('demo-clusterset');
     const after = structuredClone(before);
-    after.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }];
+    after.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }, { node: 'cl3-node1', retired: true }];
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     expect(plan.counts).toEqual([
-      { clusterSet: 'demo-clusterset', owner: 'demo-cluster-member3', layers: { '4-resources': { added: 1, changed: 0, removed: 1 } } },
+      { clusterSet: 'demo-clusterset', owner: 'demo-cluster-member3', layers: { '4-resources': { added: 1, changed: 1, removed: 0 } } },
     ]);
   });
 });

@@ -20,7 +20,11 @@ beforeAll(() => {
   git('add', '.');
   git('commit', '-qm', 'base');
   const text = readFileSync(join(repo, 'clustersets/demo-clusterset.yaml'), 'utf8');
-  writeFileSync(join(repo, 'clustersets/demo-clusterset.yaml'), text.replace('cl2-node1', 'cl2-node2'));
+  // the old Gateway is retired, so the engine removes its annotations (gateway-removed refuses a plain removal)
+  writeFileSync(
+    join(repo, 'clustersets/demo-clusterset.yaml'),
+    text.replace('        - node: cl2-node1\n', '        - node: cl2-node2\n        - { node: cl2-node1, retired: true }\n'),
+  );
   git('commit', '-qam', 'move the Gateway of member2');
 });
 afterAll(() => rmSync(repo, { recursive: true, force: true }));

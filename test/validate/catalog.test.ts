@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { DIAGNOSTIC_CODES } from '../../src/diagnostics/codes';
 import { allRules } from '../../src/validate/rules';
+import { allTransitions } from '../../src/validate/transitions';
 import { haveReference, sharedPath } from '../helpers/reference';
 
 // The catalog's source of truth is this repository: the code union, one doc page per code (which
@@ -32,6 +33,12 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'unset-value': 'error',
   'upgrade-from-missing': 'warning',
   'cluster-in-two-definitions': 'error',
+  'tier-priority-cnp-reserved': 'error',
+  'clusterset-rename': 'error',
+  'gateway-removed': 'error',
+  'leader-move': 'error',
+  'tier-priority-immutable': 'error',
+  'tier-removed-in-use': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
@@ -89,5 +96,13 @@ describe('diagnostic catalog', () => {
   test.each(allRules.map((r) => r.id))('rule %s has its source and test file', (id) => {
     expect(existsSync(at(`src/validate/rules/${id}.ts`)), `src/validate/rules/${id}.ts`).toBe(true);
     expect(existsSync(at(`test/validate/rules/${id}.test.ts`)), `test/validate/rules/${id}.test.ts`).toBe(true);
+  });
+
+  test.each(allTransitions.map((r) => r.id))('transition rule %s has its source, test file, code and the severity of its page', (id) => {
+    const rule = allTransitions.find((r) => r.id === id)!;
+    expect(codes).toContain(id);
+    expect(rule.severity).toBe(docSeverities().get(id));
+    expect(existsSync(at(`src/validate/transitions/${id}.ts`)), `src/validate/transitions/${id}.ts`).toBe(true);
+    expect(existsSync(at(`test/validate/transitions/${id}.test.ts`)), `test/validate/transitions/${id}.test.ts`).toBe(true);
   });
 });

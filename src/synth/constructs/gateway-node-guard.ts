@@ -1,5 +1,5 @@
 import type { KubeObject } from '../kube-object';
-import { GATEWAY_ANNOTATION } from './gateway-node';
+import { GATEWAY_ANNOTATION, RETIRED_GATEWAY_ANNOTATION } from './gateway-node';
 
 export const GATEWAY_NODE_GUARD = 'antrea-clusterset-gateway-nodes-exist';
 
@@ -25,7 +25,8 @@ export const gatewayNodeGuard = (): KubeObject[] => [
       },
       validations: [
         {
-          expression: `!has(object.metadata.annotations) || !('${GATEWAY_ANNOTATION}' in object.metadata.annotations)`,
+          // a retired Gateway's Node carries our marker instead: its apply must not create the Node either
+          expression: `!has(object.metadata.annotations) || !('${GATEWAY_ANNOTATION}' in object.metadata.annotations || '${RETIRED_GATEWAY_ANNOTATION}' in object.metadata.annotations)`,
           messageExpression: `'Node ' + object.metadata.name + ' does not exist: antrea-clusterset only annotates existing Nodes as Gateways and never creates one; correct spec.clusters[].gateways[].node in the ClusterSet definition'`,
           reason: 'Invalid',
         },

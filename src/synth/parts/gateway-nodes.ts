@@ -1,4 +1,5 @@
-import { gatewayNode } from '../constructs/gateway-node';
+import { activeGateways, retiredGateways } from '../../model/gateways';
+import { gatewayNode, retiredGatewayNode } from '../constructs/gateway-node';
 import { gatewayNodeGuard } from '../constructs/gateway-node-guard';
 import type { BundlePart } from './context';
 
@@ -6,5 +7,9 @@ import type { BundlePart } from './context';
 export const gatewayNodes: BundlePart = ({ cluster }) => {
   const { gateways } = cluster.cluster;
   if (!cluster.isMember || gateways.length === 0) return [];
-  return [...gatewayNodeGuard(), ...gateways.map((gateway) => gatewayNode({ node: gateway.node, ip: gateway.ip }))];
+  return [
+    ...gatewayNodeGuard(),
+    ...activeGateways(cluster.cluster).map((gateway) => gatewayNode({ node: gateway.node, ip: gateway.ip })),
+    ...retiredGateways(cluster.cluster).map((gateway) => retiredGatewayNode(gateway.node)),
+  ];
 };

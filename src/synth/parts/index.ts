@@ -8,6 +8,7 @@ import { memberCredentials } from './member-credentials';
 import { replicatedPolicies } from './replicated-policies';
 import { serviceExports } from './service-exports';
 import { tiers } from './tiers';
+import { tierRestart } from './tier-restart';
 import { tokenSecret } from './token-secret';
 
 /** The parts of every bundle; each decides by the cluster's role what it adds. */
@@ -22,6 +23,7 @@ export const bundleParts: readonly BundlePart[] = [
   tokenSecret,
   serviceExports,
   tiers,
+  tierRestart,
   gatewayNodes,
 ];
 

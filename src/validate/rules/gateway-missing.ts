@@ -1,4 +1,5 @@
 import { members } from '../../model/effective';
+import { activeGateways } from '../../model/gateways';
 import type { ModelRule } from '../rule';
 
 export const gatewayMissing: ModelRule = {
@@ -7,7 +8,7 @@ export const gatewayMissing: ModelRule = {
   description: 'a member has no Gateway candidates',
   check({ clusters, report }) {
     for (const c of members(clusters)) {
-      if (c.cluster.gateways.length > 0) continue;
+      if (activeGateways(c.cluster).length > 0) continue;
       report({
         path: [...c.path, 'gateways'],
         message: `member "${c.clusterID}" has no Gateway candidates`,

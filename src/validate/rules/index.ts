@@ -41,6 +41,7 @@ import { exportImportCollision } from './export-import-collision';
 import { exportNameLength } from './export-name-length';
 import { exportSystemNamespace } from './export-system-namespace';
 import { tierConflict } from './tier-conflict';
+import { tierPriorityCnpReserved } from './tier-priority-cnp-reserved';
 import { policySchema } from './policy-schema';
 import { policyTierUnknown } from './policy-tier-unknown';
 import { policyClusterSetScopeDisabled } from './policy-clusterset-scope-disabled';
@@ -96,6 +97,7 @@ export const allRules: readonly Rule[] = [
   exportNameLength,
   exportSystemNamespace,
   tierConflict,
+  tierPriorityCnpReserved,
   policySchema,
   policyTierUnknown,
   policyClusterSetScopeDisabled,

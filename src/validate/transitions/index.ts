@@ -1,0 +1,9 @@
+import type { TransitionRule } from '../transition';
+import { clustersetRename } from './clusterset-rename';
+import { gatewayRemoved } from './gateway-removed';
+import { leaderMove } from './leader-move';
+import { tierPriorityImmutable } from './tier-priority-immutable';
+import { tierRemovedInUse } from './tier-removed-in-use';
+
+/** Every transition rule (docs/rules/<id>.md); ids equal the file names. */
+export const allTransitions: readonly TransitionRule[] = [clustersetRename, gatewayRemoved, leaderMove, tierPriorityImmutable, tierRemovedInUse];

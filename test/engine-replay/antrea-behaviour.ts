@@ -1,0 +1,173 @@
+import type { ApiServer } from './api-server';
+import type { Fleet } from './controllers';
+import { conditionOf, type Obj } from './kube';
+
+/**
+ * What planned changes depend on beyond a first install (#27), modelled on the replay's fleet from
+ * Antrea's own code, in this file so the first-install model stays as it is:
+ * - admission: a Tier's priority is immutable and a Tier that an Antrea ClusterNetworkPolicy
+ *   refers to cannot be deleted (pkg/controller/networkpolicy/validate.go, tierValidator
+ *   updateValidate, deleteValidate); a Namespace holds one ClusterSet and the leader clusterID of a
+ *   ClusterSet is immutable (multicluster/cmd/multicluster-controller/clusterset_webhook.go, Handle);
+ * - server-side apply field ownership of a Node's annotations: what the engine applied before and no
+ *   longer applies is removed (the replay's apply merges and never removes);
+ * - a member's policy import: on an import's creation or generation change, or when the controller
+ *   starts, the member creates `antrea-mc-<name>` if its Tier exists, else records ACNPImportFailed
+ *   and does not retry (member/acnp_resourceimport_controller.go; resourceimport_controller.go
+ *   SetupWithManager, GenerationChangedPredicate); an export that goes takes the policy with it;
+ * - the tier-restart Job: it completes once every Tier it waits for exists, and restarts the
+ *   member's controller (synth/constructs/tier-restart.ts);
+ * - Gateway election: the active Gateway stays while annotated and Ready; otherwise another
+ *   annotated candidate is elected (member/node_controller.go, Reconcile, recreateActiveGateway).
+ */
+export interface AntreaModel {
+  /** per member cluster: the active Gateway */
+  readonly activeGateway: Map<string, string | undefined>;
+  /** per member cluster: imports recorded as ACNPImportFailed */
+  readonly importFailed: Map<string, Set<string>>;
+  /** refusals of the Antrea webhooks, in order */
+  readonly refusals: string[];
+}
+
+const GATEWAY = 'multicluster.antrea.io/gateway';
+const BUILTIN_TIERS = new Set(['emergency', 'securityops', 'networkops', 'platform', 'application', 'baseline']);
+const RESTART = 'antrea-clusterset-tier-restart-';
+
+export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
+  const model: AntreaModel = { activeGateway: new Map(), importFailed: new Map(), refusals: [] };
+  /** per member cluster: import name → the generation the controller last handled */
+  const handled = new Map<string, Map<string, number>>();
+  const restarted = new Set<string>();
+  for (const c of fleet.clusters.values()) install(c, model);
+
+  const jobOutcome = fleet.jobOutcome;
+  fleet.jobOutcome = (c, job) => {
+    if (!job.metadata.name.startsWith(RESTART)) return jobOutcome(c, job);
+    const args = (job.spec.template.spec.initContainers[0].args as string[]).filter((a) => a.startsWith('tiers.crd.antrea.io/'));
+    if (!args.every((a) => c.get('crd.antrea.io', 'Tier', undefined, a.split('/')[1]!))) return undefined;
+    return jobOutcome(c, job);
+  };
+
+  const settle = fleet.settle.bind(fleet);
+  fleet.settle = () => {
+    let changed = settle();
+    for (let i = 0; i < 20; i++) {
+      const before = fleet.fingerprint();
+      for (const c of fleet.clusters.values()) {
+        restarts(c);
+        imports(c);
+        gateways(c);
+      }
+      if (fleet.fingerprint() === before) break;
+      changed = settle() || true;
+    }
+    return changed;
+  };
+
+  /** A completed tier-restart Job restarts the member's controller once: every import is handled again. */
+  function restarts(c: ApiServer): void {
+    for (const job of c.list('Job')) {
+      const key = `${c.clusterID}/${job.metadata.name}`;
+      if (!job.metadata.name.startsWith(RESTART) || restarted.has(key) || conditionOf(job, 'Complete')?.status !== 'True') continue;
+      restarted.add(key);
+      handled.delete(c.clusterID);
+      fleet.events.push({ cluster: c.clusterID, message: `${job.metadata.name} restarted antrea-mc-controller` });
+    }
+  }
+
+  function imports(c: ApiServer): void {
+    for (const cs of c.list('ClusterSet')) {
+      const leaderID = cs.spec.leaders?.[0]?.clusterID as string | undefined;
+      if (!cs.spec.leaders?.[0]?.server || !leaderID || conditionOf(cs, 'Ready')?.status !== 'True') continue;
+      const leader = fleet.clusters.get(leaderID);
+      if (!leader) continue;
+      const exports = leader.list('ResourceExport', cs.spec.namespace as string).filter((e) => e.spec.kind === 'AntreaClusterNetworkPolicy');
+      const done = handled.get(c.clusterID) ?? new Map<string, number>();
+      handled.set(c.clusterID, done);
+      const failed = model.importFailed.get(c.clusterID) ?? new Set<string>();
+      model.importFailed.set(c.clusterID, failed);
+      for (const e of exports) {
+        const generation = e.metadata.generation ?? 1;
+        if (done.get(e.spec.name) === generation) continue;
+        done.set(e.spec.name, generation);
+        const spec = e.spec.clusterNetworkPolicy as { tier?: string };
+        const tier = spec.tier ?? 'application';
+        const name = `antrea-mc-${e.spec.name as string}`;
+        if (!BUILTIN_TIERS.has(tier.toLowerCase()) && !c.get('crd.antrea.io', 'Tier', undefined, tier)) {
+          failed.add(e.spec.name);
+          fleet.events.push({ cluster: c.clusterID, message: `ACNPImportFailed ${e.spec.name}: Tier ${tier} does not exist` });
+          continue;
+        }
+        failed.delete(e.spec.name);
+        c.put({ apiVersion: 'crd.antrea.io/v1beta1', kind: 'ClusterNetworkPolicy', metadata: { name }, spec });
+      }
+      // an export that goes takes the member's policy with it
+      const names = new Set(exports.map((e) => `antrea-mc-${e.spec.name as string}`));
+      for (const p of c.list('ClusterNetworkPolicy'))
+        if (p.metadata.name.startsWith('antrea-mc-') && !names.has(p.metadata.name)) {
+          c.delete(p);
+          done.delete(p.metadata.name.slice('antrea-mc-'.length));
+        }
+    }
+  }
+
+  function gateways(c: ApiServer): void {
+    if (!c.list('ClusterSet').some((cs) => cs.spec.leaders?.[0]?.server)) return;
+    const candidates = c
+      .list('Node')
+      .filter((n) => n.metadata.annotations?.[GATEWAY] !== undefined)
+      .map((n) => n.metadata.name)
+      .sort();
+    const active = model.activeGateway.get(c.clusterID);
+    if (active !== undefined && candidates.includes(active)) return;
+    model.activeGateway.set(c.clusterID, candidates[0]);
+  }
+
+  return model;
+}
+
+/** The Antrea webhooks and server-side apply's removal of a Node's released annotations, on one API server. */
+function install(c: ApiServer, model: AntreaModel): void {
+  const admit = c.admit.bind(c);
+  c.admit = (o: Obj) => {
+    const refused = admit(o);
+    if (refused) return refused;
+    const live = c.getLike(o);
+    let reason: string | undefined;
+    if (o.kind === 'Tier' && live && live.spec.priority !== o.spec.priority) reason = 'update to Tier priority is not allowed';
+    if (o.kind === 'ClusterSet') {
+      if (!live && c.list('ClusterSet', o.metadata.namespace).length > 0) reason = 'multiple ClusterSets in a Namespace are not allowed';
+      if (live && live.spec.leaders?.[0]?.clusterID !== o.spec.leaders?.[0]?.clusterID) reason = "the field 'clusterID' of the leader is immutable";
+    }
+    if (reason) model.refusals.push(`${c.clusterID} ${o.kind} ${o.metadata.name}: ${reason}`);
+    return reason;
+  };
+  const remove = c.delete.bind(c);
+  c.delete = (o) => {
+    if (o.kind === 'Tier') {
+      const users = c.list('ClusterNetworkPolicy').filter((p) => p.spec.tier === o.metadata.name);
+      if (users.length > 0) {
+        model.refusals.push(`${c.clusterID} Tier ${o.metadata.name}: tier ${o.metadata.name} is referenced by ${users.length} Antrea ClusterNetworkPolicies`);
+        return false;
+      }
+    }
+    return remove(o);
+  };
+  // server-side apply: the annotations the engine applied to a Node and no longer applies are removed
+  const applied = new Map<string, Set<string>>();
+  const apply = c.apply.bind(c);
+  c.apply = (o, options = {}) => {
+    const r = apply(o, options);
+    if (!r.ok || options.dryRun || o.kind !== 'Node') return r;
+    const now = new Set(Object.keys(o.metadata.annotations ?? {}));
+    const released = [...(applied.get(o.metadata.name) ?? [])].filter((k) => !now.has(k));
+    applied.set(o.metadata.name, now);
+    const live = c.getLike(o);
+    if (live && released.length > 0) {
+      const annotations = { ...live.metadata.annotations };
+      for (const k of released) delete annotations[k];
+      c.put({ ...live, metadata: { ...live.metadata, annotations } });
+    }
+    return r;
+  };
+}

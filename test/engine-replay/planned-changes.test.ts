@@ -1,0 +1,194 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { hasRefused, planChanges } from '../../src/plan/plan-changes';
+import { revision as planRevision, type Definition } from '../helpers/plan-revision';
+import { withAntreaBehaviour, type AntreaModel } from './antrea-behaviour';
+import { keyOf, refOf, annotation, type Obj } from './kube';
+import { replay, type ReplayResult } from './replay';
+import { compileDefinition, fleetFor, withBothEngines, type DefinitionData } from './scenario';
+
+/**
+ * #27: the plan's scenarios replayed. From a fleet where the base revision converged, each engine
+ * applies the head revision; the fleet must reach the head's state, or the plan must have refused
+ * the change. A refused change's procedure is replayed too, one revision after the other, and must
+ * converge at each step. Antrea's webhooks and the controller behaviours these changes depend on
+ * are modelled in antrea-behaviour.ts.
+ */
+const example = (name: string): DefinitionData => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8')) as DefinitionData;
+const edit = (d: DefinitionData, f: (d: Definition) => void): DefinitionData => {
+  const copy = structuredClone(d);
+  f(copy as unknown as Definition);
+  return copy;
+};
+const policy = (name: string, tier: string) => ({ name, spec: { priority: 1, tier, appliedTo: [{ namespaceSelector: {} }], ingress: [] } });
+
+const BASE = edit(example('test-clusterset'), (d) => {
+  d.spec.tiers = [{ name: 'fleet-ops', priority: 60 }];
+  d.spec.policies!.push(policy('ops-deny', 'fleet-ops'));
+});
+
+interface Scenario {
+  readonly name: string;
+  /** the revisions after the base: the change as proposed, or the procedure the plan gives instead */
+  readonly revisions: readonly DefinitionData[];
+  /** whether the plan refuses the first revision */
+  readonly refused: boolean;
+  /** a refused change that an engine's order may still carry through (the refusal is then conservative) */
+  readonly mayConverge?: 'argocd';
+  /** what the replay's log must show on the way (the behaviour the scenario is about) */
+  readonly shows?: readonly RegExp[];
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'a policy edited', refused: false, revisions: [edit(BASE, (d) => (d.spec.policies![1]!.spec.priority = 5))] },
+  {
+    name: 'a Tier and a policy in it, added together (the tier-restart Job imports it)',
+    refused: false,
+    // the leader exports first, the members skip the policy, and their restart Job imports it
+    shows: [/ACNPImportFailed new-deny: Tier fleet-new does not exist/, /antrea-clusterset-tier-restart-[0-9a-f]{10} restarted antrea-mc-controller/],
+    revisions: [
+      edit(BASE, (d) => {
+        d.spec.tiers!.push({ name: 'fleet-new', priority: 70 });
+        d.spec.policies!.push(policy('new-deny', 'fleet-new'));
+      }),
+    ],
+  },
+  { name: "a Tier's priority changes", refused: true, revisions: [edit(BASE, (d) => (d.spec.tiers![0]!.priority = 40))] },
+  {
+    name: "a Tier's priority, by the procedure: new Tier and the policy moved, then the old Tier removed",
+    refused: false,
+    revisions: [
+      edit(BASE, (d) => {
+        d.spec.tiers!.push({ name: 'fleet-ops-v2', priority: 40 });
+        d.spec.policies![1]!.spec.tier = 'fleet-ops-v2';
+      }),
+      edit(BASE, (d) => {
+        d.spec.tiers = [{ name: 'fleet-ops-v2', priority: 40 }];
+        d.spec.policies![1]!.spec.tier = 'fleet-ops-v2';
+      }),
+    ],
+  },
+  {
+    name: 'a Tier removed with its policy',
+    refused: true,
+    // RollingSync syncs the leader first, whose exports take the members' policies before the members
+    // prune the Tier last (PruneLast); with one Flux per cluster nothing orders them
+    mayConverge: 'argocd',
+    revisions: [edit(BASE, (d) => ((d.spec.tiers = []), (d.spec.policies = d.spec.policies!.slice(0, 1))))],
+  },
+  {
+    name: 'a Tier removed with its policy, by the procedure: the policy first, then the Tier',
+    refused: false,
+    revisions: [
+      edit(BASE, (d) => (d.spec.policies = d.spec.policies!.slice(0, 1))),
+      edit(BASE, (d) => ((d.spec.tiers = []), (d.spec.policies = d.spec.policies!.slice(0, 1)))),
+    ],
+  },
+  {
+    name: 'a Gateway moves and the old Node is retired',
+    refused: false,
+    revisions: [
+      edit(BASE, (d) => (d.spec.clusters[1]!.gateways = [{ node: 'test-cluster-east-node-2' }, { node: 'test-cluster-east-node-1', retired: true }])),
+    ],
+  },
+  {
+    name: 'a Gateway dropped outright',
+    refused: true,
+    revisions: [edit(BASE, (d) => (d.spec.clusters[1]!.gateways = [{ node: 'test-cluster-east-node-2' }]))],
+  },
+  { name: 'the ClusterSet renamed', refused: true, revisions: [edit(BASE, (d) => (d.metadata.name = 'prod-clusterset'))] },
+  {
+    name: 'the leader moves',
+    refused: true,
+    revisions: [
+      edit(BASE, (d) => {
+        d.spec.leader.clusterID = 'test-cluster-east';
+        d.spec.clusters = d.spec.clusters.filter((c) => c.clusterID !== 'test-cluster-north');
+      }),
+    ],
+  },
+];
+
+/**
+ * replay.ts stops once neither the fleet nor the engine's state moved for two steps. An Argo CD sync
+ * of a revision that leaves most objects as they are walks its waves without either moving (the
+ * operation's message stays empty), so the replay would stop mid-sync: a late no-op event keeps it
+ * going until the sync has ended.
+ */
+const KEEP_GOING = [{ at: 80, run: () => 'nothing happens (the replay runs on until the sync has ended)' }];
+
+const GUARDED = (o: Obj) => annotation(o, 'kustomize.toolkit.fluxcd.io/prune') === 'disabled';
+
+/** How far the fleet is from a revision: units not converged, objects missing or left, and what Antrea made of it. */
+function distance(r: ReplayResult, before: ReplayResult | undefined, definition: DefinitionData, model: AntreaModel): string[] {
+  const out: string[] = [];
+  for (const [name, a] of Object.entries(r.argocd))
+    if (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy') out.push(`${name}: ${a.operation} ${a.message}`);
+  for (const [name, f] of Object.entries(r.flux)) if (f.state !== 'Ready') out.push(`${name}: ${f.state} ${f.message}`);
+  const wanted = new Set<string>();
+  for (const unit of Object.values(r.units)) {
+    const c = r.fleet.cluster(unit.cluster);
+    for (const o of unit.objects) {
+      wanted.add(`${unit.cluster} ${keyOf(o)}`);
+      const live = c.getLike(o);
+      if (!live) out.push(`${unit.cluster}: ${refOf(o)} missing`);
+      else if ((o.kind === 'Tier' || o.kind === 'ClusterSet') && JSON.stringify(live.spec) !== JSON.stringify(o.spec))
+        out.push(`${unit.cluster}: ${refOf(o)} not updated`);
+    }
+  }
+  for (const unit of Object.values(before?.units ?? {}))
+    for (const o of unit.objects)
+      if (!wanted.has(`${unit.cluster} ${keyOf(o)}`) && !GUARDED(o) && r.fleet.cluster(unit.cluster).getLike(o))
+        out.push(`${unit.cluster}: ${refOf(o)} left behind`);
+  for (const c of definition.spec.clusters) {
+    if (c.member === false) continue;
+    const live = r.fleet.cluster(c.clusterID);
+    for (const p of (definition.spec.policies ?? []) as { name: string }[])
+      if (!live.get('crd.antrea.io', 'ClusterNetworkPolicy', undefined, `antrea-mc-${p.name}`)) out.push(`${c.clusterID}: policy ${p.name} not enforced`);
+    const gateways = (c.gateways ?? []) as { node: string; retired?: boolean }[];
+    const active = model.activeGateway.get(c.clusterID);
+    if (gateways.length > 0 && !gateways.some((g) => !g.retired && g.node === active)) out.push(`${c.clusterID}: active Gateway ${active ?? 'none'}`);
+    for (const g of gateways.filter((x) => x.retired))
+      if (annotation(live.get('v1', 'Node', undefined, g.node)!, 'multicluster.antrea.io/gateway') !== undefined)
+        out.push(`${c.clusterID}: ${g.node} still a Gateway`);
+  }
+  return out;
+}
+
+describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
+  test.each(SCENARIOS)('$name', async ({ revisions, refused, mayConverge, shows }) => {
+    const base = withBothEngines(BASE);
+    const compiled = await compileDefinition(base);
+    // every Node a revision names exists in the clusters
+    const nodes = structuredClone(base);
+    for (const [i, c] of nodes.spec.clusters.entries())
+      c.gateways = [
+        ...new Map(revisions.flatMap((r) => [...(c.gateways ?? []), ...(r.spec.clusters[i]?.gateways ?? [])]).map((g) => [g.node, { node: g.node }])).values(),
+      ];
+    const fleet = await fleetFor(nodes, compiled, { appNamespaces: true });
+    const model = withAntreaBehaviour(fleet);
+    let last = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
+    expect(distance(last, undefined, base, model), last.log.join('\n')).toEqual([]);
+
+    let previous: DefinitionData = BASE;
+    for (const [i, next] of revisions.entries()) {
+      const plan = planChanges(
+        await planRevision({ 'cs.yaml': previous as unknown as Definition }),
+        await planRevision({ 'cs.yaml': next as unknown as Definition }),
+      );
+      expect(hasRefused(plan), plan.changes.map((c) => `[${c.impact}] ${c.text}`).join('\n')).toBe(i === 0 && refused);
+      const head = withBothEngines(next);
+      const r = replay({ engine, ...(await compileDefinition(head)).forEngine(engine), fleet, operator: true, previous: last, events: KEEP_GOING });
+      const far = distance(r, last, head, model);
+      // what the plan accepts, the fleet reaches; what it refuses, the fleet does not
+      for (const pattern of shows ?? []) expect(r.log.join('\n')).toMatch(pattern);
+      if (hasRefused(plan)) {
+        if (mayConverge !== engine) expect(far.length, 'a refused change that converges anyway').toBeGreaterThan(0);
+      } else expect(far, `${r.log.slice(-60).join('\n')}\n${model.refusals.join('\n')}`).toEqual([]);
+      if (hasRefused(plan)) return;
+      last = r;
+      previous = next;
+    }
+  });
+});
