@@ -1,3 +1,4 @@
+import { EXPECTED_MEMBERS_ANNOTATION } from '../../health/cluster-set-health';
 import type { KubeObject } from '../kube-object';
 
 export interface LeaderClusterSetProps {
@@ -6,6 +7,11 @@ export interface LeaderClusterSetProps {
   /** leader controller Namespace */
   readonly namespace: string;
   readonly leaderClusterID: string;
+}
+
+export interface LeaderOnlyProps extends LeaderClusterSetProps {
+  /** how many clusters of the definition are members (the leader's own member side included) */
+  readonly expectedMembers: number;
 }
 
 export interface MemberClusterSetProps extends LeaderClusterSetProps {
@@ -21,11 +27,15 @@ export interface MemberClusterSetProps extends LeaderClusterSetProps {
 /** Always v1alpha2: v1alpha1 lacks spec.clusterID and there is no conversion webhook. */
 const API_VERSION = 'multicluster.crd.antrea.io/v1alpha2';
 
-/** The leader's ClusterSet: its own ID is the one leader; members register themselves. */
-export const leaderClusterSet = (props: LeaderClusterSetProps): KubeObject => ({
+/**
+ * The leader's ClusterSet: its own ID is the one leader; members register themselves. It carries
+ * the member count the definition expects, which the leader's status cannot tell (health rules,
+ * `clusterset status`).
+ */
+export const leaderClusterSet = (props: LeaderOnlyProps): KubeObject => ({
   apiVersion: API_VERSION,
   kind: 'ClusterSet',
-  metadata: { name: props.name, namespace: props.namespace },
+  metadata: { name: props.name, namespace: props.namespace, annotations: { [EXPECTED_MEMBERS_ANNOTATION]: String(props.expectedMembers) } },
   spec: {
     clusterID: props.leaderClusterID,
     namespace: props.namespace,

@@ -5,6 +5,7 @@ import { asKubeObject, type KubeObject } from './kube-object-cast';
 import { bundlePath, engineName, LABELS, MANAGED_BY, type Role } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
 import { ignoreDifferences, syncOptions } from './ignore-differences';
+import { argoCdHealthConfigMap } from './argocd-health';
 import { ARGOCD_SYNC_WAVE } from './sync-waves';
 
 type ArgoCdDelivery = NonNullable<ClusterSet['spec']['delivery']['argocd']>;
@@ -14,6 +15,8 @@ type ApplicationSpec = IApplication['spec'];
 /** Folders under dist/<clusterset>/: apply the ApplicationSet, or else the plain Applications. */
 export const ARGOCD_FOLDER = 'argocd';
 export const ARGOCD_APPLICATIONS_FOLDER = 'argocd/applications';
+/** The health rules as `argocd-cm` keys, applied once per Argo CD (docs/delivery.md). */
+export const ARGOCD_HEALTH_FOLDER = 'argocd/health';
 
 /** One bundle as Argo CD sees it. */
 interface Target {
@@ -42,7 +45,10 @@ export function argoCdClusterSetObjects(clusters: readonly ClusterDeliveryInputs
   if (!argocd) return {};
   const clusterSet = clusters[0]!.clusterSet;
   const targets = clusters.map((c) => targetOf(argocd, clusterSet, c.clusterID, c.role, c.destination));
-  return { [ARGOCD_FOLDER]: [asKubeObject(applicationSet(argocd, clusterSet, targets))] };
+  return {
+    [ARGOCD_FOLDER]: [asKubeObject(applicationSet(argocd, clusterSet, targets))],
+    [ARGOCD_HEALTH_FOLDER]: [argoCdHealthConfigMap(argocd.namespace)],
+  };
 }
 
 /** A cluster's plain Application, the same as the ApplicationSet's, for an Argo CD without progressive syncs. */

@@ -2,11 +2,13 @@ import { leaderClusterSet, memberClusterSet } from '../constructs/cluster-set';
 import type { BundlePart } from './context';
 
 /** The leader's and/or the member's ClusterSet custom resource. */
-export const clusterSets: BundlePart = ({ definition, cluster }) => {
+export const clusterSets: BundlePart = ({ definition, cluster, clusters }) => {
   const name = definition.metadata.name;
   const leader = definition.spec.leader;
   return [
-    ...(cluster.isLeader ? [leaderClusterSet({ name, namespace: leader.namespace, leaderClusterID: leader.clusterID })] : []),
+    ...(cluster.isLeader
+      ? [leaderClusterSet({ name, namespace: leader.namespace, leaderClusterID: leader.clusterID, expectedMembers: clusters.filter((c) => c.isMember).length })]
+      : []),
     ...(cluster.isMember
       ? [
           memberClusterSet({
