@@ -52,7 +52,7 @@ describe('version, help and usage errors', () => {
     {
       argv: ['help', 'nope'],
       code: 2,
-      stderr: 'clusterset: unknown command "nope"; the commands are validate, synth, plan, schema, init, help\nrun `clusterset help` for usage\n',
+      stderr: 'clusterset: unknown command "nope"; the commands are validate, synth, plan, status, schema, init, help\nrun `clusterset help` for usage\n',
     },
     { argv: ['frobnicate'], code: 2, stderr: /^clusterset: unknown command "frobnicate"/ },
     { argv: ['validate', '--bogus'], code: 2, stderr: 'clusterset: validate has no option --bogus\nrun `clusterset help validate` for usage\n' },
