@@ -21,6 +21,8 @@ export interface CheckInstance {
   readonly shell?: string;
   /** what the Job reads for it: Role rules, least privilege (get, by name) */
   readonly reads: readonly ReadRule[];
+  /** service-imported: whether this cluster exports the Service itself (so its import needs no other member) */
+  readonly exportedHere?: boolean;
 }
 
 export type CheckId = 'clusterset-connected' | 'members-connected' | 'gateway-elected' | 'service-imported';
@@ -44,22 +46,33 @@ const SERVICE_IMPORT = { group: 'multicluster.x-k8s.io', resource: 'serviceimpor
 /** Every check instance of a ClusterSet, per cluster in definition order, checks in table order. */
 export function checksOf(definition: ClusterSet): CheckInstance[] {
   const clusters = effectiveClusters(definition);
+  return clusters.flatMap((c) => checksFor(definition, clusters, c));
+}
+
+/**
+ * One cluster's checks. Reads of the definition: the ClusterSet's name, leader and Services, the
+ * cluster itself and the other clusters' IDs and roles (what a bundle's slice holds,
+ * synth-clusterset.ts `sliceFor`), so the verification Job is built inside the bundle.
+ */
+export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCluster[], c: EffectiveCluster): CheckInstance[] {
   const name = definition.metadata.name;
   const leader = definition.spec.leader;
-  const members = clusters.filter((c) => c.isMember);
-  const exporters = (s: ClusterSet['spec']['services'][number]): string[] =>
-    s.exportFrom === '*' ? members.map((m) => m.clusterID) : members.filter((m) => s.exportFrom.includes(m.clusterID)).map((m) => m.clusterID);
-  return clusters.flatMap((c) => [
-    ...(c.isLeader ? [membersConnected(c, name, leader.namespace, members)] : []),
+  return [
+    ...(c.isLeader
+      ? [
+          membersConnected(
+            c,
+            name,
+            leader.namespace,
+            clusters.filter((m) => m.isMember),
+          ),
+        ]
+      : []),
     ...(c.isMember ? [clusterSetConnected(c, name, leader.clusterID)] : []),
     ...(c.isMember && c.cluster.gateways.length > 0 ? [gatewayElected(c)] : []),
-    ...(c.isMember
-      ? definition.spec.services.flatMap((s) => {
-          const others = exporters(s).filter((id) => id !== c.clusterID);
-          return others.length > 0 ? [serviceImported(c, s.namespace, s.name, others)] : [];
-        })
-      : []),
-  ]);
+    // Antrea's importer imports every Service exported anywhere in the ClusterSet, the exporter's own included
+    ...(c.isMember ? definition.spec.services.map((s) => serviceImported(c, s.namespace, s.name, s.exportFrom)) : []),
+  ];
 }
 
 const condition = (list: unknown, type: string): Record<string, unknown> | undefined =>
@@ -173,12 +186,13 @@ function gatewayElected(c: EffectiveCluster): CheckInstance {
   };
 }
 
-/** A Service other members export is imported here (the member's importer creates a ServiceImport of the same name). */
-function serviceImported(c: EffectiveCluster, ns: string, svc: string, exporters: readonly string[]): CheckInstance {
+/** A Service exported in the ClusterSet is imported here (the member's importer creates a ServiceImport of the same name). */
+function serviceImported(c: EffectiveCluster, ns: string, svc: string, exportFrom: '*' | readonly string[]): CheckInstance {
   const ok = `Service ${ns}/${svc} is imported`;
-  const missing = `Service ${ns}/${svc}, exported by ${exporters.join(', ')}, is not imported here`;
+  const missing = `Service ${ns}/${svc}, exported by ${exportFrom === '*' ? 'every member' : exportFrom.join(', ')}, is not imported here`;
   return {
     check: 'service-imported',
+    exportedHere: exportFrom === '*' || exportFrom.includes(c.clusterID),
     clusterID: c.clusterID,
     subject: `Service ${ns}/${svc}`,
     reads: [{ namespace: ns, ...SERVICE_IMPORT, names: [svc] }],

@@ -246,7 +246,12 @@ describe('plan over pairs of definitions', () => {
     after.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }];
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     expect(plan.counts).toEqual([
-      { clusterSet: 'demo-clusterset', owner: 'demo-cluster-member3', layers: { '4-resources': { added: 1, changed: 0, removed: 1 } } },
+      // the Gateway Node, and the verification that now looks for the new Gateway: its Role, script and Job
+      {
+        clusterSet: 'demo-clusterset',
+        owner: 'demo-cluster-member3',
+        layers: { '1-rbac-config': { added: 1, changed: 1, removed: 1 }, '4-resources': { added: 2, changed: 0, removed: 2 } },
+      },
     ]);
   });
 });

@@ -63,7 +63,7 @@ const SCENARIOS: Record<string, Record<string, Obj[]>> = {
       serviceImport('demo', 'nginx'),
       serviceImport('shop', 'api'),
     ],
-    east: [memberSet('True', connected), gateway('east-node-2', '172.18.0.21'), serviceImport('demo', 'nginx')],
+    east: [memberSet('True', connected), gateway('east-node-2', '172.18.0.21'), serviceImport('demo', 'nginx'), serviceImport('shop', 'api')],
     west: [memberSet('True', connected), gateway('west-node-1', '172.18.0.30'), serviceImport('demo', 'nginx'), serviceImport('shop', 'api')],
   },
   'first install': {
@@ -145,6 +145,7 @@ describe('the checks of a ClusterSet', () => {
       'east clusterset-connected ClusterSet verify-clusterset',
       'east gateway-elected Gateway',
       'east service-imported Service demo/nginx',
+      'east service-imported Service shop/api',
       'west clusterset-connected ClusterSet verify-clusterset',
       'west gateway-elected Gateway',
       'west service-imported Service demo/nginx',

@@ -38,7 +38,7 @@ const imported = (namespace: string, name: string) => ({ apiVersion: 'multiclust
 
 const HEALTHY = {
   north: list(leader, member('True'), gateway('north-node-1'), imported('demo', 'nginx'), imported('shop', 'api')),
-  east: list(member('True'), gateway('east-node-1'), imported('demo', 'nginx')),
+  east: list(member('True'), gateway('east-node-1'), imported('demo', 'nginx'), imported('shop', 'api')),
   west: list(member('True'), gateway('west-node-1'), imported('demo', 'nginx'), imported('shop', 'api')),
 };
 
@@ -65,9 +65,9 @@ describe('clusterset status', () => {
     const { code, stdout } = await run('--from', saved('healthy', HEALTHY));
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines).toHaveLength(13);
+    expect(lines).toHaveLength(14);
     expect(lines[0]).toMatch(/^verify-clusterset {2}north {2}members-connected +ClusterSet verify-clusterset +ok +3 of 3 members connected$/);
-    expect(lines.at(-1)).toBe('all 12 checks pass');
+    expect(lines.at(-1)).toBe('all 13 checks pass');
   });
 
   it('exit 1 naming what fails; a cluster without saved output fails every check', async () => {
@@ -82,7 +82,8 @@ describe('clusterset status', () => {
     expect(east.checks.map((c) => [c.check, c.ok, c.message])).toEqual([
       ['clusterset-connected', false, 'disconnected from leader north: '],
       ['gateway-elected', false, 'no Gateway elected among east-node-1, east-node-2'],
-      ['service-imported', false, 'Service demo/nginx, exported by north, west, is not imported here'],
+      ['service-imported', false, 'Service demo/nginx, exported by every member, is not imported here'],
+      ['service-imported', false, 'Service shop/api, exported by east, is not imported here'],
     ]);
     const missing = await run('--from', saved('partial', { north: HEALTHY.north }));
     expect(missing.code).toBe(1);
@@ -110,7 +111,7 @@ describe('clusterset status', () => {
     try {
       const { code, stdout } = await run('--contexts', 'east=ctx-east,west=ctx-west');
       // a kind the cluster does not serve is read as none of it (here the dumps hold the imports already)
-      expect(stdout).toContain('all 12 checks pass');
+      expect(stdout).toContain('all 13 checks pass');
       expect(code).toBe(0);
       const calls = readFileSync(join(tmp, 'calls'), 'utf8').trim().split('\n');
       expect(new Set(calls.map((c) => c.split(' ').slice(0, 3).join(' ')))).toEqual(

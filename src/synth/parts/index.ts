@@ -9,6 +9,7 @@ import { replicatedPolicies } from './replicated-policies';
 import { serviceExports } from './service-exports';
 import { tiers } from './tiers';
 import { tokenSecret } from './token-secret';
+import { verifyJob } from './verify-job';
 
 /** The parts of every bundle; each decides by the cluster's role what it adds. */
 export const bundleParts: readonly BundlePart[] = [
@@ -23,6 +24,8 @@ export const bundleParts: readonly BundlePart[] = [
   serviceExports,
   tiers,
   gatewayNodes,
+  // the verification after each sync (docs/verify.md)
+  verifyJob,
 ];
 
 /** The parts of every bundle built from a few inputs, rendered once per distinct inputs (context.ts, `SharedPart`). */
