@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH, HEALTH_RULES, type HealthRule } from '../../src/health';
+import { parse, stringify } from 'yaml';
+import { ARGOCD_HEALTH_RULES, argoCdHealthData, argoCdHealthKey, CLUSTER_SET_GATE, CLUSTER_SET_HEALTH, HEALTH_RULES, type HealthRule } from '../../src/health';
+import { ClusterSetSchema } from '../../src/model/clusterset';
+import { checksOf } from '../../src/verify/checks';
+import { parseLiveObjects } from '../../src/verify/live-objects';
 import { celParses, runArgoCdHealth, runFluxHealth, type FluxStatus } from './engines';
 
 interface Case {
@@ -65,5 +68,36 @@ describe('the Lua VM is Argo CD’s', () => {
     const probe = `local ok = pcall(function() return ("x"):len() end)
 return { status = _VERSION, message = tostring(string) .. " " .. tostring(math) .. " " .. tostring(ok) }`;
     expect(await runArgoCdHealth(probe, {})).toEqual({ status: 'Lua 5.1', message: 'nil nil false' });
+  });
+});
+
+describe('what the engines get', () => {
+  it('the argocd-cm file in dist/ holds exactly the Argo CD rules, byte for byte after YAML 1.1 parsing', () => {
+    const file = join(import.meta.dirname, '../../dist/demo-clusterset/argocd/health/ConfigMap.argocd.argocd-cm.yaml');
+    const cm = parse(readFileSync(file, 'utf8'), { version: '1.1' }) as { data: Record<string, string> };
+    expect(cm.data).toEqual(argoCdHealthData());
+    expect(Object.keys(cm.data).sort()).toEqual(ARGOCD_HEALTH_RULES.map(argoCdHealthKey).sort());
+  });
+
+  it("the verification's clusterset-connected check agrees with the member rule on every member fixture", () => {
+    const definition = {
+      apiVersion: 'antrea-clusterset/v1alpha1',
+      kind: 'ClusterSetDefinition',
+      metadata: { name: 'test-clusterset' },
+      spec: {
+        antrea: { version: 'v2.7.0' },
+        leader: { clusterID: 'test-cluster-north', server: 'https://172.18.0.1:6443' },
+        clusters: [{ clusterID: 'test-cluster-north' }, { clusterID: 'test-cluster-east', gateways: [{ node: 'n' }] }],
+      },
+    };
+    const check = checksOf(ClusterSetSchema.parse(definition)).find((c) => c.clusterID === 'test-cluster-east' && c.check === 'clusterset-connected')!;
+    const members = casesOf(CLUSTER_SET_HEALTH).filter((c) => c.inputPath.includes('member-'));
+    expect(members.length).toBeGreaterThan(5);
+    for (const c of members) {
+      const obj = objectOf(CLUSTER_SET_HEALTH, c);
+      // the check has no generation wait (a Job retries); compare where the rule does not wait on it
+      if (c.inputPath.includes('generation')) continue;
+      expect(check.evaluate(parseLiveObjects(stringify(obj))).ok, c.inputPath).toBe(c.healthStatus.status === 'Healthy');
+    }
   });
 });
