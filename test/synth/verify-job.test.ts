@@ -96,3 +96,16 @@ describe('the verification Job', () => {
     for (const [, objects] of await verification()) expect(spawnSync('sh', ['-n', '-c', scriptOf(objects)]).status).toBe(0);
   });
 });
+
+describe('spec.verify', () => {
+  it('an image not pinned by digest is a schema error at its line; job: false removes the verification', async () => {
+    const definition = parse(readFileSync(DEFINITION, 'utf8')) as Definition & { spec: { verify?: object } };
+    definition.spec.verify = { image: 'docker.io/bitnami/kubectl:latest' };
+    const file = join(tmp, 'unpinned.yaml');
+    writeFileSync(file, stringify(definition));
+    const { diagnostics } = await compile({ files: [file] });
+    expect(diagnostics.map((d) => [d.code, d.path.join('.')])).toEqual([['schema', 'spec.verify.image']]);
+    const off = await verification((d) => ((d as Definition & { spec: { verify?: object } }).spec.verify = { job: false }));
+    for (const [, objects] of off) expect(objects).toEqual([]);
+  });
+});
