@@ -200,6 +200,10 @@ export const VerifySchema = z.strictObject({
     .regex(/^[^\s@]+@sha256:[0-9a-f]{64}$/, 'the image must be pinned by digest: <name>[:tag]@sha256:<64 hex digits>')
     .default(VERIFY_IMAGE)
     .describe("the Job's image: any image with a POSIX sh and kubectl, pinned by digest"),
+  request: z
+    .boolean()
+    .default(false)
+    .describe('opt-in: the Job also opens one TCP connection to each imported Service (needs bash and timeout in the image; docs/verify.md)'),
 });
 
 export const ClusterSetSchema = z

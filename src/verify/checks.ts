@@ -16,7 +16,8 @@ export interface CheckInstance {
   readonly clusterID: string;
   /** what it is about, in the definition's words */
   readonly subject: string;
-  evaluate(objects: LiveObjects): Verdict;
+  /** the check over saved or live objects (`status`), or undefined when only the Job can run it (from inside the cluster's network) */
+  readonly evaluate?: (objects: LiveObjects) => Verdict;
   /** the same check as a shell line for the Job, or undefined when it needs another cluster (the leader's view) */
   readonly shell?: string;
   /** what the Job reads for it: Role rules, least privilege (get, by name) */
@@ -25,7 +26,7 @@ export interface CheckInstance {
   readonly exportedHere?: boolean;
 }
 
-export type CheckId = 'clusterset-connected' | 'members-connected' | 'gateway-elected' | 'service-imported';
+export type CheckId = 'clusterset-connected' | 'members-connected' | 'gateway-elected' | 'service-imported' | 'service-answers';
 
 export interface Verdict {
   readonly ok: boolean;
@@ -72,6 +73,8 @@ export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCl
     ...(c.isMember && c.cluster.gateways.length > 0 ? [gatewayElected(c)] : []),
     // Antrea's importer imports every Service exported anywhere in the ClusterSet, the exporter's own included
     ...(c.isMember ? definition.spec.services.map((s) => serviceImported(c, s.namespace, s.name, s.exportFrom)) : []),
+    // opt-in: one connection through the imported Service, from inside the member's Pod network (the Job only)
+    ...(c.isMember && definition.spec.verify.request ? definition.spec.services.map((s) => serviceAnswers(c, s.namespace, s.name, s.exportFrom)) : []),
   ];
 }
 
@@ -200,6 +203,33 @@ function serviceImported(c: EffectiveCluster, ns: string, svc: string, exportFro
     shell: [
       `if kubectl get ${LIVE_KINDS.ServiceImport} ${shellQuote(svc)} -n ${shellQuote(ns)} -o name >/dev/null; then pass service-imported ${words(ok)}`,
       `else fail service-imported ${words(missing)}; fi`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * The imported Service answers: one TCP connection to `antrea-mc-<name>.<namespace>.svc` on the
+ * ServiceImport's first port, opened and closed at once (bash's /dev/tcp, within 5 s). Its
+ * endpoints are in other members, so the connection crosses the Gateways. The API server cannot
+ * make it for us (on a managed control plane it is outside the cluster's network), so only the
+ * Job runs it.
+ */
+function serviceAnswers(c: EffectiveCluster, ns: string, svc: string, exportFrom: '*' | readonly string[]): CheckInstance {
+  const host = `antrea-mc-${svc}.${ns}.svc`;
+  const answered = `Service ${ns}/${svc} answered on ${host}:`;
+  const silent = `Service ${ns}/${svc} did not answer on ${host}:`;
+  const noPort = `Service ${ns}/${svc} has no imported port to connect to`;
+  return {
+    check: 'service-answers',
+    clusterID: c.clusterID,
+    subject: `Service ${ns}/${svc}`,
+    exportedHere: exportFrom === '*' || exportFrom.includes(c.clusterID),
+    reads: [{ namespace: ns, ...SERVICE_IMPORT, names: [svc] }],
+    shell: [
+      `if port=$(kubectl get ${LIVE_KINDS.ServiceImport} ${shellQuote(svc)} -n ${shellQuote(ns)} -o 'jsonpath={.spec.ports[0].port}') && [ -n "$port" ]; then`,
+      `  if timeout 5 bash -c 'exec 3<>"/dev/tcp/$1/$2"' connect ${shellQuote(host)} "$port"; then pass service-answers ${words(answered, { v: 'port' })}`,
+      `  else fail service-answers ${words(silent, { v: 'port' })}; fi`,
+      `else fail service-answers ${words(noPort)}; fi`,
     ].join('\n'),
   };
 }

@@ -89,7 +89,9 @@ export async function statusReport(definitions: readonly ClusterSet[], read: Rea
         clusterID,
         checks: checks
           .filter((c) => c.clusterID === clusterID)
-          .map((c) => ({ check: c.check, subject: c.subject, ...('error' in objects ? { ok: false, message: objects.error } : c.evaluate(objects)) })),
+          .flatMap(({ check, subject, evaluate }) =>
+            evaluate ? [{ check, subject, ...('error' in objects ? { ok: false, message: objects.error } : evaluate(objects)) }] : [],
+          ),
       });
     }
     clusterSets.push({ name: definition.metadata.name, clusters });

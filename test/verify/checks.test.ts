@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -97,7 +98,14 @@ function runScript(shell: string, script: string, dir: string) {
   execFileSync('cp', [FAKE_KUBECTL, join(dir, 'bin', 'kubectl')]);
   const run = spawnSync(shell, ['-c', script], {
     encoding: 'utf8',
-    env: { PATH: `${join(dir, 'bin')}:/usr/bin:/bin`, VERIFY_TIMEOUT: '0', FAKE_KUBE_OBJECTS: join(dir, 'objects'), FAKE_KUBE_LOG: log, REAL_KUBECTL },
+    env: {
+      PATH: `${join(dir, 'bin')}:/usr/bin:/bin`,
+      VERIFY_TIMEOUT: '0',
+      FAKE_KUBE_OBJECTS: join(dir, 'objects'),
+      FAKE_KUBE_LOG: log,
+      REAL_KUBECTL,
+      FAKE_ANSWER: process.env.FAKE_ANSWER ?? '',
+    },
   });
   const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
   return { lines: run.stdout.split('\n').filter((l) => /^(PASS|FAIL) /.test(l)), status: run.status, calls };
@@ -115,7 +123,7 @@ describe.each(Object.entries(SCENARIOS))('%s', (scenario, clusters) => {
       writeFileSync(join(dir, 'objects', resource, meta.namespace, `${meta.name}.yaml`), stringify(o));
     }
     const live = parseLiveObjects(stringify({ apiVersion: 'v1', kind: 'List', items: objects }));
-    const fromStatus = checks.filter((c) => c.shell !== undefined).map((c) => verdictLine(c, c.evaluate(live)));
+    const fromStatus = checks.filter((c) => c.shell !== undefined).map((c) => verdictLine(c, c.evaluate!(live)));
     if (scenario === 'healthy') expect(fromStatus.every((l) => l.startsWith('PASS'))).toBe(true);
     if (scenario === 'first install') expect(fromStatus.every((l) => l.startsWith('FAIL'))).toBe(true);
     // dash (Debian's sh, as strict as busybox ash) and bash
@@ -155,9 +163,82 @@ describe('the checks of a ClusterSet', () => {
 
   it('the leader view names the members that are missing or disconnected', async () => {
     const [members] = checksOf(await definition());
-    const judge = (entries: Record<string, string>) => members!.evaluate(parseLiveObjects(stringify(leaderSet(entries))));
+    const judge = (entries: Record<string, string>) => members!.evaluate!(parseLiveObjects(stringify(leaderSet(entries))));
     expect(judge({})).toEqual({ ok: false, message: '0 of 3 members connected; never announced: north, east, west' });
     expect(judge({ north: 'True', east: 'False', west: 'True' })).toEqual({ ok: false, message: '2 of 3 members connected; disconnected: east' });
     expect(judge({ north: 'True', east: 'True', west: 'True' })).toEqual({ ok: true, message: '3 of 3 members connected' });
+  });
+});
+
+describe('opt-in: the imported Service answers (spec.verify.request, the Job only)', () => {
+  const withRequest = async () => {
+    const d = await definition();
+    return { ...d, spec: { ...d.spec, verify: { ...d.spec.verify, request: true } } };
+  };
+
+  it('one connection per Service, to antrea-mc-<name>.<namespace>.svc on the imported port; PASS or FAIL in domain words', async () => {
+    const checks = checksOf(await withRequest()).filter((c) => c.clusterID === 'west');
+    expect(checks.filter((c) => c.check === 'service-answers').map((c) => [c.subject, c.evaluate])).toEqual([
+      ['Service demo/nginx', undefined],
+      ['Service shop/api', undefined],
+    ]);
+    const dir = join(tmp, 'request');
+    for (const o of [serviceImport('demo', 'nginx')]) {
+      const meta = o.metadata as { name: string; namespace: string };
+      mkdirSync(join(dir, 'objects', LIVE_KINDS.ServiceImport, meta.namespace), { recursive: true });
+      writeFileSync(join(dir, 'objects', LIVE_KINDS.ServiceImport, meta.namespace, `${meta.name}.yaml`), stringify(o));
+    }
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    // a timeout that records the connection it was asked for and answers as told
+    writeFileSync(join(dir, 'bin', 'timeout'), '#!/bin/sh\nshift\necho "$*" >> "$FAKE_KUBE_LOG.connect"\nexit "$FAKE_ANSWER"\n', { mode: 0o755 });
+    const script = verificationScript(
+      'verify-clusterset',
+      'west',
+      checks.filter((c) => c.check === 'service-answers'),
+    );
+    for (const [answer, lines] of [
+      [
+        '0',
+        [
+          'PASS service-answers: Service demo/nginx answered on antrea-mc-nginx.demo.svc:80',
+          'FAIL service-answers: Service shop/api has no imported port to connect to',
+        ],
+      ],
+      [
+        '1',
+        [
+          'FAIL service-answers: Service demo/nginx did not answer on antrea-mc-nginx.demo.svc:80',
+          'FAIL service-answers: Service shop/api has no imported port to connect to',
+        ],
+      ],
+    ] as const) {
+      process.env.FAKE_ANSWER = answer;
+      try {
+        const run = runScript('sh', `export FAKE_ANSWER=${answer}\n${script}`, dir);
+        expect(run.lines).toEqual(lines);
+      } finally {
+        delete process.env.FAKE_ANSWER;
+      }
+    }
+    expect(readFileSync(join(dir, 'kubectl.log.connect'), 'utf8')).toContain('bash -c exec 3<>"/dev/tcp/$1/$2" connect antrea-mc-nginx.demo.svc 80');
+  });
+
+  it("the connection idiom is bash's, and tells an open port from a closed one", async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const port = (server.address() as AddressInfo).port;
+    const connect = (p: number) => spawnSync('timeout', ['5', 'bash', '-c', 'exec 3<>"/dev/tcp/$1/$2"', 'connect', '127.0.0.1', String(p)]).status;
+    expect(connect(port)).toBe(0);
+    server.close();
+    await new Promise((r) => server.once('close', r));
+    expect(connect(port)).not.toBe(0);
+  });
+
+  it("a dual-role leader's Job leaves out Services only other members export", async () => {
+    const north = checksOf(await withRequest()).filter((c) => c.clusterID === 'north' && c.check === 'service-answers');
+    expect(north.map((c) => [c.subject, c.exportedHere])).toEqual([
+      ['Service demo/nginx', true],
+      ['Service shop/api', false],
+    ]);
   });
 });

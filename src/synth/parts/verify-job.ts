@@ -28,9 +28,7 @@ const HOOK = { 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-d
 export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   const verify = definition.spec.verify;
   if (!verify.job || !cluster.isMember) return [];
-  const checks = checksFor(definition, clusters, cluster).filter(
-    (c) => c.shell !== undefined && !(cluster.isLeader && c.check === 'service-imported' && c.exportedHere !== true),
-  );
+  const checks = checksFor(definition, clusters, cluster).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere === false));
   const script = verificationScript(definition.metadata.name, cluster.clusterID, checks);
   const reads = checks.flatMap((c) => c.reads);
   const ns = cluster.cluster.namespace;
