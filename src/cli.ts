@@ -116,6 +116,24 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     help: DUMP_HELP,
     run: async ({ positionals, options }, { io, env }) => (await import('./live/commands')).importCommand(positionals, options, io, env),
   },
+  status: {
+    summary: 'whether each cluster works: the verification checks over live objects (exit 1 when one fails)',
+    arguments: '[paths...]',
+    options: {
+      from: { type: 'string', value: 'DIR', description: 'read saved `kubectl get -o yaml` output, DIR/<clusterID>.yaml, instead of the clusters' },
+      contexts: { type: 'string', value: 'ID=CTX,...', description: 'the kubectl context of each cluster (default: its cluster ID)' },
+      format: { type: 'string', value: 'text|json', description: 'how the result is printed (default: text)' },
+      help: HELP,
+    },
+    run: async ({ positionals, options }, { io, env }) => {
+      const { statusCommand, StatusUsageError } = await import('./verify/status-command');
+      const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+      const given = { paths: positionals, from: str(options.from), contexts: str(options.contexts), format: str(options.format) };
+      return statusCommand(given, io, env).catch((err: unknown) => {
+        throw err instanceof StatusUsageError ? new UsageError(err.message, 'status') : err;
+      });
+    },
+  },
   schema: {
     summary: 'print the JSON Schema of the definition format',
     arguments: '',

@@ -21,5 +21,7 @@ export function isShared(o: KubeObject): boolean {
   if ((o.kind === 'ConfigMap' || o.kind === 'Deployment') && o.metadata.name.includes('mc-controller')) return false;
   // a member's credentials on the leader (member-credentials.ts names them)
   if (o.metadata.name.endsWith('-member-token')) return false;
+  // the verification's RBAC names what that cluster checks (synth/parts/verify-job.ts)
+  if (o.metadata.labels?.['antrea-clusterset/clusterset'] !== undefined) return false;
   return true;
 }

@@ -204,6 +204,27 @@ export const DeliverySchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * The verification Job's default image: a published kubectl image with a POSIX shell, pinned by
+ * digest. Taken from kubernetes/minikube (pkg/minikube/assets/addons.go, the kubevirt addon's
+ * `Kubectl` image at commit 9e74b5b4^, 2025), since no registry is reachable where this compiler
+ * is built; docs/verify.md says how to mirror it or pin another one.
+ */
+export const VERIFY_IMAGE = 'docker.io/bitnami/kubectl:1.33.4@sha256:ed0b31a0508da84ee655c5c6e01bd3897fc56ad6cf69debb27fa1893a06d2246';
+
+export const VerifySchema = z.strictObject({
+  job: z.boolean().default(true).describe('a verification Job in every member, run by the engine after each sync (docs/verify.md)'),
+  image: z
+    .string()
+    .regex(/^[^\s@]+@sha256:[0-9a-f]{64}$/, 'the image must be pinned by digest: <name>[:tag]@sha256:<64 hex digits>')
+    .default(VERIFY_IMAGE)
+    .describe("the Job's image: any image with a POSIX sh and kubectl, pinned by digest"),
+  request: z
+    .boolean()
+    .default(false)
+    .describe('opt-in: the Job also opens one TCP connection to each imported Service (needs bash and timeout in the image; docs/verify.md)'),
+});
+
 export const ClusterSetSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -221,6 +242,7 @@ export const ClusterSetSchema = z
       tiers: z.array(TierSchema).default([]),
       policies: z.array(PolicySchema).default([]),
       delivery: DeliverySchema.default({}),
+      verify: VerifySchema.default(VerifySchema.parse({})),
     }),
   })
   .describe('An Antrea Multi-cluster ClusterSet: one definition per ClusterSet, compiled into one bundle per cluster');

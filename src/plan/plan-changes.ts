@@ -1,3 +1,4 @@
+import { isVerificationRun } from '../synth/parts/verify-job';
 import { upgradeSteps } from '../antrea/upgrade';
 import type { DiagnosticCode } from '../diagnostics/codes';
 import type { SourceFile } from '../load/source-file';
@@ -588,9 +589,15 @@ const DESTRUCTIVE_KINDS = new Set(['Namespace', 'CustomResourceDefinition', ...C
  */
 function removals(changes: readonly ObjectChange[], base: CompiledRevision, head: CompiledRevision, explained: ReadonlySet<string>): PlanChange[] {
   const remaining = (cs: string, owner: string) => head.outputs.some((o) => o.name === cs && o.bundles.some((b) => b.clusterID === owner));
-  // Gateway Nodes are reported as Gateway moves
+  // Gateway Nodes are reported as Gateway moves; a verification run is replaced by the next one
   const removed = changes.filter(
-    (c) => c.change === 'removed' && c.inBundle && c.kind !== 'Node' && remaining(c.clusterSet, c.owner) && base.definitions.has(c.clusterSet),
+    (c) =>
+      c.change === 'removed' &&
+      c.inBundle &&
+      c.kind !== 'Node' &&
+      !isVerificationRun(c.kind, c.name) &&
+      remaining(c.clusterSet, c.owner) &&
+      base.definitions.has(c.clusterSet),
   );
   const out: PlanChange[] = [];
   for (const [cs, list] of groupBy(removed, (c) => c.clusterSet)) {

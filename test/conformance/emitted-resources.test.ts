@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { crdModelFor } from '../../src/antrea/release';
 import { NODE_INIT } from '../../src/antrea/workloads';
+import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import { RELEASES } from '../../src/antrea/releases';
 import { formatPath, validateAgainst, validatorForCrd } from '../../src/antrea/validator';
 import type { Schema } from '../../src/antrea/schema';
@@ -71,10 +72,13 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
         .map((f) => ({ path: f.path, object: parse(f.content) as Obj }));
       // the tier-restart Job runs kubectl, pinned by digest, whatever the release
       const images = objects.flatMap(({ object }) => JSON.stringify(object).match(/"image":"[^"]+"/g) ?? []).filter((i) => i !== `"image":"${KUBECTL_IMAGE}"`);
-      // a cloud's node-init runs upstream's startup-script image, whatever the release
-      const antreaImages = images.filter((image) => !image.includes('/startup-script:'));
+      // a cloud's node-init runs upstream's startup-script image, whatever the release; the
+      // verification Job the image of spec.verify (pinned by digest)
+      const antreaImages = images.filter((image) => !image.includes('/startup-script:') && !image.includes(`"image":"${VERIFY_IMAGE}"`));
       expect(antreaImages.length, `${basename(file)} has Antrea images`).toBeGreaterThan(0);
-      expect(images.length - antreaImages.length).toBe(objects.filter(({ object }) => object.metadata.name === NODE_INIT).length);
+      // the verification Jobs (the tier-restart Jobs' kubectl image is left out above)
+      const jobs = objects.filter(({ object }) => object.kind === 'Job' && JSON.stringify(object).includes(`"image":"${VERIFY_IMAGE}"`)).length;
+      expect(images.length - antreaImages.length).toBe(objects.filter(({ object }) => object.metadata.name === NODE_INIT).length + jobs);
       for (const image of antreaImages) expect(image).toMatch(new RegExp(`:${version.replaceAll('.', '\\.')}"$`));
       // CRDs are large and hold no images, credentials or custom resources: their names come from their file names
       const crds = files.filter((f) => isCrdFile(f.path)).map((f) => basename(f.path).replace(/^CustomResourceDefinition\.(.*)\.yaml$/, '$1'));

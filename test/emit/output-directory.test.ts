@@ -66,7 +66,13 @@ describe('incremental synth', () => {
     const changed = [...incremental].filter(([p, f]) => old.get(p)?.ino !== f.ino).map(([p]) => p.split('/').slice(0, 2).join('/'));
     expect([...new Set(changed)].sort()).toEqual(['fleet/README.md', 'fleet/cluster-5', 'manifest.json']);
     const removed = [...old.keys()].filter((p) => !incremental.has(p));
-    expect(removed).toEqual(['fleet/cluster-5/4-resources/Node.cluster-5-node-1.yaml']);
+    // and its verification, renamed by what it now checks (synth/parts/verify-job.ts)
+    const verification = /\/(ConfigMap|Job)\.kube-system\.antrea-clusterset-verify-[0-9a-f]{10}\.yaml$/;
+    expect(removed.filter((p) => !verification.test(p))).toEqual(['fleet/cluster-5/4-resources/Node.cluster-5-node-1.yaml']);
+    expect(removed.filter((p) => verification.test(p)).map((p) => p.split('/').slice(0, 3).join('/'))).toEqual([
+      'fleet/cluster-5/1-rbac-config',
+      'fleet/cluster-5/4-resources',
+    ]);
     expect(second.changed).toBe(changed.length + removed.length);
   });
 

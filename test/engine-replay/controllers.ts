@@ -199,7 +199,24 @@ export class Fleet {
     this.tokenController(c);
     this.secretOperators(c);
     this.clusterSets(c);
+    this.resourceExports(c);
     this.jobs(c);
+  }
+
+  /**
+   * The leader's ResourceExport controller (multicluster/controllers/multicluster/leader/
+   * resourceexport_controller.go, Reconcile): once the leader mc-controller runs, an export it can
+   * converge into a ResourceImport gets `Succeeded=True` (updateResourceExportStatus); it needs no
+   * member to be connected. A policy export the model cannot judge invalid always succeeds.
+   */
+  private resourceExports(c: ApiServer): void {
+    for (const e of c.list('ResourceExport')) {
+      if (!this.workloadReady(c, 'Deployment', e.metadata.namespace!, 'antrea-mc-controller')) continue;
+      const status = { conditions: [{ type: 'Succeeded', status: 'True' }] };
+      if (JSON.stringify(e.status) === JSON.stringify(status)) continue;
+      c.put({ ...e, status });
+      this.note(c, `ResourceExport ${e.metadata.namespace}/${e.metadata.name} Succeeded=True`);
+    }
   }
 
   /**
@@ -291,6 +308,21 @@ export class Fleet {
       );
   }
 
+  /** Members whose ClusterSet of this name is connected to this leader cluster (the leader sees their announces). */
+  private connectedMembers(leader: ApiServer, cs: Obj): string[] {
+    const ids: string[] = [];
+    for (const m of this.clusters.values())
+      for (const mcs of m.list('ClusterSet'))
+        if (
+          mcs.metadata.name === cs.metadata.name &&
+          mcs.spec.leaders?.[0]?.server &&
+          mcs.spec.leaders[0].clusterID === leader.clusterID &&
+          (mcs.status?.conditions as { type: string; status: string }[] | undefined)?.some((x) => x.type === 'Ready' && x.status === 'True')
+        )
+          ids.push(m.clusterID);
+    return ids.sort();
+  }
+
   /** The member ClusterSet's leader, by `spec.leaders[0].clusterID`. */
   private leaderOf(clusterSet: Obj): { leader: ApiServer; namespace: string } | undefined {
     const id = clusterSet.spec.leaders?.[0]?.clusterID as string | undefined;
@@ -362,12 +394,52 @@ export class Fleet {
               ? `no token Secret ${ns}/${cs.spec.leaders[0].secret}`
               : 'leader not yet connected';
       }
-      const status = { observedGeneration: cs.metadata.generation, conditions: [{ type: 'Ready', status: ready, message }] };
+      // the shape the controllers write (member/clusterset_controller.go updateStatus: overall Ready
+      // False "Disconnected from leader" and the leader entry Unknown until connected, then both
+      // True with IsLeader; leader/clusterset_controller.go updateStatus: one entry per announced
+      // member, totalClusters and readyClusters omitted when 0), which the health rules of
+      // src/health/ read
+      const leaderID = (cs.spec.leaders as { clusterID?: string }[] | undefined)?.[0]?.clusterID;
+      const status = member
+        ? {
+            observedGeneration: cs.metadata.generation,
+            totalClusters: 1,
+            ...(ready === 'True' && { readyClusters: 1 }),
+            conditions: [{ type: 'Ready', status: ready === 'True' ? 'True' : 'False', message: ready === 'True' ? message : 'Disconnected from leader' }],
+            clusterStatuses: [
+              {
+                clusterID: leaderID,
+                conditions: [
+                  { type: 'Ready', status: ready, message },
+                  { type: 'IsLeader', status: ready === 'True' ? 'True' : 'False' },
+                ],
+              },
+            ],
+          }
+        : this.leaderStatus(c, cs);
+      if (!member)
+        message = `observed, ${status.readyClusters ?? 0} of ${cs.metadata.annotations?.['antrea-clusterset/expected-members'] ?? '?'} members connected`;
       if (JSON.stringify(cs.status) !== JSON.stringify(status)) {
         c.put({ ...cs, status });
         this.note(c, `ClusterSet ${ns}/${cs.metadata.name} Ready=${ready}: ${message}`);
       }
     }
+  }
+
+  /** The leader's status: one Ready entry per member whose ClusterSet is connected to it (the member announces itself). */
+  private leaderStatus(c: ApiServer, cs: Obj): { readyClusters?: number } & Record<string, unknown> {
+    const connected = this.connectedMembers(c, cs);
+    return {
+      observedGeneration: cs.metadata.generation,
+      ...(connected.length > 0 && { totalClusters: connected.length, readyClusters: connected.length }),
+      conditions: [{ type: 'Ready', status: 'True' }],
+      ...(connected.length > 0 && {
+        clusterStatuses: connected.map((id) => ({
+          clusterID: id,
+          conditions: [{ type: 'Ready', status: 'True', reason: 'Connected', message: 'Member Connected' }],
+        })),
+      }),
+    };
   }
 
   /** The Job controller: a Job completes once its Pod can run (a verification Job's own verdict is the caller's to model). */

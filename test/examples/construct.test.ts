@@ -48,7 +48,7 @@ describe('AntreaClusterSet', () => {
     const app = new App();
     const clusterSet = new AntreaClusterSet(app, 'prod', { definition: prod });
     expect(Object.keys(clusterSet.charts)).toEqual(['leader', 'east', 'west']);
-    expect(Object.keys(clusterSet.engineCharts).sort()).toEqual(['argocd', 'argocd/applications']);
+    expect(Object.keys(clusterSet.engineCharts).sort()).toEqual(['argocd', 'argocd/applications', 'argocd/health']);
     const objects = canonical(app.charts.flatMap((c): unknown[] => c.toJson()));
     expect(objects.length).toBeGreaterThan(100);
     expect(objects).toEqual(await cliObjects('examples/construct/prod.ts'));
@@ -61,6 +61,7 @@ describe('AntreaClusterSet', () => {
     expect(files.map((f) => f.replace(/-[0-9a-f]{8}\.k8s\.yaml$/, '')).sort()).toEqual([
       'prod-argocd',
       'prod-argocd-applications',
+      'prod-argocd-health',
       'prod-east',
       'prod-leader',
       'prod-west',

@@ -214,7 +214,13 @@ describe('plan over pairs of definitions', () => {
     after.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }, { node: 'cl3-node1', retired: true }];
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     expect(plan.counts).toEqual([
-      { clusterSet: 'demo-clusterset', owner: 'demo-cluster-member3', layers: { '4-resources': { added: 1, changed: 1, removed: 0 } } },
+      // the new Gateway Node, the retired one's annotations, and the verification that now looks for
+      // the new Gateway (its script and Job are named by what they verify; its Role reads the Node)
+      {
+        clusterSet: 'demo-clusterset',
+        owner: 'demo-cluster-member3',
+        layers: { '1-rbac-config': { added: 1, changed: 1, removed: 1 }, '4-resources': { added: 2, changed: 1, removed: 1 } },
+      },
     ]);
   });
 });

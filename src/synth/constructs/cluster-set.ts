@@ -1,3 +1,4 @@
+import { EXPECTED_MEMBERS_ANNOTATION } from '../../health/cluster-set-health';
 import type { KubeObject } from '../kube-object';
 
 export interface LeaderClusterSetProps {
@@ -8,6 +9,11 @@ export interface LeaderClusterSetProps {
   readonly leaderClusterID: string;
   /** the leader's ClusterSet states spec.namespace (default); the user guide's YAML leaves it out */
   readonly statesNamespace?: boolean;
+}
+
+export interface LeaderOnlyProps extends LeaderClusterSetProps {
+  /** how many clusters of the definition are members (the leader's own member side included) */
+  readonly expectedMembers: number;
 }
 
 export interface MemberClusterSetProps extends LeaderClusterSetProps {
@@ -23,11 +29,15 @@ export interface MemberClusterSetProps extends LeaderClusterSetProps {
 /** Always v1alpha2: v1alpha1 lacks spec.clusterID and there is no conversion webhook. */
 const API_VERSION = 'multicluster.crd.antrea.io/v1alpha2';
 
-/** The leader's ClusterSet: its own ID is the one leader; members register themselves. */
-export const leaderClusterSet = (props: LeaderClusterSetProps): KubeObject => ({
+/**
+ * The leader's ClusterSet: its own ID is the one leader; members register themselves. It carries
+ * the member count the definition expects, which the leader's status cannot tell (health rules,
+ * `clusterset status`).
+ */
+export const leaderClusterSet = (props: LeaderOnlyProps): KubeObject => ({
   apiVersion: API_VERSION,
   kind: 'ClusterSet',
-  metadata: { name: props.name, namespace: props.namespace },
+  metadata: { name: props.name, namespace: props.namespace, annotations: { [EXPECTED_MEMBERS_ANNOTATION]: String(props.expectedMembers) } },
   spec: {
     clusterID: props.leaderClusterID,
     ...(props.statesNamespace !== false && { namespace: props.namespace }),

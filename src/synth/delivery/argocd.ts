@@ -6,6 +6,7 @@ import { bundlePath, engineName, LABELS, MANAGED_BY, type Role } from './engine-
 import { EXPORTS_DIRECTORY } from './layer-paths';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
 import { ignoreDifferences, syncOptions } from './ignore-differences';
+import { argoCdHealthConfigMap } from './argocd-health';
 import { ARGOCD_SYNC_WAVE } from './sync-waves';
 
 type ArgoCdDelivery = NonNullable<ClusterSet['spec']['delivery']['argocd']>;
@@ -15,6 +16,8 @@ type ApplicationSpec = IApplication['spec'];
 /** Folders under dist/<clusterset>/: apply the ApplicationSet, or else the plain Applications. */
 export const ARGOCD_FOLDER = 'argocd';
 export const ARGOCD_APPLICATIONS_FOLDER = 'argocd/applications';
+/** The health rules as `argocd-cm` keys, applied once per Argo CD (docs/delivery.md). */
+export const ARGOCD_HEALTH_FOLDER = 'argocd/health';
 
 /** One bundle as Argo CD sees it. */
 interface Target {
@@ -61,6 +64,7 @@ export function argoCdClusterSetObjects(clusters: readonly ClusterDeliveryInputs
       asKubeObject(applicationSet(argocd, clusterSet, targets)),
       ...(exporting.length > 0 ? [asKubeObject(exportsApplicationSet(argocd, clusterSet, exporting))] : []),
     ],
+    [ARGOCD_HEALTH_FOLDER]: [argoCdHealthConfigMap(argocd.namespace)],
   };
 }
 

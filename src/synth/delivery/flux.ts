@@ -1,7 +1,8 @@
 import type { IKustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
 import type { ClusterSet } from '../../model/clusterset';
 import { FLUX_PRUNE } from '../guards';
-import { LAYERS } from '../layers';
+import { fluxLayerHealthChecks } from './flux-health-checks';
+import { LAYERS, type Layer } from '../layers';
 import { asKubeObject } from './kube-object-cast';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
@@ -10,21 +11,6 @@ import { exportDirectory, layerDirectory } from './layer-paths';
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
 
 export const FLUX_FOLDER = 'flux';
-
-/**
- * The ClusterSet health check (Flux >= v2.5 `healthCheckExprs`). A member's ClusterSet is
- * ready once it is connected to the leader. The leader's own `Ready` aggregates every joined
- * member (leader/clusterset_controller.go), so gating on it would let one broken member block
- * the leader's Kustomization and, through `dependsOn`, every member's fix: for the leader it is
- * enough that its mc-controller has observed the current generation. The two are told apart
- * by `spec.leaders[].server`, which only a member's ClusterSet carries.
- */
-export const CLUSTERSET_HEALTH_CHECK = {
-  apiVersion: 'multicluster.crd.antrea.io/v1alpha2',
-  kind: 'ClusterSet',
-  current:
-    "spec.leaders.exists(l, has(l.server)) ? status.conditions.exists(c, c.type == 'Ready' && c.status == 'True') : status.observedGeneration == metadata.generation",
-};
 
 /**
  * A cluster's Flux Kustomizations, one per apply layer, chained with `dependsOn` and `wait`, so that
@@ -43,6 +29,11 @@ export function fluxClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[
   const after =
     inputs.fluxHub && inputs.role === 'member' && inputs.leaderID !== undefined ? layerName(inputs.clusterSet, inputs.leaderID, LAYERS.length - 1) : undefined;
   return [...layerKustomizations(inputs, flux, after), ...exportKustomizations(inputs, flux)].map((k) => ({ folder, object: asKubeObject(k) }));
+}
+
+function healthCheckExprs(layer: Layer, role: ClusterDeliveryInputs['role']) {
+  const checks = fluxLayerHealthChecks(layer, role);
+  return checks.length > 0 ? { healthCheckExprs: checks } : {};
 }
 
 /** `<clusterset>-<clusterID>-<n>-<layer>`: `flux get kustomizations` lists them in apply order. */
@@ -108,6 +99,8 @@ function exportKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery)
   const { clusterSet, clusterID } = inputs;
   const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
   return inputs.exportNamespaces.map((ns) =>
+    // no ServiceExport health check here: ServiceNotFound lasts until the application's own
+    // delivery creates the Service, which the ClusterSet's rollout must not wait for
     kustomization(inputs, flux, { name: engineName(clusterSet, clusterID, 'exports', ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last] }),
   );
 }
@@ -124,9 +117,9 @@ function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, 
         dir: layerDirectory(layer),
         dependsOn: i > 0 ? [layerName(clusterSet, clusterID, i - 1)] : after ? [after] : [],
       },
-      // custom resources come last (layers.ts); the ClusterSet is among them
-      // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
-      layer === 'resources' ? ({ healthCheckExprs: [{ ...CLUSTERSET_HEALTH_CHECK }] } as Partial<IKustomization['spec']>) : {},
+      // the multi-cluster kinds this layer applies, with our health rules (src/health/); healthCheckExprs
+      // (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
+      healthCheckExprs(layer, inputs.role) as Partial<IKustomization['spec']>,
     ),
   );
 }

@@ -2,7 +2,7 @@ import { leaderClusterSet, memberClusterSet } from '../constructs/cluster-set';
 import type { BundlePart } from './context';
 
 /** The leader's and/or the member's ClusterSet custom resource. */
-export const clusterSets: BundlePart = ({ definition, cluster }) => {
+export const clusterSets: BundlePart = ({ definition, cluster, clusters }) => {
   const name = definition.metadata.name;
   const leader = definition.spec.leader;
   return [
@@ -12,6 +12,7 @@ export const clusterSets: BundlePart = ({ definition, cluster }) => {
             name,
             namespace: leader.namespace,
             leaderClusterID: leader.clusterID,
+            expectedMembers: clusters.filter((c) => c.isMember).length,
             ...(leader.clusterSetNamespace !== undefined && { statesNamespace: leader.clusterSetNamespace }),
           }),
         ]

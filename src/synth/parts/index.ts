@@ -10,6 +10,7 @@ import { serviceExports } from './service-exports';
 import { tiers } from './tiers';
 import { tierRestart } from './tier-restart';
 import { tokenSecret } from './token-secret';
+import { verifyJob } from './verify-job';
 
 /** The parts of every bundle; each decides by the cluster's role what it adds. */
 export const bundleParts: readonly BundlePart[] = [
@@ -25,6 +26,8 @@ export const bundleParts: readonly BundlePart[] = [
   tiers,
   tierRestart,
   gatewayNodes,
+  // the verification after each sync (docs/verify.md)
+  verifyJob,
 ];
 
 /** The parts of every bundle built from a few inputs, rendered once per distinct inputs (context.ts, `SharedPart`). */

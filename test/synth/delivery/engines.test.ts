@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../../src/compile';
+import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from '../../../src/health';
 import type { OutputFile } from '../../../src/emit/layout';
 import { validatorFor } from '../../../src/emit/schemas';
 import type { KubeObject } from '../../../src/synth/kube-object';
@@ -59,7 +60,10 @@ describe.each([...EXAMPLES.map((e) => join('clustersets', e)), ...DELIVERY_FIXTU
     const written = new Set(files.map((f) => f.path));
     // engine paths are repository paths: `<dist path>/<clusterset>/...`; compiled files start at `<clusterset>/`
     const inDist = (p: string) => p.slice(`/${p}`.indexOf(`/${output.name}/`));
-    for (const o of Object.values(output.engines).flat()) {
+    // the partial argocd-cm (health rules) has no path
+    for (const o of Object.values(output.engines)
+      .flat()
+      .filter((e) => e.kind !== 'ConfigMap')) {
       const spec = o.spec as { path?: string; source?: { path: string }; generators?: { list: { elements: { path: string }[] } }[] };
       const paths =
         spec.path !== undefined ? [spec.path] : spec.source ? [spec.source.path] : spec.generators!.flatMap((g) => g.list.elements.map((e) => e.path));
@@ -94,11 +98,16 @@ describe('Flux ordering', () => {
         expect(k.spec).toMatchObject({ prune: true, wait: true });
         expect(k.spec).not.toHaveProperty('postBuild');
       });
-      // the ClusterSet health check sits on the layer that holds the ClusterSet
-      expect(own.map((k) => (k.spec as { healthCheckExprs?: unknown[] }).healthCheckExprs?.length ?? 0)).toEqual([0, 0, 0, 0, 1]);
+      // the health rules sit on the layer that holds their kinds (ClusterSet, ResourceExport; not the
+      // ServiceExport, which waits for the application's Service); the leader's ClusterSet rule is
+      // the gate variant, which no member waits on
+      const exprs = own.map((k) => (k.spec as { healthCheckExprs?: { kind: string; current: string }[] }).healthCheckExprs ?? []);
+      expect(exprs.map((e) => e.map((x) => x.kind))).toEqual([[], [], [], [], ['ClusterSet', 'ResourceExport']]);
+      const clusterSetRule = bundle.role === 'member' ? CLUSTER_SET_HEALTH : CLUSTER_SET_GATE;
+      expect(exprs[4]![0]).toEqual({ apiVersion: clusterSetRule.apiVersion, kind: 'ClusterSet', ...clusterSetRule.cel });
     }
     expect(Object.keys(output.engines).sort()).toEqual(
-      hub ? ['argocd', 'argocd/applications', 'flux'] : output.bundles.map((b) => `flux/${b.clusterID}`).sort(),
+      hub ? ['argocd', 'argocd/applications', 'argocd/health', 'flux'] : output.bundles.map((b) => `flux/${b.clusterID}`).sort(),
     );
   });
 });

@@ -1,0 +1,23 @@
+import { layerOf, type Layer } from '../layers';
+import type { Role } from './engine-names';
+import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from '../../health/cluster-set-health';
+import type { HealthRule } from '../../health/health-rule';
+import { RESOURCE_EXPORT_HEALTH } from '../../health/resource-export-health';
+
+/**
+ * The `healthCheckExprs` of one layer Kustomization: a rule for each multi-cluster kind the layer
+ * applies (by `layers.ts`, so a kind moved to another layer takes its rule along). The leader's
+ * (and a dual-role cluster's) ClusterSet gets the gate variant: with a hub Flux every member's
+ * first layer depends on the leader's last one, so the full rule (which waits for every member)
+ * would never let a member start. The full rule runs where nothing waits on it: `clusterset
+ * status`, and the docs' Flux verification (docs/verify.md).
+ */
+export function fluxLayerHealthChecks(layer: Layer, role: Role) {
+  // not the ServiceExport's: it reads ServiceNotFound until the application's own delivery creates
+  // the Service, which no layer (nor the exports units, delivery/flux.ts) may wait for; its rule
+  // serves Argo CD's health view and `clusterset status`
+  const rules: HealthRule[] = [role === 'member' ? CLUSTER_SET_HEALTH : CLUSTER_SET_GATE, RESOURCE_EXPORT_HEALTH];
+  return rules
+    .filter((r) => layerOf({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: '' } }) === layer)
+    .map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, ...r.cel }));
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { engineName, LABELS, MANAGED_BY } from '../delivery/engine-names';
+import type { KubeObject } from '../kube-object';
+import { checksFor, type ReadRule } from '../../verify/checks';
+import { verificationScript } from '../../verify/verify-script';
+import type { BundlePart } from './context';
+
+/** The Job and its script ConfigMap: named by content, so a change replaces them (plan does not call it a removal). */
+export const isVerificationRun = (kind: string, name: string): boolean =>
+  (kind === 'Job' || kind === 'ConfigMap') && /^antrea-clusterset-verify-[0-9a-f]{10}$/.test(name);
+
+/** Argo CD runs the Job after the sync, once every resource is healthy; each sync re-creates it. */
+const HOOK = { 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-delete-policy': 'BeforeHookCreation' };
+
+/**
+ * The verification Job of a member (docs/verify.md): the shell half of the cluster's checks
+ * (verify/checks.ts) in a published kubectl image pinned by digest, with a ServiceAccount that may
+ * only `get`, by name, the objects those checks read. Argo CD runs it as a PostSync hook; Flux
+ * applies it with the last layer (layers.ts puts a Job there), whose `wait` makes the layer
+ * Ready only when the Job has succeeded. It reads, never writes, and opens no port: no effect on
+ * traffic. Its name is a hash of what it verifies and how, so a change makes a new Job that runs
+ * again (Flux does not re-run a finished Job whose spec is unchanged; prune removes the old one).
+ *
+ * A leader's Job (dual-role) leaves out the imports of Services it does not export itself: the
+ * members wait for the leader's delivery (RollingSync, a hub Flux's dependsOn), so a leader that
+ * waited for their exports would never let them start.
+ */
+export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
+  const verify = definition.spec.verify;
+  if (!verify.job || !cluster.isMember) return [];
+  const checks = checksFor(definition, clusters, cluster).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere === false));
+  const script = verificationScript(definition.metadata.name, cluster.clusterID, checks);
+  const reads = checks.flatMap((c) => c.reads);
+  const ns = cluster.cluster.namespace;
+  const account = engineName('antrea-clusterset-verify', definition.metadata.name);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([verify.image, script, reads]))
+    .digest('hex')
+    .slice(0, 10);
+  const labels = { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: definition.metadata.name };
+  const meta = (name: string, namespace?: string) => ({ name, ...(namespace !== undefined && { namespace }), labels });
+  const local = rulesOf(reads.filter((r) => r.namespace === ns));
+  const elsewhere = reads.filter((r) => r.namespace !== ns);
+  return [
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(account, ns) },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta(account, ns), rules: local },
+    binding('RoleBinding', meta(account, ns), 'Role', account, ns),
+    // Services live in the applications' Namespaces, which may not exist when the bundle is
+    // applied: a ClusterRole limited to the same names, instead of a Role per Namespace
+    ...(elsewhere.length > 0
+      ? [
+          { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: meta(account), rules: rulesOf(elsewhere) },
+          binding('ClusterRoleBinding', meta(account), 'ClusterRole', account, ns),
+        ]
+      : []),
+    // the script as a file: named by the same hash, so the Job always runs the script it was made for
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(`antrea-clusterset-verify-${hash}`, ns), data: { 'verify.sh': script } },
+    job(meta(`antrea-clusterset-verify-${hash}`, ns), account, verify.image),
+  ];
+};
+
+/** `get` by name, one rule per resource: no list, no watch, nothing else. */
+function rulesOf(reads: readonly ReadRule[]): object[] {
+  const byResource = new Map<string, { group: string; resource: string; names: Set<string> }>();
+  for (const r of reads) {
+    const key = `${r.group}/${r.resource}`;
+    const entry = byResource.get(key) ?? { group: r.group, resource: r.resource, names: new Set<string>() };
+    for (const n of r.names) entry.names.add(n);
+    byResource.set(key, entry);
+  }
+  return [...byResource.values()]
+    .sort((a, b) => `${a.group}/${a.resource}`.localeCompare(`${b.group}/${b.resource}`))
+    .map((e) => ({ apiGroups: [e.group], resources: [e.resource], resourceNames: [...e.names].sort(), verbs: ['get'] }));
+}
+
+const binding = (kind: string, metadata: KubeObject['metadata'], roleKind: string, account: string, ns: string): KubeObject => ({
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind,
+  metadata,
+  roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: account },
+  subjects: [{ kind: 'ServiceAccount', name: account, namespace: ns }],
+});
+
+/**
+ * The script retries for 300 s per attempt; the Job retries failed attempts with its backoff
+ * (10 s doubling, 6 times), so a member that connects or imports late still turns green, and one
+ * that never does fails after about 40 minutes, within `activeDeadlineSeconds`.
+ */
+function job(metadata: KubeObject['metadata'], account: string, image: string): KubeObject {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { ...metadata, annotations: HOOK },
+    spec: {
+      backoffLimit: 6,
+      activeDeadlineSeconds: 3600,
+      template: {
+        metadata: { labels: metadata.labels },
+        spec: {
+          serviceAccountName: account,
+          restartPolicy: 'Never',
+          securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
+          containers: [
+            {
+              name: 'verify',
+              image,
+              command: ['/bin/sh', '/verify/verify.sh'],
+              // kubectl keeps its discovery cache under $HOME: a scratch volume, the root stays read-only
+              env: [
+                { name: 'HOME', value: '/tmp' },
+                { name: 'VERIFY_TIMEOUT', value: '300' },
+              ],
+              resources: { requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } },
+              securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+              volumeMounts: [
+                { name: 'tmp', mountPath: '/tmp' },
+                { name: 'script', mountPath: '/verify', readOnly: true },
+              ],
+            },
+          ],
+          volumes: [
+            { name: 'tmp', emptyDir: { sizeLimit: '64Mi' } },
+            { name: 'script', configMap: { name: metadata.name } },
+          ],
+        },
+      },
+    },
+  };
+}

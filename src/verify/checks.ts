@@ -1,0 +1,235 @@
+import type { ClusterSet } from '../model/clusterset';
+import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { shellQuote } from '../synth/shell-quote';
+import { LIVE_KINDS, type LiveObjects } from './live-objects';
+
+/**
+ * The checks of a ClusterSet, defined once: each instance judges the live objects of one cluster
+ * (`clusterset status`) and renders the same judgement as POSIX shell over `kubectl get -o
+ * jsonpath` (the verification Job's script, `verify-script.ts`). Both give the same verdict and
+ * the same words; `test/verify/` runs the shell against a fake kubectl that evaluates jsonpath
+ * with the real one, on the same objects.
+ */
+export interface CheckInstance {
+  /** the check's id: `clusterset-connected`, `members-connected`, `gateway-elected`, `service-imported` */
+  readonly check: CheckId;
+  readonly clusterID: string;
+  /** what it is about, in the definition's words */
+  readonly subject: string;
+  /** the check over saved or live objects (`status`), or undefined when only the Job can run it (from inside the cluster's network) */
+  readonly evaluate?: (objects: LiveObjects) => Verdict;
+  /** the same check as a shell line for the Job, or undefined when it needs another cluster (the leader's view) */
+  readonly shell?: string;
+  /** what the Job reads for it: Role rules, least privilege (get, by name) */
+  readonly reads: readonly ReadRule[];
+  /** service-imported: whether this cluster exports the Service itself (so its import needs no other member) */
+  readonly exportedHere?: boolean;
+}
+
+export type CheckId = 'clusterset-connected' | 'members-connected' | 'gateway-elected' | 'service-imported' | 'service-answers';
+
+export interface Verdict {
+  readonly ok: boolean;
+  readonly message: string;
+}
+
+export interface ReadRule {
+  readonly namespace: string;
+  readonly resource: string;
+  readonly group: string;
+  readonly names: readonly string[];
+}
+
+const CLUSTER_SET = { group: 'multicluster.crd.antrea.io', resource: 'clustersets' };
+const GATEWAY = { group: 'multicluster.crd.antrea.io', resource: 'gateways' };
+const SERVICE_IMPORT = { group: 'multicluster.x-k8s.io', resource: 'serviceimports' };
+
+/** Every check instance of a ClusterSet, per cluster in definition order, checks in table order. */
+export function checksOf(definition: ClusterSet): CheckInstance[] {
+  const clusters = effectiveClusters(definition);
+  return clusters.flatMap((c) => checksFor(definition, clusters, c));
+}
+
+/**
+ * One cluster's checks. Reads of the definition: the ClusterSet's name, leader and Services, the
+ * cluster itself and the other clusters' IDs and roles (what a bundle's slice holds,
+ * synth-clusterset.ts `sliceFor`), so the verification Job is built inside the bundle.
+ */
+export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCluster[], c: EffectiveCluster): CheckInstance[] {
+  const name = definition.metadata.name;
+  const leader = definition.spec.leader;
+  return [
+    ...(c.isLeader
+      ? [
+          membersConnected(
+            c,
+            name,
+            leader.namespace,
+            clusters.filter((m) => m.isMember),
+          ),
+        ]
+      : []),
+    ...(c.isMember ? [clusterSetConnected(c, name, leader.clusterID)] : []),
+    ...(c.isMember && c.cluster.gateways.length > 0 ? [gatewayElected(c)] : []),
+    // Antrea's importer imports every Service exported anywhere in the ClusterSet, the exporter's own included
+    ...(c.isMember ? definition.spec.services.map((s) => serviceImported(c, s.namespace, s.name, s.exportFrom)) : []),
+    // opt-in: one connection through the imported Service, from inside the member's Pod network (the Job only)
+    ...(c.isMember && definition.spec.verify.request ? definition.spec.services.map((s) => serviceAnswers(c, s.namespace, s.name, s.exportFrom)) : []),
+  ];
+}
+
+const condition = (list: unknown, type: string): Record<string, unknown> | undefined =>
+  Array.isArray(list) ? (list as Record<string, unknown>[]).find((c) => c?.type === type) : undefined;
+const status = (o: Record<string, unknown> | undefined): Record<string, unknown> =>
+  (o?.status !== null && typeof o?.status === 'object' ? o.status : {}) as Record<string, unknown>;
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** `fail CHECK 'literal'"$var"'literal'`: literal words quoted, the live values expanded. */
+const words = (...parts: (string | { v: string })[]): string => parts.map((p) => (typeof p === 'string' ? shellQuote(p) : `"$${p.v}"`)).join('');
+
+/** A member's ClusterSet is connected to its leader, which confirms it leads (the health rule's Healthy). */
+function clusterSetConnected(c: EffectiveCluster, name: string, leaderID: string): CheckInstance {
+  const ns = c.cluster.namespace;
+  const notFound = `ClusterSet ${ns}/${name} not found`;
+  const connected = `connected to leader ${leaderID}`;
+  const down = `disconnected from leader ${leaderID}: `;
+  const unconfirmed = `connected to leader ${leaderID}, which has not confirmed that it leads this ClusterSet`;
+  const waiting = `not connected to leader ${leaderID} yet (token Secret, leader address, or the leader itself)`;
+  const judge = (overall: string, ready: string, isLeader: string, message: string): Verdict =>
+    overall === 'True' && ready === 'True'
+      ? { ok: true, message: connected }
+      : ready === 'False'
+        ? { ok: false, message: down + message }
+        : ready === 'True' && isLeader !== 'True'
+          ? { ok: false, message: unconfirmed }
+          : { ok: false, message: waiting };
+  const jsonpath =
+    'jsonpath={.status.conditions[?(@.type=="Ready")].status}|{.status.clusterStatuses[0].conditions[?(@.type=="Ready")].status}|{.status.clusterStatuses[0].conditions[?(@.type=="IsLeader")].status}|{.status.clusterStatuses[0].conditions[?(@.type=="Ready")].message}';
+  return {
+    check: 'clusterset-connected',
+    clusterID: c.clusterID,
+    subject: `ClusterSet ${name}`,
+    reads: [{ namespace: ns, ...CLUSTER_SET, names: [name] }],
+    evaluate: (objects) => {
+      const o = objects.get('ClusterSet', ns, name);
+      if (!o) return { ok: false, message: notFound };
+      const st = status(o);
+      const entry = (Array.isArray(st.clusterStatuses) ? st.clusterStatuses[0] : undefined) as Record<string, unknown> | undefined;
+      const ready = condition(entry?.conditions, 'Ready');
+      return judge(
+        text(condition(st.conditions, 'Ready')?.status),
+        text(ready?.status),
+        text(condition(entry?.conditions, 'IsLeader')?.status),
+        text(ready?.message),
+      );
+    },
+    shell: [
+      `if out=$(kubectl get ${LIVE_KINDS.ClusterSet} ${shellQuote(name)} -n ${shellQuote(ns)} -o ${shellQuote(jsonpath)}); then`,
+      `  overall=\${out%%|*}; rest=\${out#*|}; ready=\${rest%%|*}; rest=\${rest#*|}; leads=\${rest%%|*}; message=\${rest#*|}`,
+      `  if [ "$overall" = True ] && [ "$ready" = True ]; then pass clusterset-connected ${words(connected)}`,
+      `  elif [ "$ready" = False ]; then fail clusterset-connected ${words(down, { v: 'message' })}`,
+      `  elif [ "$ready" = True ] && [ "$leads" != True ]; then fail clusterset-connected ${words(unconfirmed)}`,
+      `  else fail clusterset-connected ${words(waiting)}; fi`,
+      `else fail clusterset-connected ${words(notFound)}; fi`,
+    ].join('\n'),
+  };
+}
+
+/** The leader hears from every member the definition lists: the full leader health rule, by name. */
+function membersConnected(c: EffectiveCluster, name: string, ns: string, members: readonly EffectiveCluster[]): CheckInstance {
+  return {
+    check: 'members-connected',
+    clusterID: c.clusterID,
+    subject: `ClusterSet ${name}`,
+    reads: [{ namespace: ns, ...CLUSTER_SET, names: [name] }],
+    evaluate: (objects) => {
+      const o = objects.get('ClusterSet', ns, name);
+      if (!o) return { ok: false, message: `ClusterSet ${ns}/${name} not found` };
+      const entries = status(o).clusterStatuses;
+      const byID = new Map(
+        (Array.isArray(entries) ? (entries as Record<string, unknown>[]) : []).map((e) => [text(e?.clusterID), condition(e?.conditions, 'Ready')]),
+      );
+      const down = members.filter((m) => byID.get(m.clusterID)?.status === 'False').map((m) => m.clusterID);
+      const missing = members
+        .filter((m) => !byID.has(m.clusterID) || (byID.get(m.clusterID)?.status !== 'True' && byID.get(m.clusterID)?.status !== 'False'))
+        .map((m) => m.clusterID);
+      const connected = members.length - down.length - missing.length;
+      const problems = [
+        ...(down.length > 0 ? [`disconnected: ${down.join(', ')}`] : []),
+        ...(missing.length > 0 ? [`never announced: ${missing.join(', ')}`] : []),
+      ];
+      return { ok: problems.length === 0, message: [`${connected} of ${members.length} members connected`, ...problems].join('; ') };
+    },
+  };
+}
+
+/** A member with declared Gateway Nodes has an active Gateway among them (the agent creates the CR on the elected Node). */
+function gatewayElected(c: EffectiveCluster): CheckInstance {
+  const ns = c.cluster.namespace;
+  const nodes = c.cluster.gateways.map((g) => g.node);
+  const none = `no Gateway elected among ${nodes.join(', ')}`;
+  return {
+    check: 'gateway-elected',
+    clusterID: c.clusterID,
+    subject: 'Gateway',
+    reads: [{ namespace: ns, ...GATEWAY, names: nodes }],
+    evaluate: (objects) => {
+      const node = nodes.find((n) => objects.get('Gateway', ns, n));
+      if (node === undefined) return { ok: false, message: none };
+      return { ok: true, message: `Gateway ${node} is active (gatewayIP ${text(objects.get('Gateway', ns, node)?.gatewayIP)})` };
+    },
+    shell: [
+      'elected=',
+      `for node in ${nodes.map(shellQuote).join(' ')}; do`,
+      `  if ip=$(kubectl get ${LIVE_KINDS.Gateway} "$node" -n ${shellQuote(ns)} -o 'jsonpath={.gatewayIP}'); then elected=$node; break; fi`,
+      'done',
+      `if [ -n "$elected" ]; then pass gateway-elected ${words('Gateway ', { v: 'elected' }, ' is active (gatewayIP ', { v: 'ip' }, ')')}`,
+      `else fail gateway-elected ${words(none)}; fi`,
+    ].join('\n'),
+  };
+}
+
+/** A Service exported in the ClusterSet is imported here (the member's importer creates a ServiceImport of the same name). */
+function serviceImported(c: EffectiveCluster, ns: string, svc: string, exportFrom: '*' | readonly string[]): CheckInstance {
+  const ok = `Service ${ns}/${svc} is imported`;
+  const missing = `Service ${ns}/${svc}, exported by ${exportFrom === '*' ? 'every member' : exportFrom.join(', ')}, is not imported here`;
+  return {
+    check: 'service-imported',
+    exportedHere: exportFrom === '*' || exportFrom.includes(c.clusterID),
+    clusterID: c.clusterID,
+    subject: `Service ${ns}/${svc}`,
+    reads: [{ namespace: ns, ...SERVICE_IMPORT, names: [svc] }],
+    evaluate: (objects) => (objects.get('ServiceImport', ns, svc) ? { ok: true, message: ok } : { ok: false, message: missing }),
+    shell: [
+      `if kubectl get ${LIVE_KINDS.ServiceImport} ${shellQuote(svc)} -n ${shellQuote(ns)} -o name >/dev/null; then pass service-imported ${words(ok)}`,
+      `else fail service-imported ${words(missing)}; fi`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * The imported Service answers: one TCP connection to `antrea-mc-<name>.<namespace>.svc` on the
+ * ServiceImport's first port, opened and closed at once (bash's /dev/tcp, within 5 s). Its
+ * endpoints are in other members, so the connection crosses the Gateways. The API server cannot
+ * make it for us (on a managed control plane it is outside the cluster's network), so only the
+ * Job runs it.
+ */
+function serviceAnswers(c: EffectiveCluster, ns: string, svc: string, exportFrom: '*' | readonly string[]): CheckInstance {
+  const host = `antrea-mc-${svc}.${ns}.svc`;
+  const answered = `Service ${ns}/${svc} answered on ${host}:`;
+  const silent = `Service ${ns}/${svc} did not answer on ${host}:`;
+  const noPort = `Service ${ns}/${svc} has no imported port to connect to`;
+  return {
+    check: 'service-answers',
+    clusterID: c.clusterID,
+    subject: `Service ${ns}/${svc}`,
+    exportedHere: exportFrom === '*' || exportFrom.includes(c.clusterID),
+    reads: [{ namespace: ns, ...SERVICE_IMPORT, names: [svc] }],
+    shell: [
+      `if port=$(kubectl get ${LIVE_KINDS.ServiceImport} ${shellQuote(svc)} -n ${shellQuote(ns)} -o 'jsonpath={.spec.ports[0].port}') && [ -n "$port" ]; then`,
+      `  if timeout 5 bash -c 'exec 3<>"/dev/tcp/$1/$2"' connect ${shellQuote(host)} "$port"; then pass service-answers ${words(answered, { v: 'port' })}`,
+      `  else fail service-answers ${words(silent, { v: 'port' })}; fi`,
+      `else fail service-answers ${words(noPort)}; fi`,
+    ].join('\n'),
+  };
+}

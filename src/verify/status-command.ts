@@ -1,0 +1,171 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { checkDefinitions } from '../check-definitions';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import { errnoCode } from '../diagnostics/file-system';
+import { render } from '../diagnostics/render';
+import { findDefinitionFiles } from '../load/load-clustersets';
+import type { ClusterSet } from '../model/clusterset';
+import { checksOf, type CheckId } from './checks';
+import { LIVE_KINDS, LiveObjectsError, parseLiveObjects, type LiveObjects } from './live-objects';
+
+/** A mistake on the command line; the CLI prints it with the usage hint. */
+export class StatusUsageError extends Error {}
+
+interface Stream {
+  write(s: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+export interface StatusOptions {
+  readonly paths: readonly string[];
+  /** a folder of saved `kubectl get -o yaml` output, `<clusterID>.yaml` per cluster */
+  readonly from?: string;
+  /** `clusterID=context,...`: the kubectl context of each cluster (default: the cluster ID) */
+  readonly contexts?: string;
+  readonly format?: string;
+}
+
+export interface CheckResult {
+  readonly check: CheckId;
+  readonly subject: string;
+  readonly ok: boolean;
+  readonly message: string;
+}
+
+export interface StatusReport {
+  readonly clusterSets: { name: string; clusters: { clusterID: string; checks: CheckResult[] }[] }[];
+  readonly healthy: boolean;
+}
+
+/**
+ * `clusterset status`: the verification's checks (`checks.ts`) from outside, over each cluster's
+ * live objects, read with `kubectl get` (read-only, one context per cluster) or from saved
+ * output. One line per cluster and check; exit 0 when every check passes, 1 otherwise, 2 for a
+ * usage mistake.
+ */
+export async function statusCommand(
+  options: StatusOptions,
+  io: { stdout: Stream; stderr: Stream },
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  const format = options.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new StatusUsageError(`--format must be text or json, not "${format}"`);
+  if (options.from !== undefined && options.contexts !== undefined) throw new StatusUsageError('--from and --contexts exclude each other');
+  const contexts = parseContexts(options.contexts);
+  const diagnostics: Diagnostic[] = [];
+  const files = findDefinitionFiles(options.paths.length > 0 ? options.paths : ['clustersets'], diagnostics);
+  const result = files.length > 0 ? await checkDefinitions(files) : undefined;
+  diagnostics.push(...(result?.diagnostics ?? []));
+  if (hasErrors(diagnostics) || !result) {
+    const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
+    io.stderr.write(render('text', diagnostics, new Map(result?.sources.map((s) => [s.file, s.text]) ?? []), { files: files.length, color }));
+    return 1;
+  }
+  const read = options.from !== undefined ? savedObjects(options.from) : liveObjects(contexts);
+  const report = await statusReport(
+    result.parsed.map((p) => p.definition),
+    read,
+  );
+  io.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
+  return report.healthy ? 0 : 1;
+}
+
+/** Objects of one cluster, or why they could not be read. */
+export type ReadCluster = (clusterID: string) => Promise<LiveObjects | { error: string }>;
+
+export async function statusReport(definitions: readonly ClusterSet[], read: ReadCluster): Promise<StatusReport> {
+  const cache = new Map<string, Promise<LiveObjects | { error: string }>>();
+  const clusterSets = [];
+  for (const definition of definitions) {
+    const checks = checksOf(definition);
+    const clusters: StatusReport['clusterSets'][number]['clusters'] = [];
+    for (const clusterID of [...new Set(checks.map((c) => c.clusterID))]) {
+      if (!cache.has(clusterID)) cache.set(clusterID, read(clusterID));
+      const objects = await cache.get(clusterID)!;
+      clusters.push({
+        clusterID,
+        checks: checks
+          .filter((c) => c.clusterID === clusterID)
+          .flatMap(({ check, subject, evaluate }) =>
+            evaluate ? [{ check, subject, ...('error' in objects ? { ok: false, message: objects.error } : evaluate(objects)) }] : [],
+          ),
+      });
+    }
+    clusterSets.push({ name: definition.metadata.name, clusters });
+  }
+  return { clusterSets, healthy: clusterSets.every((s) => s.clusters.every((c) => c.checks.every((k) => k.ok))) };
+}
+
+/** `<clusterset>  <clusterID>  <check>  <subject>  ok|FAIL  <what>`, columns aligned. */
+export function renderStatus(report: StatusReport): string {
+  const rows = report.clusterSets.flatMap((s) =>
+    s.clusters.flatMap((c) => c.checks.map((k) => [s.name, c.clusterID, k.check, k.subject, k.ok ? 'ok' : 'FAIL', k.message])),
+  );
+  const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = rows.map((r) => r.map((v, i) => (i < 5 ? v.padEnd(widths[i]!) : v)).join('  '));
+  const failed = rows.filter((r) => r[4] === 'FAIL').length;
+  return `${lines.join('\n')}\n${failed === 0 ? `all ${rows.length} checks pass` : `${failed} of ${rows.length} checks fail`}\n`;
+}
+
+function parseContexts(value: string | undefined): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const pair of value ? value.split(',') : []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0 || eq === pair.length - 1) throw new StatusUsageError(`--contexts takes clusterID=context pairs separated by commas, not "${pair}"`);
+    map.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return map;
+}
+
+/** `<dir>/<clusterID>.yaml`: what `kubectl get <kinds> -A -o yaml` printed for that cluster. */
+const savedObjects =
+  (dir: string): ReadCluster =>
+  (clusterID) => {
+    const file = join(dir, `${clusterID}.yaml`);
+    try {
+      return Promise.resolve(parseLiveObjects(readFileSync(file, 'utf8')));
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return Promise.resolve({ error: `no saved objects: ${file} does not exist` });
+      if (err instanceof LiveObjectsError) return Promise.resolve({ error: `${file} is not kubectl output: ${err.message}` });
+      return Promise.resolve({ error: `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  };
+
+/** `kubectl --context <ctx> get <kind> -A -o yaml`: read-only, one request per checked kind. */
+export const kubectlGet = (context: string, resource: string): string[] => [
+  '--context',
+  context,
+  'get',
+  resource,
+  '--all-namespaces',
+  '--request-timeout=30s',
+  '-o',
+  'yaml',
+];
+
+/** A cluster without a kind's CRD (a dedicated leader has no ServiceImport) simply has none of them. */
+const NO_SUCH_KIND = /the server doesn't have a resource type/;
+
+const liveObjects =
+  (contexts: ReadonlyMap<string, string>): ReadCluster =>
+  async (clusterID) => {
+    const context = contexts.get(clusterID) ?? clusterID;
+    const texts: string[] = [];
+    for (const resource of Object.values(LIVE_KINDS)) {
+      try {
+        texts.push((await promisify(execFile)('kubectl', kubectlGet(context, resource), { maxBuffer: 64 * 1024 * 1024 })).stdout);
+      } catch (err) {
+        const detail = (err as { stderr?: string }).stderr?.trim() || (err instanceof Error ? err.message : String(err));
+        if (NO_SUCH_KIND.test(detail)) continue;
+        return { error: `kubectl --context ${context} get ${resource}: ${detail.split('\n')[0]}` };
+      }
+    }
+    try {
+      return parseLiveObjects(texts.join('\n---\n'));
+    } catch (err) {
+      return { error: `kubectl --context ${context}: unreadable output: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  };

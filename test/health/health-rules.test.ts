@@ -1,0 +1,103 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { ARGOCD_HEALTH_RULES, argoCdHealthData, argoCdHealthKey, CLUSTER_SET_GATE, CLUSTER_SET_HEALTH, HEALTH_RULES, type HealthRule } from '../../src/health';
+import { ClusterSetSchema } from '../../src/model/clusterset';
+import { checksOf } from '../../src/verify/checks';
+import { parseLiveObjects } from '../../src/verify/live-objects';
+import { celParses, runArgoCdHealth, runFluxHealth, type FluxStatus } from './engines';
+
+interface Case {
+  inputPath: string;
+  healthStatus: { status: string; message?: string };
+  flux: FluxStatus;
+  gate?: { status: string; flux: FluxStatus };
+}
+
+const folderOf = (rule: HealthRule): string => join(import.meta.dirname, rule.apiVersion.split('/')[0]!, rule.kind);
+const casesOf = (rule: HealthRule): Case[] => (parse(readFileSync(join(folderOf(rule), 'health_test.yaml'), 'utf8')) as { tests: Case[] }).tests;
+const objectOf = (rule: HealthRule, c: Case): Record<string, unknown> =>
+  parse(readFileSync(join(folderOf(rule), c.inputPath), 'utf8'), { version: '1.1' }) as Record<string, unknown>;
+
+/** What each engine's verdict means in the other's words (Flux's Unknown: no status yet). */
+const AGREES: Record<string, FluxStatus[]> = { Healthy: ['Current'], Progressing: ['InProgress', 'Unknown'], Degraded: ['Failed'] };
+
+describe.each(HEALTH_RULES.map((r) => [`${r.apiVersion.split('/')[0]}/${r.kind}`, r] as const))('%s', (_, rule) => {
+  const cases = casesOf(rule);
+
+  it.each(cases.map((c) => [c.inputPath, c] as const))('%s: Argo CD Lua', async (_, c) => {
+    expect(await runArgoCdHealth(rule.lua, objectOf(rule, c))).toEqual(c.healthStatus);
+  });
+
+  it.each(cases.map((c) => [c.inputPath, c] as const))('%s: Flux CEL', (_, c) => {
+    expect(runFluxHealth(rule.cel, objectOf(rule, c))).toBe(c.flux);
+    expect(AGREES[c.healthStatus.status]).toContain(c.flux);
+  });
+
+  it('covers healthy, progressing, degraded and a missing status; uses every fixture', () => {
+    expect(new Set(cases.map((c) => c.healthStatus.status))).toEqual(new Set(['Healthy', 'Progressing', 'Degraded']));
+    expect(cases.some((c) => c.flux === 'Unknown')).toBe(true);
+    const files = readdirSync(join(folderOf(rule), 'testdata')).map((f) => `testdata/${f}`);
+    expect(cases.map((c) => c.inputPath).sort()).toEqual(files.sort());
+  });
+
+  it('every expression parses as Flux parses it', () => {
+    for (const expr of Object.values(rule.cel) as string[]) expect(celParses(expr)).toBe(true);
+  });
+});
+
+describe('ClusterSet leader gate (Argo CD argocd-cm, the leader Kustomizations)', () => {
+  const cases = casesOf(CLUSTER_SET_HEALTH);
+  it.each(cases.map((c) => [c.inputPath, c] as const))('%s', async (_, c) => {
+    const obj = objectOf(CLUSTER_SET_HEALTH, c);
+    const want = c.gate ?? { status: c.healthStatus.status, flux: c.flux };
+    expect((await runArgoCdHealth(CLUSTER_SET_GATE.lua, obj)).status).toBe(want.status);
+    expect(runFluxHealth(CLUSTER_SET_GATE.cel, obj)).toBe(want.flux);
+  });
+
+  it('never waits for members or fails on one: only the leader fixtures differ from the full rule', () => {
+    const differing = cases.filter((c) => c.gate).map((c) => c.inputPath);
+    expect(differing.length).toBeGreaterThan(0);
+    expect(differing.every((p) => p.includes('leader-'))).toBe(true);
+  });
+});
+
+describe('the Lua VM is Argo CD’s', () => {
+  it('is Lua 5.1 with no string or math library and no string methods', async () => {
+    const probe = `local ok = pcall(function() return ("x"):len() end)
+return { status = _VERSION, message = tostring(string) .. " " .. tostring(math) .. " " .. tostring(ok) }`;
+    expect(await runArgoCdHealth(probe, {})).toEqual({ status: 'Lua 5.1', message: 'nil nil false' });
+  });
+});
+
+describe('what the engines get', () => {
+  it('the argocd-cm file in dist/ holds exactly the Argo CD rules, byte for byte after YAML 1.1 parsing', () => {
+    const file = join(import.meta.dirname, '../../dist/demo-clusterset/argocd/health/ConfigMap.argocd.argocd-cm.yaml');
+    const cm = parse(readFileSync(file, 'utf8'), { version: '1.1' }) as { data: Record<string, string> };
+    expect(cm.data).toEqual(argoCdHealthData());
+    expect(Object.keys(cm.data).sort()).toEqual(ARGOCD_HEALTH_RULES.map(argoCdHealthKey).sort());
+  });
+
+  it("the verification's clusterset-connected check agrees with the member rule on every member fixture", () => {
+    const definition = {
+      apiVersion: 'antrea-clusterset/v1alpha1',
+      kind: 'ClusterSetDefinition',
+      metadata: { name: 'test-clusterset' },
+      spec: {
+        antrea: { version: 'v2.7.0' },
+        leader: { clusterID: 'test-cluster-north', server: 'https://172.18.0.1:6443' },
+        clusters: [{ clusterID: 'test-cluster-north' }, { clusterID: 'test-cluster-east', gateways: [{ node: 'n' }] }],
+      },
+    };
+    const check = checksOf(ClusterSetSchema.parse(definition)).find((c) => c.clusterID === 'test-cluster-east' && c.check === 'clusterset-connected')!;
+    const members = casesOf(CLUSTER_SET_HEALTH).filter((c) => c.inputPath.includes('member-'));
+    expect(members.length).toBeGreaterThan(5);
+    for (const c of members) {
+      const obj = objectOf(CLUSTER_SET_HEALTH, c);
+      // the check has no generation wait (a Job retries); compare where the rule does not wait on it
+      if (c.inputPath.includes('generation')) continue;
+      expect(check.evaluate!(parseLiveObjects(stringify(obj))).ok, c.inputPath).toBe(c.healthStatus.status === 'Healthy');
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { compile } from '../../src/compile';
+import { VERIFY_IMAGE } from '../../src/model/clusterset';
+import { layerOf } from '../../src/synth/layers';
+import type { KubeObject } from '../../src/synth/kube-object';
+
+const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');
+const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'verify-job-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface Definition {
+  spec: { clusters: { member?: boolean }[]; services: object[] };
+}
+interface PodSpec {
+  hostNetwork?: boolean;
+  containers: { image: string; resources: { limits: object }; securityContext: object }[];
+  volumes: object[];
+}
+type Job = KubeObject & { spec: { template: { spec: PodSpec } } };
+
+/** The definition with a change, compiled; the verification objects per cluster. */
+async function verification(edit: (d: Definition) => void = () => {}) {
+  const definition = parse(readFileSync(DEFINITION, 'utf8')) as Definition;
+  edit(definition);
+  const file = join(tmp, `${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, stringify(definition));
+  const { outputs, diagnostics } = await compile({ files: [file] });
+  expect(diagnostics).toEqual([]);
+  return new Map(outputs[0]!.bundles.map((b) => [b.clusterID, b.objects.filter((o) => o.metadata.name.startsWith('antrea-clusterset-verify-'))]));
+}
+
+const scriptOf = (objects: readonly KubeObject[]) => (objects.find((o) => o.kind === 'ConfigMap')!.data as Record<string, string>)['verify.sh']!;
+const jobOf = (objects: readonly KubeObject[]) => objects.find((o) => o.kind === 'Job') as Job;
+
+describe('the verification Job', () => {
+  it('every member gets one, a dedicated leader none', async () => {
+    const dedicated = await verification((d) => (d.spec.clusters[0]!.member = false));
+    expect(dedicated.get('north')).toEqual([]);
+    for (const id of ['east', 'west'])
+      expect(
+        dedicated
+          .get(id)!
+          .map((o) => o.kind)
+          .sort(),
+      ).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Job', 'Role', 'RoleBinding', 'ServiceAccount']);
+  });
+
+  it('reads only what its checks read: get, by name', async () => {
+    const east = (await verification()).get('east')!;
+    const rules = east.filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole').flatMap((o) => (o as unknown as { rules: object[] }).rules);
+    expect(rules).toEqual([
+      { apiGroups: ['multicluster.crd.antrea.io'], resources: ['clustersets'], resourceNames: ['verify-clusterset'], verbs: ['get'] },
+      { apiGroups: ['multicluster.crd.antrea.io'], resources: ['gateways'], resourceNames: ['east-node-1', 'east-node-2'], verbs: ['get'] },
+      { apiGroups: ['multicluster.x-k8s.io'], resources: ['serviceimports'], resourceNames: ['api', 'nginx'], verbs: ['get'] },
+    ]);
+    const sa = east.find((o) => o.kind === 'ServiceAccount')!.metadata.name;
+    for (const b of east.filter((o) => o.kind.endsWith('Binding')))
+      expect((b as unknown as { subjects: unknown }).subjects).toEqual([{ kind: 'ServiceAccount', name: sa, namespace: 'kube-system' }]);
+  });
+
+  it('a pinned image, limits, no privilege, a PostSync hook, in the last layer (Flux waits for it there)', async () => {
+    const job = jobOf((await verification()).get('west')!);
+    expect(VERIFY_IMAGE).toMatch(/@sha256:[0-9a-f]{64}$/);
+    const pod = job.spec.template.spec;
+    expect(pod.containers[0]!.image).toBe(VERIFY_IMAGE);
+    expect(pod.containers[0]!.resources.limits).toEqual({ cpu: '200m', memory: '128Mi' });
+    expect(pod.containers[0]!.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(pod.hostNetwork).toBeUndefined();
+    expect(job.metadata.annotations).toMatchObject({ 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-delete-policy': 'BeforeHookCreation' });
+    expect(layerOf(job)).toBe('resources');
+    expect(pod.volumes).toContainEqual({ name: 'script', configMap: { name: job.metadata.name } });
+  });
+
+  it('a dual-role leader does not wait for Services only other members export (they wait for the leader)', async () => {
+    const script = scriptOf((await verification()).get('north')!);
+    expect(script).toContain('serviceimports.multicluster.x-k8s.io nginx -n demo');
+    expect(script).not.toContain(' api -n shop');
+    expect(scriptOf((await verification()).get('west')!)).toContain(' api -n shop');
+  });
+
+  it('is named by what it verifies: the same definition the same name, a new check a new Job', async () => {
+    const [a, b] = [await verification(), await verification()];
+    const c = await verification((d) => d.spec.services.push({ name: 'db', namespace: 'shop', exportFrom: ['west'] }));
+    const name = (m: Map<string, KubeObject[]>, id: string) => jobOf(m.get(id)!).metadata.name;
+    expect(name(a, 'east')).toBe(name(b, 'east'));
+    expect(name(c, 'east')).not.toBe(name(a, 'east'));
+    expect(name(a, 'east')).toMatch(/^antrea-clusterset-verify-[0-9a-f]{10}$/);
+  });
+
+  it('its script is valid sh', async () => {
+    for (const [, objects] of await verification()) expect(spawnSync('sh', ['-n', '-c', scriptOf(objects)]).status).toBe(0);
+  });
+});
+
+describe('spec.verify', () => {
+  it('an image not pinned by digest is a schema error at its line; job: false removes the verification', async () => {
+    const definition = parse(readFileSync(DEFINITION, 'utf8')) as Definition & { spec: { verify?: object } };
+    definition.spec.verify = { image: 'docker.io/bitnami/kubectl:latest' };
+    const file = join(tmp, 'unpinned.yaml');
+    writeFileSync(file, stringify(definition));
+    const { diagnostics } = await compile({ files: [file] });
+    expect(diagnostics.map((d) => [d.code, d.path.join('.')])).toEqual([['schema', 'spec.verify.image']]);
+    const off = await verification((d) => ((d as Definition & { spec: { verify?: object } }).spec.verify = { job: false }));
+    for (const [, objects] of off) expect(objects).toEqual([]);
+  });
+});

@@ -1,0 +1,244 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { checkDefinitions } from '../../src/check-definitions';
+import { checksOf, type CheckInstance } from '../../src/verify/checks';
+import { LIVE_KINDS, parseLiveObjects } from '../../src/verify/live-objects';
+import { verificationScript } from '../../src/verify/verify-script';
+
+const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');
+const FAKE_KUBECTL = join(import.meta.dirname, 'fake-kubectl');
+const REAL_KUBECTL = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).stdout.trim();
+const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'verify-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+type Obj = Record<string, unknown>;
+const cond = (type: string, status: string, message?: string) => ({ type, status, ...(message && { message }) });
+const memberSet = (ready: string, entry?: { ready: string; isLeader: string; message?: string }): Obj => ({
+  apiVersion: 'multicluster.crd.antrea.io/v1alpha2',
+  kind: 'ClusterSet',
+  metadata: { name: 'verify-clusterset', namespace: 'kube-system', generation: 1 },
+  spec: { clusterID: 'x', leaders: [{ clusterID: 'north', server: 'https://172.18.0.10:6443', secret: 't' }] },
+  status: {
+    observedGeneration: 1,
+    conditions: [cond('Ready', ready)],
+    ...(entry && { clusterStatuses: [{ clusterID: 'north', conditions: [cond('Ready', entry.ready, entry.message), cond('IsLeader', entry.isLeader)] }] }),
+  },
+});
+const leaderSet = (entries: Record<string, string>): Obj => ({
+  apiVersion: 'multicluster.crd.antrea.io/v1alpha2',
+  kind: 'ClusterSet',
+  metadata: { name: 'verify-clusterset', namespace: 'antrea-multicluster', generation: 1 },
+  spec: { clusterID: 'north', leaders: [{ clusterID: 'north' }] },
+  status: {
+    conditions: [cond('Ready', 'True')],
+    clusterStatuses: Object.entries(entries).map(([clusterID, s]) => ({ clusterID, conditions: [cond('Ready', s)] })),
+  },
+});
+const gateway = (node: string, ip: string): Obj => ({
+  apiVersion: 'multicluster.crd.antrea.io/v1alpha1',
+  kind: 'Gateway',
+  metadata: { name: node, namespace: 'kube-system' },
+  gatewayIP: ip,
+  internalIP: ip,
+});
+const serviceImport = (namespace: string, name: string): Obj => ({
+  apiVersion: 'multicluster.x-k8s.io/v1alpha1',
+  kind: 'ServiceImport',
+  metadata: { name, namespace },
+  spec: { type: 'ClusterSetIP', ports: [{ port: 80, protocol: 'TCP' }] },
+});
+const connected = { ready: 'True', isLeader: 'True' };
+
+/** Per scenario, per cluster: the live objects. */
+const SCENARIOS: Record<string, Record<string, Obj[]>> = {
+  healthy: {
+    north: [
+      leaderSet({ north: 'True', east: 'True', west: 'True' }),
+      memberSet('True', connected),
+      gateway('north-node-1', '172.18.0.10'),
+      serviceImport('demo', 'nginx'),
+      serviceImport('shop', 'api'),
+    ],
+    east: [memberSet('True', connected), gateway('east-node-2', '172.18.0.21'), serviceImport('demo', 'nginx'), serviceImport('shop', 'api')],
+    west: [memberSet('True', connected), gateway('west-node-1', '172.18.0.30'), serviceImport('demo', 'nginx'), serviceImport('shop', 'api')],
+  },
+  'first install': {
+    north: [leaderSet({}), memberSet('False', { ready: 'Unknown', isLeader: 'False', message: 'Leader cluster added' })],
+    east: [memberSet('False', { ready: 'Unknown', isLeader: 'False', message: 'Leader cluster added' })],
+    west: [],
+  },
+  'a member lost its leader': {
+    north: [
+      leaderSet({ north: 'True', east: 'False', west: 'True' }),
+      memberSet('True', connected),
+      gateway('north-node-1', '172.18.0.10'),
+      serviceImport('demo', 'nginx'),
+    ],
+    east: [memberSet('False', { ready: 'False', isLeader: 'True', message: 'Unauthorized' }), gateway('east-node-1', '172.18.0.20')],
+    west: [memberSet('Unknown', { ready: 'True', isLeader: 'False' }), serviceImport('demo', 'nginx')],
+  },
+};
+
+const definition = async () => {
+  const { parsed, diagnostics } = await checkDefinitions([DEFINITION]);
+  expect(diagnostics).toEqual([]);
+  return parsed[0]!.definition;
+};
+
+/** Runs a cluster's Job script against the fake kubectl; returns its report lines, exit code and kubectl calls. */
+function runScript(shell: string, script: string, dir: string) {
+  const log = join(dir, 'kubectl.log');
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  writeFileSync(log, '');
+  execFileSync('cp', [FAKE_KUBECTL, join(dir, 'bin', 'kubectl')]);
+  const run = spawnSync(shell, ['-c', script], {
+    encoding: 'utf8',
+    env: {
+      PATH: `${join(dir, 'bin')}:/usr/bin:/bin`,
+      VERIFY_TIMEOUT: '0',
+      FAKE_KUBE_OBJECTS: join(dir, 'objects'),
+      FAKE_KUBE_LOG: log,
+      REAL_KUBECTL,
+      FAKE_ANSWER: process.env.FAKE_ANSWER ?? '',
+    },
+  });
+  const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  return { lines: run.stdout.split('\n').filter((l) => /^(PASS|FAIL) /.test(l)), status: run.status, calls };
+}
+
+describe.each(Object.entries(SCENARIOS))('%s', (scenario, clusters) => {
+  it.each(Object.keys(clusters))('%s: the Job script and `status` give the same verdicts, in the same words', async (clusterID) => {
+    const checks = checksOf(await definition()).filter((c) => c.clusterID === clusterID);
+    const dir = join(tmp, scenario.replace(/\W+/g, '-'), clusterID);
+    const objects = clusters[clusterID]!;
+    for (const o of objects) {
+      const meta = o.metadata as { name: string; namespace: string };
+      const resource = LIVE_KINDS[o.kind as keyof typeof LIVE_KINDS];
+      mkdirSync(join(dir, 'objects', resource, meta.namespace), { recursive: true });
+      writeFileSync(join(dir, 'objects', resource, meta.namespace, `${meta.name}.yaml`), stringify(o));
+    }
+    const live = parseLiveObjects(stringify({ apiVersion: 'v1', kind: 'List', items: objects }));
+    const fromStatus = checks.filter((c) => c.shell !== undefined).map((c) => verdictLine(c, c.evaluate!(live)));
+    if (scenario === 'healthy') expect(fromStatus.every((l) => l.startsWith('PASS'))).toBe(true);
+    if (scenario === 'first install') expect(fromStatus.every((l) => l.startsWith('FAIL'))).toBe(true);
+    // dash (Debian's sh, as strict as busybox ash) and bash
+    for (const shell of ['sh', 'bash']) {
+      const { lines, status } = runScript(shell, verificationScript('verify-clusterset', clusterID, checks), dir);
+      expect(lines, shell).toEqual(fromStatus);
+      expect(status, shell).toBe(fromStatus.every((l) => l.startsWith('PASS')) ? 0 : 1);
+    }
+    const { calls } = runScript('sh', verificationScript('verify-clusterset', clusterID, checks), dir);
+    // least privilege: every read is a `get` by name that the check's Role rules allow
+    const allowed = checks.flatMap((c) => c.reads.flatMap((r) => r.names.map((n) => `${r.resource}.${r.group} ${n} -n ${r.namespace}`)));
+    for (const call of calls) expect(allowed, call).toContain(call.replace(/^get /, '').replace(/ -o .*$/, ''));
+  });
+});
+
+const verdictLine = (c: CheckInstance, v: { ok: boolean; message: string }) => `${v.ok ? 'PASS' : 'FAIL'} ${c.check}: ${v.message}`;
+
+describe('the checks of a ClusterSet', () => {
+  it('one per cluster role and declared object', async () => {
+    const table = checksOf(await definition()).map((c) => `${c.clusterID} ${c.check} ${c.subject}`);
+    expect(table).toEqual([
+      'north members-connected ClusterSet verify-clusterset',
+      'north clusterset-connected ClusterSet verify-clusterset',
+      'north gateway-elected Gateway',
+      'north service-imported Service demo/nginx',
+      'north service-imported Service shop/api',
+      'east clusterset-connected ClusterSet verify-clusterset',
+      'east gateway-elected Gateway',
+      'east service-imported Service demo/nginx',
+      'east service-imported Service shop/api',
+      'west clusterset-connected ClusterSet verify-clusterset',
+      'west gateway-elected Gateway',
+      'west service-imported Service demo/nginx',
+      'west service-imported Service shop/api',
+    ]);
+  });
+
+  it('the leader view names the members that are missing or disconnected', async () => {
+    const [members] = checksOf(await definition());
+    const judge = (entries: Record<string, string>) => members!.evaluate!(parseLiveObjects(stringify(leaderSet(entries))));
+    expect(judge({})).toEqual({ ok: false, message: '0 of 3 members connected; never announced: north, east, west' });
+    expect(judge({ north: 'True', east: 'False', west: 'True' })).toEqual({ ok: false, message: '2 of 3 members connected; disconnected: east' });
+    expect(judge({ north: 'True', east: 'True', west: 'True' })).toEqual({ ok: true, message: '3 of 3 members connected' });
+  });
+});
+
+describe('opt-in: the imported Service answers (spec.verify.request, the Job only)', () => {
+  const withRequest = async () => {
+    const d = await definition();
+    return { ...d, spec: { ...d.spec, verify: { ...d.spec.verify, request: true } } };
+  };
+
+  it('one connection per Service, to antrea-mc-<name>.<namespace>.svc on the imported port; PASS or FAIL in domain words', async () => {
+    const checks = checksOf(await withRequest()).filter((c) => c.clusterID === 'west');
+    expect(checks.filter((c) => c.check === 'service-answers').map((c) => [c.subject, c.evaluate])).toEqual([
+      ['Service demo/nginx', undefined],
+      ['Service shop/api', undefined],
+    ]);
+    const dir = join(tmp, 'request');
+    for (const o of [serviceImport('demo', 'nginx')]) {
+      const meta = o.metadata as { name: string; namespace: string };
+      mkdirSync(join(dir, 'objects', LIVE_KINDS.ServiceImport, meta.namespace), { recursive: true });
+      writeFileSync(join(dir, 'objects', LIVE_KINDS.ServiceImport, meta.namespace, `${meta.name}.yaml`), stringify(o));
+    }
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    // a timeout that records the connection it was asked for and answers as told
+    writeFileSync(join(dir, 'bin', 'timeout'), '#!/bin/sh\nshift\necho "$*" >> "$FAKE_KUBE_LOG.connect"\nexit "$FAKE_ANSWER"\n', { mode: 0o755 });
+    const script = verificationScript(
+      'verify-clusterset',
+      'west',
+      checks.filter((c) => c.check === 'service-answers'),
+    );
+    for (const [answer, lines] of [
+      [
+        '0',
+        [
+          'PASS service-answers: Service demo/nginx answered on antrea-mc-nginx.demo.svc:80',
+          'FAIL service-answers: Service shop/api has no imported port to connect to',
+        ],
+      ],
+      [
+        '1',
+        [
+          'FAIL service-answers: Service demo/nginx did not answer on antrea-mc-nginx.demo.svc:80',
+          'FAIL service-answers: Service shop/api has no imported port to connect to',
+        ],
+      ],
+    ] as const) {
+      process.env.FAKE_ANSWER = answer;
+      try {
+        const run = runScript('sh', `export FAKE_ANSWER=${answer}\n${script}`, dir);
+        expect(run.lines).toEqual(lines);
+      } finally {
+        delete process.env.FAKE_ANSWER;
+      }
+    }
+    expect(readFileSync(join(dir, 'kubectl.log.connect'), 'utf8')).toContain('bash -c exec 3<>"/dev/tcp/$1/$2" connect antrea-mc-nginx.demo.svc 80');
+  });
+
+  it("the connection idiom is bash's, and tells an open port from a closed one", async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const port = (server.address() as AddressInfo).port;
+    const connect = (p: number) => spawnSync('timeout', ['5', 'bash', '-c', 'exec 3<>"/dev/tcp/$1/$2"', 'connect', '127.0.0.1', String(p)]).status;
+    expect(connect(port)).toBe(0);
+    server.close();
+    await new Promise((r) => server.once('close', r));
+    expect(connect(port)).not.toBe(0);
+  });
+
+  it("a dual-role leader's Job leaves out Services only other members export", async () => {
+    const north = checksOf(await withRequest()).filter((c) => c.clusterID === 'north' && c.check === 'service-answers');
+    expect(north.map((c) => [c.subject, c.exportedHere])).toEqual([
+      ['Service demo/nginx', true],
+      ['Service shop/api', false],
+    ]);
+  });
+});

@@ -1,0 +1,131 @@
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { main } from '../../src/cli';
+
+const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');
+const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'status-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const cond = (type: string, status: string) => ({ type, status });
+const list = (...items: object[]) => stringify({ apiVersion: 'v1', kind: 'List', items });
+const member = (ready: string) => ({
+  apiVersion: 'multicluster.crd.antrea.io/v1alpha2',
+  kind: 'ClusterSet',
+  metadata: { name: 'verify-clusterset', namespace: 'kube-system' },
+  spec: { leaders: [{ clusterID: 'north', server: 'https://172.18.0.10:6443' }] },
+  status: { conditions: [cond('Ready', ready)], clusterStatuses: [{ clusterID: 'north', conditions: [cond('Ready', ready), cond('IsLeader', 'True')] }] },
+});
+const leader = {
+  apiVersion: 'multicluster.crd.antrea.io/v1alpha2',
+  kind: 'ClusterSet',
+  metadata: { name: 'verify-clusterset', namespace: 'antrea-multicluster' },
+  spec: { leaders: [{ clusterID: 'north' }] },
+  status: {
+    conditions: [cond('Ready', 'True')],
+    clusterStatuses: ['north', 'east', 'west'].map((clusterID) => ({ clusterID, conditions: [cond('Ready', 'True')] })),
+  },
+};
+const gateway = (name: string) => ({
+  apiVersion: 'multicluster.crd.antrea.io/v1alpha1',
+  kind: 'Gateway',
+  metadata: { name, namespace: 'kube-system' },
+  gatewayIP: '10.0.0.1',
+});
+const imported = (namespace: string, name: string) => ({ apiVersion: 'multicluster.x-k8s.io/v1alpha1', kind: 'ServiceImport', metadata: { name, namespace } });
+
+const HEALTHY = {
+  north: list(leader, member('True'), gateway('north-node-1'), imported('demo', 'nginx'), imported('shop', 'api')),
+  east: list(member('True'), gateway('east-node-1'), imported('demo', 'nginx'), imported('shop', 'api')),
+  west: list(member('True'), gateway('west-node-1'), imported('demo', 'nginx'), imported('shop', 'api')),
+};
+
+function saved(name: string, files: Record<string, string>): string {
+  const dir = join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  for (const [id, text] of Object.entries(files)) writeFileSync(join(dir, `${id}.yaml`), text);
+  return dir;
+}
+
+async function run(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['status', DEFINITION, ...argv], {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: {},
+  });
+  return { code, stdout, stderr };
+}
+
+describe('clusterset status', () => {
+  it('exit 0 and one line per cluster and check when every check passes', async () => {
+    const { code, stdout } = await run('--from', saved('healthy', HEALTHY));
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(14);
+    expect(lines[0]).toMatch(/^verify-clusterset {2}north {2}members-connected +ClusterSet verify-clusterset +ok +3 of 3 members connected$/);
+    expect(lines.at(-1)).toBe('all 13 checks pass');
+  });
+
+  it('exit 1 naming what fails; a cluster without saved output fails every check', async () => {
+    const { code, stdout } = await run('--from', saved('broken', { ...HEALTHY, east: list(member('False')) }), '--format', 'json');
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as {
+      healthy: boolean;
+      clusterSets: { clusters: { clusterID: string; checks: { check: string; ok: boolean; message: string }[] }[] }[];
+    };
+    expect(report.healthy).toBe(false);
+    const east = report.clusterSets[0]!.clusters.find((c) => c.clusterID === 'east')!;
+    expect(east.checks.map((c) => [c.check, c.ok, c.message])).toEqual([
+      ['clusterset-connected', false, 'disconnected from leader north: '],
+      ['gateway-elected', false, 'no Gateway elected among east-node-1, east-node-2'],
+      ['service-imported', false, 'Service demo/nginx, exported by every member, is not imported here'],
+      ['service-imported', false, 'Service shop/api, exported by east, is not imported here'],
+    ]);
+    const missing = await run('--from', saved('partial', { north: HEALTHY.north }));
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain('west   clusterset-connected  ClusterSet verify-clusterset  FAIL  no saved objects:');
+  });
+
+  it('a saved dump is untrusted input: aliases and junk are a failed check, not a crash', async () => {
+    const { code, stdout } = await run('--from', saved('hostile', { ...HEALTHY, west: 'a: &x [1]\nb: *x\n' }));
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/west .* FAIL {2}.*west\.yaml is not kubectl output/);
+  });
+
+  it('reads the live clusters with kubectl get only, one context per cluster', async () => {
+    const bin = join(tmp, 'bin');
+    mkdirSync(bin, { recursive: true });
+    const dumps = saved('live', HEALTHY);
+    // prints the saved dump of the context's cluster for the ClusterSet kind, nothing for the others
+    writeFileSync(
+      join(bin, 'kubectl'),
+      `#!/bin/sh\necho "$*" >> ${join(tmp, 'calls')}\n[ "$1" = --context ] && [ "$3" = get ] || exit 9\ncase $2 in ctx-*) id=\${2#ctx-} ;; *) id=$2 ;; esac\ncase $4 in clustersets.*) cat ${dumps}/$id.yaml ;; gateways.*) cat ${dumps}/$id.yaml ;; *) echo "error: the server doesn't have a resource type \\"serviceimports\\"" >&2; exit 1 ;; esac\n`,
+    );
+    chmodSync(join(bin, 'kubectl'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ''}`;
+    try {
+      const { code, stdout } = await run('--contexts', 'east=ctx-east,west=ctx-west');
+      // a kind the cluster does not serve is read as none of it (here the dumps hold the imports already)
+      expect(stdout).toContain('all 13 checks pass');
+      expect(code).toBe(0);
+      const calls = readFileSync(join(tmp, 'calls'), 'utf8').trim().split('\n');
+      expect(new Set(calls.map((c) => c.split(' ').slice(0, 3).join(' ')))).toEqual(
+        new Set(['--context north get', '--context ctx-east get', '--context ctx-west get']),
+      );
+      expect(calls.every((c) => c.endsWith('--all-namespaces --request-timeout=30s -o yaml'))).toBe(true);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
+  it('usage mistakes exit 2', async () => {
+    expect((await run('--format', 'xml')).code).toBe(2);
+    expect((await run('--contexts', 'east')).code).toBe(2);
+    expect((await run('--from', tmp, '--contexts', 'a=b')).code).toBe(2);
+  });
+});
