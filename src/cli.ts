@@ -283,7 +283,7 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
         {
           ...fileSystemDiagnostic(out, check ? 'compare with' : 'write into', err),
           message: err.message,
-          hint: 'choose an empty or absent --out, or the output of a previous synth',
+          hint: err.hint ?? 'choose an empty or absent --out, or the output of a previous synth',
         },
       ]);
     else if (errnoCode(err)) report([fileSystemDiagnostic((err as NodeJS.ErrnoException).path ?? out, check ? 'read' : 'write', err)]);

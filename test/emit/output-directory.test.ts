@@ -302,7 +302,9 @@ describe('the output directory is ours alone', () => {
     mkdirSync(state, { recursive: true });
     writeFileSync(join(state, 'lock'), '2147483646 gone');
     expect((await synth([file], { out })).built).toBe(3);
-    expect(existsSync(state)).toBe(false);
+    // what stays is the spare tree and its record, which git ignores
+    expect(readdirSync(state).sort()).toEqual(['.gitignore', 'spare', 'spare.json']);
+    expect(readFileSync(join(state, '.gitignore'), 'utf8')).toBe('*\n');
   });
 
   test('leftovers of older versions are cleaned: .clusterset-tmp-*, <out>.old-*, <clusterset>.old-*', async () => {
@@ -314,8 +316,40 @@ describe('the output directory is ours alone', () => {
     mkdirSync(join(parent, 'dist.old-12-34/fleet'), { recursive: true });
     cpSync(join(out, 'fleet'), join(out, 'fleet.old-12-34'), { recursive: true });
     await synth([file], { out });
-    expect(readdirSync(parent)).toEqual(['dist']);
+    expect(readdirSync(parent).sort()).toEqual(['.dist.clusterset', 'dist']);
     expect(contents(tree(out))).toEqual(good);
+  });
+
+  test("hidden top-level entries are the user's: kept as they are now by a synth that changes the output", async () => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    writeFileSync(join(out, '.keep'), 'mine\n');
+    await synth([definitionFile(fleet(3, { changedMember: 1 }))], { out });
+    expect(readFileSync(join(out, '.keep'), 'utf8')).toBe('mine\n');
+    writeFileSync(join(out, '.keep'), 'edited\n');
+    await synth([definitionFile(fleet(3, { changedMember: 2 }))], { out });
+    expect(readFileSync(join(out, '.keep'), 'utf8')).toBe('edited\n');
+    rmSync(join(out, '.keep'));
+    await synth([file], { out });
+    expect(existsSync(join(out, '.keep'))).toBe(false);
+  });
+
+  test('a journal an older version committed before it was killed is finished', async () => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    const good = contents(tree(out));
+    const state = join(parent, '.dist.clusterset');
+    // that version moved staged files in one by one: killed half-way, the stray file is not yet removed
+    mkdirSync(join(state, 'staging/fleet'), { recursive: true });
+    writeFileSync(join(state, 'staging/fleet/README.md'), good.get('fleet/README.md')!);
+    rmSync(join(out, 'fleet/README.md'));
+    writeFileSync(join(out, 'fleet/stray.yaml'), 'x: 1\n');
+    writeFileSync(join(state, 'journal.json'), JSON.stringify({ deletes: ['fleet/stray.yaml'], moves: ['fleet/README.md'] }));
+    await synth([file], { out });
+    expect(contents(tree(out))).toEqual(good);
+    expect(readdirSync(state).sort()).toEqual(['.gitignore', 'spare', 'spare.json']);
   });
 
   test('killed between the two renames of an older version: the old tree comes back', async () => {
