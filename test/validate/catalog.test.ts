@@ -28,6 +28,8 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'cloud-encap-mode': 'error',
   'install-config-unused': 'warning',
   'argocd-applicationset-size': 'error',
+  'list-duplicate': 'error',
+  'label-syntax': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
