@@ -240,7 +240,8 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   if (!['text', 'json', 'github'].includes(format)) throw new UsageError(`--format must be text, json or github, not "${format}"`);
   const quiet = args.options.quiet === true;
   const out = (args.options.out as string | undefined) ?? env.CDK8S_OUTDIR ?? 'dist';
-  const full = args.positionals.length === 0;
+  // the default folder named (`synth clustersets`) is the default: every definition, so the output's other ClusterSets go
+  const full = args.positionals.every((p) => resolve(p) === resolve('clustersets'));
 
   // results (what was checked or written) go to stdout, diagnostics to stderr; json and github are results
   const diagnostics: Diagnostic[] = [];

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -195,4 +195,28 @@ describe('colour only on a terminal with NO_COLOR unset', () => {
     // the colourless text is the same either way
     expect(r.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toBe((await run(['validate', BAD])).stderr);
   });
+});
+
+describe('the default folder named explicitly', () => {
+  // `synth clustersets` compiles every definition just as `synth` does, so it also removes the
+  // folder of a ClusterSet whose definition is gone; naming single files keeps the others
+  const extra = () => at('extra.yaml', readFileSync(GOOD, 'utf8').replace('name: demo-clusterset', 'name: extra-clusterset'));
+
+  test.each([[['clustersets']], [['./clustersets/']], [['clustersets', 'clustersets']]])(
+    'synth %j removes the bundles of a deleted definition, as synth does',
+    async (paths) => {
+      const out = at(`out-${paths.join('-').replace(/[^a-z]/g, '')}`);
+      expect((await run(['synth', '-q', '--out', out, GOOD, extra()])).code).toBe(0);
+      expect(readdirSync(out)).toContain('extra-clusterset');
+      // a definition given alone keeps the other ClusterSets' output
+      expect((await run(['synth', '-q', '--out', out, GOOD])).code).toBe(0);
+      expect(readdirSync(out)).toContain('extra-clusterset');
+      const check = await run(['synth', '--check', '--out', out, ...paths]);
+      expect(check.code).toBe(1);
+      expect(check.stderr).toContain('extra-clusterset/');
+      expect((await run(['synth', '-q', '--out', out, ...paths])).code).toBe(0);
+      expect(readdirSync(out)).not.toContain('extra-clusterset');
+      expect((await run(['synth', '--check', '--out', out])).code).toBe(0);
+    },
+  );
 });
