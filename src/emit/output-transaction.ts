@@ -28,6 +28,8 @@ export interface FileSystemOps {
   rmSync(path: string, options: { recursive: boolean; force: boolean }): void;
   mkdirSync(path: string, options: { recursive: boolean }): void;
   linkSync(existing: string, path: string): void;
+  /** throws when the path may not be written (EROFS, EACCES); tests stand in for a read-only mount */
+  accessSync(path: string, mode: number): void;
   /** called at each step of the commit (a test hook: drills stop or kill the writer there) */
   at?(step: CommitStep): void;
 }
@@ -38,6 +40,7 @@ const realFs: FileSystemOps = {
   rmSync: (p, o) => nodeFs.rmSync(p, o),
   mkdirSync: (p, o) => void nodeFs.mkdirSync(p, o),
   linkSync: (a, b) => nodeFs.linkSync(a, b),
+  accessSync: (p, m) => nodeFs.accessSync(p, m),
   at: pauseAt,
 };
 
@@ -121,6 +124,9 @@ export class OutputTransaction {
   begin(): void {
     if (this.check) this.assertNothingPending();
     else {
+      // a read-only output (a read-only mount, no write permission) is named before anything is written
+      const target = [this.out, dirname(this.out)].find((p) => nodeFs.existsSync(p));
+      if (target) this.fs.accessSync(target, nodeFs.constants.W_OK);
       this.fs.mkdirSync(this.state, { recursive: true });
       // the state folder sits in the user's repository: git ignores it whole
       if (!nodeFs.existsSync(join(this.state, '.gitignore'))) this.fs.writeFileSync(join(this.state, '.gitignore'), '*\n');
@@ -382,6 +388,11 @@ function finishCommit(out: string, state: string, record: SpareRecord, fs: FileS
       if (!(err instanceof SimulatedCrash)) {
         if (!nodeFs.existsSync(out) && nodeFs.existsSync(old)) nodeFs.renameSync(old, out);
         nodeFs.rmSync(join(state, 'commit.json'), { force: true });
+        if (['EBUSY', 'EXDEV'].includes((err as NodeJS.ErrnoException).code ?? ''))
+          throw new OutputError(
+            `cannot replace ${displayPath(out)}: it is a mount point, and the output is replaced whole by renames beside it`,
+            'make --out a folder inside the mounted file system, not the mount point itself',
+          );
       }
       throw err;
     }

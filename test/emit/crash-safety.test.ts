@@ -60,6 +60,7 @@ function faulty(budget: number, stopAt?: CommitStep): FileSystemOps & { count: n
     rmSync: (p: string, o: { recursive: boolean; force: boolean }) => (ops.step(), nodeFs.rmSync(p, o)),
     mkdirSync: (p: string, o: { recursive: boolean }) => (ops.step(), void nodeFs.mkdirSync(p, o)),
     linkSync: (a: string, b: string) => (ops.step(), nodeFs.linkSync(a, b)),
+    accessSync: (p: string, m: number) => nodeFs.accessSync(p, m),
     at: (s: CommitStep) => {
       ops.steps.push(s);
       if (s === stopAt) throw new SimulatedCrash(`killed at ${s}`);

@@ -6,7 +6,8 @@ import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import { checkDefinitions, compile } from '../../src/compile';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { emitToDirectory, OutputError, type EmitOptions } from '../../src/emit/output-directory';
+import { emitToDirectory, OutputError, type EmitOptions, type FileSystemOps } from '../../src/emit/output-directory';
+import { fileSystemDiagnostic } from '../../src/diagnostics/file-system';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 
 // The output directory over time: incremental runs equal full runs byte for byte, unchanged
@@ -407,5 +408,50 @@ describe('a secret in a bundle', () => {
     expect(found.some((m) => m.startsWith('fleet/cluster-299/4-resources/Node.'))).toBe(true);
     for (const m of found) expect(m).not.toContain(token);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('a read-only output or checkout (#33 item 7)', () => {
+  const file = definitionFile(fleet(3));
+  const changed = definitionFile(fleet(3, { changedMember: 1 }));
+  /** What the kernel answers on a read-only mount, for every call that would write. */
+  const readOnly = (): FileSystemOps => {
+    const refuse = (syscall: string) => (path: string) => {
+      throw Object.assign(new Error(`EROFS: read-only file system, ${syscall} '${path}'`), { code: 'EROFS', errno: -30, syscall, path });
+    };
+    return {
+      writeFileSync: refuse('open'),
+      renameSync: refuse('rename'),
+      rmSync: refuse('rm'),
+      mkdirSync: refuse('mkdir'),
+      linkSync: refuse('link'),
+      accessSync: refuse('access'),
+    };
+  };
+  const snapshot = (dir: string) => JSON.stringify([...readdirSync(dir, { recursive: true })].sort());
+
+  test('synth into a read-only output is the read-only file system, naming the output, and changes nothing', async () => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    const before = snapshot(parent);
+    const checked = await checkDefinitions([changed]);
+    const err = await emitToDirectory(checked.parsed, { out, full: true, fs: readOnly() }, []).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'EROFS' });
+    expect(fileSystemDiagnostic((err as { path: string }).path, 'write', err).message).toBe(`cannot write "${out}": read-only file system`);
+    expect(snapshot(parent)).toBe(before);
+  });
+
+  test('--check needs no write at all: it compares a read-only checkout, stale or not, and creates nothing', async () => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    rmSync(join(parent, '.dist.clusterset'), { recursive: true });
+    const before = snapshot(parent);
+    const fresh_ = await checkDefinitions([file]);
+    expect((await emitToDirectory(fresh_.parsed, { out, full: true, check: true, fs: readOnly() }, []))?.stale).toEqual([]);
+    const stale = await checkDefinitions([changed]);
+    expect((await emitToDirectory(stale.parsed, { out, full: true, check: true, fs: readOnly() }, []))?.stale.length).toBeGreaterThan(0);
+    expect(snapshot(parent)).toBe(before);
   });
 });
