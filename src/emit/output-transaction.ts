@@ -205,10 +205,11 @@ export class OutputTransaction {
       this.fs.mkdirSync(dir, { recursive: true });
       this.madeDirs.add(dir);
     }
+    // recorded first: a write that fails half-way still marks the path as differing from the output
+    this.written.add(rel);
     // never in place: the file there may be a hard link to the output's
     if (current !== undefined) this.fs.rmSync(target, { recursive: false, force: true });
     this.fs.writeFileSync(target, content);
-    this.written.add(rel);
   }
 
   /** Every file under `dir` that is neither expected nor inside a kept folder is removed. */
@@ -233,8 +234,8 @@ export class OutputTransaction {
       return;
     }
     this.prepare();
-    this.fs.rmSync(join(this.next, rel), { recursive: true, force: true });
     this.deletes.push(rel);
+    this.fs.rmSync(join(this.next, rel), { recursive: true, force: true });
   }
 
   /**
@@ -243,7 +244,6 @@ export class OutputTransaction {
    */
   private prepare(): void {
     if (this.prepared) return;
-    this.prepared = true;
     const spare = join(this.state, 'spare');
     const record = this.outExists ? readSpareRecord(this.state) : undefined;
     const base = this.outExists ? manifestHash(this.out) : undefined;
@@ -263,6 +263,8 @@ export class OutputTransaction {
       if (this.outExists) linkTree(this.out, this.next, this.fs);
       else this.fs.mkdirSync(this.next, { recursive: true });
     }
+    // only a complete next tree may become the spare (abandon)
+    this.prepared = true;
   }
 
   /** Make the next tree the output (see the class comment for the steps and the invariant). */

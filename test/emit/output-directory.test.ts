@@ -1,4 +1,5 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -453,5 +454,48 @@ describe('a read-only output or checkout (#33 item 7)', () => {
     const stale = await checkDefinitions([changed]);
     expect((await emitToDirectory(stale.parsed, { out, full: true, check: true, fs: readOnly() }, []))?.stale.length).toBeGreaterThan(0);
     expect(snapshot(parent)).toBe(before);
+  });
+});
+
+describe('a run that fails half-way (a full disk), not killed', () => {
+  const v1 = definitionFile(fleet(4));
+  const v2 = definitionFile(fleet(4, { changedMember: 2 }));
+  /** Real calls, until the n-th call of one kind fails as a full disk does. */
+  const failing = (kind: 'linkSync' | 'writeFileSync', after: number): FileSystemOps => {
+    let calls = 0;
+    const enospc = (path: string) => Object.assign(new Error(`ENOSPC: no space left on device, '${path}'`), { code: 'ENOSPC', path });
+    return {
+      writeFileSync: (p, d) => {
+        if (kind === 'writeFileSync' && p.includes('/next/') && calls++ >= after) throw enospc(p);
+        writeFileSync(p, d);
+      },
+      renameSync: (a, b) => nodeFs.renameSync(a, b),
+      rmSync: (p, o) => rmSync(p, o),
+      mkdirSync: (p, o) => void mkdirSync(p, o),
+      linkSync: (a, b) => {
+        if (kind === 'linkSync' && calls++ >= after) throw enospc(b);
+        nodeFs.linkSync(a, b);
+      },
+      accessSync: (p, m) => nodeFs.accessSync(p, m),
+    };
+  };
+
+  test.each([
+    { name: 'while linking the output into the next tree', kind: 'linkSync' as const, spare: false },
+    { name: 'while writing a changed file into the next tree', kind: 'writeFileSync' as const, spare: true },
+  ])('$name: the output stays, and the next run equals a full synth', async ({ kind, spare }) => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([v1], { out });
+    if (!spare) rmSync(join(parent, '.dist.clusterset'), { recursive: true });
+    const old = contents(tree(out));
+    const checked = await checkDefinitions([v2]);
+    await expect(emitToDirectory(checked.parsed, { out, full: true, fs: failing(kind, 3) }, [])).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(contents(tree(out))).toEqual(old);
+    await synth([v2], { out });
+    // at the same depth: manifest.json names the definition relative to the output's parent
+    const full = join(fresh('full'), 'dist');
+    await synth([v2], { out: full, rebuild: true });
+    expect(contents(tree(out))).toEqual(contents(tree(full)));
   });
 });
