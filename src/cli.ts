@@ -287,7 +287,8 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   if (!['text', 'json', 'github'].includes(format)) throw new UsageError(`--format must be text, json or github, not "${format}"`);
   const quiet = args.options.quiet === true;
   const out = (args.options.out as string | undefined) ?? env.CDK8S_OUTDIR ?? 'dist';
-  const full = args.positionals.length === 0;
+  // the default folder named (`synth clustersets`) is the default: every definition, so the output's other ClusterSets go
+  const full = args.positionals.every((p) => resolve(p) === resolve('clustersets'));
 
   // results (what was checked or written) go to stdout, diagnostics to stderr; json and github are results
   const diagnostics: Diagnostic[] = [];
@@ -331,7 +332,7 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
         {
           ...fileSystemDiagnostic(out, check ? 'compare with' : 'write into', err),
           message: err.message,
-          hint: 'choose an empty or absent --out, or the output of a previous synth',
+          hint: err.hint ?? 'choose an empty or absent --out, or the output of a previous synth',
         },
       ]);
     else if (errnoCode(err)) report([fileSystemDiagnostic((err as NodeJS.ErrnoException).path ?? out, check ? 'read' : 'write', err)]);

@@ -3,7 +3,7 @@
 // every member's objects. Where this writer is not sure of the bytes it answers undefined and the
 // caller asks yaml v2 (serialize.ts `toYaml`, workloads/config-file.ts); equality with yaml v2 is
 // a property test (test/emit/fast-yaml.test.ts).
-import { Document } from 'yaml';
+import { retyped } from './yaml-readers';
 
 const FIRST = ['apiVersion', 'kind', 'metadata'];
 
@@ -29,12 +29,6 @@ export function sortedKeys(value: Record<string, unknown>, top: boolean): string
     return a < b ? -1 : a > b ? 1 : 0;
   });
 }
-
-/** A string yaml v2 would quote under the 1.1 schema because a plain scalar would read as another type. */
-const retyped: readonly RegExp[] = (() => {
-  const schema = new Document(null, { version: '1.1' }).schema;
-  return [...schema.tags, ...(schema.compat ?? [])].filter((tag) => tag.default && tag.tag !== 'tag:yaml.org,2002:str' && tag.test).map((tag) => tag.test!);
-})();
 
 /** yaml v2's own test for a plain scalar that needs quotes (stringifyString.js, `plainString`). */
 const UNSAFE_PLAIN = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
@@ -74,7 +68,7 @@ export function fastYaml(value: unknown, order: KeyOrder = 'canonical'): string 
 
 /**
  * `canonical`: the bytes of toYaml (keys sorted, no anchors). `as-is`: those of
- * `stringify(value, { version: '1.1', lineWidth: 0 })`, keys in the value's own order; yaml v2
+ * `stringify(value, { ...READER_SAFE, lineWidth: 0 })`, keys in the value's own order; yaml v2
  * anchors an object met twice there, which is left to it.
  */
 export type KeyOrder = 'canonical' | 'as-is';
@@ -160,9 +154,8 @@ const written = new Map<string, string>();
 function singleLine(text: string): string {
   let out = written.get(text);
   if (out !== undefined) return out;
-  // `<<` is YAML 1.1's merge key, which yaml v2 writes plain as a key and quoted as a value
-  if (OUTSIDE_FAST.test(text) || text.includes('\n') || DOCUMENT_MARKER.test(text) || text === '<<') throw UNSUPPORTED;
-  if (!UNSAFE_PLAIN.test(text) && !retyped.some((re) => re.test(text))) out = text;
+  if (OUTSIDE_FAST.test(text) || text.includes('\n') || DOCUMENT_MARKER.test(text)) throw UNSUPPORTED;
+  if (!UNSAFE_PLAIN.test(text) && !retyped(text)) out = text;
   else out = text.includes('"') && !text.includes("'") ? `'${text}'` : JSON.stringify(text);
   if (written.size >= 65536) written.clear();
   written.set(text, out);

@@ -34,6 +34,7 @@ export const DIAGNOSTIC_CODES = [
   'gateway-ip-in-cidr',
   'gateway-ip-duplicate',
   'gateway-missing',
+  'list-duplicate',
   // traffic mode, tunnels, encryption
   'tunnel-type-mismatch',
   'tunnel-port-mismatch',
@@ -60,6 +61,7 @@ export const DIAGNOSTIC_CODES = [
   'policy-clusterset-scope-disabled',
   'policy-service-not-exported',
   'policy-name',
+  'label-syntax',
   // secrets and delivery
   'inline-secret',
   'object-name-format',

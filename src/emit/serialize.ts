@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { fastYaml, sortedKeys } from '../fast-yaml';
+import { READER_SAFE } from '../yaml-readers';
 
 /** Keys sorted at every level, with apiVersion, kind and metadata first at the top (as cdk8s; fast-yaml.ts, `sortedKeys`). */
 export function canonical(value: unknown, top = true): unknown {
@@ -10,7 +11,7 @@ export function canonical(value: unknown, top = true): unknown {
   return out;
 }
 
-const OPTIONS = { version: '1.1', lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false } as const;
+const OPTIONS = { ...READER_SAFE, lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false } as const;
 
 /**
  * Deterministic YAML: no folding, no anchors, literal blocks for multi-line strings. Quoted for

@@ -7,3 +7,26 @@ export const LABEL_VALUE_MAX = 63;
 
 /** RFC-1123 subdomain: most object names. */
 export const isDns1123Subdomain = (s: string): boolean => s.length <= DNS1123_SUBDOMAIN_MAX && DNS1123_SUBDOMAIN.test(s);
+
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+
+/** Why a label key is not a qualified name (apimachinery validation.IsQualifiedName), or undefined. */
+export function labelKeyProblem(key: string): string | undefined {
+  const parts = key.split('/');
+  if (parts.length > 2) return 'it has more than one "/"';
+  const [prefix, name] = parts.length === 2 ? parts : [undefined, parts[0]!];
+  if (prefix !== undefined && (prefix === '' || !isDns1123Subdomain(prefix)))
+    return `its prefix "${prefix}" is not a DNS subdomain (lowercase, at most ${DNS1123_SUBDOMAIN_MAX} characters)`;
+  if (name === undefined || name === '') return 'its name is empty';
+  if (name.length > LABEL_VALUE_MAX) return `its name is ${name.length} characters long (at most ${LABEL_VALUE_MAX})`;
+  if (!LABEL_NAME.test(name)) return 'its name must consist of letters, digits, "-", "_" and ".", and start and end with a letter or digit';
+  return undefined;
+}
+
+/** Why a label value is not valid (apimachinery validation.IsValidLabelValue), or undefined. */
+export function labelValueProblem(value: string): string | undefined {
+  if (value === '') return undefined;
+  if (value.length > LABEL_VALUE_MAX) return `it is ${value.length} characters long (at most ${LABEL_VALUE_MAX})`;
+  if (!LABEL_NAME.test(value)) return 'it must consist of letters, digits, "-", "_" and ".", and start and end with a letter or digit';
+  return undefined;
+}

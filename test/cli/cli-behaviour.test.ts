@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -52,7 +52,8 @@ describe('version, help and usage errors', () => {
     {
       argv: ['help', 'nope'],
       code: 2,
-      stderr: 'clusterset: unknown command "nope" (the commands are validate, synth, plan, import, status, schema, init, help)\nrun `clusterset help` for usage\n',
+      stderr:
+        'clusterset: unknown command "nope" (the commands are validate, synth, plan, import, status, schema, init, help)\nrun `clusterset help` for usage\n',
     },
     { argv: ['validat'], code: 2, stderr: /^clusterset: unknown command "validat": did you mean "validate"\?/ },
     { argv: ['frobnicate'], code: 2, stderr: /^clusterset: unknown command "frobnicate"/ },
@@ -205,4 +206,28 @@ describe('each diagnostic links its page', () => {
     expect(pages).toEqual(['docs/rules/schema.md']);
     expect(readFileSync(pages[0]!, 'utf8')).toMatch(/^# schema\n/);
   });
+});
+
+describe('the default folder named explicitly', () => {
+  // `synth clustersets` compiles every definition just as `synth` does, so it also removes the
+  // folder of a ClusterSet whose definition is gone; naming single files keeps the others
+  const extra = () => at('extra.yaml', readFileSync(GOOD, 'utf8').replace('name: demo-clusterset', 'name: extra-clusterset'));
+
+  test.each([[['clustersets']], [['./clustersets/']], [['clustersets', 'clustersets']]])(
+    'synth %j removes the bundles of a deleted definition, as synth does',
+    async (paths) => {
+      const out = at(`out-${paths.join('-').replace(/[^a-z]/g, '')}`);
+      expect((await run(['synth', '-q', '--out', out, GOOD, extra()])).code).toBe(0);
+      expect(readdirSync(out)).toContain('extra-clusterset');
+      // a definition given alone keeps the other ClusterSets' output
+      expect((await run(['synth', '-q', '--out', out, GOOD])).code).toBe(0);
+      expect(readdirSync(out)).toContain('extra-clusterset');
+      const check = await run(['synth', '--check', '--out', out, ...paths]);
+      expect(check.code).toBe(1);
+      expect(check.stderr).toContain('extra-clusterset/');
+      expect((await run(['synth', '-q', '--out', out, ...paths])).code).toBe(0);
+      expect(readdirSync(out)).not.toContain('extra-clusterset');
+      expect((await run(['synth', '--check', '--out', out])).code).toBe(0);
+    },
+  );
 });

@@ -7,14 +7,18 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import { checkDefinitions } from '../../src/compile';
-import { emitToDirectory, recoverOutput, SimulatedCrash, type FileSystemOps } from '../../src/emit/output-directory';
+import { emitToDirectory, OutputError, recoverOutput, SimulatedCrash, type FileSystemOps } from '../../src/emit/output-directory';
+import type { CommitStep } from '../../src/emit/output-transaction';
 import type { ParsedClusterSet } from '../../src/model/parse-clusterset';
 import { CLI_BIN } from '../helpers/cli-bin';
 
-// kill -9 at any moment of a synth: afterwards the output is exactly the old or the new tree
-// once the next run has started (it finishes a committed journal or drops uncommitted staging),
-// and nothing is left beside it. In process, a fault after the n-th file-system change stands
-// for the kill (no cleanup code runs); below, real processes are killed too.
+// The invariant of output-transaction.ts: kill -9 at any moment of a synth, and the output is
+// exactly the old or the new tree (absent only between the two renames of a commit); the next
+// run restores it and leaves nothing but its state folder; `--check` writes nothing and says
+// when a commit is pending. In process, a fault after the n-th file-system change, or at a
+// named step of the commit, stands for the kill (no cleanup code runs); below, real processes
+// are killed too, paused at each step of the commit under a test hook and at moments spread
+// over a whole run.
 
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-crash-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -27,13 +31,27 @@ function tree(dir: string): Tree | undefined {
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (e.isFile()) out.set(relative(dir, join(e.parentPath, e.name)).split(sep).join('/'), readFileSync(join(e.parentPath, e.name), 'utf8'));
   }
-  return out;
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
+const same = (a: Tree | undefined, b: Tree | undefined) => JSON.stringify(a && [...a]) === JSON.stringify(b && [...b]);
+/** Every entry under a folder, files with their bytes: what --check must leave as it found it. */
+const snapshot = (dir: string) =>
+  JSON.stringify(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .map((e) => {
+        const p = join(e.parentPath, e.name);
+        return `${relative(dir, p)}${e.isFile() ? `=${readFileSync(p, 'utf8').length}:${nodeFs.statSync(p).mtimeMs}` : '/'}`;
+      })
+      .sort(),
+  );
 
-/** Real file-system calls that stop the run (as a kill would) after `budget` changes; counts them. */
-function faulty(budget: number): FileSystemOps & { count: number } {
+const STEPS: readonly CommitStep[] = ['prepared', 'committed', 'moved-old', 'moved-new', 'kept-spare', 'recorded'];
+
+/** Real file-system calls that stop the run (as a kill would) after `budget` changes, or at a step of the commit; counts them. */
+function faulty(budget: number, stopAt?: CommitStep): FileSystemOps & { count: number; steps: CommitStep[] } {
   const ops = {
     count: 0,
+    steps: [] as CommitStep[],
     step() {
       if (ops.count++ >= budget) throw new SimulatedCrash(`killed after ${budget} changes`);
     },
@@ -41,6 +59,12 @@ function faulty(budget: number): FileSystemOps & { count: number } {
     renameSync: (a: string, b: string) => (ops.step(), nodeFs.renameSync(a, b)),
     rmSync: (p: string, o: { recursive: boolean; force: boolean }) => (ops.step(), nodeFs.rmSync(p, o)),
     mkdirSync: (p: string, o: { recursive: boolean }) => (ops.step(), void nodeFs.mkdirSync(p, o)),
+    linkSync: (a: string, b: string) => (ops.step(), nodeFs.linkSync(a, b)),
+    accessSync: (p: string, m: number) => nodeFs.accessSync(p, m),
+    at: (s: CommitStep) => {
+      ops.steps.push(s);
+      if (s === stopAt) throw new SimulatedCrash(`killed at ${s}`);
+    },
   };
   return ops;
 }
@@ -57,74 +81,187 @@ async function parsed(definition: unknown): Promise<ParsedClusterSet[]> {
 /** Evenly spread kill points over a run of `total` changes, both ends included. */
 const points = (total: number, count: number) => [...new Set(Array.from({ length: count }, (_, i) => Math.round((i * total) / (count - 1))))];
 
+/** What a finished run may leave beside the output: its state folder, git-ignored, with the spare tree. */
+function expectOnlyState(run: string, after: Tree | undefined, why: string) {
+  expect(readdirSync(run).sort(), why).toEqual(after ? ['.dist.clusterset', 'dist'] : ['.dist.clusterset']);
+  expect(
+    readdirSync(join(run, '.dist.clusterset'))
+      .filter((e) => !['.gitignore', 'spare', 'spare.json'].includes(e))
+      .sort(),
+    why,
+  ).toEqual([]);
+}
+
 describe('kill at any moment', async () => {
+  const v0 = await parsed(fleet(5));
   const v1 = await parsed(fleet(4));
   const v2 = await parsed(fleet(3, { changedMember: 2 })); // one member gone, one Gateway moved
 
+  /** `history`: the synths that made the output before the killed one (the last two decide the spare) */
   const scenarios = [
-    { name: 'first synth into an absent output', from: undefined, to: v2 },
-    { name: 'a synth that changes and removes bundles', from: v1, to: v2 },
-    { name: 'a --rebuild over an unchanged output', from: v2, to: v2 },
+    { name: 'first synth into an absent output', history: [], to: v2, spare: true },
+    { name: 'a synth that changes and removes bundles (spare from the first synth)', history: [v1], to: v2, spare: true },
+    { name: 'a synth after another change (spare of the previous commit)', history: [v0, v1], to: v2, spare: true },
+    { name: 'a synth without a spare (hard links to every file)', history: [v0, v1], to: v2, spare: false },
+    { name: 'a --rebuild over an unchanged output', history: [v2], to: v2, spare: true },
   ];
 
-  test.each(scenarios)('$name: always the old or the new tree, and the next run cleans up', async ({ from, to }) => {
-    const base = join(tmp, `base-${n++}`);
-    if (from) await emitToDirectory(from, { out: join(base, 'dist'), full: true }, []);
-    const old = tree(join(base, 'dist'));
+  async function base(history: readonly ParsedClusterSet[][], spare: boolean) {
+    const dir = join(tmp, `base-${n++}`);
+    mkdirSync(dir);
+    for (const h of history) await emitToDirectory(h, { out: join(dir, 'dist'), full: true }, []);
+    if (!spare) rmSync(join(dir, '.dist.clusterset'), { recursive: true, force: true });
+    return dir;
+  }
+
+  test.each(scenarios)('$name: always the old or the new tree, and the next run restores it', async ({ history, to, spare }) => {
+    const from = await base(history, spare);
+    const old = tree(join(from, 'dist'));
     // the new tree, and how many file-system changes a whole run makes
     const reference = join(tmp, `reference-${n++}`);
-    if (from) cpSync(base, reference, { recursive: true });
+    cpSync(from, reference, { recursive: true });
     const counter = faulty(Number.MAX_SAFE_INTEGER);
     await emitToDirectory(to, { out: join(reference, 'dist'), full: true, rebuild: true, fs: counter }, []);
     const next = tree(join(reference, 'dist'));
-    expect(next).not.toEqual(old === undefined ? undefined : new Map());
+    expect(next).not.toEqual(new Map());
 
-    const kills = points(counter.count - 1, 10);
-    expect(kills.length).toBe(Math.min(10, counter.count));
+    const kills = points(counter.count - 1, 12);
+    expect(kills.length).toBe(Math.min(12, counter.count));
     for (const k of kills) {
       const run = join(tmp, `kill-${n++}`);
-      if (from) cpSync(base, run, { recursive: true });
-      else mkdirSync(run);
+      cpSync(from, run, { recursive: true });
       const out = join(run, 'dist');
-      await expect(emitToDirectory(to, { out, full: true, rebuild: true, fs: faulty(k) }, [])).rejects.toThrow(SimulatedCrash);
-      const same = (a: Tree | undefined, b: Tree | undefined) => JSON.stringify(a && [...a]) === JSON.stringify(b && [...b]);
-      // before the next run: the old or the new tree, unless a committed journal waits to be finished
-      if (!existsSync(join(run, '.dist.clusterset/journal.json')))
-        expect(same(tree(out), old) || same(tree(out), next), `killed after ${k} changes`).toBe(true);
+      const ops = faulty(k);
+      await expect(emitToDirectory(to, { out, full: true, rebuild: true, fs: ops }, [])).rejects.toThrow(SimulatedCrash);
+      const why = `killed after ${k} of ${counter.count} changes (steps passed: ${ops.steps.join(', ')})`;
+      // before any recovery: old or new, or absent between the two renames
+      const between = ops.steps.at(-1) === 'moved-old';
+      const now = tree(out);
+      expect(same(now, old) || same(now, next) || (between && now === undefined), why).toBe(true);
       recoverOutput(out);
       const after = tree(out);
-      expect(same(after, old) || same(after, next), `killed after ${k} changes: neither old nor new`).toBe(true);
-      expect(readdirSync(run), `killed after ${k} changes: leftovers`).toEqual(after ? ['dist'] : []);
+      expect(same(after, old) || same(after, next), `${why}: neither old nor new after recovery`).toBe(true);
+      expectOnlyState(run, after, why);
       // and a synth after that gives the new tree
       await emitToDirectory(to, { out, full: true }, []);
-      expect(tree(out)).toEqual(next);
+      expect(same(tree(out), next), why).toBe(true);
     }
   });
+
+  test.each(scenarios.filter((s) => s.history.length > 0 && s.to !== s.history.at(-1)))(
+    '$name: killed at each step of the commit, old or new; --check writes nothing and says a commit is pending',
+    async ({ history, to, spare }) => {
+      const from = await base(history, spare);
+      const old = tree(join(from, 'dist'));
+      const reference = join(tmp, `reference-${n++}`);
+      cpSync(from, reference, { recursive: true });
+      const all = faulty(Number.MAX_SAFE_INTEGER);
+      await emitToDirectory(to, { out: join(reference, 'dist'), full: true, fs: all }, []);
+      expect(all.steps).toEqual(STEPS);
+      const next = tree(join(reference, 'dist'));
+      for (const step of STEPS) {
+        const run = join(tmp, `step-${n++}`);
+        cpSync(from, run, { recursive: true });
+        const out = join(run, 'dist');
+        await expect(emitToDirectory(to, { out, full: true, fs: faulty(Number.MAX_SAFE_INTEGER, step) }, [])).rejects.toThrow(SimulatedCrash);
+        const now = tree(out);
+        if (step === 'prepared') expect(same(now, old), step).toBe(true);
+        else if (step === 'moved-old') expect(now, step).toBeUndefined();
+        else expect(same(now, step === 'committed' ? old : next), step).toBe(true);
+        // --check: no write at all, and a pending commit is an error that says so
+        const before = snapshot(run);
+        const check = emitToDirectory(to, { out, full: true, check: true }, []);
+        if (step === 'prepared') expect((await check)?.stale.length).toBeGreaterThan(0);
+        else await expect(check).rejects.toThrow(OutputError);
+        if (step !== 'prepared') await expect(emitToDirectory(to, { out, full: true, check: true }, [])).rejects.toThrow(/interrupted synth pending/);
+        expect(snapshot(run), step).toBe(before);
+        // the next synth finishes a committed run, drops an uncommitted one, and writes the new tree
+        recoverOutput(out);
+        expect(same(tree(out), step === 'prepared' ? old : next), step).toBe(true);
+        expectOnlyState(run, next, step);
+        const again = await emitToDirectory(to, { out, full: true }, []);
+        expect(same(tree(out), next), step).toBe(true);
+        if (step === 'prepared') expect(again?.changed, step).toBeGreaterThan(0);
+        else expect(again?.changed, step).toBe(0);
+        expect((await emitToDirectory(to, { out, full: true, check: true }, []))?.stale, step).toEqual([]);
+      }
+    },
+  );
 });
 
 describe('kill -9 of a real process', () => {
-  test('a synth killed while writing leaves the old or the new tree for the next run', async () => {
+  const setup = async (size: number) => {
     const dir = join(tmp, `real-${n++}`);
     mkdirSync(join(dir, 'clustersets'), { recursive: true });
-    const run = (args: string[], killAfterMs?: number) =>
-      new Promise<{ code: number | null; ms: number }>((done) => {
-        const start = Date.now();
-        const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: dir, stdio: 'ignore' });
-        if (killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-        child.on('exit', (code) => done({ code, ms: Date.now() - start }));
+    writeFileSync(join(dir, 'clustersets/fleet.yaml'), stringify(fleet(size)));
+    expect((await run(dir, ['synth'])).code).toBe(0);
+    const old = tree(join(dir, 'dist'));
+    writeFileSync(join(dir, 'clustersets/fleet.yaml'), stringify(fleet(size - 3, { changedMember: 2 })));
+    return { dir, old };
+  };
+  const run = (dir: string, args: string[], options: { killAfterMs?: number; pauseAt?: CommitStep } = {}) =>
+    new Promise<{ code: number | null; ms: number; stderr: string }>((done) => {
+      const start = Date.now();
+      const env = { ...process.env, ...(options.pauseAt && { CLUSTERSET_TEST_PAUSE_AT: options.pauseAt }) };
+      const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (options.pauseAt && stderr.includes(`paused at ${options.pauseAt}`)) child.kill('SIGKILL');
       });
-    writeFileSync(join(dir, 'clustersets/fleet.yaml'), stringify(fleet(20)));
-    const first = await run(['synth']);
-    expect(first.code).toBe(0);
-    const old = JSON.stringify([...tree(join(dir, 'dist'))!]);
-    writeFileSync(join(dir, 'clustersets/fleet.yaml'), stringify(fleet(16, { changedMember: 3 })));
-    // writing comes last: kill late in a run of the same size
-    const killed = await run(['synth', '--rebuild'], Math.round(first.ms * 0.9));
-    const next = await run(['synth', '--check']);
-    const now = JSON.stringify([...tree(join(dir, 'dist'))!]);
-    // killed in time: the old tree (check says stale); too late: the new one (check passes)
-    expect(killed.code === null ? [old === now ? 1 : 0, 0] : [0]).toContain(next.code);
-    if (killed.code === null && next.code === 1) expect(now).toBe(old);
-    expect(readdirSync(dir).sort()).toEqual(['clustersets', 'dist']);
-  }, 60_000);
+      if (options.killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
+      child.on('exit', (code) => done({ code, ms: Date.now() - start, stderr }));
+    });
+
+  test('paused at each step of the commit and killed: old or new, check refuses while pending, the next synth restores the new tree', async () => {
+    const { dir, old } = await setup(6);
+    // the new tree, from a copy
+    const reference = join(tmp, `real-ref-${n++}`);
+    cpSync(dir, reference, { recursive: true });
+    expect((await run(reference, ['synth'])).code).toBe(0);
+    const next = tree(join(reference, 'dist'));
+    let kills = 0;
+    for (const step of STEPS) {
+      const work = join(tmp, `real-step-${n++}`);
+      cpSync(dir, work, { recursive: true });
+      const killed = await run(work, ['synth'], { pauseAt: step });
+      expect(killed.code, `${step}: ${killed.stderr}`).toBeNull();
+      kills++;
+      const now = tree(join(work, 'dist'));
+      if (step === 'moved-old') expect(now, step).toBeUndefined();
+      else expect(same(now, step === 'prepared' || step === 'committed' ? old : next), step).toBe(true);
+      const before = snapshot(work);
+      const check = await run(work, ['synth', '--check']);
+      expect(check.code, `${step}: ${check.stderr}`).not.toBe(0);
+      if (step !== 'prepared') expect(check.stderr, step).toContain('interrupted synth pending');
+      expect(snapshot(work), step).toBe(before);
+      expect((await run(work, ['synth'])).code, step).toBe(0);
+      expect(same(tree(join(work, 'dist')), next), step).toBe(true);
+    }
+    expect(kills).toBe(STEPS.length);
+  }, 300_000);
+
+  test('killed at moments spread over whole runs: old or new each time, and the next synth restores the new tree', async () => {
+    const { dir, old } = await setup(12);
+    const reference = join(tmp, `real-ref-${n++}`);
+    cpSync(dir, reference, { recursive: true });
+    const full = await run(reference, ['synth', '--rebuild']);
+    expect(full.code).toBe(0);
+    const next = tree(join(reference, 'dist'));
+    const outcomes: string[] = [];
+    for (const fraction of [0.1, 0.25, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]) {
+      const work = join(tmp, `real-kill-${n++}`);
+      cpSync(dir, work, { recursive: true });
+      const killed = await run(work, ['synth', '--rebuild'], { killAfterMs: Math.round(full.ms * fraction) });
+      const now = tree(join(work, 'dist'));
+      // absent only between the two renames, which the next run repairs
+      expect(same(now, old) || same(now, next) || now === undefined, `killed at ${fraction}`).toBe(true);
+      outcomes.push(killed.code === null ? (same(now, old) ? 'old' : now === undefined ? 'absent' : 'new') : 'finished');
+      expect((await run(work, ['synth'])).code).toBe(0);
+      expect(same(tree(join(work, 'dist')), next), `killed at ${fraction}`).toBe(true);
+      expect(readdirSync(work).sort()).toEqual(['.dist.clusterset', 'clustersets', 'dist']);
+    }
+    // the kills land in the run, not all after it (run times vary with the machine's load)
+    expect(outcomes.filter((o) => o !== 'finished').length, outcomes.join(', ')).toBeGreaterThanOrEqual(2);
+  }, 300_000);
 });

@@ -8,17 +8,19 @@ import { canonical, toYaml } from '../../src/emit/serialize';
 import type { SourceFile } from '../../src/load/source-file';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
+import { READER_SAFE } from '../../src/yaml-readers';
 import { runRules } from '../../src/validate/run-rules';
 
 // The fast writer is only worth having if its bytes are yaml v2's: whatever it writes must equal
 // yaml v2 with our options, and where it is not sure it must answer undefined.
-const yamlV2 = (value: unknown) => stringify(canonical(value), { version: '1.1', lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+const yamlV2 = (value: unknown) => stringify(canonical(value), { ...READER_SAFE, lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
 
 /** Texts at the edges of yaml v2's plain, quoted and block decisions under the 1.1 schema. */
 const TRICKY = [
   ...['', ' ', 'a', 'a b', 'a  b', ' a', 'a ', '-', '- a', '-a', '?', '? a', ':', 'a:', 'a: b', 'a:b', ':8080', '#', 'a #b', 'a#b'],
   ...['yes', 'No', 'ON', 'off', 'y', 'N', 'true', 'False', 'null', '~', 'Null', '<<', '=', '.inf', '-.Inf', '.nan', '.NaN'],
   ...['0', '1', '-1', '+1', '0400', '0o17', '0x1F', '0b101', '1_000', '1:20', '190:20:30', '1.5', '1e3', '6.8523015e+5', '1.', '.5'],
+  ...['0O17', '0X1F', '0B1', '+_1', '1__0', '99999999999999999999', '2024-1-2', '2024-1-2 3:4:5'],
   ...['2001-12-14', '2001-12-14t21:59:43.10-05:00', '2001-12-14 21:59:43.10 -5', '12:30', '1:1:1.5'],
   ...[
     '%x',
@@ -85,7 +87,7 @@ const { value: valueArb } = fc.letrec((tie) => ({
 const documentArb = fc.dictionary(keyArb, valueArb, { minKeys: 1, maxKeys: 6 });
 
 /** yaml v2 as config files use it: keys in the value's own order, anchors for an object met twice */
-const yamlV2AsIs = (value: unknown) => stringify(value, { version: '1.1', lineWidth: 0 });
+const yamlV2AsIs = (value: unknown) => stringify(value, { ...READER_SAFE, lineWidth: 0 });
 
 test.each([
   ['canonical', yamlV2],

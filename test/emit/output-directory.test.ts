@@ -1,4 +1,5 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -6,7 +7,8 @@ import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import { checkDefinitions, compile } from '../../src/compile';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { emitToDirectory, OutputError, type EmitOptions } from '../../src/emit/output-directory';
+import { emitToDirectory, OutputError, type EmitOptions, type FileSystemOps } from '../../src/emit/output-directory';
+import { fileSystemDiagnostic } from '../../src/diagnostics/file-system';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 
 // The output directory over time: incremental runs equal full runs byte for byte, unchanged
@@ -325,7 +327,9 @@ describe('the output directory is ours alone', () => {
     mkdirSync(state, { recursive: true });
     writeFileSync(join(state, 'lock'), '2147483646 gone');
     expect((await synth([file], { out })).built).toBe(3);
-    expect(existsSync(state)).toBe(false);
+    // what stays is the spare tree and its record, which git ignores
+    expect(readdirSync(state).sort()).toEqual(['.gitignore', 'spare', 'spare.json']);
+    expect(readFileSync(join(state, '.gitignore'), 'utf8')).toBe('*\n');
   });
 
   test('leftovers of older versions are cleaned: .clusterset-tmp-*, <out>.old-*, <clusterset>.old-*', async () => {
@@ -337,8 +341,40 @@ describe('the output directory is ours alone', () => {
     mkdirSync(join(parent, 'dist.old-12-34/fleet'), { recursive: true });
     cpSync(join(out, 'fleet'), join(out, 'fleet.old-12-34'), { recursive: true });
     await synth([file], { out });
-    expect(readdirSync(parent)).toEqual(['dist']);
+    expect(readdirSync(parent).sort()).toEqual(['.dist.clusterset', 'dist']);
     expect(contents(tree(out))).toEqual(good);
+  });
+
+  test("hidden top-level entries are the user's: kept as they are now by a synth that changes the output", async () => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    writeFileSync(join(out, '.keep'), 'mine\n');
+    await synth([definitionFile(fleet(3, { changedMember: 1 }))], { out });
+    expect(readFileSync(join(out, '.keep'), 'utf8')).toBe('mine\n');
+    writeFileSync(join(out, '.keep'), 'edited\n');
+    await synth([definitionFile(fleet(3, { changedMember: 2 }))], { out });
+    expect(readFileSync(join(out, '.keep'), 'utf8')).toBe('edited\n');
+    rmSync(join(out, '.keep'));
+    await synth([file], { out });
+    expect(existsSync(join(out, '.keep'))).toBe(false);
+  });
+
+  test('a journal an older version committed before it was killed is finished', async () => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    const good = contents(tree(out));
+    const state = join(parent, '.dist.clusterset');
+    // that version moved staged files in one by one: killed half-way, the stray file is not yet removed
+    mkdirSync(join(state, 'staging/fleet'), { recursive: true });
+    writeFileSync(join(state, 'staging/fleet/README.md'), good.get('fleet/README.md')!);
+    rmSync(join(out, 'fleet/README.md'));
+    writeFileSync(join(out, 'fleet/stray.yaml'), 'x: 1\n');
+    writeFileSync(join(state, 'journal.json'), JSON.stringify({ deletes: ['fleet/stray.yaml'], moves: ['fleet/README.md'] }));
+    await synth([file], { out });
+    expect(contents(tree(out))).toEqual(good);
+    expect(readdirSync(state).sort()).toEqual(['.gitignore', 'spare', 'spare.json']);
   });
 
   test('killed between the two renames of an older version: the old tree comes back', async () => {
@@ -396,5 +432,93 @@ describe('a secret in a bundle', () => {
     expect(found.some((m) => m.startsWith('fleet/cluster-299/4-resources/Node.'))).toBe(true);
     for (const m of found) expect(m).not.toContain(token);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('a read-only output or checkout (#33 item 7)', () => {
+  const file = definitionFile(fleet(3));
+  const changed = definitionFile(fleet(3, { changedMember: 1 }));
+  /** What the kernel answers on a read-only mount, for every call that would write. */
+  const readOnly = (): FileSystemOps => {
+    const refuse = (syscall: string) => (path: string) => {
+      throw Object.assign(new Error(`EROFS: read-only file system, ${syscall} '${path}'`), { code: 'EROFS', errno: -30, syscall, path });
+    };
+    return {
+      writeFileSync: refuse('open'),
+      renameSync: refuse('rename'),
+      rmSync: refuse('rm'),
+      mkdirSync: refuse('mkdir'),
+      linkSync: refuse('link'),
+      accessSync: refuse('access'),
+    };
+  };
+  const snapshot = (dir: string) => JSON.stringify([...readdirSync(dir, { recursive: true })].sort());
+
+  test('synth into a read-only output is the read-only file system, naming the output, and changes nothing', async () => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    const before = snapshot(parent);
+    const checked = await checkDefinitions([changed]);
+    const err = await emitToDirectory(checked.parsed, { out, full: true, fs: readOnly() }, []).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'EROFS' });
+    expect(fileSystemDiagnostic((err as { path: string }).path, 'write', err).message).toBe(`cannot write "${out}": read-only file system`);
+    expect(snapshot(parent)).toBe(before);
+  });
+
+  test('--check needs no write at all: it compares a read-only checkout, stale or not, and creates nothing', async () => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    rmSync(join(parent, '.dist.clusterset'), { recursive: true });
+    const before = snapshot(parent);
+    const fresh_ = await checkDefinitions([file]);
+    expect((await emitToDirectory(fresh_.parsed, { out, full: true, check: true, fs: readOnly() }, []))?.stale).toEqual([]);
+    const stale = await checkDefinitions([changed]);
+    expect((await emitToDirectory(stale.parsed, { out, full: true, check: true, fs: readOnly() }, []))?.stale.length).toBeGreaterThan(0);
+    expect(snapshot(parent)).toBe(before);
+  });
+});
+
+describe('a run that fails half-way (a full disk), not killed', () => {
+  const v1 = definitionFile(fleet(4));
+  const v2 = definitionFile(fleet(4, { changedMember: 2 }));
+  /** Real calls, until the n-th call of one kind fails as a full disk does. */
+  const failing = (kind: 'linkSync' | 'writeFileSync', after: number): FileSystemOps => {
+    let calls = 0;
+    const enospc = (path: string) => Object.assign(new Error(`ENOSPC: no space left on device, '${path}'`), { code: 'ENOSPC', path });
+    return {
+      writeFileSync: (p, d) => {
+        if (kind === 'writeFileSync' && p.includes('/next/') && calls++ >= after) throw enospc(p);
+        writeFileSync(p, d);
+      },
+      renameSync: (a, b) => nodeFs.renameSync(a, b),
+      rmSync: (p, o) => rmSync(p, o),
+      mkdirSync: (p, o) => void mkdirSync(p, o),
+      linkSync: (a, b) => {
+        if (kind === 'linkSync' && calls++ >= after) throw enospc(b);
+        nodeFs.linkSync(a, b);
+      },
+      accessSync: (p, m) => nodeFs.accessSync(p, m),
+    };
+  };
+
+  test.each([
+    { name: 'while linking the output into the next tree', kind: 'linkSync' as const, spare: false },
+    { name: 'while writing a changed file into the next tree', kind: 'writeFileSync' as const, spare: true },
+  ])('$name: the output stays, and the next run equals a full synth', async ({ kind, spare }) => {
+    const parent = fresh('parent');
+    const out = join(parent, 'dist');
+    await synth([v1], { out });
+    if (!spare) rmSync(join(parent, '.dist.clusterset'), { recursive: true });
+    const old = contents(tree(out));
+    const checked = await checkDefinitions([v2]);
+    await expect(emitToDirectory(checked.parsed, { out, full: true, fs: failing(kind, 3) }, [])).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(contents(tree(out))).toEqual(old);
+    await synth([v2], { out });
+    // at the same depth: manifest.json names the definition relative to the output's parent
+    const full = join(fresh('full'), 'dist');
+    await synth([v2], { out: full, rebuild: true });
+    expect(contents(tree(out))).toEqual(contents(tree(full)));
   });
 });

@@ -1,9 +1,11 @@
 // Generated ClusterSet definitions for the invariant test and the fuzz benchmark: mostly
-// plausible, with edges (names YAML 1.1 misreads, long names, every network option, overlapping
-// or missing CIDRs, every delivery and token source), so that both sides of validate are hit.
+// plausible, with edges (names YAML 1.1 or only YAML 1.2 misreads, merge keys, long names, label
+// keys and values, every network option, overlapping or missing CIDRs, every delivery and token
+// source, an entry of any list listed twice), so that both sides of validate are hit.
 import fc from 'fast-check';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { EmitCache, layoutClusterSet } from '../../src/emit/layout';
+import { parseAllDocuments } from 'yaml';
+import { EmitCache, layoutClusterSet, type OutputFile } from '../../src/emit/layout';
 import type { SourceFile } from '../../src/load/source-file';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
@@ -11,6 +13,8 @@ import { runRawRules, runRules } from '../../src/validate/run-rules';
 
 const name = fc.oneof(
   fc.constantFrom('east', 'west', 'no', 'on', 'y', 'null', '0400', '1e3', 'a-b', 'cluster-1', 'x'.repeat(63), 'Upper', 'a.b', 'a_b', '-a', ''),
+  // read as numbers or dates by YAML 1.2 or go-yaml only, or not a Service name (RFC 1035)
+  fc.constantFrom('0o17', '0x1f', '0b1', '1e3', '2024-1-2', '1_0', '1', '9abc', '<<', '=', '.inf', '1:20'),
   fc.stringMatching(/^[a-z][a-z0-9-]{0,20}[a-z0-9]$/),
 );
 const octet = fc.integer({ min: 0, max: 255 });
@@ -75,12 +79,22 @@ const delivery = fc.oneof(
     ),
   }),
 );
+const labelKey = fc.constantFrom('app', 'tier', 'example.com/role', '<<', '=', '0o17', 'y', 'a/b/c', '/a', 'Bad Key', 'x'.repeat(64), '', 'A.b_c-d');
+const labelValue = fc.constantFrom('web', '', 'on', '0o17', '0x1F', '1:20', '2024-1-2', '<<', 'x'.repeat(64), 'a b', '-a', 'a.b_c');
+const selectorPolicy = fc.record({ key: labelKey, value: labelValue, expression: fc.boolean() }).map(({ key, value, expression }) => ({
+  priority: 3,
+  appliedTo: [{ podSelector: expression ? { matchExpressions: [{ key, operator: 'In', values: [value] }] } : { matchLabels: { [key]: value } } }],
+  ingress: [{ action: 'Allow', from: [{ namespaceSelector: { matchLabels: { [key]: value } } }] }],
+}));
 const policy = fc.record({
   name,
-  spec: fc.constantFrom(
-    { priority: 1, tier: 'securityops', appliedTo: [{ namespaceSelector: {} }], ingress: [{ action: 'Drop', from: [{ namespaceSelector: {} }] }] },
-    { priority: 5, appliedTo: [{ podSelector: { matchLabels: { app: 'web' } } }], egress: [{ action: 'Allow', to: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }] },
-    { priority: 'high', appliedTo: [] },
+  spec: fc.oneof(
+    selectorPolicy,
+    fc.constantFrom(
+      { priority: 1, tier: 'securityops', appliedTo: [{ namespaceSelector: {} }], ingress: [{ action: 'Drop', from: [{ namespaceSelector: {} }] }] },
+      { priority: 5, appliedTo: [{ podSelector: { matchLabels: { app: 'web' } } }], egress: [{ action: 'Allow', to: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }] },
+      { priority: 'high', appliedTo: [] },
+    ),
   ),
 });
 
@@ -120,6 +134,15 @@ const plausible = fc
   });
 
 type Def = ReturnType<typeof plausible.generate>['value'];
+
+/** Every array in the definition (its lists and those inside policy specs), in a stable order. */
+function arraysIn(value: unknown, found: unknown[][] = []): unknown[][] {
+  if (Array.isArray(value)) {
+    found.push(value);
+    for (const v of value) arraysIn(v, found);
+  } else if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) arraysIn(v, found);
+  return found;
+}
 type Edit = (d: Def) => void;
 const edit: fc.Arbitrary<Edit | undefined> = fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 4 },
@@ -196,6 +219,26 @@ const edit: fc.Arbitrary<Edit | undefined> = fc.oneof(
     weight: 1,
   },
   {
+    // an entry of some list listed twice: equal, or the same with its other fields changed
+    arbitrary: fc.tuple(fc.nat(), fc.nat(), fc.boolean()).map(([list, item, exact]): Edit => (d) => {
+      const lists = arraysIn(d).filter((l) => l.length > 0);
+      const chosen = lists[list % Math.max(lists.length, 1)];
+      if (!chosen) return;
+      const copy = structuredClone(chosen[item % chosen.length]);
+      if (!exact && typeof copy === 'object' && copy !== null && 'ip' in copy) (copy as { ip?: string }).ip = '100.64.200.1';
+      chosen.push(copy);
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.tuple(name, name).map(
+      ([service, namespace]): Edit =>
+        (d) =>
+          void d.spec.services.push({ name: service, namespace, exportFrom: ['c0'] }),
+    ),
+    weight: 1,
+  },
+  {
     arbitrary: fc.constantFrom('v2.4.0', 'v3.0.0', '2.7.0').map(
       (v): Edit =>
         (d) =>
@@ -214,6 +257,8 @@ export const definitionArbitrary = fc.tuple(plausible, edit).map(([d, e]) => {
 export interface Outcome {
   readonly valid: boolean;
   readonly diagnostics: readonly Diagnostic[];
+  /** what emit would write (valid definitions only) */
+  readonly files: readonly OutputFile[];
 }
 
 /** validate, then (when valid) synth and every emit self-check, in memory; throws only on a bug. */
@@ -223,8 +268,27 @@ export function compileData(data: unknown): Outcome {
   runRawRules(source, diagnostics);
   const parsed = parseClusterSet(source, diagnostics);
   if (parsed) runRules(parsed, diagnostics);
-  if (!parsed || diagnostics.some((d) => d.severity === 'error')) return { valid: false, diagnostics };
+  if (!parsed || diagnostics.some((d) => d.severity === 'error')) return { valid: false, diagnostics, files: [] };
   const emitted: Diagnostic[] = [];
-  layoutClusterSet(synthClusterSet(parsed), emitted, new EmitCache());
-  return { valid: true, diagnostics: emitted };
+  const files = layoutClusterSet(synthClusterSet(parsed), emitted, new EmitCache());
+  return { valid: true, diagnostics: emitted, files };
+}
+
+/** contents already read both ways: shared units and engine files recur across definitions */
+const readBothWays = new Set<string>();
+
+/** The YAML files of an outcome that a YAML 1.1 reader and a YAML 1.2 reader read differently. */
+export function readDifferently(files: readonly OutputFile[]): string[] {
+  const different: string[] = [];
+  for (const f of files) {
+    if (!f.path.endsWith('.yaml') || readBothWays.has(f.content)) continue;
+    const as11 = parseAllDocuments(f.content, { version: '1.1' }).map((d) => d.toJS() as unknown);
+    const as12 = parseAllDocuments(f.content, { version: '1.2' }).map((d) => d.toJS() as unknown);
+    if (JSON.stringify(as11) !== JSON.stringify(as12)) different.push(f.path);
+    else {
+      if (readBothWays.size > 20_000) readBothWays.clear();
+      readBothWays.add(f.content);
+    }
+  }
+  return different;
 }

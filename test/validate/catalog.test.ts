@@ -39,6 +39,8 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'leader-move': 'error',
   'tier-priority-immutable': 'error',
   'tier-removed-in-use': 'error',
+  'list-duplicate': 'error',
+  'label-syntax': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -21,6 +21,7 @@ import { podServiceCidrOverlap } from './pod-service-cidr-overlap';
 import { gatewayIpInCidr } from './gateway-ip-in-cidr';
 import { gatewayIpDuplicate } from './gateway-ip-duplicate';
 import { gatewayMissing } from './gateway-missing';
+import { listDuplicate } from './list-duplicate';
 // --- traffic, exports, tiers, policies, secrets, delivery: imports ---
 import { tunnelTypeMismatch } from './tunnel-type-mismatch';
 import { tunnelPortMismatch } from './tunnel-port-mismatch';
@@ -47,6 +48,7 @@ import { policyTierUnknown } from './policy-tier-unknown';
 import { policyClusterSetScopeDisabled } from './policy-clusterset-scope-disabled';
 import { policyServiceNotExported } from './policy-service-not-exported';
 import { policyName } from './policy-name';
+import { labelSyntax } from './label-syntax';
 import { inlineSecret } from './inline-secret';
 import { unsetValue } from './unset-value';
 import { deliveryDestinationMissing } from './delivery-destination-missing';
@@ -77,6 +79,7 @@ export const allRules: readonly Rule[] = [
   gatewayIpInCidr,
   gatewayIpDuplicate,
   gatewayMissing,
+  listDuplicate,
   // --- traffic, exports, tiers, policies, secrets, delivery ---
   tunnelTypeMismatch,
   tunnelPortMismatch,
@@ -103,6 +106,7 @@ export const allRules: readonly Rule[] = [
   policyClusterSetScopeDisabled,
   policyServiceNotExported,
   policyName,
+  labelSyntax,
   inlineSecret,
   unsetValue,
   deliveryDestinationMissing,

@@ -36,6 +36,21 @@ ruleTester(exportNameFormat, {
       ],
     },
     {
+      name: 'a Service name that starts with a digit (RFC 1035), where a Namespace may',
+      code: source`
+        spec:
+          antrea: { version: v2.7.0 }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }]
+          services:
+            - { name: "1", namespace: 0shop, exportFrom: "*" }
+            - { name: 9abc, namespace: shop, exportFrom: "*" }`,
+      diagnostics: [
+        { line: 6, column: 15 },
+        { line: 7, column: 15 },
+      ],
+    },
+    {
       name: 'too long, or ending with "-"',
       code: source`
         spec:
