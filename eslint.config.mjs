@@ -1,11 +1,18 @@
 // Lint: typescript-eslint's type-checked recommended rules over the sources, tests and benchmarks.
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './scripts/eslint-layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/', 'lib/', 'node_modules/', 'test/fixtures/', 'examples/construct/dist/', '**/*.cjs', '**/*.mjs'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  },
+  {
+    // the stage folders import only the folders below them (scripts/eslint-layers.mjs, docs/architecture.md)
+    files: ['src/**/*.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/imports': 'error' },
   },
   {
     // the engine replay reads Kubernetes objects as the engines do, unstructured, by field path

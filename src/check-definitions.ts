@@ -4,7 +4,7 @@ import type { SourceFile } from './load/source-file';
 import { parseClusterSet, type ParsedClusterSet } from './model/parse-clusterset';
 import { runFleetRules, runRawRules, runRules } from './validate/run-rules';
 import { checkWhatRemains } from './validate/salvage';
-import { scanDefinitionText } from './validate/scan-secrets';
+import { scanDefinitionText } from './secrets/scan-secrets';
 
 export interface CheckResult {
   readonly diagnostics: Diagnostic[];

@@ -126,7 +126,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       help: HELP,
     },
     run: async ({ positionals, options }, { io, env }) => {
-      const { statusCommand, StatusUsageError } = await import('./verify/status-command');
+      const { statusCommand, StatusUsageError } = await import('./live/status-command');
       const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
       const given = { paths: positionals, from: str(options.from), contexts: str(options.contexts), format: str(options.format) };
       return statusCommand(given, io, env).catch((err: unknown) => {

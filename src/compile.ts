@@ -3,7 +3,7 @@ import { EmitCache, layoutClusterSet, manifestEntry, manifestFile, SHARED_ROOT, 
 import type { SourceFile } from './load/source-file';
 import { checkDefinitions } from './check-definitions';
 import { synthClusterSet, type ClusterSetOutput } from './synth/synth-clusterset';
-import { scanOutputFiles } from './validate/scan-secrets';
+import { scanOutputFiles } from './secrets/scan-secrets';
 
 export interface CompileOptions {
   /** definition files (see findDefinitionFiles) */

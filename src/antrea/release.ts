@@ -1,6 +1,6 @@
 import { crdManifest, crdName, type CrdModel } from './crd';
 import type { Schema } from './schema';
-import type { KubeObject } from './workloads/kube-object';
+import type { KubeObject } from '../kube/kube-object';
 
 /** Image repositories (without registry) of a release's components. */
 export interface ReleaseImages {

@@ -1,6 +1,6 @@
 import type { AntreaRelease } from '../antrea/release';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { objectKey, objectRef, type KubeObject } from '../synth/kube-object';
+import { objectKey, objectRef, type KubeObject } from '../kube/kube-object';
 import { validatorFor } from './schemas';
 
 /**

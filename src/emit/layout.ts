@@ -3,7 +3,7 @@ import { relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, layerDirectoryOf } from '../synth/delivery/layer-paths';
 import { layerIndex } from '../synth/layers';
-import type { KubeObject } from '../synth/kube-object';
+import type { KubeObject } from '../kube/kube-object';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
 import { COMPILER } from '../compiler-version';

@@ -1,5 +1,5 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
-import { scanOutputFiles } from '../validate/scan-secrets';
+import { scanOutputFiles } from '../secrets/scan-secrets';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { clusterSetSources, type ClusterSetSources } from '../synth/synth-clusterset';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';

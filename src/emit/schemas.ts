@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { crdModelFor, type AntreaRelease } from '../antrea/release';
 import { formatPath, validateAgainst, validatorForCrd } from '../antrea/validator';
-import type { KubeObject } from '../synth/kube-object';
+import type { KubeObject } from '../kube/kube-object';
 import { SEALED_SECRET_API_VERSION, sealedSecretSchema } from './sealed-secret-schema';
 
 const require = createRequire(import.meta.url);

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../synth/kube-object';
+import type { KubeObject } from '../kube/kube-object';
 import { layerOf } from '../synth/layers';
 
 /**

@@ -10,7 +10,7 @@ import { runLivePlan } from './live-plan';
 import { readContext } from './read-context';
 import { loadDumps } from './read-dump';
 import { writeDefinition } from './write-definition';
-import { scanDefinitionText } from '../validate/scan-secrets';
+import { scanDefinitionText } from '../secrets/scan-secrets';
 
 interface Stream {
   write(s: string): unknown;

@@ -4,7 +4,7 @@ import type { DataPath, Diagnostic, Severity } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { loadYaml, YAML_LIMITS } from '../load/load-yaml';
 import type { SourceFile } from '../load/source-file';
-import type { KubeObject } from '../synth/kube-object';
+import type { KubeObject } from '../kube/kube-object';
 
 /** One object of a dump and where it is: `items[index]` of the file. */
 export interface LiveObject {

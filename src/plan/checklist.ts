@@ -4,7 +4,7 @@ import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { engineName } from '../synth/delivery/engine-names';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
 import { exportsService } from '../synth/parts/service-exports';
-import { shellQuote as q } from '../synth/shell-quote';
+import { shellQuote as q } from '../shell-quote';
 import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
 

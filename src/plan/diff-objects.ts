@@ -1,6 +1,6 @@
 import { canonical } from '../emit/serialize';
 import { layerDirectoryOf } from '../synth/delivery/layer-paths';
-import type { KubeObject } from '../synth/kube-object';
+import type { KubeObject } from '../kube/kube-object';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 
 /** Where an object lives in the output: a cluster's bundle, or an engine folder (argocd/, flux/). */

@@ -5,7 +5,7 @@ import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { EmitCache, layoutClusterSet } from '../emit/layout';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import { clusterSetSources } from '../synth/synth-clusterset';
-import { scanOutputFiles } from '../validate/scan-secrets';
+import { scanOutputFiles } from '../secrets/scan-secrets';
 import { changedOutputs } from './changed-outputs';
 import { upgradeFromMissing } from './upgrade-from-missing';
 import { planChanges, type CompiledRevision, type Plan } from './plan-changes';

@@ -1,6 +1,6 @@
 import { App, Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../kube/kube-object';
 import type { BundleContext } from './parts/context';
 import { bundleParts } from './parts';
 import { addObjects } from './parts/apply-objects';

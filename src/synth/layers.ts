@@ -1,5 +1,5 @@
 import { NODE_INIT } from '../antrea/workloads/clouds';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../kube/kube-object';
 
 /**
  * Apply order inside a bundle (architecture.md, "Ordering and ownership"): the mc-controller

@@ -1,7 +1,7 @@
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { deliveryModes, ENGINE_CONTEXTS } from './notes-delivery';
-import { shellQuote as q } from './shell-quote';
+import { shellQuote as q } from '../shell-quote';
 
 const code = (s: string) => `\`${s}\``;
 const sh = (lines: readonly string[]) => ['```sh', ...lines, '```'].join('\n');

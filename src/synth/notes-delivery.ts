@@ -3,7 +3,7 @@ import type { EffectiveCluster } from '../model/effective';
 import { ARGOCD_APPLICATIONS_FOLDER } from './delivery/argocd';
 import { engineName, LABELS } from './delivery/engine-names';
 import { LAYER_DIRECTORIES } from './delivery/layer-paths';
-import { shellQuote as q } from './shell-quote';
+import { shellQuote as q } from '../shell-quote';
 
 /** How a ClusterSet's bundles reach its clusters: what its README speaks of. */
 export type DeliveryMode = 'argocd' | 'flux-hub' | 'flux-per-cluster' | 'manual';

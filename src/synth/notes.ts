@@ -1,5 +1,5 @@
 import { TIER_RESTART } from './constructs/tier-restart';
-import { shellQuote as q } from './shell-quote';
+import { shellQuote as q } from '../shell-quote';
 import type { AntreaRelease } from '../antrea/release';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
 import { upgradeSteps } from '../antrea/upgrade';

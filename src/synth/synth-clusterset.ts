@@ -10,7 +10,7 @@ import { BundleChart, renderedOnce } from './bundle-chart';
 import { annotateForDelivery, deliveryObjects, deliverySources, type DeliverySources } from './delivery';
 import { roleOf, type Role } from './delivery/engine-names';
 import { clusterSetNotes } from './notes';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../kube/kube-object';
 import { antreaChartValues } from './parts/antrea-core';
 import { sharedParts } from './parts';
 import type { BundleContext } from './parts/context';

@@ -1,7 +1,7 @@
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { memberTokenName } from './constructs/member-credentials';
-import { shellQuote as q } from './shell-quote';
+import { shellQuote as q } from '../shell-quote';
 
 /**
  * The commands that carry a member's leader token from the leader to the member: the ClusterSet's

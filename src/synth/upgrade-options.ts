@@ -1,6 +1,6 @@
 import type { UpgradeOptions } from '../antrea/upgrade';
 import type { ClusterSet } from '../model/clusterset';
-import { shellQuote as q } from './shell-quote';
+import { shellQuote as q } from '../shell-quote';
 
 const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 

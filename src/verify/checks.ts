@@ -1,6 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
-import { shellQuote } from '../synth/shell-quote';
+import { shellQuote } from '../shell-quote';
 import { LIVE_KINDS, type LiveObjects } from './live-objects';
 
 /**

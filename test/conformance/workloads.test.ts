@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { objectRef, type KubeObject } from '../../src/antrea/workloads/kube-object';
+import { objectRef, type KubeObject } from '../../src/kube/kube-object';
 import type { AntreaRelease } from '../../src/antrea/release';
 import { RELEASES } from '../../src/antrea/releases';
 import {

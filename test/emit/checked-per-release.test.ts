@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { releaseFor } from '../../src/antrea/releases';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { EmitCache } from '../../src/emit/layout';
-import type { KubeObject } from '../../src/synth/kube-object';
+import type { KubeObject } from '../../src/kube/kube-object';
 
 // An object's YAML is cached per run (and frozen ones per process), but its schema check belongs to
 // a release: identical bytes that passed one release's schemas must still be checked against

@@ -5,7 +5,7 @@ import type { ClusterSet } from '../../src/model/clusterset';
 import { dumpKinds, OPTIONAL_KINDS, type DumpRole } from '../../src/live/dump-kinds';
 import { groupKind } from '../../src/live/live-cluster';
 import { antreaOptions } from '../../src/synth/parts/antrea-core';
-import type { KubeObject } from '../../src/synth/kube-object';
+import type { KubeObject } from '../../src/kube/kube-object';
 import type { ClusterSetOutput } from '../../src/synth/synth-clusterset';
 
 type Obj = Record<string, unknown>;

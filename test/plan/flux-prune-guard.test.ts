@@ -5,7 +5,7 @@ import { effectiveClusters } from '../../src/model/effective';
 import { ClusterSetSchema } from '../../src/model/clusterset';
 import { FLUX_PRUNE } from '../../src/synth/guards';
 import { deliveryObjects, deliverySources } from '../../src/synth/delivery';
-import type { KubeObject } from '../../src/synth/kube-object';
+import type { KubeObject } from '../../src/kube/kube-object';
 
 const fluxOf = (name: string): KubeObject[] => {
   const raw = parse(readFileSync('clustersets/test-clusterset.yaml', 'utf8')) as { metadata: { name: string } };

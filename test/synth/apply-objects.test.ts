@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { v2_7_0 } from '../../src/antrea/v2.7.0';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { checkObjects } from '../../src/emit/check-output';
-import type { KubeObject } from '../../src/synth/kube-object';
+import type { KubeObject } from '../../src/kube/kube-object';
 import { addObjects } from '../../src/synth/parts/apply-objects';
 
 const tier = (priority: number): KubeObject => ({ apiVersion: 'crd.antrea.io/v1beta1', kind: 'Tier', metadata: { name: 'ops' }, spec: { priority } });

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { compile } from '../../src/compile';
 import { memberTokenName } from '../../src/synth/constructs/member-credentials';
 import { ARGOCD_SYNC_OPTIONS, isGuarded } from '../../src/synth/guards';
-import type { KubeObject } from '../../src/synth/kube-object';
+import type { KubeObject } from '../../src/kube/kube-object';
 import { allDefinitions } from './definitions';
 
 const annotations = (o: KubeObject) => o.metadata.annotations;

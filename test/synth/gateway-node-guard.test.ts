@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { compile } from '../../src/compile';
 import { layerDirectoryOf } from '../../src/synth/delivery';
 import { ARGOCD_SYNC_WAVE } from '../../src/synth/delivery/sync-waves';
-import type { KubeObject } from '../../src/synth/kube-object';
+import type { KubeObject } from '../../src/kube/kube-object';
 import { allDefinitions } from './definitions';
 
 /**

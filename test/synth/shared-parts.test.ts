@@ -4,7 +4,7 @@ import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import type { SourceFile } from '../../src/load/source-file';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
-import type { KubeObject } from '../../src/synth/kube-object';
+import type { KubeObject } from '../../src/kube/kube-object';
 import { antreaCoreKey } from '../../src/synth/parts/antrea-core';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
 import { runRules } from '../../src/validate/run-rules';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ClusterSetSchema } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import { clusterSetNotes } from '../../src/synth/notes';
-import { shellQuote } from '../../src/synth/shell-quote';
+import { shellQuote } from '../../src/shell-quote';
 import { releaseFor } from '../../src/antrea/releases';
 
 const HOSTILE = ["x'; touch /tmp/p; echo '", '$(id)', '`id`', 'a b', "it's", '"quoted"', '\\', '-rf', '*', 'a\nb', '', '$HOME', 'ca.crt'];

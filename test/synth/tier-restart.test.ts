@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { layerDirectoryOf } from '../../src/synth/delivery/layer-paths';
-import type { KubeObject } from '../../src/synth/kube-object';
+import type { KubeObject } from '../../src/kube/kube-object';
 import { example, revision, type Definition } from '../helpers/plan-revision';
 
 const withTiers = (d: Definition, tiers: { name: string; priority: number }[]) => ((d.spec.tiers = tiers), d);

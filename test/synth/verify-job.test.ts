@@ -7,7 +7,7 @@ import { parse, stringify } from 'yaml';
 import { compile } from '../../src/compile';
 import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import { layerOf } from '../../src/synth/layers';
-import type { KubeObject } from '../../src/synth/kube-object';
+import type { KubeObject } from '../../src/kube/kube-object';
 
 const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');
 const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'verify-job-'));

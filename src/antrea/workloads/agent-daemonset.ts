@@ -5,7 +5,7 @@ import type { IHTTPGetAction } from 'kubernetes-models/v1/HTTPGetAction';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { objectChecksum } from './checksum';
 import { CLOUDS, DEFAULT_CNI_BIN_DIR } from './clouds';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, CHECKSUM_CONFIG, CHECKSUM_IPSEC_SECRET, componentLabels } from './constants';
 import { antreaAgentConf, antreaConfigMap } from './core-config';
 import { imageRef } from './images';

@@ -1,6 +1,6 @@
 import type { IAPIService } from 'kubernetes-models/apiregistration.k8s.io/v1/APIService';
 import type { IService } from 'kubernetes-models/v1/Service';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { ANTREA_NAMESPACE, ANTREA_SERVICE, APP_LABELS, componentLabels } from './constants';
 
 /** labels the controller uses to find the objects whose caBundle it injects */

@@ -2,11 +2,12 @@ import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { ANTREA_NAMESPACE, componentLabels } from './constants';
-import type { KubeObject } from './kube-object';
-import type { TrafficEncapMode } from './options';
+import type { KubeObject } from '../../kube/kube-object';
 
 /** Managed Kubernetes flavours for which upstream ships an install variant and a node-init. */
 export const CLOUD_PROVIDERS = ['EKS', 'AKS', 'GKE'] as const;
+/** Antrea's trafficEncapMode (antrea-agent.conf); a cloud fixes the mode its node-init expects. */
+export type TrafficEncapMode = 'encap' | 'noEncap' | 'hybrid' | 'networkPolicyOnly';
 export type CloudProvider = (typeof CLOUD_PROVIDERS)[number];
 
 /**

@@ -1,7 +1,7 @@
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { objectChecksum } from './checksum';
 import type { IHTTPGetAction } from 'kubernetes-models/v1/HTTPGetAction';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, CHECKSUM_CONFIG, componentLabels } from './constants';
 import { antreaConfigMap } from './core-config';
 import { imageRef } from './images';

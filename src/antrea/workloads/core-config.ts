@@ -1,7 +1,7 @@
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { renderJsonConfig, renderYamlConfig } from './config-file';
 import { mergeLayers } from './deep-merge';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, APP_LABELS } from './constants';
 import type { AntreaRelease } from '../release';
 import type { AntreaOptions } from './options';

@@ -3,7 +3,7 @@ import type { IClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k
 import type { IPolicyRule } from 'kubernetes-models/rbac.authorization.k8s.io/v1/PolicyRule';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { ANTREA_NAMESPACE, APP_LABELS } from './constants';
 import { isNetworkPolicyOnly } from './core-config';
 import type { ReleaseFacts } from '../release';

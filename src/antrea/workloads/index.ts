@@ -1,4 +1,4 @@
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { antreaAgentDaemonSet } from './agent-daemonset';
 import { antreaApiServices, antreaService } from './api-services';
 import { DEFAULT_LEADER_NAMESPACE, DEFAULT_MEMBER_NAMESPACE } from './constants';

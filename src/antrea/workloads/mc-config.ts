@@ -1,6 +1,6 @@
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { renderYamlConfig } from './config-file';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { APP_LABELS, MC_CONFIG_FILE, MC_CONFIG_MAP } from './constants';
 import type { McControllerConfigOptions } from './options';
 

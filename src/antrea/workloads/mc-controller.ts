@@ -1,7 +1,7 @@
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { objectChecksum } from './checksum';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { APP_LABELS, CHECKSUM_CONFIG, MC_CONFIG_FILE, MC_CONFIG_MAP, MC_CONTROLLER, MC_WEBHOOK_SERVICE, componentLabels } from './constants';
 import { imageRef, type ImageOptions } from './images';
 

@@ -6,7 +6,7 @@ import type { IRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import type { ReleaseFacts } from '../release';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { APP_LABELS, MC_CONTROLLER } from './constants';
 import { CRUD, rule } from './rbac-rule';
 

@@ -3,7 +3,7 @@ import type { IValidatingWebhookConfiguration } from 'kubernetes-models/admissio
 import type { IMutatingWebhook } from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingWebhook';
 import type { IValidatingWebhook } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhook';
 import type { ReleaseFacts } from '../release';
-import type { KubeObject } from './kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { MC_WEBHOOK_SERVICE } from './constants';
 import { leaderPrefixed } from './mc-rbac';
 

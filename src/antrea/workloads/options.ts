@@ -1,7 +1,7 @@
-import type { CloudProvider } from './clouds';
+import type { CloudProvider, TrafficEncapMode } from './clouds';
 import type { ImageOptions } from './images';
 
-export type TrafficEncapMode = 'encap' | 'noEncap' | 'hybrid' | 'networkPolicyOnly';
+export type { TrafficEncapMode } from './clouds';
 export type TunnelType = 'geneve' | 'vxlan' | 'gre' | 'stt';
 export type McTrafficEncryptionMode = 'none' | 'wireGuard';
 export type GatewayIPPrecedence = 'private' | 'public' | 'internal' | 'external';

@@ -1,5 +1,5 @@
 import { EXPECTED_MEMBERS_ANNOTATION } from '../../health/cluster-set-health';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 
 export interface LeaderClusterSetProps {
   /** ClusterSet ID, identical in every cluster */

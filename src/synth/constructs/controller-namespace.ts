@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 
 export interface ControllerNamespaceProps {
   readonly name: string;

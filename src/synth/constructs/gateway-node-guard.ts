@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { GATEWAY_ANNOTATION, RETIRED_GATEWAY_ANNOTATION } from './gateway-node';
 
 export const GATEWAY_NODE_GUARD = 'antrea-clusterset-gateway-nodes-exist';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 
 export interface GatewayNodeProps {
   /** an existing Node of the member */

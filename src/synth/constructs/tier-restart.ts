@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MC_CONTROLLER } from '../../antrea/workloads/constants';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 
 /**
  * kubectl for the restart, pinned by digest (we cannot reach registries from here: this is the

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { guardContext, guardOf, withGuard, type Guard } from './prune-guards';
 import { ARGOCD_SYNC_WAVE, syncWaveOf } from './sync-waves';
 

@@ -1,5 +1,5 @@
 import { argoCdHealthData } from '../../health';
-import type { KubeObject } from './kube-object-cast';
+import type { KubeObject } from '../../kube/kube-object';
 
 /**
  * The health rules as a partial `argocd-cm`: only the `resource.customizations.health.*` keys, to

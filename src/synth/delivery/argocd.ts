@@ -1,7 +1,7 @@
 import type { IApplication } from '@kubernetes-models/argo-cd/argoproj.io/v1alpha1/Application';
 import type { IApplicationSet } from '@kubernetes-models/argo-cd/argoproj.io/v1alpha1/ApplicationSet';
 import type { ClusterSet } from '../../model/clusterset';
-import { asKubeObject, type KubeObject } from './kube-object-cast';
+import { asKubeObject, type KubeObject } from '../../kube/kube-object';
 import { bundlePath, engineName, LABELS, MANAGED_BY, type Role } from './engine-names';
 import { EXPORTS_DIRECTORY } from './layer-paths';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';

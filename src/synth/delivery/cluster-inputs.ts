@@ -1,6 +1,6 @@
 import type { Cluster, ClusterSet } from '../../model/clusterset';
 import { leaderOf, type EffectiveCluster } from '../../model/effective';
-import type { KubeObject } from './kube-object-cast';
+import type { KubeObject } from '../../kube/kube-object';
 import { roleOf, type Role } from './engine-names';
 import { exportsService } from '../parts/service-exports';
 

@@ -3,7 +3,7 @@ import type { ClusterSet } from '../../model/clusterset';
 import { FLUX_PRUNE } from '../guards';
 import { fluxLayerHealthChecks } from './flux-health-checks';
 import { LAYERS, type Layer } from '../layers';
-import { asKubeObject } from './kube-object-cast';
+import { asKubeObject } from '../../kube/kube-object';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
 import { exportDirectory, layerDirectory } from './layer-paths';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { COMPILER } from '../../compiler-version';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { annotateBundle } from './annotate-bundle';
 import { argoCdClusterObjects, argoCdClusterSetObjects } from './argocd';
 import { clusterDeliveryInputs, type EngineObject } from './cluster-inputs';

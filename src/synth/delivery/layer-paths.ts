@@ -1,5 +1,5 @@
 import { LAYERS, layerOf, type Layer } from '../layers';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 
 /**
  * One sub-kustomization per apply layer inside a bundle, e.g. `2-webhooks/`. The bundle root's

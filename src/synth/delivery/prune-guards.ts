@@ -1,5 +1,5 @@
 import { ARGOCD_SYNC_OPTIONS, FLUX_PRUNE, GUARD_ANNOTATIONS, PARTIAL_GUARD_ANNOTATIONS } from '../guards';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 
 /** `full`: never pruned or deleted; `partial`: the same, applied server-side (a patch of a live object). */
 export type Guard = 'full' | 'partial';

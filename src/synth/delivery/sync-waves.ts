@@ -1,5 +1,5 @@
 import { layerIndex } from '../layers';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 
 export const ARGOCD_SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
 

@@ -1,5 +1,5 @@
 import { antreaCoreObjects, antreaHelmValues, nodeInitDaemonSet, type AntreaOptions } from '../../antrea/workloads';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { sharedPart, type BundleContext } from './context';
 
 /** Antrea agent and controller options from a cluster's effective settings. */

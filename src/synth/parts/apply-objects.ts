@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 
 /**
  * The one door into a chart: plain objects become L1 ApiObjects, with readable ids. Two objects

@@ -1,7 +1,7 @@
 import type { AntreaRelease } from '../../antrea/release';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 
 /** What every part of a bundle reads. */
 export interface BundleContext {

@@ -1,5 +1,5 @@
 import { controllerNamespace } from '../constructs/controller-namespace';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import type { BundlePart } from './context';
 
 /** Namespaces Kubernetes does not ship: kube-system exists everywhere, kube-* are reserved. */

@@ -1,5 +1,5 @@
 import { leaderMcControllerObjects, memberMcAccessObjects, memberMcControllerWorkload, type ImageOptions } from '../../antrea/workloads';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { sharedPart, type BundlePart } from './context';
 
 /** The leader and/or member antrea-mc-controller, by role; a dual-role cluster runs both (a member's access objects: `memberMcAccess`). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { engineName, LABELS, MANAGED_BY } from '../delivery/engine-names';
-import type { KubeObject } from '../kube-object';
+import type { KubeObject } from '../../kube/kube-object';
 import { checksFor, type ReadRule } from '../../verify/checks';
 import { verificationScript } from '../../verify/verify-script';
 import type { BundlePart } from './context';

@@ -1,7 +1,7 @@
 import { v2_7_0 } from '../../../src/antrea/v2.7.0';
 import { describe, expect, test } from 'vitest';
 import { canonicalJson, objectChecksum, sha256Hex } from '../../../src/antrea/workloads/checksum';
-import type { KubeObject } from '../../../src/antrea/workloads/kube-object';
+import type { KubeObject } from '../../../src/kube/kube-object';
 import {
   antreaConfigMap,
   antreaCoreObjects,

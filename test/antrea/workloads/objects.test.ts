@@ -1,7 +1,7 @@
 import { v2_7_0 } from '../../../src/antrea/v2.7.0';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { describe, expect, test } from 'vitest';
-import { objectRef, type KubeObject } from '../../../src/antrea/workloads/kube-object';
+import { objectRef, type KubeObject } from '../../../src/kube/kube-object';
 import { antreaCoreObjects, leaderMcControllerObjects, memberMcControllerObjects, type AntreaOptions } from '../../../src/antrea/workloads';
 
 const release = v2_7_0;

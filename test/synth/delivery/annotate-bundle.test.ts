@@ -4,7 +4,7 @@ import { v2_7_0 } from '../../../src/antrea/v2.7.0';
 import { annotateForDelivery } from '../../../src/synth/delivery';
 import { withGuard } from '../../../src/synth/delivery/prune-guards';
 import { ARGOCD_SYNC_OPTIONS, FLUX_PRUNE } from '../../../src/synth/guards';
-import type { KubeObject } from '../../../src/synth/kube-object';
+import type { KubeObject } from '../../../src/kube/kube-object';
 
 const crd = crdObject(crdsFor(v2_7_0, { leader: false, member: true })[0]!);
 const configMap = (): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'antrea-config', namespace: 'kube-system' } });

@@ -5,7 +5,7 @@ import { compile } from '../../../src/compile';
 import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from '../../../src/health';
 import type { OutputFile } from '../../../src/emit/layout';
 import { validatorFor } from '../../../src/emit/schemas';
-import type { KubeObject } from '../../../src/synth/kube-object';
+import type { KubeObject } from '../../../src/kube/kube-object';
 import { compileFiles, expectGoldenTree } from '../../helpers/golden';
 
 const EXAMPLES = readdirSync('clustersets')

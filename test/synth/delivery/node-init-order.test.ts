@@ -6,7 +6,7 @@ import { compile } from '../../../src/compile';
 import { CLOUDS, NODE_INIT } from '../../../src/antrea/workloads';
 import { layerDirectoryOf } from '../../../src/synth/delivery';
 import { ARGOCD_SYNC_WAVE } from '../../../src/synth/delivery/sync-waves';
-import type { KubeObject } from '../../../src/synth/kube-object';
+import type { KubeObject } from '../../../src/kube/kube-object';
 
 /**
  * A cloud's node-init prepares each Node before Antrea's CNI is installed (upstream applies

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { compile } from '../../../src/compile';
 import { ARGOCD_SYNC_WAVE } from '../../../src/synth/delivery/sync-waves';
 import { ARGOCD_SYNC_OPTIONS, FLUX_PRUNE, isGuarded } from '../../../src/synth/guards';
-import type { KubeObject } from '../../../src/synth/kube-object';
+import type { KubeObject } from '../../../src/kube/kube-object';
 import { LAYERS, layerIndex } from '../../../src/synth/layers';
 import { allDefinitions } from '../definitions';
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { compile } from '../../../src/compile';
 import { LABELS } from '../../../src/synth/delivery/engine-names';
 import { ARGOCD_SYNC_WAVE } from '../../../src/synth/delivery/sync-waves';
-import type { KubeObject } from '../../../src/synth/kube-object';
+import type { KubeObject } from '../../../src/kube/kube-object';
 
 /**
  * The order a version bump rolls out in, in one commit (docs/releases.md): the leader before the

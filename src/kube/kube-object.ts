@@ -13,7 +13,7 @@ export interface ObjectMeta {
 
 /**
  * A plain Kubernetes object (L1): exactly the fields we set, nothing defaulted.
- * The synth stage wraps each one in a cdk8s `ApiObject`.
+ * The one object shape of the compiler, from Antrea's workloads to emit; synth hands each to cdk8s.
  */
 export interface KubeObject {
   readonly apiVersion: string;
@@ -25,3 +25,9 @@ export interface KubeObject {
 /** `Kind namespace/name` or `Kind name`: how tests and diagnostics name an object. */
 export const objectRef = (o: KubeObject): string =>
   o.metadata.namespace ? `${o.kind} ${o.metadata.namespace}/${o.metadata.name}` : `${o.kind} ${o.metadata.name}`;
+
+/** kind/namespace/name: unique within one bundle (output-collision). */
+export const objectKey = (o: KubeObject): string => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+
+/** A typed model object (`@kubernetes-models/*` interfaces) as the plain data emit handles. */
+export const asKubeObject = (o: { apiVersion: string; kind: string; metadata?: object }): KubeObject => o as unknown as KubeObject;

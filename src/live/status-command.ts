@@ -8,8 +8,8 @@ import { errnoCode } from '../diagnostics/file-system';
 import { render } from '../diagnostics/render';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import type { ClusterSet } from '../model/clusterset';
-import { checksOf, type CheckId } from './checks';
-import { LIVE_KINDS, LiveObjectsError, parseLiveObjects, type LiveObjects } from './live-objects';
+import { checksOf, type CheckId } from '../verify/checks';
+import { LIVE_KINDS, LiveObjectsError, parseLiveObjects, type LiveObjects } from '../verify/live-objects';
 
 /** A mistake on the command line; the CLI prints it with the usage hint. */
 export class StatusUsageError extends Error {}

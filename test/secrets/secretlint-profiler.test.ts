@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { scanOutputFiles } from '../../src/validate/scan-secrets';
+import { scanOutputFiles } from '../../src/secrets/scan-secrets';
 
 /**
  * secretlint's profiler keeps every performance mark its core makes and searches them at each

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, test } from 'vitest';
+// @ts-expect-error: a plain ESM script without declarations
+import { layersPlugin } from '../../scripts/eslint-layers.mjs';
+// @ts-expect-error: a plain ESM script without declarations
+import config from '../../eslint.config.mjs';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+function lint(file: string, code: string): string[] {
+  const linter = new Linter({ cwd: ROOT });
+  const messages = linter.verify(
+    code,
+    [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { layers: layersPlugin as never }, rules: { 'layers/imports': 'error' } }],
+    { filename: join(ROOT, file) },
+  );
+  return messages.map((m) => m.message);
+}
+
+describe('layers/imports', () => {
+  test.each([
+    // upward imports the issue measured, each now refused
+    ['src/emit/output-directory.ts', "import { scanOutputFiles } from '../validate/run-rules';", 'src/emit may not import src/validate'],
+    ['src/validate/rules/cidr-overlap.ts', "import { toYaml } from '../../emit/serialize';", 'src/validate may not import src/emit'],
+    ['src/validate/rule.ts', "import type { BundleContext } from '../synth/parts/context';", 'src/validate may not import src/synth'],
+    ['src/synth/notes.ts', "import { layoutClusterSet } from '../emit/layout';", 'src/synth may not import src/emit'],
+    ['src/antrea/release.ts', "import type { ClusterSet } from '../model/clusterset';", 'src/antrea may not import src/model'],
+    ['src/model/effective.ts', "export { x } from '../validate/cidr';", 'src/model may not import src/validate'],
+    ['src/kube/kube-object.ts', "import { loadYaml } from '../load/load-yaml';", 'src/kube may not import src/load'],
+    ['src/emit/layout.ts', "const m = await import('../plan/run-plan');", 'src/emit may not import src/plan'],
+    ['src/plan/run-plan.ts', "import { run } from '../cli';", 'src/plan may not import src/cli'],
+    ['src/synth/parts/verify-job.ts', "import { statusCommand } from '../../live/status-command';", 'src/synth may not import src/live'],
+    ['src/new-folder/thing.ts', "import { x } from '../model/clusterset';", 'src/new-folder has no row'],
+  ])('%s: %s is refused', (file, code, message) => {
+    expect(lint(file, code)).toEqual([expect.stringContaining(message)]);
+  });
+
+  test.each([
+    ['src/emit/layout.ts', "import type { KubeObject } from '../kube/kube-object';"],
+    ['src/emit/output-directory.ts', "import { scanOutputFiles } from '../secrets/scan-secrets';"],
+    ['src/synth/parts/verify-job.ts', "import { checksFor } from '../../verify/checks';"],
+    ['src/synth/delivery/index.ts', "import { layerOf } from '../layers';"],
+    ['src/cli.ts', "import { runPlan } from './plan/run-plan';"],
+    ['src/validate/rules/argocd-applicationset-size.ts', "import { toYaml } from '../../emit/serialize';"],
+    ['test/emit/layout.test.ts', "import { runPlan } from '../../src/plan/run-plan';"],
+  ])('%s: %s is allowed', (file, code) => {
+    expect(lint(file, code)).toEqual([]);
+  });
+
+  test('the repository config turns the rule on for every source file', () => {
+    const entries = config as { files?: string[]; rules?: Record<string, unknown> }[];
+    expect(entries.find((e) => e.rules?.['layers/imports'] === 'error')?.files).toEqual(['src/**/*.ts']);
+  });
+});
