@@ -1,5 +1,6 @@
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
-import { EmitCache, layoutClusterSet, manifestEntry, manifestFile, SHARED_ROOT, type ManifestEntry, type OutputFile } from './emit/layout';
+import { EmitCache, layoutClusterSet, SHARED_ROOT, type OutputFile } from './emit/layout';
+import { manifestEntry, manifestFile, type ManifestEntry } from './emit/manifest';
 import type { SourceFile } from './load/source-file';
 import { checkDefinitions } from './check-definitions';
 import { synthClusterSet, type ClusterSetOutput } from './synth/synth-clusterset';

@@ -4,21 +4,8 @@ import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { clusterSetSources, type ClusterSetSources } from '../synth/synth-clusterset';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
 import { byFolder, type EngineObject } from '../synth/delivery';
-import {
-  EmitCache,
-  engineFilesByCluster,
-  layoutBundle,
-  layoutShared,
-  manifestEntryOf,
-  MANIFEST,
-  manifestFile,
-  SHARED_ROOT,
-  unitsListed,
-  type BundleFiles,
-  type Manifest,
-  type ManifestEntry,
-  type OutputFile,
-} from './layout';
+import { EmitCache, engineFilesByCluster, layoutBundle, layoutShared, SHARED_ROOT, unitsListed, type OutputFile } from './layout';
+import { manifestEntryOf, MANIFEST, manifestFile, type BundleFiles, type Manifest, type ManifestEntry } from './manifest';
 import { COMPILER } from '../compiler-version';
 import { OutputError, OutputTransaction, type FileSystemOps } from './output-transaction';
 export { recoverOutput, SimulatedCrash, type FileSystemOps } from './output-transaction';

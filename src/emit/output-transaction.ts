@@ -2,6 +2,7 @@ import * as nodeFs from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { resolve } from 'node:path';
+import { MANIFEST } from './manifest';
 
 /** A user-facing refusal (exit code 2), not a bug. */
 export class OutputError extends Error {
@@ -70,7 +71,6 @@ interface LegacyJournal {
   readonly moves: readonly string[];
 }
 
-const MANIFEST = 'manifest.json';
 /** locks this process holds: a lock naming this process but none of these is a crashed transaction's */
 const heldLocks = new Set<string>();
 

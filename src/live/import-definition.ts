@@ -4,8 +4,8 @@ import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP } fr
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { API_VERSION, ClusterSetSchema, KIND, type ClusterSetInput, type Network } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
-import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE, memberTokenName } from '../synth/constructs/member-credentials';
-import { ACNP_KIND, replicatedPolicyName } from '../synth/constructs/replicated-policy';
+import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE, memberTokenName } from '../synth/objects/member-credentials';
+import { ACNP_KIND, replicatedPolicyName } from '../synth/objects/replicated-policy';
 import { antreaOptions } from '../synth/parts/antrea-core';
 import type { BundleContext } from '../synth/parts/context';
 import { BUILTIN_TIERS } from '../validate/builtin-tiers';

@@ -2,7 +2,7 @@ import { releaseFor, SUPPORTED_ANTREA_VERSIONS } from '../antrea/releases';
 import type { AntreaRelease } from '../antrea/release';
 import { MC_CONTROLLER } from '../antrea/workloads/constants';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { CLUSTER_ID_ANNOTATION } from '../synth/constructs/member-credentials';
+import { CLUSTER_ID_ANNOTATION } from '../synth/objects/member-credentials';
 import { dumpDiagnostic, type LiveDump, type LiveObject } from './read-dump';
 
 /** One cluster as its dump shows it: its ID and role come from its ClusterSet objects. */

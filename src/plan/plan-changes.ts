@@ -5,7 +5,7 @@ import type { SourceFile } from '../load/source-file';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { activeGateways, retiredGateways } from '../model/gateways';
-import { TIER_RESTART, tierSetHash } from '../synth/constructs/tier-restart';
+import { TIER_RESTART, tierSetHash } from '../synth/objects/tier-restart';
 import { engineName } from '../synth/delivery/engine-names';
 import { isGuarded } from '../synth/guards';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
@@ -306,7 +306,7 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
         // (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
         // handleResImpUpdateForClusterNetworkPolicy) and reconciles an import again only when its
         // generation changes or the controller starts (resourceimport_controller.go, SetupWithManager);
-        // the bundle's tier-restart Job restarts it once the Tier exists (synth/constructs/tier-restart.ts)
+        // the bundle's tier-restart Job restarts it once the Tier exists (synth/objects/tier-restart.ts)
         add(
           'rollout',
           `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`,
@@ -332,7 +332,7 @@ function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): P
         tiers: [t.name],
       }),
   );
-  // a new Tier set is a new tier-restart Job in every member that stays (synth/constructs/tier-restart.ts)
+  // a new Tier set is a new tier-restart Job in every member that stays (synth/objects/tier-restart.ts)
   const restarting = [...a.values()].filter((c) => c.isMember && b.get(c.clusterID)?.isMember).map((c) => c.clusterID);
   if (after.spec.tiers.length > 0 && tierSetHash(before.spec.tiers) !== tierSetHash(after.spec.tiers) && restarting.length > 0)
     add(

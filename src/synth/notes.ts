@@ -1,4 +1,4 @@
-import { TIER_RESTART } from './constructs/tier-restart';
+import { TIER_RESTART } from './objects/tier-restart';
 import { shellQuote as q } from '../shell-quote';
 import type { AntreaRelease } from '../antrea/release';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
@@ -12,7 +12,7 @@ import type { ClusterSet } from '../model/clusterset';
 import { leaderOf, members, type EffectiveCluster } from '../model/effective';
 import { copyTokenCommands, leaderSecretCommand, restartMemberControllerCommand, toMemberSecret } from './token-commands';
 import { activeGateways } from '../model/gateways';
-import { replicatedPolicyName } from './constructs/replicated-policy';
+import { replicatedPolicyName } from './objects/replicated-policy';
 import { exportsService } from './parts/service-exports';
 import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from './tunnel-ports';
 

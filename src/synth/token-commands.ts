@@ -1,6 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
-import { memberTokenName } from './constructs/member-credentials';
+import { memberTokenName } from './objects/member-credentials';
 import { shellQuote as q } from '../shell-quote';
 
 /**

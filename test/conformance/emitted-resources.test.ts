@@ -1,4 +1,4 @@
-import { KUBECTL_IMAGE } from '../../src/synth/constructs/tier-restart';
+import { KUBECTL_IMAGE } from '../../src/synth/objects/tier-restart';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';

@@ -16,7 +16,7 @@ import { conditionOf, type Obj } from './kube';
  *   and does not retry (member/acnp_resourceimport_controller.go; resourceimport_controller.go
  *   SetupWithManager, GenerationChangedPredicate); an export that goes takes the policy with it;
  * - the tier-restart Job: it completes once every Tier it waits for exists, and restarts the
- *   member's controller (synth/constructs/tier-restart.ts);
+ *   member's controller (synth/objects/tier-restart.ts);
  * - Gateway election: the active Gateway stays while annotated and Ready; otherwise another
  *   annotated candidate is elected (member/node_controller.go, Reconcile, recreateActiveGateway).
  */

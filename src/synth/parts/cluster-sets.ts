@@ -1,4 +1,4 @@
-import { leaderClusterSet, memberClusterSet } from '../constructs/cluster-set';
+import { leaderClusterSet, memberClusterSet } from '../objects/cluster-set';
 import type { BundlePart } from './context';
 
 /** The leader's and/or the member's ClusterSet custom resource. */

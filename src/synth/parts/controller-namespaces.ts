@@ -1,4 +1,4 @@
-import { controllerNamespace } from '../constructs/controller-namespace';
+import { controllerNamespace } from '../objects/controller-namespace';
 import type { KubeObject } from '../../kube/kube-object';
 import type { BundlePart } from './context';
 

@@ -1,6 +1,6 @@
 import { activeGateways, retiredGateways } from '../../model/gateways';
-import { gatewayNode, retiredGatewayNode } from '../constructs/gateway-node';
-import { gatewayNodeGuard } from '../constructs/gateway-node-guard';
+import { gatewayNode, retiredGatewayNode } from '../objects/gateway-node';
+import { gatewayNodeGuard } from '../objects/gateway-node-guard';
 import type { BundlePart } from './context';
 
 /** On a member, the Gateway candidate annotations of its Nodes, and the policy that keeps them from creating a Node. */

@@ -1,5 +1,5 @@
 import { members } from '../../model/effective';
-import { memberCredentials as credentialsOf } from '../constructs/member-credentials';
+import { memberCredentials as credentialsOf } from '../objects/member-credentials';
 import type { BundlePart } from './context';
 
 /** On the leader, one bound ServiceAccount, token Secret and RoleBinding per member (a dual-role leader included). */

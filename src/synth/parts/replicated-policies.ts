@@ -1,4 +1,4 @@
-import { replicatedPolicy } from '../constructs/replicated-policy';
+import { replicatedPolicy } from '../objects/replicated-policy';
 import type { BundlePart } from './context';
 
 /** On the leader, every replicated ClusterNetworkPolicy as a ResourceExport in the common area. */

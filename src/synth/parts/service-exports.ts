@@ -1,5 +1,5 @@
 import type { ClusterSet } from '../../model/clusterset';
-import { serviceExport } from '../constructs/service-export';
+import { serviceExport } from '../objects/service-export';
 import type { BundlePart } from './context';
 
 /** Whether a member exports a Service: listed by ID, or every member for "*". */

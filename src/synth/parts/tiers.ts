@@ -1,4 +1,4 @@
-import { tier } from '../constructs/tier';
+import { tier } from '../objects/tier';
 import type { BundlePart } from './context';
 
 /** On every member, the custom Tiers that replicated policies may use. */

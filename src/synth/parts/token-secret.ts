@@ -1,5 +1,5 @@
-import { tokenExternalSecret } from '../constructs/token-external-secret';
-import { tokenSealedSecret } from '../constructs/token-sealed-secret';
+import { tokenExternalSecret } from '../objects/token-external-secret';
+import { tokenSealedSecret } from '../objects/token-sealed-secret';
 import type { BundlePart } from './context';
 
 /**
