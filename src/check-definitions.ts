@@ -31,14 +31,8 @@ export async function checkDefinitions(files: readonly string[], options: LoadOp
     if (!p) checkWhatRemains(source, diagnostics);
     return p ?? [];
   });
-  // secrets anywhere in a definition's text (values, keys, comments), by secretlint's detectors;
-  // a line the inline-secret rule already reported is not reported twice
-  for (const source of sources) {
-    const found: Diagnostic[] = [];
-    await scanDefinitionText(source.file, source.text, found);
-    const reported = new Set(diagnostics.filter((d) => d.code === 'inline-secret' && d.file === source.file).map((d) => d.line));
-    diagnostics.push(...found.filter((d) => !reported.has(d.line)));
-  }
+  // secrets anywhere in a definition's text (values, keys, comments), by secretlint's detectors
+  for (const source of sources) await scanDefinitionText(source.file, source.text, diagnostics);
 
   // validate: cross-field and cross-cluster rules over the effective settings
   for (const p of parsed) runRules(p, diagnostics);

@@ -12,6 +12,7 @@ import { parseClusterSet } from '../model/parse-clusterset';
 import { addObjects } from '../synth/parts/apply-objects';
 import { synthClusterSet, type Bundle, type ClusterSetOutput } from '../synth/synth-clusterset';
 import { runRawRules, runRules } from '../validate/run-rules';
+import { scanDefinitionTextSync, scanOutputFilesSync } from '../secrets/scan-secrets-sync';
 
 export interface AntreaClusterSetProps {
   /**
@@ -76,11 +77,16 @@ export class AntreaClusterSet extends Construct {
     const diagnostics: Diagnostic[] = [];
     const source = sourceOf(id, props.definition, diagnostics);
     const parsed = source && (runRawRules(source, diagnostics), parseClusterSet(source, diagnostics));
+    // secretlint's detectors over the definition, as `clusterset validate` runs them (a definition
+    // given as data is scanned as its JSON); synchronously, since cdk8s constructs are
+    if (source) scanDefinitionTextSync(source.file, source.text || JSON.stringify(source.data, null, 2), diagnostics);
     if (parsed) runRules(parsed, diagnostics);
     if (!parsed || hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
     const output = synthClusterSet(parsed);
-    // the output self-checks (every object against its schema, collisions) as for the CLI
-    layoutClusterSet(output, diagnostics, new EmitCache());
+    // the output self-checks as for the CLI: every object against its schema, collisions, and
+    // the secret scan of every file `clusterset synth` would write
+    const files = layoutClusterSet(output, diagnostics, new EmitCache());
+    scanOutputFilesSync(output.file, files, diagnostics);
     if (hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
 
     this.output = output;

@@ -30,13 +30,29 @@ export interface SecretFinding {
  */
 const JWT = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+/g;
 
-/** Every secret-like value in a text: values, keys and comments alike, whatever the format. */
-export async function findSecrets(text: string, filePath: string): Promise<SecretFinding[]> {
+/** secretlint's findings in a text, as offsets and the detector's rule id. */
+export interface LintMessage {
+  readonly range: readonly [number, number];
+  readonly ruleId: string;
+}
+
+/** secretlint's recommended preset over one text (the only asynchronous step of a scan). */
+export async function lintSecrets(text: string, filePath: string): Promise<LintMessage[]> {
   const ext = filePath.slice(filePath.lastIndexOf('.'));
   const result = await lintSource({ source: { content: text, filePath, ext, contentType: 'text' }, options: OPTIONS });
-  const found = result.messages.map((m) => ({ start: m.range[0], end: m.range[1], detector: m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '') }));
+  return result.messages.map((m) => ({ range: [m.range[0], m.range[1]], ruleId: m.ruleId }));
+}
+
+/** secretlint's messages and the JSON Web Tokens of a text, in text order. */
+export function findingsOf(text: string, messages: readonly LintMessage[]): SecretFinding[] {
+  const found = messages.map((m) => ({ start: m.range[0], end: m.range[1], detector: m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '') }));
   for (const m of text.matchAll(JWT)) found.push({ start: m.index, end: m.index + m[0].length, detector: 'jwt' });
   return found.sort((a, b) => a.start - b.start);
+}
+
+/** Every secret-like value in a text: values, keys and comments alike, whatever the format. */
+export async function findSecrets(text: string, filePath: string): Promise<SecretFinding[]> {
+  return findingsOf(text, await lintSecrets(text, filePath));
 }
 
 const HINT = 'keep credentials out of git: reference them (tokenSecret.source "externalSecret" or "sealedSecret"), never paste them';
@@ -46,15 +62,23 @@ const HINT = 'keep credentials out of git: reference them (tokenSecret.source "e
  * value. The message names the detector, never the secret: diagnostics reach CI logs.
  */
 export async function scanDefinitionText(file: string, text: string, diagnostics: Diagnostic[]): Promise<void> {
+  definitionSecrets(file, text, await findSecrets(text, file), diagnostics);
+}
+
+export function definitionSecrets(file: string, text: string, findings: readonly SecretFinding[], diagnostics: Diagnostic[]): void {
   const lines = new LineIndex(text);
-  for (const f of await findSecrets(text, file)) {
+  // a line the inline-secret rule already reported is not reported twice
+  const reported = new Set(diagnostics.filter((d) => d.code === 'inline-secret' && d.file === file).map((d) => d.line));
+  for (const f of findings) {
+    const span = lines.span(f.start, f.end);
+    if (reported.has(span.line)) continue;
     diagnostics.push({
       code: 'inline-secret',
       severity: 'error',
       message: `a secret (${f.detector}) is written in the definition`,
       file,
       path: [],
-      ...lines.span(f.start, f.end),
+      ...span,
       hint: HINT,
     });
   }
@@ -66,9 +90,20 @@ export async function scanDefinitionText(file: string, text: string, diagnostics
  */
 export async function scanOutputFiles(definition: string, files: readonly { path: string; content: string }[], diagnostics: Diagnostic[]): Promise<void> {
   if (files.length === 0) return;
-  // one scan per batch: files joined with a separator no detector matches across
-  const joined = files.map((f) => f.content).join('\n\u0000\n');
-  const findings = await findSecrets(joined, 'output.yaml');
+  const joined = joinFiles(files);
+  outputSecrets(definition, files, joined, await findSecrets(joined, 'output.yaml'), diagnostics);
+}
+
+/** One scan per batch: files joined with a separator no detector matches across. */
+export const joinFiles = (files: readonly { content: string }[]): string => files.map((f) => f.content).join('\n\u0000\n');
+
+export function outputSecrets(
+  definition: string,
+  files: readonly { path: string; content: string }[],
+  joined: string,
+  findings: readonly SecretFinding[],
+  diagnostics: Diagnostic[],
+): void {
   if (findings.length === 0) return;
   const starts: number[] = [];
   let at = 0;
