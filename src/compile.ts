@@ -1,10 +1,10 @@
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
-import { EmitCache, layoutClusterSet, SHARED_ROOT, type OutputFile } from './emit/layout';
+import { checkedFiles } from './emit/checked-files';
+import { EmitCache, type OutputFile } from './emit/layout';
 import { manifestEntry, manifestFile, type ManifestEntry } from './emit/manifest';
 import type { SourceFile } from './load/source-file';
 import { checkDefinitions } from './check-definitions';
 import { synthClusterSet, type ClusterSetOutput } from './synth/synth-clusterset';
-import { scanOutputFiles } from './secrets/scan-secrets';
 
 export interface CompileOptions {
   /** definition files (see findDefinitionFiles) */
@@ -42,24 +42,14 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const root = `${options.outDir ?? 'dist'}/..`;
   const entries: Record<string, ManifestEntry> = {};
   for (const o of outputs) {
-    const laid = layoutClusterSet(o, diagnostics, cache);
+    // check: schemas, collisions and sizes, then the secret scan of every file
+    const laid = await checkedFiles(o, diagnostics, cache);
     for (const f of laid) byPath.set(f.path, f);
     entries[o.name] = manifestEntry(o, root, laid);
   }
   // shared units in path order, like every other file, wherever the ClusterSet that made them came
   const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   files.push(manifestFile(entries));
-  for (const o of outputs)
-    await scanOutputFiles(
-      o.file,
-      files.filter((f) => f.path.startsWith(`${o.name}/`)),
-      diagnostics,
-    );
-  await scanOutputFiles(
-    outputs[0]?.file ?? '',
-    files.filter((f) => f.path.startsWith(`${SHARED_ROOT}/`)),
-    diagnostics,
-  );
   if (hasErrors(diagnostics)) return { diagnostics, sources, outputs, files: [] };
   return { diagnostics, sources, outputs, files };
 }

@@ -4,7 +4,8 @@ import { Construct } from 'constructs';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { renderText } from '../diagnostics/render';
-import { EmitCache, layoutClusterSet, sortObjects } from '../emit/layout';
+import { checkedFilesSync } from '../emit/checked-files';
+import { sortObjects } from '../emit/layout';
 import { loadYaml } from '../load/load-yaml';
 import { LineIndex, type SourceFile } from '../load/source-file';
 import type { ClusterSetInput } from '../model/clusterset';
@@ -12,7 +13,7 @@ import { parseClusterSet } from '../model/parse-clusterset';
 import { addObjects } from '../synth/parts/apply-objects';
 import { synthClusterSet, type Bundle, type ClusterSetOutput } from '../synth/synth-clusterset';
 import { runRawRules, runRules } from '../validate/run-rules';
-import { scanDefinitionTextSync, scanOutputFilesSync } from '../secrets/scan-secrets-sync';
+import { scanDefinitionTextSync } from '../secrets/scan-secrets-sync';
 
 export interface AntreaClusterSetProps {
   /**
@@ -85,8 +86,7 @@ export class AntreaClusterSet extends Construct {
     const output = synthClusterSet(parsed);
     // the output self-checks as for the CLI: every object against its schema, collisions, and
     // the secret scan of every file `clusterset synth` would write
-    const files = layoutClusterSet(output, diagnostics, new EmitCache());
-    scanOutputFilesSync(output.file, files, diagnostics);
+    checkedFilesSync(output, diagnostics);
     if (hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
 
     this.output = output;

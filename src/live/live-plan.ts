@@ -1,7 +1,8 @@
 import { relative, resolve } from 'node:path';
 import { checkDefinitions } from '../check-definitions';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
-import { EmitCache, layoutClusterSet } from '../emit/layout';
+import { EmitCache } from '../emit/layout';
+import { checkedFiles } from '../emit/checked-files';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import { ClusterSetSchema, type ClusterSet } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
@@ -11,7 +12,6 @@ import { memberTokenName } from '../synth/objects/member-credentials';
 import { replicatedPolicyName } from '../synth/objects/replicated-policy';
 import type { KubeObject } from '../kube/kube-object';
 import { synthClusterSet, type ClusterSetOutput } from '../synth/synth-clusterset';
-import { scanOutputFiles } from '../secrets/scan-secrets';
 import { dumpKinds, type DumpRole } from './dump-kinds';
 import { importDefinition } from './import-definition';
 import { groupKind, readLiveClusterSet, type LiveCluster } from './live-cluster';
@@ -180,7 +180,7 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
 
     const output = synthClusterSet(parsed);
     // the head's side as synth would emit it: schemas and the secret scan
-    await scanOutputFiles(output.file, layoutClusterSet(output, diagnostics, cache), diagnostics);
+    await checkedFiles(output, diagnostics, cache);
     const liveById = new Map(set.clusters.map((c) => [c.clusterID, c]));
     const headBundles = [];
     const baseBundles = [];

@@ -2,10 +2,10 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { checkDefinitions, type CheckResult } from '../check-definitions';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
-import { EmitCache, layoutClusterSet } from '../emit/layout';
+import { EmitCache } from '../emit/layout';
+import { checkedFiles } from '../emit/checked-files';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import { clusterSetSources } from '../synth/synth-clusterset';
-import { scanOutputFiles } from '../secrets/scan-secrets';
 import { changedOutputs } from './changed-outputs';
 import { upgradeFromMissing } from './upgrade-from-missing';
 import { planChanges, type CompiledRevision, type Plan } from './plan-changes';
@@ -77,7 +77,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     const outputs = changedOutputs(baseResult.parsed.map(clusterSetSources), headResult.parsed.map(clusterSetSources));
     // the work tree's side as synth would emit it: schemas and the secret scan, for what the plan built
     const cache = new EmitCache();
-    for (const o of outputs.head) await scanOutputFiles(o.file, layoutClusterSet(o, diagnostics, cache), diagnostics);
+    for (const o of outputs.head) await checkedFiles(o, diagnostics, cache);
     if (hasErrors(diagnostics)) return { base, head: 'work tree', header, diagnostics, sources };
     const definitions = {
       base: definitionsOf(baseResult, rename),
