@@ -1,4 +1,5 @@
-import { clusterSetDiagram, mermaidBlock, type DiagramClass, type DiagramMark, type DiagramMarks } from '../diagram/clusterset-diagram';
+import { clusterSetDiagram, mermaidBlock, type DiagramMarks } from '../diagram/clusterset-diagram';
+import type { DiagramClass, DiagramMark } from '../diagram/graph';
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
 import { IMPACTS, type Impact, type Plan } from './plan-changes';
