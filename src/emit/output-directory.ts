@@ -7,8 +7,11 @@ import { byFolder, type EngineObject } from '../synth/delivery';
 import { EmitCache, engineFilesByCluster, layoutBundle, layoutShared, SHARED_ROOT, unitsListed, type OutputFile } from './layout';
 import { manifestEntryOf, MANIFEST, manifestFile, type BundleFiles, type Manifest, type ManifestEntry } from './manifest';
 import { COMPILER } from '../compiler-version';
-import { OutputError, OutputTransaction, type FileSystemOps } from './output-transaction';
-export { recoverOutput, SimulatedCrash, type FileSystemOps } from './output-transaction';
+import { OutputError } from './output-error';
+import { OutputTransaction } from './output-transaction';
+import type { FileSystemOps } from './file-system-ops';
+export { recoverOutput } from './output-transaction';
+export { SimulatedCrash, type FileSystemOps } from './file-system-ops';
 
 export interface EmitOptions {
   /** the output directory */

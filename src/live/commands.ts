@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { render } from '../diagnostics/render';
-import { hasDestructive } from '../plan/plan-changes';
+import { hasDestructive } from '../plan/plan';
 import { PLAN_FORMATS, renderPlan, type PlanFormat } from '../plan/render-plan';
 import { importDefinition, type ImportOptions } from './import-definition';
 import { readLiveClusterSet } from './live-cluster';

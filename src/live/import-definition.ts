@@ -1,16 +1,13 @@
-import { parse } from 'yaml';
-import { antreaAgentConf, antreaControllerConf } from '../antrea/workloads/core-config';
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP } from '../antrea/workloads/constants';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { API_VERSION, ClusterSetSchema, KIND, type ClusterSetInput, type Network } from '../model/clusterset';
-import { effectiveClusters } from '../model/effective';
 import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE, memberTokenName } from '../synth/objects/member-credentials';
 import { ACNP_KIND, replicatedPolicyName } from '../synth/objects/replicated-policy';
-import { antreaOptions } from '../synth/parts/antrea-core';
-import type { BundleContext } from '../synth/parts/context';
 import { BUILTIN_TIERS } from '../validate/builtin-tiers';
 import { field, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { dumpDiagnostic } from './read-dump';
+import { tokenSecretOf } from './import-token-source';
+import { addExtraSettings, cloudOf, configFile, installOf } from './import-antrea-install';
 import { UNSET } from '../model/unset';
 
 export { UNSET };
@@ -52,19 +49,6 @@ function indexBy<T>(items: readonly T[], keys: (t: T) => readonly (string | unde
       else m.set(k, [t]);
     }
   return m;
-}
-
-/** A config file of a ConfigMap, parsed as the Go components read it (YAML 1.1); undefined when absent. */
-function configFile(c: LiveCluster, namespace: string, name: string, file: string): Obj | undefined {
-  const cm = c.find('ConfigMap', namespace, name);
-  const body = text(cm?.object, 'data', file);
-  if (body === undefined) return undefined;
-  try {
-    const v: unknown = parse(body, { version: '1.1' });
-    return typeof v === 'object' && v !== null ? (v as Obj) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** What a cluster's objects say about its network settings (only what they show). */
@@ -111,42 +95,6 @@ function majority<T>(values: readonly T[], fallback: T): T {
     if (!best || e.n > best.n || (e.n === best.n && JSON.stringify(e.v) === JSON.stringify(fallback))) best = e;
   }
   return best ? best.v : fallback;
-}
-
-/** Who installs Antrea: the bundle, unless no agent runs here or Helm installed it. */
-function installOf(c: LiveCluster): { install: 'full' | 'multiclusterOnly'; why?: string } {
-  const agent = c.find('apps/DaemonSet', ANTREA_NAMESPACE, 'antrea-agent');
-  if (!agent) return { install: 'multiclusterOnly', why: 'no antrea-agent runs here' };
-  if (agent.object.metadata.labels?.['app.kubernetes.io/managed-by'] === 'Helm')
-    return { install: 'multiclusterOnly', why: 'Helm manages antrea-agent here: the bundle leaves Antrea to the chart (antrea-helm-values.yaml)' };
-  return { install: 'full' };
-}
-
-/** The managed cloud, where the agent or the Nodes show it and the mode is the variant's (cloud-encap-mode). */
-function cloudOf(c: LiveCluster, mode: string | undefined): { cloud: 'EKS' | 'AKS' | 'GKE'; why: string } | undefined {
-  const agent = c.find('apps/DaemonSet', ANTREA_NAMESPACE, 'antrea-agent')?.object;
-  const containers = field(agent, 'spec', 'template', 'spec', 'containers');
-  const env = Array.isArray(containers) ? containers.flatMap((k: Obj) => (Array.isArray(k.env) ? (k.env as Obj[]) : [])) : [];
-  if (env.some((e) => e.name === 'ANTREA_CLOUD_EKS')) return { cloud: 'EKS', why: 'antrea-agent runs with ANTREA_CLOUD_EKS' };
-  const providers = new Set(c.ofKind('Node').map((n) => (text(n.object, 'spec', 'providerID') ?? '').split(':')[0]));
-  const byProvider = { aws: ['EKS', 'networkPolicyOnly'], azure: ['AKS', 'networkPolicyOnly'], gce: ['GKE', 'noEncap'] } as const;
-  for (const [provider, [cloud, cloudMode]] of Object.entries(byProvider))
-    if (providers.has(provider) && mode === cloudMode) return { cloud, why: `inferred: the Nodes' providerID is ${provider}:// and the mode ${cloudMode}` };
-  return undefined;
-}
-
-/** `live` where it differs from `ours`, recursively: the extra settings (agentConfig) a conf file holds. */
-function extraSettings(live: unknown, ours: unknown): unknown {
-  const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (isObj(live) && isObj(ours)) {
-    const out: Obj = {};
-    for (const [k, v] of Object.entries(live)) {
-      const d = extraSettings(v, ours[k]);
-      if (d !== undefined) out[k] = d;
-    }
-    return Object.keys(out).length > 0 ? out : undefined;
-  }
-  return JSON.stringify(live) === JSON.stringify(ours) ? undefined : live;
 }
 
 /**
@@ -270,7 +218,7 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
 
     if (isMember) {
       const secretName = text(c.memberSet.object, 'spec', 'leaders', 0, 'secret') ?? UNSET;
-      const token = tokenSecretOf(c, memberNs, secretName, options);
+      const token = tokenSecretOf(c, memberNs, secretName, options.tokenSource);
       out.tokenSecret = token.value;
       if (token.comment) note([...path, 'tokenSecret'], token.comment);
 
@@ -363,82 +311,4 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
   const data: Obj = { apiVersion: API_VERSION, kind: KIND, metadata: { name: set.name }, spec };
   addExtraSettings(set, data, agents, note);
   return { data, comments };
-}
-
-/** How git gets a member's token: a running ExternalSecret or SealedSecret says it; otherwise the flag, or UNSET. */
-function tokenSecretOf(c: LiveCluster, namespace: string, name: string, options: ImportOptions): { value: Obj; comment?: string } {
-  const withName = name === `${c.clusterID}-leader-token` ? {} : { name };
-  const es = c.find('external-secrets.io/ExternalSecret', namespace, name)?.object;
-  if (es) {
-    const data = field(es, 'spec', 'data');
-    const prop = (key: string) => (Array.isArray(data) ? (data as Obj[]).find((d) => d.secretKey === key) : undefined);
-    return {
-      value: {
-        source: 'externalSecret',
-        ...withName,
-        externalSecret: {
-          secretStoreRef: field(es, 'spec', 'secretStoreRef'),
-          remoteRef: {
-            key: text(prop('token'), 'remoteRef', 'key') ?? UNSET,
-            tokenProperty: text(prop('token'), 'remoteRef', 'property') ?? 'token',
-            caProperty: text(prop('ca.crt'), 'remoteRef', 'property') ?? 'ca.crt',
-          },
-          refreshInterval: text(es, 'spec', 'refreshInterval') ?? '1h',
-        },
-      },
-      comment: 'from the ExternalSecret that runs',
-    };
-  }
-  const sealed = c.find('bitnami.com/SealedSecret', namespace, name)?.object;
-  if (sealed)
-    return {
-      value: { source: 'sealedSecret', ...withName, sealedSecret: { encryptedData: field(sealed, 'spec', 'encryptedData') } },
-      comment: 'from the SealedSecret that runs',
-    };
-  if (options.tokenSource === 'manual') return { value: { source: 'manual', ...withName } };
-  return {
-    value: { source: UNSET, ...withName },
-    comment: 'the dumps cannot tell how git should provide the token: manual (keep the copied Secret), externalSecret or sealedSecret',
-  };
-}
-
-/** Keys the compiler writes from the definition (managed-config-key): they are read into spec.network, never into agentConfig. */
-function withoutOwnedKeys(extra: unknown): Obj | undefined {
-  if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) return undefined;
-  const out: Obj = { ...(extra as Obj) };
-  for (const key of ['trafficEncapMode', 'tunnelType', 'tunnelPort', 'multicluster']) delete out[key];
-  const gates = out.featureGates;
-  if (typeof gates === 'object' && gates !== null && !Array.isArray(gates)) {
-    const rest = Object.fromEntries(Object.entries(gates).filter(([k]) => k !== 'Multicluster'));
-    if (Object.keys(rest).length > 0) out.featureGates = rest;
-    else delete out.featureGates;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-/**
- * `agentConfig` and `controllerConfig`: what the conf files of the first cluster whose Antrea
- * the bundle installs hold beyond what the compiler writes for its settings.
- */
-function addExtraSettings(set: LiveClusterSet, data: Obj, agents: ReadonlyMap<LiveCluster, Obj | undefined>, note: (path: DataPath, c: string) => void): void {
-  const parsed = ClusterSetSchema.safeParse({ ...data, spec: { ...(data.spec as Obj), delivery: {} } });
-  if (!parsed.success) return;
-  const definition = parsed.data;
-  const effective = effectiveClusters(definition);
-  const index = set.clusters.findIndex((c) => installOf(c).install === 'full' && agents.get(c) !== undefined);
-  if (index === -1) return;
-  const c = set.clusters[index]!;
-  const options = antreaOptions({ definition, cluster: effective[index]!, release: set.release, clusters: effective } satisfies BundleContext);
-  const controller = configFile(c, ANTREA_NAMESPACE, ANTREA_CONFIG_MAP, 'antrea-controller.conf');
-  const agentExtra = withoutOwnedKeys(extraSettings(agents.get(c), antreaAgentConf({ ...options, agentConfig: {} })));
-  const controllerExtra = controller && withoutOwnedKeys(extraSettings(controller, antreaControllerConf({ ...options, controllerConfig: {} })));
-  const antrea = (data.spec as Obj).antrea as Obj;
-  if (agentExtra !== undefined) {
-    antrea.agentConfig = agentExtra;
-    note(['spec', 'antrea', 'agentConfig'], `what antrea-agent.conf of ${c.clusterID} holds beyond the compiler's own settings`);
-  }
-  if (controllerExtra !== undefined) {
-    antrea.controllerConfig = controllerExtra;
-    note(['spec', 'antrea', 'controllerConfig'], `what antrea-controller.conf of ${c.clusterID} holds beyond the compiler's own settings`);
-  }
 }

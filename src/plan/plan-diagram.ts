@@ -2,7 +2,7 @@ import { clusterSetDiagram, mermaidBlock, type DiagramMarks } from '../diagram/c
 import type { DiagramClass, DiagramMark } from '../diagram/graph';
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
-import { IMPACTS, type Impact, type Plan } from './plan-changes';
+import { IMPACTS, type Impact, type Plan } from './plan';
 
 const IMPACT_STYLE: Record<Impact, Omit<DiagramClass, 'name'>> = {
   refused: { style: 'fill:#e5e7eb,stroke:#111827,stroke-dasharray:6 3,color:#000', legend: 'refused: Antrea rejects this change' },

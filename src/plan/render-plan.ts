@@ -1,7 +1,7 @@
 import { plural } from '../plural';
 import { escapeMarkdown } from './markdown';
 import { checklistMarkdown, checklistText } from './render-checklist';
-import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan-changes';
+import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan';
 import { planDiagram } from './plan-diagram';
 
 export type PlanFormat = 'text' | 'json' | 'markdown' | 'github';

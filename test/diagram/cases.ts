@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import { ClusterSetSchema, type ClusterSet, type ClusterSetInput } from '../../src/model/clusterset';
-import { planChanges, type Plan } from '../../src/plan/plan-changes';
+import { planChanges } from '../../src/plan/plan-changes';
+import type { Plan } from '../../src/plan/plan';
 
 export const define = (input: unknown): ClusterSet => ClusterSetSchema.parse(input);
 

@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import { checkDefinitions } from '../../src/compile';
 import { emitToDirectory, OutputError, recoverOutput, SimulatedCrash, type FileSystemOps } from '../../src/emit/output-directory';
-import type { CommitStep } from '../../src/emit/output-transaction';
+import type { CommitStep } from '../../src/emit/file-system-ops';
 import type { ParsedClusterSet } from '../../src/model/parse-clusterset';
 import { CLI_BIN } from '../helpers/cli-bin';
 

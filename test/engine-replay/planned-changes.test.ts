@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { hasRefused, planChanges } from '../../src/plan/plan-changes';
+import { planChanges } from '../../src/plan/plan-changes';
+import { hasRefused } from '../../src/plan/plan';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { withAntreaBehaviour, type AntreaModel } from './antrea-behaviour';
 import { keyOf, refOf, annotation, type Obj } from './kube';

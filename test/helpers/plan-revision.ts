@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { checkDefinitions, compile } from '../../src/compile';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
-import type { CompiledRevision, Plan } from '../../src/plan/plan-changes';
+import type { CompiledRevision, Plan } from '../../src/plan/plan';
 import { clusterSetSources, type ClusterSetSources } from '../../src/synth/synth-clusterset';
 
 /** A definition as written (defaults not applied), for the cases to edit. */

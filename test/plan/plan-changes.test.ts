@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { changedOutputs } from '../../src/plan/changed-outputs';
-import { hasDestructive, planChanges } from '../../src/plan/plan-changes';
+import { planChanges } from '../../src/plan/plan-changes';
+import { hasDestructive } from '../../src/plan/plan';
 import { example, lines, revision, type Definition } from '../helpers/plan-revision';
 
 /** Each case: a base, a change of it, and the plan lines it must contain (and whether it is destructive). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARKDOWN_LIMIT, renderPlan } from '../../src/plan/render-plan';
-import type { Plan, PlanChange } from '../../src/plan/plan-changes';
+import type { Plan, PlanChange } from '../../src/plan/plan';
 import { CLI_BIN } from '../helpers/cli-bin';
 
 let repo: string;

@@ -3,7 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasRefused, planChanges } from '../../src/plan/plan-changes';
+import { planChanges } from '../../src/plan/plan-changes';
+import { hasRefused } from '../../src/plan/plan';
 import { renderPlan } from '../../src/plan/render-plan';
 import { CLI_BIN } from '../helpers/cli-bin';
 import { example, lines, revision, type Definition } from '../helpers/plan-revision';

@@ -1,0 +1,382 @@
+// The plan's domain-level lines: what a change of the definition itself does (clusters, Gateways,
+// network settings, install mode, credentials, exports), before the object-level lines of plan-changes.ts.
+import { upgradeSteps } from '../antrea/upgrade';
+import type { ClusterSet, Network } from '../model/clusterset';
+import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { activeGateways, retiredGateways } from '../model/gateways';
+import { TIER_RESTART, tierSetHash } from '../synth/objects/tier-restart';
+import { engineName } from '../synth/delivery/engine-names';
+import { upgradeOptionsFor } from '../synth/upgrade-options';
+import type { ChangeSubjects, Impact, PlanChange } from './plan';
+
+const list = (ids: readonly string[]) => (ids.length <= 5 ? ids.join(', ') : `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more`);
+export const clusterCount = (ids: readonly string[]) => `${ids.length} cluster${ids.length === 1 ? '' : 's'} (${list(ids)})`;
+
+/** Network settings whose change interrupts cross-cluster traffic while agents and Gateways reconfigure. */
+const DISRUPTIVE_NETWORK_KEYS: readonly (keyof Network)[] = [
+  'trafficEncapMode',
+  'tunnelType',
+  'tunnelPort',
+  'encryption',
+  'endpointIPType',
+  'podToPodConnectivity',
+  'gatewayIPPrecedence',
+];
+
+export function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): PlanChange[] {
+  const out: PlanChange[] = [];
+  const add = (impact: Impact, text: string, details?: readonly string[], about?: ChangeSubjects) =>
+    out.push({ impact, clusterSet: cs, text, ...(details && { details }), ...(about && { about }) });
+
+  const from = before.spec.antrea.version;
+  const to = after.spec.antrea.version;
+  if (from !== to) {
+    // the steps a person takes are the checklist's; the change line carries the risks
+    const upgrade = upgradeSteps(from, to, upgradeOptionsFor(after));
+    add(
+      'rollout',
+      `Antrea ${from} → ${to}${upgrade.refused ? ` (not supported: ${upgrade.refused})` : ''}`,
+      upgrade.refused ? undefined : upgrade.risks.map((r) => `risk: ${r}`),
+    );
+  }
+
+  if (before.spec.leader.clusterID !== after.spec.leader.clusterID) {
+    add(
+      'destructive',
+      `the leader moves from ${before.spec.leader.clusterID} to ${after.spec.leader.clusterID}: every member reconnects, and the credentials issued by ${before.spec.leader.clusterID} are revoked`,
+    );
+  } else if (before.spec.leader.server !== after.spec.leader.server) {
+    add('disruptive', `members reach the leader at ${after.spec.leader.server} instead of ${before.spec.leader.server}`);
+  }
+  if (before.spec.leader.clusterID === after.spec.leader.clusterID && before.spec.leader.namespace !== after.spec.leader.namespace)
+    out.push(leaderNamespaceChange(cs, before, after));
+
+  const b = new Map(effectiveClusters(before).map((c) => [c.clusterID, c]));
+  const a = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));
+  for (const [id, c] of a)
+    if (!b.has(id)) add('safe', `${c.isMember ? 'member' : 'cluster'} ${id} joins${c.isLeader ? ' as the leader' : ''}`, undefined, { clusters: [id] });
+  for (const [id, c] of b) {
+    if (a.has(id)) continue;
+    if (c.isMember)
+      out.push({
+        impact: 'destructive',
+        clusterSet: cs,
+        text: `member ${id} leaves (its leader credentials are revoked)`,
+        details: [
+          'its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)',
+          `once the leader's engine prunes its credentials, ${id} can no longer withdraw from the leader: the leader drops its MemberClusterAnnounce and exports only when its 12-hourly clean-up finds the announce silent for 24 h (up to 36 h, leader/stale_controller.go), and the other members keep importing its Services and Gateway until then`,
+        ],
+        steps: memberRemovalSteps(cs, before, c),
+        about: { clusters: [id] },
+      });
+    else add('destructive', `cluster ${id} leaves the ClusterSet`, undefined, { clusters: [id] });
+  }
+
+  // per-cluster network facts, merged across clusters that change the same way
+  const settingChanges = new Map<string, { impact: Impact; ids: string[] }>();
+  const note = (impact: Impact, text: string, id: string) => {
+    const entry = settingChanges.get(text) ?? { impact, ids: [] };
+    entry.ids.push(id);
+    settingChanges.set(text, entry);
+  };
+  for (const [id, ca] of a) {
+    const cb = b.get(id);
+    if (!cb) continue;
+    const podsBefore = cb.cluster.podCIDRs.join(', ');
+    const podsAfter = ca.cluster.podCIDRs.join(', ');
+    const here = { clusters: [id] };
+    if (podsBefore !== podsAfter) add('disruptive', `Pod CIDRs of ${id} change from ${podsBefore || 'none'} to ${podsAfter || 'none'}`, undefined, here);
+    if (cb.cluster.serviceCIDR !== ca.cluster.serviceCIDR)
+      add('disruptive', `Service CIDR of ${id} changes from ${cb.cluster.serviceCIDR ?? 'none'} to ${ca.cluster.serviceCIDR ?? 'none'}`, undefined, here);
+    for (const key of DISRUPTIVE_NETWORK_KEYS) {
+      if (cb.network[key] !== ca.network[key]) note('disruptive', `${key} changes from ${String(cb.network[key])} to ${String(ca.network[key])}`, id);
+    }
+    gatewayChange(id, cb, ca, add);
+    if (cb.isMember && ca.isMember && cb.tokenSecretName !== ca.tokenSecretName) out.push(tokenSecretRename(cs, cb, ca));
+    installChange(id, cb, ca, add);
+    if (cb.network.stretchedNetworkPolicy !== ca.network.stretchedNetworkPolicy)
+      note('rollout', `stretchedNetworkPolicy changes from ${String(cb.network.stretchedNetworkPolicy)} to ${String(ca.network.stretchedNetworkPolicy)}`, id);
+  }
+  for (const [text, { impact, ids }] of settingChanges) add(impact, `${text} in ${clusterCount(ids)}`, undefined, { clusters: ids });
+
+  // Services: one line per Service and direction
+  const exportsBefore = exportsOf(before, [...b.values()]);
+  const exportsAfter = exportsOf(after, [...a.values()]);
+  for (const [svc, ids] of exportsAfter) {
+    const added = ids.filter((id) => !exportsBefore.get(svc)?.includes(id));
+    if (added.length > 0) add('safe', `Service ${svc} now exported from ${list(added)}`, undefined, { services: [svc], clusters: added });
+  }
+  for (const [svc, ids] of exportsBefore) {
+    const removed = ids.filter((id) => !exportsAfter.get(svc)?.includes(id) && a.has(id));
+    if (removed.length > 0)
+      add('disruptive', `Service ${svc} no longer exported from ${list(removed)}: importing clusters lose its endpoints there`, undefined, {
+        services: [svc],
+        clusters: removed,
+      });
+  }
+
+  // replicated policies and Tiers
+  const memberCount = [...a.values()].filter((c) => c.isMember).length;
+  const replicated = `replicated to ${memberCount} member${memberCount === 1 ? '' : 's'}`;
+  const tiersBefore = new Set(before.spec.tiers.map((t) => t.name));
+  const newTiers = new Set(after.spec.tiers.map((t) => t.name).filter((t) => !tiersBefore.has(t)));
+  namedChanges(
+    before.spec.policies,
+    after.spec.policies,
+    (p) => p.name,
+    (kind, p) => {
+      const tier = kind !== 'removed' ? (p.spec as { tier?: unknown }).tier : undefined;
+      if (typeof tier === 'string' && newTiers.has(tier)) {
+        // the member controller records ACNPImportFailed for a missing Tier without requeueing
+        // (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
+        // handleResImpUpdateForClusterNetworkPolicy) and reconciles an import again only when its
+        // generation changes or the controller starts (resourceimport_controller.go, SetupWithManager);
+        // the bundle's tier-restart Job restarts it once the Tier exists (synth/objects/tier-restart.ts)
+        add(
+          'rollout',
+          `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`,
+          [
+            'a member that imports the policy before its own Tier exists records ACNPImportFailed and skips the policy until the policy changes again or its antrea-mc-controller restarts',
+            `each member's bundle restarts antrea-mc-controller once its Tiers exist (Job ${TIER_RESTART}-${tierSetHash(after.spec.tiers)}: an Argo CD PostSync hook; Flux and kubectl apply -k apply it with the Tiers and it waits for them), and the member imports the policy then`,
+            "only when the objects are applied without that Job: restart antrea-mc-controller in each member once the Tier exists (the ClusterSet's README lists the commands)",
+          ],
+          { policies: [p.name] },
+        );
+      } else
+        add('safe', `policy ${p.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} (${replicated})`, undefined, {
+          policies: [p.name],
+        });
+    },
+  );
+  namedChanges(
+    before.spec.tiers,
+    after.spec.tiers,
+    (t) => t.name,
+    (kind, t) =>
+      add('safe', `Tier ${t.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} in every member`, undefined, {
+        tiers: [t.name],
+      }),
+  );
+  // a new Tier set is a new tier-restart Job in every member that stays (synth/objects/tier-restart.ts)
+  const restarting = [...a.values()].filter((c) => c.isMember && b.get(c.clusterID)?.isMember).map((c) => c.clusterID);
+  if (after.spec.tiers.length > 0 && tierSetHash(before.spec.tiers) !== tierSetHash(after.spec.tiers) && restarting.length > 0)
+    add(
+      'rollout',
+      `antrea-mc-controller restarts once in ${restarting.length} member${restarting.length === 1 ? '' : 's'} (${list(restarting)}), after their new Tier set exists`,
+      [`Job ${TIER_RESTART}-${tierSetHash(after.spec.tiers)} in each member's controller Namespace; imports pause for the restart`],
+      { clusters: restarting },
+    );
+  return out;
+}
+
+/**
+ * A clean removal: the member withdraws while its token still works. Deleting its ClusterSet makes
+ * its mc-controller delete its MemberClusterAnnounce on the leader and what it imported
+ * (member/clusterset_controller.go, cleanUpResources); the leader deletes the member's exports
+ * when that announce goes (leader/stale_controller.go, Reconcile, through the announce's finalizer).
+ */
+function memberRemovalSteps(cs: string, before: ClusterSet, c: EffectiveCluster): string[] {
+  const { flux, argocd } = before.spec.delivery;
+  const pause = [
+    ...(flux ? [`flux suspend kustomization -n ${flux.namespace} ${engineName(cs, c.clusterID, '4-resources')}`] : []),
+    ...(argocd ? [`argocd app set ${engineName(cs, c.clusterID)} --sync-policy none (an ApplicationSet may turn it back: check)`] : []),
+  ];
+  const leaderNs = before.spec.leader.namespace;
+  return [
+    `before merging, stop the delivery of ${c.clusterID} from re-creating its ClusterSet${pause.length > 0 ? `: ${pause.join('; ')}` : ''}`,
+    `in ${c.clusterID}: kubectl -n ${c.cluster.namespace} delete clustersets.multicluster.crd.antrea.io ${cs}; its mc-controller withdraws its announce from the leader, the leader deletes its exports at once, and it removes what it imported`,
+    `merge: the leader's engine prunes the credentials of ${c.clusterID} and its token stops working`,
+    `if the member could not withdraw first: on the leader, kubectl -n ${leaderNs} delete memberclusterannounces.multicluster.crd.antrea.io member-announce-from-${c.clusterID} drops its exports at once instead of within 36 h`,
+  ];
+}
+
+/**
+ * A member whose ClusterSet names another token Secret reconnects at once: the member controller
+ * treats a new Secret name as a leader change (member/clusterset_controller.go, Reconcile,
+ * leaderChanged) and stays disconnected until that Secret exists.
+ */
+function tokenSecretRename(cs: string, b: EffectiveCluster, a: EffectiveCluster): PlanChange {
+  const ns = a.cluster.namespace;
+  const source = a.cluster.tokenSecret.source;
+  return {
+    impact: 'disruptive',
+    clusterSet: cs,
+    text: `${a.clusterID} reads its leader token from ${ns}/${a.tokenSecretName} instead of ${b.cluster.namespace}/${b.tokenSecretName}`,
+    details: [`the member disconnects from the leader when its ClusterSet changes and reconnects once ${a.tokenSecretName} exists`],
+    steps:
+      source === 'manual'
+        ? [
+            `before merging, create the Secret ${a.tokenSecretName} in ${ns} of ${a.clusterID} with the member's token (the ClusterSet's README shows the commands)`,
+            `after merging, delete the old Secret ${b.tokenSecretName} once ${a.clusterID} shows connected`,
+          ]
+        : [
+            `the bundle's ${source === 'externalSecret' ? 'ExternalSecret' : 'SealedSecret'} ${a.tokenSecretName} creates the Secret in the same layer; the member reconnects once its controller has written it`,
+            `the old source ${b.tokenSecretName} is guarded and stays: delete it and its Secret once ${a.clusterID} shows connected`,
+          ],
+  };
+}
+
+/**
+ * Running members read the leader Namespace when they connect: their controller compares only the
+ * leader's cluster ID, server and Secret (member/clusterset_controller.go, Reconcile), so a new
+ * Namespace reaches them when antrea-mc-controller restarts. The leader issues the members'
+ * credentials again in the new Namespace.
+ */
+function leaderNamespaceChange(cs: string, before: ClusterSet, after: ClusterSet): PlanChange {
+  const [from, to] = [before.spec.leader.namespace, after.spec.leader.namespace];
+  const ms = effectiveClusters(after).filter((c) => c.isMember);
+  return {
+    impact: 'disruptive',
+    clusterSet: cs,
+    text: `the leader Namespace changes from ${from} to ${to}`,
+    details: [`running members keep using ${from} until their antrea-mc-controller restarts, and their credentials are issued again in ${to}`],
+    steps: [
+      `with manual tokens: once the leader's bundle is applied, copy each member's new token from ${to} into its Secret (the ClusterSet's README shows the commands)`,
+      `then restart antrea-mc-controller in every member: ${ms
+        .slice(0, 3)
+        .map((m) => `kubectl --context ${m.clusterID} -n ${m.cluster.namespace} rollout restart deployment antrea-mc-controller`)
+        .join('; ')}${ms.length > 3 ? `; and ${ms.length - 3} more` : ''}`,
+      `the Namespace ${from} is guarded and stays: delete it by hand once every member shows connected to ${to}`,
+    ],
+  };
+}
+
+/** Who installs Antrea in a cluster: the bundle (full) or someone else (multiclusterOnly). */
+function installChange(
+  id: string,
+  b: EffectiveCluster,
+  a: EffectiveCluster,
+  add: (impact: Impact, text: string, details?: readonly string[], about?: ChangeSubjects) => void,
+): void {
+  const from = b.cluster.install;
+  const to = a.cluster.install;
+  if (from === to) return;
+  if (to === 'multiclusterOnly') {
+    add(
+      'destructive',
+      `${id} no longer gets Antrea from its bundle (install: multiclusterOnly): the engines prune its antrea-agent and antrea-controller`,
+      [
+        `every Pod of ${id} loses its network until Antrea runs again from elsewhere (its Helm chart, the provider)`,
+        'the core CRDs stay (guarded), so Antrea policies and Tiers survive',
+        'see "Switching install on a running cluster" in the delivery guide',
+      ],
+      { clusters: [id] },
+    );
+  } else {
+    add(
+      'rollout',
+      `${id} gets Antrea from its bundle again (install: full): the engines take over antrea-agent and antrea-controller`,
+      [
+        `remove the other installation's record without deleting its objects (for a Helm release: delete its release Secrets in kube-system, not helm uninstall)`,
+      ],
+      { clusters: [id] },
+    );
+  }
+}
+
+/**
+ * What Antrea does with a changed Gateway list, and when: the annotations change when the
+ * member's delivery applies its last layer; the member controller keeps an annotated, Ready
+ * active Gateway and elects another Ready candidate only when the active one loses its annotation
+ * or readiness (member/node_controller.go, NodeReconciler.Reconcile, recreateActiveGateway).
+ */
+function gatewayChange(
+  id: string,
+  b: EffectiveCluster,
+  a: EffectiveCluster,
+  add: (impact: Impact, text: string, details?: readonly string[], about?: ChangeSubjects) => void,
+): void {
+  const here = { clusters: [id] };
+  const label = (g: { node: string; ip?: string | undefined }) => (g.ip ? `${g.node} (${g.ip})` : g.node);
+  const before = activeGateways(b.cluster);
+  const after = activeGateways(a.cluster);
+  const had = new Set(before.map((g) => g.node));
+  const has = new Set(after.map((g) => g.node));
+  const retiring = new Set(retiredGateways(a.cluster).map((g) => g.node));
+  const dropped = before.filter((g) => !has.has(g.node));
+  const added = after.filter((g) => !had.has(g.node));
+  const when = `when the delivery of ${id} applies its 4-resources layer`;
+  const elect = after.length > 0 ? `Antrea's member controller elects a Ready candidate among ${after.map(label).join(', ')}` : `${id} has no Gateway left`;
+  const stay = dropped.filter((g) => !retiring.has(g.node));
+  const retired = dropped.filter((g) => retiring.has(g.node));
+  if (retired.length > 0)
+    add(
+      'disruptive',
+      before.length > 0 && added.length > 0
+        ? `Gateway of ${id} moves from ${before.map(label).join(', ')} to ${after.map(label).join(', ')}`
+        : `Gateway ${retired.map(label).join(', ')} of ${id} is retired`,
+      [
+        `${when}, server-side apply removes the Gateway annotations the engine set on ${retired.map((g) => g.node).join(', ')} (the Node stays); annotations also set by hand stay until removed by hand (kubectl annotate node <name> multicluster.antrea.io/gateway-)`,
+        `${elect} as soon as the active Gateway loses its annotation; cross-cluster traffic of ${id} pauses while the Gateways reconnect`,
+        'remove the retired entries in a later change',
+      ],
+      here,
+    );
+  if (stay.length > 0)
+    add(
+      'disruptive',
+      `Gateway ${stay.map(label).join(', ')} leaves the definition of ${id} but stays annotated`,
+      [
+        'its Node object is guarded and never pruned, so the annotation stays and Antrea keeps it as the active Gateway while it is Ready; retire it first (gateway-removed)',
+      ],
+      here,
+    );
+  if (added.length > 0 && retired.length === 0 && stay.length === 0) {
+    if (before.length === 0)
+      add(
+        'disruptive',
+        `Gateway of ${id} is set to ${added.map(label).join(', ')}`,
+        [`${when}; ${id} joins cross-cluster traffic once Antrea elects it`],
+        here,
+      );
+    else
+      add(
+        'safe',
+        `${added.map(label).join(', ')} becomes a Gateway candidate of ${id}`,
+        [`Antrea keeps the active Gateway while it stays annotated and Ready: traffic moves to ${added.map((g) => g.node).join(', ')} only on a failover`],
+        here,
+      );
+  }
+  for (const g of after) {
+    const old = before.find((x) => x.node === g.node);
+    if (old && old.ip !== g.ip)
+      add('disruptive', `Gateway IP of ${g.node} in ${id} changes from ${old.ip ?? 'the Node address'} to ${g.ip ?? 'the Node address'}`, undefined, here);
+  }
+}
+
+function exportsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Map<string, string[]> {
+  const memberIds = clusters.filter((c) => c.isMember).map((c) => c.clusterID);
+  const m = new Map<string, string[]>();
+  for (const s of definition.spec.services) {
+    const ids = s.exportFrom === '*' ? memberIds : s.exportFrom;
+    m.set(`${s.namespace}/${s.name}`, [...new Set([...(m.get(`${s.namespace}/${s.name}`) ?? []), ...ids])].sort());
+  }
+  return m;
+}
+
+function namedChanges<T>(
+  before: readonly T[],
+  after: readonly T[],
+  name: (t: T) => string,
+  report: (kind: 'added' | 'changed' | 'removed', t: T) => void,
+): void {
+  const b = new Map(before.map((t) => [name(t), t]));
+  const a = new Map(after.map((t) => [name(t), t]));
+  for (const [n, t] of a) {
+    const old = b.get(n);
+    if (!old) report('added', t);
+    else if (JSON.stringify(sorted(old)) !== JSON.stringify(sorted(t))) report('changed', t);
+  }
+  for (const [n, t] of b) if (!a.has(n)) report('removed', t);
+}
+
+const sorted = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(sorted)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+        )
+      : v;
