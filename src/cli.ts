@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkDefinitions } from './check-definitions';
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
@@ -289,14 +289,15 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   const format = (args.options.format ?? 'text') as Format;
   if (!['text', 'json', 'github'].includes(format)) throw new UsageError(`--format must be text, json or github, not "${format}"`);
   const quiet = args.options.quiet === true;
-  const out = (args.options.out as string | undefined) ?? env.CDK8S_OUTDIR ?? 'dist';
+  // run from a subdirectory, the repository's clustersets/ is read and its dist/ beside it written
+  const definitionsDir = findDefinitionsDir(process.cwd());
+  const out = (args.options.out as string | undefined) ?? env.CDK8S_OUTDIR ?? join(dirname(definitionsDir), 'dist');
   // the default folder named (`synth clustersets`) is the default: every definition, so the output's other ClusterSets go
-  const full = args.positionals.every((p) => resolve(p) === resolve('clustersets'));
+  const full = args.positionals.every((p) => resolve(p) === resolve(definitionsDir));
 
   // results (what was checked or written) go to stdout, diagnostics to stderr; json and github are results
   const diagnostics: Diagnostic[] = [];
-  // synth writes next to the definitions it reads, so only validate looks above the working directory
-  const files = findDefinitionFiles(full ? [name === 'validate' ? findDefinitionsDir(process.cwd()) : 'clustersets'] : args.positionals, diagnostics);
+  const files = findDefinitionFiles(full ? [definitionsDir] : args.positionals, diagnostics);
   const result = files.length > 0 ? await checkDefinitions(files, { typescript: args.options['no-typescript'] !== true }) : undefined;
   diagnostics.push(...(result?.diagnostics ?? []));
   const sources = new Map(result?.texts);
