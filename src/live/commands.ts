@@ -108,7 +108,7 @@ export async function livePlanCommand(
     io.stderr.write(render(format === 'json' ? 'json' : format === 'github' ? 'github' : 'text', result.diagnostics, result.sources, { files, color }));
   }
   if (!result.plan) return 1;
-  io.stdout.write(renderPlan(format, result.plan, { base: `live (${dumps.join(', ')})`, head: result.head }));
+  io.stdout.write(renderPlan(format, result.plan, result.header));
   if (result.notCompared.size > 0 && format === 'text')
     io.stderr.write(
       `not compared (no dump holds these kinds; the first sync applies them as the bundles say): ${[...result.notCompared]

@@ -120,7 +120,7 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
   const result = (plan?: Plan): LivePlanResult => ({
     base: 'live',
     head: 'work tree',
-    header: { base: 'the running clusters', head: 'the work tree' },
+    header: { base: `live (${options.dumps.join(', ')})`, head: 'work tree' },
     diagnostics,
     sources,
     notCompared,
