@@ -13,11 +13,19 @@ export interface UpgradePlan {
   readonly steps: readonly string[];
   /** shell commands, by index of the step they belong to */
   readonly commands: Readonly<Record<number, readonly string[]>>;
+  /**
+   * By index, the steps that are not done once the change is merged: `before rollout`, what must
+   * exist or be in the change before the rollout starts; `rollout order`, the leader-first order,
+   * which the engines keep where they hold the members back. Absent when there are no steps.
+   */
+  readonly when?: Readonly<Record<number, UpgradeStepWhen>>;
   /** what can go wrong on the way, and what it looks like */
   readonly risks: readonly string[];
   /** why this move is not supported (a downgrade, too many minor versions, an unreadable version) */
   readonly refused?: string;
 }
+
+export type UpgradeStepWhen = 'before rollout' | 'rollout order';
 
 /** Antrea supports running controller and agents, and upgrading, across at most this many minor versions. */
 export const MAX_MINOR_VERSIONS_PER_STEP = 4;
@@ -88,6 +96,7 @@ export function upgradeSteps(
 
   const steps: string[] = [];
   const commands: Record<number, string[]> = {};
+  const when: Record<number, UpgradeStepWhen> = {};
   const risks: string[] = [];
   const crosses = (major: number, minor: number) => !atLeast(a, major, minor) && atLeast(b, major, minor);
 
@@ -96,6 +105,7 @@ export function upgradeSteps(
       `Before the leader moves to ${to}: every member must reach the leader with its own ServiceAccount token, bound to its cluster ID (annotation multicluster.antrea.io/cluster-id). The bundles already carry one per member; a ClusterSet first set up with antctl or upstream's manifests must point each member ClusterSet's spec.leaders[].secret at that member's own token, and every member must show connected, before going on.`,
     );
     commands[steps.length - 1] = [announcements(kubectl, ns)];
+    when[steps.length - 1] = 'before rollout';
     risks.push(
       `A member still using the shared ${SHARED_MEMBER_ACCESS_SA} is denied by the ${to} leader at its next heartbeat (every 10 s); after 24 hours without a heartbeat the leader deletes its MemberClusterAnnounce and every ResourceExport of that member, which removes its Services and replicated policies from the whole ClusterSet.`,
       `Until a member's mc-controller runs ${to}, the leader rejects its ClusterInfo updates, so its Gateway IPs and Pod CIDRs are not refreshed (this heals when the member is upgraded).`,
@@ -123,16 +133,21 @@ export function upgradeSteps(
       // every cluster: the leader and each member it has seen announce itself (contexts named by cluster ID)
       `for context in $({ echo ${leaderID}; ${kubectl} get memberclusterannounce -n ${ns} -o jsonpath='{range .items[*]}{.clusterID}{"\\n"}{end}'; } | sort -u); do kubectl --context "$context" create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"; done`,
     ];
+    when[steps.length - 1] = 'before rollout';
   }
   // the change sets the version itself; what it may lack is the first of the three gossip rollouts
-  if (gossipRollouts && gossip === 'unknown')
+  if (gossipRollouts && gossip === 'unknown') {
     steps.push(
       `If you use Egress or ServiceExternalIP: this change must also set spec.antrea.agentConfig memberlist: { gossipVerifyOutgoing: false, gossipVerifyIncoming: false }, so that old and new agents understand each other during the rollout.`,
     );
+    when[steps.length - 1] = 'before rollout';
+  }
   steps.push(
     `Leader cluster first: its CRDs, RBAC and config, then the webhooks, then antrea-controller, the antrea-agent DaemonSet and the leader antrea-mc-controller; wait until they are Available. Argo CD's RollingSync and a hub Flux's dependsOn hold the members back until then; with one Flux per cluster, merge and reconcile the leader's change first.`,
     `Then each member, in the same order; every member must end on the leader's release (${to}).`,
   );
+  when[steps.length - 2] = 'rollout order';
+  when[steps.length - 1] = 'rollout order';
   if (crosses(2, 7)) {
     steps.push(
       `Once every member shows connected again (its MemberClusterAnnounce touch-ts annotation refreshes every 10 s), delete the shared credential ${SHARED_MEMBER_ACCESS_SA} on the leader if it exists (an antctl set-up created it); this is mandatory, because a ServiceAccount without a cluster ID is exempt from the ${to} ResourceExport checks.`,
@@ -154,7 +169,7 @@ export function upgradeSteps(
     `An agent must not run a newer release than its controller. The controller (one Pod) and the agents (one Node at a time) roll out together, as with upstream's kubectl apply, so new agents may briefly talk to the old controller; they reconnect to the new one when it starts.`,
     `While the leader mc-controller restarts, new members, ClusterSets and ResourceExports are not admitted (its webhooks fail closed); existing cross-cluster traffic continues.`,
   );
-  return { from, to, steps, commands, risks };
+  return { from, to, steps, commands, when, risks };
 }
 
 /** Every member's announcement on the leader, with the time it last refreshed it (every 10 s while connected). */

@@ -226,13 +226,10 @@ function upgradeItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
       `Set ${c(`spec.antrea.upgradeFrom: ${from}`)} in this change: ${c(`dist/${cs}/README.md`)} then carries the section "Upgrading from ${from}" with these steps.`,
     );
   upgrade.steps.forEach((step, i) => {
+    const when = upgrade.when?.[i];
     // the leader-first order is the engines' job where they hold the members back
-    if ((step.startsWith('Leader cluster first') || step.startsWith('Then each member')) && (engines.argocd || engines.fluxHub)) return;
-    const commands = upgrade.commands[i];
-    // what must exist or be in this change before the rollout starts: the v2.7 credentials, the
-    // memberlist key, the first gossip rollout's options
-    const beforeMerging = /^Before the leader|before the upgrade|this change must also/.test(step);
-    add(beforeMerging ? 'before merging' : 'after merging', step, commands);
+    if (when === 'rollout order' && (engines.argocd || engines.fluxHub)) return;
+    add(when === 'before rollout' ? 'before merging' : 'after merging', step, upgrade.commands[i]);
   });
   if (engines.flux && !engines.fluxHub) {
     const leader = after.spec.leader.clusterID;
