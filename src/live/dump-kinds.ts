@@ -12,7 +12,7 @@ const k = (resource: string, kind: string): DumpKind => ({ resource, kind });
  * antrea-multicluster-member.yml and antrea-multicluster-leader-global.yml), and `kubectl get`
  * fails as a whole on an unknown type, so each role has its own list; a dual-role cluster takes both.
  */
-export const LEADER_KINDS: readonly DumpKind[] = [
+const LEADER_KINDS: readonly DumpKind[] = [
   k('clustersets.multicluster.crd.antrea.io', 'multicluster.crd.antrea.io/ClusterSet'),
   k('memberclusterannounces.multicluster.crd.antrea.io', 'multicluster.crd.antrea.io/MemberClusterAnnounce'),
   k('resourceexports.multicluster.crd.antrea.io', 'multicluster.crd.antrea.io/ResourceExport'),
@@ -27,7 +27,7 @@ export const LEADER_KINDS: readonly DumpKind[] = [
   k('daemonsets', 'apps/DaemonSet'),
 ];
 
-export const MEMBER_KINDS: readonly DumpKind[] = [
+const MEMBER_KINDS: readonly DumpKind[] = [
   k('clustersets.multicluster.crd.antrea.io', 'multicluster.crd.antrea.io/ClusterSet'),
   k('serviceexports.multicluster.x-k8s.io', 'multicluster.x-k8s.io/ServiceExport'),
   k('tiers.crd.antrea.io', 'crd.antrea.io/Tier'),

@@ -29,7 +29,7 @@ export interface ImportedDefinition {
   readonly comments: ReadonlyMap<string, string>;
 }
 
-export const commentKey = (path: DataPath): string => JSON.stringify(path);
+const commentKey = (path: DataPath): string => JSON.stringify(path);
 
 type Obj = Record<string, unknown>;
 const MC = 'multicluster.crd.antrea.io';

@@ -76,7 +76,7 @@ export async function statusCommand(
 /** Objects of one cluster, or why they could not be read. */
 export type ReadCluster = (clusterID: string) => Promise<LiveObjects | { error: string }>;
 
-export async function statusReport(definitions: readonly ClusterSet[], read: ReadCluster): Promise<StatusReport> {
+async function statusReport(definitions: readonly ClusterSet[], read: ReadCluster): Promise<StatusReport> {
   const cache = new Map<string, Promise<LiveObjects | { error: string }>>();
   const clusterSets = [];
   for (const definition of definitions) {
@@ -100,7 +100,7 @@ export async function statusReport(definitions: readonly ClusterSet[], read: Rea
 }
 
 /** `<clusterset>  <clusterID>  <check>  <subject>  ok|FAIL  <what>`, columns aligned. */
-export function renderStatus(report: StatusReport): string {
+function renderStatus(report: StatusReport): string {
   const rows = report.clusterSets.flatMap((s) =>
     s.clusters.flatMap((c) => c.checks.map((k) => [s.name, c.clusterID, k.check, k.subject, k.ok ? 'ok' : 'FAIL', k.message])),
   );
@@ -135,7 +135,7 @@ const savedObjects =
   };
 
 /** `kubectl --context <ctx> get <kind> -A -o yaml`: read-only, one request per checked kind. */
-export const kubectlGet = (context: string, resource: string): string[] => [
+const kubectlGet = (context: string, resource: string): string[] => [
   '--context',
   context,
   'get',

@@ -89,7 +89,7 @@ const sortChanges = (changes: PlanChange[]) =>
     .sort((x, y) => (x.c.clusterSet < y.c.clusterSet ? -1 : x.c.clusterSet > y.c.clusterSet ? 1 : x.i - y.i))
     .map((x) => x.c);
 
-export const objectLine = (c: ObjectChange): string =>
+const objectLine = (c: ObjectChange): string =>
   `${c.change} ${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name} in ${c.owner}${c.paths.length > 0 ? ` (${c.paths.slice(0, 3).join(', ')}${c.paths.length > 3 ? ', …' : ''})` : ''}`;
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {

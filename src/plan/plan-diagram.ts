@@ -13,7 +13,7 @@ const IMPACT_STYLE: Record<Impact, Omit<DiagramClass, 'name'>> = {
 };
 
 /** The impact classes as the diagram draws them, most severe first (a group takes its worst). */
-export const IMPACT_CLASSES: readonly DiagramClass[] = IMPACTS.map((name) => ({ name, ...IMPACT_STYLE[name] }));
+const IMPACT_CLASSES: readonly DiagramClass[] = IMPACTS.map((name) => ({ name, ...IMPACT_STYLE[name] }));
 
 /**
  * The head's diagram of one ClusterSet with the plan's change drawn on it: each cluster, Service,

@@ -26,7 +26,7 @@ const git = (cwd: string, args: readonly string[]): string => {
 };
 
 /** The repository-relative prefix of the working directory ('' at the top). */
-export const repositoryPrefix = (cwd: string): string => git(cwd, ['rev-parse', '--show-prefix']).trim();
+const repositoryPrefix = (cwd: string): string => git(cwd, ['rev-parse', '--show-prefix']).trim();
 
 /**
  * The default base: the merge base of HEAD with the default branch (origin/HEAD, else

@@ -9,7 +9,7 @@ const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 /** A Go duration as Flux and External Secrets parse it (time.ParseDuration), not negative. */
 const DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 /** Bundles name a Node's file `Node.<name>.yaml`; a file name has at most 255 bytes. */
-export const NODE_NAME_MAX = 255 - 'Node..yaml'.length;
+const NODE_NAME_MAX = 255 - 'Node..yaml'.length;
 /** Argo CD evaluates `{{ … }}` in an ApplicationSet template (goTemplate: true). */
 const TEMPLATE = /\{\{|\}\}/;
 
