@@ -1,3 +1,4 @@
+import { isPlainObject } from '../antrea/workloads/deep-merge';
 import { parse } from 'yaml';
 import { antreaAgentConf, antreaControllerConf } from '../antrea/workloads/core-config';
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE } from '../antrea/workloads/constants';
@@ -50,8 +51,7 @@ export function cloudOf(c: LiveCluster, mode: string | undefined): { cloud: 'EKS
 
 /** `live` where it differs from `ours`, recursively: the extra settings (agentConfig) a conf file holds. */
 function extraSettings(live: unknown, ours: unknown): unknown {
-  const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (isObj(live) && isObj(ours)) {
+  if (isPlainObject(live) && isPlainObject(ours)) {
     const out: Obj = {};
     for (const [k, v] of Object.entries(live)) {
       const d = extraSettings(v, ours[k]);

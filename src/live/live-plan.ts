@@ -1,3 +1,4 @@
+import { isPlainObject } from '../antrea/workloads/deep-merge';
 import { relative, resolve } from 'node:path';
 import { checkDefinitions } from '../check-definitions';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
@@ -34,7 +35,6 @@ export interface LivePlanResult extends PlanResult {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The engines' own marks: delivery metadata the first sync adds, which changes nothing in the cluster. */
 const ENGINE_MARK = /^(argocd\.argoproj\.io\/|kustomize\.toolkit\.fluxcd\.io\/|kubectl\.kubernetes\.io\/last-applied-configuration$)/;
@@ -59,7 +59,7 @@ function withoutEngineMarks(o: KubeObject): KubeObject {
  * other items are someone else's), any other list is compared whole.
  */
 export function projectOnto(live: unknown, head: unknown): unknown {
-  if (isObj(head) && isObj(live)) {
+  if (isPlainObject(head) && isPlainObject(live)) {
     const out: Obj = {};
     for (const k of Object.keys(head)) if (k in live) out[k] = projectOnto(live[k], head[k]);
     return out;
@@ -67,7 +67,7 @@ export function projectOnto(live: unknown, head: unknown): unknown {
   if (Array.isArray(head) && Array.isArray(live)) {
     const key = mergeKey(head);
     if (key !== undefined) {
-      const byKey = new Map(live.filter(isObj).map((l) => [l[key], l]));
+      const byKey = new Map(live.filter(isPlainObject).map((l) => [l[key], l]));
       return head.flatMap((h) => {
         const l = byKey.get((h as Obj)[key]);
         return l === undefined ? [] : [projectOnto(l, h)];
@@ -83,7 +83,7 @@ const MERGE_KEYS = ['name', 'mountPath', 'containerPort'];
 
 /** The key that tells a list's items apart, when every item has a distinct one; undefined for a list compared whole. */
 function mergeKey(items: readonly unknown[]): string | undefined {
-  if (items.length === 0 || !items.every(isObj)) return undefined;
+  if (items.length === 0 || !items.every(isPlainObject)) return undefined;
   return MERGE_KEYS.find((k) => {
     const values = items.map((i) => i[k]);
     return values.every((v) => typeof v === 'string' || typeof v === 'number') && new Set(values).size === values.length;

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../antrea/workloads/deep-merge';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataPath, Diagnostic, Severity } from '../diagnostics/diagnostic';
@@ -38,14 +39,12 @@ export function dumpDiagnostic(
   return { code: 'live-dump', severity, message, file: dump.file, path, ...span, ...(hint && { hint }) };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** A dump from its text; undefined (with diagnostics) when it is not YAML or not a List of objects. */
 export function readDump(file: string, text: string, diagnostics: Diagnostic[]): LiveDump | undefined {
   const source = loadYaml(file, text, diagnostics, DUMP_LIMITS);
   if (!source) return undefined;
   const data = source.data;
-  if (!isObject(data) || !Array.isArray(data.items)) {
+  if (!isPlainObject(data) || !Array.isArray(data.items)) {
     diagnostics.push(
       dumpDiagnostic(
         { file, source },
@@ -58,8 +57,14 @@ export function readDump(file: string, text: string, diagnostics: Diagnostic[]):
   }
   const objects: LiveObject[] = [];
   data.items.forEach((item: unknown, index) => {
-    const metadata = isObject(item) ? item.metadata : undefined;
-    if (!isObject(item) || typeof item.kind !== 'string' || typeof item.apiVersion !== 'string' || !isObject(metadata) || typeof metadata.name !== 'string') {
+    const metadata = isPlainObject(item) ? item.metadata : undefined;
+    if (
+      !isPlainObject(item) ||
+      typeof item.kind !== 'string' ||
+      typeof item.apiVersion !== 'string' ||
+      !isPlainObject(metadata) ||
+      typeof metadata.name !== 'string'
+    ) {
       diagnostics.push(
         dumpDiagnostic({ file, source }, { index }, 'an item has no apiVersion, kind or metadata.name', 'the dump must be kubectl output, unedited'),
       );

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../antrea/workloads/deep-merge';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import type { SourceFile } from '../load/source-file';
 import { ClusterSetSchema } from '../model/clusterset';
@@ -5,8 +6,6 @@ import { runRules } from './run-rules';
 
 /** Lists whose entries stand alone: one that fails the schema is set aside and the others checked. */
 const ENTRIES = new Set(['clusters', 'services', 'tiers', 'policies']);
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A definition that fails the schema still gets the rules that can run: each entry of
@@ -36,7 +35,7 @@ export function checkWhatRemains(source: SourceFile, diagnostics: Diagnostic[]):
         set.push(entry);
       } else if (issue.code === 'unrecognized_keys') {
         const parent = valueAt(data, path);
-        if (!isObject(parent)) return;
+        if (!isPlainObject(parent)) return;
         for (const key of issue.keys) {
           delete parent[key];
           set.push([...path, key]);
@@ -47,17 +46,17 @@ export function checkWhatRemains(source: SourceFile, diagnostics: Diagnostic[]):
 }
 
 function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
-  return path.reduce<unknown>((v, p) => (isObject(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[p] : undefined), data);
+  return path.reduce<unknown>((v, p) => (isPlainObject(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[p] : undefined), data);
 }
 
 /** The smallest entry the schema accepts, keeping its name so that references to it still resolve. */
 function standIn(data: unknown, [, list, index]: [string, string, number]): void {
   const entries = valueAt(data, ['spec', list]) as unknown[];
   const old = entries[index];
-  const name = (key: string) => (isObject(old) && typeof old[key] === 'string' ? old[key] : `unchecked-${index}`);
+  const name = (key: string) => (isPlainObject(old) && typeof old[key] === 'string' ? old[key] : `unchecked-${index}`);
   switch (list) {
     case 'clusters':
-      entries[index] = { clusterID: name('clusterID'), ...(isObject(old) && typeof old.member === 'boolean' && { member: old.member }) };
+      entries[index] = { clusterID: name('clusterID'), ...(isPlainObject(old) && typeof old.member === 'boolean' && { member: old.member }) };
       break;
     case 'services':
       entries[index] = { name: name('name'), namespace: name('namespace'), exportFrom: [] };

@@ -1,9 +1,8 @@
+import { isPlainObject } from '../../antrea/workloads/deep-merge';
 import type { DataPath } from '../../diagnostics/diagnostic';
 import { labelKeyProblem, labelValueProblem } from '../kube-names';
 import { policySpecPath } from '../policy-fields';
 import type { ModelRule, Report } from '../rule';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Label keys and values in the policies' selectors (`matchLabels`, `matchExpressions`, the
@@ -26,17 +25,17 @@ function walk(value: unknown, path: DataPath, policy: string, report: (r: Report
     value.forEach((v, i) => walk(v, [...path, i], policy, report));
     return;
   }
-  if (!isRecord(value)) return;
+  if (!isPlainObject(value)) return;
   for (const [key, child] of Object.entries(value)) {
     const at = [...path, key];
-    if (key === 'matchLabels' && isRecord(child)) {
+    if (key === 'matchLabels' && isPlainObject(child)) {
       for (const [label, v] of Object.entries(child)) {
         checkKey(label, [...at, label], policy, report);
         if (typeof v === 'string') checkValue(v, [...at, label], policy, report);
       }
     } else if (key === 'matchExpressions' && Array.isArray(child)) {
       child.forEach((e, j) => {
-        if (!isRecord(e)) return;
+        if (!isPlainObject(e)) return;
         if (typeof e.key === 'string') checkKey(e.key, [...at, j, 'key'], policy, report, false);
         if (Array.isArray(e.values)) e.values.forEach((v, k) => typeof v === 'string' && checkValue(v, [...at, j, 'values', k], policy, report));
       });

@@ -1,7 +1,6 @@
+import { isPlainObject } from '../../antrea/workloads/deep-merge';
 import { CNP_ADMIN_TIER_PRIORITY, CNP_FEATURE_GATE } from '../builtin-tiers';
 import type { ModelRule } from '../rule';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const tierPriorityCnpReserved: ModelRule = {
   id: 'tier-priority-cnp-reserved',
@@ -12,7 +11,7 @@ export const tierPriorityCnpReserved: ModelRule = {
     // controllerConfig reaches only the clusters whose Antrea the bundle installs
     if (!release?.featureGates.controller.includes(CNP_FEATURE_GATE)) return;
     const gates = definition.spec.antrea.controllerConfig.featureGates;
-    if (!isRecord(gates) || gates[CNP_FEATURE_GATE] !== true) return;
+    if (!isPlainObject(gates) || gates[CNP_FEATURE_GATE] !== true) return;
     if (!clusters.some((c) => c.isMember && c.cluster.install === 'full')) return;
     definition.spec.tiers.forEach((tier, i) => {
       if (tier.priority !== CNP_ADMIN_TIER_PRIORITY) return;
