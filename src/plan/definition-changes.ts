@@ -7,6 +7,7 @@ import { activeGateways, retiredGateways } from '../model/gateways';
 import { TIER_RESTART, tierSetHash } from '../synth/objects/tier-restart';
 import { engineName } from '../synth/delivery/engine-names';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
+import { plural } from '../plural';
 import type { ChangeSubjects, Impact, PlanChange } from './plan';
 
 const list = (ids: readonly string[]) => (ids.length <= 5 ? ids.join(', ') : `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more`);
@@ -162,7 +163,7 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
   if (after.spec.tiers.length > 0 && tierSetHash(before.spec.tiers) !== tierSetHash(after.spec.tiers) && restarting.length > 0)
     add(
       'rollout',
-      `antrea-mc-controller restarts once in ${restarting.length} member${restarting.length === 1 ? '' : 's'} (${list(restarting)}), after their new Tier set exists`,
+      `antrea-mc-controller restarts once in ${plural(restarting.length, 'member')} (${list(restarting)}), after their new Tier set exists`,
       [`Job ${TIER_RESTART}-${tierSetHash(after.spec.tiers)} in each member's controller Namespace; imports pause for the restart`],
       { clusters: restarting },
     );
