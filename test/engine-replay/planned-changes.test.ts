@@ -111,14 +111,6 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-/**
- * replay.ts stops once neither the fleet nor the engine's state moved for two steps. An Argo CD sync
- * of a revision that leaves most objects as they are walks its waves without either moving (the
- * operation's message stays empty), so the replay would stop mid-sync: a late no-op event keeps it
- * going until the sync has ended.
- */
-const KEEP_GOING = [{ at: 80, run: () => 'nothing happens (the replay runs on until the sync has ended)' }];
-
 const GUARDED = (o: Obj) => annotation(o, 'kustomize.toolkit.fluxcd.io/prune') === 'disabled';
 
 /** How far the fleet is from a revision: units not converged, objects missing or left, and what Antrea made of it. */
@@ -180,7 +172,7 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
       );
       expect(hasRefused(plan), plan.changes.map((c) => `[${c.impact}] ${c.text}`).join('\n')).toBe(i === 0 && refused);
       const head = withBothEngines(next);
-      const r = replay({ engine, ...(await compileDefinition(head)).forEngine(engine), fleet, operator: true, previous: last, events: KEEP_GOING });
+      const r = replay({ engine, ...(await compileDefinition(head)).forEngine(engine), fleet, operator: true, previous: last });
       const far = distance(r, last, head, model);
       // what the plan accepts, the fleet reaches; what it refuses, the fleet does not
       for (const pattern of shows ?? []) expect(r.log.join('\n')).toMatch(pattern);
