@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { parse } from 'yaml';
 import { planChanges } from '../../src/plan/plan-changes';
 import { hasRefused } from '../../src/plan/plan';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { withAntreaBehaviour, type AntreaModel } from './antrea-behaviour';
 import { keyOf, refOf, annotation, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
-import { compileDefinition, fleetFor, withBothEngines, type DefinitionData } from './scenario';
+import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
 
 /**
  * #27: the plan's scenarios replayed. From a fleet where the base revision converged, each engine
@@ -16,7 +14,7 @@ import { compileDefinition, fleetFor, withBothEngines, type DefinitionData } fro
  * converge at each step. Antrea's webhooks and the controller behaviours these changes depend on
  * are modelled in antrea-behaviour.ts.
  */
-const example = (name: string): DefinitionData => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8')) as DefinitionData;
+const example = (name: string): DefinitionData => readDefinition(`clustersets/${name}.yaml`);
 const edit = (d: DefinitionData, f: (d: Definition) => void): DefinitionData => {
   const copy = structuredClone(d);
   f(copy as unknown as Definition);
