@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-export const DEFINITIONS_DIR = 'clustersets';
+const DEFINITIONS_DIR = 'clustersets';
 
 /**
  * The `clustersets/` a command reads by default, as a path relative to `cwd`: the working

@@ -84,13 +84,28 @@ const status = (o: Record<string, unknown> | undefined): Record<string, unknown>
   (o?.status !== null && typeof o?.status === 'object' ? o.status : {}) as Record<string, unknown>;
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
+const clusterSetNotFound = (ns: string, name: string): string => `ClusterSet ${ns}/${name} not found`;
+
+/** A check of the ClusterSet object `ns/name`: what it is about, what it reads, and not found before `judge`. */
+const onClusterSet = (ns: string, name: string, judge: (o: Record<string, unknown>) => Verdict): Pick<CheckInstance, 'subject' | 'reads' | 'evaluate'> => ({
+  subject: `ClusterSet ${name}`,
+  reads: [{ namespace: ns, ...CLUSTER_SET, names: [name] }],
+  evaluate: (objects) => {
+    const o = objects.get('ClusterSet', ns, name);
+    return o ? judge(o) : { ok: false, message: clusterSetNotFound(ns, name) };
+  },
+});
+
+/** Whether this cluster exports the Service itself. */
+const exportsHere = (c: EffectiveCluster, exportFrom: '*' | readonly string[]): boolean => exportFrom === '*' || exportFrom.includes(c.clusterID);
+
 /** `fail CHECK 'literal'"$var"'literal'`: literal words quoted, the live values expanded. */
 const words = (...parts: (string | { v: string })[]): string => parts.map((p) => (typeof p === 'string' ? shellQuote(p) : `"$${p.v}"`)).join('');
 
 /** A member's ClusterSet is connected to its leader, which confirms it leads (the health rule's Healthy). */
 function clusterSetConnected(c: EffectiveCluster, name: string, leaderID: string): CheckInstance {
   const ns = c.cluster.namespace;
-  const notFound = `ClusterSet ${ns}/${name} not found`;
+  const notFound = clusterSetNotFound(ns, name);
   const connected = `connected to leader ${leaderID}`;
   const down = `disconnected from leader ${leaderID}: `;
   const unconfirmed = `connected to leader ${leaderID}, which has not confirmed that it leads this ClusterSet`;
@@ -108,11 +123,7 @@ function clusterSetConnected(c: EffectiveCluster, name: string, leaderID: string
   return {
     check: 'clusterset-connected',
     clusterID: c.clusterID,
-    subject: `ClusterSet ${name}`,
-    reads: [{ namespace: ns, ...CLUSTER_SET, names: [name] }],
-    evaluate: (objects) => {
-      const o = objects.get('ClusterSet', ns, name);
-      if (!o) return { ok: false, message: notFound };
+    ...onClusterSet(ns, name, (o) => {
       const st = status(o);
       const entry = (Array.isArray(st.clusterStatuses) ? st.clusterStatuses[0] : undefined) as Record<string, unknown> | undefined;
       const ready = condition(entry?.conditions, 'Ready');
@@ -122,7 +133,7 @@ function clusterSetConnected(c: EffectiveCluster, name: string, leaderID: string
         text(condition(entry?.conditions, 'IsLeader')?.status),
         text(ready?.message),
       );
-    },
+    }),
     shell: [
       `if out=$(kubectl get ${LIVE_KINDS.ClusterSet} ${shellQuote(name)} -n ${shellQuote(ns)} -o ${shellQuote(jsonpath)}); then`,
       `  overall=\${out%%|*}; rest=\${out#*|}; ready=\${rest%%|*}; rest=\${rest#*|}; leads=\${rest%%|*}; message=\${rest#*|}`,
@@ -140,11 +151,7 @@ function membersConnected(c: EffectiveCluster, name: string, ns: string, members
   return {
     check: 'members-connected',
     clusterID: c.clusterID,
-    subject: `ClusterSet ${name}`,
-    reads: [{ namespace: ns, ...CLUSTER_SET, names: [name] }],
-    evaluate: (objects) => {
-      const o = objects.get('ClusterSet', ns, name);
-      if (!o) return { ok: false, message: `ClusterSet ${ns}/${name} not found` };
+    ...onClusterSet(ns, name, (o) => {
       const entries = status(o).clusterStatuses;
       const byID = new Map(
         (Array.isArray(entries) ? (entries as Record<string, unknown>[]) : []).map((e) => [text(e?.clusterID), condition(e?.conditions, 'Ready')]),
@@ -159,7 +166,7 @@ function membersConnected(c: EffectiveCluster, name: string, ns: string, members
         ...(missing.length > 0 ? [`never announced: ${missing.join(', ')}`] : []),
       ];
       return { ok: problems.length === 0, message: [`${connected} of ${members.length} members connected`, ...problems].join('; ') };
-    },
+    }),
   };
 }
 
@@ -195,7 +202,7 @@ function serviceImported(c: EffectiveCluster, ns: string, svc: string, exportFro
   const missing = `Service ${ns}/${svc}, exported by ${exportFrom === '*' ? 'every member' : exportFrom.join(', ')}, is not imported here`;
   return {
     check: 'service-imported',
-    exportedHere: exportFrom === '*' || exportFrom.includes(c.clusterID),
+    exportedHere: exportsHere(c, exportFrom),
     clusterID: c.clusterID,
     subject: `Service ${ns}/${svc}`,
     reads: [{ namespace: ns, ...SERVICE_IMPORT, names: [svc] }],
@@ -223,7 +230,7 @@ function serviceAnswers(c: EffectiveCluster, ns: string, svc: string, exportFrom
     check: 'service-answers',
     clusterID: c.clusterID,
     subject: `Service ${ns}/${svc}`,
-    exportedHere: exportFrom === '*' || exportFrom.includes(c.clusterID),
+    exportedHere: exportsHere(c, exportFrom),
     reads: [{ namespace: ns, ...SERVICE_IMPORT, names: [svc] }],
     shell: [
       `if port=$(kubectl get ${LIVE_KINDS.ServiceImport} ${shellQuote(svc)} -n ${shellQuote(ns)} -o 'jsonpath={.spec.ports[0].port}') && [ -n "$port" ]; then`,

@@ -3,9 +3,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { fleet } from '../../bench/fleet';
-import { ClusterSetSchema, type ClusterSet, type ClusterSetInput } from '../../src/model/clusterset';
+import { ClusterSetSchema, type ClusterSet } from '../../src/model/clusterset';
 import { planChanges } from '../../src/plan/plan-changes';
 import type { Plan } from '../../src/plan/plan';
+import { example } from '../helpers/plan-revision';
 
 export const define = (input: unknown): ClusterSet => ClusterSetSchema.parse(input);
 
@@ -14,7 +15,7 @@ export const EXAMPLES = readdirSync('clustersets')
   .sort()
   .map((f) => ({ name: f.replace(/\.yaml$/, ''), definition: define(parse(readFileSync(`clustersets/${f}`, 'utf8'))) }));
 
-export const example = (name: string): ClusterSetInput => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8')) as ClusterSetInput;
+export { example };
 
 export const fleetOf = (n: number): ClusterSet => define(fleet(n));
 

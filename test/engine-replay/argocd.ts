@@ -194,6 +194,11 @@ export class ArgoSync {
     private readonly health: ArgoHealthOverrides,
   ) {}
 
+  /** where the operation is: each task's state (a wave applied or a task done is progress, a wait is not) */
+  get progress(): string {
+    return this.tasks.map((t) => t.state).join(',');
+  }
+
   private live(o: Obj): Obj | undefined {
     return this.cluster.getLike(o);
   }

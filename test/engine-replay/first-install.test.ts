@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { parse } from 'yaml';
 import prod from '../../examples/construct/prod';
 import { SUPPORTED_ANTREA_VERSIONS } from '../../src/antrea/releases';
 import { ARGO_HEALTH_REVIEWED, argoHealth, DOCUMENTED_ARGO_HEALTH } from './health';
@@ -9,7 +8,7 @@ import { groupOf, refOf, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
 import { Fleet } from './controllers';
 import { ApiServer } from './api-server';
-import { compileDefinition, createNamespaces, fleetFor, withBothEngines, type Compiled, type DefinitionData } from './scenario';
+import { compileDefinition, createNamespaces, fleetFor, readDefinition, withBothEngines, type Compiled, type DefinitionData } from './scenario';
 
 /** Clusters with nothing in them: enough to list the units a revision holds. */
 const emptyFleetFor = (d: DefinitionData) => new Fleet(d.spec.clusters.map((c) => new ApiServer({ clusterID: c.clusterID, nodes: [], cni: 'other' })));
@@ -21,20 +20,19 @@ const emptyFleetFor = (d: DefinitionData) => new Fleet(d.spec.clusters.map((c) =
  * and not yet there. Every cluster must reach the definition's state, and the ClusterSet must be
  * applied and healthy whatever the applications' state.
  */
-const yaml = (file: string) => parse(readFileSync(file, 'utf8')) as DefinitionData;
 
-const CLOUDS: DefinitionData = yaml('test/engine-replay/fixtures/clouds.yaml');
-const CLOUDS_HELM: DefinitionData = yaml('test/engine-replay/fixtures/clouds-helm.yaml');
+const CLOUDS: DefinitionData = readDefinition('test/engine-replay/fixtures/clouds.yaml');
+const CLOUDS_HELM: DefinitionData = readDefinition('test/engine-replay/fixtures/clouds-helm.yaml');
 
 const EXAMPLES: [string, DefinitionData][] = [
   ...readdirSync('clustersets')
     .filter((f) => f.endsWith('.yaml'))
     .sort()
-    .map((f): [string, DefinitionData] => [`clustersets/${f}`, yaml(join('clustersets', f))]),
+    .map((f): [string, DefinitionData] => [`clustersets/${f}`, readDefinition(join('clustersets', f))]),
   ['examples/construct/prod.ts', prod],
   ...readdirSync('test/fixtures/compile')
     .sort()
-    .map((c): [string, DefinitionData] => [`fixture ${c}`, yaml(join('test/fixtures/compile', c, 'definition.yaml'))]),
+    .map((c): [string, DefinitionData] => [`fixture ${c}`, readDefinition(join('test/fixtures/compile', c, 'definition.yaml'))]),
   ['every cloud, install: full (kubeadm leader)', CLOUDS],
   ['clouds, install: multiclusterOnly (Antrea from Helm, a leader without Antrea)', CLOUDS_HELM],
 ];

@@ -37,7 +37,7 @@ interface BuiltIn {
 }
 
 /** Built-in kinds a bundle or an engine may hold, by `group/version/Kind`. */
-export const BUILT_INS: Readonly<Record<string, BuiltIn>> = {
+const BUILT_INS: Readonly<Record<string, BuiltIn>> = {
   'v1/Namespace': { namespaced: false, resource: 'namespaces' },
   'v1/Node': { namespaced: false, resource: 'nodes' },
   'v1/ServiceAccount': { namespaced: true, resource: 'serviceaccounts' },

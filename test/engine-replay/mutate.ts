@@ -6,7 +6,7 @@ import { parseObjects, Revision } from './revision';
 const WAVE = 'argocd.argoproj.io/sync-wave';
 
 /** The delivery units of a bundle folder: its layer folders and its exports' Namespace folders. */
-export function unitDirs(revision: Revision, bundle: string): string[] {
+function unitDirs(revision: Revision, bundle: string): string[] {
   const root = parseObjects(revision.read(`${bundle}/kustomization.yaml`) ?? '', bundle)[0] as unknown as { resources: string[] };
   const exportsRoot = revision.read(`${bundle}/exports/kustomization.yaml`);
   const exports = exportsRoot ? (parseObjects(exportsRoot, bundle)[0] as unknown as { resources: string[] }).resources.map((ns) => `exports/${ns}`) : [];

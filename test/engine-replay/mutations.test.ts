@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { parse } from 'yaml';
 import type { Obj } from './kube';
 import { moveObjects } from './mutate';
 import { replay, type ReplayResult } from './replay';
-import { compileDefinition, createNamespaces, fleetFor, withBothEngines, type Compiled, type DefinitionData } from './scenario';
+import { compileDefinition, createNamespaces, fleetFor, readDefinition, withBothEngines, type Compiled } from './scenario';
 
 /**
  * The replay is a test only if it fails where the engines would stall: each case moves objects
@@ -13,7 +11,7 @@ import { compileDefinition, createNamespaces, fleetFor, withBothEngines, type Co
  * test-clusterset: kubeadm clusters (no CNI before Antrea), a dedicated leader, a member that
  * exports a Service from Namespace `demo`.
  */
-const definition = withBothEngines(parse(readFileSync('clustersets/test-clusterset.yaml', 'utf8')) as DefinitionData);
+const definition = withBothEngines(readDefinition('clustersets/test-clusterset.yaml'));
 let compiled: Compiled;
 beforeAll(async () => {
   compiled = await compileDefinition(definition);

@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { parse } from 'yaml';
 import { planChanges } from '../../src/plan/plan-changes';
 import { hasRefused } from '../../src/plan/plan';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { withAntreaBehaviour, type AntreaModel } from './antrea-behaviour';
 import { keyOf, refOf, annotation, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
-import { compileDefinition, fleetFor, withBothEngines, type DefinitionData } from './scenario';
+import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
 
 /**
  * #27: the plan's scenarios replayed. From a fleet where the base revision converged, each engine
@@ -16,7 +14,7 @@ import { compileDefinition, fleetFor, withBothEngines, type DefinitionData } fro
  * converge at each step. Antrea's webhooks and the controller behaviours these changes depend on
  * are modelled in antrea-behaviour.ts.
  */
-const example = (name: string): DefinitionData => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8')) as DefinitionData;
+const example = (name: string): DefinitionData => readDefinition(`clustersets/${name}.yaml`);
 const edit = (d: DefinitionData, f: (d: Definition) => void): DefinitionData => {
   const copy = structuredClone(d);
   f(copy as unknown as Definition);
@@ -111,14 +109,6 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-/**
- * replay.ts stops once neither the fleet nor the engine's state moved for two steps. An Argo CD sync
- * of a revision that leaves most objects as they are walks its waves without either moving (the
- * operation's message stays empty), so the replay would stop mid-sync: a late no-op event keeps it
- * going until the sync has ended.
- */
-const KEEP_GOING = [{ at: 80, run: () => 'nothing happens (the replay runs on until the sync has ended)' }];
-
 const GUARDED = (o: Obj) => annotation(o, 'kustomize.toolkit.fluxcd.io/prune') === 'disabled';
 
 /** How far the fleet is from a revision: units not converged, objects missing or left, and what Antrea made of it. */
@@ -180,7 +170,7 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
       );
       expect(hasRefused(plan), plan.changes.map((c) => `[${c.impact}] ${c.text}`).join('\n')).toBe(i === 0 && refused);
       const head = withBothEngines(next);
-      const r = replay({ engine, ...(await compileDefinition(head)).forEngine(engine), fleet, operator: true, previous: last, events: KEEP_GOING });
+      const r = replay({ engine, ...(await compileDefinition(head)).forEngine(engine), fleet, operator: true, previous: last });
       const far = distance(r, last, head, model);
       // what the plan accepts, the fleet reaches; what it refuses, the fleet does not
       for (const pattern of shows ?? []) expect(r.log.join('\n')).toMatch(pattern);

@@ -143,8 +143,9 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
         }
       }
     },
-    // retries with a limit are time passing (their backoff); endless ones are one state
-    () => JSON.stringify([...ops.entries()].map(([k, o]) => [k, o.phase, o.message, o.app.retryLimit >= 0 ? (retries.get(k) ?? 0) : ''])),
+    // a sync that walks its waves moves even where the fleet does not; retries with a limit are time
+    // passing (their backoff); endless ones are one state
+    () => JSON.stringify([...ops.entries()].map(([k, o]) => [k, o.phase, o.message, o.progress, o.app.retryLimit >= 0 ? (retries.get(k) ?? 0) : ''])),
     () => result(0),
   );
   function result(steps: number): ReplayResult {

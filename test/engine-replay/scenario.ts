@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { checkDefinitions } from '../../src/check-definitions';
 import { EmitCache, layoutClusterSet } from '../../src/emit/layout';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
@@ -30,6 +30,9 @@ export type DefinitionData = {
   };
   [k: string]: unknown;
 };
+
+/** A definition file's data (a path from the repository's root). */
+export const readDefinition = (file: string): DefinitionData => parse(readFileSync(file, 'utf8')) as DefinitionData;
 
 export interface Compiled {
   /** the files under `dist/` */

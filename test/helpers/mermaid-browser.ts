@@ -14,7 +14,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 // CHROMIUM_PATH, when set, is the only one tried (CHROMIUM_PATH=none shows the skip)
 const CANDIDATES = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
-export const chromiumPath = (): string | undefined => CANDIDATES.find((p) => existsSync(p));
+const chromiumPath = (): string | undefined => CANDIDATES.find((p) => existsSync(p));
 
 export interface Rendered {
   readonly error?: string;

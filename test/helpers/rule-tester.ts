@@ -6,8 +6,9 @@ import type { Rule } from '../../src/validate/rule';
 import { runRawRules, runRules } from '../../src/validate/run-rules';
 
 /** Prepended to every case, so a case shows only its `spec:`; positions are relative to the case. */
-const HEADER = 'apiVersion: antrea-clusterset/v1alpha1\nkind: ClusterSetDefinition\nmetadata:\n  name: test\n';
-const HEADER_LINES = HEADER.split('\n').length - 1;
+export const header = (name: string) => `apiVersion: antrea-clusterset/v1alpha1\nkind: ClusterSetDefinition\nmetadata:\n  name: ${name}\n`;
+const HEADER = header('test');
+export const HEADER_LINES = HEADER.split('\n').length - 1;
 
 export interface ExpectedDiagnostic {
   readonly line: number;

@@ -4,10 +4,7 @@ import { loadYaml } from '../../src/load/load-yaml';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { runTransitions, transitionDiagnostic } from '../../src/validate/run-transitions';
 import type { TransitionRule } from '../../src/validate/transition';
-
-/** Prepended to every side of a case, as rule-tester does; positions are relative to the case. */
-const header = (name: string) => `apiVersion: antrea-clusterset/v1alpha1\nkind: ClusterSetDefinition\nmetadata:\n  name: ${name}\n`;
-const HEADER_LINES = 4;
+import { header, HEADER_LINES } from './rule-tester';
 
 export interface TransitionCase {
   readonly name: string;
