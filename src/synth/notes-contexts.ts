@@ -7,7 +7,7 @@ const code = (s: string) => `\`${s}\``;
 const sh = (lines: readonly string[]) => ['```sh', ...lines, '```'].join('\n');
 
 /** The command-line tools the README's commands call, for this ClusterSet. */
-export function toolsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string[] {
+function toolsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string[] {
   const members = clusters.filter((c) => c.isMember);
   const modes = deliveryModes(definition, clusters);
   const tools = ['kubectl'];
