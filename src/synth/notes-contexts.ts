@@ -2,9 +2,7 @@ import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { deliveryModes, ENGINE_CONTEXTS } from './notes-delivery';
 import { shellQuote as q } from '../shell-quote';
-
-const code = (s: string) => `\`${s}\``;
-const sh = (lines: readonly string[]) => ['```sh', ...lines, '```'].join('\n');
+import { code, sh } from './notes-markdown';
 
 /** The command-line tools the README's commands call, for this ClusterSet. */
 function toolsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string[] {

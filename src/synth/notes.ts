@@ -14,6 +14,7 @@ import { activeGateways } from '../model/gateways';
 import { replicatedPolicyName } from './objects/replicated-policy';
 import { exportsService } from './parts/service-exports';
 import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from './tunnel-ports';
+import { code, list, table, sh } from './notes-markdown';
 
 /**
  * dist/<clusterset>/README.md: what an operator still does by hand, per ClusterSet, with
@@ -47,12 +48,6 @@ interface NotesContext {
   readonly leader: EffectiveCluster | undefined;
   readonly members: readonly EffectiveCluster[];
 }
-
-const code = (s: string) => `\`${s}\``;
-const list = (items: readonly string[]) => items.map((i) => `- ${i}`).join('\n');
-const table = (head: readonly string[], rows: readonly (readonly string[])[]) =>
-  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-const sh = (lines: readonly string[]) => ['```sh', ...lines, '```'].join('\n');
 
 const roleOf = (c: EffectiveCluster) => (c.isLeader && c.isMember ? 'leader and member' : c.isLeader ? 'leader' : 'member');
 
