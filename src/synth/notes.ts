@@ -355,6 +355,6 @@ function tierOrder(ms: readonly EffectiveCluster[]): string {
     `A member that receives a policy before the policy's custom Tier exists skips it and does not look again until the policy changes or its ${code('antrea-mc-controller')} restarts. ` +
       `Each member bundle therefore carries the Job ${code(`${TIER_RESTART}-<hash of the Tier set>`)}: whenever the member's Tier set changes, it waits until every Tier exists and restarts ${code('antrea-mc-controller')} once (an Argo CD PostSync hook; Flux and ${code('kubectl apply -k')} apply it with the Tiers). ` +
       'Only when you apply the objects some other way, without that Job, restart the controller in each member once the Tier exists there:',
-    sh(ms.map((m) => `kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`)),
+    sh(ms.map(restartMemberControllerCommand)),
   ].join('\n\n');
 }
