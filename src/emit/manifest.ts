@@ -101,6 +101,6 @@ export function manifestEntryOf(
 }
 
 /** A definition's path as manifest.json records it: relative to `root`, with forward slashes. */
-export function sourcePath(file: string, root: string): string {
+function sourcePath(file: string, root: string): string {
   return relative(resolve(root), resolve(file)).split(sep).join('/');
 }

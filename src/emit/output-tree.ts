@@ -21,7 +21,7 @@ export function linkTree(from: string, to: string, fs: FileSystemOps): void {
   }
 }
 
-export function linkFile(from: string, to: string, fs: FileSystemOps): void {
+function linkFile(from: string, to: string, fs: FileSystemOps): void {
   try {
     fs.linkSync(from, to);
   } catch (err) {

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../kube/kube-object';
+import { LABELS } from '../synth/delivery/engine-names';
 import { layerOf } from '../synth/layers';
 
 /**
@@ -22,6 +23,6 @@ export function isShared(o: KubeObject): boolean {
   // a member's credentials on the leader (member-credentials.ts names them)
   if (o.metadata.name.endsWith('-member-token')) return false;
   // the verification's RBAC names what that cluster checks (synth/parts/verify-job.ts)
-  if (o.metadata.labels?.['antrea-clusterset/clusterset'] !== undefined) return false;
+  if (o.metadata.labels?.[LABELS.clusterSet] !== undefined) return false;
   return true;
 }

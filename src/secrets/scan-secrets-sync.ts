@@ -62,7 +62,7 @@ function lintSecretsSync(content: string, filePath: string): LintMessage[] {
   return reply.messages;
 }
 
-export function findSecretsSync(text: string, filePath: string): SecretFinding[] {
+function findSecretsSync(text: string, filePath: string): SecretFinding[] {
   return findingsOf(text, lintSecretsSync(text, filePath));
 }
 

@@ -2,12 +2,10 @@ import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { deliveryModes, ENGINE_CONTEXTS } from './notes-delivery';
 import { shellQuote as q } from '../shell-quote';
-
-const code = (s: string) => `\`${s}\``;
-const sh = (lines: readonly string[]) => ['```sh', ...lines, '```'].join('\n');
+import { code, sh } from './notes-markdown';
 
 /** The command-line tools the README's commands call, for this ClusterSet. */
-export function toolsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string[] {
+function toolsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string[] {
   const members = clusters.filter((c) => c.isMember);
   const modes = deliveryModes(definition, clusters);
   const tools = ['kubectl'];

@@ -4,6 +4,7 @@ import { ARGOCD_APPLICATIONS_FOLDER } from './delivery/argocd';
 import { engineName, LABELS } from './delivery/engine-names';
 import { LAYER_DIRECTORIES } from './delivery/layer-paths';
 import { shellQuote as q } from '../shell-quote';
+import { code, sh } from './notes-markdown';
 
 /** How a ClusterSet's bundles reach its clusters: what its README speaks of. */
 export type DeliveryMode = 'argocd' | 'flux-hub' | 'flux-per-cluster' | 'manual';
@@ -18,9 +19,6 @@ export function deliveryModes(definition: ClusterSet, clusters: readonly Effecti
 
 /** The delivery guide as a user's repository has it: inside the installed package. */
 export const DELIVERY_GUIDE = '`node_modules/antrea-clusterset/docs/delivery.md`';
-
-const sh = (lines: readonly string[]) => ['```sh', ...lines, '```'].join('\n');
-const code = (s: string) => `\`${s}\``;
 
 /** Where the clusters that run the engines are reached: they are not in the definition. */
 export const ENGINE_CONTEXTS =

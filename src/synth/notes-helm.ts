@@ -4,11 +4,7 @@ import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { shellQuote as q } from '../shell-quote';
 import { antreaChartValues, HELM_VALUES_FILE } from './parts/antrea-core';
-
-const code = (s: string) => `\`${s}\``;
-const table = (head: readonly string[], rows: readonly (readonly string[])[]) =>
-  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-const sh = (lines: readonly string[]) => ['```sh', ...lines, '```'].join('\n');
+import { code, table, sh } from './notes-markdown';
 
 /**
  * Clusters whose Antrea is installed elsewhere (`install: multiclusterOnly`): the chart values

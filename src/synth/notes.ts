@@ -14,6 +14,7 @@ import { activeGateways } from '../model/gateways';
 import { replicatedPolicyName } from './objects/replicated-policy';
 import { exportsService } from './parts/service-exports';
 import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from './tunnel-ports';
+import { code, list, table, sh } from './notes-markdown';
 
 /**
  * dist/<clusterset>/README.md: what an operator still does by hand, per ClusterSet, with
@@ -47,12 +48,6 @@ interface NotesContext {
   readonly leader: EffectiveCluster | undefined;
   readonly members: readonly EffectiveCluster[];
 }
-
-const code = (s: string) => `\`${s}\``;
-const list = (items: readonly string[]) => items.map((i) => `- ${i}`).join('\n');
-const table = (head: readonly string[], rows: readonly (readonly string[])[]) =>
-  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-const sh = (lines: readonly string[]) => ['```sh', ...lines, '```'].join('\n');
 
 const roleOf = (c: EffectiveCluster) => (c.isLeader && c.isMember ? 'leader and member' : c.isLeader ? 'leader' : 'member');
 
@@ -360,6 +355,6 @@ function tierOrder(ms: readonly EffectiveCluster[]): string {
     `A member that receives a policy before the policy's custom Tier exists skips it and does not look again until the policy changes or its ${code('antrea-mc-controller')} restarts. ` +
       `Each member bundle therefore carries the Job ${code(`${TIER_RESTART}-<hash of the Tier set>`)}: whenever the member's Tier set changes, it waits until every Tier exists and restarts ${code('antrea-mc-controller')} once (an Argo CD PostSync hook; Flux and ${code('kubectl apply -k')} apply it with the Tiers). ` +
       'Only when you apply the objects some other way, without that Job, restart the controller in each member once the Tier exists there:',
-    sh(ms.map((m) => `kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`)),
+    sh(ms.map(restartMemberControllerCommand)),
   ].join('\n\n');
 }

@@ -1,3 +1,4 @@
+import { MC_CONTROLLER } from '../antrea/workloads/constants';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { memberTokenName } from './objects/member-credentials';
@@ -27,4 +28,4 @@ export const copyTokenCommands = (definition: ClusterSet, m: EffectiveCluster): 
 
 /** The member controller reads its token only when it connects. */
 export const restartMemberControllerCommand = (m: EffectiveCluster): string =>
-  `kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`;
+  `kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment ${MC_CONTROLLER}`;

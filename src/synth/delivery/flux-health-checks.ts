@@ -1,3 +1,4 @@
+import type { IKustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
 import { layerOf, type Layer } from '../layers';
 import type { Role } from './engine-names';
 import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from '../../health/cluster-set-health';
@@ -5,19 +6,21 @@ import type { HealthRule } from '../../health/health-rule';
 import { RESOURCE_EXPORT_HEALTH } from '../../health/resource-export-health';
 
 /**
- * The `healthCheckExprs` of one layer Kustomization: a rule for each multi-cluster kind the layer
- * applies (by `layers.ts`, so a kind moved to another layer takes its rule along). The leader's
+ * The `healthCheckExprs` of one layer Kustomization (none when the layer applies no such kind):
+ * a rule for each multi-cluster kind the layer applies (by `layers.ts`, so a kind moved to another layer takes its rule along). The leader's
  * (and a dual-role cluster's) ClusterSet gets the gate variant: with a hub Flux every member's
  * first layer depends on the leader's last one, so the full rule (which waits for every member)
  * would never let a member start. The full rule runs where nothing waits on it: `clusterset
  * status`, and the docs' Flux verification (docs/verify.md).
  */
-export function fluxLayerHealthChecks(layer: Layer, role: Role) {
+export function fluxLayerHealthChecks(layer: Layer, role: Role): Partial<IKustomization['spec']> {
   // not the ServiceExport's: it reads ServiceNotFound until the application's own delivery creates
   // the Service, which no layer (nor the exports units, delivery/flux.ts) may wait for; its rule
   // serves Argo CD's health view and `clusterset status`
   const rules: HealthRule[] = [role === 'member' ? CLUSTER_SET_HEALTH : CLUSTER_SET_GATE, RESOURCE_EXPORT_HEALTH];
-  return rules
+  const checks = rules
     .filter((r) => layerOf({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: '' } }) === layer)
     .map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, ...r.cel }));
+  // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
+  return checks.length > 0 ? ({ healthCheckExprs: checks } as Partial<IKustomization['spec']>) : {};
 }

@@ -2,7 +2,7 @@ import type { IKustomization } from '@kubernetes-models/flux-cd/kustomize.toolki
 import type { ClusterSet } from '../../model/clusterset';
 import { FLUX_PRUNE } from '../guards';
 import { fluxLayerHealthChecks } from './flux-health-checks';
-import { LAYERS, type Layer } from '../layers';
+import { LAYERS } from '../layers';
 import { asKubeObject } from '../../kube/kube-object';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
@@ -29,11 +29,6 @@ export function fluxClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[
   const after =
     inputs.fluxHub && inputs.role === 'member' && inputs.leaderID !== undefined ? layerName(inputs.clusterSet, inputs.leaderID, LAYERS.length - 1) : undefined;
   return [...layerKustomizations(inputs, flux, after), ...exportKustomizations(inputs, flux)].map((k) => ({ folder, object: asKubeObject(k) }));
-}
-
-function healthCheckExprs(layer: Layer, role: ClusterDeliveryInputs['role']) {
-  const checks = fluxLayerHealthChecks(layer, role);
-  return checks.length > 0 ? { healthCheckExprs: checks } : {};
 }
 
 /** `<clusterset>-<clusterID>-<n>-<layer>`: `flux get kustomizations` lists them in apply order. */
@@ -117,9 +112,8 @@ function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, 
         dir: layerDirectory(layer),
         dependsOn: i > 0 ? [layerName(clusterSet, clusterID, i - 1)] : after ? [after] : [],
       },
-      // the multi-cluster kinds this layer applies, with our health rules (src/health/); healthCheckExprs
-      // (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
-      healthCheckExprs(layer, inputs.role) as Partial<IKustomization['spec']>,
+      // the multi-cluster kinds this layer applies, with our health rules (src/health/)
+      fluxLayerHealthChecks(layer, inputs.role),
     ),
   );
 }

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../kube/kube-object';
+import { serviceAccountBinding } from '../../kube/rbac';
 
 export interface MemberCredentialsProps {
   /** the member cluster the credentials are bound to */
@@ -43,12 +44,11 @@ export function memberCredentials(props: MemberCredentialsProps): KubeObject[] {
       type: 'kubernetes.io/service-account-token',
       metadata: { name: props.names?.secret ?? name, namespace, annotations: { 'kubernetes.io/service-account.name': serviceAccount } },
     },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name: props.names?.roleBinding ?? name, namespace },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: MEMBER_ROLE },
-      subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace }],
-    },
+    serviceAccountBinding(
+      'RoleBinding',
+      { name: props.names?.roleBinding ?? name, namespace },
+      { kind: 'Role', name: MEMBER_ROLE },
+      { name: serviceAccount, namespace },
+    ),
   ];
 }

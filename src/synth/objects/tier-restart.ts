@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MC_CONTROLLER } from '../../antrea/workloads/constants';
 import type { KubeObject } from '../../kube/kube-object';
+import { serviceAccountBinding } from '../../kube/rbac';
 
 /**
  * kubectl for the restart, pinned by digest (we cannot reach registries from here: this is the
@@ -46,7 +47,7 @@ export function tierRestartObjects(props: TierRestartProps): KubeObject[] {
   const { namespace } = props;
   const names = props.tiers.map((t) => t.name).sort();
   const labels = { 'app.kubernetes.io/managed-by': 'antrea-clusterset', 'app.kubernetes.io/component': 'tier-restart' };
-  const subject = [{ kind: 'ServiceAccount', name: TIER_RESTART, namespace }];
+  const account = { name: TIER_RESTART, namespace };
   // cluster-scoped names are per Namespace: a cluster has one member Namespace, but stay unambiguous
   const clusterName = `${TIER_RESTART}-${namespace}`;
   const kubectl = (name: string, args: string[]) => ({
@@ -66,13 +67,7 @@ export function tierRestartObjects(props: TierRestartProps): KubeObject[] {
       metadata: { name: TIER_RESTART, namespace, labels },
       rules: [{ apiGroups: ['apps'], resources: ['deployments'], resourceNames: [MC_CONTROLLER], verbs: ['get', 'patch'] }],
     },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name: TIER_RESTART, namespace, labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: TIER_RESTART },
-      subjects: subject,
-    },
+    serviceAccountBinding('RoleBinding', { name: TIER_RESTART, namespace, labels }, { kind: 'Role', name: TIER_RESTART }, account),
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
@@ -81,13 +76,7 @@ export function tierRestartObjects(props: TierRestartProps): KubeObject[] {
       // which resourceNames admits
       rules: [{ apiGroups: ['crd.antrea.io'], resources: ['tiers'], resourceNames: names, verbs: ['get', 'list', 'watch'] }],
     },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: clusterName, labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: clusterName },
-      subjects: subject,
-    },
+    serviceAccountBinding('ClusterRoleBinding', { name: clusterName, labels }, { kind: 'ClusterRole', name: clusterName }, account),
     {
       apiVersion: 'batch/v1',
       kind: 'Job',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { engineName, LABELS, MANAGED_BY } from '../delivery/engine-names';
 import type { KubeObject } from '../../kube/kube-object';
+import { serviceAccountBinding } from '../../kube/rbac';
 import { checksFor, type ReadRule } from '../../verify/checks';
 import { verificationScript } from '../../verify/verify-script';
 import type { BundlePart } from './context';
@@ -44,13 +45,13 @@ export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   return [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(account, ns) },
     { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta(account, ns), rules: local },
-    binding('RoleBinding', meta(account, ns), 'Role', account, ns),
+    serviceAccountBinding('RoleBinding', meta(account, ns), { kind: 'Role', name: account }, { name: account, namespace: ns }),
     // Services live in the applications' Namespaces, which may not exist when the bundle is
     // applied: a ClusterRole limited to the same names, instead of a Role per Namespace
     ...(elsewhere.length > 0
       ? [
           { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: meta(account), rules: rulesOf(elsewhere) },
-          binding('ClusterRoleBinding', meta(account), 'ClusterRole', account, ns),
+          serviceAccountBinding('ClusterRoleBinding', meta(account), { kind: 'ClusterRole', name: account }, { name: account, namespace: ns }),
         ]
       : []),
     // the script as a file: named by the same hash, so the Job always runs the script it was made for
@@ -72,14 +73,6 @@ function rulesOf(reads: readonly ReadRule[]): object[] {
     .sort((a, b) => `${a.group}/${a.resource}`.localeCompare(`${b.group}/${b.resource}`))
     .map((e) => ({ apiGroups: [e.group], resources: [e.resource], resourceNames: [...e.names].sort(), verbs: ['get'] }));
 }
-
-const binding = (kind: string, metadata: KubeObject['metadata'], roleKind: string, account: string, ns: string): KubeObject => ({
-  apiVersion: 'rbac.authorization.k8s.io/v1',
-  kind,
-  metadata,
-  roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: account },
-  subjects: [{ kind: 'ServiceAccount', name: account, namespace: ns }],
-});
 
 /**
  * The script retries for 300 s per attempt; the Job retries failed attempts with its backoff
