@@ -4,16 +4,14 @@ import { Construct } from 'constructs';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { renderText } from '../diagnostics/render';
-import { checkedFilesSync } from '../emit/checked-files';
 import { sortObjects } from '../emit/layout';
 import { loadYaml } from '../load/load-yaml';
 import { LineIndex, type SourceFile } from '../load/source-file';
 import type { ClusterSetInput } from '../model/clusterset';
-import { parseClusterSet } from '../model/parse-clusterset';
 import { addObjects } from '../synth/parts/apply-objects';
-import { synthClusterSet, type Bundle, type ClusterSetOutput } from '../synth/synth-clusterset';
-import { runRawRules, runRules } from '../validate/run-rules';
-import { scanDefinitionTextSync } from '../secrets/scan-secrets-sync';
+import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
+import { memorySink } from '../pipeline/memory-sink';
+import { runPipelineSync } from '../pipeline/run-sync';
 
 export interface AntreaClusterSetProps {
   /**
@@ -77,17 +75,14 @@ export class AntreaClusterSet extends Construct {
     super(scope, id);
     const diagnostics: Diagnostic[] = [];
     const source = sourceOf(id, props.definition, diagnostics);
-    const parsed = source && (runRawRules(source, diagnostics), parseClusterSet(source, diagnostics));
-    // secretlint's detectors over the definition, as `clusterset validate` runs them (a definition
-    // given as data is scanned as its JSON); synchronously, since cdk8s constructs are
-    if (source) scanDefinitionTextSync(source.file, source.text || JSON.stringify(source.data, null, 2), diagnostics);
-    if (parsed) runRules(parsed, diagnostics);
-    if (!parsed || hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
-    const output = synthClusterSet(parsed);
-    // the output self-checks as for the CLI: every object against its schema, collisions, and
-    // the secret scan of every file `clusterset synth` would write
-    checkedFilesSync(output, diagnostics);
-    if (hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
+    if (!source) throw new ClusterSetError(id, diagnostics);
+    // the compiler's pipeline, synchronously (cdk8s constructs are): the rules, what remains checkable
+    // after a schema error, the definition's secret scan, the fleet rules, synth, and the output
+    // self-checks of every file `clusterset synth` would write (schemas, collisions, secret scan)
+    const run = runPipelineSync([{ sources: [source] }], memorySink());
+    diagnostics.push(...run.diagnostics);
+    const output = run.result?.[0]?.outputs[0];
+    if (!output || hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
 
     this.output = output;
     this.diagnostics = diagnostics;
