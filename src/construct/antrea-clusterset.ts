@@ -59,7 +59,9 @@ function renderOne(d: Diagnostic): string {
  * A ClusterSet in a user's own cdk8s app: the compiler's pipeline (schema, rules, synth, the
  * output self-checks) with one chart per cluster bundle (`charts`, by cluster ID) and one per
  * delivery engine (`argocd`, `flux`), holding the objects `clusterset synth` writes.
- * Any error diagnostic is thrown as one ClusterSetError; warnings are kept in `diagnostics`.
+ * Any error diagnostic is thrown as one ClusterSetError; warnings are kept in `diagnostics`. The
+ * rules across definitions (`cluster-in-two-definitions`, a ClusterSet name twice) run over every
+ * AntreaClusterSet of the app when `app.synth()` validates it.
  */
 export class AntreaClusterSet extends Construct {
   /** one chart per cluster, by cluster ID */
@@ -86,8 +88,22 @@ export class AntreaClusterSet extends Construct {
 
     this.output = output;
     this.diagnostics = diagnostics;
+    this.source = source;
+    // the fleet rules across every ClusterSet of the app (a cluster in two of them, one name twice),
+    // at app.synth(), once all are constructed; the first ClusterSet of the app reports for all
+    this.node.addValidation({ validate: () => this.validateFleet() });
     this.charts = Object.fromEntries(output.bundles.map((b) => [b.clusterID, this.chart(b.clusterID, b.objects)]));
     this.engineCharts = Object.fromEntries(Object.entries(output.engines).map(([engine, objects]) => [engine, this.chart(engine, objects)]));
+  }
+
+  private readonly source: SourceFile;
+
+  private validateFleet(): string[] {
+    const all = this.node.root.node.findAll().filter((c): c is AntreaClusterSet => c instanceof AntreaClusterSet);
+    if (all[0] !== this || all.length < 2) return [];
+    const { diagnostics } = runPipelineSync([{ sources: all.map((c) => c.source) }]);
+    const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
+    return errors.length === 0 ? [] : [`the ClusterSets of this app conflict:\n${errors.map(renderOne).join('').trimEnd()}`];
   }
 
   private chart(id: string, objects: Bundle['objects']): Chart {
