@@ -1,11 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkDefinitions } from './check-definitions';
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
 import { errnoCode, fileSystemDiagnostic } from './diagnostics/file-system';
 import { render, type Format } from './diagnostics/render';
-import type { EmitResult } from './emit/output-directory';
 import { OutputError } from './emit/output-error';
 import { initCommand } from './init/init-command';
 import { findDefinitionsDir } from './load/find-definitions-dir';
@@ -17,6 +15,8 @@ import { definitionJsonSchema } from './model/json-schema';
 import { hasDestructive, hasRefused } from './plan/plan';
 import { GitError } from './plan/read-revision';
 import { PLAN_FORMATS, renderPlan, type PlanFormat } from './plan/render-plan';
+import { runPipeline, type PipelineResult } from './pipeline/pipeline';
+import type { EmitResult } from './pipeline/output-sink';
 import type { PlanResult } from './plan/run-plan';
 
 /** Where the CLI prints and what it reads from its environment; tests pass their own. */
@@ -298,9 +298,23 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   // results (what was checked or written) go to stdout, diagnostics to stderr; json and github are results
   const diagnostics: Diagnostic[] = [];
   const files = findDefinitionFiles(full ? [definitionsDir] : args.positionals, diagnostics);
-  const result = files.length > 0 ? await checkDefinitions(files, { typescript: args.options['no-typescript'] !== true }) : undefined;
-  diagnostics.push(...(result?.diagnostics ?? []));
-  const sources = new Map(result?.texts);
+  const check = args.options.check === true;
+  // synth: the pipeline's sink is the output transaction (loaded only for synth: validate starts without emit)
+  const output =
+    name === 'synth' ? (await import('./pipeline/output-sink')).outputSink({ out, full, check, rebuild: args.options.rebuild === true }) : undefined;
+  let result: PipelineResult<EmitResult | undefined> | undefined;
+  let failure: unknown;
+  try {
+    result = files.length > 0 ? await runPipeline([{ files, load: { typescript: args.options['no-typescript'] !== true } }], output) : undefined;
+  } catch (err) {
+    // the output is untouched (or finished by the next run); the user sees the path and the reason
+    if (!(err instanceof OutputError) && !errnoCode(err)) throw err;
+    failure = err;
+  }
+  const validated = output?.validated;
+  const done = result ?? validated;
+  diagnostics.push(...(done?.diagnostics ?? []));
+  const sources = new Map(done?.revisions[0]?.texts);
   // the summary counts every path looked at, including those that could not be read
   const checked = new Set([...files, ...diagnostics.map((d) => d.file)]).size;
   const report = (extra: Diagnostic[] = []) => {
@@ -314,35 +328,19 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
     if (!quiet && format === 'text') io.stdout.write(`${line}\n`);
   };
 
-  if (!result || hasErrors(diagnostics) || name === 'validate') {
+  if (failure || output?.problem) {
+    const action = check ? 'compare with' : 'write into';
+    const hint = 'choose an empty or absent --out, or the output of a previous synth';
+    if (failure instanceof OutputError) report([{ ...fileSystemDiagnostic(out, action, failure), message: failure.message, hint: failure.hint ?? hint }]);
+    else report([output?.problem ?? fileSystemDiagnostic((failure as NodeJS.ErrnoException).path ?? out, check ? 'read' : 'write', failure)]);
+    return 2;
+  }
+  if (!validated || name === 'validate') {
     if (report()) return 1;
     say(`${files.length} definition${files.length === 1 ? '' : 's'} valid`);
     return 0;
   }
-
-  const check = args.options.check === true;
-  // an output path that is a file (or below one) is named before anything is compared or written
-  const outProblem = outputDirectoryProblem(out, check ? 'compare with' : 'write into');
-  if (outProblem) return report([outProblem]) ? 2 : 0;
-  let emitted: EmitResult | undefined;
-  try {
-    // loaded only for synth: validate starts without the synth and emit modules (cdk8s, schemas)
-    const { emitToDirectory } = await import('./emit/output-directory');
-    emitted = await emitToDirectory(result.parsed, { out, full, check, rebuild: args.options.rebuild === true }, diagnostics);
-  } catch (err) {
-    // the output is untouched (or finished by the next run); the user sees the path and the reason
-    if (err instanceof OutputError)
-      report([
-        {
-          ...fileSystemDiagnostic(out, check ? 'compare with' : 'write into', err),
-          message: err.message,
-          hint: err.hint ?? 'choose an empty or absent --out, or the output of a previous synth',
-        },
-      ]);
-    else if (errnoCode(err)) report([fileSystemDiagnostic((err as NodeJS.ErrnoException).path ?? out, check ? 'read' : 'write', err)]);
-    else throw err;
-    return 2;
-  }
+  const emitted = result?.result;
   if (report() || !emitted) return 1;
   if (check) {
     if (emitted.stale.length > 0) {
@@ -383,14 +381,4 @@ async function planCommand(args: Args, { io, env }: Context): Promise<number> {
   io.stdout.write(renderPlan(format, result.plan, result.header));
   // a change the clusters refuse fails like an error diagnostic, before any destructive status
   return hasRefused(result.plan) ? 1 : hasDestructive(result.plan) ? 3 : 0;
-}
-
-/** The output path exists but is not a directory, or cannot be inspected. */
-function outputDirectoryProblem(out: string, action: string): Diagnostic | undefined {
-  try {
-    if (!statSync(out).isDirectory()) return fileSystemDiagnostic(out, action, 'not a directory', '--out names the directory that holds the bundles');
-  } catch (err) {
-    if (errnoCode(err) !== 'ENOENT') return fileSystemDiagnostic(out, action, err);
-  }
-  return undefined;
 }

@@ -4,16 +4,14 @@ import { Construct } from 'constructs';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { renderText } from '../diagnostics/render';
-import { checkedFilesSync } from '../emit/checked-files';
 import { sortObjects } from '../emit/layout';
 import { loadYaml } from '../load/load-yaml';
 import { LineIndex, type SourceFile } from '../load/source-file';
 import type { ClusterSetInput } from '../model/clusterset';
-import { parseClusterSet } from '../model/parse-clusterset';
 import { addObjects } from '../synth/parts/apply-objects';
-import { synthClusterSet, type Bundle, type ClusterSetOutput } from '../synth/synth-clusterset';
-import { runRawRules, runRules } from '../validate/run-rules';
-import { scanDefinitionTextSync } from '../secrets/scan-secrets-sync';
+import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
+import { memorySink } from '../pipeline/memory-sink';
+import { runPipelineSync } from '../pipeline/run-sync';
 
 export interface AntreaClusterSetProps {
   /**
@@ -61,7 +59,9 @@ function renderOne(d: Diagnostic): string {
  * A ClusterSet in a user's own cdk8s app: the compiler's pipeline (schema, rules, synth, the
  * output self-checks) with one chart per cluster bundle (`charts`, by cluster ID) and one per
  * delivery engine (`argocd`, `flux`), holding the objects `clusterset synth` writes.
- * Any error diagnostic is thrown as one ClusterSetError; warnings are kept in `diagnostics`.
+ * Any error diagnostic is thrown as one ClusterSetError; warnings are kept in `diagnostics`. The
+ * rules across definitions (`cluster-in-two-definitions`, a ClusterSet name twice) run over every
+ * AntreaClusterSet of the app when `app.synth()` validates it.
  */
 export class AntreaClusterSet extends Construct {
   /** one chart per cluster, by cluster ID */
@@ -77,22 +77,33 @@ export class AntreaClusterSet extends Construct {
     super(scope, id);
     const diagnostics: Diagnostic[] = [];
     const source = sourceOf(id, props.definition, diagnostics);
-    const parsed = source && (runRawRules(source, diagnostics), parseClusterSet(source, diagnostics));
-    // secretlint's detectors over the definition, as `clusterset validate` runs them (a definition
-    // given as data is scanned as its JSON); synchronously, since cdk8s constructs are
-    if (source) scanDefinitionTextSync(source.file, source.text || JSON.stringify(source.data, null, 2), diagnostics);
-    if (parsed) runRules(parsed, diagnostics);
-    if (!parsed || hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
-    const output = synthClusterSet(parsed);
-    // the output self-checks as for the CLI: every object against its schema, collisions, and
-    // the secret scan of every file `clusterset synth` would write
-    checkedFilesSync(output, diagnostics);
-    if (hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
+    if (!source) throw new ClusterSetError(id, diagnostics);
+    // the compiler's pipeline, synchronously (cdk8s constructs are): the rules, what remains checkable
+    // after a schema error, the definition's secret scan, the fleet rules, synth, and the output
+    // self-checks of every file `clusterset synth` would write (schemas, collisions, secret scan)
+    const run = runPipelineSync([{ sources: [source] }], memorySink());
+    diagnostics.push(...run.diagnostics);
+    const output = run.result?.[0]?.outputs[0];
+    if (!output || hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
 
     this.output = output;
     this.diagnostics = diagnostics;
+    this.source = source;
+    // the fleet rules across every ClusterSet of the app (a cluster in two of them, one name twice),
+    // at app.synth(), once all are constructed; the first ClusterSet of the app reports for all
+    this.node.addValidation({ validate: () => this.validateFleet() });
     this.charts = Object.fromEntries(output.bundles.map((b) => [b.clusterID, this.chart(b.clusterID, b.objects)]));
     this.engineCharts = Object.fromEntries(Object.entries(output.engines).map(([engine, objects]) => [engine, this.chart(engine, objects)]));
+  }
+
+  private readonly source: SourceFile;
+
+  private validateFleet(): string[] {
+    const all = this.node.root.node.findAll().filter((c): c is AntreaClusterSet => c instanceof AntreaClusterSet);
+    if (all[0] !== this || all.length < 2) return [];
+    const { diagnostics } = runPipelineSync([{ sources: all.map((c) => c.source) }]);
+    const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
+    return errors.length === 0 ? [] : [`the ClusterSets of this app conflict:\n${errors.map(renderOne).join('').trimEnd()}`];
   }
 
   private chart(id: string, objects: Bundle['objects']): Chart {

@@ -1,9 +1,8 @@
 import { isPlainObject } from '../antrea/workloads/deep-merge';
 import { relative, resolve } from 'node:path';
-import { checkDefinitions } from '../check-definitions';
+import { memorySink, type InMemory } from '../pipeline/memory-sink';
+import { runPipeline, type Sink } from '../pipeline/pipeline';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
-import { EmitCache } from '../emit/layout';
-import { checkedFiles } from '../emit/checked-files';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import { ClusterSetSchema, type ClusterSet } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
@@ -13,10 +12,10 @@ import type { PlanResult } from '../plan/run-plan';
 import { memberTokenName } from '../synth/objects/member-credentials';
 import { replicatedPolicyName } from '../synth/objects/replicated-policy';
 import type { KubeObject } from '../kube/kube-object';
-import { synthClusterSet, type ClusterSetOutput } from '../synth/synth-clusterset';
+import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { dumpKinds, type DumpRole } from './dump-kinds';
 import { importDefinition } from './import-definition';
-import { groupKind, readLiveClusterSet, type LiveCluster } from './live-cluster';
+import { groupKind, readLiveClusterSet, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { readContext } from './read-context';
 import { dumpDiagnostic, loadDumps, type LiveDump } from './read-dump';
 
@@ -140,18 +139,27 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     options.paths.map((p) => resolve(options.cwd, p)),
     diagnostics,
   );
-  const head = files.length > 0 ? await checkDefinitions(files) : undefined;
-  diagnostics.push(...(head?.diagnostics ?? []));
+  // the pipeline into memory; the dumps' ClusterSets are read once the definitions are valid, before synth
+  const memory = memorySink();
+  let sets: LiveClusterSet[] = [];
+  const live: Sink<InMemory[]> = {
+    ...memory,
+    begin: (revisions, all, found) => {
+      if (hasErrors(diagnostics)) return false;
+      sets = byClusterSet(dumps).flatMap((g) => readLiveClusterSet(g, found) ?? []);
+      return memory.begin?.(revisions, all, found);
+    },
+  };
+  const run = files.length > 0 ? await runPipeline([{ files }], live) : undefined;
+  diagnostics.push(...(run?.diagnostics ?? []));
+  const head = run?.revisions[0];
   for (const s of head?.sources ?? []) sources.set(s.file, s.text);
-  if (hasErrors(diagnostics) || !head) return result();
-
-  const sets = byClusterSet(dumps).flatMap((g) => readLiveClusterSet(g, diagnostics) ?? []);
-  if (hasErrors(diagnostics)) return result();
+  const built = run?.result?.[0];
+  if (hasErrors(diagnostics) || !head || !built) return result();
 
   const base: { outputs: ClusterSetOutput[]; definitions: Map<string, { definition: ClusterSet; file: string }> } = { outputs: [], definitions: new Map() };
   const headSide: typeof base = { outputs: [], definitions: new Map() };
   const extra: PlanChange[] = [];
-  const cache = new EmitCache();
   for (const set of sets) {
     const parsed = head.parsed.find((p) => p.definition.metadata.name === set.name);
     if (!parsed) {
@@ -179,9 +187,8 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     const live = ClusterSetSchema.safeParse(imported.data);
     if (!live.success) throw new Error(`an imported definition does not parse: ${live.error.message}`);
 
-    const output = synthClusterSet(parsed);
-    // the head's side as synth would emit it: schemas and the secret scan
-    await checkedFiles(output, diagnostics, cache);
+    // the head's side as synth would emit it (checked by the pipeline: schemas, secrets)
+    const output = built.outputs.find((o) => o.name === set.name)!;
     const liveById = new Map(set.clusters.map((c) => [c.clusterID, c]));
     const headBundles = [];
     const baseBundles = [];

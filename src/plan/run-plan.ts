@@ -1,12 +1,9 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { checkDefinitions, type CheckResult } from '../check-definitions';
+import { runPipeline, type CheckResult } from '../pipeline/pipeline';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
-import { EmitCache } from '../emit/layout';
-import { checkedFiles } from '../emit/checked-files';
 import { findDefinitionFiles } from '../load/load-clustersets';
-import { clusterSetSources } from '../synth/synth-clusterset';
-import { changedOutputs } from './changed-outputs';
+import { planSink } from './plan-sink';
 import { upgradeFromMissing } from './upgrade-from-missing';
 import { planChanges } from './plan-changes';
 import type { CompiledRevision, Plan } from './plan';
@@ -38,9 +35,10 @@ export interface PlanResult {
 /**
  * Validates the definitions at `base` (read from git's object store into a temporary directory)
  * and in the work tree, builds in memory what differs between them (changed-outputs.ts: bundles
- * and engine objects whose input hashes are equal are the same objects) and compares it. What
- * the work tree's side builds passes synth's self-checks first (schemas, secrets). Nothing is
- * written to the work tree. Throws GitError for a problem with the repository or the ref.
+ * and engine objects whose input hashes are equal are the same objects) and compares it: the
+ * pipeline (pipeline/pipeline.ts) over both revisions into planSink, so what either side builds
+ * passes synth's self-checks first (schemas, collisions, sizes, secrets). Nothing is written to
+ * the work tree. Throws GitError for a problem with the repository or the ref.
  */
 export async function runPlan(options: PlanOptions): Promise<PlanResult> {
   checkRepository(options.cwd, options.base);
@@ -50,17 +48,6 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
   const sources = new Map<string, string>();
   const diagnostics: Diagnostic[] = [];
   try {
-    // base: files named `<ref>:<path>` in diagnostics, by their repository path otherwise
-    const baseResult = await checkDefinitions(revision.files.map((f) => join(revision.dir, f)));
-    const rename = (file: string) => (file.startsWith(revision.dir) ? file.slice(revision.dir.length + 1) : file);
-    for (const d of baseResult.diagnostics)
-      diagnostics.push({
-        ...d,
-        file: `${base}:${rename(d.file)}`,
-        ...(d.related && { related: d.related.map((r) => ({ ...r, file: `${base}:${rename(r.file)}` })) }),
-      });
-    for (const [file, text] of baseResult.texts) sources.set(`${base}:${rename(file)}`, text);
-
     // head: the work tree; a path the change removed is simply empty
     const existing = options.paths.filter((p) => existsSync(join(options.cwd, p)));
     const found: Diagnostic[] = [];
@@ -69,22 +56,23 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
       found,
     );
     diagnostics.push(...found.filter((d) => !(d.code === 'file-system' && existing.some((p) => join(options.cwd, p) === d.file))));
-    const headResult = files.length > 0 ? await checkDefinitions(files) : emptyResult();
-    diagnostics.push(...headResult.diagnostics);
+    // the pipeline over both revisions: base files (read from git) are named `<ref>:<path>` in
+    // diagnostics, by their repository path otherwise; what differs is built and checked as synth would
+    const run = await runPipeline([{ files: revision.files.map((f) => join(revision.dir, f)) }, { files }], hasErrors(diagnostics) ? undefined : planSink());
+    const rename = (file: string) => (file.startsWith(revision.dir) ? file.slice(revision.dir.length + 1) : file);
+    const named = (file: string) => (file.startsWith(revision.dir) ? `${base}:${rename(file)}` : file);
+    for (const d of run.diagnostics)
+      diagnostics.push({ ...d, file: named(d.file), ...(d.related && { related: d.related.map((r) => ({ ...r, file: named(r.file) })) }) });
+    const [baseResult, headResult] = run.revisions as [CheckResult, CheckResult];
     upgradeFromMissing(baseResult.parsed, headResult.parsed, diagnostics);
-    for (const [file, text] of headResult.texts) sources.set(file, text);
-    if (hasErrors(diagnostics)) return { base, head: 'work tree', header, diagnostics, sources };
-
-    const outputs = changedOutputs(baseResult.parsed.map(clusterSetSources), headResult.parsed.map(clusterSetSources));
-    // the work tree's side as synth would emit it: schemas and the secret scan, for what the plan built
-    const cache = new EmitCache();
-    for (const o of outputs.head) await checkedFiles(o, diagnostics, cache);
-    if (hasErrors(diagnostics)) return { base, head: 'work tree', header, diagnostics, sources };
+    for (const [file, text] of [...baseResult.texts, ...headResult.texts]) sources.set(named(file), text);
+    const outputs = run.result;
+    if (hasErrors(diagnostics) || !outputs) return { base, head: 'work tree', header, diagnostics, sources };
     const definitions = {
       base: definitionsOf(baseResult, rename),
       head: definitionsOf(headResult, (f) => relative(options.cwd, resolve(f)).split('\\').join('/')),
     };
-    const plan = planChanges({ outputs: outputs.base, definitions: definitions.base }, { outputs: outputs.head, definitions: definitions.head });
+    const plan = planChanges({ outputs: outputs[0]!.outputs, definitions: definitions.base }, { outputs: outputs[1]!.outputs, definitions: definitions.head });
     // what the clusters refuse: at its line in the head file (or the base file, for what the change removed)
     diagnostics.push(...findingDiagnostics(plan.findings, definitions.base, definitions.head, base));
     return { base, head: 'work tree', header, diagnostics, sources, plan };
@@ -92,8 +80,6 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     rmSync(revision.dir, { recursive: true, force: true });
   }
 }
-
-const emptyResult = (): CheckResult => ({ diagnostics: [], sources: [], parsed: [], texts: new Map() });
 
 /** A revision's definitions, keyed by ClusterSet name and named by repository path. */
 function definitionsOf(result: CheckResult, fileName: (f: string) => string): CompiledRevision['definitions'] {

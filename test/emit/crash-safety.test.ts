@@ -6,10 +6,11 @@ import { join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
-import { checkDefinitions } from '../../src/compile';
-import { emitToDirectory, OutputError, recoverOutput, SimulatedCrash, type FileSystemOps } from '../../src/emit/output-directory';
-import type { CommitStep } from '../../src/emit/file-system-ops';
-import type { ParsedClusterSet } from '../../src/model/parse-clusterset';
+import { SimulatedCrash, type CommitStep, type FileSystemOps } from '../../src/emit/file-system-ops';
+import { OutputError } from '../../src/emit/output-error';
+import { recoverOutput } from '../../src/emit/output-transaction';
+import { outputSink, type EmitOptions } from '../../src/pipeline/output-sink';
+import { runPipeline } from '../../src/pipeline/pipeline';
 import { CLI_BIN } from '../helpers/cli-bin';
 
 // The invariant of output-transaction.ts: kill -9 at any moment of a synth, and the output is
@@ -69,13 +70,21 @@ function faulty(budget: number, stopAt?: CommitStep): FileSystemOps & { count: n
   return ops;
 }
 
-async function parsed(definition: unknown): Promise<ParsedClusterSet[]> {
+/** A definition file of its own, checked to be valid. */
+async function parsed(definition: unknown): Promise<string[]> {
   const dir = join(tmp, `def-${n++}`);
   mkdirSync(dir);
   writeFileSync(join(dir, 'fleet.yaml'), stringify(definition));
-  const checked = await checkDefinitions([join(dir, 'fleet.yaml')]);
-  expect(checked.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return [...checked.parsed];
+  const { diagnostics } = await runPipeline([{ files: [join(dir, 'fleet.yaml')] }]);
+  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return [join(dir, 'fleet.yaml')];
+}
+
+/** The pipeline into the output directory. */
+async function emitToDirectory(files: readonly string[], options: EmitOptions, diagnostics: unknown[]) {
+  const run = await runPipeline([{ files }], outputSink(options));
+  diagnostics.push(...run.diagnostics);
+  return run.result;
 }
 
 /** Evenly spread kill points over a run of `total` changes, both ends included. */
@@ -106,7 +115,7 @@ describe('kill at any moment', async () => {
     { name: 'a --rebuild over an unchanged output', history: [v2], to: v2, spare: true },
   ];
 
-  async function base(history: readonly ParsedClusterSet[][], spare: boolean) {
+  async function base(history: readonly string[][], spare: boolean) {
     const dir = join(tmp, `base-${n++}`);
     mkdirSync(dir);
     for (const h of history) await emitToDirectory(h, { out: join(dir, 'dist'), full: true }, []);

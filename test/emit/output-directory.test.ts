@@ -5,9 +5,13 @@ import { join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
-import { checkDefinitions, compile } from '../../src/compile';
+import { compile } from '../../src/compile';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { emitToDirectory, OutputError, type EmitOptions, type FileSystemOps } from '../../src/emit/output-directory';
+import { OutputError } from '../../src/emit/output-error';
+import type { FileSystemOps } from '../../src/emit/file-system-ops';
+import { outputSink, type EmitOptions } from '../../src/pipeline/output-sink';
+import { runPipeline, type PipelineInput } from '../../src/pipeline/pipeline';
+import { loadYaml } from '../../src/load/load-yaml';
 import { fileSystemDiagnostic } from '../../src/diagnostics/file-system';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 
@@ -27,11 +31,16 @@ function definitionFile(definition: ClusterSetInput, name = 'fleet'): string {
   return file;
 }
 
+/** The pipeline into the output: definition files (or loaded sources), its diagnostics pushed into `diagnostics`. */
+async function emitToDirectory(input: readonly string[] | PipelineInput, options: EmitOptions, diagnostics: Diagnostic[]) {
+  const run = await runPipeline([Array.isArray(input) ? { files: input as readonly string[] } : (input as PipelineInput)], outputSink(options));
+  diagnostics.push(...run.diagnostics);
+  return run.result;
+}
+
 async function synth(files: readonly string[], options: Omit<EmitOptions, 'full'> & { full?: boolean }) {
-  const checked = await checkDefinitions(files);
-  expect(checked.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   const diagnostics: Diagnostic[] = [];
-  const result = await emitToDirectory(checked.parsed, { full: true, ...options }, diagnostics);
+  const result = await emitToDirectory(files, { full: true, ...options }, diagnostics);
   expect(diagnostics).toEqual([]);
   return result!;
 }
@@ -212,7 +221,7 @@ describe('incremental synth', () => {
     // the unit's folder is named by the bytes this compiler wrote: a run of it trusts the folder
     // (as it trusts a kept bundle's) and neither reads nor checks it; --check compares every byte
     expect(readFileSync(join(out, unitFile), 'utf8') === edited).toBe(taken);
-    const check = await emitToDirectory((await checkDefinitions([after])).parsed, { out, full: true, check: true }, []);
+    const check = await emitToDirectory([after], { out, full: true, check: true }, []);
     expect(check!.stale).toEqual(taken ? [`${unitFile} (changed)`] : []);
     if (!taken) expect(contents(tree(out))).toEqual(contents(tree(full)));
   });
@@ -315,9 +324,8 @@ describe('the output directory is ours alone', () => {
     mkdirSync(state, { recursive: true });
     // the parent of this test process is alive for as long as the test runs
     writeFileSync(join(state, 'lock'), `${process.ppid} x`);
-    const checked = await checkDefinitions([file]);
-    await expect(emitToDirectory(checked.parsed, { out, full: true }, [])).rejects.toThrow(OutputError);
-    await expect(emitToDirectory(checked.parsed, { out, full: true }, [])).rejects.toThrow(new RegExp(`another clusterset process \\(pid ${process.ppid}\\)`));
+    await expect(emitToDirectory([file], { out, full: true }, [])).rejects.toThrow(OutputError);
+    await expect(emitToDirectory([file], { out, full: true }, [])).rejects.toThrow(new RegExp(`another clusterset process \\(pid ${process.ppid}\\)`));
     expect(existsSync(out)).toBe(false);
   });
 
@@ -404,10 +412,9 @@ describe('limits of what is emitted (#14 item 5)', () => {
     // six values under the per-value limit, together over 1 MiB in the agent ConfigMap
     big.spec.antrea.agentConfig = { transportInterfaceCIDRs: Array.from({ length: 6 }, () => 'x'.repeat(200_000)) };
     const file = definitionFile(big as unknown as ClusterSetInput);
-    const checked = await checkDefinitions([file]);
-    const diagnostics = [...checked.diagnostics];
+    const diagnostics: Diagnostic[] = [];
     const out = fresh('out');
-    if (!diagnostics.some((d) => d.severity === 'error')) await emitToDirectory(checked.parsed, { out, full: true }, diagnostics);
+    await emitToDirectory([file], { out, full: true }, diagnostics);
     expect(diagnostics.some((d) => d.severity === 'error' && /would be \d+ bytes, more than the 1048576/.test(d.message))).toBe(true);
     expect(existsSync(out)).toBe(false);
   });
@@ -418,15 +425,15 @@ describe('a secret in a bundle', () => {
   // reaches a bundle by any route stops the run, whichever batch of bundles it is scanned in
   test('is an inline-secret error naming the file, wherever it is in a fleet, and nothing is written', async () => {
     const file = definitionFile(fleet(300));
-    const checked = await checkDefinitions([file]);
-    expect(checked.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    const token = `ghp_${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'}`;
-    // past the parse: node names reach the member's own files (its Gateway Node object)
-    const clusters = checked.parsed[0]!.definition.spec.clusters as unknown as { clusterID: string; gateways: { node: string }[] }[];
+    const source = loadYaml(file, readFileSync(file, 'utf8'), [])!;
+    // a Slack token is a valid Kubernetes name: only the output's scan can stop it
+    const token = `xoxb-${'1234567890-1234567890-abcdefghijklmnopqrstuvwx'}`;
+    // past the definition's scan (its text has no token): node names reach the member's own files (its Gateway Node object)
+    const clusters = (source.data as { spec: { clusters: { clusterID: string; gateways: { node: string }[] }[] } }).spec.clusters;
     for (const id of ['cluster-1', 'cluster-299']) clusters.find((c) => c.clusterID === id)!.gateways[0]!.node = `gw-${token}`;
     const diagnostics: Diagnostic[] = [];
     const out = fresh('out');
-    expect(await emitToDirectory(checked.parsed, { out, full: true }, diagnostics)).toBeUndefined();
+    expect(await emitToDirectory({ sources: [source] }, { out, full: true }, diagnostics)).toBeUndefined();
     const found = diagnostics.filter((d) => d.code === 'inline-secret').map((d) => d.message);
     expect(found.some((m) => m.startsWith('fleet/cluster-1/4-resources/Node.'))).toBe(true);
     expect(found.some((m) => m.startsWith('fleet/cluster-299/4-resources/Node.'))).toBe(true);
@@ -459,8 +466,7 @@ describe('a read-only output or checkout (#33 item 7)', () => {
     const out = join(parent, 'dist');
     await synth([file], { out });
     const before = snapshot(parent);
-    const checked = await checkDefinitions([changed]);
-    const err = await emitToDirectory(checked.parsed, { out, full: true, fs: readOnly() }, []).catch((e: unknown) => e);
+    const err = await emitToDirectory([changed], { out, full: true, fs: readOnly() }, []).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'EROFS' });
     expect(fileSystemDiagnostic((err as { path: string }).path, 'write', err).message).toBe(`cannot write "${out}": read-only file system`);
     expect(snapshot(parent)).toBe(before);
@@ -472,10 +478,8 @@ describe('a read-only output or checkout (#33 item 7)', () => {
     await synth([file], { out });
     rmSync(join(parent, '.dist.clusterset'), { recursive: true });
     const before = snapshot(parent);
-    const fresh_ = await checkDefinitions([file]);
-    expect((await emitToDirectory(fresh_.parsed, { out, full: true, check: true, fs: readOnly() }, []))?.stale).toEqual([]);
-    const stale = await checkDefinitions([changed]);
-    expect((await emitToDirectory(stale.parsed, { out, full: true, check: true, fs: readOnly() }, []))?.stale.length).toBeGreaterThan(0);
+    expect((await emitToDirectory([file], { out, full: true, check: true, fs: readOnly() }, []))?.stale).toEqual([]);
+    expect((await emitToDirectory([changed], { out, full: true, check: true, fs: readOnly() }, []))?.stale.length).toBeGreaterThan(0);
     expect(snapshot(parent)).toBe(before);
   });
 });
@@ -512,8 +516,7 @@ describe('a run that fails half-way (a full disk), not killed', () => {
     await synth([v1], { out });
     if (!spare) rmSync(join(parent, '.dist.clusterset'), { recursive: true });
     const old = contents(tree(out));
-    const checked = await checkDefinitions([v2]);
-    await expect(emitToDirectory(checked.parsed, { out, full: true, fs: failing(kind, 3) }, [])).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(emitToDirectory([v2], { out, full: true, fs: failing(kind, 3) }, [])).rejects.toMatchObject({ code: 'ENOSPC' });
     expect(contents(tree(out))).toEqual(old);
     await synth([v2], { out });
     // at the same depth: manifest.json names the definition relative to the output's parent

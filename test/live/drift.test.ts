@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { checkDefinitions } from '../../src/check-definitions';
+import { checkDefinitions } from '../../src/pipeline/pipeline';
 import { runLivePlan } from '../../src/live/live-plan';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
 import { simulateDumps } from '../helpers/live-dumps';

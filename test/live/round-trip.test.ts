@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { checkDefinitions } from '../../src/check-definitions';
+import { checkDefinitions } from '../../src/pipeline/pipeline';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { importDefinition } from '../../src/live/import-definition';
 import { readLiveClusterSet } from '../../src/live/live-cluster';

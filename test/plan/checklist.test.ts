@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { checkDefinitions } from '../../src/check-definitions';
+import { checkDefinitions } from '../../src/pipeline/pipeline';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { changedOutputs } from '../../src/plan/changed-outputs';

@@ -1,0 +1,205 @@
+import { statSync } from 'node:fs';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
+import { COMPILER } from '../compiler-version';
+import type { FileSystemOps } from '../emit/file-system-ops';
+import { EmitCache, SHARED_ROOT, unitsListed, type OutputFile } from '../emit/layout';
+import { MANIFEST, manifestEntryOf, manifestFile, type BundleFiles, type Manifest, type ManifestEntry } from '../emit/manifest';
+import { OutputTransaction } from '../emit/output-transaction';
+import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import type { CheckResult, Sink } from './pipeline';
+
+export interface EmitOptions {
+  /** the output directory */
+  readonly out: string;
+  /** compare instead of writing: the result lists stale files */
+  readonly check?: boolean;
+  /**
+   * true when every definition was compiled: folders of ClusterSets that no definition names are
+   * removed (or, with check, reported); false keeps the other ClusterSets of the output
+   */
+  readonly full: boolean;
+  /** rebuild every bundle even when manifest.json says its inputs are unchanged */
+  readonly rebuild?: boolean;
+  /** file-system operations (fault-injection tests replace them) */
+  readonly fs?: FileSystemOps;
+}
+
+export interface EmitResult {
+  /** files of the output (written, unchanged or kept) */
+  readonly files: number;
+  readonly clusters: number;
+  /** bundles built in this run (the others were unchanged and kept) */
+  readonly built: number;
+  /** files written, replaced or removed */
+  readonly changed: number;
+  /** with check: changed, missing and extra files */
+  readonly stale: readonly string[];
+}
+
+/**
+ * The sink of `clusterset synth`: the pipeline's files, one bundle at a time, straight into a
+ * transaction on the output directory, so memory holds one bundle and the paths of the rest, not
+ * the fleet. A bundle whose inputs hash equals the one manifest.json recorded (and whose folder is
+ * there) is kept: neither built nor touched; every other file is compared with the output and
+ * written only when its bytes differ. Any error abandons the transaction: nothing is written from
+ * a broken input. The result is undefined then.
+ */
+export function outputSink(options: EmitOptions): OutputSink {
+  let tx: OutputTransaction;
+  let previous: Manifest;
+  let cache: EmitCache;
+  let entries: Record<string, ManifestEntry>;
+  let files = 0;
+  let clusters = 0;
+  let built = 0;
+  // the ClusterSet being emitted
+  let before: ManifestEntry | undefined;
+  let recorded = new Map<string, ManifestEntry['clusters'][number]>();
+  let expected = new Set<string>();
+  let kept: string[] = [];
+  let folders = new Map<string, BundleFiles>();
+  let units: readonly { dir: string; files: readonly OutputFile[] }[] = [];
+  const reuse = !options.check && !options.rebuild;
+
+  const sink: OutputSink = {
+    begin: (revisions, _sets, diagnostics) => {
+      sink.validated = { revisions, diagnostics };
+      // an output path that is a file (or below one) is named before anything is compared or written
+      sink.problem = outputDirectoryProblem(options.out, options.check ? 'compare with' : 'write into');
+      if (sink.problem) return false;
+      tx = new OutputTransaction(options.out, { check: options.check === true, ...(options.fs && { fs: options.fs }) });
+      try {
+        tx.begin();
+      } catch (err) {
+        tx.crashed(err);
+        throw err;
+      }
+      previous = readManifest(tx);
+      // a shared unit the previous run of this compiler recorded, and whose folder is there, is named
+      // by its bytes: a bundle that lists it needs neither its checks nor its writes
+      const recordedUnits = new Set(previous.compiler === COMPILER && reuse ? Object.values(previous.clusterSets).flatMap((e) => e.shared ?? []) : []);
+      cache = new EmitCache(undefined, (dir) => recordedUnits.has(dir) && tx.exists(`${dir}/kustomization.yaml`));
+      entries = options.full ? {} : { ...previous.clusterSets };
+    },
+    cache: () => cache,
+    clusterSet: (_r, set) => {
+      before = previous.clusterSets[set.name];
+      recorded = new Map((before?.clusters ?? []).map((c) => [c.clusterID, c]));
+      expected = new Set();
+      kept = [];
+      folders = new Map();
+      clusters += set.sources.length;
+    },
+    keepBundle: (_r, set, source) => {
+      const dir = `${set.name}/${source.clusterID}`;
+      const old = recorded.get(source.clusterID);
+      if (!reuse || old?.inputs !== source.inputs || old.role !== source.role || !tx.exists(`${dir}/kustomization.yaml`)) return false;
+      // unchanged inputs: the folder stays as the run that recorded them wrote it, with the units it lists
+      // (recorded in manifest.json; read back from its layers when an older manifest lacks them)
+      const listed = old.units?.map((i) => before!.shared[i]).filter((u) => u !== undefined);
+      const folder: BundleFiles =
+        listed !== undefined && old.files !== undefined
+          ? { files: old.files, units: listed }
+          : { files: tx.countFiles(dir), units: unitsListed(LAYER_DIRECTORIES.map((l) => tx.read(`${dir}/${l}/kustomization.yaml`) ?? '')) };
+      folders.set(source.clusterID, folder);
+      kept.push(dir);
+      files += folder.files;
+      return true;
+    },
+    bundle: (_r, _set, bundle, laid) => {
+      folders.set(bundle.clusterID, { files: laid.files.length, units: laid.units.map((u) => u.dir) });
+      built++;
+      for (const f of laid.files) {
+        expected.add(f.path);
+        tx.put(f.path, f.content);
+      }
+      files += laid.files.length;
+    },
+    // engine files of a cluster whose delivery inputs hash as recorded stay as they are
+    keepEngines: (_r, _set, clusterID, e) => {
+      if (!reuse || recorded.get(clusterID)?.engines !== e.hash || !e.paths.every((path) => tx.listed(path))) return false;
+      for (const path of e.paths) expected.add(path);
+      files += e.paths.length;
+      return true;
+    },
+    endClusterSet: (_r, set, shared, engineFiles) => {
+      for (const f of shared) {
+        expected.add(f.path);
+        tx.put(f.path, f.content);
+        files++;
+      }
+      // whatever else is under the ClusterSet's folder is no longer generated
+      tx.removeOthers(set.name, expected, kept);
+      entries[set.name] = manifestEntryOf(set, `${options.out}/..`, set.sources, engineFiles, folders);
+    },
+    units: (_r, built) => {
+      units = built;
+    },
+    finish: (diagnostics) => {
+      // shared units: every unit some ClusterSet lists; one the output holds as this compiler wrote
+      // it, or that only kept bundles list, stays as it is
+      const wanted = new Set(Object.values(entries).flatMap((e) => e.shared ?? []));
+      const written = new Map(units.map((u) => [u.dir, u.files]));
+      const unitFiles = new Set<string>();
+      for (const dir of [...wanted].sort()) {
+        const unit = written.get(dir);
+        if (!unit) {
+          files += tx.countFiles(dir);
+          continue;
+        }
+        for (const f of unit) {
+          unitFiles.add(f.path);
+          tx.put(f.path, f.content);
+        }
+        files += unit.length;
+      }
+      tx.removeOthers(
+        SHARED_ROOT,
+        unitFiles,
+        [...wanted].filter((d) => !written.has(d)),
+      );
+      if (options.full) tx.removeTopLevelExcept(new Set([...Object.keys(entries), SHARED_ROOT, MANIFEST]));
+      const manifest = manifestFile(entries);
+      tx.put(manifest.path, manifest.content);
+      files++;
+      if (hasErrors(diagnostics)) {
+        tx.abandon();
+        return undefined;
+      }
+      tx.commit();
+      return { files, clusters, built, changed: tx.changes, stale: tx.stale };
+    },
+    abort: (err) => {
+      if (!tx.crashed(err)) tx.abandon();
+    },
+  };
+  return sink;
+}
+
+export interface OutputSink extends Sink<EmitResult | undefined> {
+  /** what the run validated, also when it then failed on the output */
+  validated?: { readonly revisions: readonly CheckResult[]; readonly diagnostics: Diagnostic[] };
+  /** the output path cannot be a directory: nothing was compared or written */
+  problem?: Diagnostic;
+}
+
+function outputDirectoryProblem(out: string, action: string): Diagnostic | undefined {
+  try {
+    if (!statSync(out).isDirectory()) return fileSystemDiagnostic(out, action, 'not a directory', '--out names the directory that holds the bundles');
+  } catch (err) {
+    if (errnoCode(err) !== 'ENOENT') return fileSystemDiagnostic(out, action, err);
+  }
+  return undefined;
+}
+
+function readManifest(tx: OutputTransaction): Manifest {
+  const text = tx.read(MANIFEST);
+  if (text === undefined) return { generator: 'antrea-clusterset', clusterSets: {} };
+  try {
+    const m = JSON.parse(text) as Partial<Manifest>;
+    return { generator: 'antrea-clusterset', ...(typeof m.compiler === 'string' && { compiler: m.compiler }), clusterSets: m.clusterSets ?? {} };
+  } catch {
+    return { generator: 'antrea-clusterset', clusterSets: {} };
+  }
+}
