@@ -6,6 +6,7 @@ import { checkDefinitions } from '../check-definitions';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { errnoCode } from '../diagnostics/file-system';
 import { render } from '../diagnostics/render';
+import { findDefinitionsDir } from '../load/find-definitions-dir';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import type { ClusterSet } from '../model/clusterset';
 import { checksOf, type CheckId } from '../verify/checks';
@@ -56,7 +57,7 @@ export async function statusCommand(
   if (options.from !== undefined && options.contexts !== undefined) throw new StatusUsageError('--from and --contexts exclude each other');
   const contexts = parseContexts(options.contexts);
   const diagnostics: Diagnostic[] = [];
-  const files = findDefinitionFiles(options.paths.length > 0 ? options.paths : ['clustersets'], diagnostics);
+  const files = findDefinitionFiles(options.paths.length > 0 ? options.paths : [findDefinitionsDir(process.cwd())], diagnostics);
   const result = files.length > 0 ? await checkDefinitions(files) : undefined;
   diagnostics.push(...(result?.diagnostics ?? []));
   if (hasErrors(diagnostics) || !result) {
