@@ -78,7 +78,7 @@ export function memberLeavingItems(
   );
   add(
     'after merging',
-    `On ${c(id)}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing, so its Antrea installation stays and so do its ServiceExports, its Gateway annotation and its ${c('antrea-mc-controller')}.`,
+    `On ${c(id)}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing, so its Antrea installation stays and so do its ServiceExports, its Gateway annotation, its ${c('antrea-mc-controller')} and, if it could not withdraw, its ClusterSet.`,
     [
       ...exported.map((s) => `${kubectl(id)} -n ${q(s.namespace)} delete serviceexport ${q(s.name)} --ignore-not-found`),
       `${kubectl(id)} -n ${q(ns)} delete clusterset ${q(cs)} --ignore-not-found`,
