@@ -7,6 +7,7 @@ export const DIAGNOSTIC_CODES = [
   'file-system',
   'typescript-syntax',
   'typescript-evaluation',
+  'typescript-missing',
   'yaml-syntax',
   'yaml-limits',
   'schema',

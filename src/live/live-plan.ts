@@ -220,7 +220,9 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
   }
   if (hasErrors(diagnostics)) return result();
   const plan = planChanges(base, headSide);
-  return result({ ...plan, changes: [...extra, ...plan.changes.map(unmanagedLeaving)] });
+  // a running cluster the head leaves out was never the engines': no leaving steps for it either
+  const checklist = plan.checklist?.filter((i) => i.leaving === undefined);
+  return result({ ...plan, changes: [...extra, ...plan.changes.map(unmanagedLeaving)], ...(checklist && { checklist }) });
 }
 
 /**
@@ -229,12 +231,11 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
  * runs, outside the definition.
  */
 function unmanagedLeaving(change: PlanChange): PlanChange {
-  const m = /^(member|cluster) (\S+) (leaves|leaves the ClusterSet)/.exec(change.text);
-  if (!m || change.impact !== 'destructive') return change;
+  if (!change.leaving) return change;
   return {
     impact: 'safe',
     clusterSet: change.clusterSet,
-    text: `${m[1]} ${m[2]} runs but is not in the definition: the first sync leaves it and its credentials on the leader as they run`,
+    text: `${change.leaving.member ? 'member' : 'cluster'} ${change.leaving.clusterID} runs but is not in the definition: the first sync leaves it and its credentials on the leader as they run`,
     details: ['the engines prune only what they applied; add the cluster to the definition to manage it, or remove it from the ClusterSet by hand'],
   };
 }

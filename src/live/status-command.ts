@@ -6,6 +6,7 @@ import { checkDefinitions } from '../pipeline/pipeline';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { errnoCode } from '../diagnostics/file-system';
 import { render } from '../diagnostics/render';
+import { findDefinitionsDir } from '../load/find-definitions-dir';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import type { ClusterSet } from '../model/clusterset';
 import { checksOf, type CheckId } from '../verify/checks';
@@ -56,7 +57,7 @@ export async function statusCommand(
   if (options.from !== undefined && options.contexts !== undefined) throw new StatusUsageError('--from and --contexts exclude each other');
   const contexts = parseContexts(options.contexts);
   const diagnostics: Diagnostic[] = [];
-  const files = findDefinitionFiles(options.paths.length > 0 ? options.paths : ['clustersets'], diagnostics);
+  const files = findDefinitionFiles(options.paths.length > 0 ? options.paths : [findDefinitionsDir(process.cwd())], diagnostics);
   const result = files.length > 0 ? await checkDefinitions(files) : undefined;
   diagnostics.push(...(result?.diagnostics ?? []));
   if (hasErrors(diagnostics) || !result) {
@@ -64,12 +65,25 @@ export async function statusCommand(
     io.stderr.write(render('text', diagnostics, new Map(result?.sources.map((s) => [s.file, s.text]) ?? []), { files: files.length, color }));
     return 1;
   }
-  const read = options.from !== undefined ? savedObjects(options.from) : liveObjects(contexts);
+  const unmapped: string[] = [];
+  const read: ReadCluster =
+    options.from !== undefined
+      ? savedObjects(options.from)
+      : async (clusterID) => {
+          const objects = await liveObjects(contexts)(clusterID);
+          if ('error' in objects && NO_SUCH_CONTEXT.test(objects.error)) unmapped.push(clusterID);
+          return objects;
+        };
   const report = await statusReport(
     result.parsed.map((p) => p.definition),
     read,
   );
   io.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
+  if (unmapped.length > 0)
+    io.stderr.write(
+      `hint: your kubeconfig has no context for ${unmapped.join(', ')}: name each cluster's context with --contexts ID=CONTEXT,..., ` +
+        `or give each cluster a context named after its ID (the ClusterSet's README, "Tools and kubeconfig contexts")\n`,
+    );
   return report.healthy ? 0 : 1;
 }
 
@@ -145,6 +159,9 @@ const kubectlGet = (context: string, resource: string): string[] => [
   '-o',
   'yaml',
 ];
+
+/** kubectl's words for a --context the kubeconfig does not have (client-go tools/clientcmd/validation.go, errContextNotFound) */
+const NO_SUCH_CONTEXT = /context was not found for specified context/;
 
 /** A cluster without a kind's CRD (a dedicated leader has no ServiceImport) simply has none of them. */
 const NO_SUCH_KIND = /the server doesn't have a resource type/;

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -8,8 +7,6 @@ import { fileURLToPath } from 'node:url';
 export const TYPESCRIPT_LIMITS = { timeoutMs: 10_000, maxOldSpaceMb: 256, maxOutputBytes: 16 * 1024 * 1024 };
 
 export type Evaluation = { ok: true; data: unknown } | { ok: false; message: string; hint?: string };
-
-const require = createRequire(import.meta.url);
 
 /** The child script, beside these sources or copied into lib/ by the build. */
 function childScript(): string {
@@ -27,9 +24,8 @@ function childScript(): string {
  * and the process is killed past a time and memory limit. Whatever the definition does (throw,
  * exit, loop, print), the parent gets an Evaluation; only the data crosses back, as JSON.
  */
-export function evaluateTypeScript(file: string): Promise<Evaluation> {
+export function evaluateTypeScript(file: string, typescript: string): Promise<Evaluation> {
   const script = childScript();
-  const typescript = require.resolve('typescript');
   const typescriptDir = dirname(dirname(typescript));
   const absolute = resolve(file);
   const readable = new Set<string>();

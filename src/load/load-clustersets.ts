@@ -5,6 +5,7 @@ import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
 import type { SourceFile } from './source-file';
+import { typeScriptCompiler } from './typescript-compiler';
 import { checkTypeScriptSyntax } from './typescript-syntax';
 
 export const YAML_EXTENSIONS = ['.yaml', '.yml'];
@@ -72,8 +73,9 @@ export async function loadClusterSets(
         column: 1,
         hint: 'write the definition in YAML, or run without --no-typescript where its code is trusted',
       });
-    } else if (await checkTypeScriptSyntax(file, text, diagnostics)) {
-      source = await loadTypeScript(file, text, diagnostics);
+    } else {
+      const compiler = await typeScriptCompiler(file, diagnostics);
+      if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, text, diagnostics);
     }
     if (source) sources.push(source);
   }

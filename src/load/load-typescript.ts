@@ -1,18 +1,16 @@
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { evaluateTypeScript } from './evaluate-typescript';
 import { LineIndex, type SourceFile, type Span } from './source-file';
-
-type Ts = typeof import('typescript');
+import type { Ts, TypeScriptCompiler } from './typescript-compiler';
 
 /**
  * Loads `clustersets/<name>.ts`, which default-exports `defineClusterSet({...})`.
- * Positions come from the TypeScript parser when it is installed (it is a dev dependency);
- * without it every diagnostic points at the top of the file.
+ * Positions come from the TypeScript parser, at the definition's object literal.
  */
-export async function loadTypeScript(file: string, text: string, diagnostics: Diagnostic[]): Promise<SourceFile | undefined> {
+export async function loadTypeScript({ ts, path }: TypeScriptCompiler, file: string, text: string, diagnostics: Diagnostic[]): Promise<SourceFile | undefined> {
   const lines = new LineIndex(text);
   // a definition from a pull request is untrusted code: it runs in a sandboxed child process
-  const evaluation = await evaluateTypeScript(file);
+  const evaluation = await evaluateTypeScript(file, path);
   if (!evaluation.ok) {
     diagnostics.push({
       code: 'typescript-evaluation',
@@ -26,13 +24,12 @@ export async function loadTypeScript(file: string, text: string, diagnostics: Di
     return undefined;
   }
   const data = evaluation.data;
-  const ts = await import('typescript').then((m) => m.default ?? m).catch(() => undefined);
-  const root = ts ? findDefinitionLiteral(ts, file, text) : undefined;
+  const root = findDefinitionLiteral(ts, file, text);
   return {
     file,
     text,
     data,
-    locate: (path, options) => (ts && root ? locateInLiteral(ts, root, lines, path, options?.key ?? false) : lines.span(0, 0)),
+    locate: (path, options) => (root ? locateInLiteral(ts, root, lines, path, options?.key ?? false) : lines.span(0, 0)),
   };
 }
 

@@ -61,9 +61,11 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], 
       at('yaml-limits', limit?.offset ?? pos, limit?.message ?? `nesting is deeper than ${limits.maxDepth} levels`);
       return undefined;
     }
-    let indented = false;
+    let indented: { start: number; end: number } | undefined;
     for (const e of doc.errors) {
       failed = true;
+      // the rest of a mis-indented line is misread too (as a multi-line implicit key): the line's one diagnostic says why
+      if (indented && e.pos[0] >= indented.start && e.pos[0] <= indented.end) continue;
       if (!INDENTATION_ERRORS.has(e.code)) {
         at('yaml-syntax', e.pos[0], lowerFirst(e.message.split('\n')[0]!), yamlHint(e.code), e.pos[1]);
         continue;
@@ -71,8 +73,8 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], 
       // one mis-indented line makes every later line of its block an error too: report the first,
       // at the line's first character, against the line above it
       if (indented) continue;
-      indented = true;
       const line = indentationAt(text, e.pos[0]);
+      indented = line;
       at('yaml-syntax', line.start, `this line is indented to column ${line.column}, which matches no block above it`, line.hint, line.end);
     }
   }

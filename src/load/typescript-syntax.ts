@@ -1,16 +1,13 @@
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { LineIndex } from './source-file';
-
-type Ts = typeof import('typescript');
+import type { Ts } from './typescript-compiler';
 
 /**
  * Parses a TypeScript definition before it is evaluated, so that a syntax error is reported at
  * its line and column with the parser's whole message (evaluation would only say that the
  * module failed, at the top of the file). False when the file does not parse.
  */
-export async function checkTypeScriptSyntax(file: string, text: string, diagnostics: Diagnostic[]): Promise<boolean> {
-  // a runtime dependency; loaded only when a TypeScript definition is, to keep YAML runs quick
-  const ts = await import('typescript').then((m): Ts => m.default ?? m);
+export function checkTypeScriptSyntax(ts: Ts, file: string, text: string, diagnostics: Diagnostic[]): boolean {
   const { diagnostics: problems = [] } = ts.transpileModule(text, {
     fileName: file,
     reportDiagnostics: true,

@@ -3,10 +3,10 @@ import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { engineName } from '../synth/delivery/engine-names';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
-import { exportsService } from '../synth/parts/service-exports';
 import { shellQuote as q } from '../shell-quote';
 import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
+import { memberLeavingItems } from './member-leaves';
 
 /**
  * What a change asks of a person, beyond merging it: the manual steps of a member joining or
@@ -22,6 +22,8 @@ export interface ChecklistItem {
   readonly text: string;
   /** shell lines to run, in order */
   readonly commands?: readonly string[];
+  /** the cluster ID whose leaving the item is a step of (member-leaves.ts) */
+  readonly leaving?: string;
 }
 
 type Definitions = ReadonlyMap<string, { readonly definition: ClusterSet }>;
@@ -143,69 +145,15 @@ function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
 }
 
 function leaveItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
-  const cs = before.metadata.name;
   const remaining = new Set(after.spec.clusters.map((c) => c.clusterID));
   const clusters = effectiveClusters(before);
-  const engines = enginesOf(before, clusters);
-  const leader = before.spec.leader;
-  const items: ChecklistItem[] = [];
-  const add = (text: string, commands?: readonly string[]) => items.push({ clusterSet: cs, when: 'after merging', text, ...(commands && { commands }) });
-  const memberIDs = clusters.filter((c) => c.isMember).map((c) => c.clusterID);
-  for (const m of clusters) {
-    // a leader that leaves is a leader move, which the plan reports on its own
-    if (remaining.has(m.clusterID) || !m.isMember || m.isLeader || leader.clusterID !== after.spec.leader.clusterID) continue;
-    const id = m.clusterID;
-    const ns = m.cluster.namespace;
-    const exported = before.spec.services.filter((s) => exportsService(s, id));
-    if (exported.length > 0) {
-      const alone = exported.filter((s) => !memberIDs.some((o) => o !== id && remaining.has(o) && exportsService(s, o)));
-      add(
-        `The other members stop importing what ${c(id)} exported (${exported.map((s) => c(`${s.namespace}/${s.name}`)).join(', ')}): they lose its endpoints` +
-          (alone.length > 0
-            ? `, and ${alone.map((s) => c(`${s.namespace}/${s.name}`)).join(', ')}, exported by ${c(id)} alone, disappears from every member. Check that nothing there still uses it.`
-            : '.'),
-      );
-    }
-    add(
-      `On the leader, withdraw the exports and the announcement of ${c(id)} now: with its token revoked it cannot, and the leader removes those of a silent member only after 24 hours (leader/stale_controller.go).`,
-      [
-        `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete resourceexport -l sourceClusterID=${q(id)}`,
-        `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
-      ],
-    );
-    add(
-      `On ${c(id)}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing, so its Antrea installation stays and so do its ServiceExports, its ClusterSet, its Gateway annotation and its ${c('antrea-mc-controller')}.`,
-      [
-        ...exported.map((s) => `${kubectl(id)} -n ${q(s.namespace)} delete serviceexport ${q(s.name)} --ignore-not-found`),
-        `${kubectl(id)} -n ${q(ns)} delete clusterset ${q(cs)} --ignore-not-found`,
-        ...m.cluster.gateways.map(
-          (g) => `${kubectl(id)} annotate node ${q(g.node)} multicluster.antrea.io/gateway-${g.ip ? ' multicluster.antrea.io/gateway-ip-' : ''}`,
-        ),
-        `${kubectl(id)} delete validatingwebhookconfiguration,mutatingwebhookconfiguration -l role=member,served-by=antrea-mc-controller`,
-        `${kubectl(id)} -n ${q(ns)} delete deployment/antrea-mc-controller service/antrea-mc-webhook-service configmap/antrea-mc-controller-config serviceaccount/antrea-mc-controller --ignore-not-found`,
-        `${kubectl(id)} delete clusterrolebinding/antrea-mc-controller-rolebinding clusterrole/antrea-mc-controller-role --ignore-not-found`,
-        `${kubectl(id)} -n ${q(ns)} delete secret ${q(m.tokenSecretName)} --ignore-not-found`,
-      ],
-    );
-    if (engines.flux) {
-      const names = LAYER_DIRECTORIES.map((l) => engineName(cs, id, l));
-      const fluxNs = before.spec.delivery.flux!.namespace;
-      const context = engines.fluxHub ? '"$FLUX_CONTEXT"' : q(id);
-      add(
-        `Remove the orphaned Flux Kustomizations of ${c(id)} once you no longer want them: they keep ${c('prune: true')}, so turn it off before deleting them, or Flux uninstalls Antrea from ${c(id)}.`,
-        names.flatMap((n) => [
-          `kubectl --context ${context} -n ${q(fluxNs)} patch kustomization ${q(n)} --type merge -p '{"spec":{"prune":false}}'`,
-          `kubectl --context ${context} -n ${q(fluxNs)} delete kustomization ${q(n)}`,
-        ]),
-      );
-    }
-    if (engines.argocd)
-      add(
-        `Argo CD: the ApplicationSet deletes the Application of ${c(id)} and keeps what it applied. If you applied ${c('argocd/applications/')} instead, delete the Application yourself (it has no resources finalizer, so ${c(id)} stays as it is).`,
-        [`kubectl --context "$ARGOCD_CONTEXT" -n ${q(before.spec.delivery.argocd!.namespace)} delete application ${q(engineName(cs, id))} --ignore-not-found`],
-      );
-  }
-  return items;
+  const { fluxHub } = enginesOf(before, clusters);
+  const remainingMembers = clusters.filter((c) => c.isMember && remaining.has(c.clusterID)).map((c) => c.clusterID);
+  // a leader that leaves is a leader move, which the plan reports on its own
+  if (before.spec.leader.clusterID !== after.spec.leader.clusterID) return [];
+  return clusters
+    .filter((m) => !remaining.has(m.clusterID) && m.isMember && !m.isLeader)
+    .flatMap((m) => memberLeavingItems(before, m, { remainingMembers, fluxHub }));
 }
 
 function upgradeItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {

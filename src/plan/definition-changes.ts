@@ -5,7 +5,6 @@ import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { activeGateways, retiredGateways } from '../model/gateways';
 import { TIER_RESTART, tierSetHash } from '../synth/objects/tier-restart';
-import { engineName } from '../synth/delivery/engine-names';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
 import { plural } from '../plural';
 import type { ChangeSubjects, Impact, PlanChange } from './plan';
@@ -66,11 +65,19 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
         details: [
           'its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)',
           `once the leader's engine prunes its credentials, ${id} can no longer withdraw from the leader: the leader drops its MemberClusterAnnounce and exports only when its 12-hourly clean-up finds the announce silent for 24 h (up to 36 h, leader/stale_controller.go), and the other members keep importing its Services and Gateway until then`,
+          `the checklist holds its steps: ${id} withdraws before the merge, or the leader lets it go after it`,
         ],
-        steps: memberRemovalSteps(cs, before, c),
         about: { clusters: [id] },
+        leaving: { clusterID: id, member: true },
       });
-    else add('destructive', `cluster ${id} leaves the ClusterSet`, undefined, { clusters: [id] });
+    else
+      out.push({
+        impact: 'destructive',
+        clusterSet: cs,
+        text: `cluster ${id} leaves the ClusterSet`,
+        about: { clusters: [id] },
+        leaving: { clusterID: id, member: false },
+      });
   }
 
   // per-cluster network facts, merged across clusters that change the same way
@@ -168,27 +175,6 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
       { clusters: restarting },
     );
   return out;
-}
-
-/**
- * A clean removal: the member withdraws while its token still works. Deleting its ClusterSet makes
- * its mc-controller delete its MemberClusterAnnounce on the leader and what it imported
- * (member/clusterset_controller.go, cleanUpResources); the leader deletes the member's exports
- * when that announce goes (leader/stale_controller.go, Reconcile, through the announce's finalizer).
- */
-function memberRemovalSteps(cs: string, before: ClusterSet, c: EffectiveCluster): string[] {
-  const { flux, argocd } = before.spec.delivery;
-  const pause = [
-    ...(flux ? [`flux suspend kustomization -n ${flux.namespace} ${engineName(cs, c.clusterID, '4-resources')}`] : []),
-    ...(argocd ? [`argocd app set ${engineName(cs, c.clusterID)} --sync-policy none (an ApplicationSet may turn it back: check)`] : []),
-  ];
-  const leaderNs = before.spec.leader.namespace;
-  return [
-    `before merging, stop the delivery of ${c.clusterID} from re-creating its ClusterSet${pause.length > 0 ? `: ${pause.join('; ')}` : ''}`,
-    `in ${c.clusterID}: kubectl -n ${c.cluster.namespace} delete clustersets.multicluster.crd.antrea.io ${cs}; its mc-controller withdraws its announce from the leader, the leader deletes its exports at once, and it removes what it imported`,
-    `merge: the leader's engine prunes the credentials of ${c.clusterID} and its token stops working`,
-    `if the member could not withdraw first: on the leader, kubectl -n ${leaderNs} delete memberclusterannounces.multicluster.crd.antrea.io member-announce-from-${c.clusterID} drops its exports at once instead of within 36 h`,
-  ];
 }
 
 /**

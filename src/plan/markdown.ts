@@ -19,3 +19,49 @@ export const markdownWithCode = (s: string): string =>
     .split('`')
     .map((part, i) => (i % 2 === 0 ? escapeMarkdown(part) : part === '' ? '\\`\\`' : `\`${part.replace(/[\u0000-\u001f\u007f]/g, '?')}\``))
     .join('');
+
+/**
+ * A code span for any text: its fence is longer than any backtick run inside, padded with a space
+ * when the text starts or ends with a backtick (CommonMark strips one); control characters show as `?`.
+ */
+export const codeSpan = (s: string): string => {
+  const text = s.replace(/[\u0000-\u001f\u007f]/g, '?');
+  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+};
+
+/**
+ * What may be one identifier: a name, a `namespace/name`, a URL, a CIDR, a field path, standing
+ * alone between spaces or parentheses (a trailing `.`, `:`, `,` or `;` is the sentence's).
+ */
+const TOKEN = /(?<=^|[\s(])(?:[A-Za-z0-9][\w.:/[\]-]*[\w\]]|[A-Za-z0-9])(?=$|[\s),.:;])/g;
+/** an upstream source file the plan cites (`leader/stale_controller.go`) */
+const SOURCE_FILE = /^[\w-]+(\/[\w-]+)*\.go$/;
+/** a command the plan quotes in parentheses */
+const QUOTED_COMMAND = /(?<=\()kubectl [^()`]*(?=\))/g;
+
+/**
+ * Plan text for Markdown: the identifiers the plan knows (cluster IDs, Namespaces, object names,
+ * CIDRs, versions, field paths; plan-identifiers.ts), the upstream files it cites and the commands
+ * it quotes become code spans, which need no escapes; the rest is escaped. Only whole tokens
+ * match, so a value the plan does not know stays escaped text.
+ */
+export function markdownWithIdentifiers(s: string, identifiers: ReadonlySet<string>): string {
+  let out = '';
+  let last = 0;
+  const spans = [...s.matchAll(QUOTED_COMMAND)].map((m) => [m.index, m.index + m[0].length] as const);
+  for (const m of s.matchAll(TOKEN)) {
+    const command = spans.find(([from, to]) => m.index >= from && m.index < to);
+    if (command) {
+      if (command[0] < last) continue;
+      out += escapeMarkdown(s.slice(last, command[0])) + codeSpan(s.slice(command[0], command[1]));
+      last = command[1];
+      continue;
+    }
+    if (m.index < last || !(identifiers.has(m[0]) || SOURCE_FILE.test(m[0]))) continue;
+    out += escapeMarkdown(s.slice(last, m.index)) + codeSpan(m[0]);
+    last = m.index + m[0].length;
+  }
+  return out + escapeMarkdown(s.slice(last));
+}

@@ -26,6 +26,8 @@ export interface PlanChange {
   readonly about?: ChangeSubjects;
   /** what someone does, in this order, for the change to converge (or, when refused, the supported procedure) */
   readonly steps?: readonly string[];
+  /** a cluster of the base that the head leaves out (the checklist holds a member's steps, member-leaves.ts) */
+  readonly leaving?: { readonly clusterID: string; readonly member: boolean };
   /** the transition rule that refused the change */
   readonly code?: DiagnosticCode;
 }

@@ -1,5 +1,6 @@
 import { plural } from '../plural';
-import { escapeMarkdown } from './markdown';
+import { escapeMarkdown, markdownWithIdentifiers } from './markdown';
+import { planIdentifiers } from './plan-identifiers';
 import { checklistMarkdown, checklistText } from './render-checklist';
 import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan';
 import { planDiagram } from './plan-diagram';
@@ -114,17 +115,19 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
     const t = tally(plan.changes.filter((c) => c.clusterSet === cs));
     table.push(`| ${escapeMarkdown(cs)} | ${impacts.map((i) => (t[i] ? `${bold(i) ? '**' : ''}${t[i]}${bold(i) ? '**' : ''}` : '0')).join(' | ')} |`);
   }
+  const identifiers = planIdentifiers(plan);
   const section = (cs: string, compact: boolean, diagram = ''): string => {
     const changes = plan.changes.filter((c) => c.clusterSet === cs);
     const shown = compact ? changes.slice(0, 50) : changes;
+    const md = (s: string) => markdownWithIdentifiers(s, identifiers.get(cs) ?? new Set<string>());
     const body = shown.map((c) => {
       const details = compact
         ? []
         : [
-            ...(c.details ?? []).map((d) => `  - ${escapeMarkdown(d)}`),
-            ...(c.steps?.length ? [`  - ${stepsTitle(c)}:`, ...c.steps.map((step, i) => `    ${i + 1}. ${escapeMarkdown(step)}`)] : []),
+            ...(c.details ?? []).map((d) => `  - ${md(d)}`),
+            ...(c.steps?.length ? [`  - ${stepsTitle(c)}:`, ...c.steps.map((step, i) => `    ${i + 1}. ${md(step)}`)] : []),
           ];
-      return [`- **${c.impact}** ${escapeMarkdown(c.text)}`, ...details].join('\n');
+      return [`- **${c.impact}** ${md(c.text)}`, ...details].join('\n');
     });
     if (shown.length < changes.length) body.push(`- _${plural(changes.length - shown.length, 'more change')} not shown_`);
     const allCounts = countText(plan, cs);

@@ -50,6 +50,15 @@ const cases: { name: string; edit: (t: string) => string; code: string; line: nu
     column: 6,
     hint: /the line above starts its keys at column 7/,
   },
+  {
+    // the parser also reads the line as a multi-line implicit key: one diagnostic still
+    name: 'a mis-indented key with a plain value: one diagnostic, at its first character',
+    edit: (t) => t.replace('      serviceCIDR: 10.96.16.0/20', '     serviceCIDR: 10.96.16.0/20'),
+    code: 'yaml-syntax',
+    line: 25,
+    column: 6,
+    hint: /the line above starts its keys at column 7/,
+  },
 ];
 
 describe('hints where the intent is clear', () => {

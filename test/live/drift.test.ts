@@ -124,4 +124,5 @@ test('a running member the head leaves out: nothing the engines applied, so noth
     'safe: member test-cluster-west runs but is not in the definition: the first sync leaves it and its credentials on the leader as they run',
   );
   expect(lines.filter((l) => l.startsWith('destructive'))).toEqual([]);
+  expect(JSON.stringify(result.plan!.checklist)).not.toContain('test-cluster-west');
 });

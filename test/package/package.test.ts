@@ -84,14 +84,33 @@ describe('the tarball', () => {
     const pkg = readPackageJson(join(repo, 'node_modules/antrea-clusterset/package.json'));
     expect(pkg.private).toBeUndefined();
     expect(pkg.bin).toEqual({ clusterset: 'bin/clusterset.mjs', 'antrea-clusterset': 'bin/clusterset.mjs' });
-    // TypeScript definitions need the TypeScript package (syntax errors, positions, the sandbox's
-    // transpiler); tsx only runs this repository's sources, never the installed lib/
-    expect(Object.keys(pkg.dependencies ?? {})).toEqual(expect.arrayContaining(['typescript', 'cdk8s', 'yaml', 'zod']));
+    // only TypeScript definitions need the TypeScript package (syntax errors, positions, the
+    // sandbox's transpiler): an optional peer; tsx only runs this repository's sources, never lib/
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual(expect.arrayContaining(['cdk8s', 'yaml', 'zod']));
     expect(Object.keys(pkg.dependencies ?? {})).not.toContain('tsx');
+    expect(Object.keys(pkg.dependencies ?? {})).not.toContain('typescript');
+    expect(pkg).toMatchObject({ peerDependencies: { typescript: expect.any(String) as unknown }, peerDependenciesMeta: { typescript: { optional: true } } });
   });
 });
 
 describe('installed into a CommonJS repository', () => {
+  test('without typescript (an optional peer): a TypeScript definition gets typescript-missing with the install line; after it, it loads', () => {
+    expect(readdirSync(join(repo, 'node_modules'))).not.toContain('typescript');
+    mkdirSync(join(repo, 'mixed'), { recursive: true });
+    copyFileSync(join(ROOT, 'clustersets/demo-clusterset.yaml'), join(repo, 'mixed/demo-clusterset.yaml'));
+    copyFileSync(join(ROOT, 'test/fixtures/typescript/ts-clusterset.ts'), join(repo, 'mixed/ts-clusterset.ts'));
+    const r = clusterset('validate', 'mixed');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('mixed/ts-clusterset.ts:1:1: error typescript-missing: a TypeScript definition needs the typescript package');
+    expect(r.stderr).toContain('hint: install it beside antrea-clusterset: `npm i -D typescript`');
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(r.stderr).toMatch(/1 error, 0 warnings in 2 files/);
+    // what `npm i -D typescript` adds, from this checkout's copy (no registry in tests)
+    symlinkSync(join(ROOT, 'node_modules/typescript'), join(repo, 'node_modules/typescript'), 'dir');
+    expect(clusterset('validate', 'mixed')).toMatchObject({ code: 0, stdout: '2 definitions valid\n' });
+    rmSync(join(repo, 'mixed'), { recursive: true });
+  });
+
   test('require() and import both give the library', () => {
     const cjs = sh(process.execPath, ['-e', "const m = require('antrea-clusterset'); console.log(typeof m.defineClusterSet, typeof m.compile)"]);
     expect(cjs).toMatchObject({ code: 0, stdout: 'function function\n' });

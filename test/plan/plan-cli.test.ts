@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,28 +132,5 @@ describe('markdown size', () => {
       { base: 'b', head: 'h' },
     );
     expect(md).toContain('Service \\[a\\](http://evil) \\<img src=x\\> \\`b\\`\\u001b\\[2J');
-  });
-});
-
-describe('from a subdirectory of the repository', () => {
-  it("validate and plan read the repository's clustersets/", () => {
-    const sub = join(repo, 'docs', 'notes');
-    mkdirSync(sub, { recursive: true });
-    const validate = spawnSync(process.execPath, [CLI_BIN, 'validate'], { cwd: sub, encoding: 'utf8' });
-    expect([validate.status, validate.stdout]).toEqual([0, '1 definition valid\n']);
-    const r = spawnSync(process.execPath, [CLI_BIN, 'plan', '--base', 'HEAD~1'], { cwd: sub, encoding: 'utf8' });
-    expect(r.status).toBe(0);
-    expect(r.stdout).toContain('[disruptive] Gateway of demo-cluster-member2 moves from cl2-node1 to cl2-node2');
-  });
-
-  it("synth writes the repository's dist/ beside its clustersets/, and --check compares it", () => {
-    const sub = join(repo, 'docs', 'notes');
-    mkdirSync(sub, { recursive: true });
-    const synth = (...args: string[]) => spawnSync(process.execPath, [CLI_BIN, 'synth', ...args], { cwd: sub, encoding: 'utf8' });
-    const r = synth('-q');
-    expect([r.status, r.stderr]).toEqual([0, '']);
-    expect(readdirSync(join(repo, 'dist'))).toContain('demo-clusterset');
-    expect(readdirSync(sub)).toEqual([]);
-    expect(synth('--check').status).toBe(0);
   });
 });

@@ -78,23 +78,36 @@ describe('plan: changes the clusters refuse', () => {
     } else expect(lines(plan).join('\n')).not.toContain('[refused]');
   });
 
-  it('a member that leaves: the plan says what happens without the steps (up to 36 h) and the order that withdraws it at once', async () => {
+  it('a member that leaves: the change says what happens without the steps (up to 36 h); the checklist holds the order that withdraws it at once, once', async () => {
     const before = example('test-clusterset');
     const after = structuredClone(before);
     after.spec.clusters = after.spec.clusters.filter((c) => c.clusterID !== 'test-cluster-east');
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     const leaves = plan.changes.find((c) => c.text.startsWith('member test-cluster-east leaves'))!;
     expect(leaves.impact).toBe('destructive');
+    expect(leaves.leaving).toEqual({ clusterID: 'test-cluster-east', member: true });
     expect(leaves.details?.join('\n')).toMatch(/up to 36 h/);
-    expect(leaves.steps).toEqual([
-      expect.stringMatching(
-        /^before merging, stop the delivery of test-cluster-east .*flux suspend kustomization -n flux-system test-clusterset-test-cluster-east-4-resources/,
-      ),
-      'in test-cluster-east: kubectl -n kube-system delete clustersets.multicluster.crd.antrea.io test-clusterset; its mc-controller withdraws its announce from the leader, the leader deletes its exports at once, and it removes what it imported',
-      expect.stringMatching(/^merge: /),
-      expect.stringMatching(/member-announce-from-test-cluster-east/),
+    expect(leaves.steps).toBeUndefined();
+    const steps = plan.checklist!.filter((i) => i.leaving === 'test-cluster-east').map((i) => [`${i.when}: ${i.text}`, ...(i.commands ?? [])]);
+    expect(steps.slice(0, 3)).toEqual([
+      [
+        expect.stringMatching(/^before merging: Pause the delivery of `test-cluster-east`/),
+        'flux --context "$FLUX_CONTEXT" -n flux-system suspend kustomization test-clusterset-test-cluster-east-4-resources',
+      ],
+      [
+        expect.stringMatching(/^before merging: In `test-cluster-east`, delete its ClusterSet while its token still works/),
+        'kubectl --context test-cluster-east -n kube-system delete clusterset test-clusterset',
+        'kubectl --context test-cluster-north -n antrea-multicluster get memberclusterannounce member-announce-from-test-cluster-east --ignore-not-found',
+      ],
+      [
+        expect.stringMatching(/^after merging: If `test-cluster-east` could not withdraw before the merge/),
+        'kubectl --context test-cluster-north -n antrea-multicluster delete memberclusterannounce member-announce-from-test-cluster-east --ignore-not-found',
+        'kubectl --context test-cluster-north -n antrea-multicluster delete resourceexport -l sourceClusterID=test-cluster-east',
+      ],
     ]);
-    expect(renderPlan('text', plan, { base: 'b', head: 'h' })).toMatch(/steps, in order:\n {8}1\. before merging/);
+    const text = renderPlan('text', plan, { base: 'b', head: 'h' });
+    expect(text).not.toContain('steps, in order');
+    expect(text.match(/delete clusterset test-clusterset$/gm)).toHaveLength(1);
   });
 
   it("a member's token Secret renamed: disruptive until the new Secret exists, with the order", async () => {

@@ -24,6 +24,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'file-system': 'error',
   'typescript-syntax': 'error',
   'typescript-evaluation': 'error',
+  'typescript-missing': 'error',
   'antrea-upgrade-path': 'error',
   'object-name-format': 'error',
   'cloud-encap-mode': 'error',

@@ -123,6 +123,30 @@ describe('clusterset status', () => {
     }
   });
 
+  it('a cluster without a kubectl context of its name: failed checks, and one hint naming --contexts and the README', async () => {
+    const bin = join(tmp, 'bin-nocontext');
+    mkdirSync(bin, { recursive: true });
+    const dumps = saved('live-nocontext', HEALTHY);
+    // kubectl's own words (client-go) for the two clusters the kubeconfig does not name
+    writeFileSync(
+      join(bin, 'kubectl'),
+      `#!/bin/sh\ncase $2 in north) cat ${dumps}/north.yaml ;; *) echo "error: Error in configuration: context was not found for specified context: $2" >&2; exit 1 ;; esac\n`,
+    );
+    chmodSync(join(bin, 'kubectl'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ''}`;
+    try {
+      const { code, stdout, stderr } = await run();
+      expect(code).toBe(1);
+      expect(stdout).toContain('east   clusterset-connected  ClusterSet verify-clusterset  FAIL  kubectl --context east get');
+      expect(stderr).toBe(
+        'hint: your kubeconfig has no context for east, west: name each cluster\'s context with --contexts ID=CONTEXT,..., or give each cluster a context named after its ID (the ClusterSet\'s README, "Tools and kubeconfig contexts")\n',
+      );
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
   it('usage mistakes exit 2', async () => {
     expect((await run('--format', 'xml')).code).toBe(2);
     expect((await run('--contexts', 'east')).code).toBe(2);

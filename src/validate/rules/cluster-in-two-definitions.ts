@@ -81,7 +81,9 @@ export const clusterInTwoDefinitions: FleetRule = {
           const other = definitions[earlier.at]!.definition.metadata.name;
           report(at, {
             path: id.path,
-            message: `cluster "${c.clusterID}" of ClusterSet "${fd.definition.metadata.name}" has the ${id.what} of cluster "${earlier.cluster.clusterID}" of ClusterSet "${other}": two definitions drive one cluster`,
+            message: id.key.startsWith('id\0')
+              ? `cluster ID "${c.clusterID}" is in ClusterSet "${fd.definition.metadata.name}" and in ClusterSet "${other}": two definitions drive one cluster`
+              : `cluster "${c.clusterID}" of ClusterSet "${fd.definition.metadata.name}" has the ${id.what} of cluster "${earlier.cluster.clusterID}" of ClusterSet "${other}": two definitions drive one cluster`,
             hint: `a cluster belongs to one ClusterSet definition: remove it from one of them, or give each cluster its own ${id.key.startsWith('id') ? 'cluster ID' : 'destination'}`,
             related: [{ at: earlier.at, path: earlier.path, message: `ClusterSet "${other}" declares it here` }],
           });

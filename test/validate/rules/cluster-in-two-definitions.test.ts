@@ -132,3 +132,21 @@ describe('cluster-in-two-definitions', () => {
     expect(diagnostics).toEqual([]);
   });
 });
+
+test('the message names what the two definitions share, once', () => {
+  const messages = (files: Record<string, string>) => run(files).map((d) => d.message);
+  expect(
+    messages({
+      'a.yaml': definition('a', spec('east', '    - { clusterID: east, serviceCIDR: 10.96.0.0/16 }\n', '')),
+      'b.yaml': definition('b', spec('east', '    - { clusterID: east, serviceCIDR: 10.97.0.0/16 }\n', '')),
+    }),
+  ).toEqual(['cluster ID "east" is in ClusterSet "b" and in ClusterSet "a": two definitions drive one cluster']);
+  expect(
+    messages({
+      'a.yaml': definition('a', spec('east', argocd('east', '{ name: prod-1 }', '10.96.0.0/16'))),
+      'b.yaml': definition('b', spec('west', argocd('west', '{ name: prod-1 }', '10.97.0.0/16'))),
+    }),
+  ).toEqual([
+    'cluster "west" of ClusterSet "b" has the Argo CD destination "prod-1" (Argo CD in argocd) of cluster "east" of ClusterSet "a": two definitions drive one cluster',
+  ]);
+});

@@ -1,0 +1,41 @@
+import { createRequire } from 'node:module';
+import type { Diagnostic } from '../diagnostics/diagnostic';
+
+export type Ts = typeof import('typescript');
+
+/** The TypeScript compiler and the path of its module, which the sandboxed child requires too. */
+export interface TypeScriptCompiler {
+  readonly ts: Ts;
+  readonly path: string;
+}
+
+let loaded: Promise<TypeScriptCompiler | { missing: string }> | undefined;
+
+/**
+ * `typescript` is an optional peer dependency: only TypeScript definitions need it, and a
+ * YAML-only repository does not install it. Loaded once, on the first `.ts` definition.
+ */
+function loadCompiler(): Promise<TypeScriptCompiler | { missing: string }> {
+  loaded ??= import('typescript').then(
+    (m): TypeScriptCompiler => ({ ts: (m as { default?: Ts }).default ?? (m as Ts), path: createRequire(import.meta.url).resolve('typescript') }),
+    (err: unknown) => ({ missing: err instanceof Error ? err.message.split('\n')[0]! : String(err) }),
+  );
+  return loaded;
+}
+
+/** The compiler, or a `typescript-missing` diagnostic at the top of the definition that needs it. */
+export async function typeScriptCompiler(file: string, diagnostics: Diagnostic[]): Promise<TypeScriptCompiler | undefined> {
+  const compiler = await loadCompiler();
+  if ('ts' in compiler) return compiler;
+  diagnostics.push({
+    code: 'typescript-missing',
+    severity: 'error',
+    message: `a TypeScript definition needs the typescript package, which is not installed (${compiler.missing})`,
+    file,
+    path: [],
+    line: 1,
+    column: 1,
+    hint: 'install it beside antrea-clusterset: `npm i -D typescript`; or write the definition in YAML',
+  });
+  return undefined;
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { codeSpan, markdownWithIdentifiers } from '../../src/plan/markdown';
+
+const IDS = new Set(['east', 'demo/nginx', 'kube-system/antrea-agent', 'spec.template.spec.containers[0].image', '10.244.0.0/20', 'v2.7.0', 'a`b', '`x']);
+
+describe('identifiers in code spans in the markdown plan', () => {
+  it.each([
+    ['a known name, alone', 'member east leaves', 'member `east` leaves'],
+    ['before a comma, a colon, a period, in parentheses', 'in 2 clusters (east, west): east.', 'in 2 clusters (`east`, west): `east`.'],
+    ['namespace/name, a field path, a CIDR, a version', 'changed: spec.template.spec.containers[0].image', 'changed: `spec.template.spec.containers[0].image`'],
+    ['CIDRs and versions', 'Pod CIDRs change from 10.244.0.0/20 to none in v2.7.0', 'Pod CIDRs change from `10.244.0.0/20` to none in `v2.7.0`'],
+    ['an upstream source file', 'up to 36 h, leader/stale_controller.go)', 'up to 36 h, `leader/stale_controller.go`)'],
+    ['a quoted command', 'by hand (kubectl annotate node <name> x/gateway-)', 'by hand (`kubectl annotate node <name> x/gateway-`)'],
+    ['a name inside a longer word stays text', 'eastern east-2 src=east', 'eastern east-2 src=east'],
+    ['what the plan does not know is escaped', 'Service [a](http://evil) <img> *b*', 'Service \\[a\\](http://evil) \\<img\\> \\*b\\*'],
+    ['a name with a backtick is never a token: escaped text', 'Service a`b leaves', 'Service a\\`b leaves'],
+  ])('%s', (_, text, expected) => {
+    expect(markdownWithIdentifiers(text, IDS)).toBe(expected);
+  });
+
+  it.each([
+    ['control characters never reach it', 'a\u001b[2Jb', '`a?[2Jb`'],
+    ['a backtick inside: a longer fence', 'a`b', '``a`b``'],
+    ['a backtick at an end: padded', '`x', '`` `x ``'],
+  ])('a code span: %s', (_, text, expected) => {
+    expect(codeSpan(text)).toBe(expected);
+  });
+
+  it('renders as GitHub renders it (marked, GFM): code, no link text, no HTML', async () => {
+    const { marked } = await import('marked');
+    const html = await marked.parse(markdownWithIdentifiers('member east and a`b; Service [a](http://evil) <img src=x> (kubectl get <x>)', IDS), { gfm: true });
+    expect(html).toContain('<code>east</code>');
+    expect(html).toContain('<code>kubectl get &lt;x&gt;</code>');
+    // GFM still autolinks a bare URL, as GitHub does; no link text and no HTML come from a value
+    expect(html).not.toMatch(/>a<\/a>|<img/);
+  });
+});
