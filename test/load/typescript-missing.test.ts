@@ -14,7 +14,7 @@ test('without the typescript package: typescript-missing at the top of each .ts 
   vi.doMock('typescript', () => {
     throw Object.assign(new Error("Cannot find package 'typescript' imported from lib/cli.js"), { code: 'ERR_MODULE_NOT_FOUND' });
   });
-  const { checkDefinitions } = await import('../../src/check-definitions');
+  const { checkDefinitions } = await import('../../src/pipeline/pipeline');
   const { diagnostics, parsed } = await checkDefinitions([TS, YAML]);
   expect(diagnostics).toEqual([
     {
@@ -32,7 +32,7 @@ test('without the typescript package: typescript-missing at the top of each .ts 
 });
 
 test('with it, the same definition loads (the control)', async () => {
-  const { checkDefinitions } = await import('../../src/check-definitions');
+  const { checkDefinitions } = await import('../../src/pipeline/pipeline');
   const { diagnostics, parsed } = await checkDefinitions([TS]);
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   expect(parsed).toHaveLength(1);
