@@ -3,7 +3,7 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
-import { renderText } from '../diagnostics/render';
+import { maskSecrets, renderText } from '../diagnostics/render';
 import { sortObjects } from '../emit/layout';
 import { loadYaml } from '../load/load-yaml';
 import { LineIndex, type SourceFile } from '../load/source-file';
@@ -33,15 +33,20 @@ export class ClusterSetError extends Error {
 
   constructor(id: string, diagnostics: readonly Diagnostic[]) {
     const errors = diagnostics.filter((d) => d.severity === 'error');
-    super(`ClusterSet "${id}" has ${errors.length} error${errors.length === 1 ? '' : 's'}:\n${sortDiagnostics(errors).map(renderOne).join('').trimEnd()}`);
+    super(
+      `ClusterSet "${id}" has ${errors.length} error${errors.length === 1 ? '' : 's'}:\n${sortDiagnostics(errors)
+        .map((d) => renderOne(d, diagnostics))
+        .join('')
+        .trimEnd()}`,
+    );
     Object.defineProperty(this, 'id', { value: id, enumerable: false });
     Object.defineProperty(this, 'diagnostics', { value: diagnostics, enumerable: false });
     this.name = 'ClusterSetError';
   }
 }
 
-/** One diagnostic as the CLI's text: with a code frame when it is in a file that can be read. */
-function renderOne(d: Diagnostic): string {
+/** One diagnostic as the CLI's text: with a code frame when it is in a file that can be read, its secrets masked. */
+function renderOne(d: Diagnostic, all: readonly Diagnostic[]): string {
   if (d.file.startsWith('<')) {
     const path = d.path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${p}` : p), '') || 'the definition';
     return `${path}: ${d.severity} ${d.code}: ${d.message}\n${d.hint ? `  hint: ${d.hint}\n` : ''}`;
@@ -52,7 +57,7 @@ function renderOne(d: Diagnostic): string {
   } catch {
     text = undefined;
   }
-  return renderText([d], text === undefined ? new Map() : new Map([[d.file, text]]), { summary: false });
+  return renderText([d], text === undefined ? new Map() : maskSecrets(new Map([[d.file, text]]), all), { summary: false });
 }
 
 /**
@@ -103,7 +108,14 @@ export class AntreaClusterSet extends Construct {
     if (all[0] !== this || all.length < 2) return [];
     const { diagnostics } = runPipelineSync([{ sources: all.map((c) => c.source) }]);
     const errors = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error'));
-    return errors.length === 0 ? [] : [`the ClusterSets of this app conflict:\n${errors.map(renderOne).join('').trimEnd()}`];
+    return errors.length === 0
+      ? []
+      : [
+          `the ClusterSets of this app conflict:\n${errors
+            .map((d) => renderOne(d, diagnostics))
+            .join('')
+            .trimEnd()}`,
+        ];
   }
 
   private chart(id: string, objects: Bundle['objects']): Chart {

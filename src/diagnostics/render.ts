@@ -66,8 +66,9 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 export const visible = (s: string): string => s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 /** GNU `file:line:col: severity code: message`, a code frame, related places and a hint. */
-export function renderText(diagnostics: readonly Diagnostic[], sources: Sources = new Map(), options: TextOptions = {}): string {
+export function renderText(diagnostics: readonly Diagnostic[], given: Sources = new Map(), options: TextOptions = {}): string {
   const paint = (style: keyof typeof SGR, s: string) => (options.color ? `\x1b[${SGR[style]}m${s}\x1b[0m` : s);
+  const sources = maskSecrets(given, diagnostics);
   let out = '';
   for (const d of sortDiagnostics(diagnostics)) {
     out += `${paint('bold', `${visible(d.file)}:${d.line}:${d.column}:`)} ${paint(d.severity, `${d.severity} ${d.code}:`)} ${visible(d.message)}\n`;
@@ -84,6 +85,32 @@ export function renderText(diagnostics: readonly Diagnostic[], sources: Sources 
   if (diagnostics.length > 0 && options.summary !== false)
     out += `\n${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}\n`;
   return out;
+}
+
+/**
+ * The sources with every `inline-secret` finding written over with `*`, one per character so the
+ * caret stays aligned: diagnostics reach CI logs, and a code frame (this one's, or the next
+ * line's, or another diagnostic's) would print the secret itself. A finding without an end masks
+ * the rest of its line.
+ */
+export function maskSecrets(sources: Sources, diagnostics: readonly Diagnostic[]): Sources {
+  const findings = diagnostics.filter((d) => d.code === 'inline-secret' && sources.has(d.file));
+  if (findings.length === 0) return sources;
+  const masked = new Map(sources);
+  for (const file of new Set(findings.map((d) => d.file))) {
+    const lines = sources.get(file)!.split('\n');
+    for (const d of findings.filter((f) => f.file === file)) {
+      const last = d.endLine ?? d.line;
+      for (let n = d.line; n <= last && n <= lines.length; n++) {
+        const line = lines[n - 1]!;
+        const from = n === d.line ? d.column - 1 : 0;
+        const to = n === last && d.endColumn !== undefined ? d.endColumn - 1 : line.length;
+        if (to > from) lines[n - 1] = line.slice(0, from) + '*'.repeat(Math.min(to, line.length) - from) + line.slice(to);
+      }
+    }
+    masked.set(file, lines.join('\n'));
+  }
+  return masked;
 }
 
 const MAX_FRAME_WIDTH = 100;

@@ -66,6 +66,17 @@ describe('a construct refuses what validate refuses, with the same diagnostics',
     expect(codes(error!.diagnostics)).toEqual(codes(validate.diagnostics));
     expect(codes(error!.diagnostics)).toEqual(expect.arrayContaining(expected));
     for (const d of error!.diagnostics) expect(d.message).not.toContain(SLACK);
+    // the error's text carries code frames: a secret's is masked
+    expect(error!.message).not.toContain(SLACK);
+  });
+
+  test('the code frame of one secret does not show the secret on the line before it', () => {
+    const second = SLACK.replace(/.$/, (c) => (c === 'x' ? 'y' : 'x'));
+    const path = file('two-secrets', demo.replace(/^spec:$/m, `# ${SLACK}\n# ${second}\nspec:`));
+    const error = constructError(() => new AntreaClusterSet(new App(), 'demo', { definition: { file: path } }));
+    expect(error!.diagnostics.filter((d) => d.code === 'inline-secret')).toHaveLength(2);
+    expect(error!.message).not.toContain(SLACK);
+    expect(error!.message).not.toContain(second);
   });
 
   test('a secret in a definition given as data is refused at construction', () => {

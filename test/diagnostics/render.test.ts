@@ -96,3 +96,41 @@ describe('terminal escapes from a definition', () => {
     expect(text).toContain('1 | name: ?[2J?[Hall checks passed??31m');
   });
 });
+
+describe('a secret in a code frame', () => {
+  // diagnostics reach CI logs: the frame of an inline-secret finding shows where, never what
+  const slack = 'xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx';
+  const key = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+  const source = `metadata:\n  name: demo # ${key}\n  # slack ${slack}\nspec: {}\n`;
+  const finding = (line: number, column: number, length: number): Diagnostic => ({
+    code: 'inline-secret',
+    severity: 'error',
+    message: 'a secret (slack) is written in the definition',
+    file: 'clustersets/demo.yaml',
+    line,
+    column,
+    endLine: line,
+    endColumn: column + length,
+    path: [],
+  });
+  const cases: { name: string; diagnostics: Diagnostic[]; hidden: string[] }[] = [
+    { name: 'its own line', diagnostics: [finding(3, 11, slack.length)], hidden: [slack] },
+    { name: 'the line before it, another finding', diagnostics: [finding(2, 16, key.length), finding(3, 11, slack.length)], hidden: [slack, key] },
+    {
+      name: 'another diagnostic of the same file',
+      diagnostics: [{ ...warning, line: 3, column: 3 }, finding(2, 16, key.length), finding(3, 11, slack.length)],
+      hidden: [slack, key],
+    },
+  ];
+  test.each(cases)('is masked in $name, and the caret still points at it', ({ diagnostics, hidden }) => {
+    const text = renderText(diagnostics, new Map([['clustersets/demo.yaml', source]]));
+    for (const secret of hidden) expect(text).not.toContain(secret);
+    expect(text).toContain(`3 |   # slack ${'*'.repeat(slack.length)}`);
+    expect(text).toContain(`  |           ${'^'.repeat(slack.length)}`);
+  });
+  test('a finding without an end masks the rest of its line', () => {
+    const text = renderText([{ ...finding(3, 11, 0), endLine: undefined, endColumn: undefined }], new Map([['clustersets/demo.yaml', source]]));
+    expect(text).not.toContain(slack);
+    expect(text).toContain('3 |   # slack ****');
+  });
+});
