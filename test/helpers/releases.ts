@@ -36,3 +36,19 @@ export function lastReleaseWhere(fact: (release: AntreaRelease) => boolean, what
 
 /** The versions of every supported release with the fact, oldest first (possibly none). */
 export const versionsWhere = (fact: (release: AntreaRelease) => boolean): string[] => RELEASES.filter(fact).map((r) => r.version);
+
+/**
+ * The move across the v2.7 credential change: from the newest release whose members share one
+ * credential to the first with one credential per member (`facts.perMemberCredentials`), the
+ * upgrade whose steps the notes, plan and checklist spell out.
+ */
+export const perMemberCredentialsMove = (): { readonly from: string; readonly to: string } => ({
+  from: lastReleaseWhere((r) => !r.facts.perMemberCredentials, 'a shared member credential').version,
+  to: releaseWhere((r) => r.facts.perMemberCredentials, 'per-member credentials').version,
+});
+
+/** The move across the v2.7 gossip encryption: from the newest release without the memberlist key to the first with it (`facts.memberlistKeys`). */
+export const gossipEncryptionMove = (): { readonly from: string; readonly to: string } => ({
+  from: lastReleaseWhere((r) => !r.facts.memberlistKeys, 'gossip without a memberlist key').version,
+  to: releaseWhere((r) => r.facts.memberlistKeys, 'a memberlist key').version,
+});
