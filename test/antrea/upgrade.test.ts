@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { upgradeSteps } from '../../src/antrea/upgrade';
-import { gossipEncryptionMove, perMemberCredentialsMove } from '../helpers/releases';
+import { gossipEncryptionMove, perMemberCredentialsMove, shiftMinor } from '../helpers/releases';
 
 // Antrea's versioning policy is tested on version strings; the steps of the v2.7 changes on the
 // releases the registry marks with them, so upgrade.ts and the release facts must agree.
@@ -71,10 +71,7 @@ describe('upgradeSteps', () => {
   });
 
   test('between releases before per-member credentials: no credential steps', () => {
-    const { steps, risks, refused } = upgradeSteps(
-      credentials.from.replace(/^(v\d+)\.(\d+)\..*$/, (_, major: string, minor: string) => `${major}.${Number(minor) - 1}.0`),
-      credentials.from,
-    );
+    const { steps, risks, refused } = upgradeSteps(shiftMinor(credentials.from, -1), credentials.from);
     expect(refused).toBeUndefined();
     expect(steps.join('\n')).not.toMatch(/antrea-mc-member-access-sa|own ServiceAccount token/);
     expect(indexOf(steps, /^Leader cluster first/)).toBeLessThan(indexOf(steps, /^Then each member/));

@@ -52,3 +52,9 @@ export const gossipEncryptionMove = (): { readonly from: string; readonly to: st
   from: lastReleaseWhere((r) => !r.facts.memberlistKeys, 'gossip without a memberlist key').version,
   to: releaseWhere((r) => r.facts.memberlistKeys, 'a memberlist key').version,
 });
+
+/** `version` moved by `minors` minor versions, at the given patch: `shiftMinor('v2.7.0', -4, 1)` is v2.3.1 (for versions around the supported ones). */
+export function shiftMinor(version: string, minors: number, patch = 0): string {
+  const [major, minor] = version.slice(1).split('.').map(Number);
+  return `v${major}.${minor! + minors}.${patch}`;
+}

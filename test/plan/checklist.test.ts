@@ -13,7 +13,7 @@ import type { CompiledRevision, Plan } from '../../src/plan/plan';
 import { renderPlan } from '../../src/plan/render-plan';
 import { upgradeFromMissing } from '../../src/plan/upgrade-from-missing';
 import { clusterSetSources } from '../../src/synth/synth-clusterset';
-import { gossipEncryptionMove, perMemberCredentialsMove, releaseWhere } from '../helpers/releases';
+import { gossipEncryptionMove, perMemberCredentialsMove, shiftMinor } from '../helpers/releases';
 
 const example = (name: string): ClusterSetInput => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8')) as ClusterSetInput;
 const dirs: string[] = [];
@@ -181,7 +181,7 @@ describe('upgrade-from-missing (plan only)', () => {
     return revision(d);
   };
   const { from, to } = perMemberCredentialsMove();
-  const stale = releaseWhere((r) => r.version !== from && r.version !== to, 'a third release').version;
+  const stale = shiftMinor(from, -1); // what the clusters ran before the base
   it.each([
     ['no upgradeFrom', { version: to }, ['spec', 'antrea', 'version'], 7],
     ['a stale upgradeFrom', { version: to, upgradeFrom: stale }, ['spec', 'antrea', 'upgradeFrom'], 8],
