@@ -29,19 +29,38 @@ function dashPrefixed(clusters: readonly EffectiveCluster[]): Set<string> {
  * its Flux layers `<cs>-<id>-<n>-<layer>` and exports `<cs>-<id>-exports-<namespace>`. Two different
  * parts can join to one name (a cluster `a-exports` beside a member `a` that exports). The rule
  * builds the engine objects of the clusters that can collide with the builders synth uses
- * (`deliverySources`), so every unit synth generates, now or later, is compared: two objects in one engine folder with one kind,
- * Namespace and name would otherwise reach emit's `output-collision`, or one engine object would
- * overwrite the other.
+ * (`deliverySources`), so every unit synth generates, now or later, is compared: two objects in
+ * one engine folder with one kind, Namespace and name would otherwise reach emit's
+ * `output-collision`, or one engine object would overwrite the other.
+ *
+ * Bundles and engine objects also share `dist/<cs>/`: a cluster whose ID is the name of an engine
+ * folder (`argocd`, `flux`) would put its bundle, with its root kustomization.yaml, in the folder
+ * the engine applies its own objects from.
  */
 export const deliveryNameCollision: ModelRule = {
   id: 'delivery-name-collision',
   severity: 'error',
-  description: 'two clusters would get Argo CD or Flux objects of the same name (a cluster ID ending in -exports, a Namespace named like a layer)',
+  description:
+    'two clusters would get Argo CD or Flux objects of the same name (a cluster ID ending in -exports, a Namespace named like a layer), or a cluster folder is an engine folder',
   check({ definition, clusters, report }) {
     const { argocd, flux } = definition.spec.delivery;
     if (!argocd && !flux) return;
     // every cluster needs an Argo CD destination first (delivery-destination-missing)
     if (argocd && clusters.some((c) => !c.cluster.delivery.argocd)) return;
+    // the engine folders under dist/<cs>/: each engine's are the same for every cluster (argocd/…,
+    // flux or flux/<id>), so a ClusterSet of its first cluster shows them at the cost of one cluster
+    const top = (folder: string) => folder.split('/')[0]!;
+    const sample = deliverySources(definition, clusters.slice(0, 1));
+    const engineFolders = new Set([...Object.keys(sample.clusterSet).map(top), ...(sample.clusters[0]?.build() ?? []).map((o) => top(o.folder))]);
+    for (const c of clusters) {
+      if (!engineFolders.has(c.clusterID)) continue;
+      report({
+        path: [...c.path, 'clusterID'],
+        message: `cluster "${c.clusterID}" would get the bundle folder ${definition.metadata.name}/${c.clusterID}/, which is also where the engine objects go`,
+        hint: `a cluster's bundle is the folder named by its ID, beside the engine folders (${[...engineFolders].sort().join(', ')}): rename the cluster`,
+      });
+    }
+
     const candidates = dashPrefixed(clusters);
     if (candidates.size === 0) return;
     const owner = new Map<string, EffectiveCluster>();

@@ -62,8 +62,20 @@ ruleTester(deliveryNameCollision, {
             flux: { sourceRef: { name: fleet } }`,
     },
     { name: 'no delivery engine: nothing is generated', code: fleet({ leader: 'a-exports', engines: ['{}'] }).replace('delivery:\n    {}', 'delivery: {}') },
+    { name: 'a cluster named like the folder of an engine the ClusterSet does not use', code: fleet({ leader: 'hub', other: 'flux', engines: [argoOnly] }) },
   ],
   invalid: [
+    // its bundle (with a root kustomization.yaml) would sit in dist/<cs>/flux/, which the hub applies
+    {
+      name: 'a cluster named flux, delivered by Flux',
+      code: fleet({ leader: 'hub', other: 'flux', engines: [hubFlux] }),
+      diagnostics: [{ line: 7, column: 20 }],
+    },
+    {
+      name: 'a cluster named argocd, delivered by Argo CD',
+      code: fleet({ leader: 'hub', other: 'argocd', engines: [argoOnly] }),
+      diagnostics: [{ line: 7, column: 20 }],
+    },
     {
       // the member a's exports Application is <cs>-a-exports, the leader's Application too
       name: 'Argo CD: the dedicated leader a-exports and the exports of member a',
