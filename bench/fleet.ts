@@ -1,6 +1,7 @@
 // The fleet generator of the benchmarks and the scale tests: a realistic ClusterSet of any size,
 // a dedicated leader and members with Pod-to-Pod connectivity, one Gateway each, Services
 // exported from some members, one replicated policy, delivered by Flux from the leader.
+import { LATEST_RELEASE } from '../src/antrea/releases';
 import type { ClusterSetInput } from '../src/model/clusterset';
 
 const dotted = (n: number) => [24, 16, 8, 0].map((s) => (n >>> s) & 255).join('.');
@@ -8,7 +9,7 @@ const base = (text: string) => text.split('.').reduce((n, o) => n * 256 + Number
 
 export interface FleetOptions {
   readonly name?: string;
-  /** the Antrea release (default v2.7.0) */
+  /** the Antrea release (default the newest supported) */
   readonly version?: string;
   /** a change to one member: its Gateway Node is replaced */
   readonly changedMember?: number;
@@ -29,7 +30,7 @@ export function fleet(count: number, options: FleetOptions = {}): ClusterSetInpu
     kind: 'ClusterSetDefinition',
     metadata: { name: options.name ?? 'fleet' },
     spec: {
-      antrea: { version: options.version ?? 'v2.7.0' },
+      antrea: { version: options.version ?? LATEST_RELEASE.version },
       network: { podToPodConnectivity: true },
       leader: { clusterID: 'cluster-0', server: 'https://192.168.150.101:6443' },
       clusters: [{ clusterID: 'cluster-0', member: false }, ...Array.from({ length: count - 1 }, (_, i) => member(i + 1))],

@@ -68,6 +68,7 @@ export const DIAGNOSTIC_CODES = [
   'object-name-format',
   'delivery-destination-missing',
   'argocd-applicationset-size',
+  'delivery-name-collision',
   // adopting a running ClusterSet (clusterset import, plan --live)
   'live-dump',
   'unset-value',

@@ -2,9 +2,18 @@ import Ajv from 'ajv';
 import { describe, expect, test } from 'vitest';
 import { crdManifest, crdName, type CrdModel } from '../../src/antrea/crd';
 import type { Schema } from '../../src/antrea/schema';
-import { leaderCrds, memberCrds } from '../../src/antrea/v2.7.0/crds';
-import { clusterSet, resourceExport, resourceImport, serviceImport } from '../../src/antrea/v2.7.0/crds/multicluster';
+import { LATEST_RELEASE } from '../../src/antrea/releases';
 import { without } from '../helpers/objects';
+
+// the newest release's models (the conformance tests hold every release to upstream)
+const { leader: leaderCrds, member: memberCrds } = LATEST_RELEASE.crds;
+const model = (kind: string): CrdModel => [...leaderCrds, ...memberCrds].find((m) => m.kind === kind)!;
+const [clusterSet, resourceExport, resourceImport, serviceImport] = ['ClusterSet', 'ResourceExport', 'ResourceImport', 'ServiceImport'].map(model) as [
+  CrdModel,
+  CrdModel,
+  CrdModel,
+  CrdModel,
+];
 
 // The model is also the validator: compile a version's schema with ajv, ignoring the
 // x-kubernetes-* keywords (the API server's business) and formats (not checked here).

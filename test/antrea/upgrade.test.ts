@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { upgradeSteps } from '../../src/antrea/upgrade';
+import { gossipEncryptionMove, perMemberCredentialsMove, shiftMinor } from '../helpers/releases';
+
+// Antrea's versioning policy is tested on version strings; the steps of the v2.7 changes on the
+// releases the registry marks with them, so upgrade.ts and the release facts must agree.
+const credentials = perMemberCredentialsMove();
+const gossip = gossipEncryptionMove();
 
 const indexOf = (steps: readonly string[], needle: RegExp) => steps.findIndex((s) => needle.test(s));
 
@@ -25,7 +31,7 @@ describe('upgradeSteps', () => {
 
   test.each([
     ['v2.5.3', 'v2.7.0'],
-    ['v2.6.3', 'v2.7.0'],
+    [credentials.from, credentials.to],
     ['v2.3.0', 'v2.7.0'],
   ])('%s → %s: per-member credentials before the leader, leader before members, then the shared account goes', (from, to) => {
     const { steps, commands, risks, refused } = upgradeSteps(from, to, { leaderNamespace: 'mc-leader' });
@@ -44,8 +50,8 @@ describe('upgradeSteps', () => {
     expect(risks.some((r) => /memberlist/.test(r))).toBe(true);
   });
 
-  test('v2.6.3 → v2.7.0: gossip encryption in three rollouts, the memberlist key created before the upgrade and kept out of git', () => {
-    const { steps, commands, risks } = upgradeSteps('v2.6.3', 'v2.7.0');
+  test('to the first release with a memberlist key: gossip encryption in three rollouts, the key created before the upgrade and kept out of git', () => {
+    const { steps, commands, risks } = upgradeSteps(gossip.from, gossip.to);
     const secret = indexOf(steps, /antrea-memberlist-keys/);
     // the change sets the version; the first gossip rollout is what it must also carry
     const version = indexOf(steps, /^If you use Egress or ServiceExternalIP: this change must also set/);
@@ -64,8 +70,8 @@ describe('upgradeSteps', () => {
     expect(risks.join('\n')).not.toMatch(/turn them back on once/);
   });
 
-  test('v2.5.3 → v2.6.3 needs no v2.7 credential steps', () => {
-    const { steps, risks, refused } = upgradeSteps('v2.5.3', 'v2.6.3');
+  test('between releases before per-member credentials: no credential steps', () => {
+    const { steps, risks, refused } = upgradeSteps(shiftMinor(credentials.from, -1), credentials.from);
     expect(refused).toBeUndefined();
     expect(steps.join('\n')).not.toMatch(/antrea-mc-member-access-sa|own ServiceAccount token/);
     expect(indexOf(steps, /^Leader cluster first/)).toBeLessThan(indexOf(steps, /^Then each member/));
@@ -78,7 +84,7 @@ describe('upgradeSteps', () => {
   });
 
   test('only what applies: no step the change itself is, no gossip risk when the gates are off, commands through the given kubectl', () => {
-    const plain = upgradeSteps('v2.6.3', 'v2.7.0', { leaderKubectl: 'kubectl --context lead' });
+    const plain = upgradeSteps(gossip.from, gossip.to, { leaderKubectl: 'kubectl --context lead' });
     expect(plain.steps.join('\n')).not.toMatch(/Change spec\.antrea\.version|prefix pair/);
     expect(
       Object.values(plain.commands)
@@ -86,7 +92,7 @@ describe('upgradeSteps', () => {
         .every((c) => c.startsWith('kubectl --context lead ') || c.includes('kubectl --context lead get memberclusterannounce')),
     ).toBe(true);
     expect(plain.risks.join('\n')).toMatch(/antrea-memberlist-keys/);
-    expect(upgradeSteps('v2.6.3', 'v2.7.0', { gossip: 'unused' }).risks.join('\n')).not.toMatch(/gossip/);
-    expect(upgradeSteps('v2.6.3', 'v2.7.0', { gossip: 'relaxed' }).risks.join('\n')).toMatch(/back on in a later change/);
+    expect(upgradeSteps(gossip.from, gossip.to, { gossip: 'unused' }).risks.join('\n')).not.toMatch(/gossip/);
+    expect(upgradeSteps(gossip.from, gossip.to, { gossip: 'relaxed' }).risks.join('\n')).toMatch(/back on in a later change/);
   });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { type Schema, array, int32, int64, intOrString, number, object, string } from '../../src/antrea/schema';
-import { coreCrds, leaderCrds, memberCrds } from '../../src/antrea/v2.7.0/crds';
-import { clusterNetworkPolicySpec } from '../../src/antrea/v2.7.0/crds/core';
+import { LATEST_RELEASE } from '../../src/antrea/releases';
 import { formatPath, validateAgainst, validatorForCrd } from '../../src/antrea/validator';
+
+const { core: coreCrds, leader: leaderCrds, member: memberCrds } = LATEST_RELEASE.crds;
+const { clusterNetworkPolicySpec } = LATEST_RELEASE;
 
 /** Just the rendered paths and messages, which is what a user sees. */
 const issues = (schema: Schema, value: unknown, unknownFields?: 'reject' | 'prune') =>

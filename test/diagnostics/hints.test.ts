@@ -8,6 +8,8 @@ import { runRules } from '../../src/validate/run-rules';
 
 /** The field report's definition with one edit: the user's mistake, where the intent is clear. */
 const demo = readFileSync('clustersets/demo-clusterset.yaml', 'utf8');
+/** the release the example names, without its `v` */
+const demoRelease = /^ {4}version: v(\S+)$/m.exec(demo)![1]!;
 
 function check(text: string) {
   const diagnostics: Diagnostic[] = [];
@@ -28,15 +30,15 @@ const cases: { name: string; edit: (t: string) => string; code: string; line: nu
   },
   {
     name: 'a release without its v',
-    edit: (t) => t.replace('version: v2.7.0', 'version: 2.7.0'),
+    edit: (t) => t.replace(`version: v${demoRelease}`, `version: ${demoRelease}`),
     code: 'unsupported-antrea-version',
     line: 9,
     column: 14,
-    hint: /did you mean "v2\.7\.0"\?/,
+    hint: new RegExp(`did you mean "v${demoRelease.replaceAll('.', '\\.')}"\\?`),
   },
   {
     name: 'a release written as a number',
-    edit: (t) => t.replace('version: v2.7.0', 'version: 2.7'),
+    edit: (t) => t.replace(`version: v${demoRelease}`, 'version: 2.7'),
     code: 'schema',
     line: 9,
     column: 14,

@@ -7,6 +7,7 @@ import { ClusterSetSchema, type ClusterSet } from '../../src/model/clusterset';
 import { planChanges } from '../../src/plan/plan-changes';
 import type { Plan } from '../../src/plan/plan';
 import { example } from '../helpers/plan-revision';
+import { LATEST } from '../helpers/releases';
 
 export const define = (input: unknown): ClusterSet => ClusterSetSchema.parse(input);
 
@@ -40,7 +41,7 @@ export function hostileDefinition(members = 3, long = false): ClusterSet {
     kind: 'ClusterSetDefinition',
     metadata: { name: name(0) },
     spec: {
-      antrea: { version: 'v2.7.0' },
+      antrea: { version: LATEST },
       leader: { clusterID: name(1), namespace: name(2), server: name(3) },
       clusters: [
         { clusterID: name(1), podCIDRs: [name(4)], serviceCIDR: name(5), gateways: [{ node: name(6), ip: name(7) }] },

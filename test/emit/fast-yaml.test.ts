@@ -10,6 +10,7 @@ import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
 import { READER_SAFE } from '../../src/yaml-readers';
 import { runRules } from '../../src/validate/run-rules';
+import { SUPPORTED_VERSIONS } from '../helpers/releases';
 
 // The fast writer is only worth having if its bytes are yaml v2's: whatever it writes must equal
 // yaml v2 with our options, and where it is not sure it must answer undefined.
@@ -143,7 +144,7 @@ test('the fast writer leaves to yaml v2 what it cannot be sure of', () => {
   expect(fastYaml([1])).toBeUndefined();
 });
 
-test.each(['v2.5.3', 'v2.6.3', 'v2.7.0'])("every object of a fleet's bundles and engine folders takes the fast writer, CRDs included (%s)", (version) => {
+test.each(SUPPORTED_VERSIONS)("every object of a fleet's bundles and engine folders takes the fast writer, CRDs included (%s)", (version) => {
   const source: SourceFile = { file: 'fleet.yaml', text: '', data: fleet(6, { version }), locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) };
   const diagnostics: Diagnostic[] = [];
   const parsed = parseClusterSet(source, diagnostics)!;

@@ -14,6 +14,7 @@ import { runPipeline, type PipelineInput } from '../../src/pipeline/pipeline';
 import { loadYaml } from '../../src/load/load-yaml';
 import { fileSystemDiagnostic } from '../../src/diagnostics/file-system';
 import type { ClusterSetInput } from '../../src/model/clusterset';
+import { LATEST, releaseWhere } from '../helpers/releases';
 
 // The output directory over time: incremental runs equal full runs byte for byte, unchanged
 // bundles are neither built nor touched, removals remove, and a second run is kept out.
@@ -275,21 +276,22 @@ describe('incremental synth', () => {
   });
 
   test('a renamed ClusterSet: the old folder and the CRD sets nobody lists go; a partial synth keeps the others', async () => {
+    const OLDER = releaseWhere((r) => r.version !== LATEST, 'a release other than the newest').version;
     const out = fresh('out');
     const a = definitionFile(fleet(3, { name: 'alpha' }), 'alpha');
     // other clusters than alpha's (cluster-in-two-definitions): its own IDs and kubeconfig Secrets
-    const beta = JSON.parse(JSON.stringify(fleet(3, { name: 'beta', version: 'v2.6.3' })).replace(/cluster-(\d)/g, 'beta-$1')) as ReturnType<typeof fleet>;
+    const beta = JSON.parse(JSON.stringify(fleet(3, { name: 'beta', version: OLDER })).replace(/cluster-(\d)/g, 'beta-$1')) as ReturnType<typeof fleet>;
     const b = definitionFile(beta, 'beta');
     await synth([a, b], { out });
-    expect(readdirSync(join(out, '_shared')).sort()).toEqual(['v2.6.3', 'v2.7.0']);
+    expect(readdirSync(join(out, '_shared')).sort()).toEqual([OLDER, LATEST].sort());
     // a partial synth of alpha keeps beta, its manifest entry and its CRD sets
     await synth([a], { out, full: false });
     expect(readdirSync(out).sort()).toEqual(['_shared', 'alpha', 'beta', 'manifest.json']);
-    expect(readdirSync(join(out, '_shared')).sort()).toEqual(['v2.6.3', 'v2.7.0']);
-    // a full synth of alpha alone removes beta and the v2.6.3 CRD sets
+    expect(readdirSync(join(out, '_shared')).sort()).toEqual([OLDER, LATEST].sort());
+    // a full synth of alpha alone removes beta and the older release's CRD sets
     await synth([a], { out });
     expect(readdirSync(out).sort()).toEqual(['_shared', 'alpha', 'manifest.json']);
-    expect(readdirSync(join(out, '_shared'))).toEqual(['v2.7.0']);
+    expect(readdirSync(join(out, '_shared'))).toEqual([LATEST]);
   });
 
   test('check reports what a synth would change and writes nothing', async () => {

@@ -7,6 +7,7 @@ import { ClusterSetSchema } from '../../src/model/clusterset';
 import { checksOf } from '../../src/verify/checks';
 import { parseLiveObjects } from '../../src/verify/live-objects';
 import { celParses, runArgoCdHealth, runFluxHealth, type FluxStatus } from './engines';
+import { LATEST } from '../helpers/releases';
 
 interface Case {
   inputPath: string;
@@ -85,7 +86,7 @@ describe('what the engines get', () => {
       kind: 'ClusterSetDefinition',
       metadata: { name: 'test-clusterset' },
       spec: {
-        antrea: { version: 'v2.7.0' },
+        antrea: { version: LATEST },
         leader: { clusterID: 'test-cluster-north', server: 'https://172.18.0.1:6443' },
         clusters: [{ clusterID: 'test-cluster-north' }, { clusterID: 'test-cluster-east', gateways: [{ node: 'n' }] }],
       },

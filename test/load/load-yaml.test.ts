@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { loadYaml, YAML_LIMITS } from '../../src/load/load-yaml';
 import { source } from '../helpers/source';
+import { LATEST } from '../helpers/releases';
 
 function load(text: string) {
   const diagnostics: Diagnostic[] = [];
@@ -66,7 +67,7 @@ describe('loadYaml refuses broken or hostile input with a positioned diagnostic'
       text: source`
         spec:
           antrea:
-            __proto__: { version: v2.7.0 }`,
+            __proto__: { version: ${LATEST} }`,
       expected: [{ code: 'yaml-limits', line: 3, column: 5 }],
     },
     { name: '__proto__ key, quoted, in a flow mapping', text: 'a: { "__proto__": 1 }\n', expected: [{ code: 'yaml-limits', line: 1, column: 6 }] },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkDefinitions } from '../../src/compile';
 import { TYPESCRIPT_LIMITS } from '../../src/load/evaluate-typescript';
+import { LATEST } from '../helpers/releases';
 
 // A TypeScript definition from a pull request is untrusted code (#14 item 1): it runs in a child
 // process without the environment, file writes, child processes or workers, within time and
@@ -21,7 +22,7 @@ export default defineClusterSet({
   kind: 'ClusterSetDefinition',
   metadata: { name: NAME },
   spec: {
-    antrea: { version: 'v2.7.0' },
+    antrea: { version: '${LATEST}' },
     leader: { clusterID: 'north', server: 'https://172.18.0.1:6443' },
     clusters: [{ clusterID: 'north', member: false }, { clusterID: 'east', serviceCIDR: '10.96.0.0/16', gateways: [{ node: 'east-1' }] }],
   },

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { loadYaml } from '../../src/load/load-yaml';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { source } from '../helpers/source';
+import { LATEST } from '../helpers/releases';
 
 function parse(text: string) {
   const diagnostics: Diagnostic[] = [];
@@ -17,7 +18,7 @@ const minimal = source`
     name: cs
   spec:
     antrea:
-      version: v2.7.0
+      version: ${LATEST}
     leader:
       clusterID: a
       server: https://a:6443
@@ -30,7 +31,7 @@ describe('model defaults', () => {
     const { parsed, diagnostics } = parse(minimal);
     expect(diagnostics).toEqual([]);
     expect(parsed!.definition.spec).toMatchObject({
-      antrea: { version: 'v2.7.0', imageRegistry: 'antrea', agentConfig: {}, controllerConfig: {} },
+      antrea: { version: LATEST, imageRegistry: 'antrea', agentConfig: {}, controllerConfig: {} },
       network: {
         trafficEncapMode: 'encap',
         tunnelType: 'geneve',

@@ -13,6 +13,7 @@ import type { CompiledRevision, Plan } from '../../src/plan/plan';
 import { renderPlan } from '../../src/plan/render-plan';
 import { upgradeFromMissing } from '../../src/plan/upgrade-from-missing';
 import { clusterSetSources } from '../../src/synth/synth-clusterset';
+import { gossipEncryptionMove, perMemberCredentialsMove, shiftMinor } from '../helpers/releases';
 
 const example = (name: string): ClusterSetInput => parse(readFileSync(`clustersets/${name}.yaml`, 'utf8')) as ClusterSetInput;
 const dirs: string[] = [];
@@ -93,9 +94,10 @@ const cases: { name: string; pair: () => [ClusterSetInput, ClusterSetInput] }[] 
     name: 'upgrade-argocd',
     pair: () => {
       const before = example('demo-clusterset');
-      before.spec.antrea.version = 'v2.6.3';
+      const { from, to } = gossipEncryptionMove();
+      before.spec.antrea.version = from;
       const after = structuredClone(before);
-      after.spec.antrea = { version: 'v2.7.0', agentConfig: { featureGates: { Egress: false, ServiceExternalIP: false } } };
+      after.spec.antrea = { version: to, agentConfig: { featureGates: { Egress: false, ServiceExternalIP: false } } };
       before.spec.antrea.agentConfig = after.spec.antrea.agentConfig;
       return [before, after];
     },
@@ -104,9 +106,10 @@ const cases: { name: string; pair: () => [ClusterSetInput, ClusterSetInput] }[] 
     name: 'upgrade-flux',
     pair: () => {
       const before = example('test-clusterset');
-      before.spec.antrea.version = 'v2.6.3';
+      const { from, to } = perMemberCredentialsMove();
+      before.spec.antrea.version = from;
       const after = structuredClone(before);
-      after.spec.antrea = { version: 'v2.7.0', upgradeFrom: 'v2.6.3' };
+      after.spec.antrea = { version: to, upgradeFrom: from };
       return [before, after];
     },
   },
@@ -177,23 +180,25 @@ describe('upgrade-from-missing (plan only)', () => {
     d.spec.antrea = antrea;
     return revision(d);
   };
+  const { from, to } = perMemberCredentialsMove();
+  const stale = shiftMinor(from, -1); // what the clusters ran before the base
   it.each([
-    ['no upgradeFrom', { version: 'v2.7.0' }, ['spec', 'antrea', 'version'], 7],
-    ['a stale upgradeFrom', { version: 'v2.7.0', upgradeFrom: 'v2.5.3' }, ['spec', 'antrea', 'upgradeFrom'], 8],
+    ['no upgradeFrom', { version: to }, ['spec', 'antrea', 'version'], 7],
+    ['a stale upgradeFrom', { version: to, upgradeFrom: stale }, ['spec', 'antrea', 'upgradeFrom'], 8],
   ])('%s: a warning at the line, with the release to set', async (_, antrea, path, line) => {
     const diagnostics: Diagnostic[] = [];
-    upgradeFromMissing(await parsed({ version: 'v2.6.3' }), await parsed(antrea), diagnostics);
+    upgradeFromMissing(await parsed({ version: from }), await parsed(antrea), diagnostics);
     expect(diagnostics.map((d) => ({ code: d.code, severity: d.severity, path: d.path, line: d.line }))).toEqual([
       { code: 'upgrade-from-missing', severity: 'warning', path, line },
     ]);
-    expect(diagnostics[0]!.hint).toContain('upgradeFrom: v2.6.3');
+    expect(diagnostics[0]!.hint).toContain(`upgradeFrom: ${from}`);
   });
   it.each([
-    ['upgradeFrom names the base', { version: 'v2.7.0', upgradeFrom: 'v2.6.3' }],
-    ['no release change', { version: 'v2.6.3' }],
+    ['upgradeFrom names the base', { version: to, upgradeFrom: from }],
+    ['no release change', { version: from }],
   ])('%s: nothing', async (_, antrea) => {
     const diagnostics: Diagnostic[] = [];
-    upgradeFromMissing(await parsed({ version: 'v2.6.3' }), await parsed(antrea), diagnostics);
+    upgradeFromMissing(await parsed({ version: from }), await parsed(antrea), diagnostics);
     expect(diagnostics).toEqual([]);
   });
 });

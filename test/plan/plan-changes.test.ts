@@ -5,6 +5,7 @@ import { changedOutputs } from '../../src/plan/changed-outputs';
 import { planChanges } from '../../src/plan/plan-changes';
 import { hasDestructive } from '../../src/plan/plan';
 import { example, lines, revision, type Definition } from '../helpers/plan-revision';
+import { perMemberCredentialsMove } from '../helpers/releases';
 
 /** Each case: a base, a change of it, and the plan lines it must contain (and whether it is destructive). */
 const cases: { name: string; base: () => Definition; head: (d: Definition) => Definition | undefined; expected: string[]; destructive: boolean }[] = [
@@ -137,9 +138,9 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
   },
   {
     name: 'upgrade Antrea',
-    base: () => ((d) => ((d.spec.antrea.version = 'v2.6.3'), d))(example('test-clusterset')),
-    head: (d) => ((d.spec.antrea.version = 'v2.7.0'), d),
-    expected: ['[rollout] Antrea v2.6.3 → v2.7.0'],
+    base: () => ((d) => ((d.spec.antrea.version = perMemberCredentialsMove().from), d))(example('test-clusterset')),
+    head: (d) => ((d.spec.antrea.version = perMemberCredentialsMove().to), d),
+    expected: [`[rollout] Antrea ${perMemberCredentialsMove().from} → ${perMemberCredentialsMove().to}`],
     destructive: false,
   },
 ];
@@ -176,9 +177,9 @@ describe('plan over pairs of definitions', () => {
 
   it('an upgrade lists its risks, and its steps in the checklist', async () => {
     const before = example('test-clusterset');
-    before.spec.antrea.version = 'v2.6.3';
+    before.spec.antrea.version = perMemberCredentialsMove().from;
     const after = structuredClone(before);
-    after.spec.antrea.version = 'v2.7.0';
+    after.spec.antrea.version = perMemberCredentialsMove().to;
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     const upgrade = plan.changes.find((c) => c.text.startsWith('Antrea'))!;
     expect(upgrade.details?.length).toBeGreaterThan(1);

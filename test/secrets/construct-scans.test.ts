@@ -7,6 +7,7 @@ import { AntreaClusterSet, ClusterSetError } from '../../src/construct/antrea-cl
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { scanDefinitionText, scanOutputFiles } from '../../src/secrets/scan-secrets';
 import { scanDefinitionTextSync, scanOutputFilesSync } from '../../src/secrets/scan-secrets-sync';
+import { LATEST } from '../helpers/releases';
 
 // The construct library runs secretlint's scans as `clusterset validate` and `synth` do, although
 // cdk8s builds constructs synchronously: the synchronous scans (a worker thread the caller waits
@@ -27,7 +28,7 @@ function definition(comment: string): string {
     '  name: scanned',
     `  # ${comment}`,
     'spec:',
-    '  antrea: { version: v2.7.0 }',
+    `  antrea: { version: ${LATEST} }`,
     '  leader: { clusterID: north, server: "https://172.18.0.1:6443" }',
     '  clusters:',
     '    - { clusterID: north, member: false }',

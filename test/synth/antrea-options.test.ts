@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { v2_7_0 } from '../../src/antrea/v2.7.0';
+import { LATEST_RELEASE } from '../../src/antrea/releases';
 import { ClusterSetSchema } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import { antreaOptions } from '../../src/synth/parts/antrea-core';
@@ -9,7 +9,7 @@ const definition = ClusterSetSchema.parse({
   kind: 'ClusterSetDefinition',
   metadata: { name: 'cs' },
   spec: {
-    antrea: { version: 'v2.7.0', imageRegistry: 'mirror.example.com/antrea', agentConfig: { defaultMTU: 1400 } },
+    antrea: { version: LATEST_RELEASE.version, imageRegistry: 'mirror.example.com/antrea', agentConfig: { defaultMTU: 1400 } },
     network: { podToPodConnectivity: true, encryption: 'wireGuard' },
     leader: { clusterID: 'north', server: 'https://n:6443' },
     clusters: [
@@ -20,7 +20,7 @@ const definition = ClusterSetSchema.parse({
   },
 });
 const clusters = effectiveClusters(definition);
-const options = (id: string) => antreaOptions({ definition, clusters, release: v2_7_0, cluster: clusters.find((c) => c.clusterID === id)! });
+const options = (id: string) => antreaOptions({ definition, clusters, release: LATEST_RELEASE, cluster: clusters.find((c) => c.clusterID === id)! });
 
 describe('antrea options from effective settings', () => {
   test('a dedicated leader keeps Multi-cluster off in its agents', () => {

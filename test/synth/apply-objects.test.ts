@@ -1,6 +1,6 @@
 import { App, Chart } from 'cdk8s';
 import { expect, test } from 'vitest';
-import { v2_7_0 } from '../../src/antrea/v2.7.0';
+import { LATEST_RELEASE } from '../../src/antrea/releases';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { checkObjects } from '../../src/emit/check-output';
 import type { KubeObject } from '../../src/kube/kube-object';
@@ -20,6 +20,6 @@ test('two objects with one kind, Namespace and name reach output-collision inste
   const objects = chart.toJson() as KubeObject[];
   expect(objects).toHaveLength(2);
   const diagnostics: Diagnostic[] = [];
-  checkObjects('def.yaml', 'bundle c', objects, diagnostics, [], v2_7_0);
+  checkObjects('def.yaml', 'bundle c', objects, diagnostics, [], LATEST_RELEASE);
   expect(diagnostics.map((d) => d.code)).toEqual(['output-collision']);
 });

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { compile } from '../../src/compile';
 import { HELM_VALUES_FILE } from '../../src/synth/parts/antrea-core';
 import type { Bundle } from '../../src/synth/synth-clusterset';
+import { LATEST } from '../helpers/releases';
 
 /**
  * `install: multiclusterOnly`: a cluster whose Antrea comes from elsewhere gets Multi-cluster
@@ -16,7 +17,7 @@ const definition = (install: { leader: string; east: string; west: string }) => 
 kind: ClusterSetDefinition
 metadata: { name: elsewhere }
 spec:
-  antrea: { version: v2.7.0, imageRegistry: registry.example.com/antrea }
+  antrea: { imageRegistry: registry.example.com/antrea, version: ${LATEST} }
   network: { podToPodConnectivity: true, tunnelType: vxlan }
   leader: { clusterID: mgmt, server: https://mgmt.example.com:6443 }
   tiers: [{ name: fleet, priority: 10 }]
@@ -83,7 +84,7 @@ describe('install: multiclusterOnly', async () => {
     expect(values.multicluster!.namespace).toBe('antrea-mc');
     // the GKE variant's CNI directory, and the mirror
     expect(values.cni).toEqual({ hostBinPath: '/home/kubernetes/bin' });
-    expect(values.agentImage).toEqual({ repository: 'registry.example.com/antrea/antrea-agent-ubuntu', tag: 'v2.7.0' });
+    expect(values.agentImage).toEqual({ repository: 'registry.example.com/antrea/antrea-agent-ubuntu', tag: LATEST });
   });
 
   test('a full member beside them is the same bundle as in an all-full set', () => {
@@ -102,7 +103,7 @@ describe('install: multiclusterOnly', async () => {
   test('the notes give each such member its helm command and values, and say a dedicated leader needs no Antrea', () => {
     expect(only.notes).toContain('## Antrea installed elsewhere');
     expect(only.notes).toContain(`-f east/${HELM_VALUES_FILE}`);
-    expect(only.notes).toContain('--version 2.7.0');
+    expect(only.notes).toContain(`--version ${LATEST.slice(1)}`);
     expect(only.notes).toContain('antrea-gke-node-init.yml');
     expect(only.notes).toMatch(/`mgmt` \(dedicated leader\): nothing of Antrea is needed/);
     expect(full.notes).not.toContain('## Antrea installed elsewhere');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { compileFiles } from '../helpers/golden';
+import { perMemberCredentialsMove } from '../helpers/releases';
 
 const readme = async (definition: string) => (await compileFiles([definition])).find((f) => f.path.endsWith('/README.md'))!.content;
 const blocks = (notes: string) => [...notes.matchAll(/```sh\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
@@ -67,18 +68,19 @@ describe('the ClusterSet README speaks the engine in use', () => {
     const { effectiveClusters } = await import('../../src/model/effective');
     const { clusterSetNotes } = await import('../../src/synth/notes');
     const { releaseFor } = await import('../../src/antrea/releases');
+    const { from, to } = perMemberCredentialsMove();
     const definition = ClusterSetSchema.parse({
       apiVersion: 'antrea-clusterset/v1alpha1',
       kind: 'ClusterSetDefinition',
       metadata: { name: 'cs' },
       spec: {
-        antrea: { version: 'v2.7.0', upgradeFrom: 'v2.6.3' },
+        antrea: { version: to, upgradeFrom: from },
         leader: { clusterID: 'north', server: 'https://n:6443' },
         clusters: [{ clusterID: 'north' }],
       },
     });
-    const notes = clusterSetNotes(definition, effectiveClusters(definition), releaseFor('v2.7.0')!);
-    const upgrade = section(notes, 'Upgrading from v2.6.3');
+    const notes = clusterSetNotes(definition, effectiveClusters(definition), releaseFor(to)!);
+    const upgrade = section(notes, `Upgrading from ${from}`);
     expect(upgrade).toContain('kubectl --context north delete serviceaccount antrea-mc-member-access-sa');
     expect(upgrade).not.toMatch(/^\s*kubectl (?!--context)/m);
   });

@@ -8,6 +8,7 @@ import type { KubeObject } from '../../src/kube/kube-object';
 import { antreaCoreKey } from '../../src/synth/parts/antrea-core';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
 import { runRules } from '../../src/validate/run-rules';
+import { LATEST } from '../helpers/releases';
 
 // Shared parts (context.ts): Antrea core depends on a cluster's Antrea settings alone, a member's
 // mc-controller access on its Namespace. Clusters with equal inputs share one frozen value per
@@ -56,7 +57,7 @@ test('a cluster whose Antrea settings differ gets its own Antrea core; its other
 
 test('the key tells apart settings the release field of the options could hide', () => {
   const key = (agentConfig: Record<string, unknown>) => {
-    const source = { release: { version: 'v2.7.0' }, agentConfig } as never;
+    const source = { release: { version: LATEST }, agentConfig } as never;
     return antreaCoreKey({ install: 'full', options: source });
   };
   expect(key({ release: { a: 1 } })).not.toBe(key({ release: { a: 2 } }));

@@ -5,6 +5,7 @@ import { effectiveClusters } from '../../src/model/effective';
 import { clusterSetNotes } from '../../src/synth/notes';
 import { shellQuote } from '../../src/shell-quote';
 import { releaseFor } from '../../src/antrea/releases';
+import { LATEST } from '../helpers/releases';
 
 const HOSTILE = ["x'; touch /tmp/p; echo '", '$(id)', '`id`', 'a b', "it's", '"quoted"', '\\', '-rf', '*', 'a\nb', '', '$HOME', 'ca.crt'];
 
@@ -27,7 +28,7 @@ describe('notes commands', () => {
       kind: 'ClusterSetDefinition',
       metadata: { name: 'cs' },
       spec: {
-        antrea: { version: 'v2.7.0' },
+        antrea: { version: LATEST },
         leader: { clusterID: 'lead', server: 'https://lead:6443' },
         clusters: [
           { clusterID: 'lead', member: false },

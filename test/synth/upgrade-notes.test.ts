@@ -3,6 +3,7 @@ import { ClusterSetSchema } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import { clusterSetNotes } from '../../src/synth/notes';
 import { releaseFor } from '../../src/antrea/releases';
+import { LATEST, perMemberCredentialsMove } from '../helpers/releases';
 
 const notes = (antrea: Record<string, unknown>) => {
   const definition = ClusterSetSchema.parse({
@@ -18,11 +19,14 @@ const notes = (antrea: Record<string, unknown>) => {
   return clusterSetNotes(definition, effectiveClusters(definition), releaseFor(definition.spec.antrea.version)!);
 };
 
+const { from, to } = perMemberCredentialsMove();
+const re = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 describe('the "Upgrading from" section of the notes', () => {
   test('lists the steps and risks of the move, with commands for the leader Namespace', () => {
-    const text = notes({ version: 'v2.7.0', upgradeFrom: 'v2.6.3' });
-    const section = text.slice(text.indexOf('## Upgrading from v2.6.3'));
-    expect(section).toMatch(/^## Upgrading from v2\.6\.3\n\nThese bundles are built for Antrea v2\.7\.0; the clusters run v2\.6\.3/);
+    const text = notes({ version: to, upgradeFrom: from });
+    const section = text.slice(text.indexOf(`## Upgrading from ${from}`));
+    expect(section).toMatch(new RegExp(`^## Upgrading from ${re(from)}\n\nThese bundles are built for Antrea ${re(to)}; the clusters run ${re(from)}`));
     expect(section).toContain('   kubectl --context north delete serviceaccount antrea-mc-member-access-sa -n mc-leader --ignore-not-found');
     // numbered steps in order, then the risks
     const numbers = [...section.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1]));
@@ -31,15 +35,17 @@ describe('the "Upgrading from" section of the notes', () => {
   });
 
   test.each([
-    ['no upgradeFrom', { version: 'v2.7.0' }],
-    ['the same release', { version: 'v2.6.3', upgradeFrom: 'v2.6.3' }],
+    ['no upgradeFrom', { version: LATEST }],
+    ['the same release', { version: from, upgradeFrom: from }],
   ])('%s: no section', (_, antrea) => {
     expect(notes(antrea)).not.toContain('## Upgrading');
   });
 
-  test('a move within v2.6 has no v2.7 credential steps', () => {
-    const text = notes({ version: 'v2.6.3', upgradeFrom: 'v2.6.1' });
-    expect(text).toContain('## Upgrading from v2.6.1');
+  test('a patch move before per-member credentials has no credential steps', () => {
+    const earlier = from.replace(/\.\d+$/, '.0');
+    expect(earlier).not.toBe(from);
+    const text = notes({ version: from, upgradeFrom: earlier });
+    expect(text).toContain(`## Upgrading from ${earlier}`);
     expect(text).not.toContain('antrea-mc-member-access-sa');
   });
 });

@@ -42,6 +42,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'tier-removed-in-use': 'error',
   'list-duplicate': 'error',
   'label-syntax': 'error',
+  'delivery-name-collision': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

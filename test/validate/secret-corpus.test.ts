@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkDefinitions } from '../../src/compile';
+import { LATEST } from '../helpers/releases';
 
 // One value per detector family of secretlint's recommended preset (and the JWT and PEM checks of
 // inline-secret), in every kind of place a definition holds text: a name, a free-form policy
@@ -32,7 +33,7 @@ function definition(place: string, secret: string): { file: string; line: number
     '  # a comment',
     'spec:',
     '  antrea:',
-    '    version: v2.7.0',
+    `    version: ${LATEST}`,
     '    agentConfig:',
     `      ${place === 'key' ? s : 'featureGates'}: ${place === 'agentConfig' ? s : '{}'}`,
     '  leader: { clusterID: north, server: "https://172.18.0.1:6443" }',

@@ -53,6 +53,7 @@ import { inlineSecret } from './inline-secret';
 import { unsetValue } from './unset-value';
 import { deliveryDestinationMissing } from './delivery-destination-missing';
 import { argocdApplicationsetSize } from './argocd-applicationset-size';
+import { deliveryNameCollision } from './delivery-name-collision';
 import { clusterInTwoDefinitions } from './cluster-in-two-definitions';
 
 /** Every rule, in catalog order (docs/rules/<id>.md); ids equal the file names. */
@@ -111,5 +112,6 @@ export const allRules: readonly Rule[] = [
   unsetValue,
   deliveryDestinationMissing,
   argocdApplicationsetSize,
+  deliveryNameCollision,
   clusterInTwoDefinitions,
 ];

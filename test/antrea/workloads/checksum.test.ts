@@ -1,4 +1,4 @@
-import { v2_7_0 } from '../../../src/antrea/v2.7.0';
+import { LATEST_RELEASE } from '../../../src/antrea/releases';
 import { describe, expect, test } from 'vitest';
 import { canonicalJson, objectChecksum, sha256Hex } from '../../../src/antrea/workloads/checksum';
 import type { KubeObject } from '../../../src/kube/kube-object';
@@ -11,7 +11,7 @@ import {
   type AntreaOptions,
 } from '../../../src/antrea/workloads';
 
-const release = v2_7_0;
+const release = LATEST_RELEASE;
 const annotations = (o: KubeObject): Record<string, string> =>
   (o.spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations;
 const find = (objects: KubeObject[], kind: string, name: string): KubeObject => objects.find((o) => o.kind === kind && o.metadata.name === name)!;

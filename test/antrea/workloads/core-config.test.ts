@@ -1,4 +1,4 @@
-import { v2_7_0 } from '../../../src/antrea/v2.7.0';
+import { LATEST_RELEASE } from '../../../src/antrea/releases';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { renderYamlConfig } from '../../../src/antrea/workloads/config-file';
@@ -11,7 +11,7 @@ import {
   type AntreaOptions,
 } from '../../../src/antrea/workloads';
 
-const release = v2_7_0;
+const release = LATEST_RELEASE;
 type Conf = Record<string, unknown>;
 const files = (opts: AntreaOptions) => antreaConfigMap(opts).data as Record<string, string>;
 

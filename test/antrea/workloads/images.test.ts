@@ -1,14 +1,21 @@
-import { v2_7_0 } from '../../../src/antrea/v2.7.0';
 import { expect, test } from 'vitest';
 import { imageRef, type ImageName } from '../../../src/antrea/workloads';
+import { SUPPORTED } from '../../helpers/releases';
 
-test.each<[ImageName, string | undefined, string]>([
-  ['agent', undefined, 'antrea/antrea-agent-ubuntu:v2.7.0'],
-  ['controller', undefined, 'antrea/antrea-controller-ubuntu:v2.7.0'],
-  ['mcController', undefined, 'antrea/antrea-mc-controller:v2.7.0'],
-  ['agent', 'antrea', 'antrea/antrea-agent-ubuntu:v2.7.0'],
-  ['agent', 'registry.example.com:5000/mirror/antrea', 'registry.example.com:5000/mirror/antrea/antrea-agent-ubuntu:v2.7.0'],
-  ['mcController', 'harbor.local/antrea/', 'harbor.local/antrea/antrea-mc-controller:v2.7.0'],
-])('%s from %s is %s', (image, imageRegistry, expected) => {
-  expect(imageRef(image, { release: v2_7_0, imageRegistry })).toBe(expected);
+// every release: the image names are the release's, the tag is its version
+test.each(
+  SUPPORTED.flatMap((release) => {
+    const { agent, controller, mcController } = release.images;
+    const v = release.version;
+    return [
+      ['agent', undefined, `antrea/${agent}:${v}`],
+      ['controller', undefined, `antrea/${controller}:${v}`],
+      ['mcController', undefined, `antrea/${mcController}:${v}`],
+      ['agent', 'antrea', `antrea/${agent}:${v}`],
+      ['agent', 'registry.example.com:5000/mirror/antrea', `registry.example.com:5000/mirror/antrea/${agent}:${v}`],
+      ['mcController', 'harbor.local/antrea/', `harbor.local/antrea/${mcController}:${v}`],
+    ].map(([image, imageRegistry, expected]) => [image as ImageName, imageRegistry, expected!, release] as const);
+  }),
+)('%s from %s is %s', (image, imageRegistry, expected, release) => {
+  expect(imageRef(image, { release, imageRegistry })).toBe(expected);
 });

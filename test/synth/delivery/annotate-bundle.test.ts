@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { crdObject, crdsFor } from '../../../src/antrea/release';
-import { v2_7_0 } from '../../../src/antrea/v2.7.0';
+import { LATEST_RELEASE } from '../../../src/antrea/releases';
 import { annotateForDelivery } from '../../../src/synth/delivery';
 import { withGuard } from '../../../src/synth/delivery/prune-guards';
 import { ARGOCD_SYNC_OPTIONS, FLUX_PRUNE } from '../../../src/synth/guards';
 import type { KubeObject } from '../../../src/kube/kube-object';
 
-const crd = crdObject(crdsFor(v2_7_0, { leader: false, member: true })[0]!);
+const crd = crdObject(crdsFor(LATEST_RELEASE, { leader: false, member: true })[0]!);
 const configMap = (): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'antrea-config', namespace: 'kube-system' } });
 
 describe('shared objects', () => {

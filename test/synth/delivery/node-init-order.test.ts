@@ -7,6 +7,7 @@ import { CLOUDS, NODE_INIT } from '../../../src/antrea/workloads';
 import { layerDirectoryOf } from '../../../src/synth/delivery';
 import { ARGOCD_SYNC_WAVE } from '../../../src/synth/delivery/sync-waves';
 import type { KubeObject } from '../../../src/kube/kube-object';
+import { LATEST } from '../../helpers/releases';
 
 /**
  * A cloud's node-init prepares each Node before Antrea's CNI is installed (upstream applies
@@ -17,7 +18,7 @@ const DEFINITION = `apiVersion: antrea-clusterset/v1alpha1
 kind: ClusterSetDefinition
 metadata: { name: clouds }
 spec:
-  antrea: { version: v2.7.0 }
+  antrea: { version: ${LATEST} }
   leader: { clusterID: aws, server: https://aws.example.com:6443 }
   clusters:
     - { clusterID: aws, cloud: EKS, network: { trafficEncapMode: networkPolicyOnly }, serviceCIDR: 10.96.0.0/16, podCIDRs: [10.1.0.0/16], gateways: [{ node: aws-gw }], delivery: { argocd: { name: aws } } }

@@ -8,6 +8,7 @@ import { effectiveClusters } from '../../../src/model/effective';
 import { applicationSetBytes, argocdApplicationsetSize } from '../../../src/validate/rules/argocd-applicationset-size';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 // The ApplicationSet lists every cluster: its size grows with the fleet (and with the destinations
 // written), where each cluster's own objects do not. Long server URLs stand in for a fleet of
@@ -16,7 +17,7 @@ import { source } from '../../helpers/source';
 const url = (c: string) => `https://${c}.${'x'.repeat(200_000)}.example.com:6443`;
 const fleet = (ids: readonly string[]) => source`
   spec:
-    antrea: { version: v2.7.0 }
+    antrea: { version: ${LATEST} }
     leader: { clusterID: ${ids[0]}, server: https://leader:6443 }
     clusters:
 ${ids.map((c, i) => `      - { clusterID: ${c}, serviceCIDR: 10.${i}.0.0/16, gateways: [{ node: ${c}-1 }], delivery: { argocd: { server: '${url(c)}' } } }`).join('\n')}
@@ -31,7 +32,7 @@ ruleTester(argocdApplicationsetSize, {
       name: 'no Argo CD delivery',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           delivery:

@@ -2,10 +2,11 @@ import { expect, test } from 'vitest';
 import { cidrHostBits } from '../../../src/validate/rules/cidr-host-bits';
 import { ruleTester, runRule } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 const hostBits = source`
   spec:
-    antrea: { version: v2.7.0 }
+    antrea: { version: ${LATEST} }
     leader: { clusterID: a, server: https://a:6443 }
     clusters:
       - clusterID: a
@@ -16,7 +17,7 @@ ruleTester(cidrHostBits, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
           - clusterID: a
@@ -27,7 +28,7 @@ ruleTester(cidrHostBits, {
       name: 'IPv6 host bits are left to ipv6-unsupported',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a, serviceCIDR: "fd00::1/64" }]`,
     },

@@ -1,12 +1,13 @@
 import { cidrSyntax } from '../../../src/validate/rules/cidr-syntax';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(cidrSyntax, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
           - clusterID: a
@@ -17,7 +18,7 @@ ruleTester(cidrSyntax, {
       name: 'IPv6 and host bits are other rules',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -31,7 +32,7 @@ ruleTester(cidrSyntax, {
       name: 'a Pod CIDR without a prefix length, a Service CIDR with /33',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -46,7 +47,7 @@ ruleTester(cidrSyntax, {
       name: 'Gateway IPs: three octets, a range, leading zeros',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -64,7 +65,7 @@ ruleTester(cidrSyntax, {
       name: 'a leader-only cluster is checked too',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, member: false, serviceCIDR: 10.96.0.0-20 }`,

@@ -1,6 +1,7 @@
 import { cloudEncapMode } from '../../../src/validate/rules/cloud-encap-mode';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(cloudEncapMode, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(cloudEncapMode, {
       name: 'EKS and AKS in networkPolicyOnly, set once for the set',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { trafficEncapMode: networkPolicyOnly }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a, cloud: EKS }, { clusterID: b, cloud: AKS }]`,
@@ -17,7 +18,7 @@ ruleTester(cloudEncapMode, {
       name: 'GKE in noEncap beside an on-premises cluster in encap',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a }
@@ -27,7 +28,7 @@ ruleTester(cloudEncapMode, {
       name: 'no cloud: any mode',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { trafficEncapMode: hybrid }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
@@ -38,7 +39,7 @@ ruleTester(cloudEncapMode, {
       name: 'AKS with the default encap mode',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { trafficEncapMode: encap }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -50,7 +51,7 @@ ruleTester(cloudEncapMode, {
       name: 'GKE in networkPolicyOnly, set for the cluster',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a }
@@ -63,7 +64,7 @@ ruleTester(cloudEncapMode, {
       name: 'a dedicated leader on EKS installs the variant too',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, member: false, cloud: EKS }

@@ -1,12 +1,13 @@
 import { clusterIdDuplicate } from '../../../src/validate/rules/cluster-id-duplicate';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(clusterIdDuplicate, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
           - { clusterID: a }
@@ -17,7 +18,7 @@ ruleTester(clusterIdDuplicate, {
       name: 'the repeat is reported, the first declaration is related',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a }
@@ -29,7 +30,7 @@ ruleTester(clusterIdDuplicate, {
       name: 'every repeat names the first declaration',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: b

@@ -1,6 +1,7 @@
 import { clusterIdFormat } from '../../../src/validate/rules/cluster-id-format';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 const longest = 'c'.repeat(63);
 
@@ -8,7 +9,7 @@ ruleTester(clusterIdFormat, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
           - { clusterID: a }
@@ -21,7 +22,7 @@ ruleTester(clusterIdFormat, {
       name: 'uppercase and underscore',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a }
@@ -32,7 +33,7 @@ ruleTester(clusterIdFormat, {
       name: 'Antrea\'s unset sentinel "invalid"',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: invalid, server: https://a:6443 }
           clusters:
             - clusterID: invalid`,
@@ -42,7 +43,7 @@ ruleTester(clusterIdFormat, {
       name: 'longer than 63 characters, ends with a dash, empty',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: ${longest}c }
@@ -62,7 +63,7 @@ ruleTester(clusterIdFormat, {
         metadata:
           name: Demo.ClusterSet
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]`,
       diagnostics: [{ line: 4, column: 9 }],

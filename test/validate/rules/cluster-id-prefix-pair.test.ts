@@ -1,6 +1,7 @@
 import { clusterIdPrefixPair } from '../../../src/validate/rules/cluster-id-prefix-pair';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(clusterIdPrefixPair, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(clusterIdPrefixPair, {
       name: 'a prefix without the dash is fine (east, east1)',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: east, server: https://a:6443 }
           clusters:
             - { clusterID: east }
@@ -19,7 +20,7 @@ ruleTester(clusterIdPrefixPair, {
       name: 'a dedicated leader is not a member',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: east, server: https://a:6443 }
           clusters:
             - { clusterID: east, member: false }
@@ -32,7 +33,7 @@ ruleTester(clusterIdPrefixPair, {
       name: 'east, east-1',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: east, server: https://a:6443 }
           clusters:
             - { clusterID: east }
@@ -43,7 +44,7 @@ ruleTester(clusterIdPrefixPair, {
       name: 'the longer ID first: still reported at the second in the file',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: east-1b, server: https://a:6443 }
           clusters:
             - { clusterID: east-1b }
@@ -55,7 +56,7 @@ ruleTester(clusterIdPrefixPair, {
       name: 'every pair of a chain (a, a-b, a-b-c)',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a }

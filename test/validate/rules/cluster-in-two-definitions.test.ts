@@ -4,6 +4,7 @@ import { loadYaml } from '../../../src/load/load-yaml';
 import { parseClusterSet, type ParsedClusterSet } from '../../../src/model/parse-clusterset';
 import { clusterInTwoDefinitions } from '../../../src/validate/rules/cluster-in-two-definitions';
 import { runFleetRules } from '../../../src/validate/run-rules';
+import { LATEST } from '../../helpers/releases';
 
 /** A definition named `name` whose spec is `spec` (lines count from the `spec:` line, which is line 5). */
 const definition = (name: string, spec: string) => `apiVersion: antrea-clusterset/v1alpha1\nkind: ClusterSetDefinition\nmetadata:\n  name: ${name}\n${spec}`;
@@ -12,7 +13,7 @@ const argocd = (id: string, destination: string, cidr: string) =>
   `    - clusterID: ${id}\n      serviceCIDR: ${cidr}\n      delivery: { argocd: ${destination} }\n`;
 
 const spec = (leader: string, clusters: string, delivery = '  delivery: { argocd: { repoURL: https://git.example.com/r.git } }\n') =>
-  `spec:\n  antrea: { version: v2.7.0 }\n  leader: { clusterID: ${leader}, server: https://10.0.0.1:6443 }\n  clusters:\n${clusters}${delivery}`;
+  `spec:\n  antrea: { version: ${LATEST} }\n  leader: { clusterID: ${leader}, server: https://10.0.0.1:6443 }\n  clusters:\n${clusters}${delivery}`;
 
 function run(files: Record<string, string>): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];

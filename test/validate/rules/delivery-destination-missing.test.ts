@@ -1,6 +1,7 @@
 import { deliveryDestinationMissing } from '../../../src/validate/rules/delivery-destination-missing';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(deliveryDestinationMissing, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(deliveryDestinationMissing, {
       name: 'every cluster has a destination',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, delivery: { argocd: { name: in-cluster } } }
@@ -20,7 +21,7 @@ ruleTester(deliveryDestinationMissing, {
       name: 'no Argo CD delivery',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           delivery:
@@ -30,7 +31,7 @@ ruleTester(deliveryDestinationMissing, {
       name: 'a hub Flux: every cluster but the hub itself has a kubeconfig',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a }
@@ -45,7 +46,7 @@ ruleTester(deliveryDestinationMissing, {
       name: 'a hub Flux with two clusters lacking a kubeconfig',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a }
@@ -67,7 +68,7 @@ ruleTester(deliveryDestinationMissing, {
     {
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: l, server: https://l:6443 }
           clusters:
             - clusterID: l

@@ -1,6 +1,7 @@
 import { encryptionConflict } from '../../../src/validate/rules/encryption-conflict';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(encryptionConflict, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(encryptionConflict, {
       name: 'cross-cluster WireGuard without in-cluster encryption',
       code: source`
         spec:
-          antrea: { version: v2.7.0, agentConfig: { trafficEncryptionMode: none } }
+          antrea: { agentConfig: { trafficEncryptionMode: none }, version: ${LATEST} }
           network: { encryption: wireGuard }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
@@ -17,7 +18,7 @@ ruleTester(encryptionConflict, {
       name: 'in-cluster IPsec on a dedicated leader only is not a member concern',
       code: source`
         spec:
-          antrea: { version: v2.7.0, agentConfig: { trafficEncryptionMode: none } }
+          antrea: { agentConfig: { trafficEncryptionMode: none }, version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a, member: false }, { clusterID: b }]`,
     },
@@ -28,17 +29,17 @@ ruleTester(encryptionConflict, {
       name: 'in-cluster IPsec with the Gateway every member runs',
       code: source`
         spec:
-          antrea: { version: v2.7.0, agentConfig: { trafficEncryptionMode: ipsec } }
+          antrea: { agentConfig: { trafficEncryptionMode: ipsec }, version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
-      diagnostics: [{ line: 2, column: 68, related: [{ line: 4, column: 27 }] }],
+      diagnostics: [{ line: 2, column: 51, related: [{ line: 4, column: 27 }] }],
     },
     {
       name: 'in-cluster IPsec with cross-cluster WireGuard',
       code: source`
         spec:
           antrea:
-            version: v2.7.0
+            version: ${LATEST}
             agentConfig:
               trafficEncryptionMode: ipsec
           network:
@@ -52,7 +53,7 @@ ruleTester(encryptionConflict, {
       code: source`
         spec:
           antrea:
-            version: v2.7.0
+            version: ${LATEST}
             agentConfig:
               trafficEncryptionMode: wireGuard
           leader: { clusterID: a, server: https://a:6443 }
@@ -64,7 +65,7 @@ ruleTester(encryptionConflict, {
       code: source`
         spec:
           antrea:
-            version: v2.7.0
+            version: ${LATEST}
             agentConfig:
               trafficEncryptionMode: IPsec
           leader: { clusterID: a, server: https://a:6443 }

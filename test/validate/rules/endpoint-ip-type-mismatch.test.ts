@@ -1,12 +1,13 @@
 import { endpointIPTypeMismatch } from '../../../src/validate/rules/endpoint-ip-type-mismatch';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(endpointIPTypeMismatch, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         network: { endpointIPType: PodIP }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
@@ -17,7 +18,7 @@ ruleTester(endpointIPTypeMismatch, {
     {
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { endpointIPType: ClusterIP }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:

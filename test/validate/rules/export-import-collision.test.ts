@@ -1,6 +1,7 @@
 import { exportImportCollision } from '../../../src/validate/rules/export-import-collision';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(exportImportCollision, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(exportImportCollision, {
       name: 'distinct import names',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           services:
@@ -19,7 +20,7 @@ ruleTester(exportImportCollision, {
       name: 'an exact repeat is export-duplicate, not a collision',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           services:
@@ -31,7 +32,7 @@ ruleTester(exportImportCollision, {
     {
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           services:

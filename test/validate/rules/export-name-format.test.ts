@@ -1,6 +1,7 @@
 import { exportNameFormat } from '../../../src/validate/rules/export-name-format';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 const LONG = 'a'.repeat(64);
 
@@ -8,7 +9,7 @@ ruleTester(exportNameFormat, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters: [{ clusterID: a }]
         services:
@@ -19,7 +20,7 @@ ruleTester(exportNameFormat, {
       name: 'upper case, underscore and dots',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           services:
@@ -39,7 +40,7 @@ ruleTester(exportNameFormat, {
       name: 'a Service name that starts with a digit (RFC 1035), where a Namespace may',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           services:
@@ -54,7 +55,7 @@ ruleTester(exportNameFormat, {
       name: 'too long, or ending with "-"',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           services:

@@ -1,6 +1,7 @@
 import { exportNameLength } from '../../../src/validate/rules/export-name-length';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 // names are already past other limits here: this rule guards the combined name on its own
 const ID = `c${'x'.repeat(99)}`;
@@ -13,7 +14,7 @@ ruleTester(exportNameLength, {
       name: 'a long name exported only from a short cluster ID',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: ${ID} }]
           services:
@@ -25,7 +26,7 @@ ruleTester(exportNameLength, {
       name: '"*" includes the cluster with the long ID',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a }

@@ -1,12 +1,13 @@
 import { exportSystemNamespace } from '../../../src/validate/rules/export-system-namespace';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(exportSystemNamespace, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters: [{ clusterID: a }]
         services:
@@ -16,7 +17,7 @@ ruleTester(exportSystemNamespace, {
     {
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           services:

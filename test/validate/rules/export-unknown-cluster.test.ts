@@ -1,12 +1,13 @@
 import { exportUnknownCluster } from '../../../src/validate/rules/export-unknown-cluster';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(exportUnknownCluster, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters: [{ clusterID: a }, { clusterID: b }]
         services:
@@ -18,7 +19,7 @@ ruleTester(exportUnknownCluster, {
       name: 'a cluster that does not exist',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]
           services:
@@ -31,7 +32,7 @@ ruleTester(exportUnknownCluster, {
       name: 'the dedicated leader is no member',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: l, server: https://l:6443 }
           clusters:
             - { clusterID: l, member: false }

@@ -1,12 +1,13 @@
 import { gatewayIpDuplicate } from '../../../src/validate/rules/gateway-ip-duplicate';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(gatewayIpDuplicate, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
           - { clusterID: a, gateways: [{ node: n1, ip: 192.168.200.101 }] }
@@ -15,7 +16,7 @@ ruleTester(gatewayIpDuplicate, {
       name: 'two candidates of one cluster may share a floating IP',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -29,7 +30,7 @@ ruleTester(gatewayIpDuplicate, {
       name: 'two clusters, one Gateway IP',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a

@@ -1,12 +1,13 @@
 import { gatewayIpInCidr } from '../../../src/validate/rules/gateway-ip-in-cidr';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(gatewayIpInCidr, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
           - clusterID: a
@@ -21,7 +22,7 @@ ruleTester(gatewayIpInCidr, {
       name: 'values that do not parse or are IPv6 belong to other rules',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -32,7 +33,7 @@ ruleTester(gatewayIpInCidr, {
       name: 'networkPolicyOnly: Pods take addresses from the primary CNI, beside the Nodes (a Gateway inside the Pod range)',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -47,7 +48,7 @@ ruleTester(gatewayIpInCidr, {
       name: 'networkPolicyOnly still keeps Gateways out of its Service CIDR',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -60,7 +61,7 @@ ruleTester(gatewayIpInCidr, {
       name: "inside the cluster's own Pod CIDR",
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -73,7 +74,7 @@ ruleTester(gatewayIpInCidr, {
       name: "inside another member's Service CIDR",
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a

@@ -1,6 +1,7 @@
 import { gatewayMissing } from '../../../src/validate/rules/gateway-missing';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(gatewayMissing, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(gatewayMissing, {
       name: 'a dedicated leader needs no Gateway',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, member: false }
@@ -20,7 +21,7 @@ ruleTester(gatewayMissing, {
       name: 'no gateways key',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, gateways: [{ node: a-node1 }] }
@@ -31,7 +32,7 @@ ruleTester(gatewayMissing, {
       name: 'an empty list',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a

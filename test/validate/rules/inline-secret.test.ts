@@ -6,6 +6,7 @@ import { inlineSecret } from '../../../src/validate/rules/inline-secret';
 import { runRawRules } from '../../../src/validate/run-rules';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 // made-up token material with the shapes of the real thing
 const b64url = (s: string) => Buffer.from(s).toString('base64url');
@@ -19,7 +20,7 @@ ruleTester(inlineSecret, {
       name: 'sealed ciphertext and External Secrets references',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -41,7 +42,7 @@ ruleTester(inlineSecret, {
       code: source`
         spec:
           antrea:
-            version: v2.7.0
+            version: ${LATEST}
             agentConfig: { token: s3cr3t }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]`,
@@ -51,7 +52,7 @@ ruleTester(inlineSecret, {
       name: 'a JWT and a PEM block in values of any key',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: b
@@ -78,7 +79,7 @@ ruleTester(inlineSecret, {
       name: 'a base64-encoded JWT pasted into encryptedData instead of kubeseal output',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: b
@@ -99,7 +100,7 @@ test('inline-secret fires even though the schema rejects the key', () => {
     kind: ClusterSetDefinition
     metadata: { name: test }
     spec:
-      antrea: { version: v2.7.0 }
+      antrea: { version: ${LATEST} }
       leader: { clusterID: a, server: https://a:6443 }
       clusters:
         - clusterID: a

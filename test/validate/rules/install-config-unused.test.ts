@@ -1,6 +1,7 @@
 import { installConfigUnused } from '../../../src/validate/rules/install-config-unused';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(installConfigUnused, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(installConfigUnused, {
       name: 'agentConfig with every cluster installed by the bundles',
       code: source`
         spec:
-          antrea: { version: v2.7.0, agentConfig: { logVerbosity: 2 } }
+          antrea: { agentConfig: { logVerbosity: 2 }, version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
     },
@@ -16,7 +17,7 @@ ruleTester(installConfigUnused, {
       name: 'members installed elsewhere, no config to lose',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b, install: multiclusterOnly }]`,
     },
@@ -24,7 +25,7 @@ ruleTester(installConfigUnused, {
       name: 'only the dedicated leader is installed elsewhere: it runs no agent for the set',
       code: source`
         spec:
-          antrea: { version: v2.7.0, controllerConfig: { logVerbosity: 2 } }
+          antrea: { controllerConfig: { logVerbosity: 2 }, version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a, member: false, install: multiclusterOnly }, { clusterID: b }]`,
     },
@@ -35,7 +36,7 @@ ruleTester(installConfigUnused, {
       code: source`
         spec:
           antrea:
-            version: v2.7.0
+            version: ${LATEST}
             agentConfig: { logVerbosity: 2 }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -47,12 +48,12 @@ ruleTester(installConfigUnused, {
       name: 'both configs: one warning each',
       code: source`
         spec:
-          antrea: { version: v2.7.0, agentConfig: { a: 1 }, controllerConfig: { b: 2 } }
+          antrea: { agentConfig: { a: 1 }, controllerConfig: { b: 2 }, version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a, install: multiclusterOnly }, { clusterID: b }]`,
       diagnostics: [
-        { line: 2, column: 30, related: [{ line: 4, column: 39 }] },
-        { line: 2, column: 53, related: [{ line: 4, column: 39 }] },
+        { line: 2, column: 13, related: [{ line: 4, column: 39 }] },
+        { line: 2, column: 36, related: [{ line: 4, column: 39 }] },
       ],
     },
   ],

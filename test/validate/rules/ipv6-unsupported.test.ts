@@ -1,12 +1,13 @@
 import { ipv6Unsupported } from '../../../src/validate/rules/ipv6-unsupported';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(ipv6Unsupported, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
           - clusterID: a
@@ -17,7 +18,7 @@ ruleTester(ipv6Unsupported, {
       name: 'an IPv6-looking value that does not parse is cidr-syntax',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a, serviceCIDR: "fd00::zz/64" }]`,
     },
@@ -27,7 +28,7 @@ ruleTester(ipv6Unsupported, {
       name: 'IPv6 Pod CIDR, Service CIDR and Gateway IP',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a

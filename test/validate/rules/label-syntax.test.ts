@@ -1,6 +1,7 @@
 import { labelSyntax } from '../../../src/validate/rules/label-syntax';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(labelSyntax, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(labelSyntax, {
       name: 'prefixed and plain keys, empty and dotted values, expressions and sameLabels',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           policies:
@@ -29,7 +30,7 @@ ruleTester(labelSyntax, {
       name: 'a merge key, a space, a long value, a bad prefix, an expression key and value, a sameLabels key',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           policies:

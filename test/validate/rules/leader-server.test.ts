@@ -1,10 +1,11 @@
 import { leaderServer } from '../../../src/validate/rules/leader-server';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 const withServer = (server: string) => source`
   spec:
-    antrea: { version: v2.7.0 }
+    antrea: { version: ${LATEST} }
     leader:
       clusterID: a
       server: ${server}

@@ -1,12 +1,13 @@
 import { leaderUnknown } from '../../../src/validate/rules/leader-unknown';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(leaderUnknown, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
           - { clusterID: a }`,
@@ -15,7 +16,7 @@ ruleTester(leaderUnknown, {
     {
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: nope, server: https://a:6443 }
           clusters:
             - { clusterID: a }`,

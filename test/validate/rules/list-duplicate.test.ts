@@ -1,6 +1,7 @@
 import { listDuplicate } from '../../../src/validate/rules/list-duplicate';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(listDuplicate, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(listDuplicate, {
       name: 'two Gateway Nodes of one cluster; the same Node name in two clusters',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, gateways: [{ node: n1 }, { node: n2 }] }
@@ -22,7 +23,7 @@ ruleTester(listDuplicate, {
       name: 'a Gateway Node listed twice, with the same or another IP',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -40,7 +41,7 @@ ruleTester(listDuplicate, {
       name: 'a cluster listed twice in exportFrom',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]
           services:

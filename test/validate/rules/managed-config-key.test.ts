@@ -1,13 +1,14 @@
 import { managedConfigKey } from '../../../src/validate/rules/managed-config-key';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(managedConfigKey, {
   valid: [
     source`
       spec:
         antrea:
-          version: v2.7.0
+          version: ${LATEST}
           agentConfig:
             featureGates: { Egress: true }
             trafficEncryptionMode: ipsec
@@ -22,7 +23,7 @@ ruleTester(managedConfigKey, {
       code: source`
         spec:
           antrea:
-            version: v2.7.0
+            version: ${LATEST}
             agentConfig:
               tunnelType: vxlan
               trafficEncapMode: noEncap
@@ -40,7 +41,7 @@ ruleTester(managedConfigKey, {
       code: source`
         spec:
           antrea:
-            version: v2.7.0
+            version: ${LATEST}
             agentConfig:
               featureGates: { Egress: true, Multicluster: false }
               multicluster:

@@ -1,6 +1,7 @@
 import { memberCount } from '../../../src/validate/rules/member-count';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(memberCount, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(memberCount, {
       name: 'a dual-role leader and one member',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
     },
@@ -16,7 +17,7 @@ ruleTester(memberCount, {
       name: 'a dedicated leader and two members',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, member: false }
@@ -29,7 +30,7 @@ ruleTester(memberCount, {
       name: 'one dual-role cluster',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]`,
       diagnostics: [{ line: 4, column: 13 }],
@@ -38,7 +39,7 @@ ruleTester(memberCount, {
       name: 'a dedicated leader does not count',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, member: false }

@@ -1,6 +1,7 @@
 import { memberFlag } from '../../../src/validate/rules/member-flag';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(memberFlag, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(memberFlag, {
       name: 'a dedicated leader',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, member: false }
@@ -21,7 +22,7 @@ ruleTester(memberFlag, {
       name: 'member: false on a member',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a

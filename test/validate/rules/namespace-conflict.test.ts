@@ -1,6 +1,7 @@
 import { namespaceConflict } from '../../../src/validate/rules/namespace-conflict';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(namespaceConflict, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(namespaceConflict, {
       name: 'a dual-role cluster with the default Namespaces',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
     },
@@ -16,7 +17,7 @@ ruleTester(namespaceConflict, {
       name: 'a dedicated leader runs no member controller',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, namespace: mc, server: https://a:6443 }
           clusters:
             - { clusterID: a, member: false, namespace: mc }
@@ -28,7 +29,7 @@ ruleTester(namespaceConflict, {
       name: 'a dual-role cluster with one Namespace for both controllers',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader:
             clusterID: a
             namespace: antrea-multicluster
@@ -43,7 +44,7 @@ ruleTester(namespaceConflict, {
       name: 'invalid leader and member Namespace names',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, namespace: Antrea_MC, server: https://a:6443 }
           clusters:
             - { clusterID: a }

@@ -1,6 +1,7 @@
 import { noSnatMode } from '../../../src/validate/rules/no-snat-mode';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(noSnatMode, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(noSnatMode, {
       name: 'noSNAT in noEncap',
       code: source`
         spec:
-          antrea: { version: v2.7.0, agentConfig: { noSNAT: true } }
+          antrea: { agentConfig: { noSNAT: true }, version: ${LATEST} }
           network: { trafficEncapMode: noEncap }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
@@ -17,7 +18,7 @@ ruleTester(noSnatMode, {
       name: 'networkPolicyOnly turns noSNAT on anyway and accepts it',
       code: source`
         spec:
-          antrea: { version: v2.7.0, agentConfig: { noSNAT: true } }
+          antrea: { agentConfig: { noSNAT: true }, version: ${LATEST} }
           network: { trafficEncapMode: networkPolicyOnly }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
@@ -26,7 +27,7 @@ ruleTester(noSnatMode, {
       name: 'noSNAT false in encap',
       code: source`
         spec:
-          antrea: { version: v2.7.0, agentConfig: { noSNAT: false } }
+          antrea: { agentConfig: { noSNAT: false }, version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
     },
@@ -37,7 +38,7 @@ ruleTester(noSnatMode, {
       code: source`
         spec:
           antrea:
-            version: v2.7.0
+            version: ${LATEST}
             agentConfig:
               noSNAT: true
           leader: { clusterID: a, server: https://a:6443 }
@@ -49,7 +50,7 @@ ruleTester(noSnatMode, {
       code: source`
         spec:
           antrea:
-            version: v2.7.0
+            version: ${LATEST}
             agentConfig:
               noSNAT: true
           network: { trafficEncapMode: noEncap }

@@ -1,6 +1,7 @@
 import { objectNameFormat } from '../../../src/validate/rules/object-name-format';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 // 246 characters: a valid Kubernetes name whose bundle file name would exceed 255 bytes
 const LONG_NODE =
@@ -10,7 +11,7 @@ ruleTester(objectNameFormat, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
           - clusterID: a
@@ -31,7 +32,7 @@ ruleTester(objectNameFormat, {
       name: "names kept from a running ClusterSet: a member's leader credentials and a policy export",
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -48,7 +49,7 @@ ruleTester(objectNameFormat, {
       name: 'Gateway Node names: underscore, and a name too long for its file',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -62,7 +63,7 @@ ruleTester(objectNameFormat, {
       name: 'a token Secret name that would break the notes commands, properties that are no Secret keys, a negative interval',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -85,7 +86,7 @@ ruleTester(objectNameFormat, {
       name: 'delivery: Namespaces, a template in the ApplicationSet, a duration',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           delivery:

@@ -1,6 +1,7 @@
 import { podCidrMissing } from '../../../src/validate/rules/pod-cidr-missing';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(podCidrMissing, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(podCidrMissing, {
       name: 'ClusterIP without Pod-to-Pod needs no Pod CIDRs',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
     },
@@ -16,7 +17,7 @@ ruleTester(podCidrMissing, {
       name: 'a dedicated leader needs no Pod CIDRs',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { podToPodConnectivity: true }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -29,7 +30,7 @@ ruleTester(podCidrMissing, {
       name: 'Pod-to-Pod for the ClusterSet: at the cluster, naming the setting',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network:
             podToPodConnectivity: true
           leader: { clusterID: a, server: https://a:6443 }
@@ -42,7 +43,7 @@ ruleTester(podCidrMissing, {
       name: 'PodIP as a per-cluster override: at the override',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, podCIDRs: [10.244.0.0/20] }

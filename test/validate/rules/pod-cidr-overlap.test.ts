@@ -1,6 +1,7 @@
 import { podCidrOverlap } from '../../../src/validate/rules/pod-cidr-overlap';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(podCidrOverlap, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(podCidrOverlap, {
       name: 'the field report as intended: disjoint Pod CIDRs with Pod-to-Pod',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { podToPodConnectivity: true }
           leader: { clusterID: cl1, server: https://192.168.150.101:6443 }
           clusters:
@@ -20,7 +21,7 @@ ruleTester(podCidrOverlap, {
       name: 'ClusterIP endpoints without Pod-to-Pod: Pod ranges stay local',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, podCIDRs: [10.244.0.0/16] }
@@ -30,7 +31,7 @@ ruleTester(podCidrOverlap, {
       name: 'a dedicated leader is not a member',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { podToPodConnectivity: true }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -41,7 +42,7 @@ ruleTester(podCidrOverlap, {
       name: 'values that do not parse are cidr-syntax only',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { podToPodConnectivity: true }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -54,7 +55,7 @@ ruleTester(podCidrOverlap, {
       name: 'field report: cl2 and cl3 both declare 10.244.16.0/20 with podToPodConnectivity',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network:
             podToPodConnectivity: true
           leader:
@@ -76,7 +77,7 @@ ruleTester(podCidrOverlap, {
       name: 'PodIP endpoints',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { endpointIPType: PodIP }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -88,7 +89,7 @@ ruleTester(podCidrOverlap, {
       name: 'a repeat within one member',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { podToPodConnectivity: true }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -99,7 +100,7 @@ ruleTester(podCidrOverlap, {
       name: 'one cluster turns Pod-to-Pod on by override',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, podCIDRs: [10.244.0.0/16] }

@@ -1,12 +1,13 @@
 import { podServiceCidrOverlap } from '../../../src/validate/rules/pod-service-cidr-overlap';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(podServiceCidrOverlap, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters:
           - { clusterID: a, podCIDRs: [10.244.0.0/20], serviceCIDR: 10.96.0.0/20 }
@@ -15,7 +16,7 @@ ruleTester(podServiceCidrOverlap, {
       name: 'Pod vs Pod and Service vs Service are other rules',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, podCIDRs: [10.244.0.0/16], serviceCIDR: 10.96.0.0/12 }
@@ -27,7 +28,7 @@ ruleTester(podServiceCidrOverlap, {
       name: 'in one cluster',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -39,7 +40,7 @@ ruleTester(podServiceCidrOverlap, {
       name: 'across clusters, whatever the endpoint type',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { endpointIPType: PodIP }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:

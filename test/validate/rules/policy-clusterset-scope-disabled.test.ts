@@ -1,6 +1,7 @@
 import { policyClusterSetScopeDisabled } from '../../../src/validate/rules/policy-clusterset-scope-disabled';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(policyClusterSetScopeDisabled, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(policyClusterSetScopeDisabled, {
       name: 'ClusterSet scope with stretched policy on',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { stretchedNetworkPolicy: true }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]
@@ -22,7 +23,7 @@ ruleTester(policyClusterSetScopeDisabled, {
       name: 'Cluster scope needs nothing',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]
           policies:
@@ -37,7 +38,7 @@ ruleTester(policyClusterSetScopeDisabled, {
       name: 'an ingress peer and a toServices entry with stretched policy off',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]
           policies:
@@ -63,7 +64,7 @@ ruleTester(policyClusterSetScopeDisabled, {
       name: 'one member turns it off',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { stretchedNetworkPolicy: true }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:

@@ -1,12 +1,13 @@
 import { policyName } from '../../../src/validate/rules/policy-name';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(policyName, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters: [{ clusterID: a }]
         policies:
@@ -19,7 +20,7 @@ ruleTester(policyName, {
       name: 'a leading "-" or "."',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           policies:
@@ -34,7 +35,7 @@ ruleTester(policyName, {
       name: 'a repeated name',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           policies:
@@ -46,7 +47,7 @@ ruleTester(policyName, {
       name: 'upper case, a trailing dot, and a name past the label length',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           policies:

@@ -1,12 +1,13 @@
 import { policySchema } from '../../../src/validate/rules/policy-schema';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(policySchema, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters: [{ clusterID: a }]
         policies:
@@ -29,7 +30,7 @@ ruleTester(policySchema, {
       name: 'missing priority, a bad action and a misspelled field',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           policies:

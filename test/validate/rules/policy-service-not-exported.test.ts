@@ -1,12 +1,13 @@
 import { policyServiceNotExported } from '../../../src/validate/rules/policy-service-not-exported';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(policyServiceNotExported, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         network: { stretchedNetworkPolicy: true }
         leader: { clusterID: a, server: https://a:6443 }
         clusters: [{ clusterID: a }, { clusterID: b }]
@@ -27,7 +28,7 @@ ruleTester(policyServiceNotExported, {
       name: 'a Service no one exports, and one exported only from a non-member',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { stretchedNetworkPolicy: true }
           leader: { clusterID: l, server: https://l:6443 }
           clusters: [{ clusterID: l, member: false }, { clusterID: a }]

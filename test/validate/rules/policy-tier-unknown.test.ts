@@ -1,6 +1,7 @@
 import { policyTierUnknown } from '../../../src/validate/rules/policy-tier-unknown';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(policyTierUnknown, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(policyTierUnknown, {
       name: 'a built-in Tier, a declared Tier and no Tier at all',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           tiers: [{ name: mc-admin, priority: 90 }]
@@ -23,7 +24,7 @@ ruleTester(policyTierUnknown, {
       name: 'a Tier declared nowhere',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           policies:
@@ -37,7 +38,7 @@ ruleTester(policyTierUnknown, {
       name: 'a built-in Tier in its display spelling: members look Tiers up by exact name',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           policies:

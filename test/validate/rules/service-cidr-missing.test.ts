@@ -1,6 +1,7 @@
 import { serviceCidrMissing } from '../../../src/validate/rules/service-cidr-missing';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(serviceCidrMissing, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(serviceCidrMissing, {
       name: 'a dedicated leader needs no Service CIDR',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, member: false }
@@ -18,7 +19,7 @@ ruleTester(serviceCidrMissing, {
       name: 'PodIP endpoints need no Service CIDR',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { endpointIPType: PodIP }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a, podCIDRs: [10.244.0.0/16] }]`,
@@ -29,7 +30,7 @@ ruleTester(serviceCidrMissing, {
       name: 'ClusterIP by default: reported at the cluster',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, serviceCIDR: 10.96.0.0/16 }
@@ -41,7 +42,7 @@ ruleTester(serviceCidrMissing, {
       name: 'a per-cluster override to ClusterIP: reported at the override',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { endpointIPType: PodIP }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:

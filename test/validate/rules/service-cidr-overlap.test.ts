@@ -1,6 +1,7 @@
 import { serviceCidrOverlap } from '../../../src/validate/rules/service-cidr-overlap';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(serviceCidrOverlap, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(serviceCidrOverlap, {
       name: 'disjoint Service CIDRs (the EKS guide)',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: west, server: https://a:6443 }
           clusters:
             - { clusterID: west, serviceCIDR: 10.100.0.0/16 }
@@ -18,7 +19,7 @@ ruleTester(serviceCidrOverlap, {
       name: 'PodIP endpoints: Service ranges stay local',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { endpointIPType: PodIP }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -29,7 +30,7 @@ ruleTester(serviceCidrOverlap, {
       name: 'a dedicated leader is not a member',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, member: false, serviceCIDR: 10.96.0.0/12 }
@@ -39,7 +40,7 @@ ruleTester(serviceCidrOverlap, {
       name: 'values that do not parse are cidr-syntax only',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, serviceCIDR: 10.96.0.0/33 }
@@ -51,7 +52,7 @@ ruleTester(serviceCidrOverlap, {
       name: 'two members, the same range',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a
@@ -64,7 +65,7 @@ ruleTester(serviceCidrOverlap, {
       name: 'the wider range written second',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, serviceCIDR: 10.96.16.0/20 }
@@ -79,7 +80,7 @@ ruleTester(serviceCidrOverlap, {
       name: 'one cluster overrides endpointIPType to ClusterIP',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { endpointIPType: PodIP }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:

@@ -1,6 +1,7 @@
 import { stretchedPolicyEncap } from '../../../src/validate/rules/stretched-policy-encap';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(stretchedPolicyEncap, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(stretchedPolicyEncap, {
       name: 'stretched policy in encap',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { stretchedNetworkPolicy: true, trafficEncapMode: encap }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
@@ -17,7 +18,7 @@ ruleTester(stretchedPolicyEncap, {
       name: 'noEncap without stretched policy',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { trafficEncapMode: noEncap }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }, { clusterID: b }]`,
@@ -28,7 +29,7 @@ ruleTester(stretchedPolicyEncap, {
       name: 'the whole set is in networkPolicyOnly: one report',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network:
             trafficEncapMode: networkPolicyOnly
             stretchedNetworkPolicy: true
@@ -40,7 +41,7 @@ ruleTester(stretchedPolicyEncap, {
       name: 'one member overrides the mode',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { stretchedNetworkPolicy: true }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:

@@ -1,12 +1,13 @@
 import { stretchedPolicyMismatch } from '../../../src/validate/rules/stretched-policy-mismatch';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(stretchedPolicyMismatch, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         network: { stretchedNetworkPolicy: true }
         leader: { clusterID: l, server: https://l:6443 }
         clusters:
@@ -19,7 +20,7 @@ ruleTester(stretchedPolicyMismatch, {
       name: 'one member opts out',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { stretchedNetworkPolicy: true }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -32,7 +33,7 @@ ruleTester(stretchedPolicyMismatch, {
       name: 'the dedicated leader counts too: its mc-controller needs the flag',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { stretchedNetworkPolicy: true }
           leader: { clusterID: l, server: https://l:6443 }
           clusters:

@@ -1,10 +1,11 @@
 import { tierConflict } from '../../../src/validate/rules/tier-conflict';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 const HEAD = source`
   spec:
-    antrea: { version: v2.7.0 }
+    antrea: { version: ${LATEST} }
     leader: { clusterID: a, server: https://a:6443 }
     clusters: [{ clusterID: a }]
 `;
@@ -18,7 +19,7 @@ ruleTester(tierConflict, {
       name: 'custom Tiers with free priorities',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           tiers:
@@ -35,7 +36,7 @@ ruleTester(tierConflict, {
       name: 'a built-in name and a built-in priority',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           tiers:
@@ -52,7 +53,7 @@ ruleTester(tierConflict, {
       name: 'reserved priorities',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           tiers:
@@ -67,7 +68,7 @@ ruleTester(tierConflict, {
       name: 'a repeated name and a repeated priority',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           tiers:

@@ -1,6 +1,7 @@
 import { tunnelPortMismatch } from '../../../src/validate/rules/tunnel-port-mismatch';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(tunnelPortMismatch, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(tunnelPortMismatch, {
       name: 'one port for the whole set',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { tunnelPort: 7081 }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -19,7 +20,7 @@ ruleTester(tunnelPortMismatch, {
       name: '0 and the standard Geneve port are the same port',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a }
@@ -29,7 +30,7 @@ ruleTester(tunnelPortMismatch, {
       name: 'GRE has no port',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { tunnelType: gre }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -42,7 +43,7 @@ ruleTester(tunnelPortMismatch, {
       name: 'an override uses another port',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network:
             tunnelPort: 7081
           leader: { clusterID: a, server: https://a:6443 }
@@ -56,7 +57,7 @@ ruleTester(tunnelPortMismatch, {
       name: 'two members with ports of their own each differ from the rest',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, network: { tunnelPort: 7000 } }

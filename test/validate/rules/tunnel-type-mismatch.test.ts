@@ -1,6 +1,7 @@
 import { tunnelTypeMismatch } from '../../../src/validate/rules/tunnel-type-mismatch';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(tunnelTypeMismatch, {
   valid: [
@@ -8,7 +9,7 @@ ruleTester(tunnelTypeMismatch, {
       name: 'one tunnelType for the whole set',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { tunnelType: vxlan }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -19,7 +20,7 @@ ruleTester(tunnelTypeMismatch, {
       name: 'a dedicated leader is no member and may differ',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: l, server: https://l:6443 }
           clusters:
             - { clusterID: l, member: false, network: { tunnelType: gre } }
@@ -32,7 +33,7 @@ ruleTester(tunnelTypeMismatch, {
       name: 'an override differs from spec.network',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           network: { tunnelType: geneve }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
@@ -45,7 +46,7 @@ ruleTester(tunnelTypeMismatch, {
       name: 'the majority of overrides wins over spec.network',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, network: { tunnelType: vxlan } }
@@ -58,7 +59,7 @@ ruleTester(tunnelTypeMismatch, {
       name: 'a tie goes to the first member',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - { clusterID: a, network: { tunnelType: stt } }

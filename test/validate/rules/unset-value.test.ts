@@ -5,12 +5,13 @@ import { unsetValue } from '../../../src/validate/rules/unset-value';
 import { runRawRules } from '../../../src/validate/run-rules';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
+import { LATEST } from '../../helpers/releases';
 
 ruleTester(unsetValue, {
   valid: [
     source`
       spec:
-        antrea: { version: v2.7.0 }
+        antrea: { version: ${LATEST} }
         leader: { clusterID: a, server: https://a:6443 }
         clusters: [{ clusterID: a, tokenSecret: { source: manual, name: "unset" } }]`,
   ],
@@ -19,7 +20,7 @@ ruleTester(unsetValue, {
       name: 'a string value import could not know',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: <unset> }
           clusters: [{ clusterID: a }]`,
       diagnostics: [{ line: 3, column: 35 }],
@@ -28,7 +29,7 @@ ruleTester(unsetValue, {
       name: 'in a list item',
       code: source`
         spec:
-          antrea: { version: v2.7.0 }
+          antrea: { version: ${LATEST} }
           leader: { clusterID: a, server: https://a:6443 }
           clusters:
             - clusterID: a

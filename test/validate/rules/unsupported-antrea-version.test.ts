@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { SUPPORTED_ANTREA_VERSIONS } from '../../../src/antrea/releases';
+import { SUPPORTED } from '../../helpers/releases';
 import { unsupportedAntreaVersion } from '../../../src/validate/rules/unsupported-antrea-version';
 import { ruleTester, runRule } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
@@ -10,8 +11,12 @@ const at = (version: string) => source`
     leader: { clusterID: a, server: https://a:6443 }
     clusters: [{ clusterID: a }]`;
 
-test('the supported releases', () => {
-  expect(SUPPORTED_ANTREA_VERSIONS).toEqual(['v2.5.3', 'v2.6.3', 'v2.7.0']);
+test('the supported releases are the registry, oldest first, each once', () => {
+  expect(SUPPORTED_ANTREA_VERSIONS).toEqual(SUPPORTED.map((r) => r.version));
+  expect(new Set(SUPPORTED_ANTREA_VERSIONS).size).toBe(SUPPORTED_ANTREA_VERSIONS.length);
+  const order = (v: string) => v.slice(1).split('.').map(Number);
+  const sorted = [...SUPPORTED_ANTREA_VERSIONS].sort((a, b) => order(a).reduce((d, n, i) => d || n - order(b)[i]!, 0));
+  expect(SUPPORTED_ANTREA_VERSIONS).toEqual(sorted);
 });
 
 test('the hint lists every supported release', () => {
@@ -20,11 +25,7 @@ test('the hint lists every supported release', () => {
 });
 
 ruleTester(unsupportedAntreaVersion, {
-  valid: [
-    { name: 'v2.5.3', code: at('v2.5.3') },
-    { name: 'v2.6.3', code: at('v2.6.3') },
-    { name: 'v2.7.0', code: at('v2.7.0') },
-  ],
+  valid: [...SUPPORTED.map((r) => ({ name: r.version, code: at(r.version) }))],
   invalid: [
     { name: 'a patch release not modelled', code: at('v2.6.2'), diagnostics: [{ line: 2, column: 22 }] },
     {

@@ -1,10 +1,11 @@
 import { clustersetRename } from '../../../src/validate/transitions/clusterset-rename';
 import { source } from '../../helpers/source';
 import { transitionTester } from '../../helpers/transition-tester';
+import { LATEST } from '../../helpers/releases';
 
 const spec = source`
   spec:
-    antrea: { version: v2.7.0 }
+    antrea: { version: ${LATEST} }
     leader: { clusterID: a, server: https://a:6443 }
     clusters: [{ clusterID: a, member: false }, { clusterID: b }]
 `;

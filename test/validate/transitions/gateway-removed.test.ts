@@ -1,10 +1,11 @@
 import { gatewayRemoved } from '../../../src/validate/transitions/gateway-removed';
 import { source } from '../../helpers/source';
 import { transitionTester } from '../../helpers/transition-tester';
+import { LATEST } from '../../helpers/releases';
 
 const spec = (gateways: string, more = '') => source`
   spec:
-    antrea: { version: v2.7.0 }
+    antrea: { version: ${LATEST} }
     leader: { clusterID: a, server: https://a:6443 }
     clusters:
       - { clusterID: a, gateways: [{ node: a1 }] }

@@ -1,10 +1,11 @@
 import { leaderMove } from '../../../src/validate/transitions/leader-move';
 import { source } from '../../helpers/source';
 import { transitionTester } from '../../helpers/transition-tester';
+import { LATEST } from '../../helpers/releases';
 
 const spec = (leader: string, clusters: string) => source`
   spec:
-    antrea: { version: v2.7.0 }
+    antrea: { version: ${LATEST} }
     leader: { clusterID: ${leader}, server: https://${leader}:6443 }
     clusters: ${clusters}
 `;

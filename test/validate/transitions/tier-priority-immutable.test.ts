@@ -1,10 +1,11 @@
 import { tierPriorityImmutable } from '../../../src/validate/transitions/tier-priority-immutable';
 import { source } from '../../helpers/source';
 import { transitionTester } from '../../helpers/transition-tester';
+import { LATEST } from '../../helpers/releases';
 
 const spec = (tiers: string) => source`
   spec:
-    antrea: { version: v2.7.0 }
+    antrea: { version: ${LATEST} }
     leader: { clusterID: a, server: https://a:6443 }
     clusters: [{ clusterID: a }, { clusterID: b }]
     tiers:
