@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import { kustomizationsIn } from './flux';
 import { replay } from './replay';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled } from './scenario';
 import type { Fleet } from './controllers';
@@ -40,8 +41,15 @@ describe('a failed verification holds no layer and no other cluster (Flux, hub)'
     // the verify unit waits for the cluster's last layer, and nothing waits for it
     for (const [name, unit] of Object.entries(r.units)) {
       const kinds = new Set(unit.objects.map((o) => o.kind));
-      if (name.endsWith('-verify')) expect([...kinds].sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Job', 'Role', 'RoleBinding', 'ServiceAccount']);
+      // (no Service in this definition: no ClusterRole for the applications' Namespaces)
+      if (name.endsWith('-verify')) expect([...kinds].sort()).toEqual(['ConfigMap', 'Job', 'Role', 'RoleBinding', 'ServiceAccount']);
       else expect(kinds.has('Job')).toBe(false);
+    }
+    const { revision, folder } = compiled.forEngine('flux');
+    const ks = kustomizationsIn(revision, folder);
+    for (const k of ks) {
+      if (k.name.endsWith('-verify')) expect(k.dependsOn).toEqual([k.name.replace(/-verify$/, '-4-resources')]);
+      expect(k.dependsOn.filter((d) => d.endsWith('-verify'))).toEqual([]);
     }
   });
 });

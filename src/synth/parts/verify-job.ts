@@ -5,6 +5,7 @@ import { serviceAccountBinding } from '../../kube/rbac';
 import { checksFor, type ReadRule } from '../../verify/checks';
 import { verificationScript } from '../../verify/verify-script';
 import type { BundlePart } from './context';
+import { VERIFY_UNIT } from '../delivery/layer-paths';
 
 /** The Job and its script ConfigMap: named by content, so a change replaces them (plan does not call it a removal). */
 export const isVerificationRun = (kind: string, name: string): boolean =>
@@ -16,9 +17,11 @@ const HOOK = { 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-d
 /**
  * The verification Job of a member (docs/verify.md): the shell half of the cluster's checks
  * (verify/checks.ts) in a published kubectl image pinned by digest, with a ServiceAccount that may
- * only `get`, by name, the objects those checks read. Argo CD runs it as a PostSync hook; Flux
- * applies it with the last layer (layers.ts puts a Job there), whose `wait` makes the layer
- * Ready only when the Job has succeeded. It reads, never writes, and opens no port: no effect on
+ * only `get`, by name, the objects those checks read. Every object of it carries the `verify` unit
+ * label, which puts it in the bundle's `verify/` folder (delivery/layer-paths.ts): Argo CD runs
+ * the Job as a PostSync hook of the cluster's Application; Flux applies the folder as a unit of
+ * its own after the last layer and waits for the Job there, so its result holds no layer and no
+ * other cluster. It reads, never writes, and opens no port: no effect on
  * traffic. Its name is a hash of what it verifies and how, so a change makes a new Job that runs
  * again (Flux does not re-run a finished Job whose spec is unchanged; prune removes the old one).
  *
@@ -38,7 +41,7 @@ export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
     .update(JSON.stringify([verify.image, script, reads]))
     .digest('hex')
     .slice(0, 10);
-  const labels = { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: definition.metadata.name };
+  const labels = { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: definition.metadata.name, [LABELS.unit]: VERIFY_UNIT };
   const meta = (name: string, namespace?: string) => ({ name, ...(namespace !== undefined && { namespace }), labels });
   const local = rulesOf(reads.filter((r) => r.namespace === ns));
   const elsewhere = reads.filter((r) => r.namespace !== ns);
@@ -74,6 +77,9 @@ function rulesOf(reads: readonly ReadRule[]): object[] {
     .map((e) => ({ apiGroups: [e.group], resources: [e.resource], resourceNames: [...e.names].sort(), verbs: ['get'] }));
 }
 
+/** How long a verification may run, all its attempts together (a Flux verify unit waits as long). */
+export const VERIFY_DEADLINE_SECONDS = 3600;
+
 /**
  * The script retries for 300 s per attempt; the Job retries failed attempts with its backoff
  * (10 s doubling, 6 times), so a member that connects or imports late still turns green, and one
@@ -86,7 +92,7 @@ function job(metadata: KubeObject['metadata'], account: string, image: string): 
     metadata: { ...metadata, annotations: HOOK },
     spec: {
       backoffLimit: 6,
-      activeDeadlineSeconds: 3600,
+      activeDeadlineSeconds: VERIFY_DEADLINE_SECONDS,
       template: {
         metadata: { labels: metadata.labels },
         spec: {
