@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { engineName, LABELS, MANAGED_BY } from '../delivery/engine-names';
 import type { KubeObject } from '../../kube/kube-object';
 import { serviceAccountBinding } from '../../kube/rbac';
-import { checksFor, type ReadRule } from '../../verify/checks';
+import { checksFor, type CheckInstance, type ReadRule } from '../../verify/checks';
+import type { ClusterSet } from '../../model/clusterset';
+import type { EffectiveCluster } from '../../model/effective';
 import { verificationScript } from '../../verify/verify-script';
 import type { BundlePart } from './context';
 import { VERIFY_UNIT } from '../delivery/layer-paths';
@@ -32,7 +34,7 @@ const HOOK = { 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-d
 export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   const verify = definition.spec.verify;
   if (!verify.job || !cluster.isMember) return [];
-  const checks = checksFor(definition, clusters, cluster).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere === false));
+  const checks = jobChecks(definition, clusters, cluster);
   const script = verificationScript(definition.metadata.name, cluster.clusterID, checks);
   const reads = checks.flatMap((c) => c.reads);
   const ns = cluster.cluster.namespace;
@@ -62,6 +64,10 @@ export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
     job(meta(`antrea-clusterset-verify-${hash}`, ns), account, verify.image),
   ];
 };
+
+/** The checks a member's Job runs: those with a shell half, and on a dual-role leader only the imports it exports itself. */
+export const jobChecks = (definition: ClusterSet, clusters: readonly EffectiveCluster[], cluster: EffectiveCluster): CheckInstance[] =>
+  checksFor(definition, clusters, cluster).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere === false));
 
 /** `get` by name, one rule per resource: no list, no watch, nothing else. */
 function rulesOf(reads: readonly ReadRule[]): object[] {
