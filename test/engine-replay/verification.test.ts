@@ -101,29 +101,32 @@ describe.each(TABLE)('%s', (_, data, broken) => {
     return { r, model };
   }
 
-  test.each(['argocd', 'flux'] as const)('%s: every member’s verification runs last, after its layers are healthy, and is what turns it green', async (engine) => {
-    const { r } = await run(engine);
-    const log = r.log;
-    for (const id of memberIDs(definition)) {
-      const passed = at(log, new RegExp(`^\\[${esc(id)}\\] verification antrea-clusterset-verify-[0-9a-f]{10} Complete`));
-      expect(passed, `${id}\n${log.join('\n')}`).toBeGreaterThan(-1);
-      if (engine === 'flux') {
-        const unit = `${name}-${id}`;
-        const lastLayer = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-4-resources: Ready`));
-        const verifyStarts = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-verify: Progressing`));
-        const green = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-verify: Ready`));
-        expect([lastLayer < verifyStarts, verifyStarts < passed, passed < green], id).toEqual([true, true, true]);
-        expect(r.flux[`${unit}-verify`]?.state).toBe('Ready');
-      } else {
-        const app = `${name}-${id}`;
-        const postSync = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: PostSync wave`));
-        const lastSyncWave = log.map((l, i) => (new RegExp(`^\\[argocd\\] ${esc(app)}: Sync wave`).test(l) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
-        const green = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: sync Succeeded`));
-        expect([lastSyncWave < postSync, postSync < passed, passed < green], id).toEqual([true, true, true]);
-        expect(r.argocd[app]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
+  test.each(['argocd', 'flux'] as const)(
+    '%s: every member’s verification runs last, after its layers are healthy, and is what turns it green',
+    async (engine) => {
+      const { r } = await run(engine);
+      const log = r.log;
+      for (const id of memberIDs(definition)) {
+        const passed = at(log, new RegExp(`^\\[${esc(id)}\\] verification antrea-clusterset-verify-[0-9a-f]{10} Complete`));
+        expect(passed, `${id}\n${log.join('\n')}`).toBeGreaterThan(-1);
+        if (engine === 'flux') {
+          const unit = `${name}-${id}`;
+          const lastLayer = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-4-resources: Ready`));
+          const verifyStarts = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-verify: Progressing`));
+          const green = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-verify: Ready`));
+          expect([lastLayer < verifyStarts, verifyStarts < passed, passed < green], id).toEqual([true, true, true]);
+          expect(r.flux[`${unit}-verify`]?.state).toBe('Ready');
+        } else {
+          const app = `${name}-${id}`;
+          const postSync = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: PostSync wave`));
+          const lastSyncWave = log.map((l, i) => (new RegExp(`^\\[argocd\\] ${esc(app)}: Sync wave`).test(l) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+          const green = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: sync Succeeded`));
+          expect([lastSyncWave < postSync, postSync < passed, passed < green], id).toEqual([true, true, true]);
+          expect(r.argocd[app]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
+        }
       }
-    }
-  });
+    },
+  );
 
   test.each(['argocd', 'flux'] as const)(
     '%s: a member whose Gateway Node is NotReady (its kubelet is down): every layer healthy, the verification Failed and saying why, the other members green',
@@ -151,7 +154,11 @@ describe.each(TABLE)('%s', (_, data, broken) => {
       const { r } = await run(engine, { withoutToken: broken });
       expect(r.log.some((l) => l.startsWith(`[${broken}] verification`))).toBe(false);
       for (const id of memberIDs(definition)) {
-        if (id !== broken) expect(r.log.some((l) => l.startsWith(`[${id}] verification`) && l.includes('Complete')), id).toBe(true);
+        if (id !== broken)
+          expect(
+            r.log.some((l) => l.startsWith(`[${id}] verification`) && l.includes('Complete')),
+            id,
+          ).toBe(true);
         if (engine === 'flux') {
           // (the health check's timeout and the retry at the interval alternate: never Ready)
           if (id === broken) expect(r.flux[`${name}-${id}-4-resources`]?.state, id).not.toBe('Ready');
@@ -159,7 +166,12 @@ describe.each(TABLE)('%s', (_, data, broken) => {
           expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(id === broken ? 'Pending' : 'Ready');
         } else {
           const a = r.argocd[`${name}-${id}`]!;
-          if (id === broken) expect([a.operation, a.health.status, a.message]).toEqual(['Running', 'Progressing', expect.stringMatching(/waiting for healthy state of ClusterSet/)]);
+          if (id === broken)
+            expect([a.operation, a.health.status, a.message]).toEqual([
+              'Running',
+              'Progressing',
+              expect.stringMatching(/waiting for healthy state of ClusterSet/),
+            ]);
           else expect([a.operation, a.health.status], id).toEqual(['Succeeded', 'Healthy']);
         }
       }

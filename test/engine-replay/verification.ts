@@ -32,7 +32,11 @@ export interface VerificationModel {
 const VERIFY_JOB = /^antrea-clusterset-verify-[0-9a-f]{10}$/;
 const GATEWAY = 'multicluster.antrea.io/gateway';
 const GATEWAY_IP = 'multicluster.antrea.io/gateway-ip';
-const GROUP: Record<string, string> = { ClusterSet: 'multicluster.crd.antrea.io', Gateway: 'multicluster.crd.antrea.io', ServiceImport: 'multicluster.x-k8s.io' };
+const GROUP: Record<string, string> = {
+  ClusterSet: 'multicluster.crd.antrea.io',
+  Gateway: 'multicluster.crd.antrea.io',
+  ServiceImport: 'multicluster.x-k8s.io',
+};
 
 /** Steps of failing checks before the Job is Failed: fewer than the Job's 40 minutes could hold, never more. */
 export const VERIFY_ATTEMPT_STEPS = 8;
@@ -45,7 +49,10 @@ export function withVerification(fleet: Fleet, definition: ClusterSet, attempts 
     const cluster = clusters.find((x) => x.clusterID === c.clusterID);
     if (!cluster) return { ok: false, lines: [`no cluster ${c.clusterID} in the definition`] };
     const objects = live(c);
-    const verdicts = jobChecks(definition, clusters, cluster).map((check) => ({ check, v: check.evaluate ? check.evaluate(objects) : answers(c, check.subject) }));
+    const verdicts = jobChecks(definition, clusters, cluster).map((check) => ({
+      check,
+      v: check.evaluate ? check.evaluate(objects) : answers(c, check.subject),
+    }));
     return { ok: verdicts.every((x) => x.v.ok), lines: verdicts.map(({ check, v }) => `${v.ok ? 'PASS' : 'FAIL'} ${check.check}: ${v.message}`) };
   };
   /** service-answers (opt-in): imported here, and the exporters' Service has ready endpoints */
@@ -116,7 +123,13 @@ export function withVerification(fleet: Fleet, definition: ClusterSet, attempts 
     if (c.list('Gateway', ns).length > 0 || candidates.length === 0) return;
     const node = candidates[0]!;
     const ip = node.metadata.annotations?.[GATEWAY_IP] ?? '192.0.2.1';
-    c.put({ apiVersion: 'multicluster.crd.antrea.io/v1alpha1', kind: 'Gateway', metadata: { name: node.metadata.name, namespace: ns }, gatewayIP: ip, internalIP: ip });
+    c.put({
+      apiVersion: 'multicluster.crd.antrea.io/v1alpha1',
+      kind: 'Gateway',
+      metadata: { name: node.metadata.name, namespace: ns },
+      gatewayIP: ip,
+      internalIP: ip,
+    });
     fleet.events.push({ cluster: c.clusterID, message: `Gateway ${node.metadata.name} elected` });
   }
 
