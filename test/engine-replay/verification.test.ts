@@ -178,3 +178,40 @@ describe.each(TABLE)('%s', (_, data, broken) => {
     },
   );
 });
+
+/**
+ * A dual-role leader's verification in Argo CD is a PostSync hook of the leader's Application, and
+ * RollingSync starts the members' step only once every Application of the leader's step is
+ * Healthy, not OutOfSync, and its last operation Succeeded (argo-cd
+ * applicationset/controllers/applicationset_controller.go appSyncEnabledForNextStep,
+ * isApplicationHealthy): while it runs, and if it fails, the members wait (docs/verify.md). Flux
+ * holds nothing on it.
+ */
+describe('a dual-role leader whose verification fails (its Gateway Node is NotReady)', () => {
+  const definition = withBothEngines(readDefinition('test/fixtures/verify/definition.yaml'));
+  let compiled: Compiled;
+  beforeAll(async () => {
+    compiled = await compileDefinition(definition);
+  });
+  async function run(engine: 'argocd' | 'flux') {
+    const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
+    withVerification(fleet, compiled.definition);
+    deployApplications(compiled.definition)(fleet);
+    const nodeReady = fleet.nodeReady.bind(fleet);
+    fleet.nodeReady = (cluster, node) => node !== 'north-node-1' && nodeReady(cluster, node);
+    return replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
+  }
+
+  test('argocd (ApplicationSet, RollingSync): the leader’s sync fails on its hook and the members’ step never starts', async () => {
+    const r = await run('argocd');
+    expect(r.argocd['verify-clusterset-north']).toMatchObject({ operation: 'Failed', health: { status: 'Healthy' } });
+    expect([r.argocd['verify-clusterset-east']!.operation, r.argocd['verify-clusterset-west']!.operation]).toEqual(['None', 'None']);
+  });
+
+  test('flux: only the leader’s verify unit fails; the members install and pass theirs', async () => {
+    const r = await run('flux');
+    expect(r.flux['verify-clusterset-north-4-resources']?.state).toBe('Ready');
+    expect(r.flux['verify-clusterset-north-verify']?.state).toBe('Failed');
+    for (const id of ['east', 'west']) expect(r.flux[`verify-clusterset-${id}-verify`]?.state, id).toBe('Ready');
+  });
+});
