@@ -126,7 +126,14 @@ function verifyKustomization(inputs: ClusterDeliveryInputs, flux: FluxDelivery):
   ];
 }
 
-/** `<clusterset>-<clusterID>-verify` (docs/verify.md: `flux reconcile kustomization` it to run a verification again). */
+/**
+ * `<clusterset>-<clusterID>-verify` (docs/verify.md: `flux reconcile kustomization` it to run a
+ * verification again). It cannot take another unit's name: a layer's ends in its layer, never
+ * `verify`; another member's verify unit has another ID; an exports unit `<cs>-<id>-exports-<ns>`
+ * matches only when this member's ID is `<id>-exports-…`, a dash-prefix pair of two members that
+ * `cluster-id-prefix-pair` refuses (and a hub Flux's folder refuses any duplicate as
+ * `output-collision`).
+ */
 export const verifyKustomizationName = (clusterSet: string, clusterID: string): string => engineName(clusterSet, clusterID, VERIFY_DIRECTORY);
 
 /** The Job's `activeDeadlineSeconds`: Flux waits as long as the Job may take. */
