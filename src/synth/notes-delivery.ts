@@ -87,7 +87,8 @@ function fluxSection(definition: ClusterSet, clusters: readonly EffectiveCluster
     return [
       '## Delivery with Flux (hub)',
       `Once, on the cluster that runs the hub Flux (${code('$FLUX_CONTEXT')}): a kubeconfig Secret for every remote cluster (self-contained, no exec plugin: the files the kubeconfig contexts section writes are), then one Kustomization for ${code('flux/')}. ` +
-        "It creates five Kustomizations per cluster, one per layer, each member's first after the leader's last.",
+        "It creates five Kustomizations per cluster, one per layer, each member's first after the leader's last" +
+        (definition.spec.verify.job || definition.spec.services.length > 0 ? ", and after a member's last layer the units nothing waits for (below)." : '.'),
       sh([
         ...remote.map((c) => {
           const ref = c.cluster.delivery.flux!.kubeConfigSecretRef!;
@@ -100,6 +101,7 @@ function fluxSection(definition: ClusterSet, clusters: readonly EffectiveCluster
         `kubectl --context "$FLUX_CONTEXT" -n ${ns} get kustomizations -l ${LABELS.clusterSet}=${q(cs)}`,
         ...clusters.slice(0, 1).map((c) => `flux --context "$FLUX_CONTEXT" -n ${ns} tree kustomization ${q(last(c.clusterID))}`),
       ]),
+      ...afterLastLayer(definition, cs, ns),
     ].join('\n\n');
   }
   const ordered = [...clusters.filter((c) => c.isLeader), ...clusters.filter((c) => !c.isLeader)];
@@ -114,5 +116,19 @@ function fluxSection(definition: ClusterSet, clusters: readonly EffectiveCluster
     ),
     "Watch each cluster's layers; the last one is Ready once its ClusterSet is (connected to the leader, for a member):",
     sh(ordered.map((c) => `kubectl --context ${q(c.clusterID)} -n ${ns} get kustomizations -l ${LABELS.clusterSet}=${q(cs)}`)),
+    ...afterLastLayer(definition, cs, ns),
   ].join('\n\n');
+}
+
+/** The Flux units after a member's last layer that nothing waits for: its exports and its verification (docs/verify.md). */
+function afterLastLayer(definition: ClusterSet, cs: string, ns: string): string[] {
+  const units = [
+    ...(definition.spec.services.length > 0 ? [`${code(`${cs}-<clusterID>-exports-<namespace>`)}, its ServiceExports per Namespace`] : []),
+    ...(definition.spec.verify.job
+      ? [
+          `${code(`${cs}-<clusterID>-verify`)}, its verification Job: Ready once the Job has passed its checks. A failed Job stays failed: to run it again, delete it (${code('kubectl -n <member namespace> delete job -l antrea-clusterset/unit=verify')}) and ${code(`flux -n ${ns} reconcile kustomization ${cs}-<clusterID>-verify`)}`,
+        ]
+      : []),
+  ];
+  return units.length > 0 ? [`After a member's last layer, units that no layer and no other cluster waits for: ${units.join('; ')}.`] : [];
 }

@@ -82,8 +82,8 @@ describe('incremental synth', () => {
     const verification = /\/(ConfigMap|Job)\.kube-system\.antrea-clusterset-verify-[0-9a-f]{10}\.yaml$/;
     expect(removed.filter((p) => !verification.test(p))).toEqual(['fleet/cluster-5/4-resources/Node.cluster-5-node-1.yaml']);
     expect(removed.filter((p) => verification.test(p)).map((p) => p.split('/').slice(0, 3).join('/'))).toEqual([
-      'fleet/cluster-5/1-rbac-config',
-      'fleet/cluster-5/4-resources',
+      'fleet/cluster-5/verify',
+      'fleet/cluster-5/verify',
     ]);
     expect(second.changed).toBe(changed.length + removed.length);
   });

@@ -5,6 +5,7 @@ import type { Revision } from './revision';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 const HOOK = 'argocd.argoproj.io/hook';
+const HOOK_DELETE_POLICY = 'argocd.argoproj.io/hook-delete-policy';
 const SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
 const TRACKING = 'argocd.argoproj.io/tracking-id';
 
@@ -302,6 +303,11 @@ export class ArgoSync {
           },
         },
       };
+      // a hook from an earlier sync goes first (gitops-engine pkg/sync/hook/delete_policy.go
+      // DeletePolicies: BeforeHookCreation unless another policy is set; sync_context.go runTasks
+      // deletes those hooks before creating them), so every sync runs it again
+      const before = t.hook ? this.live(t.target!) : undefined;
+      if (before && (annotation(t.target!, HOOK_DELETE_POLICY) ?? 'BeforeHookCreation').split(',').includes('BeforeHookCreation')) this.cluster.delete(before);
       const result = this.cluster.apply(o);
       if (result.ok) t.state = 'running';
       else {

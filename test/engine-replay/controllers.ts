@@ -442,7 +442,7 @@ export class Fleet {
     };
   }
 
-  /** The Job controller: a Job completes once its Pod can run (a verification Job's own verdict is the caller's to model). */
+  /** The Job controller: a Job completes once its Pod can run (a verification Job's verdict: verification.ts withVerification). */
   jobOutcome: (c: ApiServer, job: Obj) => 'Complete' | 'Failed' | undefined = (c, job) =>
     this.schedulableNodes(c, job).some((n) => this.podRuns(c, job, n)) ? 'Complete' : undefined;
 

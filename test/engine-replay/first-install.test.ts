@@ -7,6 +7,7 @@ import { ARGO_HEALTH_REVIEWED, argoHealth, DOCUMENTED_ARGO_HEALTH } from './heal
 import { groupOf, refOf, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
 import { Fleet } from './controllers';
+import { deployApplications, withVerification } from './verification';
 import { ApiServer } from './api-server';
 import { compileDefinition, createNamespaces, fleetFor, readDefinition, withBothEngines, type Compiled, type DefinitionData } from './scenario';
 
@@ -90,12 +91,25 @@ describe.each(EXAMPLES)('%s', (_, example) => {
       compiled = await compileDefinition(definition);
     });
 
-    test.each(['argocd', 'flux'] as const)('%s: a first install converges with the applications’ Namespaces in place', async (engine) => {
-      const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
-      const r = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
-      expect(verdict(r, false), r.log.join('\n')).toEqual(CONVERGED);
-      expect(fleet.fabricatedNodes()).toEqual([]);
-    });
+    test.each(['argocd', 'flux'] as const)(
+      '%s: a first install converges with the applications in place, and every member’s verification passes',
+      async (engine) => {
+        const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
+        // the verification Job judges the live objects, as its script does (verification.ts)
+        const model = withVerification(fleet, compiled.definition);
+        deployApplications(compiled.definition)(fleet);
+        const r = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
+        expect(
+          [...model.reports.values()].flat().filter((l) => !l.startsWith('PASS')),
+          r.log.join('\n'),
+        ).toEqual([]);
+        const verified = new Set([...model.reports.keys()].map((k) => k.split('/')[0]));
+        const members = compiled.definition.spec.verify.job ? definition.spec.clusters.filter((c) => c.member !== false).length : 0;
+        expect(verified.size).toBe(members);
+        expect(verdict(r, false), r.log.join('\n')).toEqual(CONVERGED);
+        expect(fleet.fabricatedNodes()).toEqual([]);
+      },
+    );
 
     test.each(['argocd', 'flux'] as const)(
       '%s: without the applications’ Namespaces the ClusterSet converges, and exports follow their Namespaces',

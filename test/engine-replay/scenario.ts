@@ -5,6 +5,7 @@ import { checkDefinitions } from '../../src/pipeline/pipeline';
 import { EmitCache, layoutClusterSet } from '../../src/emit/layout';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
 import type { ClusterSetOutput } from '../../src/synth/synth-clusterset';
+import type { ClusterSet } from '../../src/model/clusterset';
 import { ApiServer } from './api-server';
 import { Fleet } from './controllers';
 import type { Obj } from './kube';
@@ -38,6 +39,8 @@ export interface Compiled {
   /** the files under `dist/` */
   readonly revision: Revision;
   readonly output: ClusterSetOutput;
+  /** the definition as the compiler read it (defaults applied) */
+  readonly definition: ClusterSet;
   /** what one engine reads: the files under its delivery `path`, and its folder of engine objects */
   readonly forEngine: (engine: 'argocd' | 'flux') => { revision: Revision; folder: string };
 }
@@ -69,6 +72,7 @@ export async function compileDefinition(definition: DefinitionData): Promise<Com
     return {
       revision: Revision.fromOutput(files),
       output,
+      definition: parsed[0]!.definition,
       forEngine: (engine) => {
         const path = delivery[engine]?.path.replace(/^\.\/|\/$/g, '') ?? 'dist';
         return { revision: Revision.fromOutput(files, path), folder: `${path}/${output.name}/${engine}` };

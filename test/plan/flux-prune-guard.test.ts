@@ -26,10 +26,10 @@ const prunedByParent = (before: readonly KubeObject[], after: readonly KubeObjec
 };
 
 describe('Flux delivery: a ClusterSet renamed or removed does not uninstall Antrea', () => {
-  it('every layer and exports Kustomization is guarded against its parent', () => {
+  it('every layer, exports and verify Kustomization is guarded against its parent', () => {
     const objects = fluxOf('test-clusterset');
-    // three clusters' five layers, and test-cluster-west's exports from Namespace demo
-    expect(objects.length).toBe(16);
+    // three clusters' five layers, test-cluster-west's exports from Namespace demo, and the two members' verifications
+    expect(objects.length).toBe(18);
     for (const o of objects) expect(o.metadata.annotations?.[FLUX_PRUNE], o.metadata.name).toBe('disabled');
   });
 

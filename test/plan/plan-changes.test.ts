@@ -165,7 +165,7 @@ describe('plan over pairs of definitions', () => {
     const [b, a] = [await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after })];
     const plan = planChanges(b, a);
     expect(plan.objectChanges.map((c) => `${c.owner} ${c.kind} ${c.name} ${c.change} ${c.paths.join(',')}`)).toEqual(
-      ['0-namespaces-crds', '1-rbac-config', '2-webhooks', '3-workloads', '4-resources', 'exports-demo'].map(
+      ['0-namespaces-crds', '1-rbac-config', '2-webhooks', '3-workloads', '4-resources', 'exports-demo', 'verify'].map(
         (unit) => `flux Kustomization test-clusterset-test-cluster-west-${unit} changed spec.kubeConfig.secretRef.name`,
       ),
     );
@@ -216,12 +216,13 @@ describe('plan over pairs of definitions', () => {
     after.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }, { node: 'cl3-node1', retired: true }];
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     expect(plan.counts).toEqual([
-      // the new Gateway Node, the retired one's annotations, and the verification that now looks for
-      // the new Gateway (its script and Job are named by what they verify; its Role reads the Node)
+      // the new Gateway Node and the retired one's annotations (4-resources), and the verification
+      // that now looks for the new Gateway (verify/: its script and Job are named by what they
+      // verify, so each is one added and one removed; its Role reads the Node)
       {
         clusterSet: 'demo-clusterset',
         owner: 'demo-cluster-member3',
-        layers: { '1-rbac-config': { added: 1, changed: 1, removed: 1 }, '4-resources': { added: 2, changed: 1, removed: 1 } },
+        layers: { '4-resources': { added: 1, changed: 1, removed: 0 }, verify: { added: 2, changed: 1, removed: 2 } },
       },
     ]);
   });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { compile } from '../../src/compile';
 import { VERIFY_IMAGE } from '../../src/model/clusterset';
-import { layerOf } from '../../src/synth/layers';
+import { layerDirectoryOf } from '../../src/synth/delivery/layer-paths';
 import type { KubeObject } from '../../src/kube/kube-object';
 
 const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');
@@ -63,7 +63,7 @@ describe('the verification Job', () => {
       expect((b as unknown as { subjects: unknown }).subjects).toEqual([{ kind: 'ServiceAccount', name: sa, namespace: 'kube-system' }]);
   });
 
-  it('a pinned image, limits, no privilege, a PostSync hook, in the last layer (Flux waits for it there)', async () => {
+  it('a pinned image, limits, no privilege, a PostSync hook, in its own unit verify/ (Flux waits for it there, and nothing waits for it)', async () => {
     const job = jobOf((await verification()).get('west')!);
     expect(VERIFY_IMAGE).toMatch(/@sha256:[0-9a-f]{64}$/);
     const pod = job.spec.template.spec;
@@ -72,7 +72,7 @@ describe('the verification Job', () => {
     expect(pod.containers[0]!.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
     expect(pod.hostNetwork).toBeUndefined();
     expect(job.metadata.annotations).toMatchObject({ 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-delete-policy': 'BeforeHookCreation' });
-    expect(layerOf(job)).toBe('resources');
+    for (const o of (await verification()).get('west')!) expect(layerDirectoryOf(o)).toBe('verify');
     expect(pod.volumes).toContainEqual({ name: 'script', configMap: { name: job.metadata.name } });
   });
 
@@ -100,7 +100,7 @@ describe('the verification Job', () => {
 describe('spec.verify', () => {
   it('an image not pinned by digest is a schema error at its line; job: false removes the verification', async () => {
     const definition = parse(readFileSync(DEFINITION, 'utf8')) as Definition & { spec: { verify?: object } };
-    definition.spec.verify = { image: 'docker.io/bitnami/kubectl:latest' };
+    definition.spec.verify = { image: 'docker.io/alpine/k8s:latest' };
     const file = join(tmp, 'unpinned.yaml');
     writeFileSync(file, stringify(definition));
     const { diagnostics } = await compile({ files: [file] });

@@ -91,12 +91,18 @@ const definition = async () => {
 };
 
 /** Runs a cluster's Job script against the fake kubectl; returns its report lines, exit code and kubectl calls. */
+/** busybox, when installed (.ci/run installs it): the verification image's shell and `timeout` */
+const BUSYBOX = spawnSync('busybox', ['true']).status === 0;
+if (!BUSYBOX) console.warn('test/verify/checks.test.ts: busybox is not installed; the Job script runs in dash and bash only');
+const SHELLS = ['sh', 'bash', ...(BUSYBOX ? ['busybox sh'] : [])];
+
 function runScript(shell: string, script: string, dir: string) {
   const log = join(dir, 'kubectl.log');
   mkdirSync(join(dir, 'bin'), { recursive: true });
   writeFileSync(log, '');
   execFileSync('cp', [FAKE_KUBECTL, join(dir, 'bin', 'kubectl')]);
-  const run = spawnSync(shell, ['-c', script], {
+  const [command, ...args] = shell.split(' ');
+  const run = spawnSync(command!, [...args, '-c', script], {
     encoding: 'utf8',
     env: {
       PATH: `${join(dir, 'bin')}:/usr/bin:/bin`,
@@ -126,8 +132,8 @@ describe.each(Object.entries(SCENARIOS))('%s', (scenario, clusters) => {
     const fromStatus = checks.filter((c) => c.shell !== undefined).map((c) => verdictLine(c, c.evaluate!(live)));
     if (scenario === 'healthy') expect(fromStatus.every((l) => l.startsWith('PASS'))).toBe(true);
     if (scenario === 'first install') expect(fromStatus.every((l) => l.startsWith('FAIL'))).toBe(true);
-    // dash (Debian's sh, as strict as busybox ash) and bash
-    for (const shell of ['sh', 'bash']) {
+    // dash (Debian's sh), bash, and busybox ash: the image's /bin/sh (alpine/k8s, docs/verify.md)
+    for (const shell of SHELLS) {
       const { lines, status } = runScript(shell, verificationScript('verify-clusterset', clusterID, checks), dir);
       expect(lines, shell).toEqual(fromStatus);
       expect(status, shell).toBe(fromStatus.every((l) => l.startsWith('PASS')) ? 0 : 1);
@@ -227,11 +233,14 @@ describe('opt-in: the imported Service answers (spec.verify.request, the Job onl
     const server = createServer().listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const port = (server.address() as AddressInfo).port;
-    const connect = (p: number) => spawnSync('timeout', ['5', 'bash', '-c', 'exec 3<>"/dev/tcp/$1/$2"', 'connect', '127.0.0.1', String(p)]).status;
-    expect(connect(port)).toBe(0);
+    // coreutils' timeout here, busybox's in the image (Alpine links `timeout` to busybox)
+    const timeouts = [['timeout'], ...(BUSYBOX ? [['busybox', 'timeout']] : [])];
+    const connect = (timeout: string[], p: number) =>
+      spawnSync(timeout[0]!, [...timeout.slice(1), '5', 'bash', '-c', 'exec 3<>"/dev/tcp/$1/$2"', 'connect', '127.0.0.1', String(p)]).status;
+    for (const t of timeouts) expect(connect(t, port), t.join(' ')).toBe(0);
     server.close();
     await new Promise((r) => server.once('close', r));
-    expect(connect(port)).not.toBe(0);
+    for (const t of timeouts) expect(connect(t, port), t.join(' ')).not.toBe(0);
   });
 
   it("a dual-role leader's Job leaves out Services only other members export", async () => {

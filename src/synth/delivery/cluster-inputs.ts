@@ -23,6 +23,8 @@ export interface ClusterDeliveryInputs {
   readonly leaderID: string | undefined;
   /** the application Namespaces the cluster exports Services from, sorted: one delivery unit each (layer-paths.ts) */
   readonly exportNamespaces: readonly string[];
+  /** the bundle has a verification (`verify/`, layer-paths.ts): a member, with `spec.verify.job` */
+  readonly verify: boolean;
 }
 
 /** An engine object and its folder under `dist/<clusterset>/`. */
@@ -44,5 +46,6 @@ export function clusterDeliveryInputs(definition: ClusterSet, clusters: readonly
     fluxHub,
     leaderID,
     exportNamespaces: c.isMember ? [...new Set(definition.spec.services.filter((s) => exportsService(s, c.clusterID)).map((s) => s.namespace))].sort() : [],
+    verify: c.isMember && definition.spec.verify.job,
   }));
 }

@@ -8,6 +8,8 @@ export const LABELS = {
   clusterID: 'antrea-clusterset/cluster-id',
   role: 'antrea-clusterset/role',
   layer: 'antrea-clusterset/layer',
+  /** on a bundle's objects that form a delivery unit outside the layers (layer-paths.ts `verify/`) */
+  unit: 'antrea-clusterset/unit',
 } as const;
 
 export const MANAGED_BY = 'antrea-clusterset';

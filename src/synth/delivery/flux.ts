@@ -6,7 +6,8 @@ import { LAYERS } from '../layers';
 import { asKubeObject } from '../../kube/kube-object';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
-import { exportDirectory, layerDirectory } from './layer-paths';
+import { VERIFY_DEADLINE_SECONDS } from '../parts/verify-job';
+import { exportDirectory, layerDirectory, VERIFY_DIRECTORY } from './layer-paths';
 
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
 
@@ -28,7 +29,10 @@ export function fluxClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[
   const folder = inputs.fluxHub ? FLUX_FOLDER : `${FLUX_FOLDER}/${inputs.clusterID}`;
   const after =
     inputs.fluxHub && inputs.role === 'member' && inputs.leaderID !== undefined ? layerName(inputs.clusterSet, inputs.leaderID, LAYERS.length - 1) : undefined;
-  return [...layerKustomizations(inputs, flux, after), ...exportKustomizations(inputs, flux)].map((k) => ({ folder, object: asKubeObject(k) }));
+  return [...layerKustomizations(inputs, flux, after), ...exportKustomizations(inputs, flux), ...verifyKustomization(inputs, flux)].map((k) => ({
+    folder,
+    object: asKubeObject(k),
+  }));
 }
 
 /** `<clusterset>-<clusterID>-<n>-<layer>`: `flux get kustomizations` lists them in apply order. */
@@ -99,6 +103,41 @@ function exportKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery)
     kustomization(inputs, flux, { name: engineName(clusterSet, clusterID, 'exports', ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last] }),
   );
 }
+
+/**
+ * The verification of a member (`<bundle>/verify/`, layer-paths.ts), `<clusterset>-<clusterID>-verify`:
+ * after the cluster's last layer, and nothing depends on it, so its Job's result (kstatus: Current
+ * once Complete, Failed once Failed) is this Kustomization's Ready and holds no layer and no other
+ * cluster. It waits as long as the Job may run (verify-job.ts `activeDeadlineSeconds`), not the
+ * interval. Guarded like the layers: a renamed ClusterSet orphans it, a verification that changes
+ * replaces its Job (named by content) and prunes the old one.
+ */
+function verifyKustomization(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
+  if (!inputs.verify) return [];
+  const { clusterSet, clusterID } = inputs;
+  const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
+  return [
+    kustomization(
+      inputs,
+      flux,
+      { name: verifyKustomizationName(clusterSet, clusterID), label: VERIFY_DIRECTORY, dir: VERIFY_DIRECTORY, dependsOn: [last] },
+      { timeout: VERIFY_TIMEOUT },
+    ),
+  ];
+}
+
+/**
+ * `<clusterset>-<clusterID>-verify` (docs/verify.md: `flux reconcile kustomization` it to run a
+ * verification again). It cannot take another unit's name: a layer's ends in its layer, never
+ * `verify`; another member's verify unit has another ID; an exports unit `<cs>-<id>-exports-<ns>`
+ * matches only when this member's ID is `<id>-exports-…`, a dash-prefix pair of two members that
+ * `cluster-id-prefix-pair` refuses (and a hub Flux's folder refuses any duplicate as
+ * `output-collision`).
+ */
+export const verifyKustomizationName = (clusterSet: string, clusterID: string): string => engineName(clusterSet, clusterID, VERIFY_DIRECTORY);
+
+/** The Job's `activeDeadlineSeconds`: Flux waits as long as the Job may take. */
+const VERIFY_TIMEOUT = `${VERIFY_DEADLINE_SECONDS / 60}m`;
 
 function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, after: string | undefined): IKustomization[] {
   const { clusterSet, clusterID } = inputs;

@@ -1,5 +1,6 @@
 import { LAYERS, layerOf, type Layer } from '../layers';
 import type { KubeObject } from '../../kube/kube-object';
+import { LABELS } from './engine-names';
 
 /**
  * One sub-kustomization per apply layer inside a bundle, e.g. `2-webhooks/`. The bundle root's
@@ -21,8 +22,24 @@ export const layerDirectory = (layer: Layer): string => `${LAYERS.indexOf(layer)
 export const EXPORTS_DIRECTORY = 'exports';
 export const exportDirectory = (namespace: string): string => `${EXPORTS_DIRECTORY}/${namespace}`;
 
+/**
+ * The verification (synth/parts/verify-job.ts: its Job, script and RBAC) lives in `verify/`, a
+ * delivery unit of its own that nothing depends on: Flux applies it after the cluster's last layer
+ * and waits for the Job there, so a verification that fails, or an image that cannot be pulled,
+ * never holds a layer or, through a hub Flux's `dependsOn`, another cluster. The bundle root lists
+ * it after the layers (Argo CD and `kubectl apply -k` read the root; Argo CD runs the Job as a
+ * PostSync hook); no layer Kustomization points at it.
+ */
+export const VERIFY_DIRECTORY = 'verify';
+/** The label value that puts an object of a bundle in `verify/`. */
+export const VERIFY_UNIT = 'verify';
+
 export const layerDirectoryOf = (o: KubeObject): string =>
-  o.kind === 'ServiceExport' && o.metadata.namespace ? exportDirectory(o.metadata.namespace) : layerDirectory(layerOf(o));
+  o.metadata.labels?.[LABELS.unit] === VERIFY_UNIT
+    ? VERIFY_DIRECTORY
+    : o.kind === 'ServiceExport' && o.metadata.namespace
+      ? exportDirectory(o.metadata.namespace)
+      : layerDirectory(layerOf(o));
 
 /** Every layer directory of a bundle, in apply order (empty layers included: paths never move). */
 export const LAYER_DIRECTORIES: readonly string[] = LAYERS.map(layerDirectory);

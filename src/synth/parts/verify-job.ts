@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import { engineName, LABELS, MANAGED_BY } from '../delivery/engine-names';
 import type { KubeObject } from '../../kube/kube-object';
 import { serviceAccountBinding } from '../../kube/rbac';
-import { checksFor, type ReadRule } from '../../verify/checks';
+import { checksFor, type CheckInstance, type ReadRule } from '../../verify/checks';
+import type { ClusterSet } from '../../model/clusterset';
+import type { EffectiveCluster } from '../../model/effective';
 import { verificationScript } from '../../verify/verify-script';
 import type { BundlePart } from './context';
+import { VERIFY_UNIT } from '../delivery/layer-paths';
 
 /** The Job and its script ConfigMap: named by content, so a change replaces them (plan does not call it a removal). */
 export const isVerificationRun = (kind: string, name: string): boolean =>
@@ -16,9 +19,11 @@ const HOOK = { 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-d
 /**
  * The verification Job of a member (docs/verify.md): the shell half of the cluster's checks
  * (verify/checks.ts) in a published kubectl image pinned by digest, with a ServiceAccount that may
- * only `get`, by name, the objects those checks read. Argo CD runs it as a PostSync hook; Flux
- * applies it with the last layer (layers.ts puts a Job there), whose `wait` makes the layer
- * Ready only when the Job has succeeded. It reads, never writes, and opens no port: no effect on
+ * only `get`, by name, the objects those checks read. Every object of it carries the `verify` unit
+ * label, which puts it in the bundle's `verify/` folder (delivery/layer-paths.ts): Argo CD runs
+ * the Job as a PostSync hook of the cluster's Application; Flux applies the folder as a unit of
+ * its own after the last layer and waits for the Job there, so its result holds no layer and no
+ * other cluster. It reads, never writes, and opens no port: no effect on
  * traffic. Its name is a hash of what it verifies and how, so a change makes a new Job that runs
  * again (Flux does not re-run a finished Job whose spec is unchanged; prune removes the old one).
  *
@@ -29,7 +34,7 @@ const HOOK = { 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-d
 export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   const verify = definition.spec.verify;
   if (!verify.job || !cluster.isMember) return [];
-  const checks = checksFor(definition, clusters, cluster).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere === false));
+  const checks = jobChecks(definition, clusters, cluster);
   const script = verificationScript(definition.metadata.name, cluster.clusterID, checks);
   const reads = checks.flatMap((c) => c.reads);
   const ns = cluster.cluster.namespace;
@@ -38,7 +43,7 @@ export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
     .update(JSON.stringify([verify.image, script, reads]))
     .digest('hex')
     .slice(0, 10);
-  const labels = { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: definition.metadata.name };
+  const labels = { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: definition.metadata.name, [LABELS.unit]: VERIFY_UNIT };
   const meta = (name: string, namespace?: string) => ({ name, ...(namespace !== undefined && { namespace }), labels });
   const local = rulesOf(reads.filter((r) => r.namespace === ns));
   const elsewhere = reads.filter((r) => r.namespace !== ns);
@@ -60,6 +65,10 @@ export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   ];
 };
 
+/** The checks a member's Job runs: those with a shell half, and on a dual-role leader only the imports it exports itself. */
+export const jobChecks = (definition: ClusterSet, clusters: readonly EffectiveCluster[], cluster: EffectiveCluster): CheckInstance[] =>
+  checksFor(definition, clusters, cluster).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere === false));
+
 /** `get` by name, one rule per resource: no list, no watch, nothing else. */
 function rulesOf(reads: readonly ReadRule[]): object[] {
   const byResource = new Map<string, { group: string; resource: string; names: Set<string> }>();
@@ -74,6 +83,9 @@ function rulesOf(reads: readonly ReadRule[]): object[] {
     .map((e) => ({ apiGroups: [e.group], resources: [e.resource], resourceNames: [...e.names].sort(), verbs: ['get'] }));
 }
 
+/** How long a verification may run, all its attempts together (a Flux verify unit waits as long). */
+export const VERIFY_DEADLINE_SECONDS = 3600;
+
 /**
  * The script retries for 300 s per attempt; the Job retries failed attempts with its backoff
  * (10 s doubling, 6 times), so a member that connects or imports late still turns green, and one
@@ -86,7 +98,7 @@ function job(metadata: KubeObject['metadata'], account: string, image: string): 
     metadata: { ...metadata, annotations: HOOK },
     spec: {
       backoffLimit: 6,
-      activeDeadlineSeconds: 3600,
+      activeDeadlineSeconds: VERIFY_DEADLINE_SECONDS,
       template: {
         metadata: { labels: metadata.labels },
         spec: {

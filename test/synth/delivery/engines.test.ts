@@ -87,7 +87,17 @@ describe('Flux ordering', () => {
     const all = kustomizations(Object.values(output.engines).flat());
     const leader = output.bundles.find((b) => b.role !== 'member')!.clusterID;
     for (const bundle of output.bundles) {
-      const own = [...all.values()].filter((k) => (k.metadata.labels as Record<string, string>)['antrea-clusterset/cluster-id'] === bundle.clusterID);
+      const ofCluster = [...all.values()].filter((k) => (k.metadata.labels as Record<string, string>)['antrea-clusterset/cluster-id'] === bundle.clusterID);
+      const own = ofCluster.filter((k) => !k.metadata.name.endsWith('-verify'));
+      // a member's verification: after its last layer, waiting for the Job as long as it may run; nothing waits for it
+      const verify = ofCluster.filter((k) => k.metadata.name.endsWith('-verify'));
+      expect(verify.map((k) => k.metadata.name)).toEqual(bundle.role === 'leader' ? [] : [`${output.name}-${bundle.clusterID}-verify`]);
+      for (const v of verify) {
+        expect(dependsOn(v)).toEqual([`${output.name}-${bundle.clusterID}-4-resources`]);
+        expect(v.spec).toMatchObject({ prune: true, wait: true, timeout: '60m' });
+        expect((v.spec as { path: string }).path).toMatch(/\/verify$/);
+        expect([...all.values()].filter((k) => dependsOn(k).includes(v.metadata.name))).toEqual([]);
+      }
       expect(own.map((k) => k.metadata.name)).toEqual(
         ['0-namespaces-crds', '1-rbac-config', '2-webhooks', '3-workloads', '4-resources'].map((l) => `${output.name}-${bundle.clusterID}-${l}`),
       );

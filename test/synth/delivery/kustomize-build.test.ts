@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { LAYER_DIRECTORIES } from '../../../src/synth/delivery';
-import { EXPORTS_DIRECTORY } from '../../../src/synth/delivery/layer-paths';
+import { EXPORTS_DIRECTORY, VERIFY_DIRECTORY } from '../../../src/synth/delivery/layer-paths';
 import { compileFiles, withSharedUnitsInBundles } from '../../helpers/golden';
 
 /** kubectl's built-in kustomize, with its default load restrictions (as Argo CD's); skipped where absent. */
@@ -53,7 +53,10 @@ describe.skipIf(!kubectl)('kubectl kustomize', () => {
       for (const bundle of bundles) {
         // kustomize sorts its output by kind; compare as sets
         const whole = build(join(out, bundle)).sort();
-        const layers = LAYER_DIRECTORIES.flatMap((l) => build(join(out, bundle, l))).sort();
+        // the layers and the verification (`verify/`, its own Flux unit), which the root lists after them
+        const layers = [...LAYER_DIRECTORIES, ...(existsSync(join(out, bundle, VERIFY_DIRECTORY)) ? [VERIFY_DIRECTORY] : [])]
+          .flatMap((l) => build(join(out, bundle, l)))
+          .sort();
         expect(layers).toEqual(whole);
         // the exports, outside the root, build on their own and as one folder per Namespace
         const exports = existsSync(join(out, bundle, EXPORTS_DIRECTORY)) ? build(join(out, bundle, EXPORTS_DIRECTORY)).sort() : [];

@@ -1,0 +1,224 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import { kustomizationsIn } from './flux';
+import { replay } from './replay';
+import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled, type DefinitionData } from './scenario';
+import { deployApplications, withVerification } from './verification';
+import type { Fleet } from './controllers';
+
+/**
+ * The verification never gates delivery (docs/verify.md): in Flux it is a unit of its own,
+ * `<clusterset>-<clusterID>-verify`, after the cluster's last layer, that nothing depends on. A
+ * verification that fails (an image nobody can pull, a member that never connects) leaves every
+ * layer Ready, and with a hub Flux the members of a dual-role leader still start.
+ */
+
+/** A dual-role leader `hub` whose Flux is the hub: it applies the members' bundles through their kubeconfigs. */
+const HUB = withBothEngines(readDefinition('test/fixtures/compile/delivery-hub/definition.yaml'));
+const LAYERS = ['0-namespaces-crds', '1-rbac-config', '2-webhooks', '3-workloads', '4-resources'];
+
+/**
+ * Every verification Job ends the same way, whatever it checks: Failed (its checks fail), or never
+ * started (its image cannot be pulled: the Pod stays in ImagePullBackOff and the Job active).
+ */
+function verificationsEnd(fleet: Fleet, outcome: 'Failed' | undefined): Fleet {
+  const jobOutcome = fleet.jobOutcome;
+  fleet.jobOutcome = (c, job) => (job.metadata.name.startsWith('antrea-clusterset-verify-') ? outcome : jobOutcome(c, job));
+  return fleet;
+}
+
+describe('a verification that fails or never starts holds no layer and no other cluster (Flux, hub)', () => {
+  let compiled: Compiled;
+  beforeAll(async () => {
+    compiled = await compileDefinition(HUB);
+  });
+
+  test.each([
+    ['fails', 'Failed' as const, 'Failed'],
+    ['never starts (an image nobody can pull)', undefined, 'NotReady'],
+  ])('a verification that %s: every layer of every cluster is Ready; only each member’s verify unit is not', async (_, outcome, state) => {
+    const fleet = verificationsEnd(await fleetFor(HUB, compiled, { appNamespaces: true }), outcome);
+    const r = replay({ engine: 'flux', ...compiled.forEngine('flux'), fleet, operator: true });
+    // a wait that times out and is retried alternates between Failed and Progressing: not Ready
+    const states = Object.fromEntries(Object.entries(r.flux).map(([name, s]) => [name, state === 'NotReady' && s.state !== 'Ready' ? 'NotReady' : s.state]));
+    const expected: Record<string, string> = {};
+    for (const id of ['hub', 'edge-1', 'edge-2']) {
+      for (const layer of LAYERS) expected[`delivery-hub-${id}-${layer}`] = 'Ready';
+      expected[`delivery-hub-${id}-verify`] = state;
+    }
+    expect(states, r.log.join('\n')).toEqual(expected);
+    // the verify unit waits for the cluster's last layer, and nothing waits for it
+    for (const [name, unit] of Object.entries(r.units)) {
+      const kinds = new Set(unit.objects.map((o) => o.kind));
+      // (no Service in this definition: no ClusterRole for the applications' Namespaces)
+      if (name.endsWith('-verify')) expect([...kinds].sort()).toEqual(['ConfigMap', 'Job', 'Role', 'RoleBinding', 'ServiceAccount']);
+      else expect(kinds.has('Job')).toBe(false);
+    }
+    const { revision, folder } = compiled.forEngine('flux');
+    const ks = kustomizationsIn(revision, folder);
+    for (const k of ks) {
+      if (k.name.endsWith('-verify')) expect(k.dependsOn).toEqual([k.name.replace(/-verify$/, '-4-resources')]);
+      expect(k.dependsOn.filter((d) => d.endsWith('-verify'))).toEqual([]);
+    }
+  });
+});
+
+/**
+ * The verification as the engines live it, with the Job's outcome following the live state
+ * (verification.ts): the same checks as the Job's script, over the objects Antrea's modelled
+ * controllers write. Per definition: the member whose failures we replay (it exports nothing that
+ * only it exports, so the other members' imports do not depend on it).
+ */
+const TABLE: [string, DefinitionData, string][] = [
+  ['verify fixture (dual-role leader north, Gateways, two Services)', readDefinition('test/fixtures/verify/definition.yaml'), 'west'],
+  ['test-clusterset (dedicated leader, hub Flux)', readDefinition('clustersets/test-clusterset.yaml'), 'test-cluster-east'],
+  ['delivery-hub (dual-role leader, hub Flux, no Service)', readDefinition('test/fixtures/compile/delivery-hub/definition.yaml'), 'edge-2'],
+];
+
+const memberIDs = (d: DefinitionData) => d.spec.clusters.filter((c) => c.member !== false).map((c) => c.clusterID);
+const at = (log: readonly string[], re: RegExp): number => log.findIndex((l) => re.test(l));
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe.each(TABLE)('%s', (_, data, broken) => {
+  const definition = withBothEngines(data);
+  let compiled: Compiled;
+  beforeAll(async () => {
+    compiled = await compileDefinition(definition);
+  });
+  const name = definition.metadata.name;
+
+  async function run(engine: 'argocd' | 'flux', options: { withoutToken?: string; nodeDown?: readonly string[] } = {}) {
+    const c = compiled;
+    const fleet = await fleetFor(definition, c, { appNamespaces: true });
+    const model = withVerification(fleet, c.definition);
+    deployApplications(c.definition)(fleet);
+    if (options.withoutToken) {
+      // the operator copies every member's token but this one's (docs/delivery.md's manual step, skipped)
+      const copy = fleet.copyManualTokens.bind(fleet);
+      fleet.copyManualTokens = () => copy().filter((m) => !m.startsWith(`${options.withoutToken}:`));
+      const cluster = fleet.cluster(options.withoutToken);
+      const put = cluster.put.bind(cluster);
+      cluster.put = (o) => (o.kind === 'Secret' && o.type === 'Opaque' && /token/.test(o.metadata.name) ? o : put(o));
+    }
+    if (options.nodeDown) {
+      // kubelet stops reporting: the Node is NotReady (pods already on it keep running in this model)
+      const nodeReady = fleet.nodeReady.bind(fleet);
+      fleet.nodeReady = (cluster, node) => !options.nodeDown!.includes(node) && nodeReady(cluster, node);
+    }
+    const r = replay({ engine, ...c.forEngine(engine), fleet, operator: true });
+    return { r, model };
+  }
+
+  test.each(['argocd', 'flux'] as const)(
+    '%s: every member’s verification runs last, after its layers are healthy, and is what turns it green',
+    async (engine) => {
+      const { r } = await run(engine);
+      const log = r.log;
+      for (const id of memberIDs(definition)) {
+        const passed = at(log, new RegExp(`^\\[${esc(id)}\\] verification antrea-clusterset-verify-[0-9a-f]{10} Complete`));
+        expect(passed, `${id}\n${log.join('\n')}`).toBeGreaterThan(-1);
+        if (engine === 'flux') {
+          const unit = `${name}-${id}`;
+          const lastLayer = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-4-resources: Ready`));
+          const verifyStarts = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-verify: Progressing`));
+          const green = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-verify: Ready`));
+          expect([lastLayer < verifyStarts, verifyStarts < passed, passed < green], id).toEqual([true, true, true]);
+          expect(r.flux[`${unit}-verify`]?.state).toBe('Ready');
+        } else {
+          const app = `${name}-${id}`;
+          const postSync = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: PostSync wave`));
+          const lastSyncWave = log.map((l, i) => (new RegExp(`^\\[argocd\\] ${esc(app)}: Sync wave`).test(l) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+          const green = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: sync Succeeded`));
+          expect([lastSyncWave < postSync, postSync < passed, passed < green], id).toEqual([true, true, true]);
+          expect(r.argocd[app]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
+        }
+      }
+    },
+  );
+
+  test.each(['argocd', 'flux'] as const)(
+    '%s: a member whose Gateway Node is NotReady (its kubelet is down): every layer healthy, the verification Failed and saying why, the other members green',
+    async (engine) => {
+      const gateways = definition.spec.clusters.find((c) => c.clusterID === broken)!.gateways!.map((g) => g.node);
+      const { r, model } = await run(engine, { nodeDown: gateways });
+      const failed = [...model.reports].find(([k]) => k.startsWith(`${broken}/`))?.[1];
+      expect(failed, r.log.filter((l) => l.includes(broken)).join('\n')).toContain(`FAIL gateway-elected: no Gateway elected among ${gateways.join(', ')}`);
+      for (const id of memberIDs(definition)) {
+        if (engine === 'flux') {
+          for (const layer of LAYERS) expect(r.flux[`${name}-${id}-${layer}`]?.state, `${id} ${layer}`).toBe('Ready');
+          expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(id === broken ? 'Failed' : 'Ready');
+        } else {
+          const a = r.argocd[`${name}-${id}`]!;
+          // no RollingSync step comes after the members': the failed hook fails this member's sync only
+          expect([a.operation, a.health.status], id).toEqual([id === broken ? 'Failed' : 'Succeeded', 'Healthy']);
+        }
+      }
+    },
+  );
+
+  test.each(['argocd', 'flux'] as const)(
+    '%s: a member that never connects (its token never copied) holds its own last layer on the ClusterSet’s health, so its verification never starts; the others are green',
+    async (engine) => {
+      const { r } = await run(engine, { withoutToken: broken });
+      expect(r.log.some((l) => l.startsWith(`[${broken}] verification`))).toBe(false);
+      for (const id of memberIDs(definition)) {
+        if (id !== broken)
+          expect(
+            r.log.some((l) => l.startsWith(`[${id}] verification`) && l.includes('Complete')),
+            id,
+          ).toBe(true);
+        if (engine === 'flux') {
+          // (the health check's timeout and the retry at the interval alternate: never Ready)
+          if (id === broken) expect(r.flux[`${name}-${id}-4-resources`]?.state, id).not.toBe('Ready');
+          else expect(r.flux[`${name}-${id}-4-resources`]?.state, id).toBe('Ready');
+          expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(id === broken ? 'Pending' : 'Ready');
+        } else {
+          const a = r.argocd[`${name}-${id}`]!;
+          if (id === broken)
+            expect([a.operation, a.health.status, a.message]).toEqual([
+              'Running',
+              'Progressing',
+              expect.stringMatching(/waiting for healthy state of ClusterSet/),
+            ]);
+          else expect([a.operation, a.health.status], id).toEqual(['Succeeded', 'Healthy']);
+        }
+      }
+    },
+  );
+});
+
+/**
+ * A dual-role leader's verification in Argo CD is a PostSync hook of the leader's Application, and
+ * RollingSync starts the members' step only once every Application of the leader's step is
+ * Healthy, not OutOfSync, and its last operation Succeeded (argo-cd
+ * applicationset/controllers/applicationset_controller.go appSyncEnabledForNextStep,
+ * isApplicationHealthy): while it runs, and if it fails, the members wait (docs/verify.md). Flux
+ * holds nothing on it.
+ */
+describe('a dual-role leader whose verification fails (its Gateway Node is NotReady)', () => {
+  const definition = withBothEngines(readDefinition('test/fixtures/verify/definition.yaml'));
+  let compiled: Compiled;
+  beforeAll(async () => {
+    compiled = await compileDefinition(definition);
+  });
+  async function run(engine: 'argocd' | 'flux') {
+    const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
+    withVerification(fleet, compiled.definition);
+    deployApplications(compiled.definition)(fleet);
+    const nodeReady = fleet.nodeReady.bind(fleet);
+    fleet.nodeReady = (cluster, node) => node !== 'north-node-1' && nodeReady(cluster, node);
+    return replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
+  }
+
+  test('argocd (ApplicationSet, RollingSync): the leader’s sync fails on its hook and the members’ step never starts', async () => {
+    const r = await run('argocd');
+    expect(r.argocd['verify-clusterset-north']).toMatchObject({ operation: 'Failed', health: { status: 'Healthy' } });
+    expect([r.argocd['verify-clusterset-east']!.operation, r.argocd['verify-clusterset-west']!.operation]).toEqual(['None', 'None']);
+  });
+
+  test('flux: only the leader’s verify unit fails; the members install and pass theirs', async () => {
+    const r = await run('flux');
+    expect(r.flux['verify-clusterset-north-4-resources']?.state).toBe('Ready');
+    expect(r.flux['verify-clusterset-north-verify']?.state).toBe('Failed');
+    for (const id of ['east', 'west']) expect(r.flux[`verify-clusterset-${id}-verify`]?.state, id).toBe('Ready');
+  });
+});
