@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { checkDefinitions } from '../../src/pipeline/pipeline';
+import { jobChecks } from '../../src/synth/parts/verify-job';
+import { effectiveClusters } from '../../src/model/effective';
 import { checksOf, type CheckInstance } from '../../src/verify/checks';
 import { LIVE_KINDS, parseLiveObjects } from '../../src/verify/live-objects';
 import { verificationScript } from '../../src/verify/verify-script';
@@ -243,7 +245,23 @@ describe('opt-in: the imported Service answers (spec.verify.request, the Job onl
     for (const t of timeouts) expect(connect(t, port), t.join(' ')).not.toBe(0);
   });
 
-  it("a dual-role leader's Job leaves out Services only other members export", async () => {
+  it("a dual-role leader's Job checks only what the leader alone decides: no Service, not even one it exports", async () => {
+    // in Argo CD the members' RollingSync step waits for the leader's PostSync hook: an application
+    // not deployed yet on the leader must not hold every member back (`clusterset status` still checks it)
+    const d = await withRequest();
+    const clusters = effectiveClusters(d);
+    const job = (id: string) =>
+      jobChecks(
+        d,
+        clusters,
+        clusters.find((c) => c.clusterID === id)!,
+      ).map((c) => c.check);
+    expect(job('north')).toEqual(['clusterset-connected', 'gateway-elected']);
+    expect(job('west')).toEqual(expect.arrayContaining(['service-imported', 'service-answers']));
+    expect(checksOf(d).filter((c) => c.clusterID === 'north' && c.check === 'service-imported')).toHaveLength(2);
+  });
+
+  it("a dual-role leader's Service checks say whether it exports each Service", async () => {
     const north = checksOf(await withRequest()).filter((c) => c.clusterID === 'north' && c.check === 'service-answers');
     expect(north.map((c) => [c.subject, c.exportedHere])).toEqual([
       ['Service demo/nginx', true],

@@ -27,9 +27,12 @@ const HOOK = { 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-d
  * traffic. Its name is a hash of what it verifies and how, so a change makes a new Job that runs
  * again (Flux does not re-run a finished Job whose spec is unchanged; prune removes the old one).
  *
- * A leader's Job (dual-role) leaves out the imports of Services it does not export itself: the
- * members wait for the leader's delivery (RollingSync, a hub Flux's dependsOn), so a leader that
- * waited for their exports would never let them start.
+ * A leader's Job (dual-role) checks only what the leader alone decides (its connection to itself,
+ * its Gateway), no Service: in Argo CD the members' RollingSync step waits for the leader's
+ * Application, PostSync hook included (applicationset_controller.go appSyncEnabledForNextStep), so
+ * a leader waiting for the members' exports would never let them start, and one waiting for an
+ * application it exports, not deployed yet, would hold every member. `clusterset status` checks
+ * the leader's imports from outside.
  */
 export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   const verify = definition.spec.verify;
@@ -65,9 +68,9 @@ export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   ];
 };
 
-/** The checks a member's Job runs: those with a shell half, and on a dual-role leader only the imports it exports itself. */
+/** The checks a member's Job runs: those with a shell half, and on a dual-role leader none about a Service. */
 export const jobChecks = (definition: ClusterSet, clusters: readonly EffectiveCluster[], cluster: EffectiveCluster): CheckInstance[] =>
-  checksFor(definition, clusters, cluster).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere === false));
+  checksFor(definition, clusters, cluster).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere !== undefined));
 
 /** `get` by name, one rule per resource: no list, no watch, nothing else. */
 function rulesOf(reads: readonly ReadRule[]): object[] {
