@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { ApiServer } from './api-server';
 import type { Fleet } from './controllers';
 import { keyOf, refOf, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
 import { Revision } from './revision';
-import { compileDefinition, fleetFor, readDefinition, type DefinitionData } from './scenario';
+import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
 
 /**
  * #26's one-time move replayed: clusters that run the bundles of the compiler before #26
@@ -47,18 +48,41 @@ function distAt(commit: string): Revision {
   return new Revision(files);
 }
 
-/** The current `dist/` as synth wrote it (`synth --check` holds it equal to the compiler's output). */
-function distNow(): Revision {
-  const files = new Map<string, string>();
+const files = (root: string, prefix: string): Map<string, string> => {
+  const out = new Map<string, string>();
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir)) {
       const p = join(dir, name);
       if (statSync(p).isDirectory()) walk(p);
-      else files.set(p, readFileSync(p, 'utf8'));
+      else out.set(join(prefix, relative(root, p)), readFileSync(p, 'utf8'));
     }
   };
-  walk('dist');
-  return new Revision(files);
+  walk(root);
+  return out;
+};
+
+/**
+ * The old compiler's output for definitions that name both engines: the committed `dist/` holds
+ * only the engine each example names, so the compiler of the old commit (`git archive`, run with
+ * this checkout's node_modules) synthesizes the other one. A test below holds it equal to the
+ * committed `dist/` of that commit wherever both have a file.
+ */
+function oldSynth(definitions: readonly DefinitionData[]): Revision {
+  const dir = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? '/dev/shm', 'compiler-update-'));
+  try {
+    execFileSync('sh', ['-c', `git archive ${OLD} bin src schema package.json tsconfig.json | tar -x -C "$1"`, 'sh', dir]);
+    symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
+    mkdirSync(join(dir, 'clustersets'));
+    const paths = definitions.map((d) => {
+      const path = join('clustersets', `${d.metadata.name}.yaml`);
+      writeFileSync(join(dir, path), stringify(d));
+      return path;
+    });
+    execFileSync(process.execPath, ['bin/clusterset.mjs', 'synth', '--rebuild', '--out', 'dist', ...paths], { cwd: dir, encoding: 'utf8' });
+    return new Revision(files(join(dir, 'dist'), 'dist'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 interface Deletion {
@@ -113,14 +137,14 @@ const unitsOf = (r: ReplayResult): Map<string, string> => {
  * `3-workloads` folder (`kubectl apply -k`) where a sync waits for an APIService, once per RollingSync
  * step (the leader, then the members).
  */
-const unstick = (clusterSet: string) =>
+const unstick = (old: Revision, clusterSet: string) =>
   [1, 2, 3].map(() => ({
     at: 'quiet' as const,
     run: (fleet: Fleet, now: () => ReplayResult) => {
       const done: string[] = [];
       for (const a of Object.values(now().argocd)) {
         if (a.operation !== 'Running' || !a.message.includes('APIService')) continue;
-        const objects = before!.build(`dist/${clusterSet}/${a.cluster}/3-workloads`);
+        const objects = old.build(`dist/${clusterSet}/${a.cluster}/3-workloads`);
         for (const o of objects) {
           const r = fleet.cluster(a.cluster).apply(o);
           if (!r.ok) throw new Error(`kubectl apply ${refOf(o)}: ${r.error}`);
@@ -147,76 +171,89 @@ interface Case {
  * moves from `4-resources` to the exports Kustomization, which depends on `4-resources`: pruned,
  * then re-created, the same way.
  */
+const APISERVICES = ['v1alpha1.stats.antrea.io', 'v1beta1.system.antrea.io', 'v1beta2.controlplane.antrea.io'];
+const apiServicesOf = (...clusters: string[]) => clusters.flatMap((c) => APISERVICES.map((a) => `${c}: APIService ${a}`));
 const CASES: Case[] = [
   { clusterSet: 'demo-clusterset', engine: 'argocd', recreated: [] },
+  { clusterSet: 'demo-clusterset', engine: 'flux', recreated: apiServicesOf('demo-cluster-leader', 'demo-cluster-member2', 'demo-cluster-member3') },
   { clusterSet: 'eks-clusterset', engine: 'argocd', recreated: [] },
-  {
-    clusterSet: 'helm-clusterset',
-    engine: 'flux',
-    // the multiclusterOnly members run Antrea from Helm: only onprem-north's full bundle holds APIServices
-    recreated: [
-      'onprem-north: APIService v1alpha1.stats.antrea.io',
-      'onprem-north: APIService v1beta2.controlplane.antrea.io',
-      'onprem-north: APIService v1beta1.system.antrea.io',
-    ],
-  },
+  { clusterSet: 'eks-clusterset', engine: 'flux', recreated: apiServicesOf('west-cluster', 'east-cluster') },
+  { clusterSet: 'helm-clusterset', engine: 'argocd', recreated: [] },
+  // the multiclusterOnly clusters run Antrea from Helm: only onprem-north's full bundle holds APIServices
+  { clusterSet: 'helm-clusterset', engine: 'flux', recreated: apiServicesOf('onprem-north') },
+  { clusterSet: 'test-clusterset', engine: 'argocd', recreated: [] },
   {
     clusterSet: 'test-clusterset',
     engine: 'flux',
-    recreated: [
-      ...['test-cluster-north', 'test-cluster-east', 'test-cluster-west'].flatMap((c) => [
-        `${c}: APIService v1alpha1.stats.antrea.io`,
-        `${c}: APIService v1beta2.controlplane.antrea.io`,
-        `${c}: APIService v1beta1.system.antrea.io`,
-      ]),
-      'test-cluster-west: ServiceExport demo/nginx',
-    ],
+    recreated: [...apiServicesOf('test-cluster-north', 'test-cluster-east', 'test-cluster-west'), 'test-cluster-west: ServiceExport demo/nginx'],
   },
 ];
 
-const before = hasCommit ? distAt(OLD) : undefined;
+const EXAMPLES = readdirSync('clustersets')
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
+  .map((f) => withBothEngines(readDefinition(join('clustersets', f))));
 
 describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on running clusters`, () => {
-  const after = distNow();
+  let old: Revision;
+  beforeAll(() => {
+    old = oldSynth(EXAMPLES);
+  }, 120_000);
+
+  test(`the old output replayed is the committed dist/ of ${OLD}, wherever both hold a file`, () => {
+    const committed = distAt(OLD);
+    // dist/manifest.json lists every file synth wrote, and the old output here holds both engines
+    const shared = [...committed.files.keys()].filter((p) => old.files.has(p) && p !== 'dist/manifest.json');
+    // every bundle and shared unit, and the engine folder each example names
+    expect(shared.length).toBeGreaterThan(committed.files.size * 0.9);
+    expect(shared.filter((p) => old.files.get(p) !== committed.files.get(p))).toEqual([]);
+    for (const d of EXAMPLES)
+      for (const e of ['argocd', 'flux'])
+        expect(
+          [...old.files.keys()].some((p) => p.startsWith(`dist/${d.metadata.name}/${e}/`)),
+          `${d.metadata.name} ${e}`,
+        ).toBe(true);
+  });
 
   test.each(CASES)('$clusterSet, $engine: nothing of Antrea is deleted, the moved objects are re-created once, every unit converges', async (c) => {
-    const definition: DefinitionData = readDefinition(`clustersets/${c.clusterSet}.yaml`);
+    const definition = EXAMPLES.find((d) => d.metadata.name === c.clusterSet)!;
     const compiled = await compileDefinition(definition);
     const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
-    const folder = `dist/${c.clusterSet}/${c.engine}`;
-    expect(
-      [...before!.files.keys()].some((p) => p.startsWith(`${folder}/`)),
-      `${OLD} has no ${folder}`,
-    ).toBe(true);
+    const { revision: current, folder } = compiled.forEngine(c.engine);
 
-    const old = replay({ engine: c.engine, revision: before!, folder, fleet, operator: true, events: c.engine === 'argocd' ? unstick(c.clusterSet) : [] });
-    expect(notConverged(old), old.log.join('\n')).toEqual([]);
+    const first = replay({ engine: c.engine, revision: old, folder, fleet, operator: true, events: c.engine === 'argocd' ? unstick(old, c.clusterSet) : [] });
+    expect(notConverged(first), first.log.join('\n')).toEqual([]);
 
     const deletions = recordDeletions(fleet.clusters.values());
-    const next = replay({ engine: c.engine, revision: after, folder, fleet, operator: true, previous: old });
-    const log = next.log.slice(old.log.length).join('\n') || next.log.join('\n');
+    const next = replay({ engine: c.engine, revision: current, folder, fleet, operator: true, previous: first });
+    const log = next.log.join('\n');
+    if (process.env.UPDATE_REPLAY_LOG) console.log(`${c.clusterSet} ${c.engine}\n${log}`);
     expect(notConverged(next), log).toEqual([]);
 
     // never deleted, not even deleted and re-created
     const liveBefore = new Map<string, Obj>();
-    for (const u of Object.values(old.units)) for (const o of u.objects) liveBefore.set(`${u.cluster} ${keyOf(o)}`, o);
+    for (const u of Object.values(first.units)) for (const o of u.objects) liveBefore.set(`${u.cluster} ${keyOf(o)}`, o);
     expect(
       deletions.filter((d) => PROTECTED(liveBefore.get(`${d.cluster} ${d.key}`) ?? { kind: d.key.split('/')[1]!, metadata: { name: d.key.split('/')[3]! } })),
       log,
     ).toEqual([]);
 
     // what is deleted is only what moved between units, each once, and it is back at the end
-    const oldUnits = unitsOf(old);
+    const oldUnits = unitsOf(first);
     const newUnits = unitsOf(next);
     const moved = deletions.filter((d) => oldUnits.has(`${d.cluster} ${d.key}`) && newUnits.has(`${d.cluster} ${d.key}`));
     const gone = deletions.filter((d) => !newUnits.has(`${d.cluster} ${d.key}`));
     expect(moved.length + gone.length, `deleted although neither moved nor removed: ${JSON.stringify(deletions)}`).toBe(deletions.length);
-    expect(moved.map((d) => `${d.cluster}: ${d.ref}`).sort()).toEqual([...c.recreated].sort());
+    expect(moved.map((d) => `${d.cluster}: ${d.ref}`).sort(), log).toEqual([...c.recreated].sort());
     for (const d of moved) expect(oldUnits.get(`${d.cluster} ${d.key}`), `${d.ref} deleted without moving`).not.toBe(newUnits.get(`${d.cluster} ${d.key}`));
-    // removed by the new output altogether: written down, never protected
-    expect(gone.map((d) => `${d.cluster}: ${d.ref}`)).toEqual([]);
+    // removed by the new output altogether
+    expect(
+      gone.map((d) => `${d.cluster}: ${d.ref}`),
+      log,
+    ).toEqual([]);
   });
 });
 
 // a shallow clone lacks the old commit: say so rather than pass
-if (!hasCommit) test.skip(`commit ${OLD} (the compiler before #26) is not in this clone (a shallow clone?): the update replay needs its dist/`, () => {});
+if (!hasCommit)
+  test.skip(`commit ${OLD} (the compiler before #26) is not in this clone (a shallow clone?): the update replay needs its compiler and dist/`, () => {});
