@@ -158,6 +158,8 @@ const unstick = (old: Revision, clusterSet: string) =>
 interface Case {
   readonly clusterSet: string;
   readonly engine: 'argocd' | 'flux';
+  /** Argo CD: the ApplicationSets (default) or the plain Applications of `argocd/applications/` from an app-of-apps */
+  readonly argocdMode?: 'applicationset' | 'applications';
   /** what the engine deletes and re-creates on the first sync after the update: `cluster: Kind ns/name` */
   readonly recreated: readonly string[];
 }
@@ -182,6 +184,8 @@ const CASES: Case[] = [
   // the multiclusterOnly clusters run Antrea from Helm: only onprem-north's full bundle holds APIServices
   { clusterSet: 'helm-clusterset', engine: 'flux', recreated: apiServicesOf('onprem-north') },
   { clusterSet: 'test-clusterset', engine: 'argocd', recreated: [] },
+  // an app-of-apps syncs the cluster's Application (wave 0) before its exports Application: the first prunes the export
+  { clusterSet: 'test-clusterset', engine: 'argocd', argocdMode: 'applications', recreated: ['test-cluster-west: ServiceExport demo/nginx'] },
   {
     clusterSet: 'test-clusterset',
     engine: 'flux',
@@ -215,17 +219,25 @@ describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on run
         ).toBe(true);
   });
 
-  test.each(CASES)('$clusterSet, $engine: nothing of Antrea is deleted, the moved objects are re-created once, every unit converges', async (c) => {
+  test.each(CASES)('$clusterSet, $engine $argocdMode: nothing of Antrea is deleted, the moved objects are re-created once, every unit converges', async (c) => {
     const definition = EXAMPLES.find((d) => d.metadata.name === c.clusterSet)!;
     const compiled = await compileDefinition(definition);
     const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
     const { revision: current, folder } = compiled.forEngine(c.engine);
 
-    const first = replay({ engine: c.engine, revision: old, folder, fleet, operator: true, events: c.engine === 'argocd' ? unstick(old, c.clusterSet) : [] });
+    const first = replay({
+      engine: c.engine,
+      argocdMode: c.argocdMode,
+      revision: old,
+      folder,
+      fleet,
+      operator: true,
+      events: c.engine === 'argocd' ? unstick(old, c.clusterSet) : [],
+    });
     expect(notConverged(first), first.log.join('\n')).toEqual([]);
 
     const deletions = recordDeletions(fleet.clusters.values());
-    const next = replay({ engine: c.engine, revision: current, folder, fleet, operator: true, previous: first });
+    const next = replay({ engine: c.engine, argocdMode: c.argocdMode, revision: current, folder, fleet, operator: true, previous: first });
     const log = next.log.join('\n');
     if (process.env.UPDATE_REPLAY_LOG) console.log(`${c.clusterSet} ${c.engine}\n${log}`);
     expect(notConverged(next), log).toEqual([]);
