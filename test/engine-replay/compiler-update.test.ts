@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, sy
 import { join, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { ApiServer } from './api-server';
-import type { Fleet } from './controllers';
+import { ApiServer } from './api-server';
+import { Fleet } from './controllers';
 import { keyOf, refOf, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
 import { Revision } from './revision';
@@ -155,11 +155,42 @@ const unstick = (old: Revision, clusterSet: string) =>
     },
   }));
 
+/** Clusters with nothing in them: enough to list the units a revision holds. */
+const emptyFleet = (d: DefinitionData) => new Fleet(d.spec.clusters.map((c) => new ApiServer({ clusterID: c.clusterID, nodes: [], cni: 'other' })));
+
+/** `kubectl annotate` of every live object that the next revision holds in another unit. */
+function guardMoves(fleet: Fleet, first: ReplayResult, next: ReplayResult, engine: 'argocd' | 'flux'): void {
+  const nextUnits = unitsOf(next);
+  for (const [unit, u] of Object.entries(first.units))
+    for (const o of u.objects) {
+      const to = nextUnits.get(`${u.cluster} ${keyOf(o)}`);
+      if (to === undefined || to === unit) continue;
+      const c = fleet.cluster(u.cluster);
+      const live = c.getLike(o)!;
+      const annotations = { ...live.metadata.annotations };
+      if (engine === 'flux') annotations['kustomize.toolkit.fluxcd.io/prune'] = 'disabled';
+      else annotations['argocd.argoproj.io/sync-options'] = [annotations['argocd.argoproj.io/sync-options'], 'Prune=false'].filter(Boolean).join(',');
+      c.put({ ...live, metadata: { ...live.metadata, annotations } });
+    }
+}
+
+const title = (c: Case): string =>
+  `${c.clusterSet}, ${c.engine === 'flux' ? 'Flux' : c.argocdMode === 'applications' ? 'Argo CD (plain Applications)' : 'Argo CD (ApplicationSet)'}${c.guarded ? ', moved objects guarded by the operator' : ''}`;
+
 interface Case {
   readonly clusterSet: string;
   readonly engine: 'argocd' | 'flux';
   /** Argo CD: the ApplicationSets (default) or the plain Applications of `argocd/applications/` from an app-of-apps */
   readonly argocdMode?: 'applicationset' | 'applications';
+  /**
+   * the operator's guard before the update: each object that moves to another unit gets, on the live
+   * object, the annotation the engine reads before it prunes (kustomize-controller
+   * kustomization_controller.go prune: DeleteOptions Exclusions `kustomize.toolkit.fluxcd.io/prune:
+   * disabled`; gitops-engine sync_context.go pruneObject: `Prune=false` in the live object's
+   * sync-options). Both read the live object, which the old output wrote: a guard in the new output
+   * comes too late.
+   */
+  readonly guarded?: boolean;
   /** what the engine deletes and re-creates on the first sync after the update: `cluster: Kind ns/name` */
   readonly recreated: readonly string[];
 }
@@ -191,6 +222,9 @@ const CASES: Case[] = [
     engine: 'flux',
     recreated: [...apiServicesOf('test-cluster-north', 'test-cluster-east', 'test-cluster-west'), 'test-cluster-west: ServiceExport demo/nginx'],
   },
+  // the operator annotates the objects that move before merging the update: nothing is deleted
+  { clusterSet: 'test-clusterset', engine: 'flux', guarded: true, recreated: [] },
+  { clusterSet: 'test-clusterset', engine: 'argocd', argocdMode: 'applications', guarded: true, recreated: [] },
 ];
 
 const EXAMPLES = readdirSync('clustersets')
@@ -219,51 +253,60 @@ describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on run
         ).toBe(true);
   });
 
-  test.each(CASES)('$clusterSet, $engine $argocdMode: nothing of Antrea is deleted, the moved objects are re-created once, every unit converges', async (c) => {
-    const definition = EXAMPLES.find((d) => d.metadata.name === c.clusterSet)!;
-    const compiled = await compileDefinition(definition);
-    const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
-    const { revision: current, folder } = compiled.forEngine(c.engine);
+  for (const c of CASES)
+    test(`${title(c)}: nothing of Antrea is deleted, what moved is re-created at most once, every unit converges`, async () => {
+      const definition = EXAMPLES.find((d) => d.metadata.name === c.clusterSet)!;
+      const compiled = await compileDefinition(definition);
+      const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
+      const { revision: current, folder } = compiled.forEngine(c.engine);
 
-    const first = replay({
-      engine: c.engine,
-      argocdMode: c.argocdMode,
-      revision: old,
-      folder,
-      fleet,
-      operator: true,
-      events: c.engine === 'argocd' ? unstick(old, c.clusterSet) : [],
+      const first = replay({
+        engine: c.engine,
+        argocdMode: c.argocdMode,
+        revision: old,
+        folder,
+        fleet,
+        operator: true,
+        events: c.engine === 'argocd' ? unstick(old, c.clusterSet) : [],
+      });
+      expect(notConverged(first), first.log.join('\n')).toEqual([]);
+
+      if (c.guarded)
+        guardMoves(
+          fleet,
+          first,
+          replay({ engine: c.engine, argocdMode: c.argocdMode, revision: current, folder, fleet: emptyFleet(definition), maxSteps: 0 }),
+          c.engine,
+        );
+
+      const deletions = recordDeletions(fleet.clusters.values());
+      const next = replay({ engine: c.engine, argocdMode: c.argocdMode, revision: current, folder, fleet, operator: true, previous: first });
+      const log = next.log.join('\n');
+      if (process.env.UPDATE_REPLAY_LOG) console.log(`${c.clusterSet} ${c.engine}\n${log}`);
+      expect(notConverged(next), log).toEqual([]);
+
+      // never deleted, not even deleted and re-created
+      const liveBefore = new Map<string, Obj>();
+      for (const u of Object.values(first.units)) for (const o of u.objects) liveBefore.set(`${u.cluster} ${keyOf(o)}`, o);
+      expect(
+        deletions.filter((d) => PROTECTED(liveBefore.get(`${d.cluster} ${d.key}`) ?? { kind: d.key.split('/')[1]!, metadata: { name: d.key.split('/')[3]! } })),
+        log,
+      ).toEqual([]);
+
+      // what is deleted is only what moved between units, each once, and it is back at the end
+      const oldUnits = unitsOf(first);
+      const newUnits = unitsOf(next);
+      const moved = deletions.filter((d) => oldUnits.has(`${d.cluster} ${d.key}`) && newUnits.has(`${d.cluster} ${d.key}`));
+      const gone = deletions.filter((d) => !newUnits.has(`${d.cluster} ${d.key}`));
+      expect(moved.length + gone.length, `deleted although neither moved nor removed: ${JSON.stringify(deletions)}`).toBe(deletions.length);
+      expect(moved.map((d) => `${d.cluster}: ${d.ref}`).sort(), log).toEqual([...c.recreated].sort());
+      for (const d of moved) expect(oldUnits.get(`${d.cluster} ${d.key}`), `${d.ref} deleted without moving`).not.toBe(newUnits.get(`${d.cluster} ${d.key}`));
+      // removed by the new output altogether
+      expect(
+        gone.map((d) => `${d.cluster}: ${d.ref}`),
+        log,
+      ).toEqual([]);
     });
-    expect(notConverged(first), first.log.join('\n')).toEqual([]);
-
-    const deletions = recordDeletions(fleet.clusters.values());
-    const next = replay({ engine: c.engine, argocdMode: c.argocdMode, revision: current, folder, fleet, operator: true, previous: first });
-    const log = next.log.join('\n');
-    if (process.env.UPDATE_REPLAY_LOG) console.log(`${c.clusterSet} ${c.engine}\n${log}`);
-    expect(notConverged(next), log).toEqual([]);
-
-    // never deleted, not even deleted and re-created
-    const liveBefore = new Map<string, Obj>();
-    for (const u of Object.values(first.units)) for (const o of u.objects) liveBefore.set(`${u.cluster} ${keyOf(o)}`, o);
-    expect(
-      deletions.filter((d) => PROTECTED(liveBefore.get(`${d.cluster} ${d.key}`) ?? { kind: d.key.split('/')[1]!, metadata: { name: d.key.split('/')[3]! } })),
-      log,
-    ).toEqual([]);
-
-    // what is deleted is only what moved between units, each once, and it is back at the end
-    const oldUnits = unitsOf(first);
-    const newUnits = unitsOf(next);
-    const moved = deletions.filter((d) => oldUnits.has(`${d.cluster} ${d.key}`) && newUnits.has(`${d.cluster} ${d.key}`));
-    const gone = deletions.filter((d) => !newUnits.has(`${d.cluster} ${d.key}`));
-    expect(moved.length + gone.length, `deleted although neither moved nor removed: ${JSON.stringify(deletions)}`).toBe(deletions.length);
-    expect(moved.map((d) => `${d.cluster}: ${d.ref}`).sort(), log).toEqual([...c.recreated].sort());
-    for (const d of moved) expect(oldUnits.get(`${d.cluster} ${d.key}`), `${d.ref} deleted without moving`).not.toBe(newUnits.get(`${d.cluster} ${d.key}`));
-    // removed by the new output altogether
-    expect(
-      gone.map((d) => `${d.cluster}: ${d.ref}`),
-      log,
-    ).toEqual([]);
-  });
 });
 
 // a shallow clone lacks the old commit: say so rather than pass
