@@ -18,8 +18,10 @@ import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Defi
  * tokens must never be deleted on the way, and every object the engine deletes is written down
  * here: the sentence of docs/delivery.md ("Bundles written by an earlier version …") rests on it.
  *
- * Each example replays in the engine its committed `dist/` holds at both commits (the old commit's
- * output is read from git, never synthesized: it is what running clusters got).
+ * The old output is what that commit's own compiler writes (run from `git archive`), for every
+ * example with both engines, and equals the committed `dist/` of that commit wherever both hold a
+ * file; the new output is today's compiler's, in memory (`synth --check` holds `dist/` equal to it).
+ * The old Argo CD output needed a hand to converge at all (see `unstick`).
  */
 const OLD = '31d9eef';
 
@@ -285,9 +287,12 @@ describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on run
       if (process.env.UPDATE_REPLAY_LOG) console.log(`${c.clusterSet} ${c.engine}\n${log}`);
       expect(notConverged(next), log).toEqual([]);
 
-      // never deleted, not even deleted and re-created
+      // never deleted, not even deleted and re-created (and the replay does hold such objects)
       const liveBefore = new Map<string, Obj>();
       for (const u of Object.values(first.units)) for (const o of u.objects) liveBefore.set(`${u.cluster} ${keyOf(o)}`, o);
+      expect(new Set([...liveBefore.values()].filter(PROTECTED).map((o) => o.kind))).toEqual(
+        new Set(['CustomResourceDefinition', 'ClusterSet', 'Deployment', 'DaemonSet', 'Secret']),
+      );
       expect(
         deletions.filter((d) => PROTECTED(liveBefore.get(`${d.cluster} ${d.key}`) ?? { kind: d.key.split('/')[1]!, metadata: { name: d.key.split('/')[3]! } })),
         log,
