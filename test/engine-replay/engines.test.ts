@@ -181,6 +181,21 @@ describe('Flux Kustomization (kustomize-controller, fluxcd/pkg ssa)', () => {
     expect(c.getLike(guarded)).toBeDefined();
   });
 
+  test('prune and finalize delete only what still carries their owner label: an object another Kustomization applied since stays', () => {
+    const { c } = cluster();
+    const first = new FluxRun({ ...unit, name: 'old' }, c, revision({ u: [configMap('moved'), configMap('gone')] }), () => {});
+    first.reconcile(() => true);
+    const taker = new FluxRun({ ...unit, name: 'new', path: 'n' }, c, revision({ n: [configMap('moved')] }), () => {});
+    taker.reconcile(() => true);
+    const next = new FluxRun({ ...unit, name: 'old' }, c, revision({ u: [] }), () => {});
+    next.inventory = first.inventory;
+    next.reconcile(() => true);
+    expect(c.getLike(configMap('moved'))?.metadata.labels).toMatchObject({ 'kustomize.toolkit.fluxcd.io/name': 'new' });
+    expect(c.getLike(configMap('gone'))).toBeUndefined();
+    first.removedFromParent();
+    expect(c.getLike(configMap('moved'))).toBeDefined();
+  });
+
   test('a Kustomization its parent drops: orphaned with its objects when guarded, deleted with them (but for prune: disabled) when not', () => {
     const { c } = cluster();
     const guarded = new FluxRun({ ...unit, name: 'g', path: 'g', guarded: true }, c, revision({ g: [configMap('kept-by-orphan')] }), () => {});

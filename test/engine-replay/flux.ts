@@ -5,6 +5,8 @@ import type { Revision } from './revision';
 
 const PRUNE = 'kustomize.toolkit.fluxcd.io/prune';
 const CLUSTER_ID = 'antrea-clusterset/cluster-id';
+/** the inventory owner's label kustomize-controller sets on what it applies (its name; the namespace label is left out here) */
+const OWNER = 'kustomize.toolkit.fluxcd.io/name';
 
 /** A Flux Kustomization as kustomize-controller reads it. */
 export interface FluxKustomization {
@@ -134,16 +136,10 @@ export class FluxRun {
     }
     const keys = new Set(objects.map(keyOf));
     if (this.k.prune)
-      for (const old of this.inventory) {
-        if (keys.has(keyOf(old))) continue;
-        const live = this.cluster.getLike(old);
-        if (!live) continue;
-        if (annotation(live, PRUNE) === 'disabled') this.log(`${this.k.name}: ${refOf(old)} left in place (prune: disabled)`);
-        else {
-          this.cluster.delete(old);
-          this.log(`${this.k.name}: pruned ${refOf(old)}`);
-        }
-      }
+      this.deleteAll(
+        this.inventory.filter((old) => !keys.has(keyOf(old))),
+        'pruned',
+      );
     this.inventory = objects;
     this.waited = 0;
     if (!this.k.wait) return this.set('Ready', 'Applied revision');
@@ -169,18 +165,26 @@ export class FluxRun {
    */
   removedFromParent(): void {
     if (this.k.guarded) return this.set('Failed', 'orphaned: its path is no longer in the source; nothing is pruned');
-    if (this.k.prune)
-      for (const old of this.inventory) {
-        const live = this.cluster.getLike(old);
-        if (!live) continue;
-        if (annotation(live, PRUNE) === 'disabled') this.log(`${this.k.name}: ${refOf(old)} left in place (prune: disabled)`);
-        else {
-          this.cluster.delete(old);
-          this.log(`${this.k.name}: deleted with its Kustomization: ${refOf(old)}`);
-        }
-      }
+    if (this.k.prune) this.deleteAll(this.inventory, 'deleted with its Kustomization:');
     this.inventory = [];
     this.set('Pending', 'deleted by its parent');
+  }
+
+  /**
+   * ssa ResourceManager.DeleteAll as prune and finalize call it (kustomization_controller.go): only
+   * live objects that still carry this Kustomization's owner labels (Inclusions), and none that say
+   * `prune: disabled` (Exclusions). An object another Kustomization applied since is that one's.
+   */
+  private deleteAll(objects: readonly Obj[], verb: string): void {
+    for (const old of objects) {
+      const live = this.cluster.getLike(old);
+      if (!live || live.metadata.labels?.[OWNER] !== this.k.name) continue;
+      if (annotation(live, PRUNE) === 'disabled') this.log(`${this.k.name}: ${refOf(old)} left in place (prune: disabled)`);
+      else {
+        this.cluster.delete(old);
+        this.log(`${this.k.name}: ${verb} ${refOf(old)}`);
+      }
+    }
   }
 
   /** The timeout elapsed: `wait` reports what was not Current, and the next interval retries. */
@@ -192,5 +196,5 @@ export class FluxRun {
 /** kustomize-controller labels what it applies with its name (the inventory owner). */
 const withOwner = (o: Obj, name: string): Obj => ({
   ...o,
-  metadata: { ...o.metadata, labels: { ...o.metadata.labels, 'kustomize.toolkit.fluxcd.io/name': name } },
+  metadata: { ...o.metadata, labels: { ...o.metadata.labels, [OWNER]: name } },
 });
