@@ -48,21 +48,11 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
     return jobOutcome(c, job);
   };
 
-  const settle = fleet.settle.bind(fleet);
-  fleet.settle = () => {
-    let changed = settle();
-    for (let i = 0; i < 20; i++) {
-      const before = fleet.fingerprint();
-      for (const c of fleet.clusters.values()) {
-        restarts(c);
-        imports(c);
-        gateways(c);
-      }
-      if (fleet.fingerprint() === before) break;
-      changed = settle() || true;
-    }
-    return changed;
-  };
+  fleet.addControllers((c) => {
+    restarts(c);
+    imports(c);
+    gateways(c);
+  });
 
   /** A completed tier-restart Job restarts the member's controller once: every import is handled again. */
   function restarts(c: ApiServer): void {

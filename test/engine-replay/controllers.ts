@@ -77,6 +77,24 @@ export class Fleet {
     throw new Error('controllers do not settle');
   }
 
+  /**
+   * Adds controllers (Antrea's, the verification's) that run on every cluster after the built-in
+   * ones, round after round with them until nothing changes (at most 20 rounds).
+   */
+  addControllers(run: (c: ApiServer) => void): void {
+    const settle = this.settle.bind(this);
+    this.settle = () => {
+      let changed = settle();
+      for (let i = 0; i < 20; i++) {
+        const before = this.fingerprint();
+        for (const c of this.clusters.values()) run(c);
+        if (this.fingerprint() === before) break;
+        changed = settle() || true;
+      }
+      return changed;
+    };
+  }
+
   fingerprint(): string {
     return [...this.clusters.values()]
       .map((c) => JSON.stringify(c.all().map((o) => [refOf(o), o.status ?? null, o.data ?? null, o.metadata.annotations ?? null])))

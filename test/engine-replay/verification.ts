@@ -73,18 +73,13 @@ export function withVerification(fleet: Fleet, definition: ClusterSet, attempts 
     return 'Complete';
   };
 
+  fleet.addControllers((c) => {
+    gateways(c);
+    serviceImports(c);
+  });
   const settle = fleet.settle.bind(fleet);
   fleet.settle = () => {
     let changed = settle();
-    for (let i = 0; i < 20; i++) {
-      const before = fleet.fingerprint();
-      for (const c of fleet.clusters.values()) {
-        gateways(c);
-        serviceImports(c);
-      }
-      if (fleet.fingerprint() === before) break;
-      changed = settle() || true;
-    }
     // one step of time for every verification still failing its checks
     for (const c of fleet.clusters.values())
       for (const job of c.list('Job')) {
