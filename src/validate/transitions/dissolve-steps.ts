@@ -1,5 +1,6 @@
 import { CLUSTERSET_RESOURCE, kubectlIn } from '../../kube/kubectl-command';
 import { shellQuote as q } from '../../shell-quote';
+import type { EffectiveCluster } from '../../model/effective';
 import type { RevisionView } from '../transition';
 
 /** One step of the procedure: what to do and, when it is a command, the command as a shell reads it. */
@@ -25,7 +26,7 @@ export const ONE_COMMAND_EACH_UP_TO = 5;
  * delivers the ClusterSets any more while they are deleted: the engines prune nothing guarded, and
  * orphaned delivery objects apply nothing (docs/delivery.md, "What a removal does").
  */
-export function dissolveProcedure(before: RevisionView, last: string): ProcedureStep[] {
+export function dissolveProcedure(before: RevisionView, last: string, options: { readonly leaderMoves?: boolean } = {}): ProcedureStep[] {
   const { name } = before.definition.metadata;
   const leaderID = before.definition.spec.leader.clusterID;
   const leaderNs = before.definition.spec.leader.namespace;
@@ -57,11 +58,47 @@ export function dissolveProcedure(before: RevisionView, last: string): Procedure
       text: `then on the leader ${leaderID}, delete its ClusterSet: its webhook refuses while any member is still announced`,
       command: `${kubectlIn(leaderID)} ${del(leaderNs)}`,
     },
+    ...(options.leaderMoves ? newLeaderTokens(members) : []),
     { text: `${last} in a later change: the engines create the new ClusterSets, which the webhooks admit, and the members join again` },
   ];
 }
 
+/**
+ * A member's token Secret keeps its name when the leader moves, and holds the old leader's token:
+ * the member would present it to the new leader, which refuses it, and the ClusterSet's README
+ * copies a member token only where the Secret is missing. Found by the engine replay
+ * (test/engine-replay/dissolve-procedure.test.ts): without this step no member reconnects. A
+ * manual Secret is deleted once its ClusterSet is gone (the member has withdrawn), so that the
+ * README's step copies the token the new leader issues; a SealedSecret or ExternalSecret in the
+ * bundle is the user's to point at the new leader.
+ */
+function newLeaderTokens(members: readonly EffectiveCluster[]): ProcedureStep[] {
+  const manual = members.filter((c) => c.cluster.tokenSecret.source === 'manual');
+  const text = (where: string) =>
+    `${where}, delete the token Secret: it holds the old leader's token; once the new leader's bundle has applied, copy the member's new token as the ClusterSet's README shows`;
+  const steps: ProcedureStep[] =
+    manual.length <= ONE_COMMAND_EACH_UP_TO
+      ? manual.map((c) => ({
+          text: text(`in ${c.clusterID}`),
+          command: `${kubectlIn(c.clusterID)} -n ${q(c.cluster.namespace)} delete secret ${q(c.tokenSecretName)}`,
+        }))
+      : [...new Set(manual.map((c) => c.cluster.namespace))]
+          .map((ns) => manual.filter((c) => c.cluster.namespace === ns))
+          .map((group) => ({
+            text: text(`in the ${group.length} members whose token Secret is in ${group[0]!.cluster.namespace}`),
+            command: `for pair in ${group.map((c) => q(`${c.clusterID}=${c.tokenSecretName}`)).join(' ')}; do kubectl --context "\${pair%%=*}" -n ${q(group[0]!.cluster.namespace)} delete secret "\${pair#*=}"; done`,
+          }));
+  for (const c of members.filter((m) => m.cluster.tokenSecret.source !== 'manual'))
+    steps.push({
+      text:
+        c.cluster.tokenSecret.source === 'sealedSecret'
+          ? `in ${c.clusterID}, seal the token the new leader issues into its SealedSecret ${c.tokenSecretName} before adding the definition back: the sealed one is the old leader's`
+          : `in ${c.clusterID}, point the ExternalSecret ${c.tokenSecretName} at the token the new leader issues: the one it reads is the old leader's`,
+    });
+  return steps;
+}
+
 /** The procedure as the plan prints it: one step a line, its command after a colon. */
-export function dissolveSteps(before: RevisionView, last: string): string[] {
-  return dissolveProcedure(before, last).map((s) => (s.command ? `${s.text}: ${s.command}` : s.text));
+export function dissolveSteps(before: RevisionView, last: string, options: { readonly leaderMoves?: boolean } = {}): string[] {
+  return dissolveProcedure(before, last, options).map((s) => (s.command ? `${s.text}: ${s.command}` : s.text));
 }

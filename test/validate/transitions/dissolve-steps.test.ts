@@ -1,13 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../../src/diagnostics/diagnostic';
 import { loadYaml } from '../../../src/load/load-yaml';
 import { effectiveClusters } from '../../../src/model/effective';
 import { parseClusterSet } from '../../../src/model/parse-clusterset';
 import { dissolveProcedure, dissolveSteps } from '../../../src/validate/transitions/dissolve-steps';
+import { runWithFakeKubectl } from '../../helpers/fake-kubectl';
 import { source } from '../../helpers/source';
 import { header } from '../../helpers/rule-tester';
 import { LATEST } from '../../helpers/releases';
@@ -27,26 +25,8 @@ const spec = (leader: string, clusters: string[], leaderNs = 'antrea-multicluste
     clusters: [${clusters.join(', ')}]
 `;
 
-/** A kubectl on PATH that records its arguments, one call a line, tab-separated: what a shell really passes. */
-const bin = mkdtempSync(join(tmpdir(), 'fake-kubectl-'));
-const calls = join(bin, 'calls');
-writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\nfor a in "$@"; do printf '%s\\t' "$a"; done >> "${calls}"\necho >> "${calls}"\n`);
-chmodSync(join(bin, 'kubectl'), 0o755);
-afterAll(() => rmSync(bin, { recursive: true, force: true }));
-
-/** Runs each command in sh with the fake kubectl; returns each call as `context namespace verb`. */
-function run(commands: string[]): string[] {
-  writeFileSync(calls, '');
-  for (const c of commands) execFileSync('sh', ['-e', '-c', c], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
-  return readFileSync(calls, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const args = line.split('\t').slice(0, -1);
-      const at = (flag: string) => args[args.indexOf(flag) + 1];
-      return `${at('--context')} ${at('-n')} ${args.find((a) => a === 'delete' || a === 'get')} ${args.at(-1)}`;
-    });
-}
+/** Runs each command in sh with a kubectl that records its calls: `context namespace verb last-operand`. */
+const run = (commands: string[]): string[] => runWithFakeKubectl(commands).map((c) => `${c.context} ${c.namespace} ${c.verb} ${c.operands.at(-1)}`);
 
 const CASES = [
   {
