@@ -177,7 +177,7 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
 
 /** A leader's ClusterSet: the live one names no leader server (a member's names the leader it connects to). */
 const isLeaderClusterSet = (c: ApiServer, o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): boolean => {
-  const live = c.getLike(o as Obj);
+  const live = c.getLike(o);
   return live !== undefined && !live.spec.leaders?.[0]?.server;
 };
 
