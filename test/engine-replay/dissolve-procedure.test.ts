@@ -72,7 +72,7 @@ const ANTREA_CNI = new Set(['antrea-agent', 'antrea-controller']);
 const vital = (o: Obj) => o.kind === 'CustomResourceDefinition' || o.kind === 'Namespace' || ANTREA_CNI.has(o.metadata.name);
 
 /** The commands of the printed steps: what follows the step's text (docs/rules/clusterset-rename.md). */
-const commandsOf = (steps: readonly string[]) => steps.flatMap((s) => s.match(/: ((?:kubectl --context|for id in) .*)$/)?.[1] ?? []);
+const commandsOf = (steps: readonly string[]) => steps.flatMap((s) => s.match(/: ((?:kubectl --context|for \w+ in) .*)$/)?.[1] ?? []);
 
 /** Units not converged. */
 function unconverged(r: ReplayResult): string[] {

@@ -32,17 +32,17 @@ export function dissolveProcedure(before: RevisionView, last: string, options: {
   const leaderNs = before.definition.spec.leader.namespace;
   const members = before.clusters.filter((c) => c.isMember);
   const del = (ns: string) => `-n ${q(ns)} delete ${CLUSTERSET_RESOURCE} ${q(name)}`;
-  const withdraw = 'its mc-controller withdraws its MemberClusterAnnounce and exports from the leader';
+  const withdraw = '(its mc-controller withdraws its MemberClusterAnnounce and exports from the leader)';
   const memberSteps: ProcedureStep[] =
     members.length <= ONE_COMMAND_EACH_UP_TO
       ? members.map((c) => ({
-          text: `in ${c.clusterID}${c.isLeader ? ' (the leader, as a member)' : ''}, delete its ClusterSet: ${withdraw}`,
+          text: `in ${c.clusterID}${c.isLeader ? ' (the leader, as a member)' : ''}, delete its ClusterSet ${withdraw}`,
           command: `${kubectlIn(c.clusterID)} ${del(c.cluster.namespace)}`,
         }))
       : [...new Set(members.map((c) => c.cluster.namespace))]
           .map((ns) => members.filter((c) => c.cluster.namespace === ns))
           .map((group) => ({
-            text: `in the ${group.length} members whose ClusterSet is in ${group[0]!.cluster.namespace}, delete it: ${withdraw}`,
+            text: `in the ${group.length} members whose ClusterSet is in ${group[0]!.cluster.namespace}, delete it ${withdraw}`,
             command: `for id in ${group.map((c) => q(c.clusterID)).join(' ')}; do kubectl --context "$id" ${del(group[0]!.cluster.namespace)}; done`,
           }));
   return [
@@ -55,7 +55,7 @@ export function dissolveProcedure(before: RevisionView, last: string, options: {
       command: `${kubectlIn(leaderID)} -n ${q(leaderNs)} get memberclusterannounces.multicluster.crd.antrea.io`,
     },
     {
-      text: `then on the leader ${leaderID}, delete its ClusterSet: its webhook refuses while any member is still announced`,
+      text: `then on the leader ${leaderID}, delete its ClusterSet (its webhook refuses while any member is still announced)`,
       command: `${kubectlIn(leaderID)} ${del(leaderNs)}`,
     },
     ...(options.leaderMoves ? newLeaderTokens(members) : []),
@@ -75,7 +75,7 @@ export function dissolveProcedure(before: RevisionView, last: string, options: {
 function newLeaderTokens(members: readonly EffectiveCluster[]): ProcedureStep[] {
   const manual = members.filter((c) => c.cluster.tokenSecret.source === 'manual');
   const text = (where: string) =>
-    `${where}, delete the token Secret: it holds the old leader's token; once the new leader's bundle has applied, copy the member's new token as the ClusterSet's README shows`;
+    `${where}, delete the token Secret (it holds the old leader's token; once the new leader's bundle has applied, copy the member's new token as the ClusterSet's README shows)`;
   const steps: ProcedureStep[] =
     manual.length <= ONE_COMMAND_EACH_UP_TO
       ? manual.map((c) => ({

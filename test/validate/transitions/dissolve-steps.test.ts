@@ -28,7 +28,7 @@ const spec = (leader: string, clusters: string[], leaderNs = 'antrea-multicluste
 /** Runs each command in sh with a kubectl that records its calls: `context namespace verb last-operand`. */
 const run = (commands: string[]): string[] => runWithFakeKubectl(commands).map((c) => `${c.context} ${c.namespace} ${c.verb} ${c.operands.at(-1)}`);
 
-const CASES = [
+const CASES: { name: string; definition: ReturnType<typeof view>; leaderMoves?: boolean; calls: string[] }[] = [
   {
     name: 'a dedicated leader, two members',
     definition: view('prod', spec('north', ['{ clusterID: north, member: false }', member('east'), member('west', 'antrea-mc')])),
@@ -65,18 +65,50 @@ const CASES = [
       'c1 antrea-multicluster delete big',
     ],
   },
+  {
+    name: "the leader moves: each member's token Secret goes after its ClusterSet, so that the new leader's token is copied",
+    definition: view('prod', spec('north', ['{ clusterID: north, member: false }', member('east'), member('west', 'antrea-mc')])),
+    leaderMoves: true,
+    calls: [
+      'east kube-system delete prod',
+      'west antrea-mc delete prod',
+      'north antrea-multicluster get memberclusterannounces.multicluster.crd.antrea.io',
+      'north antrea-multicluster delete prod',
+      'east kube-system delete east-leader-token',
+      'west antrea-mc delete west-leader-token',
+    ],
+  },
+  {
+    name: 'the leader of seven moves: one loop per Namespace over the pairs of ID and Secret',
+    definition: view(
+      'big',
+      spec(
+        'c1',
+        [1, 2, 3, 4, 5, 6, 7].map((i) => member(`c${i}`, i % 2 ? undefined : 'mc-ns')),
+      ),
+    ),
+    leaderMoves: true,
+    calls: [
+      ...['c1', 'c3', 'c5', 'c7'].map((id) => `${id} kube-system delete big`),
+      ...['c2', 'c4', 'c6'].map((id) => `${id} mc-ns delete big`),
+      'c1 antrea-multicluster get memberclusterannounces.multicluster.crd.antrea.io',
+      'c1 antrea-multicluster delete big',
+      ...['c1', 'c3', 'c5', 'c7'].map((id) => `${id} kube-system delete ${id}-leader-token`),
+      ...['c2', 'c4', 'c6'].map((id) => `${id} mc-ns delete ${id}-leader-token`),
+    ],
+  },
 ];
 
 describe('dissolveProcedure', () => {
-  test.each(CASES)('$name', ({ definition, calls: expected }) => {
-    const procedure = dissolveProcedure(definition, 'add the definition back');
+  test.each(CASES)('$name', ({ definition, leaderMoves, calls: expected }) => {
+    const procedure = dissolveProcedure(definition, 'add the definition back', { leaderMoves });
     const commands = procedure.flatMap((s) => (s.command ? [s.command] : []));
     // every command parses in a POSIX shell
     for (const c of commands) expect(() => execFileSync('sh', ['-n', '-c', c])).not.toThrow();
     // and names its cluster, in the webhook's order: every member (the leader's member role too) before the leader
     expect(run(commands)).toEqual(expected);
     // the plan prints each command whole, after its step's text
-    const steps = dissolveSteps(definition, 'add the definition back');
+    const steps = dissolveSteps(definition, 'add the definition back', { leaderMoves });
     expect(steps).toHaveLength(procedure.length);
     for (const c of commands) expect(steps.some((s) => s.endsWith(`: ${c}`))).toBe(true);
     expect(steps[0]).toMatch(/^revert this change, then remove the definition/);
