@@ -70,7 +70,7 @@ export function dissolveProcedure(before: RevisionView, last: string, options: {
  * (test/engine-replay/dissolve-procedure.test.ts): without this step no member reconnects. A
  * manual Secret is deleted once its ClusterSet is gone (the member has withdrawn), so that the
  * README's step copies the token the new leader issues; a SealedSecret or ExternalSecret in the
- * bundle is the user's to point at the new leader.
+ * bundle is the user's to point at the new leader (those two are not replayed).
  */
 function newLeaderTokens(members: readonly EffectiveCluster[]): ProcedureStep[] {
   const manual = members.filter((c) => c.cluster.tokenSecret.source === 'manual');
@@ -92,8 +92,8 @@ function newLeaderTokens(members: readonly EffectiveCluster[]): ProcedureStep[] 
     steps.push({
       text:
         c.cluster.tokenSecret.source === 'sealedSecret'
-          ? `in ${c.clusterID}, seal the token the new leader issues into its SealedSecret ${c.tokenSecretName} before adding the definition back: the sealed one is the old leader's`
-          : `in ${c.clusterID}, point the ExternalSecret ${c.tokenSecretName} at the token the new leader issues: the one it reads is the old leader's`,
+          ? `for ${c.clusterID}, once the new leader's bundle has applied, seal the token it issues into the SealedSecret ${c.tokenSecretName} and commit it (until then the member presents the old leader's token)`
+          : `for ${c.clusterID}, point the ExternalSecret ${c.tokenSecretName} at the token the new leader issues (until then the member presents the old leader's token)`,
     });
   return steps;
 }

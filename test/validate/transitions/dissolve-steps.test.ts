@@ -28,6 +28,9 @@ const spec = (leader: string, clusters: string[], leaderNs = 'antrea-multicluste
 /** Runs each command in sh with a kubectl that records its calls: `context namespace verb last-operand`. */
 const run = (commands: string[]): string[] => runWithFakeKubectl(commands).map((c) => `${c.context} ${c.namespace} ${c.verb} ${c.operands.at(-1)}`);
 
+/** The commands as a reader of the plan finds them: what ends a step after a colon. */
+const commandsOf = (steps: readonly string[]) => steps.flatMap((s) => s.match(/: ((?:kubectl --context|for \w+ in) .*)$/)?.[1] ?? []);
+
 const CASES: { name: string; definition: ReturnType<typeof view>; leaderMoves?: boolean; calls: string[] }[] = [
   {
     name: 'a dedicated leader, two members',
@@ -100,6 +103,22 @@ const CASES: { name: string; definition: ReturnType<typeof view>; leaderMoves?: 
 ];
 
 describe('dissolveProcedure', () => {
+  test('a leader move with a sealed token: a step without a command, after the leader, to seal the new token', () => {
+    const sealed = '{ clusterID: east, tokenSecret: { source: sealedSecret, sealedSecret: { encryptedData: { ca.crt: AgA, token: AgB } } } }';
+    const definition = view('prod', spec('north', ['{ clusterID: north, member: false }', sealed, member('west')]));
+    const steps = dissolveSteps(definition, 'add the definition back', { leaderMoves: true });
+    expect(run(commandsOf(steps))).toEqual([
+      'east kube-system delete prod',
+      'west kube-system delete prod',
+      'north antrea-multicluster get memberclusterannounces.multicluster.crd.antrea.io',
+      'north antrea-multicluster delete prod',
+      'west kube-system delete west-leader-token',
+    ]);
+    expect(steps.at(-2)).toMatch(
+      /^for east, once the new leader's bundle has applied, seal the token it issues into the SealedSecret east-leader-token and commit it/,
+    );
+  });
+
   test.each(CASES)('$name', ({ definition, leaderMoves, calls: expected }) => {
     const procedure = dissolveProcedure(definition, 'add the definition back', { leaderMoves });
     const commands = procedure.flatMap((s) => (s.command ? [s.command] : []));
