@@ -7,6 +7,8 @@ import { activeGateways, retiredGateways } from '../model/gateways';
 import { TIER_RESTART, tierSetHash } from '../synth/objects/tier-restart';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
 import { plural } from '../plural';
+import { kubectlIn } from '../kube/kubectl-command';
+import { shellQuote } from '../shell-quote';
 import type { ChangeSubjects, Impact, PlanChange } from './plan';
 
 const list = (ids: readonly string[]) => (ids.length <= 5 ? ids.join(', ') : `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more`);
@@ -221,7 +223,7 @@ function leaderNamespaceChange(cs: string, before: ClusterSet, after: ClusterSet
       `with manual tokens: once the leader's bundle is applied, copy each member's new token from ${to} into its Secret (the ClusterSet's README shows the commands)`,
       `then restart antrea-mc-controller in every member: ${ms
         .slice(0, 3)
-        .map((m) => `kubectl --context ${m.clusterID} -n ${m.cluster.namespace} rollout restart deployment antrea-mc-controller`)
+        .map((m) => `${kubectlIn(m.clusterID)} -n ${shellQuote(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`)
         .join('; ')}${ms.length > 3 ? `; and ${ms.length - 3} more` : ''}`,
       `the Namespace ${from} is guarded and stays: delete it by hand once every member shows connected to ${to}`,
     ],

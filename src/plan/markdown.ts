@@ -38,8 +38,8 @@ export const codeSpan = (s: string): string => {
 const TOKEN = /(?<=^|[\s(])(?:[A-Za-z0-9][\w.:/[\]-]*[\w\]]|[A-Za-z0-9])(?=$|[\s),.:;])/g;
 /** an upstream source file the plan cites (`leader/stale_controller.go`) */
 const SOURCE_FILE = /^[\w-]+(\/[\w-]+)*\.go$/;
-/** a command the plan quotes in parentheses */
-const QUOTED_COMMAND = /(?<=\()kubectl [^()`]*(?=\))/g;
+/** a command the plan quotes in parentheses, or that ends a step after a colon (the refused procedures, dissolve-steps.ts) */
+const QUOTED_COMMAND = /(?<=\()kubectl [^()`]*(?=\))|(?<=: )(?:kubectl --context|for \w+ in) [^`]*$/g;
 
 /**
  * Plan text for Markdown: the identifiers the plan knows (cluster IDs, Namespaces, object names,

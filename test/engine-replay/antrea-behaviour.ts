@@ -9,6 +9,10 @@ import { conditionOf, type Obj } from './kube';
  *   refers to cannot be deleted (pkg/controller/networkpolicy/validate.go, tierValidator
  *   updateValidate, deleteValidate); a Namespace holds one ClusterSet and the leader clusterID of a
  *   ClusterSet is immutable (multicluster/cmd/multicluster-controller/clusterset_webhook.go, Handle);
+ *   on Delete, the leader's webhook refuses while any MemberClusterAnnounce is in its Namespace, and
+ *   a member's admits (same Handle). A member's announce lives as long as its ClusterSet naming that
+ *   leader and Namespace: deleting the ClusterSet withdraws it (member/clusterset_controller.go,
+ *   cleanUpResources);
  * - server-side apply field ownership of a Node's annotations: what the engine applied before and no
  *   longer applies is removed (the replay's apply merges and never removes);
  * - a member's policy import: on an import's creation or generation change, or when the controller
@@ -38,7 +42,7 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
   /** per member cluster: import name → the generation the controller last handled */
   const handled = new Map<string, Map<string, number>>();
   const restarted = new Set<string>();
-  for (const c of fleet.clusters.values()) install(c, model);
+  for (const c of fleet.clusters.values()) install(c, model, fleet);
 
   const jobOutcome = fleet.jobOutcome;
   fleet.jobOutcome = (c, job) => {
@@ -117,7 +121,7 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
 }
 
 /** The Antrea webhooks and server-side apply's removal of a Node's released annotations, on one API server. */
-function install(c: ApiServer, model: AntreaModel): void {
+function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
   const admit = c.admit.bind(c);
   c.admit = (o: Obj) => {
     const refused = admit(o);
@@ -141,6 +145,15 @@ function install(c: ApiServer, model: AntreaModel): void {
         return false;
       }
     }
+    if (o.kind === 'ClusterSet' && isLeaderClusterSet(c, o)) {
+      const announced = announcing(fleet, c.clusterID, o.metadata.namespace!);
+      if (announced.length > 0) {
+        model.refusals.push(
+          `${c.clusterID} ClusterSet ${o.metadata.name}: MemberClusterAnnounces of ${announced.join(', ')} are still in ${o.metadata.namespace}`,
+        );
+        return false;
+      }
+    }
     return remove(o);
   };
   // server-side apply: the annotations the engine applied to a Node and no longer applies are removed
@@ -160,4 +173,20 @@ function install(c: ApiServer, model: AntreaModel): void {
     }
     return r;
   };
+}
+
+/** A leader's ClusterSet: the live one names no leader server (a member's names the leader it connects to). */
+const isLeaderClusterSet = (c: ApiServer, o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): boolean => {
+  const live = c.getLike(o);
+  return live !== undefined && !live.spec.leaders?.[0]?.server;
+};
+
+/** The members whose MemberClusterAnnounce is in a leader's Namespace: each member ClusterSet that names that leader and Namespace. */
+export function announcing(fleet: Fleet, leaderID: string, namespace: string): string[] {
+  return [...fleet.clusters.values()]
+    .filter((m) =>
+      m.list('ClusterSet').some((cs) => cs.spec.leaders?.[0]?.server && cs.spec.leaders[0].clusterID === leaderID && cs.spec.namespace === namespace),
+    )
+    .map((m) => m.clusterID)
+    .sort();
 }

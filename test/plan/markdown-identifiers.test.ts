@@ -11,6 +11,16 @@ describe('identifiers in code spans in the markdown plan', () => {
     ['CIDRs and versions', 'Pod CIDRs change from 10.244.0.0/20 to none in v2.7.0', 'Pod CIDRs change from `10.244.0.0/20` to none in `v2.7.0`'],
     ['an upstream source file', 'up to 36 h, leader/stale_controller.go)', 'up to 36 h, `leader/stale_controller.go`)'],
     ['a quoted command', 'by hand (kubectl annotate node <name> x/gateway-)', 'by hand (`kubectl annotate node <name> x/gateway-`)'],
+    [
+      'a command that ends a step after a colon',
+      'in east, delete it (why): kubectl --context east -n kube-system delete secret east_token',
+      'in `east`, delete it (why): `kubectl --context east -n kube-system delete secret east_token`',
+    ],
+    [
+      'a loop that ends a step after a colon',
+      'in 7 members, delete it: for pair in a=x b=y; do kubectl --context "${pair%%=*}" -n ns delete secret "${pair#*=}"; done',
+      'in 7 members, delete it: `for pair in a=x b=y; do kubectl --context "${pair%%=*}" -n ns delete secret "${pair#*=}"; done`',
+    ],
     ['a name inside a longer word stays text', 'eastern east-2 src=east', 'eastern east-2 src=east'],
     ['what the plan does not know is escaped', 'Service [a](http://evil) <img> *b*', 'Service \\[a\\](http://evil) \\<img\\> \\*b\\*'],
     ['a name with a backtick is never a token: escaped text', 'Service a`b leaves', 'Service a\\`b leaves'],
