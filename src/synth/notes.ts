@@ -307,7 +307,7 @@ function servicesSection({ definition, members: ms }: NotesContext): string {
   const rows = services.map((s) => [
     code(`${s.namespace}/${s.name}`),
     ms
-      .filter((m) => exportsService(s, m.clusterID))
+      .filter((m) => !m.withdrawing && exportsService(s, m.clusterID))
       .map((m) => code(m.clusterID))
       .join(', ') || '-',
   ]);
