@@ -139,6 +139,10 @@ describe('plan: changes the clusters refuse', () => {
         .map((c) => c.kind)
         .sort(),
     ).toEqual(['RoleBinding', 'Secret', 'ServiceAccount']);
+    // withdrawn, then taken back: its ClusterSet returns and it rejoins
+    const back = planChanges(await revision({ 'cs.yaml': marked }), await revision({ 'cs.yaml': base }));
+    expect(lines(back)).toContain('[safe] member test-cluster-east no longer withdraws: its bundle carries its ClusterSet again and it rejoins the leader');
+    expect(back.checklist!.filter((i) => i.leaving === 'test-cluster-east')).toEqual([]);
   });
 
   it("a member's token Secret renamed: disruptive until the new Secret exists, with the order", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXPECTED_MEMBERS_ANNOTATION } from '../../src/health/cluster-set-health';
 import { isGuarded } from '../../src/synth/guards';
+import { checksOf } from '../../src/verify/checks';
 import { example, revision, type Definition } from '../helpers/plan-revision';
 
 /**
@@ -55,6 +56,15 @@ describe('a member marked withdraw: true', async () => {
     expect(script(before)).toContain('nginx');
     expect(script(after)).not.toContain('nginx');
     expect(script(after)).toMatch(/Service shop\/api/);
+  });
+
+  it('clusterset status checks nothing of it, and no member for the Service it exported alone', () => {
+    const checks = checksOf(after.definitions.get('test-clusterset')!.definition);
+    expect(checks.filter((c) => c.clusterID === 'test-cluster-west')).toEqual([]);
+    expect(checks.filter((c) => c.subject === 'Service demo/nginx')).toEqual([]);
+    expect(checks.filter((c) => c.subject === 'Service shop/api').map((c) => c.clusterID)).toEqual(['test-cluster-east']);
+    const earlier = checksOf(before.definitions.get('test-clusterset')!.definition);
+    expect(earlier.filter((c) => c.clusterID === 'test-cluster-west').length).toBeGreaterThan(0);
   });
 
   it('its Flux exports and verify Kustomizations leave flux/; its layers stay', () => {
