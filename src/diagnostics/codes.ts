@@ -21,6 +21,7 @@ export const DIAGNOSTIC_CODES = [
   'leader-unknown',
   'leader-server',
   'member-flag',
+  'withdraw-leader',
   'member-count',
   'namespace-conflict',
   // addresses
@@ -77,6 +78,7 @@ export const DIAGNOSTIC_CODES = [
   'clusterset-rename',
   'gateway-removed',
   'leader-move',
+  'member-removed-without-withdraw',
   'tier-priority-immutable',
   'tier-removed-in-use',
   // output self-checks

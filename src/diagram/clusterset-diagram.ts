@@ -156,7 +156,9 @@ function drawLevel(definition: ClusterSet, clusters: readonly EffectiveCluster[]
     for (const [i, name] of shownServices.shown.entries()) {
       const s = services.get(name);
       if (!s) continue;
-      const exporters = s.exportFrom === '*' ? clusters.filter((c) => c.isMember).map((c) => c.clusterID) : s.exportFrom;
+      // a withdrawing member exports nothing (model/withdraw.ts)
+      const withdrawing = new Set(clusters.filter((c) => c.withdrawing).map((c) => c.clusterID));
+      const exporters = (s.exportFrom === '*' ? clusters.filter((c) => c.isMember).map((c) => c.clusterID) : s.exportFrom).filter((id) => !withdrawing.has(id));
       const nodes = [...new Set(exporters.map((id) => nodeOf.get(id)).filter((n): n is string => n !== undefined))];
       if (s.exportFrom === '*' && everyMember) g.edge(everyMember, `s${i}`, 'every member exports');
       else if (nodes.length > 4 && everyMember) g.edge(everyMember, `s${i}`, `${exporters.length} members export`);
@@ -234,7 +236,11 @@ function clusterFacts(c: EffectiveCluster, common: Network): string[] {
 }
 
 function memberLines(c: EffectiveCluster, common: Network, mark: DiagramMark | undefined): string[] {
-  return [`${mark ? `${mark.state}: ` : ''}${c.clusterID}`, ...clusterFacts(c, common)];
+  return [
+    `${mark ? `${mark.state}: ` : ''}${c.clusterID}`,
+    ...(c.withdrawing ? ['withdrawing: no ClusterSet, exports nothing'] : []),
+    ...clusterFacts(c, common),
+  ];
 }
 
 interface Group {

@@ -160,6 +160,13 @@ export const ClusterSchema = z.strictObject({
   tokenSecret: TokenSecretSchema.default({ source: 'manual' }).describe('how the member obtains its leader token'),
   leaderCredentials: LeaderCredentialsSchema.optional(),
   delivery: ClusterDeliverySchema.default({}),
+  // optional without a default: a definition without it hashes (manifest.json) as before
+  withdraw: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: the member leaves in two merges. Its bundle is delivered without its ClusterSet, ServiceExports and verification, so its antrea-mc-controller withdraws from the leader while its credentials still work; remove the entry in a later change (docs/plan.md, A member leaves)',
+    ),
 });
 
 export const ServiceExportSchema = z.strictObject({

@@ -8,6 +8,8 @@ export interface EffectiveCluster {
   readonly cluster: Cluster;
   readonly isLeader: boolean;
   readonly isMember: boolean;
+  /** a member marked `withdraw: true`: its bundle keeps no ClusterSet, so it leaves the leader (the leader cannot withdraw) */
+  readonly withdrawing: boolean;
   readonly network: Network;
   /** Secret name the member ClusterSet refers to */
   readonly tokenSecretName: string;
@@ -31,6 +33,8 @@ export function effectiveClusters(definition: ClusterSet): EffectiveCluster[] {
       isLeader,
       // only the leader may opt out of membership (member-flag reports the others)
       isMember: cluster.member || !isLeader,
+      // the leader cannot withdraw (withdraw-leader reports it)
+      withdrawing: cluster.withdraw === true && !isLeader,
       network: { ...definition.spec.network, ...overrides },
       tokenSecretName: cluster.tokenSecret.name ?? `${cluster.clusterID}-leader-token`,
       ...(cluster.leaderCredentials && { leaderCredentials: cluster.leaderCredentials }),
@@ -41,4 +45,6 @@ export function effectiveClusters(definition: ClusterSet): EffectiveCluster[] {
 }
 
 export const members = (clusters: readonly EffectiveCluster[]) => clusters.filter((c) => c.isMember);
+/** The members that stay in the ClusterSet: every member but those withdrawing. */
+export const activeMembers = (clusters: readonly EffectiveCluster[]) => clusters.filter((c) => c.isMember && !c.withdrawing);
 export const leaderOf = (clusters: readonly EffectiveCluster[]) => clusters.find((c) => c.isLeader);

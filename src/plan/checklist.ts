@@ -6,7 +6,7 @@ import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
 import { shellQuote as q } from '../shell-quote';
 import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
-import { memberLeavingItems } from './member-leaves';
+import { memberLeavingItems, memberWithdrawingItems } from './member-leaves';
 
 /**
  * What a change asks of a person, beyond merging it: the manual steps of a member joining or
@@ -145,15 +145,22 @@ function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
 }
 
 function leaveItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
-  const remaining = new Set(after.spec.clusters.map((c) => c.clusterID));
+  const staying = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));
   const clusters = effectiveClusters(before);
   const { fluxHub } = enginesOf(before, clusters);
-  const remainingMembers = clusters.filter((c) => c.isMember && remaining.has(c.clusterID)).map((c) => c.clusterID);
+  // the members that keep exporting: neither leaving nor withdrawing
+  const remainingMembers = clusters
+    .filter((c) => c.isMember && !c.withdrawing && staying.has(c.clusterID) && !staying.get(c.clusterID)!.withdrawing)
+    .map((c) => c.clusterID);
   // a leader that leaves is a leader move, which the plan reports on its own
   if (before.spec.leader.clusterID !== after.spec.leader.clusterID) return [];
-  return clusters
-    .filter((m) => !remaining.has(m.clusterID) && m.isMember && !m.isLeader)
-    .flatMap((m) => memberLeavingItems(before, m, { remainingMembers, fluxHub }));
+  return clusters.flatMap((m) => {
+    if (!m.isMember || m.isLeader) return [];
+    const now = staying.get(m.clusterID);
+    if (!now) return memberLeavingItems(before, m, { remainingMembers, fluxHub });
+    // marked withdraw: true in this change (the first of the two merges)
+    return now.withdrawing && !m.withdrawing ? memberWithdrawingItems(before, now, remainingMembers) : [];
+  });
 }
 
 function upgradeItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {

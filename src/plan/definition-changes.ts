@@ -57,9 +57,28 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
   const a = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));
   for (const [id, c] of a)
     if (!b.has(id)) add('safe', `${c.isMember ? 'member' : 'cluster'} ${id} joins${c.isLeader ? ' as the leader' : ''}`, undefined, { clusters: [id] });
+  for (const [id, c] of a) {
+    const was = b.get(id);
+    if (was && c.withdrawing && !was.withdrawing) out.push(withdrawChange(cs, before, c));
+    else if (was?.withdrawing && !c.withdrawing && c.isMember)
+      add('safe', `member ${id} no longer withdraws: its bundle carries its ClusterSet again and it rejoins the leader`, undefined, { clusters: [id] });
+  }
   for (const [id, c] of b) {
     if (a.has(id)) continue;
-    if (c.isMember)
+    if (c.isMember && c.withdrawing)
+      out.push({
+        impact: 'destructive',
+        clusterSet: cs,
+        text: `member ${id} leaves after withdrawing (its leader credentials are revoked)`,
+        details: [
+          'its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)',
+          `it withdrew in the base revision (withdraw: true), so the leader no longer holds its MemberClusterAnnounce or exports, and no member imports from it`,
+          `the checklist holds the clean-up of ${id} after the merge`,
+        ],
+        about: { clusters: [id] },
+        leaving: { clusterID: id, member: true },
+      });
+    else if (c.isMember)
       out.push({
         impact: 'destructive',
         clusterSet: cs,
@@ -67,7 +86,7 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
         details: [
           'its own bundle is no longer delivered: its Antrea installation stays as it is (see the delivery guards)',
           `once the leader's engine prunes its credentials, ${id} can no longer withdraw from the leader: the leader drops its MemberClusterAnnounce and exports only when its 12-hourly clean-up finds the announce silent for 24 h (up to 36 h, leader/stale_controller.go), and the other members keep importing its Services and Gateway until then`,
-          `the checklist holds its steps: ${id} withdraws before the merge, or the leader lets it go after it`,
+          `mark it withdraw: true in an earlier change instead (member-removed-without-withdraw); else the checklist holds the manual steps before and after the merge`,
         ],
         about: { clusters: [id] },
         leaving: { clusterID: id, member: true },
@@ -177,6 +196,43 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
       { clusters: restarting },
     );
   return out;
+}
+
+/**
+ * A member marked `withdraw: true`: its bundle loses its ClusterSet, ServiceExports and
+ * verification, and the engine prunes them (a ClusterSet is not guarded, synth/guards.ts). Its
+ * antrea-mc-controller then deletes its MemberClusterAnnounce on the leader and what it imported
+ * (member/clusterset_controller.go, cleanUpResources), and the leader deletes its ResourceExports
+ * with the announce (leader/stale_controller.go): the other members stop importing from it. Its
+ * leader credentials stay until a later change removes it.
+ */
+function withdrawChange(cs: string, before: ClusterSet, c: EffectiveCluster): PlanChange {
+  const id = c.clusterID;
+  const others = effectiveClusters(before).filter((o) => o.isMember && !o.withdrawing && o.clusterID !== id);
+  const exported = before.spec.services.filter((s) => s.exportFrom === '*' || s.exportFrom.includes(id));
+  const alone = exported.filter((s) => !others.some((o) => s.exportFrom === '*' || s.exportFrom.includes(o.clusterID)));
+  const name = (s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`;
+  return {
+    impact: 'disruptive',
+    clusterSet: cs,
+    text: `member ${id} withdraws from the leader (withdraw: true): the engine prunes its ClusterSet`,
+    details: [
+      `its antrea-mc-controller then deletes its MemberClusterAnnounce on the leader and what it imported, while its token still works (member/clusterset_controller.go, cleanUpResources); the leader deletes its ResourceExports with the announce (leader/stale_controller.go)`,
+      ...(exported.length > 0
+        ? [
+            `its ServiceExports leave its bundle: the other members no longer import ${exported.map(name).join(', ')} from ${id}` +
+              (alone.length > 0 ? `, and ${alone.map(name).join(', ')}, exported by ${id} alone, is imported nowhere` : ''),
+          ]
+        : []),
+      ...(before.spec.delivery.flux
+        ? [
+            `Flux: its exports and verify Kustomizations leave flux/ and are orphaned (guarded): what they applied stays, inert without a ClusterSet, and they report the missing path until the clean-up after ${id} is removed`,
+          ]
+        : []),
+      `its Antrea installation, its antrea-mc-controller and its leader credentials stay; remove ${id} from the definition in a later change, once the leader no longer lists its announce`,
+    ],
+    about: { clusters: [id], ...(exported.length > 0 && { services: exported.map(name) }) },
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
-import { engineName } from '../synth/delivery/engine-names';
-import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import { engineName, LABELS } from '../synth/delivery/engine-names';
+import { exportKustomizationName, verifyKustomizationName } from '../synth/delivery/flux';
+import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, VERIFY_UNIT } from '../synth/delivery/layer-paths';
 import { exportsService } from '../synth/parts/service-exports';
 import { shellQuote as q } from '../shell-quote';
 import type { ChecklistItem } from './checklist';
@@ -11,17 +12,29 @@ const c = (s: string) => `\`${s}\``;
 const kubectl = (id: string) => `kubectl --context ${q(id)}`;
 
 /**
- * The one description of a member leaving, in order: the plan's "member … leaves" change points
- * here and the checklist carries it. Every command names its cluster as the ClusterSet's README
- * maps them (`--context <clusterID>`; `$FLUX_CONTEXT` and `$ARGOCD_CONTEXT` for the clusters that
- * run a hub Flux or Argo CD, which the definition does not name).
+ * The one description of a member leaving, in order: the plan's "member … leaves" and "member …
+ * withdraws" changes point here and the checklist carries it. Every command names its cluster as
+ * the ClusterSet's README maps them (`--context <clusterID>`; `$FLUX_CONTEXT` and
+ * `$ARGOCD_CONTEXT` for the clusters that run a hub Flux or Argo CD, which the definition does not
+ * name).
  *
  * A clean removal has the member withdraw while its token still works: deleting its ClusterSet
  * makes its mc-controller delete its MemberClusterAnnounce on the leader and what it imported
  * (member/clusterset_controller.go, cleanUpResources), and the leader deletes the member's
  * ResourceExports when that announce goes (leader/stale_controller.go, through the announce's
- * finalizer). Once merged, the leader's engine prunes the member's credentials and it cannot any
- * more; a silent announce is dropped only by the leader's 12-hourly clean-up after 24 h.
+ * finalizer). Once its credentials are pruned it cannot any more; a silent announce is dropped
+ * only by the leader's 12-hourly clean-up after 24 h.
+ *
+ * The GitOps way takes two merges: `withdraw: true` first (the engine prunes the member's
+ * ClusterSet, which is not guarded, and keeps its credentials on the leader), then the removal,
+ * which leaves only the clean-up after the merge. A member removed at once
+ * (member-removed-without-withdraw) falls back to withdrawing by hand before the merge, which
+ * holds only where the delivery can be paused: a suspended Flux Kustomization stays suspended,
+ * while Argo CD's ApplicationSet controller writes each Application's spec back from its template
+ * (applicationset/controllers/applicationset_controller.go, createOrUpdateInCluster) and, under
+ * RollingSync, starts the sync of a pending Application itself
+ * (applicationset/progressivesync/progressive_sync.go, SyncDesiredApplications, syncApplication),
+ * so a ClusterSet deleted by hand comes back: there the leader lets the member go after the merge.
  */
 export function memberLeavingItems(
   before: ClusterSet,
@@ -37,48 +50,46 @@ export function memberLeavingItems(
   const items: ChecklistItem[] = [];
   const add = (when: ChecklistItem['when'], text: string, commands?: readonly string[]) =>
     items.push({ clusterSet: cs, when, text, ...(commands && { commands }), leaving: id });
-
+  const announce = `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} get memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`;
+  // what the member exported, as the definition lists it (withdrawing stopped the exports, not the listing)
   const exported = before.spec.services.filter((s) => exportsService(s, id));
-  if (exported.length > 0) {
-    const alone = exported.filter((s) => !fleet.remainingMembers.some((o) => exportsService(s, o)));
+
+  // withdrawn in the base revision: its ClusterSet is gone and the leader let it go; only the clean-up is left
+  if (!m.withdrawing) {
+    const exports = exportsItem(id, exported, fleet.remainingMembers);
+    if (exports) add('before merging', exports);
+    // a suspended Flux Kustomization holds; an Argo CD Application does not (see above)
+    if (argocd)
+      add(
+        'before merging',
+        `Better: keep ${c(id)} in this change with ${c('withdraw: true')} and remove it in a later one (member-removed-without-withdraw). Argo CD re-creates a ClusterSet deleted by hand (its ApplicationSet controller owns the Application and syncs it), so ${c(id)} cannot withdraw before this merge: let it go on the leader after the merge (below).`,
+      );
+    else {
+      if (flux)
+        add(
+          'before merging',
+          `Suspend the delivery of ${c(id)}, so that Flux does not re-create its ClusterSet while the member withdraws (or keep ${c(id)} with ${c('withdraw: true')} in this change instead, and remove it in a later one).`,
+          [`flux --context ${fluxContext} -n ${q(flux.namespace)} suspend kustomization ${q(engineName(cs, id, LAYER_DIRECTORIES.at(-1)!))}`],
+        );
+      add(
+        'before merging',
+        `In ${c(id)}, delete its ClusterSet while its token still works: its ${c('antrea-mc-controller')} withdraws its announcement from the leader, the leader deletes its exports at once, and it removes what it imported. The second command prints nothing once the leader has let it go.`,
+        [`${kubectl(id)} -n ${q(ns)} delete clusterset ${q(cs)}`, announce],
+      );
+    }
     add(
-      'before merging',
-      `The other members stop importing what ${c(id)} exported (${exported.map((s) => c(`${s.namespace}/${s.name}`)).join(', ')}): they lose its endpoints` +
-        (alone.length > 0
-          ? `, and ${alone.map((s) => c(`${s.namespace}/${s.name}`)).join(', ')}, exported by ${c(id)} alone, disappears from every member. Check that nothing there still uses it.`
-          : '.'),
+      'after merging',
+      `${argocd ? `Let ${c(id)} go on the leader now: delete` : `If ${c(id)} could not withdraw before the merge, delete`} its announcement and exports on the leader: with its token revoked it cannot withdraw them itself, and the leader drops those of a silent member only after 24 to 36 hours (leader/stale_controller.go).`,
+      [
+        `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
+        `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete resourceexport -l sourceClusterID=${q(id)}`,
+      ],
     );
   }
-  const pause = [
-    ...(flux ? [`flux --context ${fluxContext} -n ${q(flux.namespace)} suspend kustomization ${q(engineName(cs, id, '4-resources'))}`] : []),
-    ...(argocd ? [`argocd app set ${q(engineName(cs, id))} --sync-policy none   # in the Argo CD that runs on "$ARGOCD_CONTEXT"`] : []),
-  ];
-  if (pause.length > 0)
-    add(
-      'before merging',
-      `Pause the delivery of ${c(id)}, so that it does not re-create its ClusterSet while the member withdraws` +
-        (argocd ? ' (an ApplicationSet may sync it again: check that the ClusterSet stays deleted, else withdraw it on the leader after merging).' : '.'),
-      pause,
-    );
-  add(
-    'before merging',
-    `In ${c(id)}, delete its ClusterSet while its token still works: its ${c('antrea-mc-controller')} withdraws its announcement from the leader, the leader deletes its exports at once, and it removes what it imported. The second command prints nothing once the leader has let it go.`,
-    [
-      `${kubectl(id)} -n ${q(ns)} delete clusterset ${q(cs)}`,
-      `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} get memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
-    ],
-  );
+  const verifyLabel = `${LABELS.unit}=${VERIFY_UNIT},${LABELS.clusterSet}=${cs}`;
   add(
     'after merging',
-    `If ${c(id)} could not withdraw before the merge, withdraw its announcement and exports on the leader now: with its token revoked it cannot, and the leader drops those of a silent member only after 24 to 36 hours (leader/stale_controller.go).`,
-    [
-      `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
-      `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete resourceexport -l sourceClusterID=${q(id)}`,
-    ],
-  );
-  add(
-    'after merging',
-    `On ${c(id)}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing, so its Antrea installation stays and so do its ServiceExports, its Gateway annotation, its ${c('antrea-mc-controller')} and, if it could not withdraw, its ClusterSet.`,
+    `On ${c(id)}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing, so its Antrea installation stays and so do its ServiceExports, its Gateway annotation, its ${c('antrea-mc-controller')}, its verification's Job, ConfigMap and RBAC${m.withdrawing ? '' : ` and, if it could not withdraw, its ClusterSet`}.`,
     [
       ...exported.map((s) => `${kubectl(id)} -n ${q(s.namespace)} delete serviceexport ${q(s.name)} --ignore-not-found`),
       `${kubectl(id)} -n ${q(ns)} delete clusterset ${q(cs)} --ignore-not-found`,
@@ -88,24 +99,76 @@ export function memberLeavingItems(
       `${kubectl(id)} delete validatingwebhookconfiguration,mutatingwebhookconfiguration -l role=member,served-by=antrea-mc-controller`,
       `${kubectl(id)} -n ${q(ns)} delete deployment/antrea-mc-controller service/antrea-mc-webhook-service configmap/antrea-mc-controller-config serviceaccount/antrea-mc-controller --ignore-not-found`,
       `${kubectl(id)} delete clusterrolebinding/antrea-mc-controller-rolebinding clusterrole/antrea-mc-controller-role --ignore-not-found`,
+      `${kubectl(id)} -n ${q(ns)} delete job,configmap,serviceaccount,role,rolebinding -l ${q(verifyLabel)}`,
+      `${kubectl(id)} delete clusterrole,clusterrolebinding -l ${q(verifyLabel)}`,
       `${kubectl(id)} -n ${q(ns)} delete secret ${q(m.tokenSecretName)} --ignore-not-found`,
     ],
   );
   if (flux) {
+    // every Kustomization a member has had: its layers, one per Namespace it exported from, its verification
+    const namespaces = [...new Set(exported.map((s) => s.namespace))].sort();
+    const names = [
+      ...LAYER_DIRECTORIES.map((l) => engineName(cs, id, l)),
+      ...namespaces.map((n) => exportKustomizationName(cs, id, n)),
+      ...(before.spec.verify.job ? [verifyKustomizationName(cs, id)] : []),
+    ];
     add(
       'after merging',
       `Remove the orphaned Flux Kustomizations of ${c(id)} once you no longer want them: they keep ${c('prune: true')}, so turn it off before deleting them, or Flux uninstalls Antrea from ${c(id)}.`,
-      LAYER_DIRECTORIES.map((l) => engineName(cs, id, l)).flatMap((n) => [
+      names.flatMap((n) => [
         `kubectl --context ${fluxContext} -n ${q(flux.namespace)} patch kustomization ${q(n)} --type merge -p '{"spec":{"prune":false}}'`,
-        `kubectl --context ${fluxContext} -n ${q(flux.namespace)} delete kustomization ${q(n)}`,
+        `kubectl --context ${fluxContext} -n ${q(flux.namespace)} delete kustomization ${q(n)} --ignore-not-found`,
       ]),
     );
   }
   if (argocd)
     add(
       'after merging',
-      `Argo CD: the ApplicationSet deletes the Application of ${c(id)} and keeps what it applied. If you applied ${c('argocd/applications/')} instead, delete the Application yourself (it has no resources finalizer, so ${c(id)} stays as it is).`,
-      [`kubectl --context "$ARGOCD_CONTEXT" -n ${q(argocd.namespace)} delete application ${q(engineName(cs, id))} --ignore-not-found`],
+      `Argo CD: the ApplicationSets delete the Applications of ${c(id)} and keep what they applied. If you applied ${c('argocd/applications/')} instead, delete them yourself (they have no resources finalizer, so ${c(id)} stays as it is).`,
+      [
+        `kubectl --context "$ARGOCD_CONTEXT" -n ${q(argocd.namespace)} delete application ${q(engineName(cs, id))} ${q(engineName(cs, id, EXPORTS_DIRECTORY))} --ignore-not-found`,
+      ],
     );
   return items;
+}
+
+/**
+ * A member marked `withdraw: true` (definition-changes.ts, "member … withdraws"): the change itself
+ * withdraws it; what is left to a person is to know what stops being imported and to see the
+ * leader let it go before removing it.
+ */
+export function memberWithdrawingItems(before: ClusterSet, m: EffectiveCluster, remainingMembers: readonly string[]): ChecklistItem[] {
+  const cs = before.metadata.name;
+  const id = m.clusterID;
+  const leader = before.spec.leader;
+  const items: ChecklistItem[] = [];
+  const exports = exportsItem(
+    id,
+    before.spec.services.filter((s) => exportsService(s, id)),
+    remainingMembers,
+  );
+  if (exports) items.push({ clusterSet: cs, when: 'before merging', text: exports, leaving: id });
+  items.push({
+    clusterSet: cs,
+    when: 'after merging',
+    text: `Once the delivery of ${c(id)} has pruned its ClusterSet, check that it withdrew: the first command prints nothing once its ClusterSet is gone, the second once the leader has let it go. Then remove ${c(id)} from the definition in a later change.`,
+    commands: [
+      `${kubectl(id)} -n ${q(m.cluster.namespace)} get clusterset ${q(cs)} --ignore-not-found`,
+      `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} get memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
+    ],
+    leaving: id,
+  });
+  return items;
+}
+
+/** What the other members stop importing when `id` stops exporting. */
+function exportsItem(id: string, exported: readonly ClusterSet['spec']['services'][number][], remainingMembers: readonly string[]): string | undefined {
+  if (exported.length === 0) return undefined;
+  const alone = exported.filter((s) => !remainingMembers.some((o) => exportsService(s, o)));
+  return (
+    `The other members stop importing what ${c(id)} exported (${exported.map((s) => c(`${s.namespace}/${s.name}`)).join(', ')}): they lose its endpoints` +
+    (alone.length > 0
+      ? `, and ${alone.map((s) => c(`${s.namespace}/${s.name}`)).join(', ')}, exported by ${c(id)} alone, disappears from every member. Check that nothing there still uses it.`
+      : '.')
+  );
 }

@@ -1,5 +1,7 @@
 import { isVerificationRun } from '../synth/parts/verify-job';
 import { isGuarded } from '../synth/guards';
+import { LABELS } from '../synth/delivery/engine-names';
+import { VERIFY_UNIT } from '../synth/delivery/layer-paths';
 import { planChecklist } from './checklist';
 import { runTransitions } from '../validate/run-transitions';
 import type { TransitionFinding } from '../validate/transition';
@@ -49,7 +51,8 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
     if (!b) continue;
     const found = runTransitions(b.definition, h.definition);
     findings.push(...found);
-    changes.push(...found.map(refusal), ...definitionChanges(name, b.definition, h.definition));
+    // a warning (member-removed-without-withdraw) is a diagnostic beside its change, not a refusal
+    changes.push(...found.filter((f) => f.severity === 'error').map(refusal), ...definitionChanges(name, b.definition, h.definition));
   }
 
   // what only the objects show: restarts, and removals the domain lines above do not explain
@@ -134,6 +137,8 @@ function restarts(changes: readonly ObjectChange[]): PlanChange[] {
 
 const CREDENTIAL_KINDS = new Set(['ServiceAccount', 'Secret', 'RoleBinding', 'ExternalSecret', 'SealedSecret']);
 const DESTRUCTIVE_KINDS = new Set(['Namespace', 'CustomResourceDefinition', ...CREDENTIAL_KINDS]);
+/** The verification's own ServiceAccount and bindings (verify-job.ts) grant only its reads: pruning them revokes nothing else. */
+const destructiveRemoval = (c: ObjectChange): boolean => DESTRUCTIVE_KINDS.has(c.kind) && c.before?.metadata.labels?.[LABELS.unit] !== VERIFY_UNIT;
 
 /**
  * Objects removed from bundles that stay: a Namespace, a CRD or a credential is destructive;
@@ -154,7 +159,7 @@ function removals(changes: readonly ObjectChange[], base: CompiledRevision, head
   );
   const out: PlanChange[] = [];
   for (const [cs, list] of groupBy(removed, (c) => c.clusterSet)) {
-    const destructive = list.filter((c) => DESTRUCTIVE_KINDS.has(c.kind));
+    const destructive = list.filter(destructiveRemoval);
     if (destructive.length > 0 && !explained.has(cs))
       out.push({
         impact: 'destructive',
@@ -163,7 +168,7 @@ function removals(changes: readonly ObjectChange[], base: CompiledRevision, head
         details: destructive.slice(0, 20).map(objectLine),
         about: ownersAbout(destructive),
       });
-    const other = list.filter((c) => !DESTRUCTIVE_KINDS.has(c.kind));
+    const other = list.filter((c) => !destructiveRemoval(c));
     const guarded = other.filter((c) => isGuarded(c.before?.metadata.annotations));
     const pruned = other.filter((c) => !guarded.includes(c));
     if (pruned.length > 0)

@@ -204,6 +204,7 @@ function tokensSection(ctx: NotesContext): string {
     'Kubernetes writes the token once the leader has applied them; it never passes through git. ' +
     "Each member's ClusterSet reads it from an Opaque Secret (keys `ca.crt` and `token`) in the member Namespace. " +
     'Removing a member from the definition removes these three objects from the leader bundle; the engine prunes them (they carry no prune guard), which revokes the token at once. ' +
+    `So a member leaves in two changes: first ${code('withdraw: true')} on its entry, which delivers its bundle without its ClusterSet, so that it withdraws from the leader while its token still works; then, once the leader no longer lists its ${code('MemberClusterAnnounce')}, its removal (the plan's checklist has the commands). ` +
     `Members trust only the leader cluster's CA (the ${code('ca.crt')} copied with the token), so ${code(l.server)} must be a host the leader API server's certificate names: a load balancer that terminates TLS with its own certificate does not work (see the leader-server rule).`;
   const getLeaderSecret = (m: EffectiveCluster) => leaderSecretCommand(ctx.definition, m);
   const perMember = ctx.members.map((m) => {
@@ -307,7 +308,7 @@ function servicesSection({ definition, members: ms }: NotesContext): string {
   const rows = services.map((s) => [
     code(`${s.namespace}/${s.name}`),
     ms
-      .filter((m) => exportsService(s, m.clusterID))
+      .filter((m) => !m.withdrawing && exportsService(s, m.clusterID))
       .map((m) => code(m.clusterID))
       .join(', ') || '-',
   ]);

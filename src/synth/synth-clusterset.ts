@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { App } from 'cdk8s';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { exportsWhileWithdrawing } from '../model/withdraw';
 import type { ClusterSet } from '../model/clusterset';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { crdObject, crdsFor, type AntreaRelease } from '../antrea/release';
@@ -68,8 +69,9 @@ export function synthClusterSet(parsed: ParsedClusterSet): ClusterSetOutput {
 
 /** The ClusterSet's shared outputs, and one source per bundle that builds it when asked. */
 export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
-  const { definition } = parsed;
-  const clusters = effectiveClusters(definition);
+  const clusters = effectiveClusters(parsed.definition);
+  // what the bundles, the delivery and the notes export: nothing from a withdrawing member
+  const definition = exportsWhileWithdrawing(parsed.definition, clusters);
   const release = releaseFor(definition.spec.antrea.version);
   // unsupported-antrea-version stops the pipeline before synth
   if (!release) throw new Error(`synth reached with unsupported Antrea version ${definition.spec.antrea.version}`);
@@ -111,14 +113,20 @@ function sliceFor(
     clusters: slice.map((c) =>
       c === cluster || c.isLeader
         ? c.cluster
-        : { clusterID: c.clusterID, member: c.isMember, ...(c.leaderCredentials && { leaderCredentials: c.leaderCredentials }) },
+        : {
+            clusterID: c.clusterID,
+            member: c.isMember,
+            ...(c.leaderCredentials && { leaderCredentials: c.leaderCredentials }),
+            ...(c.withdrawing && { withdraw: true }),
+          },
     ),
   };
   return { definition: { ...definition, spec: spec as ClusterSet['spec'] }, clusters: slice, cluster, release };
 }
 
 // leaderCredentials: the names of a member's credentials, which the leader bundle holds
-const IDENTITY = new Set<PropertyKey>(['clusterID', 'isLeader', 'isMember', 'index', 'path', 'leaderCredentials']);
+// withdrawing: the leader's ClusterSet expects only the members that stay
+const IDENTITY = new Set<PropertyKey>(['clusterID', 'isLeader', 'isMember', 'index', 'path', 'leaderCredentials', 'withdrawing']);
 
 /** Another cluster as the leader sees it: its ID and role; reading anything else is a bug in a part. */
 function identityView(c: EffectiveCluster): EffectiveCluster {
@@ -145,7 +153,7 @@ function bundleSource(ctx: BundleContext, shared: string, hashed: ReadonlyMap<Ef
   const hash = createHash('sha256').update(shared).update('\n');
   for (const c of ctx.clusters) {
     const whole = c === cluster || c.isLeader;
-    const identity = [c.clusterID, c.isLeader, c.isMember, ...(c.leaderCredentials ? [c.leaderCredentials] : [])];
+    const identity = [c.clusterID, c.isLeader, c.isMember, ...(c.leaderCredentials ? [c.leaderCredentials] : []), ...(c.withdrawing ? ['withdrawing'] : [])];
     hash.update(whole ? hashed.get(c)! : JSON.stringify(identity)).update('\n');
   }
   const inputs = hash.digest('hex').slice(0, 32);

@@ -1,5 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { exportsWhileWithdrawing } from '../model/withdraw';
 import { shellQuote } from '../shell-quote';
 import { LIVE_KINDS, type LiveObjects } from './live-objects';
 
@@ -47,7 +48,8 @@ const SERVICE_IMPORT = { group: 'multicluster.x-k8s.io', resource: 'serviceimpor
 /** Every check instance of a ClusterSet, per cluster in definition order, checks in table order. */
 export function checksOf(definition: ClusterSet): CheckInstance[] {
   const clusters = effectiveClusters(definition);
-  return clusters.flatMap((c) => checksFor(definition, clusters, c));
+  const exported = exportsWhileWithdrawing(definition, clusters);
+  return clusters.flatMap((c) => checksFor(exported, clusters, c));
 }
 
 /**
@@ -58,6 +60,8 @@ export function checksOf(definition: ClusterSet): CheckInstance[] {
 export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCluster[], c: EffectiveCluster): CheckInstance[] {
   const name = definition.metadata.name;
   const leader = definition.spec.leader;
+  // a withdrawing member keeps no ClusterSet: nothing of it to check, and the leader no longer counts it
+  if (c.withdrawing) return [];
   return [
     ...(c.isLeader
       ? [
@@ -65,7 +69,7 @@ export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCl
             c,
             name,
             leader.namespace,
-            clusters.filter((m) => m.isMember),
+            clusters.filter((m) => m.isMember && !m.withdrawing),
           ),
         ]
       : []),

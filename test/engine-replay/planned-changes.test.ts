@@ -183,3 +183,47 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
     }
   });
 });
+
+/**
+ * #32 follow-up: a member leaves in two merges. Marked `withdraw: true`, its engine prunes its
+ * ClusterSet (not guarded) and no Antrea workload, and the leader keeps its credentials, so its
+ * mc-controller can still withdraw; removed in the next change, the leader prunes the credentials.
+ */
+describe.each(['flux', 'argocd'] as const)('%s: a member withdraws, then leaves', (engine) => {
+  test('the first merge prunes its ClusterSet and keeps its Antrea and the leader credentials; the second revokes them', async () => {
+    const west = 'test-cluster-west';
+    const marked = edit(BASE, (d) => (d.spec.clusters = d.spec.clusters.map((c) => (c.clusterID === west ? { ...c, withdraw: true } : c))));
+    const removed = edit(BASE, (d) => {
+      d.spec.clusters = d.spec.clusters.filter((c) => c.clusterID !== west);
+      d.spec.services = d.spec.services!.filter((s) => s.exportFrom === '*' || !s.exportFrom.includes(west));
+    });
+    const base = withBothEngines(BASE);
+    const compiled = await compileDefinition(base);
+    const fleet = await fleetFor(base, compiled, { appNamespaces: true });
+    const model = withAntreaBehaviour(fleet);
+    const first = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
+    expect(distance(first, undefined, base, model), first.log.join('\n')).toEqual([]);
+    const live = () => fleet.cluster(west);
+    const leader = () => fleet.cluster('test-cluster-north');
+    const credentials = () =>
+      leader()
+        .list('ServiceAccount', 'antrea-multicluster')
+        .filter((o) => o.metadata.name === `${west}-member-token`);
+    expect(live().list('ClusterSet')).toHaveLength(1);
+    expect(credentials()).toHaveLength(1);
+
+    const head = withBothEngines(marked);
+    const second = replay({ engine, ...(await compileDefinition(head)).forEngine(engine), fleet, operator: true, previous: first });
+    expect(live().list('ClusterSet'), second.log.slice(-40).join('\n')).toEqual([]);
+    expect(live().get('apps/v1', 'DaemonSet', 'kube-system', 'antrea-agent')).toBeDefined();
+    expect(live().get('apps/v1', 'Deployment', 'kube-system', 'antrea-mc-controller')).toBeDefined();
+    expect(credentials()).toHaveLength(1);
+    // the other clusters' units converge; the withdrawing member's own units too
+    for (const [name, a] of Object.entries(second.argocd)) expect([name, a.operation, a.health.status]).toEqual([name, 'Succeeded', 'Healthy']);
+    for (const [name, f] of Object.entries(second.flux)) expect([name, f.state]).toEqual([name, 'Ready']);
+
+    const third = replay({ engine, ...(await compileDefinition(withBothEngines(removed))).forEngine(engine), fleet, operator: true, previous: second });
+    expect(credentials(), third.log.slice(-40).join('\n')).toEqual([]);
+    expect(live().get('apps/v1', 'DaemonSet', 'kube-system', 'antrea-agent')).toBeDefined();
+  });
+});

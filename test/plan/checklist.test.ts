@@ -46,8 +46,29 @@ const edit = (name: string, change: (d: ClusterSetInput) => void): [ClusterSetIn
   return [before, after];
 };
 
-/** join, leave and upgrade for the two delivery engines of the examples: Argo CD (demo) and a hub Flux (test) */
-const cases: { name: string; pair: () => [ClusterSetInput, ClusterSetInput] }[] = [
+/** test-clusterset where west exports demo/nginx alone and every member shop/api */
+const westExports = (): ClusterSetInput => {
+  const d = example('test-clusterset');
+  d.spec.services!.push({ name: 'api', namespace: 'shop', exportFrom: '*' });
+  return d;
+};
+const withdrawing = (d: ClusterSetInput, id: string): ClusterSetInput => {
+  const out = structuredClone(d);
+  out.spec.clusters = out.spec.clusters.map((c) => (c.clusterID === id ? { ...c, withdraw: true } : c));
+  return out;
+};
+const without = (d: ClusterSetInput, id: string): ClusterSetInput => {
+  const out = structuredClone(d);
+  out.spec.clusters = out.spec.clusters.filter((c) => c.clusterID !== id);
+  return out;
+};
+
+/**
+ * join, leave and upgrade for the two delivery engines of the examples: Argo CD (demo) and a hub
+ * Flux (test). A member leaves in two merges (withdraw-*, then leave-after-withdraw-*: also as
+ * JSON) or at once (leave-*: member-removed-without-withdraw and the manual fallback).
+ */
+const cases: { name: string; pair: () => [ClusterSetInput, ClusterSetInput]; json?: boolean }[] = [
   {
     name: 'join-argocd',
     pair: () =>
@@ -90,6 +111,23 @@ const cases: { name: string; pair: () => [ClusterSetInput, ClusterSetInput] }[] 
     name: 'leave-argocd',
     pair: () => edit('demo-clusterset', (d) => (d.spec.clusters = d.spec.clusters.filter((c) => c.clusterID !== 'demo-cluster-member3'))),
   },
+  { name: 'withdraw-flux', json: true, pair: () => [westExports(), withdrawing(westExports(), 'test-cluster-west')] },
+  {
+    name: 'leave-after-withdraw-flux',
+    json: true,
+    pair: () => {
+      // demo/nginx, exported by west alone, leaves with it (its exports stopped with the withdrawal)
+      const after = without(westExports(), 'test-cluster-west');
+      after.spec.services = after.spec.services!.filter((s) => s.name !== 'nginx');
+      return [withdrawing(westExports(), 'test-cluster-west'), after];
+    },
+  },
+  { name: 'withdraw-argocd', json: true, pair: () => [example('demo-clusterset'), withdrawing(example('demo-clusterset'), 'demo-cluster-member3')] },
+  {
+    name: 'leave-after-withdraw-argocd',
+    json: true,
+    pair: () => [withdrawing(example('demo-clusterset'), 'demo-cluster-member3'), without(example('demo-clusterset'), 'demo-cluster-member3')],
+  },
   {
     name: 'upgrade-argocd',
     pair: () => {
@@ -115,8 +153,10 @@ const cases: { name: string; pair: () => [ClusterSetInput, ClusterSetInput] }[] 
   },
 ];
 
+const named = (name: string) => cases.find((c) => c.name === name)!;
+
 describe('the plan checklist (golden plans)', () => {
-  it.each(cases)('$name: text and markdown', async ({ name, pair }) => {
+  it.each(cases)('$name: text and markdown', async ({ name, pair, json: golden }) => {
     const plan = await planOf(...pair());
     expect(plan.checklist?.length).toBeGreaterThan(0);
     const header = { base: 'main', head: 'work tree' };
@@ -124,12 +164,13 @@ describe('the plan checklist (golden plans)', () => {
     await expect(renderPlan('markdown', plan, header)).toMatchFileSnapshot(`../fixtures/plan/checklist/${name}.md`);
     const json = JSON.parse(renderPlan('json', plan, header)) as { checklist: unknown[] };
     expect(json.checklist).toEqual(plan.checklist);
+    if (golden) await expect(renderPlan('json', plan, header)).toMatchFileSnapshot(`../fixtures/plan/checklist/${name}.json`);
   });
 });
 
 describe('what the checklist says, and leaves out', () => {
   it('a joining member with tokenSecret manual: the token copy after merging, the Argo CD destination before', async () => {
-    const plan = await planOf(...cases[0]!.pair());
+    const plan = await planOf(...named('join-argocd').pair());
     const items = plan.checklist!.map((i) => `${i.when}: ${i.text}`);
     expect(items).toContainEqual(expect.stringMatching(/^before merging: Register `demo-cluster-member4` in Argo CD as cluster `demo-cluster-member4`/));
     expect(items).toContainEqual(
@@ -140,7 +181,7 @@ describe('what the checklist says, and leaves out', () => {
   });
 
   it('a member leaving: exports withdrawn on the leader, clean-up on the member, its Services stop being imported', async () => {
-    const plan = await planOf(...cases[2]!.pair());
+    const plan = await planOf(...named('leave-flux').pair());
     const text = plan.checklist!.map((i) => [i.text, ...(i.commands ?? [])].join('\n')).join('\n');
     expect(text).toContain('`demo/nginx`, exported by `test-cluster-west` alone, disappears from every member');
     expect(text).toContain('kubectl --context test-cluster-north -n antrea-multicluster delete resourceexport -l sourceClusterID=test-cluster-west');
@@ -151,7 +192,7 @@ describe('what the checklist says, and leaves out', () => {
   });
 
   it('an upgrade: no step that the change already does, no gossip risk where the gates are off, every command with its context', async () => {
-    const plan = await planOf(...cases[4]!.pair());
+    const plan = await planOf(...named('upgrade-argocd').pair());
     const all = JSON.stringify([plan.changes, plan.checklist]);
     expect(all).not.toMatch(/Change spec\.antrea\.version/);
     expect(all).not.toMatch(/gossip/);
@@ -161,7 +202,7 @@ describe('what the checklist says, and leaves out', () => {
     for (const c of commands.filter((x) => /^(kubectl|for )/.test(x))) expect(c).toMatch(/^kubectl --context |kubectl --context "\$context"/);
     expect(plan.checklist!.map((i) => i.text)).toContainEqual(expect.stringMatching(/^Set `spec\.antrea\.upgradeFrom: v2\.6\.3` in this change/));
     // with the gates at their defaults the risk stays, as a condition
-    const flux = await planOf(...cases[5]!.pair());
+    const flux = await planOf(...named('upgrade-flux').pair());
     expect(JSON.stringify(flux.changes)).toMatch(/antrea-memberlist-keys Secret. Rolled out with both verify options on/);
     expect(flux.checklist!.map((i) => i.text)).not.toContainEqual(expect.stringMatching(/^Set `spec\.antrea\.upgradeFrom/));
   });

@@ -51,6 +51,12 @@ describe('clusterset plan against a git revision', () => {
       expect(json.changes.map((c) => `${c.impact}: ${c.text}`)).toContain(
         'destructive: member demo-cluster-member3 leaves (its leader credentials are revoked)',
       );
+      // removed without withdrawing first: a warning at its entry in the base, with the two merges
+      const { diagnostics } = JSON.parse(r.stderr) as { diagnostics: { code: string; severity: string; file: string; hint: string }[] };
+      expect(diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([
+        ['member-removed-without-withdraw', 'warning', 'HEAD~1:clustersets/demo-clusterset.yaml'],
+      ]);
+      expect(diagnostics[0]!.hint).toContain('withdraw: true');
       expect(git('status', '--porcelain').toString()).toBe(' M clustersets/demo-clusterset.yaml\n');
     } finally {
       writeFileSync(file, committed);

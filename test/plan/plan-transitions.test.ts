@@ -91,7 +91,7 @@ describe('plan: changes the clusters refuse', () => {
     const steps = plan.checklist!.filter((i) => i.leaving === 'test-cluster-east').map((i) => [`${i.when}: ${i.text}`, ...(i.commands ?? [])]);
     expect(steps.slice(0, 3)).toEqual([
       [
-        expect.stringMatching(/^before merging: Pause the delivery of `test-cluster-east`/),
+        expect.stringMatching(/^before merging: Suspend the delivery of `test-cluster-east`/),
         'flux --context "$FLUX_CONTEXT" -n flux-system suspend kustomization test-clusterset-test-cluster-east-4-resources',
       ],
       [
@@ -108,6 +108,41 @@ describe('plan: changes the clusters refuse', () => {
     const text = renderPlan('text', plan, { base: 'b', head: 'h' });
     expect(text).not.toContain('steps, in order');
     expect(text.match(/delete clusterset test-clusterset$/gm)).toHaveLength(1);
+    // removed without withdrawing first: a warning with the two merges, not a refusal
+    expect(plan.findings?.map((f) => [f.code, f.severity])).toEqual([['member-removed-without-withdraw', 'warning']]);
+    expect(plan.changes.some((c) => c.impact === 'refused')).toBe(false);
+  });
+
+  it('a member leaves in two merges: withdraw (its ClusterSet pruned, credentials kept), then the removal with the clean-up alone', async () => {
+    const base = example('test-clusterset');
+    const marked = structuredClone(base);
+    marked.spec.clusters = marked.spec.clusters.map((c) => (c.clusterID === 'test-cluster-east' ? { ...c, withdraw: true } : c));
+    const removed = structuredClone(base);
+    removed.spec.clusters = removed.spec.clusters.filter((c) => c.clusterID !== 'test-cluster-east');
+    const first = planChanges(await revision({ 'cs.yaml': base }), await revision({ 'cs.yaml': marked }));
+    expect(first.findings).toEqual([]);
+    const withdraws = first.changes.find((c) => c.text.startsWith('member test-cluster-east withdraws'))!;
+    expect(withdraws.impact).toBe('disruptive');
+    // the engine prunes the member's ClusterSet; the leader keeps its credentials
+    const gone = first.objectChanges.filter((c) => c.change === 'removed').map((c) => `${c.owner} ${c.kind}`);
+    expect(gone).toContain('test-cluster-east ClusterSet');
+    expect(gone.filter((g) => g.startsWith('test-cluster-north'))).toEqual([]);
+    expect(first.checklist!.filter((i) => i.leaving === 'test-cluster-east').map((i) => i.when)).toEqual(['after merging']);
+    const second = planChanges(await revision({ 'cs.yaml': marked }), await revision({ 'cs.yaml': removed }));
+    expect(second.findings).toEqual([]);
+    const steps = second.checklist!.filter((i) => i.leaving === 'test-cluster-east');
+    expect(steps.map((i) => i.when)).toEqual(['after merging', 'after merging']);
+    expect(JSON.stringify(steps)).not.toMatch(/suspend|--sync-policy none/);
+    expect(
+      second.objectChanges
+        .filter((c) => c.change === 'removed' && c.owner === 'test-cluster-north')
+        .map((c) => c.kind)
+        .sort(),
+    ).toEqual(['RoleBinding', 'Secret', 'ServiceAccount']);
+    // withdrawn, then taken back: its ClusterSet returns and it rejoins
+    const back = planChanges(await revision({ 'cs.yaml': marked }), await revision({ 'cs.yaml': base }));
+    expect(lines(back)).toContain('[safe] member test-cluster-east no longer withdraws: its bundle carries its ClusterSet again and it rejoins the leader');
+    expect(back.checklist!.filter((i) => i.leaving === 'test-cluster-east')).toEqual([]);
   });
 
   it("a member's token Secret renamed: disruptive until the new Secret exists, with the order", async () => {

@@ -38,6 +38,8 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'clusterset-rename': 'error',
   'gateway-removed': 'error',
   'leader-move': 'error',
+  'member-removed-without-withdraw': 'warning',
+  'withdraw-leader': 'error',
   'tier-priority-immutable': 'error',
   'tier-removed-in-use': 'error',
   'list-duplicate': 'error',

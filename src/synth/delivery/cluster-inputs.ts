@@ -45,7 +45,8 @@ export function clusterDeliveryInputs(definition: ClusterSet, clusters: readonly
     destination: c.cluster.delivery,
     fluxHub,
     leaderID,
-    exportNamespaces: c.isMember ? [...new Set(definition.spec.services.filter((s) => exportsService(s, c.clusterID)).map((s) => s.namespace))].sort() : [],
-    verify: c.isMember && definition.spec.verify.job,
+    exportNamespaces:
+      c.isMember && !c.withdrawing ? [...new Set(definition.spec.services.filter((s) => exportsService(s, c.clusterID)).map((s) => s.namespace))].sort() : [],
+    verify: c.isMember && !c.withdrawing && definition.spec.verify.job,
   }));
 }

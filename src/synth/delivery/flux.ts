@@ -7,7 +7,7 @@ import { asKubeObject } from '../../kube/kube-object';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
 import { VERIFY_DEADLINE_SECONDS } from '../parts/verify-job';
-import { exportDirectory, layerDirectory, VERIFY_DIRECTORY } from './layer-paths';
+import { EXPORTS_DIRECTORY, exportDirectory, layerDirectory, VERIFY_DIRECTORY } from './layer-paths';
 
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
 
@@ -100,9 +100,13 @@ function exportKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery)
   return inputs.exportNamespaces.map((ns) =>
     // no ServiceExport health check here: ServiceNotFound lasts until the application's own
     // delivery creates the Service, which the ClusterSet's rollout must not wait for
-    kustomization(inputs, flux, { name: engineName(clusterSet, clusterID, 'exports', ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last] }),
+    kustomization(inputs, flux, { name: exportKustomizationName(clusterSet, clusterID, ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last] }),
   );
 }
+
+/** `<clusterset>-<clusterID>-exports-<namespace>`: the Kustomization of a member's exports in one Namespace. */
+export const exportKustomizationName = (clusterSet: string, clusterID: string, namespace: string): string =>
+  engineName(clusterSet, clusterID, EXPORTS_DIRECTORY, namespace);
 
 /**
  * The verification of a member (`<bundle>/verify/`, layer-paths.ts), `<clusterset>-<clusterID>-verify`:

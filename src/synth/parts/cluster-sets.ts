@@ -1,7 +1,7 @@
 import { leaderClusterSet, memberClusterSet } from '../objects/cluster-set';
 import type { BundlePart } from './context';
 
-/** The leader's and/or the member's ClusterSet custom resource. */
+/** The leader's and/or the member's ClusterSet custom resource (none for a withdrawing member). */
 export const clusterSets: BundlePart = ({ definition, cluster, clusters }) => {
   const name = definition.metadata.name;
   const leader = definition.spec.leader;
@@ -12,12 +12,14 @@ export const clusterSets: BundlePart = ({ definition, cluster, clusters }) => {
             name,
             namespace: leader.namespace,
             leaderClusterID: leader.clusterID,
-            expectedMembers: clusters.filter((c) => c.isMember).length,
+            expectedMembers: clusters.filter((c) => c.isMember && !c.withdrawing).length,
             ...(leader.clusterSetNamespace !== undefined && { statesNamespace: leader.clusterSetNamespace }),
           }),
         ]
       : []),
-    ...(cluster.isMember
+    // a withdrawing member's engine prunes its ClusterSet: its antrea-mc-controller then withdraws
+    // from the leader (member/clusterset_controller.go, cleanUpResources) while its token still works
+    ...(cluster.isMember && !cluster.withdrawing
       ? [
           memberClusterSet({
             name,

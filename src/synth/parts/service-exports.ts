@@ -6,9 +6,9 @@ import type { BundlePart } from './context';
 export const exportsService = (service: ClusterSet['spec']['services'][number], clusterID: string): boolean =>
   service.exportFrom === '*' || service.exportFrom.includes(clusterID);
 
-/** On a member, a ServiceExport for each Service it exports. */
+/** On a member, a ServiceExport for each Service it exports; none while it withdraws (no ClusterSet to export through). */
 export const serviceExports: BundlePart = ({ definition, cluster }) =>
-  cluster.isMember
+  cluster.isMember && !cluster.withdrawing
     ? definition.spec.services
         .filter((service) => exportsService(service, cluster.clusterID))
         .map((service) => serviceExport({ name: service.name, namespace: service.namespace }))

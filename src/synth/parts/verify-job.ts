@@ -36,7 +36,8 @@ const HOOK = { 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-d
  */
 export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   const verify = definition.spec.verify;
-  if (!verify.job || !cluster.isMember) return [];
+  // a withdrawing member has no ClusterSet left to verify
+  if (!verify.job || !cluster.isMember || cluster.withdrawing) return [];
   const checks = jobChecks(definition, clusters, cluster);
   const script = verificationScript(definition.metadata.name, cluster.clusterID, checks);
   const reads = checks.flatMap((c) => c.reads);

@@ -8,6 +8,7 @@ import { clusterIdDuplicate } from './cluster-id-duplicate';
 import { clusterIdPrefixPair } from './cluster-id-prefix-pair';
 import { leaderServer } from './leader-server';
 import { memberFlag } from './member-flag';
+import { withdrawLeader } from './withdraw-leader';
 import { memberCount } from './member-count';
 import { namespaceConflict } from './namespace-conflict';
 import { cidrSyntax } from './cidr-syntax';
@@ -67,6 +68,7 @@ export const allRules: readonly Rule[] = [
   clusterIdPrefixPair,
   leaderServer,
   memberFlag,
+  withdrawLeader,
   memberCount,
   namespaceConflict,
   cidrSyntax,

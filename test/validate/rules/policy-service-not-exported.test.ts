@@ -50,5 +50,25 @@ ruleTester(policyServiceNotExported, {
         { line: 18, column: 25 },
       ],
     },
+    {
+      name: 'a Service exported only from a withdrawing member',
+      code: source`
+        spec:
+          antrea: { version: ${LATEST} }
+          network: { stretchedNetworkPolicy: true }
+          leader: { clusterID: l, server: https://l:6443 }
+          clusters: [{ clusterID: l, member: false }, { clusterID: a }, { clusterID: b, withdraw: true }]
+          services:
+            - { name: web, namespace: shop, exportFrom: [b] }
+          policies:
+            - name: p
+              spec:
+                priority: 1
+                egress:
+                  - action: Allow
+                    toServices:
+                      - { name: web, namespace: shop, scope: ClusterSet }`,
+      diagnostics: [{ line: 15, column: 25 }],
+    },
   ],
 });
