@@ -3,6 +3,7 @@ import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { engineName } from '../synth/delivery/engine-names';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
@@ -61,8 +62,6 @@ const enginesOf = (d: ClusterSet, clusters: readonly EffectiveCluster[]): Engine
 
 /** An identifier in an item's text: a code span in Markdown, as written in text and JSON. */
 const c = (s: string) => `\`${s}\``;
-
-const kubectl = (id: string) => `kubectl --context ${q(id)}`;
 
 function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   const cs = after.metadata.name;
@@ -133,7 +132,7 @@ function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
       add(
         'after merging',
         `Create the Namespaces of the multi-cluster Services in ${c(id)} (${namespaces.map(c).join(', ')}): its imports land only where the Namespace exists, and its ServiceExports need them.`,
-        namespaces.map((ns) => `${kubectl(id)} create namespace ${q(ns)} --dry-run=client -o yaml | ${kubectl(id)} apply -f -`),
+        namespaces.map((ns) => `${kubectlIn(id)} create namespace ${q(ns)} --dry-run=client -o yaml | ${kubectlIn(id)} apply -f -`),
       );
     if (m.cluster.gateways.length > 0)
       add(

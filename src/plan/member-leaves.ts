@@ -4,12 +4,12 @@ import { engineName, LABELS } from '../synth/delivery/engine-names';
 import { exportKustomizationName, verifyKustomizationName } from '../synth/delivery/flux';
 import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, VERIFY_UNIT } from '../synth/delivery/layer-paths';
 import { exportsService } from '../synth/parts/service-exports';
+import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 import type { ChecklistItem } from './checklist';
 
 /** An identifier in an item's text: a code span in Markdown, as written in text and JSON. */
 const c = (s: string) => `\`${s}\``;
-const kubectl = (id: string) => `kubectl --context ${q(id)}`;
 
 /**
  * The one description of a member leaving, in order: the plan's "member … leaves" and "member …
@@ -50,7 +50,7 @@ export function memberLeavingItems(
   const items: ChecklistItem[] = [];
   const add = (when: ChecklistItem['when'], text: string, commands?: readonly string[]) =>
     items.push({ clusterSet: cs, when, text, ...(commands && { commands }), leaving: id });
-  const announce = `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} get memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`;
+  const announce = `${kubectlIn(leader.clusterID)} -n ${q(leader.namespace)} get memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`;
   // what the member exported, as the definition lists it (withdrawing stopped the exports, not the listing)
   const exported = before.spec.services.filter((s) => exportsService(s, id));
 
@@ -74,15 +74,15 @@ export function memberLeavingItems(
       add(
         'before merging',
         `In ${c(id)}, delete its ClusterSet while its token still works: its ${c('antrea-mc-controller')} withdraws its announcement from the leader, the leader deletes its exports at once, and it removes what it imported. The second command prints nothing once the leader has let it go.`,
-        [`${kubectl(id)} -n ${q(ns)} delete clusterset ${q(cs)}`, announce],
+        [`${kubectlIn(id)} -n ${q(ns)} delete clusterset ${q(cs)}`, announce],
       );
     }
     add(
       'after merging',
       `${argocd ? `Let ${c(id)} go on the leader now: delete` : `If ${c(id)} could not withdraw before the merge, delete`} its announcement and exports on the leader: with its token revoked it cannot withdraw them itself, and the leader drops those of a silent member only after 24 to 36 hours (leader/stale_controller.go).`,
       [
-        `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
-        `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} delete resourceexport -l sourceClusterID=${q(id)}`,
+        `${kubectlIn(leader.clusterID)} -n ${q(leader.namespace)} delete memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
+        `${kubectlIn(leader.clusterID)} -n ${q(leader.namespace)} delete resourceexport -l sourceClusterID=${q(id)}`,
       ],
     );
   }
@@ -91,17 +91,17 @@ export function memberLeavingItems(
     'after merging',
     `On ${c(id)}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing, so its Antrea installation stays and so do its ServiceExports, its Gateway annotation, its ${c('antrea-mc-controller')}, its verification's Job, ConfigMap and RBAC${m.withdrawing ? '' : ` and, if it could not withdraw, its ClusterSet`}.`,
     [
-      ...exported.map((s) => `${kubectl(id)} -n ${q(s.namespace)} delete serviceexport ${q(s.name)} --ignore-not-found`),
-      `${kubectl(id)} -n ${q(ns)} delete clusterset ${q(cs)} --ignore-not-found`,
+      ...exported.map((s) => `${kubectlIn(id)} -n ${q(s.namespace)} delete serviceexport ${q(s.name)} --ignore-not-found`),
+      `${kubectlIn(id)} -n ${q(ns)} delete clusterset ${q(cs)} --ignore-not-found`,
       ...m.cluster.gateways.map(
-        (g) => `${kubectl(id)} annotate node ${q(g.node)} multicluster.antrea.io/gateway-${g.ip ? ' multicluster.antrea.io/gateway-ip-' : ''}`,
+        (g) => `${kubectlIn(id)} annotate node ${q(g.node)} multicluster.antrea.io/gateway-${g.ip ? ' multicluster.antrea.io/gateway-ip-' : ''}`,
       ),
-      `${kubectl(id)} delete validatingwebhookconfiguration,mutatingwebhookconfiguration -l role=member,served-by=antrea-mc-controller`,
-      `${kubectl(id)} -n ${q(ns)} delete deployment/antrea-mc-controller service/antrea-mc-webhook-service configmap/antrea-mc-controller-config serviceaccount/antrea-mc-controller --ignore-not-found`,
-      `${kubectl(id)} delete clusterrolebinding/antrea-mc-controller-rolebinding clusterrole/antrea-mc-controller-role --ignore-not-found`,
-      `${kubectl(id)} -n ${q(ns)} delete job,configmap,serviceaccount,role,rolebinding -l ${q(verifyLabel)}`,
-      `${kubectl(id)} delete clusterrole,clusterrolebinding -l ${q(verifyLabel)}`,
-      `${kubectl(id)} -n ${q(ns)} delete secret ${q(m.tokenSecretName)} --ignore-not-found`,
+      `${kubectlIn(id)} delete validatingwebhookconfiguration,mutatingwebhookconfiguration -l role=member,served-by=antrea-mc-controller`,
+      `${kubectlIn(id)} -n ${q(ns)} delete deployment/antrea-mc-controller service/antrea-mc-webhook-service configmap/antrea-mc-controller-config serviceaccount/antrea-mc-controller --ignore-not-found`,
+      `${kubectlIn(id)} delete clusterrolebinding/antrea-mc-controller-rolebinding clusterrole/antrea-mc-controller-role --ignore-not-found`,
+      `${kubectlIn(id)} -n ${q(ns)} delete job,configmap,serviceaccount,role,rolebinding -l ${q(verifyLabel)}`,
+      `${kubectlIn(id)} delete clusterrole,clusterrolebinding -l ${q(verifyLabel)}`,
+      `${kubectlIn(id)} -n ${q(ns)} delete secret ${q(m.tokenSecretName)} --ignore-not-found`,
     ],
   );
   if (flux) {
@@ -153,8 +153,8 @@ export function memberWithdrawingItems(before: ClusterSet, m: EffectiveCluster, 
     when: 'after merging',
     text: `Once the delivery of ${c(id)} has pruned its ClusterSet, check that it withdrew: the first command prints nothing once its ClusterSet is gone, the second once the leader has let it go. Then remove ${c(id)} from the definition in a later change.`,
     commands: [
-      `${kubectl(id)} -n ${q(m.cluster.namespace)} get clusterset ${q(cs)} --ignore-not-found`,
-      `${kubectl(leader.clusterID)} -n ${q(leader.namespace)} get memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
+      `${kubectlIn(id)} -n ${q(m.cluster.namespace)} get clusterset ${q(cs)} --ignore-not-found`,
+      `${kubectlIn(leader.clusterID)} -n ${q(leader.namespace)} get memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
     ],
     leaving: id,
   });

@@ -3,6 +3,7 @@ import type { EffectiveCluster } from '../model/effective';
 import { ARGOCD_APPLICATIONS_FOLDER } from './delivery/argocd';
 import { engineName, LABELS } from './delivery/engine-names';
 import { LAYER_DIRECTORIES } from './delivery/layer-paths';
+import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 import { code, sh } from './notes-markdown';
 
@@ -115,7 +116,7 @@ function fluxSection(definition: ClusterSet, clusters: readonly EffectiveCluster
       ),
     ),
     "Watch each cluster's layers; the last one is Ready once its ClusterSet is (connected to the leader, for a member):",
-    sh(ordered.map((c) => `kubectl --context ${q(c.clusterID)} -n ${ns} get kustomizations -l ${LABELS.clusterSet}=${q(cs)}`)),
+    sh(ordered.map((c) => `${kubectlIn(c.clusterID)} -n ${ns} get kustomizations -l ${LABELS.clusterSet}=${q(cs)}`)),
     ...afterLastLayer(definition, cs, ns),
   ].join('\n\n');
 }

@@ -2,6 +2,7 @@ import type { AntreaRelease } from '../antrea/release';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
+import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 import { antreaChartValues, HELM_VALUES_FILE } from './parts/antrea-core';
 import { code, table, sh } from './notes-markdown';
@@ -50,7 +51,7 @@ export function helmSection({
       sh([
         ...(c.cluster.cloud
           ? [
-              `kubectl --context ${q(c.clusterID)} apply -f ${q(`https://github.com/antrea-io/antrea/releases/download/${release.version}/antrea-${c.cluster.cloud.toLowerCase()}-node-init.yml`)}`,
+              `${kubectlIn(c.clusterID)} apply -f ${q(`https://github.com/antrea-io/antrea/releases/download/${release.version}/antrea-${c.cluster.cloud.toLowerCase()}-node-init.yml`)}`,
             ]
           : []),
         `helm --kube-context ${q(c.clusterID)} upgrade --install antrea antrea --repo https://charts.antrea.io --version ${q(helmChartVersion(release.version))} --namespace kube-system -f ${q(`${c.clusterID}/${HELM_VALUES_FILE}`)}`,

@@ -1,4 +1,5 @@
 import { TIER_RESTART } from './objects/tier-restart';
+import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 import type { AntreaRelease } from '../antrea/release';
 import { upgradeSteps } from '../antrea/upgrade';
@@ -160,7 +161,7 @@ function orderSection({ definition, clusters, members: ms }: NotesContext): stri
         : `The leader ${code(l.clusterID)} comes first (the delivery section below says how the engine orders it): members are admitted by the webhooks of its ${code('antrea-mc-controller')} in ${code(l.namespace)}.`,
       `Then give each member its leader token (Member tokens)${manual && others.length ? ` and apply the member folders (${others.length === 1 ? code(others[0]!.clusterID) : `${others.length} members`})` : ''}.` +
         (leaderIsMember ? ` The leader's own member ClusterSet connects as soon as its token Secret exists.` : ''),
-      `Check from the leader: ${code(`kubectl --context ${q(l.clusterID)} -n ${q(l.namespace)} get clusterset ${q(definition.metadata.name)}`)} lists every member as ready.`,
+      `Check from the leader: ${code(`${kubectlIn(l.clusterID)} -n ${q(l.namespace)} get clusterset ${q(definition.metadata.name)}`)} lists every member as ready.`,
     ]),
   ];
   // with an engine the layers are its job (next section); the manual path is for manual delivery

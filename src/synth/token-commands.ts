@@ -2,6 +2,7 @@ import { MC_CONTROLLER } from '../antrea/workloads/constants';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { memberTokenName } from './objects/member-credentials';
+import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 
 /**
@@ -10,7 +11,7 @@ import { shellQuote as q } from '../shell-quote';
  * into its program text; every kubectl names its cluster with `--context <clusterID>`.
  */
 export const leaderSecretCommand = (definition: ClusterSet, m: EffectiveCluster): string =>
-  `kubectl --context ${q(definition.spec.leader.clusterID)} -n ${q(definition.spec.leader.namespace)} get secret ${q(m.cluster.leaderCredentials?.secret ?? memberTokenName(m.clusterID))} -o json \\`;
+  `${kubectlIn(definition.spec.leader.clusterID)} -n ${q(definition.spec.leader.namespace)} get secret ${q(m.cluster.leaderCredentials?.secret ?? memberTokenName(m.clusterID))} -o json \\`;
 
 /** jq turning the leader's service-account-token Secret into the member's Opaque Secret. */
 export const toMemberSecret = (m: EffectiveCluster): string =>
@@ -23,9 +24,9 @@ export const toMemberSecret = (m: EffectiveCluster): string =>
 export const copyTokenCommands = (definition: ClusterSet, m: EffectiveCluster): string[] => [
   leaderSecretCommand(definition, m),
   `  | ${toMemberSecret(m)} \\`,
-  `  | kubectl --context ${q(m.clusterID)} apply --server-side --force-conflicts -f -`,
+  `  | ${kubectlIn(m.clusterID)} apply --server-side --force-conflicts -f -`,
 ];
 
 /** The member controller reads its token only when it connects. */
 export const restartMemberControllerCommand = (m: EffectiveCluster): string =>
-  `kubectl --context ${q(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment ${MC_CONTROLLER}`;
+  `${kubectlIn(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment ${MC_CONTROLLER}`;

@@ -1,5 +1,6 @@
 import type { UpgradeOptions } from '../antrea/upgrade';
 import type { ClusterSet } from '../model/clusterset';
+import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 
 const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
@@ -19,7 +20,7 @@ export function upgradeOptionsFor(definition: ClusterSet): UpgradeOptions {
   const relaxed = memberlist.gossipVerifyIncoming === false && memberlist.gossipVerifyOutgoing === false;
   return {
     leaderNamespace: definition.spec.leader.namespace,
-    leaderKubectl: `kubectl --context ${q(definition.spec.leader.clusterID)}`,
+    leaderKubectl: `${kubectlIn(definition.spec.leader.clusterID)}`,
     leaderID: q(definition.spec.leader.clusterID),
     gossip: !gossips ? 'unused' : relaxed ? 'relaxed' : 'unknown',
   };
