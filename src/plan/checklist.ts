@@ -42,7 +42,7 @@ export function planChecklist(base: Definitions, head: Definitions): ChecklistIt
       });
       continue;
     }
-    items.push(...upgradeItems(before, after), ...joinItems(before, after), ...leaveItems(before, after));
+    items.push(...upgradeItems(before, after), ...joinItems(before, after), ...namespaceItems(before, after), ...leaveItems(before, after));
   }
   return items;
 }
@@ -141,6 +141,31 @@ function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
       );
   }
   return items;
+}
+
+/**
+ * A Service in a Namespace that no multi-cluster Service used before: each member's importer
+ * creates its ServiceImport and `antrea-mc-<name>` Service in that Namespace, which neither
+ * Antrea nor the bundle creates (we never own an application's Namespace), and the exporters'
+ * exports unit waits for it. Members that join get their own item (joinItems); a withdrawing
+ * member imports nothing.
+ */
+function namespaceItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
+  const used = new Set(before.spec.services.map((s) => s.namespace));
+  const joining = new Set(after.spec.clusters.map((c) => c.clusterID).filter((id) => !before.spec.clusters.some((b) => b.clusterID === id)));
+  const members = effectiveClusters(after).filter((m) => m.isMember && !m.withdrawing && !joining.has(m.clusterID));
+  const fresh = [...new Set(after.spec.services.map((s) => s.namespace))].filter((ns) => !used.has(ns));
+  return fresh.map((ns) => ({
+    clusterSet: after.metadata.name,
+    when: 'after merging',
+    text: `Namespace ${c(ns)} holds its first multi-cluster Service (${after.spec.services
+      .filter((s) => s.namespace === ns)
+      .map((s) => c(`${ns}/${s.name}`))
+      .join(
+        ', ',
+      )}): each member imports it only where ${c(ns)} exists, and an exporter's ServiceExport waits for it. Create it in every member where the applications do not.`,
+    commands: members.map((m) => `${kubectlIn(m.clusterID)} create namespace ${q(ns)} --dry-run=client -o yaml | ${kubectlIn(m.clusterID)} apply -f -`),
+  }));
 }
 
 function leaveItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {

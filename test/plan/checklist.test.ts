@@ -7,6 +7,7 @@ import { parse, stringify } from 'yaml';
 import { checkDefinitions } from '../../src/pipeline/pipeline';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import type { ClusterSetInput } from '../../src/model/clusterset';
+import { effectiveClusters } from '../../src/model/effective';
 import { changedOutputs } from '../../src/plan/changed-outputs';
 import { planChanges } from '../../src/plan/plan-changes';
 import type { CompiledRevision, Plan } from '../../src/plan/plan';
@@ -189,6 +190,23 @@ describe('what the checklist says, and leaves out', () => {
     expect(text).toContain('kubectl --context test-cluster-west annotate node test-cluster-west-node-1 multicluster.antrea.io/gateway-');
     // Flux: prune off before the orphan goes, or Flux uninstalls Antrea
     expect(text.indexOf('"spec":{"prune":false}')).toBeLessThan(text.indexOf('delete kustomization test-clusterset-test-cluster-west-0-namespaces-crds'));
+  });
+
+  it('a Service in a Namespace no multi-cluster Service used: that Namespace in every member that stays, before it can import', async () => {
+    const [before, after] = edit('test-clusterset', (d) => d.spec.services!.push({ name: 'api', namespace: 'shop', exportFrom: ['test-cluster-east'] }));
+    const items = (await planOf(before, after)).checklist!.filter((i) => i.text.includes('`shop`'));
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ when: 'after merging' });
+    const members = effectiveClusters((await revision(after))[0]!.definition)
+      .filter((m) => m.isMember)
+      .map((m) => m.clusterID);
+    expect(members.length).toBeGreaterThan(1);
+    expect(items[0]!.commands).toEqual(
+      members.map((id) => `kubectl --context ${id} create namespace shop --dry-run=client -o yaml | kubectl --context ${id} apply -f -`),
+    );
+    // a Namespace already in use gets no item: nginx's demo is there since the base
+    const [b2, a2] = edit('test-clusterset', (d) => d.spec.services!.push({ name: 'db', namespace: 'demo', exportFrom: '*' }));
+    expect((await planOf(b2, a2)).checklist!.filter((i) => i.text.includes('Namespace'))).toEqual([]);
   });
 
   it('an upgrade: no step that the change already does, no gossip risk where the gates are off, every command with its context', async () => {
