@@ -50,7 +50,11 @@ export const deliveryNameAcrossDefinitions: FleetRule = {
   description:
     'two definitions would put Argo CD or hub Flux objects of the same name into one engine Namespace (ClusterSet a with cluster b-c, ClusterSet a-b with cluster c)',
   checkFleet({ definitions, report }) {
-    const delivered = definitions.map(({ definition }) => definition.spec.delivery.argocd !== undefined || definition.spec.delivery.flux !== undefined);
+    // a definition with Argo CD needs every cluster's destination first (delivery-destination-missing reports it)
+    const delivered = definitions.map(({ definition, clusters }) => {
+      const { argocd, flux } = definition.spec.delivery;
+      return argocd ? clusters.every((c) => c.cluster.delivery.argocd) : flux !== undefined;
+    });
     const keyOf = (at: number, c: EffectiveCluster) => `${definitions[at]!.definition.metadata.name}-${c.clusterID}`;
     // names `<cs>-<id>` held twice (two definitions, or a ClusterSet name twice) or dash-prefixed
     const seen = new Set<string>();

@@ -97,6 +97,15 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
     expected: [],
   },
   {
+    // delivery-destination-missing reports it; synth's Argo CD builder needs every destination
+    name: 'a cluster without its Argo CD destination: that definition is left to delivery-destination-missing',
+    files: {
+      'a.yaml': definition('a', spec('x', 'b-c', argo).replace('delivery: { argocd: { name: x-m }, ', 'delivery: { ')),
+      'b.yaml': definition('a-b', spec('y', 'c', argo)),
+    },
+    expected: [],
+  },
+  {
     name: 'both engines: one report for the pair of clusters',
     files: { 'a.yaml': definition('a', spec('x', 'b-c', `${argo}, ${hubFlux}`)), 'b.yaml': definition('a-b', spec('y', 'c', `${argo}, ${hubFlux}`)) },
     expected: [{ at: 'b.yaml:10:20', related: ['a.yaml:10:20'] }],
