@@ -33,11 +33,13 @@ export const LAYERS = {
  * Documented exceptions, by file. `argocd-applicationset-size` measures the Argo CD ApplicationSet
  * as synth builds it and emit writes it, so that validate never accepts a fleet emit then refuses.
  * `delivery-name-collision` builds every cluster's engine objects as synth does, so that a unit added
- * to the builders is compared without a change to the rule.
+ * to the builders is compared without a change to the rule; `delivery-name-across-definitions` does the
+ * same across definitions, and reads which engine folder (instance) an object is applied from.
  */
 export const EXCEPTIONS = {
   'validate/rules/argocd-applicationset-size.ts': ['synth/delivery/argocd', 'synth/delivery/cluster-inputs', 'emit/serialize', 'emit/layout'],
   'validate/rules/delivery-name-collision.ts': ['synth/delivery'],
+  'validate/rules/delivery-name-across-definitions.ts': ['synth/delivery', 'synth/delivery/argocd', 'synth/delivery/flux'],
 };
 
 /** The top folder or file of src/ a path is in (without extension), or undefined outside src/. */

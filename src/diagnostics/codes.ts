@@ -74,6 +74,7 @@ export const DIAGNOSTIC_CODES = [
   'live-dump',
   'unset-value',
   'cluster-in-two-definitions',
+  'delivery-name-across-definitions',
   // transitions between two revisions (plan)
   'clusterset-rename',
   'gateway-removed',

@@ -1,6 +1,7 @@
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { effectiveClusters } from '../../src/model/effective';
 import { planChanges } from '../../src/plan/plan-changes';
+import { KUSTOMIZATION_RESOURCE } from '../../src/validate/transitions/dissolve-steps';
 import { runWithFakeKubectl, type KubectlCall } from '../helpers/fake-kubectl';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { announcing, withAntreaBehaviour } from './antrea-behaviour';
@@ -109,7 +110,13 @@ function perform(fleet: Fleet, call: KubectlCall): boolean {
   return done;
 }
 
+/** The context the procedure names a hub Flux by (`$FLUX_CONTEXT`), and how `get -o name` lists a Kustomization. */
+const FLUX_HUB = 'flux-hub';
+const KUSTOMIZATION = 'kustomization.kustomize.toolkit.fluxcd.io/';
+
 describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
+  beforeEach(() => vi.stubEnv('FLUX_CONTEXT', FLUX_HUB));
+  afterEach(() => vi.unstubAllEnvs());
   test.each(CASES)('$name', async ({ base, head, code }) => {
     const baseDef = withBothEngines(base);
     const headDef = withBothEngines(head);
@@ -141,7 +148,12 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
     expect(refusal?.code).toBe(code);
     const steps = refusal!.steps!;
     expect(steps[0]).toMatch(/^revert this change, then remove the definition of /);
-    const calls = runWithFakeKubectl(commandsOf(steps));
+    // the old ClusterSet's Flux Kustomizations, as the Flux that holds them lists them: a hub Flux, or each cluster's own
+    const hub = effectiveClusters(compiled.definition).some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
+    const orphans = new Map(a.fluxRuns);
+    const lists: Record<string, string[]> = {};
+    for (const [name, run] of orphans) (lists[`${hub ? FLUX_HUB : run.k.cluster} ${KUSTOMIZATION_RESOURCE}`] ??= []).push(`${KUSTOMIZATION}${name}`);
+    const calls = runWithFakeKubectl(commandsOf(steps), lists);
     const members = effectiveClusters(compiled.definition).filter((c) => c.isMember);
     const clusterSetCalls = calls.filter((c) => c.verb === 'delete' && c.operands[0] === 'clustersets.multicluster.crd.antrea.io');
     expect(clusterSetCalls).toHaveLength(members.length + 1);
@@ -164,7 +176,26 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
     expect(clusterSets(fleet)).toEqual(running);
 
     // 2.–4. the steps as printed, in order: each succeeds; the leader's announces are gone when it is checked
+    const pruneOff = new Set<string>();
     for (const call of calls) {
+      // the old Flux Kustomizations: each is deleted, after its prune is turned off, on the Flux that holds it
+      if (call.verb === 'get' && call.operands[0] === KUSTOMIZATION_RESOURCE) continue;
+      if (call.operands[0]?.startsWith(KUSTOMIZATION)) {
+        const name = call.operands[0].slice(KUSTOMIZATION.length);
+        const run = orphans.get(name);
+        expect(run, `${call.args.join(' ')}: no such Kustomization`).toBeDefined();
+        expect(call.context).toBe(hub ? FLUX_HUB : run!.k.cluster);
+        if (call.verb === 'patch') {
+          expect(call.args.slice(-2)).toEqual(['-p', '{"spec":{"prune":false}}']);
+          pruneOff.add(name);
+        } else {
+          expect(call.verb).toBe('delete');
+          run!.deletedByPerson(run!.k.prune && !pruneOff.has(name));
+          orphans.delete(name);
+          fleet.settle();
+        }
+        continue;
+      }
       if (call.verb === 'get') expect(announcing(fleet, call.context!, call.namespace!)).toEqual([]);
       expect(perform(fleet, call), `${call.args.join(' ')}\n${model.refusals.join('\n')}`).toBe(true);
     }
@@ -175,10 +206,15 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
 
     // 5. the head added: it converges, every member connected to the new leader under the new name
     const next = await compileDefinition(headDef);
-    const previous = { ...removal, fluxRuns: new Map([...a.fluxRuns, ...removal.fluxRuns]) };
+    const previous = { ...removal, fluxRuns: new Map([...orphans, ...removal.fluxRuns]) };
     const byPerson = deleted.length;
     const r = replay({ engine, ...next.forEngine(engine), fleet, operator: true, previous });
     expect(unconverged(r), r.log.slice(-80).join('\n')).toEqual([]);
+    // no Kustomization of the old revision is left orphaned (Flux: there were some): a rename deleted them all, a leader move those
+    // of the clusters that left, and the head took over the others by name; deleting them deleted nothing in the clusters
+    if (engine === 'flux') expect(a.fluxRuns.size).toBeGreaterThan(0);
+    expect([...orphans.keys()].filter((n) => !r.fluxRuns.has(n))).toEqual([]);
+    if (code === 'clusterset-rename') expect([...orphans.keys()]).toEqual([]);
     const leader = next.definition.spec.leader;
     const expected = [
       `${leader.clusterID} ${leader.namespace}/${next.definition.metadata.name} leader True`,
@@ -199,7 +235,7 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
 
     // up to the head, only what the printed commands delete went: the ClusterSets and, for a leader move, the token Secrets
     expect(deleted.slice(0, byPerson).map((d) => `${d.cluster} ${d.obj.kind}`)).toEqual(
-      calls.filter((c) => c.verb === 'delete').map((c) => `${c.context} ${RESOURCES[c.operands[0]!]!.kind}`),
+      calls.filter((c) => c.verb === 'delete' && !c.operands[0]!.startsWith(KUSTOMIZATION)).map((c) => `${c.context} ${RESOURCES[c.operands[0]!]!.kind}`),
     );
     // the head's own apply prunes only what it no longer holds, never
     // Antrea's CNI, a CRD, a Namespace or a guarded object

@@ -171,6 +171,17 @@ export class FluxRun {
   }
 
   /**
+   * Deleted by a person (`kubectl delete`): kustomize-controller's finalizer deletes what it
+   * applied when the live `spec.prune` is true and it is not suspended (kustomization_controller.go,
+   * finalize); `prune` is the live spec's, after any patch.
+   */
+  deletedByPerson(prune: boolean): void {
+    if (prune) this.deleteAll(this.inventory, 'deleted with its Kustomization:');
+    this.inventory = [];
+    this.set('Pending', 'deleted');
+  }
+
+  /**
    * ssa ResourceManager.DeleteAll as prune and finalize call it (kustomization_controller.go): only
    * live objects that still carry this Kustomization's owner labels (Inclusions), and none that say
    * `prune: disabled` (Exclusions). An object another Kustomization applied since is that one's.

@@ -17,14 +17,22 @@ export interface KubectlCall {
 /**
  * Runs commands printed for a person in a real POSIX shell (`sh -e -c`), with a kubectl on PATH
  * that only records its arguments: the calls are what the printed text really does once quoting,
- * loops and variables are expanded.
+ * loops and variables are expanded. `get` prints nothing, or for a key of `lists` its lines (as
+ * `get <resource> -o name` would), so that a loop over what kubectl lists runs: the key is
+ * `<resource>`, or `<context> <resource>` for what one context lists.
  */
-export function runWithFakeKubectl(commands: readonly string[]): KubectlCall[] {
+export function runWithFakeKubectl(commands: readonly string[], lists: Readonly<Record<string, readonly string[]>> = {}): KubectlCall[] {
   const bin = mkdtempSync(join(tmpdir(), 'fake-kubectl-'));
   try {
     const log = join(bin, 'calls');
     writeFileSync(log, '');
-    writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\nfor a in "$@"; do printf '%s\\t' "$a"; done >> '${log}'\necho >> '${log}'\n`);
+    const listing = Object.entries(lists).map(([resource, lines], i) => {
+      writeFileSync(join(bin, `list-${i}`), lines.map((l) => `${l}\n`).join(''));
+      const [context, kind] = resource.includes(' ') ? resource.split(' ') : [undefined, resource];
+      const pattern = context === undefined ? `*" get ${kind} "*` : `*" --context ${context} "*" get ${kind} "*`;
+      return `case " $* " in ${pattern}) cat '${join(bin, `list-${i}`)}' ;; esac\n`;
+    });
+    writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\nfor a in "$@"; do printf '%s\\t' "$a"; done >> '${log}'\necho >> '${log}'\n${listing.join('')}`);
     chmodSync(join(bin, 'kubectl'), 0o755);
     for (const c of commands) execFileSync('sh', ['-e', '-c', c], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
     return readFileSync(log, 'utf8')
@@ -36,7 +44,7 @@ export function runWithFakeKubectl(commands: readonly string[]): KubectlCall[] {
   }
 }
 
-const WITH_VALUE = new Set(['--context', '-n', '--namespace', '-o', '--output', '-l', '--selector']);
+const WITH_VALUE = new Set(['--context', '-n', '--namespace', '-o', '--output', '-l', '--selector', '--type', '-p', '--patch']);
 
 function parseCall(args: string[]): KubectlCall {
   const rest: string[] = [];

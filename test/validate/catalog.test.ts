@@ -45,6 +45,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'list-duplicate': 'error',
   'label-syntax': 'error',
   'delivery-name-collision': 'error',
+  'delivery-name-across-definitions': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -4,13 +4,14 @@ import { deliverySources } from '../../synth/delivery';
 import type { ModelRule } from '../rule';
 
 /**
- * The IDs that are another ID plus "-" and more, or have such a longer one: only between those can
+ * The names (here cluster IDs; across definitions `<cs>-<id>`, delivery-name-across-definitions)
+ * that are another name plus "-" and more, or have such a longer one: only between those can
  * two names `<cs>-<id>-…` meet (names over 63 characters end in a hash of the full name, so equal
  * names still mean equal full names). Every other cluster's objects are left unbuilt, so the rule
  * costs a pass over the IDs when nothing collides. Linear in the total length of the IDs.
  */
-function dashPrefixed(clusters: readonly EffectiveCluster[]): Set<string> {
-  const ids = new Set(clusters.map((c) => c.clusterID));
+export function dashPrefixed(names: Iterable<string>): Set<string> {
+  const ids = new Set(names);
   const found = new Set<string>();
   for (const id of ids) {
     for (let i = id.indexOf('-'); i !== -1; i = id.indexOf('-', i + 1)) {
@@ -61,7 +62,7 @@ export const deliveryNameCollision: ModelRule = {
       });
     }
 
-    const candidates = dashPrefixed(clusters);
+    const candidates = dashPrefixed(clusters.map((c) => c.clusterID));
     if (candidates.size === 0) return;
     const owner = new Map<string, EffectiveCluster>();
     const reported = new Set<string>();

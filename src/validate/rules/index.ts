@@ -56,6 +56,7 @@ import { deliveryDestinationMissing } from './delivery-destination-missing';
 import { argocdApplicationsetSize } from './argocd-applicationset-size';
 import { deliveryNameCollision } from './delivery-name-collision';
 import { clusterInTwoDefinitions } from './cluster-in-two-definitions';
+import { deliveryNameAcrossDefinitions } from './delivery-name-across-definitions';
 
 /** Every rule, in catalog order (docs/rules/<id>.md); ids equal the file names. */
 export const allRules: readonly Rule[] = [
@@ -116,4 +117,5 @@ export const allRules: readonly Rule[] = [
   argocdApplicationsetSize,
   deliveryNameCollision,
   clusterInTwoDefinitions,
+  deliveryNameAcrossDefinitions,
 ];

@@ -9,6 +9,13 @@ export interface ProcedureStep {
   readonly command?: string;
 }
 
+export interface DissolveOptions {
+  /** the leader moves: each member's token must be reissued */
+  readonly leaderMoves?: boolean;
+  /** the clusters whose Flux Kustomizations come back under the same names (a leader move: the ClusterSet keeps its name) */
+  readonly staying?: Iterable<string>;
+}
+
 /** Up to this many members, one command each; beyond, one loop per Namespace over the cluster IDs. */
 export const ONE_COMMAND_EACH_UP_TO = 5;
 
@@ -26,7 +33,7 @@ export const ONE_COMMAND_EACH_UP_TO = 5;
  * delivers the ClusterSets any more while they are deleted: the engines prune nothing guarded, and
  * orphaned delivery objects apply nothing (docs/delivery.md, "What a removal does").
  */
-export function dissolveProcedure(before: RevisionView, last: string, options: { readonly leaderMoves?: boolean } = {}): ProcedureStep[] {
+export function dissolveProcedure(before: RevisionView, last: string, options: DissolveOptions = {}): ProcedureStep[] {
   const { name } = before.definition.metadata;
   const leaderID = before.definition.spec.leader.clusterID;
   const leaderNs = before.definition.spec.leader.namespace;
@@ -59,7 +66,66 @@ export function dissolveProcedure(before: RevisionView, last: string, options: {
       command: `${kubectlIn(leaderID)} ${del(leaderNs)}`,
     },
     ...(options.leaderMoves ? newLeaderTokens(members) : []),
+    ...fluxOrphans(before, new Set(options.staying ?? [])),
     { text: `${last} in a later change: the engines create the new ClusterSets, which the webhooks admit, and the members join again` },
+  ];
+}
+
+/** Flux's Kustomization resource, by its full name. */
+export const KUSTOMIZATION_RESOURCE = 'kustomizations.kustomize.toolkit.fluxcd.io';
+
+/**
+ * The labels every Flux Kustomization of the ClusterSet carries (synth/delivery/flux.ts
+ * `kustomization`, the keys of engine-names.ts `LABELS`; validate does not import synth, and
+ * test/validate/transitions/dissolve-steps.test.ts checks that they select every one synth builds).
+ */
+const ownSelector = (clusterSet: string) => `app.kubernetes.io/managed-by=antrea-clusterset,antrea-clusterset/clusterset=${clusterSet}`;
+
+/**
+ * The old ClusterSet's Flux Kustomizations (layers, exports, verification): once the definition is
+ * removed the parent orphans them (they carry `kustomize.toolkit.fluxcd.io/prune: disabled`), and
+ * they stay for good, Ready=False because their path is gone. Argo CD needs no step: the
+ * ApplicationSet deletes its Applications and keeps what they applied. Each is deleted with
+ * `spec.prune` turned off first: kustomize-controller's finalizer deletes everything in the
+ * inventory of a Kustomization deleted with `prune: true` (kustomization_controller.go, finalize),
+ * Antrea's agent and controller included.
+ *
+ * After a rename every name is gone for good. After a leader move the ClusterSet keeps its name,
+ * so the Kustomizations of the clusters in `staying` come back under the same names: the new
+ * definition's take them over with their inventory, and prune what the cluster no longer holds (a
+ * former leader's leader controller); deleting them first would lose that inventory. Only the
+ * clusters that leave lose theirs, before the definition comes back. A hub Flux runs where
+ * `$FLUX_CONTEXT` points (the definition does not name that cluster, as in
+ * src/plan/member-leaves.ts); otherwise each cluster's own Flux holds its Kustomizations.
+ */
+function fluxOrphans(before: RevisionView, staying: ReadonlySet<string>): ProcedureStep[] {
+  const flux = before.definition.spec.delivery.flux;
+  if (!flux) return [];
+  const { name } = before.definition.metadata;
+  const leaving = before.clusters.map((c) => c.clusterID).filter((id) => !staying.has(id));
+  if (leaving.length === 0) return [];
+  const ns = q(flux.namespace);
+  const own = ownSelector(name);
+  /** on the Flux of `context`, each Kustomization `selector` lists (a shell word): prune off, then delete */
+  const removeAll = (context: string, selector: string) =>
+    `kubectl --context ${context} -n ${ns} get ${KUSTOMIZATION_RESOURCE} -l ${selector} -o name | while read -r k; do ` +
+    `kubectl --context ${context} -n ${ns} patch "$k" --type merge -p '{"spec":{"prune":false}}' && kubectl --context ${context} -n ${ns} delete "$k"; done`;
+  const text = (where: string) =>
+    `${where}, delete the Flux Kustomizations of "${name}"${leaving.length < before.clusters.length ? ` for ${leaving.length === 1 ? `${leaving[0]}, which leaves` : `the ${leaving.length} clusters that leave`}` : ''} (orphaned since the definition was removed, Ready=False as their path is gone), each with prune turned off first, or Flux uninstalls Antrea; what they applied stays${leaving.length < before.clusters.length ? '' : ", and the new definition's Kustomizations take it over"}`;
+  const hub = before.clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
+  const FLUX = '"$FLUX_CONTEXT"';
+  const onHub = 'on the hub Flux (the cluster "$FLUX_CONTEXT" names)';
+  if (hub && leaving.length === before.clusters.length) return [{ text: text(onHub), command: removeAll(FLUX, q(own)) }];
+  // one cluster's: on a hub Flux, its cluster-id label tells them apart; on its own Flux, they are all its
+  const selectorOf = (id: string) => (hub ? q(`${own},antrea-clusterset/cluster-id=${id}`) : q(own));
+  const contextOf = (id: string) => (hub ? FLUX : q(id));
+  if (leaving.length <= ONE_COMMAND_EACH_UP_TO)
+    return leaving.map((id) => ({ text: text(hub ? onHub : `on ${id}'s Flux`), command: removeAll(contextOf(id), selectorOf(id)) }));
+  return [
+    {
+      text: text(hub ? onHub : `on the Flux of each cluster`),
+      command: `for id in ${leaving.map(q).join(' ')}; do ${removeAll(hub ? FLUX : '"$id"', hub ? `${q(`${own},antrea-clusterset/cluster-id=`)}"$id"` : q(own))}; done`,
+    },
   ];
 }
 
@@ -99,6 +165,6 @@ function newLeaderTokens(members: readonly EffectiveCluster[]): ProcedureStep[] 
 }
 
 /** The procedure as the plan prints it: one step a line, its command after a colon. */
-export function dissolveSteps(before: RevisionView, last: string, options: { readonly leaderMoves?: boolean } = {}): string[] {
+export function dissolveSteps(before: RevisionView, last: string, options: DissolveOptions = {}): string[] {
   return dissolveProcedure(before, last, options).map((s) => (s.command ? `${s.text}: ${s.command}` : s.text));
 }

@@ -21,7 +21,10 @@ export const leaderMove: TransitionRule = {
     report({
       path: ['spec', 'leader', 'clusterID'],
       message: `the leader moves from "${from}" to "${to}": Antrea's ClusterSet webhook refuses the new leader clusterID in the members that stay (${staying.slice(0, 5).join(', ')}${staying.length > 5 ? ', …' : ''})`,
-      steps: dissolveSteps(before, `add the definition back with "${to}" as the leader`, { leaderMoves: true }),
+      steps: dissolveSteps(before, `add the definition back with "${to}" as the leader`, {
+        leaderMoves: true,
+        staying: after.clusters.map((c) => c.clusterID),
+      }),
       related: [{ path: ['spec', 'leader', 'clusterID'], before: true, message: `the members' ClusterSets name "${from}" as their leader` }],
     });
   },
