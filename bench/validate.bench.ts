@@ -10,7 +10,7 @@ import { effectiveClusters } from '../src/model/effective';
 import { isFleetRule, isRawRule, type ModelRule, type Rule } from '../src/validate/rule';
 import { allRules } from '../src/validate/rules';
 import { podCidrOverlap } from '../src/validate/rules/pod-cidr-overlap';
-import { runRules } from '../src/validate/run-rules';
+import { runFleetRules, runRules } from '../src/validate/run-rules';
 
 const dotted = (n: number) => [24, 16, 8, 0].map((s) => (n >>> s) & 255).join('.');
 const ip = (text: string) => text.split('.').reduce((n, o) => n * 256 + Number(o), 0);
@@ -96,4 +96,26 @@ export default function bench(): void {
   console.log(
     `pod-cidr-overlap, one Pod CIDR everywhere: 1k ${fmt(sameSmall.ms)}, 10k ${fmt(sameBig.ms)} (${sameBig.diagnostics.length} diagnostics), ratio ${(sameBig.ms / sameSmall.ms).toFixed(1)}`,
   );
+
+  // the rules across definitions: 10,000 clusters in two definitions whose names are
+  // dash-prefixed ("bench", "bench-x"), the case where delivery names can meet, with Argo CD
+  const fleetOf = (n: number) =>
+    (['bench', 'bench-x'] as const).map((name, k) => {
+      const d = syntheticClusterSet(n / 2);
+      const clusters = d.spec.clusters.map((c, i) => ({ ...c, clusterID: `c${k}-${i}`, delivery: { argocd: { name: `c${k}-${i}` } } }));
+      return parsed({
+        ...d,
+        metadata: { name },
+        spec: {
+          ...d.spec,
+          leader: { ...d.spec.leader, clusterID: clusters[0]!.clusterID },
+          clusters,
+          delivery: { argocd: { namespace: 'argocd', repoURL: 'https://git.example.com/fleet.git' } },
+        },
+      });
+    });
+  const [fleetSmall, fleetBig] = [fleetOf(1_000), fleetOf(10_000)];
+  const fleetTime = (defs: ParsedClusterSet[]) => median(3, () => runFleetRules(defs, []));
+  const [fs, fb] = [fleetTime(fleetSmall), fleetTime(fleetBig)];
+  console.log(`fleet rules, two definitions: 1,000 clusters ${fmt(fs)}, 10,000 clusters ${fmt(fb)}, ratio ${(fb / fs).toFixed(1)}`);
 }

