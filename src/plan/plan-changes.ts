@@ -1,3 +1,4 @@
+import { plural } from '../plural';
 import { isVerificationRun } from '../synth/parts/verify-job';
 import { isGuarded } from '../synth/guards';
 import { LABELS } from '../synth/delivery/engine-names';
@@ -35,7 +36,7 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
       changes.push({
         impact: 'destructive',
         clusterSet: name,
-        text: `ClusterSet ${name} is removed with its ${b.definition.spec.clusters.length} bundle(s)`,
+        text: `ClusterSet ${name} is removed with its ${plural(b.definition.spec.clusters.length, 'bundle')}`,
         details: [GUARDED_REMOVAL],
       });
     }
@@ -43,7 +44,7 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
   for (const [name, h] of head.definitions) {
     if (base.definitions.has(name) || renamedFrom.has(name)) continue;
     const ids = h.definition.spec.clusters.map((c) => c.clusterID);
-    changes.push({ impact: 'safe', clusterSet: name, text: `ClusterSet ${name} is new: ${ids.length} cluster(s) (${ids.join(', ')})` });
+    changes.push({ impact: 'safe', clusterSet: name, text: `ClusterSet ${name} is new: ${plural(ids.length, 'cluster')} (${ids.join(', ')})` });
   }
   const findings: TransitionFinding[] = [];
   for (const [name, h] of head.definitions) {
@@ -67,7 +68,7 @@ export function planChanges(base: CompiledRevision, head: CompiledRevision): Pla
       changes.push({
         impact: 'safe',
         clusterSet: cs,
-        text: `${list.length} object(s) change without a restart`,
+        text: `${plural(list.length, 'object')} ${list.length === 1 ? 'changes' : 'change'} without a restart`,
         details: list.slice(0, 20).map(objectLine),
         about: ownersAbout(list),
       });
@@ -164,7 +165,7 @@ function removals(changes: readonly ObjectChange[], base: CompiledRevision, head
       out.push({
         impact: 'destructive',
         clusterSet: cs,
-        text: `${destructive.length} Namespace, CRD or credential object(s) leave their bundles`,
+        text: `${plural(destructive.length, 'Namespace, CRD or credential object')} ${destructive.length === 1 ? 'leaves its bundle' : 'leave their bundles'}`,
         details: destructive.slice(0, 20).map(objectLine),
         about: ownersAbout(destructive),
       });
@@ -175,7 +176,7 @@ function removals(changes: readonly ObjectChange[], base: CompiledRevision, head
       out.push({
         impact: 'safe',
         clusterSet: cs,
-        text: `${pruned.length} object(s) are pruned from their bundles`,
+        text: `${plural(pruned.length, 'object')} ${pruned.length === 1 ? 'is pruned from its bundle' : 'are pruned from their bundles'}`,
         details: pruned.slice(0, 20).map(objectLine),
         about: ownersAbout(pruned),
       });
@@ -183,7 +184,7 @@ function removals(changes: readonly ObjectChange[], base: CompiledRevision, head
       out.push({
         impact: 'destructive',
         clusterSet: cs,
-        text: `${guarded.length} guarded object(s) leave their bundles and are orphaned (the engines never delete them)`,
+        text: `${plural(guarded.length, 'guarded object')} ${guarded.length === 1 ? 'leaves its bundle and is orphaned' : 'leave their bundles and are orphaned'} (the engines never delete them)`,
         details: guarded.slice(0, 20).map(objectLine),
         about: ownersAbout(guarded),
       });

@@ -44,7 +44,7 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
     name: 'remove the definition',
     base: () => example('test-clusterset'),
     head: () => undefined,
-    expected: ['[destructive] ClusterSet test-clusterset is removed with its 3 bundle(s)'],
+    expected: ['[destructive] ClusterSet test-clusterset is removed with its 3 bundles'],
     destructive: true,
   },
   {
