@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import type { Diagnostic, Location } from '../../src/diagnostics/diagnostic';
 import { loadYaml } from '../../src/load/load-yaml';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import type { Rule } from '../../src/validate/rule';
-import { runRawRules, runRules } from '../../src/validate/run-rules';
+import { runFleetRules, runRawRules, runRules } from '../../src/validate/run-rules';
 
 /** Prepended to every case, so a case shows only its `spec:`; positions are relative to the case. */
 export const header = (name: string) => `apiVersion: antrea-clusterset/v1alpha1\nkind: ClusterSetDefinition\nmetadata:\n  name: ${name}\n`;
@@ -48,6 +48,21 @@ export function runRule(rule: Rule, code: string): Diagnostic[] {
     ...(d.related ? { related: d.related.map((r) => ({ ...r, line: r.line - offset })) } : {}),
   }));
 }
+
+/** A whole definition named `name` whose body is `spec` (its `spec:` line is line 5). */
+export const definitionText = (name: string, spec: string): string => header(name) + spec;
+
+/** Runs one fleet rule over whole definitions (file name → text), each of which must load and parse clean. */
+export function runFleetRule(rule: Rule, files: Readonly<Record<string, string>>): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const parsed = Object.entries(files).map(([file, text]) => parseClusterSet(loadYaml(file, text, diagnostics)!, diagnostics)!);
+  expect(diagnostics).toEqual([]);
+  runFleetRules(parsed, diagnostics, [rule]);
+  return diagnostics;
+}
+
+/** `file:line:column` of a diagnostic or a related location. */
+export const at = (d: Location): string => `${d.file}:${d.line}:${d.column}`;
 
 /** typescript-eslint style: valid cases report nothing, invalid ones exactly the listed positions. */
 export function ruleTester(rule: Rule, cases: { valid: readonly (string | ValidCase)[]; invalid: readonly InvalidCase[] }): void {

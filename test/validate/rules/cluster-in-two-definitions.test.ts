@@ -1,13 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../../src/diagnostics/diagnostic';
-import { loadYaml } from '../../../src/load/load-yaml';
-import { parseClusterSet, type ParsedClusterSet } from '../../../src/model/parse-clusterset';
 import { clusterInTwoDefinitions } from '../../../src/validate/rules/cluster-in-two-definitions';
-import { runFleetRules } from '../../../src/validate/run-rules';
 import { LATEST } from '../../helpers/releases';
-
-/** A definition named `name` whose spec is `spec` (lines count from the `spec:` line, which is line 5). */
-const definition = (name: string, spec: string) => `apiVersion: antrea-clusterset/v1alpha1\nkind: ClusterSetDefinition\nmetadata:\n  name: ${name}\n${spec}`;
+import { at, definitionText, runFleetRule } from '../../helpers/rule-tester';
 
 const argocd = (id: string, destination: string, cidr: string) =>
   `    - clusterID: ${id}\n      serviceCIDR: ${cidr}\n      delivery: { argocd: ${destination} }\n`;
@@ -15,65 +10,54 @@ const argocd = (id: string, destination: string, cidr: string) =>
 const spec = (leader: string, clusters: string, delivery = '  delivery: { argocd: { repoURL: https://git.example.com/r.git } }\n') =>
   `spec:\n  antrea: { version: ${LATEST} }\n  leader: { clusterID: ${leader}, server: https://10.0.0.1:6443 }\n  clusters:\n${clusters}${delivery}`;
 
-function run(files: Record<string, string>): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  const parsed: ParsedClusterSet[] = Object.entries(files).map(([file, text]) => {
-    const source = loadYaml(file, text, diagnostics)!;
-    return parseClusterSet(source, diagnostics)!;
-  });
-  expect(diagnostics).toEqual([]);
-  runFleetRules(parsed, diagnostics, [clusterInTwoDefinitions]);
-  return diagnostics;
-}
-
-const at = (d: Diagnostic) => `${d.file}:${d.line}:${d.column}`;
+const run = (files: Record<string, string>): Diagnostic[] => runFleetRule(clusterInTwoDefinitions, files);
 
 const cases: { name: string; files: Record<string, string>; expected: { at: string; related: string[] }[] }[] = [
   {
     name: 'separate fleets: nothing',
     files: {
-      'a.yaml': definition('a', spec('a1', argocd('a1', '{ name: a1 }', '10.96.0.0/16'))),
-      'b.yaml': definition('b', spec('b1', argocd('b1', '{ name: b1 }', '10.97.0.0/16'))),
+      'a.yaml': definitionText('a', spec('a1', argocd('a1', '{ name: a1 }', '10.96.0.0/16'))),
+      'b.yaml': definitionText('b', spec('b1', argocd('b1', '{ name: b1 }', '10.97.0.0/16'))),
     },
     expected: [],
   },
   {
     name: 'the same cluster ID',
     files: {
-      'a.yaml': definition('a', spec('east', '    - { clusterID: east, serviceCIDR: 10.96.0.0/16 }\n', '')),
-      'b.yaml': definition('b', spec('east', '    - { clusterID: east, serviceCIDR: 10.97.0.0/16 }\n', '')),
+      'a.yaml': definitionText('a', spec('east', '    - { clusterID: east, serviceCIDR: 10.96.0.0/16 }\n', '')),
+      'b.yaml': definitionText('b', spec('east', '    - { clusterID: east, serviceCIDR: 10.97.0.0/16 }\n', '')),
     },
     expected: [{ at: 'b.yaml:9:20', related: ['a.yaml:9:20'] }],
   },
   {
     name: 'the same cluster ID for two Argo CD destinations: two clusters',
     files: {
-      'a.yaml': definition('a', spec('east', argocd('east', '{ name: east-a }', '10.96.0.0/16'))),
-      'b.yaml': definition('b', spec('east', argocd('east', '{ name: east-b }', '10.96.0.0/16'))),
+      'a.yaml': definitionText('a', spec('east', argocd('east', '{ name: east-a }', '10.96.0.0/16'))),
+      'b.yaml': definitionText('b', spec('east', argocd('east', '{ name: east-b }', '10.96.0.0/16'))),
     },
     expected: [],
   },
   {
     name: 'the same Argo CD destination name under another cluster ID',
     files: {
-      'a.yaml': definition('a', spec('east', argocd('east', '{ name: prod-1 }', '10.96.0.0/16'))),
-      'b.yaml': definition('b', spec('west', argocd('west', '{ name: prod-1 }', '10.97.0.0/16'))),
+      'a.yaml': definitionText('a', spec('east', argocd('east', '{ name: prod-1 }', '10.96.0.0/16'))),
+      'b.yaml': definitionText('b', spec('west', argocd('west', '{ name: prod-1 }', '10.97.0.0/16'))),
     },
     expected: [{ at: 'b.yaml:11:27', related: ['a.yaml:11:27'] }],
   },
   {
     name: 'the same Argo CD server URL (a trailing slash is the same server)',
     files: {
-      'a.yaml': definition('a', spec('east', argocd('east', '{ server: "https://10.1.1.1:6443" }', '10.96.0.0/16'))),
-      'b.yaml': definition('b', spec('west', argocd('west', '{ server: "https://10.1.1.1:6443/" }', '10.97.0.0/16'))),
+      'a.yaml': definitionText('a', spec('east', argocd('east', '{ server: "https://10.1.1.1:6443" }', '10.96.0.0/16'))),
+      'b.yaml': definitionText('b', spec('west', argocd('west', '{ server: "https://10.1.1.1:6443/" }', '10.97.0.0/16'))),
     },
     expected: [{ at: 'b.yaml:11:27', related: ['a.yaml:11:27'] }],
   },
   {
     name: 'the same destination name in two Argo CD instances: two clusters',
     files: {
-      'a.yaml': definition('a', spec('east', argocd('east', '{ name: in-cluster }', '10.96.0.0/16'))),
-      'b.yaml': definition(
+      'a.yaml': definitionText('a', spec('east', argocd('east', '{ name: in-cluster }', '10.96.0.0/16'))),
+      'b.yaml': definitionText(
         'b',
         spec(
           'west',
@@ -87,7 +71,7 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
   {
     name: 'the same hub Flux kubeconfig Secret',
     files: {
-      'a.yaml': definition(
+      'a.yaml': definitionText(
         'a',
         spec(
           'hub',
@@ -95,7 +79,7 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
           '  delivery: { flux: { sourceRef: { name: repo } } }\n',
         ),
       ),
-      'b.yaml': definition(
+      'b.yaml': definitionText(
         'b',
         spec(
           'hub2',
@@ -109,8 +93,8 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
   {
     name: 'a shared cluster: the other clusters of both ClusterSets must not overlap',
     files: {
-      'a.yaml': definition('a', spec('hub', argocd('hub', '{ name: hub }', '10.96.0.0/16') + argocd('east', '{ name: east }', '10.100.0.0/16'))),
-      'b.yaml': definition('b', spec('hub', argocd('hub', '{ name: hub }', '10.96.0.0/16') + argocd('west', '{ name: west }', '10.100.0.0/16'))),
+      'a.yaml': definitionText('a', spec('hub', argocd('hub', '{ name: hub }', '10.96.0.0/16') + argocd('east', '{ name: east }', '10.100.0.0/16'))),
+      'b.yaml': definitionText('b', spec('hub', argocd('hub', '{ name: hub }', '10.96.0.0/16') + argocd('west', '{ name: west }', '10.100.0.0/16'))),
     },
     expected: [
       { at: 'b.yaml:9:18', related: ['a.yaml:9:18'] },
@@ -122,15 +106,13 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
 describe('cluster-in-two-definitions', () => {
   test.each(cases)('$name', ({ files, expected }) => {
     const diagnostics = run(files);
-    expect(diagnostics.map((d) => ({ at: at(d), related: (d.related ?? []).map((r) => `${r.file}:${r.line}:${r.column}`) }))).toEqual(expected);
+    expect(diagnostics.map((d) => ({ at: at(d), related: (d.related ?? []).map(at) }))).toEqual(expected);
     for (const d of diagnostics) expect([d.code, d.severity]).toEqual(['cluster-in-two-definitions', 'error']);
   });
 
   test('one definition alone: nothing (cluster-id-duplicate covers a repeat inside it)', () => {
-    const diagnostics: Diagnostic[] = [];
-    const text = definition('a', spec('east', argocd('east', '{ name: e }', '10.96.0.0/16') + argocd('east', '{ name: e }', '10.97.0.0/16')));
-    runFleetRules([parseClusterSet(loadYaml('a.yaml', text, diagnostics)!, diagnostics)!], diagnostics, [clusterInTwoDefinitions]);
-    expect(diagnostics).toEqual([]);
+    const text = definitionText('a', spec('east', argocd('east', '{ name: e }', '10.96.0.0/16') + argocd('east', '{ name: e }', '10.97.0.0/16')));
+    expect(run({ 'a.yaml': text })).toEqual([]);
   });
 });
 
@@ -138,14 +120,14 @@ test('the message names what the two definitions share, once', () => {
   const messages = (files: Record<string, string>) => run(files).map((d) => d.message);
   expect(
     messages({
-      'a.yaml': definition('a', spec('east', '    - { clusterID: east, serviceCIDR: 10.96.0.0/16 }\n', '')),
-      'b.yaml': definition('b', spec('east', '    - { clusterID: east, serviceCIDR: 10.97.0.0/16 }\n', '')),
+      'a.yaml': definitionText('a', spec('east', '    - { clusterID: east, serviceCIDR: 10.96.0.0/16 }\n', '')),
+      'b.yaml': definitionText('b', spec('east', '    - { clusterID: east, serviceCIDR: 10.97.0.0/16 }\n', '')),
     }),
   ).toEqual(['cluster ID "east" is in ClusterSet "b" and in ClusterSet "a": two definitions drive one cluster']);
   expect(
     messages({
-      'a.yaml': definition('a', spec('east', argocd('east', '{ name: prod-1 }', '10.96.0.0/16'))),
-      'b.yaml': definition('b', spec('west', argocd('west', '{ name: prod-1 }', '10.97.0.0/16'))),
+      'a.yaml': definitionText('a', spec('east', argocd('east', '{ name: prod-1 }', '10.96.0.0/16'))),
+      'b.yaml': definitionText('b', spec('west', argocd('west', '{ name: prod-1 }', '10.97.0.0/16'))),
     }),
   ).toEqual([
     'cluster "west" of ClusterSet "b" has the Argo CD destination "prod-1" (Argo CD in argocd) of cluster "east" of ClusterSet "a": two definitions drive one cluster',

@@ -1,13 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../../src/diagnostics/diagnostic';
-import { loadYaml } from '../../../src/load/load-yaml';
-import { parseClusterSet, type ParsedClusterSet } from '../../../src/model/parse-clusterset';
 import { deliveryNameAcrossDefinitions } from '../../../src/validate/rules/delivery-name-across-definitions';
-import { runFleetRules } from '../../../src/validate/run-rules';
 import { LATEST } from '../../helpers/releases';
-
-/** A definition named `name` whose spec is `spec` (lines count from the `spec:` line, which is line 5). */
-const definition = (name: string, spec: string) => `apiVersion: antrea-clusterset/v1alpha1\nkind: ClusterSetDefinition\nmetadata:\n  name: ${name}\n${spec}`;
+import { at, definitionText, runFleetRule } from '../../helpers/rule-tester';
 
 const argo = 'argocd: { repoURL: https://git.example.com/r.git }';
 const argoIn = (ns: string) => `argocd: { namespace: ${ns}, repoURL: https://git.example.com/r.git }`;
@@ -25,74 +20,63 @@ const spec = (tag: string, id: string, delivery: string, { exports = false } = {
   (exports ? `  services:\n    - { name: web, namespace: demo, exportFrom: [${id}] }\n` : '') +
   `  delivery: { ${delivery} }\n`;
 
-function run(files: Record<string, string>): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  const parsed: ParsedClusterSet[] = Object.entries(files).map(([file, text]) => {
-    const source = loadYaml(file, text, diagnostics)!;
-    return parseClusterSet(source, diagnostics)!;
-  });
-  expect(diagnostics).toEqual([]);
-  runFleetRules(parsed, diagnostics, [deliveryNameAcrossDefinitions]);
-  return diagnostics;
-}
-
-const at = (d: Diagnostic) => `${d.file}:${d.line}:${d.column}`;
+const run = (files: Record<string, string>): Diagnostic[] => runFleetRule(deliveryNameAcrossDefinitions, files);
 
 const cases: { name: string; files: Record<string, string>; expected: { at: string; related: string[] }[] }[] = [
   {
     name: 'unrelated names: nothing',
-    files: { 'a.yaml': definition('a', spec('x', 'b-c', argo)), 'b.yaml': definition('z', spec('y', 'c', argo)) },
+    files: { 'a.yaml': definitionText('a', spec('x', 'b-c', argo)), 'b.yaml': definitionText('z', spec('y', 'c', argo)) },
     expected: [],
   },
   {
     // a + b-c and a-b + c both make the Application a-b-c in argocd
     name: 'Argo CD: a / b-c and a-b / c',
-    files: { 'a.yaml': definition('a', spec('x', 'b-c', argo)), 'b.yaml': definition('a-b', spec('y', 'c', argo)) },
+    files: { 'a.yaml': definitionText('a', spec('x', 'b-c', argo)), 'b.yaml': definitionText('a-b', spec('y', 'c', argo)) },
     expected: [{ at: 'b.yaml:10:20', related: ['a.yaml:10:20'] }],
   },
   {
     name: 'Argo CD: the same names in two Argo CD Namespaces',
-    files: { 'a.yaml': definition('a', spec('x', 'b-c', argo)), 'b.yaml': definition('a-b', spec('y', 'c', argoIn('argocd-two'))) },
+    files: { 'a.yaml': definitionText('a', spec('x', 'b-c', argo)), 'b.yaml': definitionText('a-b', spec('y', 'c', argoIn('argocd-two'))) },
     expected: [],
   },
   {
     // the ApplicationSet a-exports of a exporting ClusterSet a, and the ApplicationSet of the ClusterSet a-exports
     name: 'Argo CD: the exports ApplicationSet <cs>-exports and a ClusterSet named <cs>-exports',
     files: {
-      'a.yaml': definition('a', spec('x', 'east', argo, { exports: true })),
-      'b.yaml': definition('a-exports', spec('y', 'west', argo)),
+      'a.yaml': definitionText('a', spec('x', 'east', argo, { exports: true })),
+      'b.yaml': definitionText('a-exports', spec('y', 'west', argo)),
     },
     expected: [{ at: 'b.yaml:4:9', related: ['a.yaml:4:9'] }],
   },
   {
     name: 'Argo CD: <cs>-exports beside a ClusterSet that exports nothing',
-    files: { 'a.yaml': definition('a', spec('x', 'east', argo)), 'b.yaml': definition('a-exports', spec('y', 'west', argo)) },
+    files: { 'a.yaml': definitionText('a', spec('x', 'east', argo)), 'b.yaml': definitionText('a-exports', spec('y', 'west', argo)) },
     expected: [],
   },
   {
     name: 'hub Flux: a / b-c and a-b / c',
-    files: { 'a.yaml': definition('a', spec('x', 'b-c', hubFlux)), 'b.yaml': definition('a-b', spec('y', 'c', hubFlux)) },
+    files: { 'a.yaml': definitionText('a', spec('x', 'b-c', hubFlux)), 'b.yaml': definitionText('a-b', spec('y', 'c', hubFlux)) },
     expected: [{ at: 'b.yaml:10:20', related: ['a.yaml:10:20'] }],
   },
   {
     name: 'hub Flux: two Flux Namespaces',
     files: {
-      'a.yaml': definition('a', spec('x', 'b-c', hubFlux)),
-      'b.yaml': definition('a-b', spec('y', 'c', 'flux: { namespace: flux-two, sourceRef: { name: repo } }')),
+      'a.yaml': definitionText('a', spec('x', 'b-c', hubFlux)),
+      'b.yaml': definitionText('a-b', spec('y', 'c', 'flux: { namespace: flux-two, sourceRef: { name: repo } }')),
     },
     expected: [],
   },
   {
     name: 'one Argo CD, one hub Flux: different engines',
-    files: { 'a.yaml': definition('a', spec('x', 'b-c', argo)), 'b.yaml': definition('a-b', spec('y', 'c', hubFlux)) },
+    files: { 'a.yaml': definitionText('a', spec('x', 'b-c', argo)), 'b.yaml': definitionText('a-b', spec('y', 'c', hubFlux)) },
     expected: [],
   },
   {
     // each cluster's Kustomizations live on its own Flux: b-c's and c's are two Fluxes
     name: 'per-cluster Flux: a / b-c and a-b / c',
     files: {
-      'a.yaml': definition('a', spec('x', 'b-c', hubFlux).replace(/, flux: \{ kubeConfigSecretRef: \{ name: x-kc \} \}/, '')),
-      'b.yaml': definition('a-b', spec('y', 'c', hubFlux).replace(/, flux: \{ kubeConfigSecretRef: \{ name: y-kc \} \}/, '')),
+      'a.yaml': definitionText('a', spec('x', 'b-c', hubFlux).replace(/, flux: \{ kubeConfigSecretRef: \{ name: x-kc \} \}/, '')),
+      'b.yaml': definitionText('a-b', spec('y', 'c', hubFlux).replace(/, flux: \{ kubeConfigSecretRef: \{ name: y-kc \} \}/, '')),
     },
     expected: [],
   },
@@ -100,14 +84,14 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
     // delivery-destination-missing reports it; synth's Argo CD builder needs every destination
     name: 'a cluster without its Argo CD destination: that definition is left to delivery-destination-missing',
     files: {
-      'a.yaml': definition('a', spec('x', 'b-c', argo).replace('delivery: { argocd: { name: x-m }, ', 'delivery: { ')),
-      'b.yaml': definition('a-b', spec('y', 'c', argo)),
+      'a.yaml': definitionText('a', spec('x', 'b-c', argo).replace('delivery: { argocd: { name: x-m }, ', 'delivery: { ')),
+      'b.yaml': definitionText('a-b', spec('y', 'c', argo)),
     },
     expected: [],
   },
   {
     name: 'both engines: one report for the pair of clusters',
-    files: { 'a.yaml': definition('a', spec('x', 'b-c', `${argo}, ${hubFlux}`)), 'b.yaml': definition('a-b', spec('y', 'c', `${argo}, ${hubFlux}`)) },
+    files: { 'a.yaml': definitionText('a', spec('x', 'b-c', `${argo}, ${hubFlux}`)), 'b.yaml': definitionText('a-b', spec('y', 'c', `${argo}, ${hubFlux}`)) },
     expected: [{ at: 'b.yaml:10:20', related: ['a.yaml:10:20'] }],
   },
 ];
@@ -115,12 +99,12 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
 describe('delivery-name-across-definitions', () => {
   test.each(cases)('$name', ({ files, expected }) => {
     const diagnostics = run(files);
-    expect(diagnostics.map((d) => ({ at: at(d), related: (d.related ?? []).map((r) => `${r.file}:${r.line}:${r.column}`) }))).toEqual(expected);
+    expect(diagnostics.map((d) => ({ at: at(d), related: (d.related ?? []).map(at) }))).toEqual(expected);
     for (const d of diagnostics) expect([d.code, d.severity]).toEqual(['delivery-name-across-definitions', 'error']);
   });
 
   test('the message names the object, both clusters and both ClusterSets', () => {
-    const [d] = run({ 'a.yaml': definition('a', spec('x', 'b-c', argo)), 'b.yaml': definition('a-b', spec('y', 'c', argo)) });
+    const [d] = run({ 'a.yaml': definitionText('a', spec('x', 'b-c', argo)), 'b.yaml': definitionText('a-b', spec('y', 'c', argo)) });
     expect(d!.message).toBe(
       'cluster "c" of ClusterSet "a-b" and cluster "b-c" of ClusterSet "a" would both get the Application argocd/a-b-c (one Argo CD in argocd)',
     );
@@ -132,7 +116,7 @@ test('10,000 clusters in two definitions: the one colliding pair, found through 
   const members = (n: number, prefix: string) =>
     Array.from({ length: n }, (_, i) => `    - { clusterID: ${prefix}${i}, delivery: { argocd: { name: ${prefix}${i} } } }\n`).join('');
   const big = (name: string, prefix: string, extra: string) =>
-    definition(
+    definitionText(
       name,
       `spec:\n  antrea: { version: ${LATEST} }\n  leader: { clusterID: ${prefix}0, server: https://10.0.0.1:6443 }\n  clusters:\n${members(5000, prefix)}${extra}  delivery: { ${argo} }\n`,
     );
@@ -140,10 +124,8 @@ test('10,000 clusters in two definitions: the one colliding pair, found through 
     'a.yaml': big('a', 'm', '    - { clusterID: b-c, delivery: { argocd: { name: bc } } }\n'),
     'b.yaml': big('a-b', 'n', '    - { clusterID: c, delivery: { argocd: { name: c } } }\n'),
   };
-  const diagnostics: Diagnostic[] = [];
-  const parsed = Object.entries(files).map(([file, text]) => parseClusterSet(loadYaml(file, text, diagnostics)!, diagnostics)!);
   // its cost is a benchmark's business (npm run bench -- validate), never a test's
-  runFleetRules(parsed, diagnostics, [deliveryNameAcrossDefinitions]);
+  const diagnostics = run(files);
   expect(diagnostics.map((d) => d.message)).toEqual([
     'cluster "c" of ClusterSet "a-b" and cluster "b-c" of ClusterSet "a" would both get the Application argocd/a-b-c (one Argo CD in argocd)',
   ]);
