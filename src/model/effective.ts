@@ -45,6 +45,8 @@ export function effectiveClusters(definition: ClusterSet): EffectiveCluster[] {
 }
 
 export const members = (clusters: readonly EffectiveCluster[]) => clusters.filter((c) => c.isMember);
+/** A member that stays in the ClusterSet: it is a member and does not withdraw (`withdraw: true`). */
+export const isActiveMember = (c: EffectiveCluster): boolean => c.isMember && !c.withdrawing;
 /** The members that stay in the ClusterSet: every member but those withdrawing. */
-export const activeMembers = (clusters: readonly EffectiveCluster[]) => clusters.filter((c) => c.isMember && !c.withdrawing);
+export const activeMembers = (clusters: readonly EffectiveCluster[]) => clusters.filter(isActiveMember);
 export const leaderOf = (clusters: readonly EffectiveCluster[]) => clusters.find((c) => c.isLeader);

@@ -1,5 +1,5 @@
 import type { ClusterSet } from './clusterset';
-import type { EffectiveCluster } from './effective';
+import { isActiveMember, type EffectiveCluster } from './effective';
 
 type Service = ClusterSet['spec']['services'][number];
 
@@ -13,7 +13,7 @@ type Service = ClusterSet['spec']['services'][number];
 export function exportsWhileWithdrawing(definition: ClusterSet, clusters: readonly EffectiveCluster[]): ClusterSet {
   const withdrawing = new Set(clusters.filter((c) => c.withdrawing).map((c) => c.clusterID));
   if (withdrawing.size === 0) return definition;
-  const staying = clusters.some((c) => c.isMember && !c.withdrawing);
+  const staying = clusters.some(isActiveMember);
   const services = definition.spec.services.flatMap((s): Service[] => {
     if (s.exportFrom === '*') return staying ? [s] : [];
     const exportFrom = s.exportFrom.filter((id) => !withdrawing.has(id));

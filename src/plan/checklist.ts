@@ -1,6 +1,6 @@
 import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet } from '../model/clusterset';
-import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { activeMembers, effectiveClusters, isActiveMember, type EffectiveCluster } from '../model/effective';
 import { engineName } from '../synth/delivery/engine-names';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
 import { kubectlIn } from '../kube/kubectl-command';
@@ -153,7 +153,7 @@ function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
 function namespaceItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   const used = new Set(before.spec.services.map((s) => s.namespace));
   const joining = new Set(after.spec.clusters.map((c) => c.clusterID).filter((id) => !before.spec.clusters.some((b) => b.clusterID === id)));
-  const members = effectiveClusters(after).filter((m) => m.isMember && !m.withdrawing && !joining.has(m.clusterID));
+  const members = activeMembers(effectiveClusters(after)).filter((m) => !joining.has(m.clusterID));
   const fresh = [...new Set(after.spec.services.map((s) => s.namespace))].filter((ns) => !used.has(ns));
   return fresh.map((ns) => ({
     clusterSet: after.metadata.name,
@@ -174,7 +174,7 @@ function leaveItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   const { fluxHub } = enginesOf(before, clusters);
   // the members that keep exporting: neither leaving nor withdrawing
   const remainingMembers = clusters
-    .filter((c) => c.isMember && !c.withdrawing && staying.has(c.clusterID) && !staying.get(c.clusterID)!.withdrawing)
+    .filter((c) => isActiveMember(c) && staying.has(c.clusterID) && !staying.get(c.clusterID)!.withdrawing)
     .map((c) => c.clusterID);
   // a leader that leaves is a leader move, which the plan reports on its own
   if (before.spec.leader.clusterID !== after.spec.leader.clusterID) return [];

@@ -2,7 +2,7 @@
 // network settings, install mode, credentials, exports), before the object-level lines of plan-changes.ts.
 import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet, Network } from '../model/clusterset';
-import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { TIER_RESTART, tierSetHash } from '../synth/objects/tier-restart';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
 import { plural } from '../plural';
@@ -208,7 +208,7 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
  */
 function withdrawChange(cs: string, before: ClusterSet, c: EffectiveCluster): PlanChange {
   const id = c.clusterID;
-  const others = effectiveClusters(before).filter((o) => o.isMember && !o.withdrawing && o.clusterID !== id);
+  const others = activeMembers(effectiveClusters(before)).filter((o) => o.clusterID !== id);
   const exported = before.spec.services.filter((s) => s.exportFrom === '*' || s.exportFrom.includes(id));
   const alone = exported.filter((s) => !others.some((o) => s.exportFrom === '*' || s.exportFrom.includes(o.clusterID)));
   const name = (s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`;

@@ -1,5 +1,5 @@
 import type { ClusterSet } from '../model/clusterset';
-import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsWhileWithdrawing } from '../model/withdraw';
 import { shellQuote } from '../shell-quote';
 import { LIVE_KINDS, type LiveObjects } from './live-objects';
@@ -63,16 +63,7 @@ export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCl
   // a withdrawing member keeps no ClusterSet: nothing of it to check, and the leader no longer counts it
   if (c.withdrawing) return [];
   return [
-    ...(c.isLeader
-      ? [
-          membersConnected(
-            c,
-            name,
-            leader.namespace,
-            clusters.filter((m) => m.isMember && !m.withdrawing),
-          ),
-        ]
-      : []),
+    ...(c.isLeader ? [membersConnected(c, name, leader.namespace, activeMembers(clusters))] : []),
     ...(c.isMember ? [clusterSetConnected(c, name, leader.clusterID)] : []),
     ...(c.isMember && c.cluster.gateways.length > 0 ? [gatewayElected(c)] : []),
     // Antrea's importer imports every Service exported anywhere in the ClusterSet, the exporter's own included

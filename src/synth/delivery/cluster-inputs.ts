@@ -1,5 +1,5 @@
 import type { Cluster, ClusterSet } from '../../model/clusterset';
-import { leaderOf, type EffectiveCluster } from '../../model/effective';
+import { isActiveMember, leaderOf, type EffectiveCluster } from '../../model/effective';
 import type { KubeObject } from '../../kube/kube-object';
 import { roleOf, type Role } from './engine-names';
 import { exportsService } from '../parts/service-exports';
@@ -45,8 +45,9 @@ export function clusterDeliveryInputs(definition: ClusterSet, clusters: readonly
     destination: c.cluster.delivery,
     fluxHub,
     leaderID,
-    exportNamespaces:
-      c.isMember && !c.withdrawing ? [...new Set(definition.spec.services.filter((s) => exportsService(s, c.clusterID)).map((s) => s.namespace))].sort() : [],
-    verify: c.isMember && !c.withdrawing && definition.spec.verify.job,
+    exportNamespaces: isActiveMember(c)
+      ? [...new Set(definition.spec.services.filter((s) => exportsService(s, c.clusterID)).map((s) => s.namespace))].sort()
+      : [],
+    verify: isActiveMember(c) && definition.spec.verify.job,
   }));
 }

@@ -1,3 +1,4 @@
+import { activeMembers, isActiveMember } from '../../model/effective';
 import { leaderClusterSet, memberClusterSet } from '../objects/cluster-set';
 import type { BundlePart } from './context';
 
@@ -12,14 +13,14 @@ export const clusterSets: BundlePart = ({ definition, cluster, clusters }) => {
             name,
             namespace: leader.namespace,
             leaderClusterID: leader.clusterID,
-            expectedMembers: clusters.filter((c) => c.isMember && !c.withdrawing).length,
+            expectedMembers: activeMembers(clusters).length,
             ...(leader.clusterSetNamespace !== undefined && { statesNamespace: leader.clusterSetNamespace }),
           }),
         ]
       : []),
     // a withdrawing member's engine prunes its ClusterSet: its antrea-mc-controller then withdraws
     // from the leader (member/clusterset_controller.go, cleanUpResources) while its token still works
-    ...(cluster.isMember && !cluster.withdrawing
+    ...(isActiveMember(cluster)
       ? [
           memberClusterSet({
             name,

@@ -1,3 +1,4 @@
+import { isActiveMember } from '../../model/effective';
 import type { ClusterSet } from '../../model/clusterset';
 import { serviceExport } from '../objects/service-export';
 import type { BundlePart } from './context';
@@ -8,7 +9,7 @@ export const exportsService = (service: ClusterSet['spec']['services'][number], 
 
 /** On a member, a ServiceExport for each Service it exports; none while it withdraws (no ClusterSet to export through). */
 export const serviceExports: BundlePart = ({ definition, cluster }) =>
-  cluster.isMember && !cluster.withdrawing
+  isActiveMember(cluster)
     ? definition.spec.services
         .filter((service) => exportsService(service, cluster.clusterID))
         .map((service) => serviceExport({ name: service.name, namespace: service.namespace }))
