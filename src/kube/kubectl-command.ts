@@ -9,3 +9,10 @@ export const kubectlIn = (clusterID: string): string => `kubectl --context ${she
 
 /** The full resource name of Antrea's ClusterSet: no short name another CRD could shadow. */
 export const CLUSTERSET_RESOURCE = 'clustersets.multicluster.crd.antrea.io';
+
+/**
+ * The `kubectl patch` arguments that turn a Flux Kustomization's `spec.prune` off: deleting one with
+ * prune on makes kustomize-controller delete everything in its inventory, Antrea included
+ * (kustomization_controller.go, finalize), so an orphaned Kustomization is deleted only after this.
+ */
+export const PRUNE_OFF_PATCH = `--type merge -p '{"spec":{"prune":false}}'`;

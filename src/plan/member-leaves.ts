@@ -4,7 +4,7 @@ import { engineName, LABELS } from '../synth/delivery/engine-names';
 import { exportKustomizationName, verifyKustomizationName } from '../synth/delivery/flux';
 import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, VERIFY_UNIT } from '../synth/delivery/layer-paths';
 import { exportsService } from '../synth/parts/service-exports';
-import { kubectlIn } from '../kube/kubectl-command';
+import { kubectlIn, PRUNE_OFF_PATCH } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 import type { ChecklistItem } from './checklist';
 
@@ -116,7 +116,7 @@ export function memberLeavingItems(
       'after merging',
       `Remove the orphaned Flux Kustomizations of ${c(id)} once you no longer want them: they keep ${c('prune: true')}, so turn it off before deleting them, or Flux uninstalls Antrea from ${c(id)}.`,
       names.flatMap((n) => [
-        `kubectl --context ${fluxContext} -n ${q(flux.namespace)} patch kustomization ${q(n)} --type merge -p '{"spec":{"prune":false}}'`,
+        `kubectl --context ${fluxContext} -n ${q(flux.namespace)} patch kustomization ${q(n)} ${PRUNE_OFF_PATCH}`,
         `kubectl --context ${fluxContext} -n ${q(flux.namespace)} delete kustomization ${q(n)} --ignore-not-found`,
       ]),
     );

@@ -1,4 +1,4 @@
-import { CLUSTERSET_RESOURCE, kubectlIn } from '../../kube/kubectl-command';
+import { CLUSTERSET_RESOURCE, kubectlIn, PRUNE_OFF_PATCH } from '../../kube/kubectl-command';
 import { shellQuote as q } from '../../shell-quote';
 import type { EffectiveCluster } from '../../model/effective';
 import type { RevisionView } from '../transition';
@@ -109,7 +109,7 @@ function fluxOrphans(before: RevisionView, staying: ReadonlySet<string>): Proced
   /** on the Flux of `context`, each Kustomization `selector` lists (a shell word): prune off, then delete */
   const removeAll = (context: string, selector: string) =>
     `kubectl --context ${context} -n ${ns} get ${KUSTOMIZATION_RESOURCE} -l ${selector} -o name | while read -r k; do ` +
-    `kubectl --context ${context} -n ${ns} patch "$k" --type merge -p '{"spec":{"prune":false}}' && kubectl --context ${context} -n ${ns} delete "$k"; done`;
+    `kubectl --context ${context} -n ${ns} patch "$k" ${PRUNE_OFF_PATCH} && kubectl --context ${context} -n ${ns} delete "$k"; done`;
   const text = (where: string) =>
     `${where}, delete the Flux Kustomizations of "${name}"${leaving.length < before.clusters.length ? ` for ${leaving.length === 1 ? `${leaving[0]}, which leaves` : `the ${leaving.length} clusters that leave`}` : ''} (orphaned since the definition was removed, Ready=False as their path is gone), each with prune turned off first, or Flux uninstalls Antrea; what they applied stays${leaving.length < before.clusters.length ? '' : ", and the new definition's Kustomizations take it over"}`;
   const hub = before.clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
