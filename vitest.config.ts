@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -27,16 +28,29 @@ class SlowFirst extends BaseSequencer {
   }
 }
 
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+/** The soak tier (`npm run test:soak`, test/helpers/soak.ts): the same switch the test files read. */
+const SOAK = process.env.CLUSTERSET_SOAK === '1';
+
+/** The soak tier's files: those that import test/helpers/soak.ts, which holds their exhaustive part. */
+function soakFiles(): string[] {
+  return readdirSync(`${ROOT}test`, { recursive: true, encoding: 'utf8' })
+    .map((f) => `test/${f.replaceAll('\\', '/')}`)
+    .filter((f) => f.endsWith('.test.ts') && /from '(?:\.\.\/)+helpers\/soak'/.test(readFileSync(`${ROOT}${f}`, 'utf8')));
+}
+
 export default defineConfig({
   // definitions under test import the package by name: the sources, not a build in lib/
   resolve: { alias: { 'antrea-clusterset': fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: SOAK ? soakFiles() : ['test/**/*.test.ts'],
     // temporary trees in memory where the machine allows (see the file)
     // then the JavaScript build the tests' CLI processes run (see the file)
     globalSetup: ['test/setup/scratch-in-memory.ts', 'test/setup/compiled-cli.ts'],
     pool: 'forks',
     sequence: { sequencer: SlowFirst },
+    // the ten slowest files after the summary, so a file that grows is seen when it does
+    reporters: ['default', './test/setup/slowest-files.ts'],
     // vitest's default is one worker fewer than the cores: on a two-core machine that is one worker
     // for a suite that is CPU-bound or waiting on child processes; use every core
     maxWorkers: availableParallelism(),
@@ -44,6 +58,7 @@ export default defineConfig({
     // once per worker instead of once per file (a third of the suite's time went to imports);
     // tests must therefore restore any global they change (process.env, console spies)
     isolate: false,
-    testTimeout: 60_000,
+    // the soak tier's drills run for minutes; a test of npm test that nears its limit belongs there
+    testTimeout: SOAK ? 600_000 : 60_000,
   },
 });

@@ -5,6 +5,8 @@
 // prints as it goes; each check's output is printed whole after it, so the end of the output
 // says what failed. Exit 1 if anything failed; every check and the suite always run to the end,
 // so one run reports everything.
+// `--soak` (npm run test:soak): the suite's second tier alone, the exhaustive drills that CI runs
+// after npm test (test/helpers/soak.ts); no static checks, which npm test has run.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -19,9 +21,10 @@ const STATIC = [
   ['dist', process.execPath, ['bin/clusterset.mjs', 'synth', '--check']],
 ];
 
-/** Runs a command with its output captured; resolves to its exit code and what to print. */
+/** Runs a command with its output captured; resolves to its exit code and what to print (with its time, as the suite's files have theirs). */
 function captured(name, command, args) {
   return new Promise((done) => {
+    const start = performance.now();
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
@@ -29,21 +32,25 @@ function captured(name, command, args) {
     child.on('error', (error) => chunks.push(Buffer.from(`${error.message}\n`)));
     child.on('close', (code) => {
       const out = Buffer.concat(chunks).toString().trimEnd();
-      done({ code: code ?? 1, report: `${code === 0 ? '✓' : '✗'} ${name}${out ? `\n${out}` : ''}\n` });
+      const seconds = ((performance.now() - start) / 1000).toFixed(1);
+      done({ code: code ?? 1, report: `${code === 0 ? '✓' : '✗'} ${name} (${seconds} s)${out ? `\n${out}` : ''}\n` });
     });
   });
 }
 
-function inherited(command, args) {
+function inherited(command, args, env = process.env) {
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
     child.on('error', () => done(1));
     child.on('close', (code) => done(code ?? 1));
   });
 }
 
-const checks = Promise.all(STATIC.map(([name, command, args]) => captured(name, command, args)));
-const suite = await inherited(bin('vitest'), ['run', ...process.argv.slice(2)]);
+const soak = process.argv[2] === '--soak';
+const vitestArgs = process.argv.slice(soak ? 3 : 2);
+const checks = Promise.all(soak ? [] : STATIC.map(([name, command, args]) => captured(name, command, args)));
+// the variable test/helpers/soak.ts and vitest.config.ts read
+const suite = await inherited(bin('vitest'), ['run', ...vitestArgs], soak ? { ...process.env, CLUSTERSET_SOAK: '1' } : process.env);
 const results = await checks;
 for (const { report } of results) process.stdout.write(report);
 process.exitCode = suite === 0 && results.every((r) => r.code === 0) ? 0 : 1;
