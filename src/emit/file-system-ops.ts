@@ -21,23 +21,35 @@ export interface FileSystemOps {
   at?(step: CommitStep): void;
 }
 
+/** where the kill drills' hook stops this process (see `pauseAt`); read once, as a run never sets it */
+const PAUSE_AT = process.env.CLUSTERSET_TEST_PAUSE_AT;
+/** the changes this process has made through `realFs`, counted only for the hook */
+let changes = 0;
+/** A change through `realFs`: the kill drills' hook may stop the process before it. */
+function change(): void {
+  if (PAUSE_AT !== undefined) pauseAt(`change-${changes++}`);
+}
+
 export const realFs: FileSystemOps = {
-  writeFileSync: (p, d) => nodeFs.writeFileSync(p, d),
-  renameSync: (a, b) => nodeFs.renameSync(a, b),
-  rmSync: (p, o) => nodeFs.rmSync(p, o),
-  mkdirSync: (p, o) => void nodeFs.mkdirSync(p, o),
-  linkSync: (a, b) => nodeFs.linkSync(a, b),
+  writeFileSync: (p, d) => (change(), nodeFs.writeFileSync(p, d)),
+  renameSync: (a, b) => (change(), nodeFs.renameSync(a, b)),
+  rmSync: (p, o) => (change(), nodeFs.rmSync(p, o)),
+  mkdirSync: (p, o) => (change(), void nodeFs.mkdirSync(p, o)),
+  linkSync: (a, b) => (change(), nodeFs.linkSync(a, b)),
   accessSync: (p, m) => nodeFs.accessSync(p, m),
   at: pauseAt,
 };
 
 /**
  * The kill drills' hook (test/emit/crash-safety.test.ts): with CLUSTERSET_TEST_PAUSE_AT naming a
- * step, the writer says so on stderr and waits there until it is killed.
+ * step of the commit, or `change-<n>` (the n-th change of the process, counted from 0 as the
+ * drills' in-process faults count them, before it is made), the writer says so on stderr and
+ * waits there until it is killed. A kill at a named point, not after a time: the drills hold
+ * however loaded the machine is.
  */
-function pauseAt(step: CommitStep): void {
-  if (process.env.CLUSTERSET_TEST_PAUSE_AT !== step) return;
-  nodeFs.writeSync(2, `paused at ${step}\n`);
+function pauseAt(point: string): void {
+  if (PAUSE_AT !== point) return;
+  nodeFs.writeSync(2, `paused at ${point}\n`);
   const wait = new Int32Array(new SharedArrayBuffer(4));
   for (;;) Atomics.wait(wait, 0, 0, 1000);
 }
