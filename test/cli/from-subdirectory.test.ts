@@ -1,24 +1,26 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BIN } from '../helpers/cli-bin';
+import { runCli } from '../helpers/run-cli';
 
 // Run from a subdirectory of a user's repository, every command that reads definitions by default
-// reads the repository's clustersets/, as synth does (findDefinitionsDir).
+// reads the repository's clustersets/, as synth does (findDefinitionsDir). The CLI runs in process
+// from that directory (a worker of forks may change its own); the bin as a process is
+// test/cli/cli.test.ts's and the package test's.
 const GUIDE = resolve('test/fixtures/live/user-guide');
 let repo: string;
 let sub: string;
 const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'pipe' });
-const cli = (cwd: string, args: readonly string[]) => spawnSync(process.execPath, [CLI_BIN, ...args], { cwd, encoding: 'utf8' });
+const cli = (cwd: string, args: readonly string[]) => runCli(args, { cwd });
 
-beforeAll(() => {
+beforeAll(async () => {
   repo = mkdtempSync(join(tmpdir(), 'subdir-repo-'));
   mkdirSync(join(repo, 'clustersets'));
   cpSync('clustersets/demo-clusterset.yaml', join(repo, 'clustersets/demo-clusterset.yaml'));
   // the user guide's running ClusterSet, imported, so that `plan --live` has a definition to compare
-  const imported = cli(repo, ['import', GUIDE, '--token-source', 'manual']);
+  const imported = await cli(repo, ['import', GUIDE, '--token-source', 'manual']);
   writeFileSync(join(repo, 'clustersets/test-clusterset.yaml'), imported.stdout.replace('delivery: <unset>', 'delivery: {}'));
   git('init', '-q', '-b', 'main');
   git('add', '.');
@@ -47,25 +49,25 @@ const READS_DEFINITIONS: readonly { command: string; args: readonly string[]; co
 const READS_NO_DEFINITION = ['import', 'schema', 'init', 'help'];
 
 describe('from a subdirectory of the repository', () => {
-  it.each(READS_DEFINITIONS)("$command $args reads the repository's clustersets/", ({ args, command, code, stdout }) => {
-    const r = cli(sub, [command, ...args]);
+  it.each(READS_DEFINITIONS)("$command $args reads the repository's clustersets/", async ({ args, command, code, stdout }) => {
+    const r = await cli(sub, [command, ...args]);
     expect(r.stderr).not.toContain('cannot read');
     expect(r.stdout).toMatch(stdout);
     expect(r.status).toBe(code);
   });
 
-  it('the table covers every command of the CLI', () => {
-    const help = cli(sub, ['--help']).stdout;
+  it('the table covers every command of the CLI', async () => {
+    const help = (await cli(sub, ['--help'])).stdout;
     const commands = [...help.slice(help.indexOf('commands:\n'), help.indexOf('\n\noptions:')).matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]);
     expect(new Set(commands)).toEqual(new Set([...READS_DEFINITIONS.map((r) => r.command), ...READS_NO_DEFINITION]));
   });
 
-  it("synth writes the repository's dist/ beside its clustersets/, and --check compares it", () => {
+  it("synth writes the repository's dist/ beside its clustersets/, and --check compares it", async () => {
     const synth = (...args: string[]) => cli(sub, ['synth', ...args]);
-    const r = synth('-q');
+    const r = await synth('-q');
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(readdirSync(join(repo, 'dist'))).toEqual(expect.arrayContaining(['demo-clusterset', 'test-clusterset']));
     expect(readdirSync(sub)).toEqual([]);
-    expect(synth('--check').status).toBe(0);
+    expect((await synth('--check')).status).toBe(0);
   });
 });

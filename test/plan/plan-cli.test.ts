@@ -1,15 +1,16 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARKDOWN_LIMIT, renderPlan } from '../../src/plan/render-plan';
 import type { Plan, PlanChange } from '../../src/plan/plan';
-import { CLI_BIN } from '../helpers/cli-bin';
+import { runCli } from '../helpers/run-cli';
 
 let repo: string;
 const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'pipe' });
-const plan = (...args: string[]) => spawnSync(process.execPath, [CLI_BIN, 'plan', ...args], { cwd: repo, encoding: 'utf8' });
+// the CLI in process, from the repository (test/helpers/run-cli.ts); git runs as a process, as always
+const plan = (...args: string[]) => runCli(['plan', ...args], { cwd: repo });
 
 // a user's repository: definitions in clustersets/, two commits; the second moves a Gateway and drops a member
 beforeAll(() => {
@@ -30,21 +31,21 @@ beforeAll(() => {
 afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
 describe('clusterset plan against a git revision', () => {
-  it('text: domain lines, impact classes, exit 0 without destructive changes', () => {
-    const r = plan('--base', 'HEAD~1');
+  it('text: domain lines, impact classes, exit 0 without destructive changes', async () => {
+    const r = await plan('--base', 'HEAD~1');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('[disruptive] Gateway of demo-cluster-member2 moves from cl2-node1 to cl2-node2');
     expect(r.stdout).toMatch(/1 change: 0 destructive, 1 disruptive, 0 rollout, 0 safe/);
   });
 
-  it('json: the same plan as data; a work tree change on top is included, and the work tree is untouched', () => {
+  it('json: the same plan as data; a work tree change on top is included, and the work tree is untouched', async () => {
     const file = join(repo, 'clustersets/demo-clusterset.yaml');
     const committed = readFileSync(file, 'utf8');
     const member3 = committed.indexOf('    - clusterID: demo-cluster-member3');
     writeFileSync(file, committed.slice(0, member3) + committed.slice(committed.indexOf('  # one Argo CD', member3)));
     try {
-      const r = plan('--base', 'HEAD~1', '--format', 'json');
+      const r = await plan('--base', 'HEAD~1', '--format', 'json');
       expect(r.status).toBe(3);
       const json = JSON.parse(r.stdout) as { destructive: boolean; changes: PlanChange[] };
       expect(json.destructive).toBe(true);
@@ -64,22 +65,22 @@ describe('clusterset plan against a git revision', () => {
   });
 
   it('markdown: a readable pull-request comment (golden)', async () => {
-    const r = plan('--base', 'HEAD~1', '--format', 'markdown');
+    const r = await plan('--base', 'HEAD~1', '--format', 'markdown');
     expect(r.status).toBe(0);
     await expect(r.stdout.replace(/`HEAD~1 \([0-9a-f]+\)`/, '`BASE`')).toMatchFileSnapshot('../fixtures/plan/gateway-move.md');
   });
 
-  it('no changes against HEAD; an unknown ref is a usage error; errors in a revision exit 1', () => {
-    const same = plan('--base', 'HEAD');
+  it('no changes against HEAD; an unknown ref is a usage error; errors in a revision exit 1', async () => {
+    const same = await plan('--base', 'HEAD');
     expect([same.status, same.stdout.trim().split('\n').pop()]).toEqual([0, 'no changes']);
-    const bad = plan('--base', 'no-such-ref');
+    const bad = await plan('--base', 'no-such-ref');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^clusterset: unknown git revision "no-such-ref" \(--base\): name a branch, tag or commit/);
     const file = join(repo, 'clustersets/demo-clusterset.yaml');
     const committed = readFileSync(file, 'utf8');
     writeFileSync(file, committed.replace('podCIDRs: [10.244.32.0/20]', 'podCIDRs: [10.244.16.0/20]'));
     try {
-      const broken = plan('--base', 'HEAD');
+      const broken = await plan('--base', 'HEAD');
       expect(broken.status).toBe(1);
       expect(broken.stderr).toContain('pod-cidr-overlap');
     } finally {
@@ -89,21 +90,21 @@ describe('clusterset plan against a git revision', () => {
 });
 
 describe('the plan says what it compared, in the words of the repository', () => {
-  it('the header names the branches and commits; on the default branch, that only uncommitted changes count', () => {
+  it('the header names the branches and commits; on the default branch, that only uncommitted changes count', async () => {
     const short = git('rev-parse', '--short', 'HEAD~1').toString().trim();
-    expect(plan('--base', 'HEAD~1').stdout.split('\n')[0]).toBe(`clusterset plan: HEAD~1 (${short}) → work tree on main`);
-    const onMain = plan();
+    expect((await plan('--base', 'HEAD~1')).stdout.split('\n')[0]).toBe(`clusterset plan: HEAD~1 (${short}) → work tree on main`);
+    const onMain = await plan();
     expect(onMain.status).toBe(0);
     expect(onMain.stdout.split('\n')[0]).toMatch(
       /^clusterset plan: main \([0-9a-f]+, which is HEAD: only uncommitted changes count; --base HEAD~1 shows the last commit\) → work tree on main$/,
     );
   });
 
-  it("outside a repository: what plan needs, not git's message", () => {
+  it("outside a repository: what plan needs, not git's message", async () => {
     const outside = mkdtempSync(join(tmpdir(), 'no-repo-'));
     try {
       mkdirSync(join(outside, 'clustersets'));
-      const r = spawnSync(process.execPath, [CLI_BIN, 'plan'], { cwd: outside, encoding: 'utf8', env: { ...process.env, GIT_CEILING_DIRECTORIES: tmpdir() } });
+      const r = await runCli(['plan'], { cwd: outside, env: { GIT_CEILING_DIRECTORIES: tmpdir() } });
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(/^clusterset: not a git repository: plan compares the definitions with a git revision/);
       expect(r.stderr).not.toMatch(/fatal:/);

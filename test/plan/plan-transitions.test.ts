@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { planChanges } from '../../src/plan/plan-changes';
 import { hasRefused } from '../../src/plan/plan';
 import { renderPlan } from '../../src/plan/render-plan';
-import { CLI_BIN } from '../helpers/cli-bin';
+import { runCli } from '../helpers/run-cli';
 import { example, lines, revision, type Definition } from '../helpers/plan-revision';
 
 const withTier = (d: Definition, priority = 60) => ((d.spec.tiers ??= []).push({ name: 'fleet-ops', priority }), d);
@@ -167,7 +167,7 @@ describe('plan: changes the clusters refuse', () => {
     expect(change.steps?.join('\n')).toMatch(/token/);
   });
 
-  it('the CLI exits 1 and points at the line of the head that the clusters refuse', () => {
+  it('the CLI exits 1 and points at the line of the head that the clusters refuse', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'plan-refused-'));
     try {
       const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'pipe' });
@@ -178,7 +178,7 @@ describe('plan: changes the clusters refuse', () => {
       git('commit', '-qm', 'base');
       const file = join(repo, 'clustersets/demo-clusterset.yaml');
       writeFileSync(file, readFileSync(file, 'utf8').replace('clusterID: demo-cluster-leader\n    server', 'clusterID: demo-cluster-member2\n    server'));
-      const r = spawnSync(process.execPath, [CLI_BIN, 'plan', '--base', 'HEAD'], { cwd: repo, encoding: 'utf8' });
+      const r = await runCli(['plan', '--base', 'HEAD'], { cwd: repo });
       expect(r.status).toBe(1);
       expect(r.stderr).toMatch(/^clustersets\/demo-clusterset\.yaml:13:16: error leader-move: /m);
       expect(r.stderr).toMatch(/^HEAD:clustersets\/demo-clusterset\.yaml:13:16: note: /m);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
-// The tests that need a real process (a kill -9, a git work tree) run the CLI as the package
+// The tests that need a real process (a kill -9) run the CLI as the package
 // runs it: a JavaScript build of the sources, made once per run into the scratch space (the
 // checkout's lib/ is never touched). Run from the checkout, bin/clusterset.mjs would transpile
 // the whole compiler through tsx in every process: a second of CPU each. The checkout's own bin
