@@ -4,16 +4,18 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { App } from 'cdk8s';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import prod from '../../examples/construct/prod';
 import { compile } from '../../src/compile';
 import { AntreaClusterSet, ClusterSetError } from '../../src/construct/antrea-clusterset';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { withSharedUnitsInBundles } from '../helpers/golden';
+import { SOAK } from '../helpers/soak';
 
 // The construct library yields the objects `clusterset synth` writes, in process and through
-// `cdk8s synth` of the runnable example.
+// the runnable example: its main.ts as `cdk8s synth` runs it (in npm test, in process with the
+// output directory cdk8s passes; in the soak tier, test/helpers/soak.ts, through cdk8s-cli itself).
 
 const EXAMPLE = resolve(import.meta.dirname, '../../examples/construct');
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-construct-'));
@@ -33,7 +35,7 @@ function sortKeys(v: unknown): unknown {
 }
 
 /** Every Kubernetes object the CLI writes for a definition (kustomizations are file lists, not objects). */
-async function cliObjects(file: string): Promise<string[]> {
+async function compiledObjects(file: string): Promise<string[]> {
   const result = await compile({ files: [file] });
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return canonical(
@@ -41,6 +43,24 @@ async function cliObjects(file: string): Promise<string[]> {
       .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml'))
       .map((f): unknown => parse(f.content)),
   );
+}
+
+/** What the CLI writes for the example's definition, compiled once for the tests that compare with it. */
+let exampleObjects: Promise<string[]> | undefined;
+const cliObjects = () => (exampleObjects ??= compiledObjects('examples/construct/prod.ts'));
+
+/** The objects of the example's manifests, one file per chart, named by chart. */
+function manifests(out: string) {
+  const files = readdirSync(out).filter((f) => f.endsWith('.k8s.yaml'));
+  expect(files.map((f) => f.replace(/-[0-9a-f]{8}\.k8s\.yaml$/, '')).sort()).toEqual([
+    'prod-argocd',
+    'prod-argocd-applications',
+    'prod-argocd-health',
+    'prod-east',
+    'prod-leader',
+    'prod-west',
+  ]);
+  return canonical(files.flatMap((f): unknown[] => parseAllDocuments(readFileSync(join(out, f), 'utf8')).map((d) => d.toJS() as unknown)));
 }
 
 describe('AntreaClusterSet', () => {
@@ -51,24 +71,34 @@ describe('AntreaClusterSet', () => {
     expect(Object.keys(clusterSet.engineCharts).sort()).toEqual(['argocd', 'argocd/applications', 'argocd/health']);
     const objects = canonical(app.charts.flatMap((c): unknown[] => c.toJson()));
     expect(objects.length).toBeGreaterThan(100);
-    expect(objects).toEqual(await cliObjects('examples/construct/prod.ts'));
+    expect(objects).toEqual(await cliObjects());
   });
 
-  test('the runnable example through `cdk8s synth` writes the same objects as the CLI', async () => {
-    const out = join(tmp, 'cdk8s');
-    execFileSync(process.execPath, [resolve('node_modules/cdk8s-cli/bin/cdk8s'), 'synth', '--output', out], { cwd: EXAMPLE, stdio: 'pipe' });
-    const files = readdirSync(out).filter((f) => f.endsWith('.k8s.yaml'));
-    expect(files.map((f) => f.replace(/-[0-9a-f]{8}\.k8s\.yaml$/, '')).sort()).toEqual([
-      'prod-argocd',
-      'prod-argocd-applications',
-      'prod-argocd-health',
-      'prod-east',
-      'prod-leader',
-      'prod-west',
-    ]);
-    const objects = files.flatMap((f): unknown[] => parseAllDocuments(readFileSync(join(out, f), 'utf8')).map((d) => d.toJS() as unknown));
-    expect(canonical(objects)).toEqual(await cliObjects('examples/construct/prod.ts'));
+  test('the runnable example, as `cdk8s synth` runs it, writes the same objects as the CLI', async () => {
+    // cdk8s-cli runs the app (cdk8s.yaml's `app`) with the output directory in CDK8S_OUTDIR, which App reads
+    const out = join(tmp, 'in-process');
+    const previous = process.env.CDK8S_OUTDIR;
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let printed: unknown[][];
+    try {
+      process.env.CDK8S_OUTDIR = out;
+      await import('../../examples/construct/main');
+    } finally {
+      if (previous === undefined) delete process.env.CDK8S_OUTDIR;
+      else process.env.CDK8S_OUTDIR = previous;
+      printed = error.mock.calls;
+      error.mockRestore();
+    }
+    expect(printed).toEqual([['charts: leader, east, west']]);
+    expect(manifests(out)).toEqual(await cliObjects());
   });
+
+  if (SOAK)
+    test('the runnable example through `cdk8s synth` writes the same objects as the CLI', async () => {
+      const out = join(tmp, 'cdk8s');
+      execFileSync(process.execPath, [resolve('node_modules/cdk8s-cli/bin/cdk8s'), 'synth', '--output', out], { cwd: EXAMPLE, stdio: 'pipe' });
+      expect(manifests(out)).toEqual(await cliObjects());
+    });
 
   const withClusters = (clusters: unknown[]): ClusterSetInput => ({ ...prod, spec: { ...prod.spec, clusters } }) as ClusterSetInput;
   test.each([
