@@ -1,7 +1,7 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
@@ -58,9 +58,55 @@ function tree(dir: string): Map<string, { content: string; ino: number }> {
 }
 const contents = (t: Map<string, { content: string }>) => new Map([...t].map(([p, f]) => [p, f.content]));
 
+/** The state folder a synth keeps beside its output (emit/output-transaction.ts). */
+const stateOf = (out: string) => join(dirname(out), `.${basename(out)}.clusterset`);
+
 describe('incremental synth', () => {
   const before = definitionFile(fleet(12));
   const after = definitionFile(fleet(12, { changedMember: 5 }));
+
+  /**
+   * An output a full synth of `before` made, the start of most tests here: synthesized once, and
+   * each test given a copy of the output and of its state folder as the synth left them: the
+   * spare's record holds no path, and the copy keeps which files are one file (the spare's and
+   * the output's hard links), so an edit by hand reaches both as it would.
+   */
+  let synthesized: Promise<string> | undefined;
+  async function synthBefore(): Promise<string> {
+    const template = await (synthesized ??= (async () => {
+      const dir = fresh('template');
+      expect((await synth([before], { out: dir })).built).toBe(12);
+      return dir;
+    })());
+    const out = fresh('out');
+    const copies = new Map<number, string>();
+    for (const [from, to] of [
+      [template, out],
+      [stateOf(template), stateOf(out)],
+    ]) {
+      for (const e of readdirSync(from!, { recursive: true, withFileTypes: true })) {
+        const source = join(e.parentPath, e.name);
+        const target = join(to!, relative(from!, source));
+        if (e.isDirectory()) mkdirSync(target, { recursive: true });
+        else {
+          mkdirSync(dirname(target), { recursive: true });
+          const { ino } = statSync(source);
+          const copy = copies.get(ino);
+          if (copy) linkSync(copy, target);
+          else (copyFileSync(source, target), copies.set(ino, target));
+        }
+      }
+    }
+    return out;
+  }
+  /** The files of a full synth of `after` (a fresh output, every bundle built), made once. */
+  let afterTree: Promise<Map<string, string>> | undefined;
+  const fullAfter = () =>
+    (afterTree ??= (async () => {
+      const full = fresh('full');
+      expect((await synth([after], { out: full })).built).toBe(12);
+      return contents(tree(full));
+    })());
 
   test('one member changed: only its bundle is built (the leader reads members by ID only), and the output equals a full synth', async () => {
     const out = fresh('out');
@@ -69,10 +115,8 @@ describe('incremental synth', () => {
     const old = tree(out);
     const second = await synth([after], { out });
     expect(second.built).toBe(1);
-    const full = fresh('full');
-    await synth([after], { out: full, rebuild: true });
     const incremental = tree(out);
-    expect(contents(incremental)).toEqual(contents(tree(full)));
+    expect(contents(incremental)).toEqual(await fullAfter());
     // files of the untouched bundles are the same files, not rewritten copies; the notes name
     // the new Gateway Node
     const changed = [...incremental].filter(([p, f]) => old.get(p)?.ino !== f.ino).map(([p]) => p.split('/').slice(0, 2).join('/'));
@@ -89,8 +133,7 @@ describe('incremental synth', () => {
   });
 
   test('engine files: kept per cluster while its Argo CD and Flux objects hash as recorded, rewritten when they change, restored when deleted', async () => {
-    const out = fresh('out');
-    await synth([before], { out });
+    const out = await synthBefore();
     // a ClusterSet-wide delivery setting changes every cluster's Kustomizations, not the bundles
     const slower = fleet(12);
     (slower.spec.delivery as { flux: { interval?: string } }).flux.interval = '30m';
@@ -169,8 +212,7 @@ describe('incremental synth', () => {
       },
     ],
   ])('engine inputs: %s; the output equals a full synth', async (_, mutate) => {
-    const out = fresh('out');
-    await synth([before], { out });
+    const out = await synthBefore();
     const changed = fleet(12) as unknown as Mutable;
     mutate(changed);
     const file = definitionFile(changed as unknown as ClusterSetInput);
@@ -181,8 +223,7 @@ describe('incremental synth', () => {
   });
 
   test('a kept bundle is known from manifest.json alone; a manifest without file counts and units (an older compiler) is read back from the folders', async () => {
-    const out = fresh('out');
-    await synth([before], { out });
+    const out = await synthBefore();
     const manifestPath = join(out, 'manifest.json');
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { clusterSets: Record<string, { clusters: { files?: number; units?: number[] }[] }> };
     const recorded = manifest.clusterSets.fleet!.clusters;
@@ -194,18 +235,15 @@ describe('incremental synth', () => {
     writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
     const result = await synth([after], { out });
     expect(result.built).toBe(1);
-    const full = fresh('full');
-    await synth([after], { out: full });
-    expect(contents(tree(out))).toEqual(contents(tree(full)));
-    expect(result.files).toBe(tree(full).size);
+    expect(contents(tree(out))).toEqual(await fullAfter());
+    expect(result.files).toBe((await fullAfter()).size);
   });
 
   test.each([
     { compiler: 'this compiler', taken: true },
     { compiler: 'another compiler', taken: false },
   ])('a shared unit the output holds as $compiler wrote it: taken as it is ($taken), else checked and compared again', async ({ taken }) => {
-    const out = fresh('out');
-    await synth([before], { out });
+    const out = await synthBefore();
     // a file of a shared unit the changed member lists, edited by hand where only its bytes can tell
     const unit = /\.\.\/\.\.\/\.\.\/(_shared\/\S+)/.exec(readFileSync(join(out, 'fleet/cluster-5/3-workloads/kustomization.yaml'), 'utf8'))![1]!;
     const unitFile = `${unit}/${readdirSync(join(out, unit)).find((f) => f !== 'kustomization.yaml')!}`;
@@ -217,19 +255,16 @@ describe('incremental synth', () => {
     }
     const result = await synth([after], { out });
     expect(result.built).toBe(1);
-    const full = fresh('full');
-    await synth([after], { out: full });
     // the unit's folder is named by the bytes this compiler wrote: a run of it trusts the folder
     // (as it trusts a kept bundle's) and neither reads nor checks it; --check compares every byte
     expect(readFileSync(join(out, unitFile), 'utf8') === edited).toBe(taken);
     const check = await emitToDirectory([after], { out, full: true, check: true }, []);
     expect(check!.stale).toEqual(taken ? [`${unitFile} (changed)`] : []);
-    if (!taken) expect(contents(tree(out))).toEqual(contents(tree(full)));
+    if (!taken) expect(contents(tree(out))).toEqual(await fullAfter());
   });
 
   test('nothing changed: nothing is built or written', async () => {
-    const out = fresh('out');
-    await synth([before], { out });
+    const out = await synthBefore();
     const old = tree(out);
     const again = await synth([before], { out });
     expect(again).toMatchObject({ built: 0, changed: 0, files: old.size });
@@ -237,15 +272,13 @@ describe('incremental synth', () => {
   });
 
   test('--rebuild builds every bundle but still writes only the files whose bytes differ', async () => {
-    const out = fresh('out');
-    await synth([before], { out });
+    const out = await synthBefore();
     const again = await synth([before], { out, rebuild: true });
     expect(again).toMatchObject({ built: 12, changed: 0 });
   });
 
   test('a member switched to install: multiclusterOnly and back: its chart values file comes and goes, as in a full synth', async () => {
-    const out = fresh('out');
-    await synth([before], { out });
+    const out = await synthBefore();
     const switched = fleet(12);
     const c3 = switched.spec.clusters[3] as { install?: string };
     c3.install = 'multiclusterOnly';
@@ -264,8 +297,7 @@ describe('incremental synth', () => {
   });
 
   test('a removed member: its folder goes, the rest stays', async () => {
-    const out = fresh('out');
-    await synth([before], { out });
+    const out = await synthBefore();
     const smaller = definitionFile(fleet(11));
     const result = await synth([smaller], { out });
     expect(existsSync(join(out, 'fleet/cluster-11'))).toBe(false);
@@ -295,8 +327,7 @@ describe('incremental synth', () => {
   });
 
   test('check reports what a synth would change and writes nothing', async () => {
-    const out = fresh('out');
-    await synth([before], { out });
+    const out = await synthBefore();
     const old = tree(out);
     const result = await synth([after], { out, check: true });
     expect(result.stale).toEqual(
@@ -310,8 +341,7 @@ describe('incremental synth', () => {
   });
 
   test('the in-memory compile and the streamed output are the same files', async () => {
-    const out = fresh('out');
-    await synth([before], { out });
+    const out = await synthBefore();
     const { files } = await compile({ files: [before], outDir: out });
     expect(contents(tree(out))).toEqual(new Map(files.map((f) => [f.path, f.content])));
   });
