@@ -3,8 +3,10 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
 import { main } from '../../src/cli';
 import { diagnosticsJson } from '../helpers/json';
+import { SOAK } from '../helpers/soak';
 
 const GOOD = 'clustersets/demo-clusterset.yaml';
 const BAD = 'test/fixtures/cli/typo.yaml';
@@ -12,10 +14,17 @@ const tmp = mkdtempSync(join(tmpdir(), 'clusterset-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Runs the CLI in process, capturing both streams. */
-async function run(...argv: string[]) {
+const run = (...argv: string[]) => runWith(undefined, ...argv);
+
+/** The same, with variables added to its environment. */
+async function runWith(env: Record<string, string> | undefined, ...argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } };
+  const io = {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    ...(env && { env: { ...process.env, ...env } }),
+  };
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
@@ -120,14 +129,26 @@ describe('synth', () => {
     ]);
   });
 
-  test('npx cdk8s synth produces the same tree as npm run synth', async () => {
-    const viaCdk8s = join(tmp, 'cdk8s');
-    const viaCli = join(tmp, 'cli');
-    execFileSync(process.execPath, ['node_modules/cdk8s-cli/bin/cdk8s', 'synth', '--output', viaCdk8s], { stdio: 'pipe' });
-    // the same compiler in process (cdk8s's app, bin/clusterset.mjs, already runs it as one)
+  // cdk8s-cli runs cdk8s.yaml's app with its output directory in CDK8S_OUTDIR: in npm test, that
+  // app's command in process; in the soak tier (test/helpers/soak.ts), cdk8s-cli itself
+  test("cdk8s.yaml's app, as cdk8s synth runs it, produces the same tree as npm run synth", async () => {
+    expect(parse(readFileSync('cdk8s.yaml', 'utf8'))).toMatchObject({ app: 'node bin/clusterset.mjs synth', output: 'dist' });
+    const viaCdk8s = join(tmp, 'cdk8s-app');
+    const viaCli = join(tmp, 'cli-app');
+    expect((await runWith({ CDK8S_OUTDIR: viaCdk8s }, 'synth')).code).toBe(0);
     expect((await run('synth', '--out', viaCli)).code).toBe(0);
     expect(tree(viaCdk8s)).toEqual(tree(viaCli));
   });
+
+  if (SOAK)
+    test('npx cdk8s synth produces the same tree as npm run synth', async () => {
+      const viaCdk8s = join(tmp, 'cdk8s');
+      const viaCli = join(tmp, 'cli');
+      execFileSync(process.execPath, ['node_modules/cdk8s-cli/bin/cdk8s', 'synth', '--output', viaCdk8s], { stdio: 'pipe' });
+      // the same compiler in process (cdk8s's app, bin/clusterset.mjs, already runs it as one)
+      expect((await run('synth', '--out', viaCli)).code).toBe(0);
+      expect(tree(viaCdk8s)).toEqual(tree(viaCli));
+    });
 });
 
 describe('schema', () => {
