@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
+import { SOAK } from '../helpers/soak';
 import { compileData, definitionArbitrary, readDifferently } from './definitions';
+
+// the same seed in both tiers: npm test runs the first 50 definitions, the soak tier 200
+const RUNS = SOAK ? 200 : 50;
 
 // The invariant of issue #14: whatever validate accepts, synth turns into objects that pass their
 // schemas (no output-schema or output-collision error), and nothing ever throws; with #33 the
@@ -18,8 +22,8 @@ test('a definition validate accepts synthesizes with only schema-valid objects; 
         expect(readDifferently(outcome.files)).toEqual([]);
       }
     }),
-    { numRuns: 200, seed: 20261124 },
+    { numRuns: RUNS, seed: 20261124 },
   );
-  // the generator reaches both sides of validate
-  expect(valid).toBeGreaterThan(10);
+  // the generator reaches both sides of validate (more than one definition in twenty is valid)
+  expect(valid).toBeGreaterThan(RUNS / 20);
 });
