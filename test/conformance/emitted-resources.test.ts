@@ -50,6 +50,17 @@ const FIXTURES = ['dual-role-manual', 'external-secret', 'sealed-secret'].map((f
 const scratch = mkdtempSync(join(tmpdir(), 'clusterset-releases-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/**
+ * An output file's object, parsed once: both tests read every definition's files, and the
+ * releases' bundles share most of them (read only here, so one object serves every reader).
+ */
+const parsedFiles = new Map<string, Obj>();
+const objectOf = (content: string): Obj => {
+  let object = parsedFiles.get(content);
+  if (!object) parsedFiles.set(content, (object = parse(content) as Obj));
+  return object;
+};
+
 /** A copy of a definition that names another release (the examples are written for the newest). */
 function atRelease(file: string, version: string): string {
   const text = readFileSync(file, 'utf8');
@@ -69,7 +80,7 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
       const files = await compileFiles([atRelease(file, version)]);
       const objects = files
         .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml') && !isCrdFile(f.path))
-        .map((f) => ({ path: f.path, object: parse(f.content) as Obj }));
+        .map((f) => ({ path: f.path, object: objectOf(f.content) }));
       // the tier-restart Job runs kubectl, pinned by digest, whatever the release
       const images = objects.flatMap(({ object }) => JSON.stringify(object).match(/"image":"[^"]+"/g) ?? []).filter((i) => i !== `"image":"${KUBECTL_IMAGE}"`);
       // a cloud's node-init runs upstream's startup-script image, whatever the release; the
@@ -111,7 +122,7 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
     const kinds = new Set(
       files
         .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml') && !isCrdFile(f.path))
-        .map((f) => parse(f.content) as Obj)
+        .map((f) => objectOf(f.content))
         .filter((o) => crdModelFor(release, o.apiVersion, o.kind))
         .map((o) => o.kind),
     );
