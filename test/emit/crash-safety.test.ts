@@ -269,28 +269,26 @@ describe('kill -9 of a real process', () => {
     expectOnlyState(work, next, at, ['clustersets']);
   };
 
-  test('paused at each step of the commit and killed: old or new; the next synth finishes or drops the commit', async () => {
-    const { dir, old, next } = await setup(6);
-    // the six processes at once: each waits at its step until it is killed
-    const works = await Promise.all(STEPS.map((step) => killed(dir, step)));
-    for (const [i, step] of STEPS.entries()) {
-      const work = works[i]!;
-      const out = join(work, 'dist');
-      expectOldOrNew(tree(out), step, old, next);
-      // what the killed process left, as the next run sees it (in process; the CLI's own check and synth below and in the soak tier)
-      const before = snapshot(work);
-      const check = emitToDirectory([join(work, 'clustersets/fleet.yaml')], { out, full: true, check: true }, []);
-      if (step === 'prepared') expect((await check)?.stale.length, step).toBeGreaterThan(0);
-      else await expect(check, step).rejects.toThrow(/interrupted synth pending/);
-      expect(snapshot(work), step).toBe(before);
-      await emitToDirectory([join(work, 'clustersets/fleet.yaml')], { out, full: true }, []);
-      expect(same(tree(out), next), step).toBe(true);
-      expectOnlyState(work, next, step, ['clustersets']);
-    }
+  // one repository for the steps' processes (one test each, so none runs long however loaded the machine)
+  let repository: ReturnType<typeof setup> | undefined;
+  test.each(STEPS)('paused at %s and killed: old or new; the next synth finishes or drops the commit', async (step) => {
+    const { dir, old, next } = await (repository ??= setup(6));
+    const work = await killed(dir, step);
+    const out = join(work, 'dist');
+    expectOldOrNew(tree(out), step, old, next);
+    // what the killed process left, as the next run sees it (in process; the CLI's own check and synth below and in the soak tier)
+    const before = snapshot(work);
+    const check = emitToDirectory([join(work, 'clustersets/fleet.yaml')], { out, full: true, check: true }, []);
+    if (step === 'prepared') expect((await check)?.stale.length, step).toBeGreaterThan(0);
+    else await expect(check, step).rejects.toThrow(/interrupted synth pending/);
+    expect(snapshot(work), step).toBe(before);
+    await emitToDirectory([join(work, 'clustersets/fleet.yaml')], { out, full: true }, []);
+    expect(same(tree(out), next), step).toBe(true);
+    expectOnlyState(work, next, step, ['clustersets']);
   });
 
   test("killed in the middle of a run: the output is the old tree; the CLI's --check says so and writes nothing, its synth restores the new tree", async () => {
-    const { dir, old, next, changes } = await setup(6);
+    const { dir, old, next, changes } = await (repository ??= setup(6));
     const at = `change-${Math.floor(changes / 2)}`;
     const work = await killed(dir, at);
     expectOldOrNew(tree(join(work, 'dist')), at, old, next);
