@@ -93,7 +93,10 @@ describe('incremental synth', () => {
           const { ino } = statSync(source);
           const copy = copies.get(ino);
           if (copy) linkSync(copy, target);
-          else (copyFileSync(source, target), copies.set(ino, target));
+          else {
+            copyFileSync(source, target);
+            copies.set(ino, target);
+          }
         }
       }
     }
