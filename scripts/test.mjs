@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// npm test: the static checks (types and lint, format) and the dist/ freshness check run beside
-// the test suite. Each check is single-threaded and the longest (types and lint) takes a fifth of
+// npm test: the static checks (types and lint, format) run beside the test suite (which checks
+// that the committed dist/ is fresh, in process: test/cli/committed-dist.test.ts). Each check is single-threaded and the longest (types and lint) takes a fifth of
 // the suite's time, so run one after the other they left a core idle for that long. The suite
 // prints as it goes; each check's output is printed whole after it, so the end of the output
 // says what failed. Exit 1 if anything failed; every check and the suite always run to the end,
@@ -18,7 +18,6 @@ const npm = (script) => ['npm', ['run', '--silent', script]];
 const STATIC = [
   ['types and lint', ...npm('lint')],
   ['format', ...npm('format:check')],
-  ['dist', process.execPath, ['bin/clusterset.mjs', 'synth', '--check']],
 ];
 
 /** Runs a command with its output captured; resolves to its exit code and what to print (with its time, as the suite's files have theirs). */
