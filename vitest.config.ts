@@ -5,19 +5,21 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that wait on child processes the longest (npm pack and install, kill -9 drills, cdk8s
- * and kustomize runs), started first so they overlap the rest of the suite. vitest orders by
- * recorded duration only once it has a cache; a fresh clone (CI) has none, and its fallback (larger
- * files first) started the package test half-way through, where it ended the run alone.
+ * The longest files (the ten slowest the run prints at its end: npm pack and install, the kill -9
+ * drills, the engine replay's tables, kustomize runs), started first so they overlap the rest of
+ * the suite. vitest orders by recorded duration only once it has a cache; a fresh clone (CI) has
+ * none, and its fallback (larger files first) started the package test half-way through, where
+ * it ended the run alone.
  */
 const SLOW_FIRST = [
   'test/package/package.test.ts',
   'test/emit/crash-safety.test.ts',
-  'test/examples/construct.test.ts',
+  'test/engine-replay/first-install.test.ts',
+  'test/emit/output-directory.test.ts',
+  'test/engine-replay/planned-changes.test.ts',
+  'test/live/round-trip.test.ts',
   'test/synth/delivery/kustomize-build.test.ts',
-  'test/load/typescript-sandbox.test.ts',
-  'test/plan/plan-cli.test.ts',
-  'test/cli/cli.test.ts',
+  'test/verify/checks.test.ts',
 ];
 
 class SlowFirst extends BaseSequencer {
@@ -58,7 +60,9 @@ export default defineConfig({
     // once per worker instead of once per file (a third of the suite's time went to imports);
     // tests must therefore restore any global they change (process.env, console spies)
     isolate: false,
-    // the soak tier's drills run for minutes; a test of npm test that nears its limit belongs there
-    testTimeout: SOAK ? 600_000 : 60_000,
+    // a test of npm test takes a few seconds at most on two quiet cores (the slowest are printed at
+    // the end): half a minute finds a hang soon and leaves room for a loaded machine. The soak
+    // tier's drills run for minutes
+    testTimeout: SOAK ? 600_000 : 30_000,
   },
 });
