@@ -34,11 +34,14 @@ const ROOT = fileURLToPath(new URL('.', import.meta.url));
 /** The soak tier (`npm run test:soak`, test/helpers/soak.ts): the same switch the test files read. */
 const SOAK = process.env.CLUSTERSET_SOAK === '1';
 
-/** The soak tier's files: those that import test/helpers/soak.ts, which holds their exhaustive part. */
+/**
+ * The soak tier's files: those that import test/helpers/soak.ts, or read its variable themselves,
+ * for their exhaustive part (test/setup/tiers.test.ts holds this list to the files that do).
+ */
 function soakFiles(): string[] {
   return readdirSync(`${ROOT}test`, { recursive: true, encoding: 'utf8' })
     .map((f) => `test/${f.replaceAll('\\', '/')}`)
-    .filter((f) => f.endsWith('.test.ts') && /from '(?:\.\.\/)+helpers\/soak'/.test(readFileSync(`${ROOT}${f}`, 'utf8')));
+    .filter((f) => f.endsWith('.test.ts') && /from '(?:\.\.\/)+helpers\/soak'|\bCLUSTERSET_SOAK\b/.test(readFileSync(`${ROOT}${f}`, 'utf8')));
 }
 
 export default defineConfig({

@@ -4,10 +4,10 @@
  * runs the exhaustive drills: kill -9 at every step of a commit and all over a run, the packed
  * tarball installed every way the docs show, a table over every release × engine × variant. A
  * test file puts its exhaustive part behind this helper and keeps a representative of each
- * behaviour in `npm test`; the soak tier runs only the files that import this helper
- * (vitest.config.ts). A test of the soak tier alone is registered under `if (SOAK)`: in `npm test`
- * it does not exist rather than being skipped (CI runs it), and its file keeps a fast
- * representative of what it proves.
+ * behaviour in `npm test`; the soak tier runs only the files that import this helper (or read
+ * the variable themselves: vitest.config.ts). A test of the soak tier alone is registered under
+ * `if (SOAK)`: in `npm test` it does not exist rather than being skipped (CI runs it), and its
+ * file keeps a fast representative of what it proves.
  */
 export const SOAK_VARIABLE = 'CLUSTERSET_SOAK';
 

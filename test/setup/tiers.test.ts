@@ -6,11 +6,11 @@ import { SOAK_VARIABLE } from '../helpers/soak';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-// The soak tier runs the test files that import test/helpers/soak.ts (vitest.config.ts reads the
-// same variable): a file with its exhaustive part behind the helper that the soak run did not
-// collect would run that part nowhere, in npm test or in CI. Asked of vitest itself, as
+// The soak tier runs the test files that import test/helpers/soak.ts or read its variable
+// (vitest.config.ts): a file with its exhaustive part behind the switch that the soak run did
+// not collect would run that part nowhere, in npm test or in CI. Asked of vitest itself, as
 // `npm run test:soak` runs it.
-test('the soak tier collects exactly the test files that use the tier helper', () => {
+test('the soak tier collects exactly the test files that use the tier switch', () => {
   const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'list', '--filesOnly', '--json'], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -20,7 +20,7 @@ test('the soak tier collects exactly the test files that use the tier helper', (
   const listed = (JSON.parse(run.stdout) as { file: string }[]).map((f) => relative(ROOT, f.file).split('\\').join('/')).sort();
   const using = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
     .map((f) => `test/${f.split('\\').join('/')}`)
-    .filter((f) => f.endsWith('.test.ts') && /helpers\/soak/.test(readFileSync(join(ROOT, f), 'utf8')))
+    .filter((f) => f.endsWith('.test.ts') && /helpers\/soak|CLUSTERSET_SOAK/.test(readFileSync(join(ROOT, f), 'utf8')))
     .sort();
   expect(listed).toEqual(using);
   expect(listed).toEqual(expect.arrayContaining(['test/emit/crash-safety.test.ts', 'test/package/package.test.ts']));
