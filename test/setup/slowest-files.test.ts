@@ -1,6 +1,13 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { TestModule } from 'vitest/node';
 import { fileTimes, renderSlowest } from './slowest-files';
+
+const VITEST = resolve(import.meta.dirname, '../../node_modules/vitest/vitest.mjs');
+const REPORTER = resolve(import.meta.dirname, 'slowest-files.ts');
 
 /** What the reporter reads of a test module. */
 const module = (relativeModuleId: string, ms: { setup?: number; collect?: number; tests?: number }) =>
@@ -31,5 +38,27 @@ describe('the slowest test files', () => {
         { file: 'test/b.test.ts', seconds: 1.5 },
       ]),
     ).toBe('slowest 2 of 2 test files (1.8 s summed over the files):\n  1.5 s  test/b.test.ts\n  0.3 s  test/only.test.ts');
+  });
+});
+
+describe('as vitest runs it', () => {
+  // the reporter reads vitest's own objects (its reporter API): a run of two files of its own
+  test('a run of the suite ends with its files, slowest first', () => {
+    const root = mkdtempSync(join(tmpdir(), 'slowest-files-'));
+    try {
+      for (const name of ['one', 'two']) writeFileSync(join(root, `${name}.test.ts`), `import { test } from 'vitest';\ntest('${name}', () => {});\n`);
+      const run = spawnSync(process.execPath, [VITEST, 'run', '--root', root, '--reporter', REPORTER], {
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const report = /^slowest 2 of 2 test files \(([\d.]+) s summed over the files\):\n {2}([\d.]+) s {2}(\S+)\n {2}([\d.]+) s {2}(\S+)\n/m.exec(run.stdout);
+      expect(report, run.stdout).not.toBeNull();
+      const [, , first, firstFile, second, secondFile] = report!;
+      expect([firstFile, secondFile].sort()).toEqual(['one.test.ts', 'two.test.ts']);
+      expect(Number(first)).toBeGreaterThanOrEqual(Number(second));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
