@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { LAYER_DIRECTORIES } from '../../../src/synth/delivery';
 import { EXPORTS_DIRECTORY, VERIFY_DIRECTORY } from '../../../src/synth/delivery/layer-paths';
 import { compileFiles, withSharedUnitsInBundles } from '../../helpers/golden';
+import { soakRows } from '../../helpers/soak';
 
 /** kubectl's built-in kustomize, with its default load restrictions (as Argo CD's); skipped where absent. */
 const kubectl = (() => {
@@ -40,7 +41,9 @@ describe.skipIf(!kubectl)('kubectl kustomize', () => {
   const out = mkdtempSync(join(tmpdir(), 'clusterset-kustomize-'));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  test.each(['clustersets/test-clusterset.yaml', 'test/fixtures/compile/delivery-hub/definition.yaml'])(
+  // each build is a kubectl process: npm test builds the example whose bundles have three layouts
+  // (a leader, a member that exports, one that does not); the soak tier the hub fixture too
+  test.each(soakRows(['clustersets/test-clusterset.yaml', 'test/fixtures/compile/delivery-hub/definition.yaml'], (_, i) => i === 0))(
     '%s: each bundle builds whole, and its layers build to a partition of it',
     async (definition) => {
       const files = await compileFiles([definition]);
