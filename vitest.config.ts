@@ -12,12 +12,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * it ended the run alone.
  */
 const SLOW_FIRST = [
-  'test/package/package.test.ts',
   'test/emit/crash-safety.test.ts',
   'test/engine-replay/first-install.test.ts',
+  'test/package/package.test.ts',
   'test/emit/output-directory.test.ts',
-  'test/engine-replay/planned-changes.test.ts',
   'test/live/round-trip.test.ts',
+  'test/engine-replay/planned-changes.test.ts',
   'test/synth/delivery/kustomize-build.test.ts',
   'test/verify/checks.test.ts',
 ];
