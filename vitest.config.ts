@@ -12,6 +12,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * it ended the run alone.
  */
 const SLOW_FIRST = [
+  'test/emit/kill-9.test.ts',
   'test/emit/crash-safety.test.ts',
   'test/engine-replay/first-install.test.ts',
   'test/package/package.test.ts',
