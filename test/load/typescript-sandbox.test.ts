@@ -115,3 +115,96 @@ describe('a TypeScript definition runs without powers', () => {
     expect(diagnostics).toMatchObject([{ code: 'typescript-evaluation', message: 'TypeScript definitions are turned off (--no-typescript)' }]);
   });
 });
+
+// #37 item 2: definition code must not reach the CLI's process or any other. Each probe tries to
+// get hold of Node's `process` (the key to signals, the environment and every module); had it one,
+// it would export a valid definition named "escaped", so a probe that works is a definition
+// without errors. Each must instead end as a typescript-evaluation diagnostic at its file.
+const ESCAPE = `if (!p || typeof p.pid !== 'number') throw new Error('contained'); const NAME = 'escaped';`;
+describe('definition code cannot reach the process that runs it', () => {
+  test.each([
+    { name: 'globalThis.process', code: 'const p = (globalThis as any).process;' },
+    { name: 'a bare process', code: 'declare const process: any; const p = process;' },
+    { name: "the global object's Function constructor", code: "const p = (globalThis as any).constructor.constructor('return process')();" },
+    { name: "an array's Function constructor", code: "const p = ([] as any).constructor.constructor('return process')();" },
+    { name: "console's Function constructor", code: "const p = (console as any).log.constructor('return process')();" },
+    { name: 'new Function', code: "const p = new Function('return process')();" },
+    { name: 'eval', code: "const p = eval('process');" },
+    { name: 'require of a built-in', code: "declare const require: any; const p = require('node:process');" },
+    { name: 'require of a built-in by a computed name', code: "declare const require: any; const p = require(['node', 'process'].join(':'));" },
+    { name: "module's constructor (Node's Module)", code: "declare const module: any; const p = module.constructor._load('node:process');" },
+    { name: "require's Function constructor", code: "declare const require: any; const p = require.constructor('return process')();" },
+    // import() resolves after the data is taken: its refusal must be the reason the definition failed
+    { name: 'import() of a built-in', code: "let p: any; void import('node:child_process');", message: /node:child_process/ },
+    { name: 'import() inside eval', code: 'let p: any; void eval("import(\'node:process\')");', message: /Code generation from strings disallowed/ },
+    {
+      name: 'Error.prepareStackTrace and the frames it is given',
+      code: `let p: any;
+(Error as any).prepareStackTrace = (_: unknown, frames: any[]) => {
+  for (const f of frames) for (const v of [f.getThis?.(), f.getFunction?.()]) {
+    if (v && (v as any).process) p = (v as any).process;
+    try { p ??= v?.constructor?.constructor?.('return process')(); } catch { /* the next frame */ }
+  }
+  return '';
+};
+void new Error().stack;`,
+    },
+    {
+      name: 'the chain of callers (from a sloppy-mode module)',
+      files: {
+        'callers.js': `exports.find = function find() {
+  for (let c = find.caller; c; c = c.caller) {
+    try { const p = c.constructor('return process')(); if (p) return p; } catch (e) { /* the next caller */ }
+  }
+};`,
+      },
+      code: "// @ts-expect-error a JavaScript module\nimport { find } from './callers.js';\nconst p = find();",
+    },
+  ])('$name', async ({ code, files = {}, message = /./ }) => {
+    for (const [name, text] of Object.entries(files)) write(name, text);
+    const file = write('escape.ts', valid(`${code}\n${ESCAPE}`));
+    const { diagnostics, parsed } = await checkDefinitions([BROKEN_YAML, file]);
+    expect(parsed.map((p) => p.definition.metadata.name)).not.toContain('escaped');
+    expect(diagnostics.filter((d) => d.file === file && d.severity === 'error')).toEqual([
+      expect.objectContaining({ code: 'typescript-evaluation', message: expect.stringMatching(message) as unknown }),
+    ]);
+    expect(diagnostics.some((d) => d.file === BROKEN_YAML && d.severity === 'error')).toBe(true);
+  });
+
+  test.each([
+    { name: 'Atomics.wait', code: 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);', message: /took longer than/ },
+    { name: 'a microtask loop', code: 'void (function again(): void { void Promise.resolve().then(again); })();', message: /took longer than/ },
+    { name: 'an async loop', code: 'void (async () => { for (;;) await null; })();', message: /took longer than/ },
+    { name: 'a string too long to exist', code: "const huge = 'x'.repeat(2 ** 30);", message: /Invalid string length|run out of memory/ },
+    { name: 'a string split into a heap-filling array', code: "const huge = 'x'.repeat(2 ** 27).split('');", message: /run out of memory/ },
+    {
+      name: 'data larger than the limit',
+      code: "const pad = 'x'.repeat(2 ** 24);",
+      data: 'pad',
+      message: /larger than|run out of memory/,
+    },
+    { name: 'WebAssembly', code: 'void new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));', message: /Wasm code generation disallowed/ },
+  ])(
+    '$name ends as a diagnostic within the limits, and the other files are still checked',
+    async ({ code, message, data }) => {
+      const limits = { ...TYPESCRIPT_LIMITS };
+      TYPESCRIPT_LIMITS.timeoutMs = 2_000;
+      TYPESCRIPT_LIMITS.maxOldSpaceMb = 96;
+      try {
+        const text = valid(`${code} const NAME = 'x';`).replace(
+          "kind: 'ClusterSetDefinition',",
+          `kind: 'ClusterSetDefinition',${data ? ` extra: ${data},` : ''}`,
+        );
+        const file = write('limits.ts', text);
+        const { diagnostics } = await checkDefinitions([BROKEN_YAML, file]);
+        expect(diagnostics.filter((d) => d.file === file && d.severity === 'error')).toEqual([
+          expect.objectContaining({ code: 'typescript-evaluation', line: 1, column: 1, message: expect.stringMatching(message) as unknown }),
+        ]);
+        expect(diagnostics.some((d) => d.file === BROKEN_YAML && d.severity === 'error')).toBe(true);
+      } finally {
+        Object.assign(TYPESCRIPT_LIMITS, limits);
+      }
+    },
+    30_000,
+  );
+});
