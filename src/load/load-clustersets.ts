@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
+import { definitionFolder, readInFolder, type DefinitionFolder, type FolderRead } from './definition-folder';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
 import type { SourceFile } from './source-file';
@@ -52,14 +53,14 @@ export async function loadClusterSets(
 ): Promise<SourceFile[]> {
   const sources: SourceFile[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-      texts?.set(file, text);
-    } catch (err) {
-      diagnostics.push(fileSystemDiagnostic(file, 'read', err));
+    const read = readDefinition(file);
+    if (!read.ok) {
+      // never read, so never shown: a refused file has no code frame
+      diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
       continue;
     }
+    const { text } = read;
+    texts?.set(file, text);
     let source: SourceFile | undefined;
     if (!TYPESCRIPT_EXTENSIONS.includes(extname(file))) source = loadYaml(file, text, diagnostics);
     else if (options.typescript === false) {
@@ -75,9 +76,20 @@ export async function loadClusterSets(
       });
     } else {
       const compiler = await typeScriptCompiler(file, diagnostics);
-      if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, text, diagnostics);
+      if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, read, diagnostics);
     }
     if (source) sources.push(source);
   }
   return sources;
+}
+
+/** Far above any definition (YAML refuses more than 8 MiB with its own diagnostic): only memory is guarded here. */
+const MAX_DEFINITION_BYTES = 64 * 1024 * 1024;
+
+/** A definition file's text, read under the folder's rules (definition-folder.ts). */
+export function readDefinition(file: string): (FolderRead & { ok: true; folder: DefinitionFolder }) | Exclude<FolderRead, { ok: true }> {
+  const folder = definitionFolder(file);
+  if ('ok' in folder) return folder;
+  const read = readInFolder(file, folder, MAX_DEFINITION_BYTES);
+  return read.ok ? { ...read, folder } : read;
 }

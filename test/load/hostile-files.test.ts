@@ -33,6 +33,7 @@ spec:
   clusters:
     - { clusterID: ${name}-north, member: false }
     - { clusterID: ${name}-east, serviceCIDR: 10.96.0.0/16, gateways: [{ node: east-1 }] }
+    - { clusterID: ${name}-west, serviceCIDR: 10.112.0.0/16, gateways: [{ node: west-1 }] }
 `;
 const secret = `token: ${CANARY}\nmetadata: ${CANARY}\n`;
 const at = (name: string) => join(dir, name);

@@ -42,41 +42,51 @@ const BROKEN_YAML = write(
 describe('a TypeScript definition runs without powers', () => {
   test('it cannot read the environment: a secret of the CI job does not reach the data', async () => {
     process.env.CLUSTERSET_TEST_SECRET = 'ghp_notreallyasecret';
-    const file = write('env.ts', valid("const NAME = 'env-' + Object.keys(process.env).length + (process.env.CLUSTERSET_TEST_SECRET ?? 'none');"));
+    // written to load whether or not it finds a process: a definition has none (see the escapes below)
+    const file = write('env.ts', valid("const NAME = 'env-' + ((globalThis as any).process?.env?.CLUSTERSET_TEST_SECRET ?? 'none');"));
     // test files share their worker's process (isolate: false): the secret must not outlive this test
     const { parsed, diagnostics } = await checkDefinitions([file]).finally(() => delete process.env.CLUSTERSET_TEST_SECRET);
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    expect(parsed[0]!.definition.metadata.name).toBe('env-0none');
+    expect(parsed[0]!.definition.metadata.name).toBe('env-none');
   });
 
   test.each([
     {
       name: 'write a file',
       code: "require('node:fs').writeFileSync(PWNED, 'x');",
-      message: /cannot evaluate definition: Access to this API has been restricted/,
+      module: 'node:fs',
     },
     {
       name: 'start a process',
       code: "require('node:child_process').execSync('touch ' + PWNED);",
-      message: /cannot evaluate definition: Access to this API has been restricted/,
+      module: 'node:child_process',
+    },
+    {
+      name: 'start a worker',
+      code: "new (require('node:worker_threads').Worker)('require(\"node:fs\").writeFileSync(' + JSON.stringify(PWNED) + ', \"x\")', { eval: true });",
+      module: 'node:worker_threads',
     },
     {
       name: 'read a file outside its folder',
-      code: "require('node:fs').readFileSync('/etc/hostname');",
-      message: /cannot evaluate definition: Access to this API has been restricted/,
+      code: "require('fs').readFileSync('/etc/hostname');",
+      module: 'fs',
     },
-  ])('it cannot $name', async ({ code, message }) => {
+  ])('it cannot $name: the import is refused where it is written', async ({ code, module }) => {
     const pwned = join(tmp, 'pwned');
     const file = write('power.ts', valid(`declare const require: any; const PWNED = ${JSON.stringify(pwned)}; ${code} const NAME = 'x';`));
+    const column =
+      valid(`declare const require: any; const PWNED = ${JSON.stringify(pwned)}; ${code}`)
+        .split('\n')[1]!
+        .indexOf(`'${module}'`) + 1;
     const { diagnostics } = await checkDefinitions([file]);
     expect(diagnostics).toMatchObject([
-      { code: 'typescript-evaluation', severity: 'error', file, line: 1, column: 1, message: expect.stringMatching(message) as unknown },
+      { code: 'typescript-evaluation', severity: 'error', file, line: 2, column, message: expect.stringContaining(`"${module}"`) as unknown },
     ]);
     expect(existsSync(pwned)).toBe(false);
   });
 
   test.each([
-    { name: 'process.exit(0)', code: 'process.exit(0);', message: /ended its evaluation \(exit code 0\) before it returned its data/ },
+    { name: 'process.exit(0)', code: 'process.exit(0);', message: /cannot evaluate definition: process is not defined/ },
     { name: 'a throw', code: "throw new Error('boom');", message: /cannot evaluate definition: boom/ },
     // a timeout is its only outcome, so a short one (a spinning child costs a core until it ends)
     { name: 'an endless loop', code: 'for (;;) {}', message: /took longer than/, timeoutMs: 1_000 },
@@ -128,6 +138,17 @@ describe('definition code cannot reach the process that runs it', () => {
     { name: "the global object's Function constructor", code: "const p = (globalThis as any).constructor.constructor('return process')();" },
     { name: "an array's Function constructor", code: "const p = ([] as any).constructor.constructor('return process')();" },
     { name: "console's Function constructor", code: "const p = (console as any).log.constructor('return process')();" },
+    {
+      // any host object or function handed into the context leads back to the host's Function
+      name: "every global's Function constructor",
+      code: `let p: any;
+for (const key of Reflect.ownKeys(globalThis)) {
+  const v = (globalThis as any)[key];
+  for (const f of [v?.constructor, v?.constructor?.constructor]) {
+    try { p ??= f?.('return process')(); } catch { /* the next one */ }
+  }
+}`,
+    },
     { name: 'new Function', code: "const p = new Function('return process')();" },
     { name: 'eval', code: "const p = eval('process');" },
     { name: 'require of a built-in', code: "declare const require: any; const p = require('node:process');" },
