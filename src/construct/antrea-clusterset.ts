@@ -4,7 +4,8 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diag
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { maskSecrets, renderText } from '../diagnostics/render';
 import { sortObjects } from '../emit/layout';
-import { readDefinition } from '../load/load-clustersets';
+import { readSourceFile } from '../load/definition-folder';
+import { MAX_DEFINITION_BYTES } from '../load/load-clustersets';
 import { loadYaml } from '../load/load-yaml';
 import { LineIndex, type SourceFile } from '../load/source-file';
 import type { ClusterSetInput } from '../model/clusterset';
@@ -52,7 +53,7 @@ function renderOne(d: Diagnostic, all: readonly Diagnostic[]): string {
     return `${path}: ${d.severity} ${d.code}: ${d.message}\n${d.hint ? `  hint: ${d.hint}\n` : ''}`;
   }
   // read as a definition is, or not at all: no code frame from a file that is not one (#37 item 1)
-  const read = readDefinition(d.file);
+  const read = readSourceFile(d.file, MAX_DEFINITION_BYTES);
   const text = read.ok ? read.text : undefined;
   return renderText([d], text === undefined ? new Map() : maskSecrets(new Map([[d.file, text]]), all), { summary: false });
 }
@@ -125,7 +126,7 @@ export class AntreaClusterSet extends Construct {
 
 function sourceOf(id: string, definition: AntreaClusterSetProps['definition'], diagnostics: Diagnostic[]): SourceFile | undefined {
   if (isFileReference(definition)) {
-    const read = readDefinition(definition.file);
+    const read = readSourceFile(definition.file, MAX_DEFINITION_BYTES);
     if (!read.ok) {
       diagnostics.push(fileSystemDiagnostic(definition.file, 'read', read.reason, read.hint));
       return undefined;

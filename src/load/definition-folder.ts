@@ -25,14 +25,25 @@ export interface DefinitionFolder {
 }
 
 const LINK_HINT =
-  "a definition, and each file a TypeScript definition imports, must be a regular file inside the definition's folder: replace the symbolic link by the file itself";
-const KIND_HINT = 'a definition is a regular file: remove this entry from the folder, or rename it so that it does not look like a definition';
+  'definitions, the files a TypeScript definition imports and cluster dumps are regular files inside their folder: replace the symbolic link by the file itself';
+const KIND_HINT = 'definitions and cluster dumps are regular files: remove this entry from the folder, or rename it so that it is not taken for one';
 
 /** File systems whose files are the kernel's state, not files: their real paths are refused wherever they are mounted. */
 const PSEUDO_FILE_SYSTEMS = new Map([
   [0x9fa0, '/proc'],
   [0x62656572, '/sys'],
 ]);
+
+/**
+ * A file of a pull request (a definition, a cluster dump), read under these rules: its text, its
+ * real path and its folder, or why it was refused.
+ */
+export function readSourceFile(file: string, maxBytes: number): (FolderRead & { readonly ok: true; readonly folder: DefinitionFolder }) | Refusal {
+  const folder = definitionFolder(file);
+  if ('ok' in folder) return folder;
+  const read = readInFolder(file, folder, maxBytes);
+  return read.ok ? { ...read, folder } : read;
+}
 
 /** The folder of `file` (as named), or why no file of it may be read: it is not there, or its real path leaves the repository. */
 export function definitionFolder(file: string): DefinitionFolder | Refusal {

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
-import { definitionFolder, readInFolder, type DefinitionFolder, type FolderRead } from './definition-folder';
+import { readSourceFile } from './definition-folder';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
 import type { SourceFile } from './source-file';
@@ -38,6 +38,9 @@ export function findDefinitionFiles(paths: readonly string[], diagnostics: Diagn
   return [...files].map((f) => relative(process.cwd(), f) || f).sort();
 }
 
+/** Far above any definition (YAML refuses more than 8 MiB with its own diagnostic): only memory is guarded here. */
+export const MAX_DEFINITION_BYTES = 64 * 1024 * 1024;
+
 export interface LoadOptions {
   /** false refuses TypeScript definitions (`--no-typescript`): only YAML is read, nothing is run */
   readonly typescript?: boolean;
@@ -53,7 +56,7 @@ export async function loadClusterSets(
 ): Promise<SourceFile[]> {
   const sources: SourceFile[] = [];
   for (const file of files) {
-    const read = readDefinition(file);
+    const read = readSourceFile(file, MAX_DEFINITION_BYTES);
     if (!read.ok) {
       // never read, so never shown: a refused file has no code frame
       diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
@@ -81,15 +84,4 @@ export async function loadClusterSets(
     if (source) sources.push(source);
   }
   return sources;
-}
-
-/** Far above any definition (YAML refuses more than 8 MiB with its own diagnostic): only memory is guarded here. */
-const MAX_DEFINITION_BYTES = 64 * 1024 * 1024;
-
-/** A definition file's text, read under the folder's rules (definition-folder.ts). */
-export function readDefinition(file: string): (FolderRead & { ok: true; folder: DefinitionFolder }) | Exclude<FolderRead, { ok: true }> {
-  const folder = definitionFolder(file);
-  if ('ok' in folder) return folder;
-  const read = readInFolder(file, folder, MAX_DEFINITION_BYTES);
-  return read.ok ? { ...read, folder } : read;
 }

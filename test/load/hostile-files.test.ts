@@ -181,4 +181,21 @@ describe('hostile files in clustersets/', () => {
       }),
     ]);
   });
+
+  test('cluster dumps are read the same way: import and plan --live refuse a link out of the folder and a FIFO, unread', async () => {
+    const dumps = join(repo, 'dumps');
+    mkdirSync(dumps);
+    symlinkSync('/proc/self/environ', join(dumps, 'environ.yaml'));
+    symlinkSync(join(outside, 'secret.yaml'), join(dumps, 'outside.yaml'));
+    execFileSync('mkfifo', [join(dumps, 'fifo.yaml')]);
+    for (const args of [
+      ['import', 'dumps'],
+      ['plan', '--live', 'dumps', 'clustersets/good.yaml'],
+    ]) {
+      const run = await runCli(args, { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 60_000 });
+      expect(run.killed, `${args.join(' ')} did not end within its limit`).toBe(false);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
+      for (const name of ['environ', 'outside', 'fifo']) expect(run.stderr).toMatch(new RegExp(`dumps/${name}\\.yaml:1:1: error file-system: `));
+    }
+  });
 });
