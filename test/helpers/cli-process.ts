@@ -47,3 +47,18 @@ export function runCli(args: readonly string[], options: { cwd: string; env?: No
     });
   });
 }
+
+/** Runs of the CLI a few at a time (each waits mostly on its own child processes), in the order given. */
+export async function runClis(
+  runs: readonly { args: readonly string[]; cwd: string; env?: NodeJS.ProcessEnv }[],
+  limitMs: number,
+  concurrency = 3,
+): Promise<CliRun[]> {
+  const results: CliRun[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < runs.length; i = next++) results[i] = await runCli(runs[i]!.args, { ...runs[i]!, limitMs });
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, runs.length) }, worker));
+  return results;
+}

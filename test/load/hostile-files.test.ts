@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { runCli, type CliRun } from '../helpers/cli-process';
+import { runCli, runClis, type CliRun } from '../helpers/cli-process';
 import { LATEST } from '../helpers/releases';
 
 // #37 item 1: a pull request adds files to clustersets/ that are not what they seem: symbolic links
@@ -126,8 +126,11 @@ beforeAll(async () => {
   for (const entry of CORPUS) entry.make(at(entry.name));
   socket = createServer();
   await new Promise<void>((listening) => socket!.listen(at('socket.yaml'), listening));
-  // the commands one after the other: a FIFO is opened by at most one of them at a time
-  for (const args of COMMANDS) outputs.set(args.join(' '), await runCli(args, { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 60_000 }));
+  const runs = await runClis(
+    COMMANDS.map((args) => ({ args, cwd: repo, env: { CLUSTERSET_CANARY: CANARY } })),
+    60_000,
+  );
+  COMMANDS.forEach((args, i) => outputs.set(args.join(' '), runs[i]!));
 }, 600_000);
 afterAll(async () => {
   await new Promise((closed) => (socket ? socket.close(closed) : closed(undefined)));

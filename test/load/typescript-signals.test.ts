@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { runCli } from '../helpers/cli-process';
+import { runClis, type CliRun } from '../helpers/cli-process';
 import { LATEST } from '../helpers/releases';
 
 // #37 item 2: a TypeScript definition that signals the CLI (its parent), its process group or every
@@ -37,24 +37,37 @@ spec:
   clusters: [{ clusterID: a, podCIDR: [] }]
 `;
 
-describe('a definition that signals other processes', () => {
-  test.each([
-    { name: 'SIGSTOP to the CLI', code: "process.kill(process.ppid, 'SIGSTOP');" },
-    { name: 'SIGTERM to the CLI', code: "process.kill(process.ppid, 'SIGTERM');" },
-    { name: 'SIGKILL to the CLI', code: "process.kill(process.ppid, 'SIGKILL');" },
-    { name: 'SIGKILL to its process group', code: "process.kill(0, 'SIGKILL');" },
-    { name: 'a signal to every process', code: 'process.kill(-1, 0);' },
-    {
-      name: 'SIGSTOP to the CLI through the global Function',
-      code: "const p = (globalThis as any).constructor.constructor('return process')(); p.kill(p.ppid, 'SIGSTOP');",
-    },
-    { name: 'SIGSTOP to the CLI after the data is taken', code: "void Promise.resolve().then(() => process.kill(process.ppid, 'SIGSTOP'));", later: true },
-  ])('$name: a diagnostic at the file, and the run goes on', async ({ name, code, later }) => {
+const PROBES = [
+  { name: 'SIGSTOP to the CLI', code: "process.kill(process.ppid, 'SIGSTOP');" },
+  { name: 'SIGTERM to the CLI', code: "process.kill(process.ppid, 'SIGTERM');" },
+  { name: 'SIGKILL to the CLI', code: "process.kill(process.ppid, 'SIGKILL');" },
+  { name: 'SIGKILL to its process group', code: "process.kill(0, 'SIGKILL');" },
+  { name: 'a signal to every process', code: 'process.kill(-1, 0);' },
+  {
+    name: 'SIGSTOP to the CLI through the global Function',
+    code: "const p = (globalThis as any).constructor.constructor('return process')(); p.kill(p.ppid, 'SIGSTOP');",
+  },
+  { name: 'SIGSTOP to the CLI after the data is taken', code: "void Promise.resolve().then(() => process.kill(process.ppid, 'SIGSTOP'));", later: true },
+];
+let runs: CliRun[];
+beforeAll(async () => {
+  const dirs = PROBES.map(({ name, code }) => {
     const dir = join(tmp, name.replace(/\W+/g, '-'));
     mkdirSync(join(dir, 'clustersets'), { recursive: true });
     writeFileSync(join(dir, 'clustersets/signal.ts'), definition(code));
     writeFileSync(join(dir, 'clustersets/broken.yaml'), BROKEN);
-    const run = await runCli(['validate', '--format', 'json', 'clustersets'], { cwd: dir, limitMs: 60_000 });
+    return dir;
+  });
+  // each CLI in a process group of its own, with the test's limit: a probe that works stops or ends only it
+  runs = await runClis(
+    dirs.map((cwd) => ({ args: ['validate', '--format', 'json', 'clustersets'], cwd })),
+    60_000,
+  );
+}, 600_000);
+
+describe('a definition that signals other processes', () => {
+  test.each(PROBES.map((probe, i) => ({ ...probe, i })))('$name: a diagnostic at the file, and the run goes on', ({ i, later }) => {
+    const run = runs[i]!;
     expect(run.killed, 'the CLI did not end within the limit (stopped?)').toBe(false);
     expect(run.signal).toBe(null);
     expect(run.code).toBe(1);
