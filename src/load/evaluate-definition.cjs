@@ -71,6 +71,8 @@ function realm() {
         const exported = load(entry);
         const data = exported !== null && typeof exported === 'object' && 'default' in exported ? exported.default : exported;
         if (data === undefined) return stringify({ ok: false, message: 'definition has no default export' });
+        if (typeof data === 'function' || typeof data === 'symbol')
+          return stringify({ ok: false, message: `the definition is not plain data: its default export is a ${typeof data}` });
         try {
           return stringify({ ok: true, data });
         } catch (err) {

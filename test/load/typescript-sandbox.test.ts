@@ -88,6 +88,11 @@ describe('a TypeScript definition runs without powers', () => {
   test.each([
     { name: 'process.exit(0)', code: 'process.exit(0);', message: /cannot evaluate definition: process is not defined/ },
     { name: 'a throw', code: "throw new Error('boom');", message: /cannot evaluate definition: boom/ },
+    {
+      name: 'a throw of a value that throws when shown',
+      code: 'throw { get message() { throw new Error("no"); } };',
+      message: /it threw a value that cannot be shown/,
+    },
     // a timeout is its only outcome, so a short one (a spinning child costs a core until it ends)
     { name: 'an endless loop', code: 'for (;;) {}', message: /took longer than/, timeoutMs: 1_000 },
     {
@@ -118,6 +123,24 @@ describe('a TypeScript definition runs without powers', () => {
     },
     20_000,
   );
+
+  // only data crosses back, as JSON: whatever else a definition hands back is a diagnostic at it
+  test.each([
+    { name: 'nothing', text: 'declare const module: any;\nmodule.exports = undefined;', message: /definition has no default export/ },
+    { name: 'a function', text: 'export default () => ({});', message: /not plain data: its default export is a function/ },
+    { name: 'a BigInt inside', text: 'export default { n: 1n };', message: /not plain data: Do not know how to serialize a BigInt/ },
+    { name: 'a cycle', text: 'const a: any = {}; a.a = a; export default a;', message: /not plain data: Converting circular structure/ },
+    { name: 'a getter that throws', text: "export default { get spec() { throw new Error('no spec'); } };", message: /not plain data: no spec/ },
+    {
+      name: 'a Proxy that throws on every trap',
+      text: "export default new Proxy({}, { get() { throw new Error('trap'); }, has() { throw new Error('trap'); } });",
+      message: /trap/,
+    },
+  ])('a default export that is not data ($name) is a diagnostic at the file', async ({ text, message }) => {
+    const file = write('shape.ts', text);
+    const { diagnostics } = await checkDefinitions([file]);
+    expect(diagnostics).toMatchObject([{ code: 'typescript-evaluation', line: 1, column: 1, message: expect.stringMatching(message) as unknown }]);
+  });
 
   test('--no-typescript refuses TypeScript definitions without running them', async () => {
     const file = write('off.ts', valid("const NAME = 'off';"));
