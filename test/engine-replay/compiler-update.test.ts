@@ -121,7 +121,9 @@ function notConverged(r: ReplayResult): string[] {
     if (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy')
       out.push(`${name}: ${a.operation} ${a.message}; ${a.health.status} ${a.health.message ?? ''}`);
   for (const [name, f] of Object.entries(r.flux)) if (f.state !== 'Ready') out.push(`${name}: ${f.state} ${f.message}`);
-  for (const u of Object.values(r.units)) for (const o of u.objects) if (!r.fleet.cluster(u.cluster).getLike(o)) out.push(`${u.cluster}: ${refOf(o)} missing`);
+  for (const [name, u] of Object.entries(r.units))
+    for (const o of u.objects)
+      if (u.cluster === undefined || !r.fleet.cluster(u.cluster).getLike(o)) out.push(`${u.cluster ?? `(${name} reaches no cluster)`}: ${refOf(o)} missing`);
   return out;
 }
 
@@ -145,7 +147,7 @@ const unstick = (old: Revision, clusterSet: string) =>
     run: (fleet: Fleet, now: () => ReplayResult) => {
       const done: string[] = [];
       for (const a of Object.values(now().argocd)) {
-        if (a.operation !== 'Running' || !a.message.includes('APIService')) continue;
+        if (a.operation !== 'Running' || !a.message.includes('APIService') || a.cluster === undefined) continue;
         const objects = old.build(`dist/${clusterSet}/${a.cluster}/3-workloads`);
         for (const o of objects) {
           const r = fleet.cluster(a.cluster).apply(o);
@@ -166,7 +168,7 @@ function guardMoves(fleet: Fleet, first: ReplayResult, next: ReplayResult, engin
   for (const [unit, u] of Object.entries(first.units))
     for (const o of u.objects) {
       const to = nextUnits.get(`${u.cluster} ${keyOf(o)}`);
-      if (to === undefined || to === unit) continue;
+      if (to === undefined || to === unit || u.cluster === undefined) continue;
       const c = fleet.cluster(u.cluster);
       const live = c.getLike(o)!;
       const annotations = { ...live.metadata.annotations };

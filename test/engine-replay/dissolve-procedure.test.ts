@@ -152,7 +152,7 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
     const hub = effectiveClusters(compiled.definition).some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
     const orphans = new Map(a.fluxRuns);
     const lists: Record<string, string[]> = {};
-    for (const [name, run] of orphans) (lists[`${hub ? FLUX_HUB : run.k.cluster} ${KUSTOMIZATION_RESOURCE}`] ??= []).push(`${KUSTOMIZATION}${name}`);
+    for (const [name, run] of orphans) (lists[`${hub ? FLUX_HUB : run.home.clusterID} ${KUSTOMIZATION_RESOURCE}`] ??= []).push(`${KUSTOMIZATION}${name}`);
     const calls = runWithFakeKubectl(commandsOf(steps), lists);
     const members = effectiveClusters(compiled.definition).filter((c) => c.isMember);
     const clusterSetCalls = calls.filter((c) => c.verb === 'delete' && c.operands[0] === 'clustersets.multicluster.crd.antrea.io');
@@ -184,7 +184,7 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
         const name = call.operands[0].slice(KUSTOMIZATION.length);
         const run = orphans.get(name);
         expect(run, `${call.args.join(' ')}: no such Kustomization`).toBeDefined();
-        expect(call.context).toBe(hub ? FLUX_HUB : run!.k.cluster);
+        expect(call.context).toBe(hub ? FLUX_HUB : run!.home.clusterID);
         if (call.verb === 'patch') {
           expect(call.args.slice(-2)).toEqual(['-p', '{"spec":{"prune":false}}']);
           pruneOff.add(name);

@@ -118,7 +118,11 @@ function distance(r: ReplayResult, before: ReplayResult | undefined, definition:
     if (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy') out.push(`${name}: ${a.operation} ${a.message}`);
   for (const [name, f] of Object.entries(r.flux)) if (f.state !== 'Ready') out.push(`${name}: ${f.state} ${f.message}`);
   const wanted = new Set<string>();
-  for (const unit of Object.values(r.units)) {
+  for (const [name, unit] of Object.entries(r.units)) {
+    if (unit.cluster === undefined) {
+      out.push(`${name}: reaches no cluster`);
+      continue;
+    }
     const c = r.fleet.cluster(unit.cluster);
     for (const o of unit.objects) {
       wanted.add(`${unit.cluster} ${keyOf(o)}`);
@@ -130,7 +134,7 @@ function distance(r: ReplayResult, before: ReplayResult | undefined, definition:
   }
   for (const unit of Object.values(before?.units ?? {}))
     for (const o of unit.objects)
-      if (!wanted.has(`${unit.cluster} ${keyOf(o)}`) && !GUARDED(o) && r.fleet.cluster(unit.cluster).getLike(o))
+      if (unit.cluster !== undefined && !wanted.has(`${unit.cluster} ${keyOf(o)}`) && !GUARDED(o) && r.fleet.cluster(unit.cluster).getLike(o))
         out.push(`${unit.cluster}: ${refOf(o)} left behind`);
   for (const c of definition.spec.clusters) {
     if (c.member === false) continue;

@@ -1,0 +1,204 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requireTool } from '../helpers/tools';
+import type { ApiServer } from './api-server';
+import type { Obj } from './kube';
+import { kubectl, type KubectlAnswer } from './kubectl';
+import { serviceAccountUser } from './rbac';
+
+/**
+ * A Job's Pod, run: each container's command in busybox (the verification image's `/bin/sh`,
+ * `date`, `sleep` … are Alpine's busybox; the tier-restart image runs `kubectl` directly), with
+ * `kubectl` on PATH a stand-in that answers from the replay's API server as the Pod's
+ * ServiceAccount (kubectl.ts: RBAC, kubectl's output formats and exit codes). The Pod's
+ * ConfigMap volumes are files under a scratch root, and a command's paths under a mount point
+ * are rewritten to it. The Job's status is the exit codes: every container 0 is success, any
+ * other a failed Pod; a `kubectl wait` on what does not exist yet keeps the Pod running.
+ *
+ * The stand-in is a shell script that looks its answer up in a file of precomputed answers (no
+ * process per call beyond its own): a call it has no answer for is recorded, the run is thrown
+ * away, the answers are computed here from the cluster, and the Pod runs again from the start,
+ * until every call is answered. The cluster does not move while a Pod runs: `sleep` and `date`
+ * read a clock of the Pod's own, so a script's retries within one run see what its first
+ * attempt saw, and time passes for the world between runs (the Job's retries, one per replay
+ * step).
+ */
+export type PodOutcome = 'succeeded' | 'failed' | 'running';
+
+export interface PodRun {
+  readonly outcome: PodOutcome;
+  /** what the containers printed, stdout then stderr */
+  readonly log: string;
+}
+
+const US = '\u001f';
+
+interface Tools {
+  readonly shell: string;
+  readonly bin: string;
+}
+
+let tools: Tools | undefined;
+
+/** The image's tools, once per worker: busybox's applets on PATH, with kubectl, date and sleep as the stand-ins. */
+function imageTools(): Tools {
+  if (tools) return tools;
+  const busybox = spawnSync('sh', ['-c', 'command -v busybox'], { encoding: 'utf8' }).stdout.trim();
+  const shell = busybox && spawnSync(busybox, ['true']).status === 0 ? busybox : undefined;
+  requireTool('engine replay Jobs', 'busybox', shell !== undefined, 'the Jobs run in the host sh with the host tools');
+  const bin = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'replay-image-'));
+  const interpreter = shell ? `${shell} sh` : '/bin/sh';
+  if (shell)
+    for (const applet of spawnSync(shell, ['--list'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean))
+      if (!['kubectl', 'date', 'sleep', 'bash'].includes(applet)) symlinkSync(shell, join(bin, applet));
+  const script = (name: string, body: string) => {
+    writeFileSync(join(bin, name), `#!${interpreter}\n${body}`);
+    chmodSync(join(bin, name), 0o755);
+  };
+  // the answers are a sourced file of `case` branches: no process per call but this one; a call
+  // without an answer ends the whole run at once (the Pod runs in a process group of its own)
+  script(
+    'kubectl',
+    `args=\nfor a in "$@"; do args="$args$a${US}"; done\n. "$REPLAY_ANSWERS/answers.sh"\nprintf '%s\\n' "$args" >> "$REPLAY_ANSWERS/misses"\nkill -KILL 0\n`,
+  );
+  script('date', `if [ "$1" = +%s ]; then read -r now < "$REPLAY_CLOCK"; echo "$now"; else exec ${shell ? `${shell} date` : '/bin/date'} "$@"; fi\n`);
+  script('sleep', `read -r now < "$REPLAY_CLOCK"\necho $((now + \${1%s})) > "$REPLAY_CLOCK"\n`);
+  tools = { shell: shell ?? '/bin/sh', bin };
+  return tools;
+}
+
+const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+const keyOfCall = (args: readonly string[]): string => args.map((a) => `${a}${US}`).join('');
+
+function answersScript(answers: ReadonlyMap<string, KubectlAnswer>): string {
+  const branches = [...answers].map(
+    ([key, a]) =>
+      `  ${quote(key)}) printf '%s' ${quote(a.stdout)}; printf '%s' ${quote(a.stderr)} >&2;${a.blocked ? ' : > "$REPLAY_ANSWERS/blocked";' : ''} exit ${a.code} ;;`,
+  );
+  return `case "$args" in\n${branches.join('\n')}\nesac\n`;
+}
+
+interface Memo {
+  readonly calls: readonly string[][];
+  readonly answers: string;
+  readonly run: PodRun;
+}
+
+/** The clock a Pod starts with, and the time `rollout restart` writes: the same in every run, so runs repeat byte for byte. */
+const EPOCH = 1_700_000_000;
+
+export class JobRunner {
+  private readonly memo = new Map<string, Memo>();
+  private restarts = 0;
+
+  /** One run of the Job's Pod in cluster `c`. */
+  run(c: ApiServer, job: Obj): PodRun {
+    const pod = job.spec.template.spec;
+    const ns = job.metadata.namespace!;
+    const user = serviceAccountUser(ns, pod.serviceAccountName ?? 'default');
+    const now = () => new Date((EPOCH + ++this.restarts) * 1000).toISOString().replace('.000', '');
+    const answer = (args: string[]) => kubectl(c, user, ns, args, now);
+    const key = `${c.clusterID}/${ns}/${job.metadata.name}/${job.metadata.uid ?? ''}`;
+    // the same answers to the same calls: the same run (the scripts read nothing else)
+    const memo = this.memo.get(key);
+    if (memo && JSON.stringify(memo.calls.map((args) => answer(args))) === memo.answers) return memo.run;
+    const calls: string[][] = [];
+    const answers = new Map<string, KubectlAnswer>();
+    let run: PodRun | undefined;
+    for (let attempt = 0; attempt < 20 && run === undefined; attempt++) {
+      const result = this.once(c, pod, ns, answers);
+      if (result.misses.length === 0) run = result.run;
+      for (const args of result.misses) {
+        if (answers.has(keyOfCall(args))) continue;
+        calls.push(args);
+        answers.set(keyOfCall(args), answer(args));
+      }
+    }
+    run ??= { outcome: 'failed', log: 'the kubectl stand-in never got every answer' };
+    if (!calls.some((args) => answers.get(keyOfCall(args))!.writes))
+      this.memo.set(key, { calls, answers: JSON.stringify(calls.map((args) => answers.get(keyOfCall(args)))), run });
+    return run;
+  }
+
+  private once(c: ApiServer, pod: any, ns: string, answers: ReadonlyMap<string, KubectlAnswer>): { run: PodRun; misses: string[][] } {
+    const { shell, bin } = imageTools();
+    const root = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'replay-pod-'));
+    try {
+      const state = join(root, '.replay');
+      mkdirSync(state);
+      writeFileSync(join(state, 'answers.sh'), answersScript(answers));
+      writeFileSync(join(state, 'misses'), '');
+      const mounts = this.volumes(c, pod, ns, root);
+      let log = '';
+      for (const container of [...(pod.initContainers ?? []), ...(pod.containers ?? [])] as Container[]) {
+        writeFileSync(join(state, 'clock'), String(EPOCH));
+        const argv = [...(container.command ?? []), ...(container.args ?? [])].map((a) => rewrite(a, container, mounts));
+        const program = argv[0] === undefined ? undefined : resolveProgram(argv[0], bin, shell);
+        if (!program) return { run: { outcome: 'failed', log: `${log}exec: "${argv[0] ?? ''}": executable file not found in $PATH\n` }, misses: [] };
+        const env: Record<string, string> = { PATH: bin, REPLAY_ANSWERS: state, REPLAY_CLOCK: join(state, 'clock') };
+        for (const e of container.env ?? [])
+          env[e.name] = e.value !== undefined ? rewrite(e.value, container, mounts) : e.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace' ? ns : '';
+        const result = spawnSync(program.file, [...program.args, ...argv.slice(1)], {
+          cwd: root,
+          env,
+          encoding: 'utf8',
+          timeout: 60_000,
+          // a process group of its own: the stand-in ends the whole run with `kill 0`
+          detached: true,
+        } as Parameters<typeof spawnSync>[2] & { encoding: 'utf8' });
+        log += `${result.stdout ?? ''}${result.stderr ?? ''}`;
+        const misses = readFileSync(join(state, 'misses'), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => line.split(US).slice(0, -1));
+        if (misses.length > 0) return { run: { outcome: 'failed', log }, misses };
+        if (existsSync(join(state, 'blocked'))) return { run: { outcome: 'running', log }, misses: [] };
+        if (result.status !== 0) return { run: { outcome: 'failed', log: `${log}(exit ${result.status ?? result.signal})\n` }, misses: [] };
+      }
+      return { run: { outcome: 'succeeded', log }, misses: [] };
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+
+  /** The Pod's volumes under `root`: a ConfigMap's keys as files, an emptyDir as a folder; returns each container's mount paths. */
+  private volumes(c: ApiServer, pod: any, ns: string, root: string): Map<string, string> {
+    const byName = new Map<string, string>();
+    for (const v of (pod.volumes ?? []) as { name: string; configMap?: { name: string } }[]) {
+      const dir = join(root, '.volumes', v.name);
+      mkdirSync(dir, { recursive: true });
+      if (v.configMap)
+        for (const [k, value] of Object.entries((c.get('v1', 'ConfigMap', ns, v.configMap.name)?.data ?? {}) as Record<string, string>))
+          writeFileSync(join(dir, k), value);
+      byName.set(v.name, dir);
+    }
+    return byName;
+  }
+}
+
+interface Container {
+  command?: string[];
+  args?: string[];
+  env?: { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } }[];
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+
+/** A path under one of the container's mount points, in the scratch root. */
+function rewrite(arg: string, container: Container, volumes: ReadonlyMap<string, string>): string {
+  for (const m of container.volumeMounts ?? []) {
+    const dir = volumes.get(m.name);
+    if (dir && (arg === m.mountPath || arg.startsWith(`${m.mountPath}/`))) return dir + arg.slice(m.mountPath.length);
+  }
+  return arg;
+}
+
+/** The program a container's command runs: the image's `sh` (busybox's), or what its PATH has (an applet, a stand-in). */
+function resolveProgram(command: string, bin: string, shell: string): { file: string; args: string[] } | undefined {
+  const name = command.split('/').pop()!;
+  if ((name === 'sh' || name === 'ash') && (command === name || command === `/bin/${name}`))
+    return shell.endsWith('busybox') ? { file: shell, args: ['sh'] } : { file: shell, args: [] };
+  if (existsSync(join(bin, name)) && (command === name || /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/.test(command))) return { file: join(bin, name), args: [] };
+  return undefined;
+}
