@@ -148,8 +148,9 @@ export class ApiServer {
     if (live && o.metadata.generation === live.metadata.generation && o.spec !== undefined && JSON.stringify(o.spec) !== JSON.stringify(live.spec))
       o.metadata.generation = (live.metadata.generation ?? 1) + 1;
     // the Service IP allocator (pkg/registry/core/service/ipallocator) gives a new Service a ClusterIP unless it is headless or ExternalName
-    if (o.kind === 'Service' && !live && o.spec && o.spec.clusterIP === undefined && o.spec.type !== 'ExternalName')
-      o.spec = { ...o.spec, clusterIP: `10.96.${Math.floor(++this.serviceIPs / 250)}.${this.serviceIPs % 250}` };
+    // (an update that leaves it out keeps it: the field is immutable, PrepareForUpdate copies it)
+    if (o.kind === 'Service' && o.spec && o.spec.clusterIP === undefined && o.spec.type !== 'ExternalName')
+      o.spec = { ...o.spec, clusterIP: live?.spec?.clusterIP ?? `10.96.${Math.floor(++this.serviceIPs / 250)}.${this.serviceIPs % 250}` };
     o.metadata.resourceVersion = String(++this.resourceVersion);
     if (o.kind === 'Namespace') o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name };
     if (o.kind === 'CustomResourceDefinition')

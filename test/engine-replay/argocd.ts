@@ -20,6 +20,8 @@ export interface ArgoApplication {
   /** `syncPolicy.retry.limit`; negative: retry without end (argo-cd docs/operator-manual/application.yaml) */
   readonly retryLimit: number;
   readonly automated: boolean;
+  /** `syncPolicy.automated.selfHeal` */
+  readonly selfHeal: boolean;
   /** `syncPolicy.automated.prune` */
   readonly prune: boolean;
   /** sync wave of the Application object itself (an app-of-apps orders by it) */
@@ -63,6 +65,7 @@ const applicationOf = (o: {
   retryLimit: o.spec.syncPolicy?.retry?.limit ?? 0,
   automated: o.spec.syncPolicy?.automated !== undefined,
   prune: o.spec.syncPolicy?.automated?.prune === true,
+  selfHeal: o.spec.syncPolicy?.automated?.selfHeal === true,
   wave: Number(o.metadata.annotations?.[WAVE] ?? 0),
 });
 

@@ -8,7 +8,8 @@ import { Fleet } from './controllers';
 import { keyOf, refOf, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
 import { Revision } from './revision';
-import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
+import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
+import { deployApplications } from './verification';
 
 /**
  * #26's one-time move replayed: clusters that run the bundles of the compiler before #26
@@ -159,8 +160,12 @@ const unstick = (old: Revision, clusterSet: string) =>
     },
   }));
 
-/** Clusters with nothing in them: enough to list the units a revision holds. */
-const emptyFleet = (d: DefinitionData) => new Fleet(d.spec.clusters.map((c) => new ApiServer({ clusterID: c.clusterID, nodes: [], cni: 'other' })));
+/** Clusters with nothing in them, the engines registered: enough to list the units a revision holds. */
+function emptyFleet(d: DefinitionData, compiled: Parameters<typeof registerDelivery>[1]): Fleet {
+  const fleet = new Fleet(d.spec.clusters.map((c) => new ApiServer({ clusterID: c.clusterID, nodes: [], cni: 'other' })));
+  registerDelivery(fleet, compiled);
+  return fleet;
+}
 
 /** `kubectl annotate` of every live object that the next revision holds in another unit. */
 function guardMoves(fleet: Fleet, first: ReplayResult, next: ReplayResult, engine: 'argocd' | 'flux'): void {
@@ -262,6 +267,7 @@ describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on run
       const definition = EXAMPLES.find((d) => d.metadata.name === c.clusterSet)!;
       const compiled = await compileDefinition(definition);
       const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
+      deployApplications(compiled.definition)(fleet);
       const { revision: current, folder } = compiled.forEngine(c.engine);
 
       const first = replay({
@@ -279,7 +285,7 @@ describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on run
         guardMoves(
           fleet,
           first,
-          replay({ engine: c.engine, argocdMode: c.argocdMode, revision: current, folder, fleet: emptyFleet(definition), maxSteps: 0 }),
+          replay({ engine: c.engine, argocdMode: c.argocdMode, revision: current, folder, fleet: emptyFleet(definition, compiled), maxSteps: 0 }),
           c.engine,
         );
 

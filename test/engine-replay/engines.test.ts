@@ -45,6 +45,7 @@ const APP: ArgoApplication = {
   syncOptions: ['ServerSideApply=true'],
   retryLimit: 0,
   automated: true,
+  selfHeal: true,
   prune: true,
   wave: 0,
 };

@@ -38,6 +38,8 @@ const US = '\u001f';
 interface Tools {
   readonly shell: string;
   readonly bin: string;
+  /** the stand-ins as shell functions, sourced before a script */
+  readonly functions: string;
 }
 
 let tools: Tools | undefined;
@@ -53,19 +55,33 @@ function imageTools(): Tools {
   if (shell)
     for (const applet of spawnSync(shell, ['--list'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean))
       if (!['kubectl', 'date', 'sleep', 'bash'].includes(applet)) symlinkSync(shell, join(bin, applet));
+  // kubectl, date and sleep as shell functions (a script's shell finds a function before PATH): no
+  // process per call. The answers are a sourced file of `case` branches; a call without an answer
+  // ends the whole run at once (the Pod runs in a process group of its own).
+  const functions = `__replay_kubectl() {
+  __replay_args=
+  for __replay_a in "$@"; do __replay_args="$__replay_args$__replay_a${US}"; done
+  __replay_code=
+  . "$REPLAY_ANSWERS/answers.sh"
+  if [ -z "$__replay_code" ]; then printf '%s\\n' "$__replay_args" >> "$REPLAY_ANSWERS/misses"; kill -KILL 0; fi
+  printf '%s' "$__replay_out"
+  printf '%s' "$__replay_err" >&2
+  [ -z "$__replay_blocked" ] || : > "$REPLAY_ANSWERS/blocked"
+}
+kubectl() { __replay_kubectl "$@"; return "$__replay_code"; }
+date() { if [ "\${1-}" = +%s ]; then read -r __replay_now < "$REPLAY_CLOCK"; echo "$__replay_now"; else ${shell ? `${shell} date` : '/bin/date'} "$@"; fi; }
+sleep() { read -r __replay_now < "$REPLAY_CLOCK"; echo $((__replay_now + \${1%s})) > "$REPLAY_CLOCK"; }
+`;
+  writeFileSync(join(bin, '.functions.sh'), functions);
   const script = (name: string, body: string) => {
-    writeFileSync(join(bin, name), `#!${interpreter}\n${body}`);
+    writeFileSync(join(bin, name), `#!${interpreter}\n. "${join(bin, '.functions.sh')}"\n${body}`);
     chmodSync(join(bin, name), 0o755);
   };
-  // the answers are a sourced file of `case` branches: no process per call but this one; a call
-  // without an answer ends the whole run at once (the Pod runs in a process group of its own)
-  script(
-    'kubectl',
-    `args=\nfor a in "$@"; do args="$args$a${US}"; done\n. "$REPLAY_ANSWERS/answers.sh"\nprintf '%s\\n' "$args" >> "$REPLAY_ANSWERS/misses"\nkill -KILL 0\n`,
-  );
-  script('date', `if [ "$1" = +%s ]; then read -r now < "$REPLAY_CLOCK"; echo "$now"; else exec ${shell ? `${shell} date` : '/bin/date'} "$@"; fi\n`);
-  script('sleep', `read -r now < "$REPLAY_CLOCK"\necho $((now + \${1%s})) > "$REPLAY_CLOCK"\n`);
-  tools = { shell: shell ?? '/bin/sh', bin };
+  // the same, as programs: for an image that runs kubectl without a shell (the tier restart)
+  script('kubectl', '__replay_kubectl "$@"\nexit "$__replay_code"\n');
+  script('date', 'date "$@"\n');
+  script('sleep', 'sleep "$@"\n');
+  tools = { shell: shell ?? '/bin/sh', bin, functions: join(bin, '.functions.sh') };
   return tools;
 }
 
@@ -75,9 +91,9 @@ const keyOfCall = (args: readonly string[]): string => args.map((a) => `${a}${US
 function answersScript(answers: ReadonlyMap<string, KubectlAnswer>): string {
   const branches = [...answers].map(
     ([key, a]) =>
-      `  ${quote(key)}) printf '%s' ${quote(a.stdout)}; printf '%s' ${quote(a.stderr)} >&2;${a.blocked ? ' : > "$REPLAY_ANSWERS/blocked";' : ''} exit ${a.code} ;;`,
+      `  ${quote(key)}) __replay_out=${quote(a.stdout)}; __replay_err=${quote(a.stderr)}; __replay_blocked=${a.blocked ? 1 : "''"}; __replay_code=${a.code} ;;`,
   );
-  return `case "$args" in\n${branches.join('\n')}\nesac\n`;
+  return `case "$__replay_args" in\n${branches.join('\n')}\nesac\n`;
 }
 
 interface Memo {
@@ -123,7 +139,8 @@ export class JobRunner {
   }
 
   private once(c: ApiServer, pod: any, ns: string, answers: ReadonlyMap<string, KubectlAnswer>): { run: PodRun; misses: string[][] } {
-    const { shell, bin } = imageTools();
+    const tools = imageTools();
+    const { bin } = tools;
     const root = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'replay-pod-'));
     try {
       const state = join(root, '.replay');
@@ -135,12 +152,12 @@ export class JobRunner {
       for (const container of [...(pod.initContainers ?? []), ...(pod.containers ?? [])] as Container[]) {
         writeFileSync(join(state, 'clock'), String(EPOCH));
         const argv = [...(container.command ?? []), ...(container.args ?? [])].map((a) => rewrite(a, container, mounts));
-        const program = argv[0] === undefined ? undefined : resolveProgram(argv[0], bin, shell);
+        const program = argv[0] === undefined ? undefined : resolveProgram(argv, tools);
         if (!program) return { run: { outcome: 'failed', log: `${log}exec: "${argv[0] ?? ''}": executable file not found in $PATH\n` }, misses: [] };
         const env: Record<string, string> = { PATH: bin, REPLAY_ANSWERS: state, REPLAY_CLOCK: join(state, 'clock') };
         for (const e of container.env ?? [])
           env[e.name] = e.value !== undefined ? rewrite(e.value, container, mounts) : e.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace' ? ns : '';
-        const result = spawnSync(program.file, [...program.args, ...argv.slice(1)], {
+        const result = spawnSync(program.file, program.args, {
           cwd: root,
           env,
           encoding: 'utf8',
@@ -194,11 +211,22 @@ function rewrite(arg: string, container: Container, volumes: ReadonlyMap<string,
   return arg;
 }
 
-/** The program a container's command runs: the image's `sh` (busybox's), or what its PATH has (an applet, a stand-in). */
-function resolveProgram(command: string, bin: string, shell: string): { file: string; args: string[] } | undefined {
+/**
+ * The program a container's command runs: the image's `sh` (busybox's; a script it runs is
+ * sourced after the stand-in functions), or what its PATH has (an applet, a stand-in).
+ */
+function resolveProgram(argv: readonly string[], tools: Tools): { file: string; args: string[] } | undefined {
+  const [command = '', ...rest] = argv;
   const name = command.split('/').pop()!;
-  if ((name === 'sh' || name === 'ash') && (command === name || command === `/bin/${name}`))
-    return shell.endsWith('busybox') ? { file: shell, args: ['sh'] } : { file: shell, args: [] };
-  if (existsSync(join(bin, name)) && (command === name || /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/.test(command))) return { file: join(bin, name), args: [] };
+  if ((name === 'sh' || name === 'ash') && (command === name || command === `/bin/${name}`)) {
+    const sh = tools.shell.endsWith('busybox') ? [tools.shell, 'sh'] : [tools.shell];
+    const script = rest[0] !== undefined && !rest[0].startsWith('-');
+    return {
+      file: sh[0]!,
+      args: [...sh.slice(1), ...(script ? ['-c', `. "${tools.functions}"; . "$0"`, rest[0]!, ...rest.slice(1)] : rest)],
+    };
+  }
+  if (existsSync(join(tools.bin, name)) && (command === name || /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/.test(command)))
+    return { file: join(tools.bin, name), args: rest };
   return undefined;
 }

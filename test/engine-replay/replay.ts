@@ -135,7 +135,11 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
   const groups =
     options.argocdMode === 'applications'
       ? byWave(applicationsIn(revision, `${options.folder}/applications`))
-      : applicationSetsIn(revision, options.folder).map((s) => ({ name: s.name, steps: stepsOf(s.applications, s.steps, log, s.name) }));
+      : applicationSetsIn(revision, options.folder).map((s) => ({
+          name: s.name,
+          rolling: s.steps.length > 0,
+          steps: stepsOf(s.applications, s.steps, log, s.name),
+        }));
   const apps = groups.flatMap((g) => g.steps.flat());
   const targets = new Map<string, Obj[]>(apps.map((a) => [a.name, revision.build(a.path)]));
   const destinations = new Map(apps.map((a) => [a.name, destinationCluster(fleet, a.destination)]));
@@ -177,8 +181,13 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
           if (g.steps.slice(0, i).some((s) => !s.every(done))) break;
           for (const a of g.steps[i]!) {
             const op = ops.get(a.name);
+            const c = clusterOf(a);
             if (!op) start(a);
-            else if (op.phase === 'Failed') {
+            else if (op.phase === 'Succeeded' && !g.rolling && a.automated && a.selfHeal && c && !applicationSynced(c, targets.get(a.name)!)) {
+              // automated self-heal (controller/appcontroller.go autoSync): the same revision synced again once the live state drifted
+              log.push(`[argocd] ${a.name}: self-heal`);
+              start(a);
+            } else if (op.phase === 'Failed') {
               const n = retries.get(a.name) ?? 0;
               // syncPolicy.retry: limit attempts after a failed sync, none left: the revision waits for a person
               if (a.retryLimit < 0 || n < a.retryLimit) {
@@ -230,9 +239,9 @@ function stepsOf(apps: ArgoApplication[], steps: readonly { key: string; values:
 }
 
 /** Plain Applications from an app-of-apps: by their own sync wave, each wave after the previous is Healthy. */
-function byWave(apps: ArgoApplication[]): { name: string; steps: ArgoApplication[][] }[] {
+function byWave(apps: ArgoApplication[]): { name: string; rolling: boolean; steps: ArgoApplication[][] }[] {
   const waves = [...new Set(apps.map((a) => a.wave))].sort((a, b) => a - b);
-  return [{ name: 'app-of-apps', steps: waves.map((w) => apps.filter((a) => a.wave === w)) }];
+  return [{ name: 'app-of-apps', rolling: false, steps: waves.map((w) => apps.filter((a) => a.wave === w)) }];
 }
 
 function replayFlux(options: ReplayOptions): ReplayResult {

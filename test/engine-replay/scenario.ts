@@ -187,7 +187,8 @@ export function registerDelivery(fleet: Fleet, compiled: Pick<Compiled, 'definit
     for (const c of d.spec.clusters) fleet.operator.fluxHomes.set(`${folder}/${c.clusterID}`, c.clusterID);
     return;
   }
-  const hubID = fleet.operator.fluxHomes.get(folder) ?? d.spec.clusters.find((c) => !c.delivery.flux?.kubeConfigSecretRef)?.clusterID;
+  const own = d.spec.clusters.find((c) => !c.delivery.flux?.kubeConfigSecretRef)?.clusterID;
+  const hubID = own !== undefined && fleet.clusters.has(own) ? own : fleet.operator.fluxHomes.get(folder);
   if (!hubID) throw new Error(`${d.metadata.name}: every cluster has a kubeConfigSecretRef: a hub outside the fleet is not modelled`);
   fleet.operator.fluxHomes.set(folder, hubID);
   const hub = fleet.cluster(hubID);
