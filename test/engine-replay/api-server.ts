@@ -151,7 +151,6 @@ export class ApiServer {
     // (an update that leaves it out keeps it: the field is immutable, PrepareForUpdate copies it)
     if (o.kind === 'Service' && o.spec && o.spec.clusterIP === undefined && o.spec.type !== 'ExternalName')
       o.spec = { ...o.spec, clusterIP: live?.spec?.clusterIP ?? `10.96.${Math.floor(++this.serviceIPs / 250)}.${this.serviceIPs % 250}` };
-    o.metadata.resourceVersion = String(++this.resourceVersion);
     if (o.kind === 'Namespace') o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name };
     if (o.kind === 'CustomResourceDefinition')
       // the apiextensions-apiserver establishes a CRD whose names are free at once (NamingConditionController)
@@ -161,6 +160,10 @@ export class ApiServer {
           { type: 'Established', status: 'True' },
         ],
       };
+    // a write that changes nothing is no new resourceVersion: `version` then tells whether anything changed
+    o.metadata.resourceVersion = live?.metadata.resourceVersion;
+    if (live && JSON.stringify(o) === JSON.stringify(live)) return live;
+    o.metadata.resourceVersion = String(++this.resourceVersion);
     this.store.set(keyOf(o), o);
     return o;
   }
@@ -169,6 +172,7 @@ export class ApiServer {
   delete(o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): boolean {
     const key = keyOf(o);
     if (!this.store.delete(key)) return false;
+    this.resourceVersion++;
     if (o.kind === 'Namespace') for (const [k, v] of this.store) if (v.metadata.namespace === o.metadata.name) this.store.delete(k);
     if (o.kind === 'CustomResourceDefinition') {
       const crd = o as Obj;

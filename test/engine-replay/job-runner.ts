@@ -56,21 +56,25 @@ function imageTools(): Tools {
     for (const applet of spawnSync(shell, ['--list'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean))
       if (!['kubectl', 'date', 'sleep', 'bash'].includes(applet)) symlinkSync(shell, join(bin, applet));
   // kubectl, date and sleep as shell functions (a script's shell finds a function before PATH): no
-  // process per call. The answers are a sourced file of `case` branches; a call without an answer
-  // ends the whole run at once (the Pod runs in a process group of its own).
+  // process per call. The answers are a sourced file of `case` branches; a call without one is
+  // recorded and fails (exit 97), the run goes on to record the calls after it, and is thrown away.
   const functions = `__replay_kubectl() {
   __replay_args=
   for __replay_a in "$@"; do __replay_args="$__replay_args$__replay_a${US}"; done
   __replay_code=
   . "$REPLAY_ANSWERS/answers.sh"
-  if [ -z "$__replay_code" ]; then printf '%s\\n' "$__replay_args" >> "$REPLAY_ANSWERS/misses"; kill -KILL 0; fi
+  if [ -z "$__replay_code" ]; then printf '%s\\n' "$__replay_args" >> "$REPLAY_ANSWERS/misses"; __replay_out=; __replay_err=; __replay_blocked=; __replay_code=97; fi
   printf '%s' "$__replay_out"
   printf '%s' "$__replay_err" >&2
   [ -z "$__replay_blocked" ] || : > "$REPLAY_ANSWERS/blocked"
 }
 kubectl() { __replay_kubectl "$@"; return "$__replay_code"; }
 date() { if [ "\${1-}" = +%s ]; then read -r __replay_now < "$REPLAY_CLOCK"; echo "$__replay_now"; else ${shell ? `${shell} date` : '/bin/date'} "$@"; fi; }
-sleep() { read -r __replay_now < "$REPLAY_CLOCK"; echo $((__replay_now + \${1%s})) > "$REPLAY_CLOCK"; }
+sleep() {
+  # a run that met calls without answers is thrown away: no need to wait for its retries
+  [ ! -s "$REPLAY_ANSWERS/misses" ] || kill -KILL 0
+  read -r __replay_now < "$REPLAY_CLOCK"; echo $((__replay_now + \${1%s})) > "$REPLAY_CLOCK"
+}
 `;
   writeFileSync(join(bin, '.functions.sh'), functions);
   const script = (name: string, body: string) => {
@@ -116,12 +120,16 @@ export class JobRunner {
     const user = serviceAccountUser(ns, pod.serviceAccountName ?? 'default');
     const now = () => new Date((EPOCH + ++this.restarts) * 1000).toISOString().replace('.000', '');
     const answer = (args: string[]) => kubectl(c, user, ns, args, now);
-    const key = `${c.clusterID}/${ns}/${job.metadata.name}/${job.metadata.uid ?? ''}`;
-    // the same answers to the same calls: the same run (the scripts read nothing else)
+    // the Pod as it starts: its spec and the ConfigMaps it mounts
+    const volumes = ((pod.volumes ?? []) as { configMap?: { name: string } }[]).map((v) => v.configMap && c.get('v1', 'ConfigMap', ns, v.configMap.name)?.data);
+    const key = `${c.clusterID}/${ns}/${job.metadata.name}/${JSON.stringify([pod, volumes])}`;
+    // the same Pod, the same answers to the same calls: the same run (the scripts read nothing else)
     const memo = this.memo.get(key);
-    if (memo && JSON.stringify(memo.calls.map((args) => answer(args))) === memo.answers) return memo.run;
-    const calls: string[][] = [];
-    const answers = new Map<string, KubectlAnswer>();
+    const again = memo?.calls.map((args) => answer(args));
+    if (memo && JSON.stringify(again) === memo.answers) return memo.run;
+    // the calls the last run made are likely the calls this one makes: answered before it starts
+    const calls: string[][] = [...(memo?.calls ?? [])];
+    const answers = new Map<string, KubectlAnswer>(memo ? memo.calls.map((args, i) => [keyOfCall(args), again![i]!]) : []);
     let run: PodRun | undefined;
     for (let attempt = 0; attempt < 20 && run === undefined; attempt++) {
       const result = this.once(c, pod, ns, answers);
@@ -162,7 +170,7 @@ export class JobRunner {
           env,
           encoding: 'utf8',
           timeout: 60_000,
-          // a process group of its own: the stand-in ends the whole run with `kill 0`
+          // a process group of its own: a discovery run ends itself with `kill 0`
           detached: true,
         } as Parameters<typeof spawnSync>[2] & { encoding: 'utf8' });
         log += `${result.stdout ?? ''}${result.stderr ?? ''}`;

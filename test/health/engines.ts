@@ -32,6 +32,7 @@ for _, k in ipairs(safe) do base[k] = _G[k] end
 base.print = function() end
 local function copy(t) local c = {} for k, v in pairs(t) do c[k] = v end return c end
 local compiled = {}
+__argocd_scripts = {}
 local SEP = string.char(1)
 local stringIndex = getmetatable("").__index
 function __argocd_health(script, obj, open)
@@ -82,10 +83,30 @@ export interface ArgoCdHealth {
 
 /** One health script on one object, as Argo CD evaluates it (above); `openLibs` for a built-in script or `useOpenLibs`. */
 export function runArgoCdHealth(script: string, obj: unknown, openLibs = false): ArgoCdHealth {
+  // a health is a function of the script and the object: the engine replay asks again and again
+  const key = `${openLibs}\u0000${script}\u0000${JSON.stringify(obj)}`;
+  const known = RESULTS.get(key);
+  if (known) return known;
+  if (RESULTS.size > 10_000) RESULTS.clear();
+  const health = evaluate(script, obj, openLibs);
+  RESULTS.set(key, health);
+  return health;
+}
+
+const RESULTS = new Map<string, ArgoCdHealth>();
+/** Scripts by text, each sent to the VM once. */
+const SCRIPTS = new Map<string, number>();
+
+function evaluate(script: string, obj: unknown, openLibs: boolean): ArgoCdHealth {
+  let id = SCRIPTS.get(script);
+  if (id === undefined) {
+    SCRIPTS.set(script, (id = SCRIPTS.size));
+    VM.doStringSync(`__argocd_scripts[${id}] = ${luaString(script)}`);
+  }
   let result: string;
   try {
     // one string back: a table would stay a reference into the VM
-    result = VM.doStringSync(`return __argocd_health(${luaString(script)}, ${luaLiteral(obj)}, ${openLibs})`) as string;
+    result = VM.doStringSync(`return __argocd_health(__argocd_scripts[${id}], ${luaLiteral(obj)}, ${openLibs})`) as string;
   } catch (e) {
     return { status: 'Unknown', message: (e as Error).message };
   }
