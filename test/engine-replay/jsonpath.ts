@@ -3,7 +3,7 @@
  * outside braces as written, each `{…}` the values its path selects, several joined by a space, a
  * missing key nothing. The subset the bundles' scripts use: `.field`, `['field']`, `[n]`, `[*]`
  * and filters `[?(@.path == 'literal')]` (`==`, `!=`). Strings print as they are, numbers and
- * booleans as Go prints them, maps and lists as JSON. test/engine-replay/jsonpath.test.ts holds it
+ * booleans as Go prints them, maps and lists as JSON (keys in order). test/engine-replay/jsonpath.test.ts holds it
  * to the real kubectl where one is installed.
  */
 export function jsonpath(template: string, root: unknown): string {
@@ -36,7 +36,19 @@ function matchingBrace(s: string, open: number): number {
   throw new Error(`unclosed action in ${s}`);
 }
 
-const print = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+const print = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(sorted(v)));
+
+/** Go's json.Marshal of a map: keys in order. */
+const sorted = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(sorted)
+    : v !== null && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+        )
+      : v;
 
 type Step = { field: string } | { index: number } | { all: true } | { filter: { path: string[]; op: '==' | '!='; value: unknown } };
 

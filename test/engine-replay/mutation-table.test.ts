@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { editObjects } from './edit-output';
+import type { Fleet } from './controllers';
 import type { Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
 import type { Revision } from './revision';
@@ -22,9 +23,10 @@ beforeAll(async () => {
 
 type Engine = 'argocd' | 'flux';
 
-async function install(engine: Engine, mutate: (r: Revision) => Revision = (r) => r): Promise<ReplayResult> {
+async function install(engine: Engine, mutate: (r: Revision) => Revision = (r) => r, model?: (fleet: Fleet) => void): Promise<ReplayResult> {
   const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
   deployApplications(compiled.definition)(fleet);
+  model?.(fleet);
   const { revision, folder } = compiled.forEngine(engine);
   return replay({ engine, revision: mutate(revision), folder, fleet, operator: true });
 }
@@ -40,11 +42,22 @@ const notConverged = (r: ReplayResult): string[] => [
 ];
 
 const isMemberBinding = (o: Obj) => o.kind === 'RoleBinding' && o.roleRef?.name === 'antrea-mc-member-cluster-role';
+const isVerification = (o: Obj) => o.metadata.labels?.['antrea-clusterset/unit'] === 'verify';
+/** every CEL health rule of every Kustomization, `current` replaced */
+const fluxCurrent = (current: string) => (r: Revision) =>
+  editObjects(r, (o) =>
+    o.kind === 'Kustomization' && o.spec?.healthCheckExprs
+      ? { ...o, spec: { ...o.spec, healthCheckExprs: o.spec.healthCheckExprs.map((e: object) => ({ ...e, current })) } }
+      : o,
+  );
 
 interface Mutation {
   readonly name: string;
   readonly engines: readonly Engine[];
-  readonly mutate: (r: Revision) => Revision;
+  /** the mistake in the product's output */
+  readonly mutate?: (r: Revision) => Revision;
+  /** or a controller the replay's Antrea lacks (what the replay would get wrong if it never ran) */
+  readonly model?: (fleet: Fleet) => void;
   /** what the replay must show: at least one unit not converged, for this reason */
   readonly red: RegExp;
 }
@@ -90,6 +103,82 @@ const MUTATIONS: Mutation[] = [
       ),
     red: /KubeConfig secret/,
   },
+  {
+    name: 'ServiceExport status never written (a replay without the member ServiceExport controller)',
+    engines: ['argocd', 'flux'],
+    model: (fleet) => fleet.off.add('serviceexport'),
+    red: /test-cluster-west-exports: .*Not exported yet|test-cluster-east(-verify)?: Failed/,
+  },
+  {
+    name: 'the member Role without `create` on memberclusterannounces',
+    engines: ['argocd', 'flux'],
+    mutate: (r) =>
+      editObjects(r, (o) =>
+        o.kind === 'Role' && o.metadata.name === 'antrea-mc-member-cluster-role'
+          ? {
+              ...o,
+              rules: o.rules.map((rule: { resources: string[]; verbs: string[] }) =>
+                rule.resources.includes('memberclusterannounces') ? { ...rule, verbs: rule.verbs.filter((v) => v !== 'create') } : rule,
+              ),
+            }
+          : o,
+      ),
+    red: /test-cluster-(east|west)/,
+  },
+  {
+    name: 'the member ClusterSets name an address the leader does not answer on',
+    engines: ['argocd', 'flux'],
+    mutate: (r) =>
+      editObjects(r, (o) =>
+        o.kind === 'ClusterSet' && o.spec.leaders?.[0]?.server
+          ? { ...o, spec: { ...o.spec, leaders: [{ ...o.spec.leaders[0], server: 'https://leader.elsewhere.test:6443' }] } }
+          : o,
+      ),
+    red: /test-cluster-(east|west).*ClusterSet/,
+  },
+  {
+    name: 'a ResourceExport without its policy',
+    engines: ['argocd', 'flux'],
+    mutate: (r) => editObjects(r, (o) => (o.kind === 'ResourceExport' ? { ...o, spec: { ...o.spec, clusterNetworkPolicy: undefined } } : o)),
+    red: /test-cluster-north.*(Degraded|Failed)/,
+  },
+  {
+    name: 'the verification Role and ClusterRole grant nothing',
+    engines: ['argocd', 'flux'],
+    mutate: (r) => editObjects(r, (o) => ((o.kind === 'Role' || o.kind === 'ClusterRole') && isVerification(o) ? { ...o, rules: [] } : o)),
+    red: /test-cluster-(east|west)(-verify)?: Failed/,
+  },
+  {
+    name: 'an Argo CD destination naming a cluster nobody registered',
+    engines: ['argocd'],
+    mutate: (r) =>
+      editObjects(r, (o) =>
+        o.kind === 'ApplicationSet'
+          ? {
+              ...o,
+              spec: {
+                ...o.spec,
+                generators: o.spec.generators.map((g: { list: { elements: Record<string, string>[] } }) => ({
+                  list: { elements: g.list.elements.map((e) => ({ ...e, destinationName: `${e.destinationName}-unregistered` })) },
+                })),
+              },
+            }
+          : o,
+      ),
+    red: /InvalidSpecError: .*there are no clusters with this name/,
+  },
+  {
+    name: "every Flux CEL rule's `current` never true",
+    engines: ['flux'],
+    mutate: fluxCurrent('false'),
+    red: /(north|east|west)-4-resources: (Failed|Progressing)/,
+  },
+  {
+    name: 'a Flux CEL rule that does not parse',
+    engines: ['flux'],
+    mutate: fluxCurrent('has(status.conditions) &&'),
+    red: /InvalidCELExpression/,
+  },
 ];
 
 describe('the control: test-clusterset as synthesized converges', () => {
@@ -101,7 +190,7 @@ describe('the control: test-clusterset as synthesized converges', () => {
 
 describe.each(MUTATIONS)('$name: the replay turns red', (m) => {
   test.each(m.engines)('%s', async (engine) => {
-    const r = await install(engine, m.mutate);
+    const r = await install(engine, m.mutate, m.model);
     const red = notConverged(r);
     expect(red.length, r.log.join('\n')).toBeGreaterThan(0);
     expect(red.join('\n'), r.log.join('\n')).toMatch(m.red);
