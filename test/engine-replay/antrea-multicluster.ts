@@ -366,7 +366,7 @@ export class AntreaMulticluster {
   private endpointIPType(c: ApiServer, ns: string): string {
     const cm = c.get('v1', 'ConfigMap', ns, 'antrea-mc-controller-config');
     const text = cm?.data?.['controller_manager_config.yaml'] as string | undefined;
-    return ((text && (parse(text) as { endpointIPType?: string } | null)?.endpointIPType) || 'ClusterIP') as string;
+    return (text && (parse(text) as { endpointIPType?: string } | null)?.endpointIPType) || 'ClusterIP';
   }
 
   /**

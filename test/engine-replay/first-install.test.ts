@@ -114,7 +114,7 @@ function verdict(r: ReplayResult, absent: Missing = 'all'): Verdict {
 const CONVERGED: Verdict = { stuck: [], clusterSets: [], missing: [] };
 
 /** A ClusterSet's health as the engine that applied it judges it: Argo CD's argocd-cm Lua, or the unit's kstatus and CEL. */
-function clusterSetHealth(r: ReplayResult, unit: string, live: Obj): 'healthy' | string {
+function clusterSetHealth(r: ReplayResult, unit: string, live: Obj): 'healthy' | 'not healthy' {
   if (r.argocd[unit]) return argoHealth(live, r.argocdSettings)?.status === 'Healthy' ? 'healthy' : 'not healthy';
   const run = r.fluxRuns.get(unit);
   return run && kstatus(live, run.k.healthCheckExprs).status === 'Current' ? 'healthy' : 'not healthy';

@@ -97,7 +97,7 @@ function bracketEnd(s: string, open: number): number {
 }
 
 const field = (v: unknown, name: string): unknown[] =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && name in (v as object) ? [(v as Record<string, unknown>)[name]] : [];
+  v !== null && typeof v === 'object' && !Array.isArray(v) && name in v ? [(v as Record<string, unknown>)[name]] : [];
 
 function evaluate(expr: string, root: unknown): unknown[] {
   let values: unknown[] = [root];

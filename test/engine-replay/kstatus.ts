@@ -32,7 +32,7 @@ export function kstatus(o: Obj | undefined, exprs: readonly HealthCheckExpr[] = 
   if (!o) return { status: 'NotFound' };
   const group = groupOf(o.apiVersion);
   const expr = exprs.find((e) => groupOf(e.apiVersion) === group && e.kind === o.kind) ?? exprs.find((e) => groupOf(e.apiVersion) === group && !e.kind);
-  if (expr) return { status: runFluxHealth(expr, o as Record<string, unknown>) };
+  if (expr) return { status: runFluxHealth(expr, o) };
   if (group === 'batch' && o.kind === 'Job') return fluxJob(o);
   if (o.metadata.deletionTimestamp) return { status: 'Terminating', message: 'Resource scheduled for deletion' };
   const s = o.status ?? {};

@@ -81,7 +81,7 @@ export function kubectl(c: ApiServer, user: User, podNamespace: string, args: re
   const client = new Client(c, user);
   const target = (arg: string, next?: string): { r: Resource; name: string } | KubectlAnswer => {
     const [type, slashName] = arg.includes('/') ? [arg.slice(0, arg.indexOf('/')), arg.slice(arg.indexOf('/') + 1)] : [arg, next];
-    const r = resolve(c, type!);
+    const r = resolve(c, type);
     if (!r) return fail(`error: the server doesn't have a resource type "${type}"`);
     if (!slashName) return fail('error: a resource name is required');
     return { r, name: slashName };
