@@ -10,7 +10,7 @@ import type { CelHealthCheck } from '../../src/health/health-rule';
  * safe os (`oslib_safe.go`: `time` and `date`); a script from `argocd-cm` gets every library only
  * with `resource.customizations.useOpenLibs.<group>_<Kind>: true` (`GetHealthScript`), a built-in
  * one always. `obj` is the object decoded into Lua tables (`decodeValue`: maps and lists become
- * tables, numbers Lua numbers, null nil). The result (`ExecuteHealthLua`): a table is
+ * tables, numbers Lua numbers, null nil), and `actionParams` an empty table. The result (`ExecuteHealthLua`): a table is
  * JSON-encoded and decoded into `{status, message}` (a field of another type leaves the health
  * empty, as json.Unmarshal's type error does there); nil is an empty health; a status outside
  * Healthy, Progressing, Degraded, Suspended, Missing, Unknown is Unknown "Lua returned an invalid
@@ -60,6 +60,8 @@ function __argocd_health(script, obj, open)
   end
   env._G = env
   env.obj = obj
+  -- runLuaWithResourceActionParameters sets it for every script, a health script's empty
+  env.actionParams = {}
   setfenv(fn, env)
   if not open then getmetatable("").__index = nil end
   local ok, result = pcall(fn)
