@@ -10,8 +10,9 @@ import type { CelHealthCheck } from '../../src/health/health-rule';
  * safe os (`oslib_safe.go`: `time` and `date`); a script from `argocd-cm` gets every library only
  * with `resource.customizations.useOpenLibs.<group>_<Kind>: true` (`GetHealthScript`), a built-in
  * one always. `obj` is the object decoded into Lua tables (`decodeValue`: maps and lists become
- * tables, numbers Lua numbers, null nil), and `actionParams` an empty table. The result (`ExecuteHealthLua`): a table is
- * JSON-encoded and decoded into `{status, message}` (a field of another type leaves the health
+ * tables, numbers Lua numbers, null nil), and `actionParams` an empty table. The result
+ * (`ExecuteHealthLua`): a table is JSON-encoded and decoded into `{status, message}` (a field of
+ * another type leaves the health
  * empty, as json.Unmarshal's type error does there); nil is an empty health; a status outside
  * Healthy, Progressing, Degraded, Suspended, Missing, Unknown is Unknown "Lua returned an invalid
  * health status"; any other value, or an error, fails the evaluation, which `GetResourceHealth`
