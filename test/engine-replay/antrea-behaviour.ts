@@ -1,6 +1,6 @@
 import type { ApiServer } from './api-server';
 import type { Fleet } from './controllers';
-import { conditionOf, type Obj } from './kube';
+import type { Obj } from './kube';
 
 /**
  * What planned changes depend on beyond a first install (#27), modelled on the replay's fleet from
@@ -19,8 +19,9 @@ import { conditionOf, type Obj } from './kube';
  *   starts, the member creates `antrea-mc-<name>` if its Tier exists, else records ACNPImportFailed
  *   and does not retry (member/acnp_resourceimport_controller.go; resourceimport_controller.go
  *   SetupWithManager, GenerationChangedPredicate); an export that goes takes the policy with it;
- * - the tier-restart Job: it completes once every Tier it waits for exists, and restarts the
- *   member's controller (synth/objects/tier-restart.ts);
+ * - a restart of the member's controller (the tier-restart Job's `kubectl rollout restart`, run
+ *   by job-runner.ts: a new `kubectl.kubernetes.io/restartedAt` in its pod template) handles every
+ *   import again;
  * - Gateway election: the active Gateway stays while annotated and Ready; otherwise another
  *   annotated candidate is elected (member/node_controller.go, Reconcile, recreateActiveGateway).
  */
@@ -35,22 +36,15 @@ export interface AntreaModel {
 
 const GATEWAY = 'multicluster.antrea.io/gateway';
 const BUILTIN_TIERS = new Set(['emergency', 'securityops', 'networkops', 'platform', 'application', 'baseline']);
-const RESTART = 'antrea-clusterset-tier-restart-';
+const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
 export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
   const model: AntreaModel = { activeGateway: new Map(), importFailed: new Map(), refusals: [] };
   /** per member cluster: import name → the generation the controller last handled */
   const handled = new Map<string, Map<string, number>>();
-  const restarted = new Set<string>();
+  /** per cluster: the mc-controller pod template's restartedAt last seen */
+  const restarted = new Map<string, string | undefined>();
   for (const c of fleet.clusters.values()) install(c, model, fleet);
-
-  const jobOutcome = fleet.jobOutcome;
-  fleet.jobOutcome = (c, job) => {
-    if (!job.metadata.name.startsWith(RESTART)) return jobOutcome(c, job);
-    const args = (job.spec.template.spec.initContainers[0].args as string[]).filter((a) => a.startsWith('tiers.crd.antrea.io/'));
-    if (!args.every((a) => c.get('crd.antrea.io', 'Tier', undefined, a.split('/')[1]!))) return undefined;
-    return jobOutcome(c, job);
-  };
 
   fleet.addControllers((c) => {
     restarts(c);
@@ -58,45 +52,52 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
     gateways(c);
   });
 
-  /** A completed tier-restart Job restarts the member's controller once: every import is handled again. */
+  /** A restarted member controller (a new restartedAt in its pod template) handles every import again. */
   function restarts(c: ApiServer): void {
-    for (const job of c.list('Job')) {
-      const key = `${c.clusterID}/${job.metadata.name}`;
-      if (!job.metadata.name.startsWith(RESTART) || restarted.has(key) || conditionOf(job, 'Complete')?.status !== 'True') continue;
-      restarted.add(key);
-      handled.delete(c.clusterID);
-      fleet.events.push({ cluster: c.clusterID, message: `${job.metadata.name} restarted antrea-mc-controller` });
+    for (const d of c.list('Deployment')) {
+      if (d.metadata.name !== 'antrea-mc-controller') continue;
+      const key = `${c.clusterID}/${d.metadata.namespace}`;
+      const at = d.spec.template?.metadata?.annotations?.[RESTARTED_AT] as string | undefined;
+      if (restarted.has(key) && restarted.get(key) !== at) {
+        handled.delete(c.clusterID);
+        fleet.events.push({ cluster: c.clusterID, message: `antrea-mc-controller in ${d.metadata.namespace} restarted (${RESTARTED_AT} ${at})` });
+      }
+      restarted.set(key, at);
     }
   }
 
+  /**
+   * member/acnp_resourceimport_controller.go: the policy imports the member's import reconciler
+   * reads from its leader (ResourceImports the leader made of its ResourceExports), each handled on
+   * its creation, a generation change, or a restart of the controller.
+   */
   function imports(c: ApiServer): void {
     for (const cs of c.list('ClusterSet')) {
-      const leaderID = cs.spec.leaders?.[0]?.clusterID as string | undefined;
-      if (!cs.spec.leaders?.[0]?.server || !leaderID || conditionOf(cs, 'Ready')?.status !== 'True') continue;
-      const leader = fleet.clusters.get(leaderID);
-      if (!leader) continue;
-      const exports = leader.list('ResourceExport', cs.spec.namespace as string).filter((e) => e.spec.kind === 'AntreaClusterNetworkPolicy');
+      const area = fleet.multicluster.connectedArea(c, cs.metadata.namespace!);
+      const leader = area && fleet.reach(area.server);
+      if (!area || !leader) continue;
+      const imported = leader.list('ResourceImport', area.leaderNamespace).filter((i) => i.spec.kind === 'AntreaClusterNetworkPolicy');
       const done = handled.get(c.clusterID) ?? new Map<string, number>();
       handled.set(c.clusterID, done);
       const failed = model.importFailed.get(c.clusterID) ?? new Set<string>();
       model.importFailed.set(c.clusterID, failed);
-      for (const e of exports) {
-        const generation = e.metadata.generation ?? 1;
-        if (done.get(e.spec.name) === generation) continue;
-        done.set(e.spec.name, generation);
-        const spec = e.spec.clusterNetworkPolicy as { tier?: string };
+      for (const i of imported) {
+        const generation = i.metadata.generation ?? 1;
+        if (done.get(i.spec.name) === generation) continue;
+        done.set(i.spec.name, generation);
+        const spec = i.spec.clusterNetworkPolicy as { tier?: string };
         const tier = spec.tier ?? 'application';
-        const name = `antrea-mc-${e.spec.name as string}`;
+        const name = `antrea-mc-${i.spec.name as string}`;
         if (!BUILTIN_TIERS.has(tier.toLowerCase()) && !c.get('crd.antrea.io', 'Tier', undefined, tier)) {
-          failed.add(e.spec.name);
-          fleet.events.push({ cluster: c.clusterID, message: `ACNPImportFailed ${e.spec.name}: Tier ${tier} does not exist` });
+          failed.add(i.spec.name);
+          fleet.events.push({ cluster: c.clusterID, message: `ACNPImportFailed ${i.spec.name}: Tier ${tier} does not exist` });
           continue;
         }
-        failed.delete(e.spec.name);
+        failed.delete(i.spec.name);
         c.put({ apiVersion: 'crd.antrea.io/v1beta1', kind: 'ClusterNetworkPolicy', metadata: { name }, spec });
       }
-      // an export that goes takes the member's policy with it
-      const names = new Set(exports.map((e) => `antrea-mc-${e.spec.name as string}`));
+      // an import that goes takes the member's policy with it
+      const names = new Set(imported.map((i) => `antrea-mc-${i.spec.name as string}`));
       for (const p of c.list('ClusterNetworkPolicy'))
         if (p.metadata.name.startsWith('antrea-mc-') && !names.has(p.metadata.name)) {
           c.delete(p);
@@ -181,12 +182,7 @@ const isLeaderClusterSet = (c: ApiServer, o: Pick<Obj, 'apiVersion' | 'kind' | '
   return live !== undefined && !live.spec.leaders?.[0]?.server;
 };
 
-/** The members whose MemberClusterAnnounce is in a leader's Namespace: each member ClusterSet that names that leader and Namespace. */
+/** The members whose MemberClusterAnnounce is in a leader's Namespace (the announces their controllers wrote there). */
 export function announcing(fleet: Fleet, leaderID: string, namespace: string): string[] {
-  return [...fleet.clusters.values()]
-    .filter((m) =>
-      m.list('ClusterSet').some((cs) => cs.spec.leaders?.[0]?.server && cs.spec.leaders[0].clusterID === leaderID && cs.spec.namespace === namespace),
-    )
-    .map((m) => m.clusterID)
-    .sort();
+  return (fleet.clusters.get(leaderID)?.list('MemberClusterAnnounce', namespace) ?? []).map((a) => a.clusterID as string).sort();
 }

@@ -18,6 +18,8 @@ export interface ClusterOptions {
   readonly preinstalled?: readonly Obj[];
   /** Kubernetes minor version (1.x): ValidatingAdmissionPolicy is served from 1.30 */
   readonly kubernetesMinor?: number;
+  /** the URLs its API server answers on (a load balancer, a DNS name, an IP); the first is the one kubeconfigs name */
+  readonly addresses?: readonly string[];
 }
 
 export type ApplyResult = { ok: true; created: boolean } | { ok: false; error: string };
@@ -43,6 +45,11 @@ export class ApiServer {
   readonly cni: 'none' | 'other';
   readonly kubernetesMinor: number;
   readonly nodes: NodeState[];
+  /** the URLs it answers on, without a trailing slash */
+  readonly addresses: string[];
+  /** the cluster CA's certificate, as a token Secret's `ca.crt` carries it (base64): a client that trusts another cluster's CA fails TLS */
+  readonly ca: string;
+  private serviceIPs = 0;
   private readonly store = new Map<string, Obj>();
   private resourceVersion = 0;
   /** moves on every write: equal values, equal store */
@@ -56,6 +63,8 @@ export class ApiServer {
     this.clusterID = options.clusterID;
     this.cni = options.cni;
     this.kubernetesMinor = options.kubernetesMinor ?? 31;
+    this.addresses = (options.addresses ?? [`https://${options.clusterID}.clusters.test:6443`]).map((a) => a.replace(/\/+$/, ''));
+    this.ca = btoa(`the CA of ${options.clusterID}`);
     this.nodes = [{ name: `${options.clusterID}-control-plane`, controlPlane: true }, ...options.nodes.map((name) => ({ name, controlPlane: false }))];
     for (const ns of [...SYSTEM_NAMESPACES, ...(options.namespaces ?? [])]) this.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     for (const n of this.nodes)
@@ -135,7 +144,13 @@ export class ApiServer {
   put(o: Obj): Obj {
     const live = this.getLike(o);
     o.metadata.generation ??= live?.metadata.generation ?? 1;
-    o.metadata.resourceVersion = String(++this.resourceVersion);
+    // a write that changes the spec is a new generation (registry strategies' PrepareForUpdate)
+    if (live && o.metadata.generation === live.metadata.generation && o.spec !== undefined && JSON.stringify(o.spec) !== JSON.stringify(live.spec))
+      o.metadata.generation = (live.metadata.generation ?? 1) + 1;
+    // the Service IP allocator (pkg/registry/core/service/ipallocator) gives a new Service a ClusterIP unless it is headless or ExternalName
+    // (an update that leaves it out keeps it: the field is immutable, PrepareForUpdate copies it)
+    if (o.kind === 'Service' && o.spec && o.spec.clusterIP === undefined && o.spec.type !== 'ExternalName')
+      o.spec = { ...o.spec, clusterIP: live?.spec?.clusterIP ?? `10.96.${Math.floor(++this.serviceIPs / 250)}.${this.serviceIPs % 250}` };
     if (o.kind === 'Namespace') o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name };
     if (o.kind === 'CustomResourceDefinition')
       // the apiextensions-apiserver establishes a CRD whose names are free at once (NamingConditionController)
@@ -145,6 +160,10 @@ export class ApiServer {
           { type: 'Established', status: 'True' },
         ],
       };
+    // a write that changes nothing is no new resourceVersion: `version` then tells whether anything changed
+    o.metadata.resourceVersion = live?.metadata.resourceVersion;
+    if (live && JSON.stringify(o) === JSON.stringify(live)) return live;
+    o.metadata.resourceVersion = String(++this.resourceVersion);
     this.store.set(keyOf(o), o);
     return o;
   }
@@ -153,6 +172,7 @@ export class ApiServer {
   delete(o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): boolean {
     const key = keyOf(o);
     if (!this.store.delete(key)) return false;
+    this.resourceVersion++;
     if (o.kind === 'Namespace') for (const [k, v] of this.store) if (v.metadata.namespace === o.metadata.name) this.store.delete(k);
     if (o.kind === 'CustomResourceDefinition') {
       const crd = o as Obj;

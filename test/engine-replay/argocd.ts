@@ -1,5 +1,5 @@
 import type { ApiServer } from './api-server';
-import { argoHealth, type ArgoHealthOverrides, type HealthStatus } from './health';
+import { argoHealth, isHook, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
 import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
 import type { Revision } from './revision';
 
@@ -13,13 +13,15 @@ const TRACKING = 'argocd.argoproj.io/tracking-id';
 export interface ArgoApplication {
   readonly name: string;
   readonly labels: Readonly<Record<string, string>>;
-  /** the destination's `name` or `server`: the replay maps it to a cluster */
-  readonly destination: string;
+  /** `spec.destination`: Argo CD finds the cluster by it (argo.GetDestinationCluster) */
+  readonly destination: { readonly name?: string; readonly server?: string };
   readonly path: string;
   readonly syncOptions: readonly string[];
   /** `syncPolicy.retry.limit`; negative: retry without end (argo-cd docs/operator-manual/application.yaml) */
   readonly retryLimit: number;
   readonly automated: boolean;
+  /** `syncPolicy.automated.selfHeal` */
+  readonly selfHeal: boolean;
   /** `syncPolicy.automated.prune` */
   readonly prune: boolean;
   /** sync wave of the Application object itself (an app-of-apps orders by it) */
@@ -54,12 +56,16 @@ const applicationOf = (o: {
 }): ArgoApplication => ({
   name: o.metadata.name,
   labels: o.metadata.labels ?? {},
-  destination: o.spec.destination.name || o.spec.destination.server,
+  destination: {
+    ...(o.spec.destination?.name && { name: o.spec.destination.name as string }),
+    ...(o.spec.destination?.server && { server: o.spec.destination.server as string }),
+  },
   path: o.spec.source.path,
   syncOptions: o.spec.syncPolicy?.syncOptions ?? [],
   retryLimit: o.spec.syncPolicy?.retry?.limit ?? 0,
   automated: o.spec.syncPolicy?.automated !== undefined,
   prune: o.spec.syncPolicy?.automated?.prune === true,
+  selfHeal: o.spec.syncPolicy?.automated?.selfHeal === true,
   wave: Number(o.metadata.annotations?.[WAVE] ?? 0),
 });
 
@@ -192,8 +198,13 @@ export class ArgoSync {
     private readonly cluster: ApiServer,
     private readonly targets: readonly Obj[],
     private readonly log: SyncLog,
-    private readonly health: ArgoHealthOverrides,
+    private readonly health: ArgoHealthSettings,
   ) {}
+
+  /** the objects whose tasks failed (`Kind namespace/name`), as the operation's resource results list them */
+  get failed(): string[] {
+    return this.tasks.filter((t) => t.state === 'failed').map((t) => refOf(t.target ?? t.prune!));
+  }
 
   /** where the operation is: each task's state (a wave applied or a task done is progress, a wait is not) */
   get progress(): string {
@@ -259,9 +270,10 @@ export class ArgoSync {
       const live = t.target && this.live(t.target);
       if (!live) continue;
       const h: HealthStatus | undefined = argoHealth(live, this.health);
+      // getOperationPhase for hooks (no health, or an empty one, is success); a resource's own health otherwise
       if (t.hook) {
-        if (h?.status === 'Healthy') t.state = 'succeeded';
-        else if (h?.status === 'Degraded' || h?.status === 'Unknown') [t.state, t.message] = ['failed', h.message];
+        if (!h || h.status === 'Healthy' || h.status === '') t.state = 'succeeded';
+        else if (h.status === 'Degraded' || h.status === 'Unknown') [t.state, t.message] = ['failed', h.message];
       } else if (!h || h.status === 'Healthy') t.state = 'succeeded';
       else if (h.status === 'Degraded') [t.state, t.message] = ['failed', h.message];
     }
@@ -332,14 +344,14 @@ export class ArgoSync {
  * of its live resources; a resource that does not exist yet does not count (the OutOfSync status
  * says it is missing), nor does one without a health rule.
  */
-export function applicationHealth(cluster: ApiServer, targets: readonly Obj[], overrides: ArgoHealthOverrides): HealthStatus {
+export function applicationHealth(cluster: ApiServer, targets: readonly Obj[], settings: ArgoHealthSettings): HealthStatus {
   const order = ['Healthy', 'Suspended', 'Progressing', 'Missing', 'Degraded', 'Unknown'];
   let worst: HealthStatus = { status: 'Healthy' };
   for (const t of targets) {
-    if (annotation(t, HOOK)) continue;
+    if (isHook(t)) continue;
     const live = cluster.getLike(t);
     if (!live) continue;
-    const h = argoHealth(live, overrides);
+    const h = argoHealth(live, settings);
     if (h && order.indexOf(h.status) > order.indexOf(worst.status)) worst = { status: h.status, message: `${refOf(t)}: ${h.message ?? h.status}` };
   }
   return worst;

@@ -9,7 +9,8 @@ import type { Fleet } from './controllers';
 import { annotation, conditionOf, keyOf, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
 import { Revision } from './revision';
-import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
+import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
+import { deployApplications } from './verification';
 
 /**
  * #27: the procedure `plan` gives for a change Antrea's ClusterSet webhook refuses (a rename, a
@@ -124,6 +125,7 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
     // the clusters of both revisions exist; the head's new ones run nothing yet
     const all = edit(baseDef, (d) => d.spec.clusters.push(...headDef.spec.clusters.filter((c) => !d.spec.clusters.some((b) => b.clusterID === c.clusterID))));
     const fleet = await fleetFor(all, compiled, { appNamespaces: true });
+    deployApplications(compiled.definition)(fleet);
     const model = withAntreaBehaviour(fleet);
     const deleted: { cluster: string; obj: Obj }[] = [];
     for (const c of fleet.clusters.values()) {
@@ -131,7 +133,8 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
       c.delete = (o) => {
         const live = c.getLike(o);
         const done = remove(o);
-        if (done && live) deleted.push({ cluster: c.clusterID, obj: live });
+        // (a member's controller deletes its own MemberClusterAnnounce when its ClusterSet goes)
+        if (done && live && live.kind !== 'MemberClusterAnnounce') deleted.push({ cluster: c.clusterID, obj: live });
         return done;
       };
     }
@@ -152,7 +155,7 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
     const hub = effectiveClusters(compiled.definition).some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
     const orphans = new Map(a.fluxRuns);
     const lists: Record<string, string[]> = {};
-    for (const [name, run] of orphans) (lists[`${hub ? FLUX_HUB : run.k.cluster} ${KUSTOMIZATION_RESOURCE}`] ??= []).push(`${KUSTOMIZATION}${name}`);
+    for (const [name, run] of orphans) (lists[`${hub ? FLUX_HUB : run.home.clusterID} ${KUSTOMIZATION_RESOURCE}`] ??= []).push(`${KUSTOMIZATION}${name}`);
     const calls = runWithFakeKubectl(commandsOf(steps), lists);
     const members = effectiveClusters(compiled.definition).filter((c) => c.isMember);
     const clusterSetCalls = calls.filter((c) => c.verb === 'delete' && c.operands[0] === 'clustersets.multicluster.crd.antrea.io');
@@ -184,7 +187,7 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
         const name = call.operands[0].slice(KUSTOMIZATION.length);
         const run = orphans.get(name);
         expect(run, `${call.args.join(' ')}: no such Kustomization`).toBeDefined();
-        expect(call.context).toBe(hub ? FLUX_HUB : run!.k.cluster);
+        expect(call.context).toBe(hub ? FLUX_HUB : run!.home.clusterID);
         if (call.verb === 'patch') {
           expect(call.args.slice(-2)).toEqual(['-p', '{"spec":{"prune":false}}']);
           pruneOff.add(name);
@@ -206,6 +209,9 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
 
     // 5. the head added: it converges, every member connected to the new leader under the new name
     const next = await compileDefinition(headDef);
+    // the person points the engines at the head as docs/delivery.md says (its folder, its leader's address, its hub)
+    registerDelivery(fleet, next);
+    deployApplications(next.definition)(fleet);
     const previous = { ...removal, fluxRuns: new Map([...orphans, ...removal.fluxRuns]) };
     const byPerson = deleted.length;
     const r = replay({ engine, ...next.forEngine(engine), fleet, operator: true, previous });

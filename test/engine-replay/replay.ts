@@ -1,7 +1,8 @@
+import type { ApiServer } from './api-server';
 import { applicationHealth, applicationSetsIn, applicationsIn, applicationSynced, ArgoSync, type ArgoApplication } from './argocd';
+import { argoHealthSettings, NO_SETTINGS, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
 import type { Fleet } from './controllers';
 import { FluxRun, kustomizationsIn } from './flux';
-import { DOCUMENTED_ARGO_HEALTH, type ArgoHealthOverrides, type HealthStatus } from './health';
 import type { Obj } from './kube';
 import type { Revision } from './revision';
 
@@ -19,8 +20,6 @@ export interface ReplayOptions {
   readonly fleet: Fleet;
   /** Argo CD: the ApplicationSets of `folder` (default), or the plain Applications of `folder/applications` */
   readonly argocdMode?: 'applicationset' | 'applications';
-  /** Argo CD health checks configured in argocd-cm; default: the ClusterSet check docs/delivery.md gives */
-  readonly argocdHealth?: ArgoHealthOverrides;
   /** the operator follows the ClusterSet README (copies `token: manual` member tokens) */
   readonly operator?: boolean;
   /**
@@ -36,16 +35,20 @@ export interface ReplayOptions {
 }
 
 export interface ArgoAppStatus {
-  readonly cluster: string;
+  /** the cluster its destination reaches, if any */
+  readonly cluster: string | undefined;
   readonly operation: 'None' | 'Running' | 'Succeeded' | 'Failed';
   readonly message: string;
+  /** the objects whose sync tasks failed in the last operation */
+  readonly failed: readonly string[];
   readonly retries: number;
   readonly health: HealthStatus;
   readonly synced: boolean;
 }
 
 export interface FluxStatus {
-  readonly cluster: string;
+  /** the cluster it applies to, if its kubeConfig reaches one */
+  readonly cluster: string | undefined;
   readonly state: string;
   readonly message: string;
 }
@@ -55,14 +58,43 @@ export interface ReplayResult {
   readonly steps: number;
   readonly argocd: Readonly<Record<string, ArgoAppStatus>>;
   readonly flux: Readonly<Record<string, FluxStatus>>;
-  /** the objects each unit holds in this revision, by unit name, with the cluster they go to */
-  readonly units: Readonly<Record<string, { cluster: string; objects: readonly Obj[] }>>;
+  /** the objects each unit holds in this revision, by unit name, with the cluster the engine routes them to (none: it reaches none) */
+  readonly units: Readonly<Record<string, { cluster: string | undefined; objects: readonly Obj[] }>>;
   readonly fleet: Fleet;
   /** Flux runs, for a replay of the next revision */
   readonly fluxRuns: ReadonlyMap<string, FluxRun>;
+  /** the health scripts in Argo CD's argocd-cm, for a replay of the next revision */
+  readonly argocdSettings: ArgoHealthSettings;
 }
 
-const CLUSTER_ID = 'antrea-clusterset/cluster-id';
+const IN_CLUSTER = 'https://kubernetes.default.svc';
+
+/**
+ * The cluster an Application's destination reaches (argo-cd util/argo/argo.go
+ * GetDestinationServer, GetDestinationCluster; util/db/cluster.go GetCluster,
+ * GetClusterServersByName): a name is looked up among the registered clusters (`in-cluster` is
+ * Argo CD's own unless registered otherwise), a server URL must be registered, and the cluster is
+ * whatever answers on that URL. Or the error Argo CD shows (InvalidSpecError).
+ */
+export function destinationCluster(fleet: Fleet, d: ArgoApplication['destination']): ApiServer | string {
+  if (d.name && d.server) return `application destination can't have both name and server defined: ${d.name} ${d.server}`;
+  let server = d.server?.replace(/\/+$/, '');
+  if (!server && d.name) {
+    const servers = fleet.operator.argocdClusters.filter((c) => c.name === d.name).map((c) => c.server);
+    if (servers.length === 0 && d.name === 'in-cluster') servers.push(IN_CLUSTER);
+    if (servers.length === 0) return `error getting cluster by name "${d.name}": there are no clusters with this name: ${d.name}`;
+    if (servers.length > 1) return `there are ${servers.length} clusters with the same name: [${servers.join(' ')}]`;
+    server = servers[0]!;
+  }
+  if (!server) return 'Destination server missing from app spec';
+  if (server === IN_CLUSTER && !fleet.operator.argocdClusters.some((c) => c.server === IN_CLUSTER)) {
+    const home = fleet.operator.argocdHome;
+    return home ? fleet.cluster(home) : `${IN_CLUSTER} is Argo CD's own cluster, which is none of the fleet's`;
+  }
+  if (!fleet.operator.argocdClusters.some((c) => c.server.replace(/\/+$/, '') === server))
+    return `error getting cluster by server "${server}": cluster "${server}" not found`;
+  return fleet.reach(server) ?? `Get "${server}/version": dial tcp: lookup ${server.replace(/^https?:\/\//, '')}: no such host`;
+}
 /** steps without any change before the replay counts as settled */
 const QUIET = 2;
 
@@ -96,25 +128,46 @@ function runLoop(options: ReplayOptions, log: string[], step: (n: number) => voi
 
 function replayArgoCd(options: ReplayOptions): ReplayResult {
   const log: string[] = [];
-  const health = options.argocdHealth ?? DOCUMENTED_ARGO_HEALTH;
   const { revision, fleet } = options;
+  // the operator applies the health rules' argocd-cm (docs/delivery.md); without it Argo CD keeps what it had
+  const health = revision.objectsIn(`${options.folder}/health`);
+  const settings = health.length > 0 ? argoHealthSettings(health) : (options.previous?.argocdSettings ?? NO_SETTINGS);
   const groups =
     options.argocdMode === 'applications'
       ? byWave(applicationsIn(revision, `${options.folder}/applications`))
-      : applicationSetsIn(revision, options.folder).map((s) => ({ name: s.name, steps: stepsOf(s.applications, s.steps, log, s.name) }));
+      : applicationSetsIn(revision, options.folder).map((s) => ({
+          name: s.name,
+          rolling: s.steps.length > 0,
+          steps: stepsOf(s.applications, s.steps, log, s.name),
+        }));
   const apps = groups.flatMap((g) => g.steps.flat());
   const targets = new Map<string, Obj[]>(apps.map((a) => [a.name, revision.build(a.path)]));
-  const clusterOf = (a: ArgoApplication) => a.labels[CLUSTER_ID] ?? a.destination;
-  const units = Object.fromEntries(apps.map((a) => [a.name, { cluster: clusterOf(a), objects: targets.get(a.name)! }]));
+  const destinations = new Map(apps.map((a) => [a.name, destinationCluster(fleet, a.destination)]));
+  for (const [name, d] of destinations) if (typeof d === 'string') log.push(`[argocd] ${name}: InvalidSpecError: ${d}`);
+  const clusterOf = (a: ArgoApplication): ApiServer | undefined => {
+    const d = destinations.get(a.name);
+    return typeof d === 'string' ? undefined : d;
+  };
+  const units = Object.fromEntries(apps.map((a) => [a.name, { cluster: clusterOf(a)?.clusterID, objects: targets.get(a.name)! }]));
   const ops = new Map<string, ArgoSync>();
   const retries = new Map<string, number>();
+  // RollingSync's isApplicationHealthy needs the last operation Succeeded too; an app-of-apps' wave
+  // waits for the child Application's health only (the Application health check argo-cd's docs
+  // give reads `status.health`, which hooks and operations do not enter)
   const done = (a: ArgoApplication): boolean => {
-    const c = fleet.cluster(clusterOf(a));
+    const c = clusterOf(a);
     const t = targets.get(a.name)!;
-    return ops.get(a.name)?.phase === 'Succeeded' && applicationSynced(c, t) && applicationHealth(c, t, health).status === 'Healthy';
+    const op = ops.get(a.name)?.phase;
+    return (
+      c !== undefined &&
+      (options.argocdMode === 'applications' ? op !== undefined : op === 'Succeeded') &&
+      applicationSynced(c, t) &&
+      applicationHealth(c, t, settings).status === 'Healthy'
+    );
   };
   const start = (a: ArgoApplication) => {
-    ops.set(a.name, new ArgoSync(a, fleet.cluster(clusterOf(a)), targets.get(a.name)!, (m) => log.push(`[argocd] ${m}`), health));
+    const c = clusterOf(a);
+    if (c) ops.set(a.name, new ArgoSync(a, c, targets.get(a.name)!, (m) => log.push(`[argocd] ${m}`), settings));
   };
   const steps = runLoop(
     options,
@@ -128,8 +181,13 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
           if (g.steps.slice(0, i).some((s) => !s.every(done))) break;
           for (const a of g.steps[i]!) {
             const op = ops.get(a.name);
+            const c = clusterOf(a);
             if (!op) start(a);
-            else if (op.phase === 'Failed') {
+            else if (op.phase === 'Succeeded' && !g.rolling && a.automated && a.selfHeal && c && !applicationSynced(c, targets.get(a.name)!)) {
+              // automated self-heal (controller/appcontroller.go autoSync): the same revision synced again once the live state drifted
+              log.push(`[argocd] ${a.name}: self-heal`);
+              start(a);
+            } else if (op.phase === 'Failed') {
               const n = retries.get(a.name) ?? 0;
               // syncPolicy.retry: limit attempts after a failed sync, none left: the revision waits for a person
               if (a.retryLimit < 0 || n < a.retryLimit) {
@@ -138,7 +196,8 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
                 start(a);
               }
             }
-            ops.get(a.name)!.step();
+            // an Application whose destination reaches no cluster is never synced (InvalidSpecError)
+            ops.get(a.name)?.step();
           }
         }
       }
@@ -151,19 +210,21 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
   function result(steps: number): ReplayResult {
     const argocd: Record<string, ArgoAppStatus> = {};
     for (const a of apps) {
-      const c = fleet.cluster(clusterOf(a));
+      const c = clusterOf(a);
       const t = targets.get(a.name)!;
       const op = ops.get(a.name);
+      const invalid = destinations.get(a.name);
       argocd[a.name] = {
-        cluster: clusterOf(a),
+        cluster: c?.clusterID,
         operation: op?.phase ?? 'None',
-        message: op?.message ?? 'never synced',
+        message: typeof invalid === 'string' ? `InvalidSpecError: ${invalid}` : (op?.message ?? 'never synced'),
+        failed: op?.failed ?? [],
         retries: retries.get(a.name) ?? 0,
-        health: applicationHealth(c, t, health),
-        synced: applicationSynced(c, t),
+        health: c ? applicationHealth(c, t, settings) : { status: 'Unknown' },
+        synced: c !== undefined && applicationSynced(c, t),
       };
     }
-    return { log: [...log], steps, argocd, flux: {}, units, fleet, fluxRuns: new Map() };
+    return { log: [...log], steps, argocd, flux: {}, units, fleet, fluxRuns: new Map(), argocdSettings: settings };
   }
   return result(steps);
 }
@@ -178,9 +239,9 @@ function stepsOf(apps: ArgoApplication[], steps: readonly { key: string; values:
 }
 
 /** Plain Applications from an app-of-apps: by their own sync wave, each wave after the previous is Healthy. */
-function byWave(apps: ArgoApplication[]): { name: string; steps: ArgoApplication[][] }[] {
+function byWave(apps: ArgoApplication[]): { name: string; rolling: boolean; steps: ArgoApplication[][] }[] {
   const waves = [...new Set(apps.map((a) => a.wave))].sort((a, b) => a - b);
-  return [{ name: 'app-of-apps', steps: waves.map((w) => apps.filter((a) => a.wave === w)) }];
+  return [{ name: 'app-of-apps', rolling: false, steps: waves.map((w) => apps.filter((a) => a.wave === w)) }];
 }
 
 function replayFlux(options: ReplayOptions): ReplayResult {
@@ -194,15 +255,24 @@ function replayFlux(options: ReplayOptions): ReplayResult {
         .map((p) => p.slice(0, p.lastIndexOf('/'))),
     ),
   ];
-  const ks = folders.flatMap((f) => kustomizationsIn(revision, f));
+  const ks = folders.flatMap((f) => {
+    const home = fleet.operator.fluxHomes.get(f);
+    const found = kustomizationsIn(revision, f);
+    if (found.length > 0 && home === undefined) throw new Error(`the scenario says no cluster's Flux applies ${f} (Fleet.operator.fluxHomes)`);
+    return found.map((k) => ({ k, home: home! }));
+  });
   const runs = new Map<string, FluxRun>();
-  for (const k of ks) {
-    const run = new FluxRun(k, fleet.cluster(k.cluster), revision, (m) => log.push(`[flux] ${m}`));
+  for (const { k, home } of ks) {
+    const run = new FluxRun(k, fleet.cluster(home), fleet, revision, (m) => log.push(`[flux] ${m}`));
     const before = options.previous?.fluxRuns.get(k.name);
-    if (before) run.inventory = before.inventory;
+    if (before) [run.inventory, run.applied] = [before.inventory, before.applied];
     runs.set(k.name, run);
   }
-  const units = Object.fromEntries(ks.map((k) => [k.name, { cluster: k.cluster, objects: revision.build(k.path) }]));
+  const targetOf = (run: FluxRun): string | undefined => {
+    const t = run.target();
+    return typeof t === 'string' ? undefined : t.clusterID;
+  };
+  const units = Object.fromEntries([...runs.values()].map((r) => [r.k.name, { cluster: targetOf(r), objects: revision.build(r.k.path) }]));
   // Kustomizations the previous revision had and this one has not: orphaned or deleted by their parent
   for (const [name, before] of options.previous?.fluxRuns ?? []) {
     if (runs.has(name)) continue;
@@ -216,6 +286,7 @@ function replayFlux(options: ReplayOptions): ReplayResult {
     log,
     () => {
       for (const run of runs.values()) {
+        if (run.stalled) continue;
         if (run.state === 'Progressing') {
           run.checkHealth();
           if (run.state === 'Progressing' && run.waited > timeout) run.timeout();
@@ -228,8 +299,8 @@ function replayFlux(options: ReplayOptions): ReplayResult {
   );
   function result(steps: number): ReplayResult {
     const flux: Record<string, FluxStatus> = {};
-    for (const [name, r] of runs) flux[name] = { cluster: r.k.cluster, state: r.state, message: r.message };
-    return { log: [...log], steps, argocd: {}, flux, units, fleet, fluxRuns: runs };
+    for (const [name, r] of runs) flux[name] = { cluster: targetOf(r), state: r.state, message: r.message };
+    return { log: [...log], steps, argocd: {}, flux, units, fleet, fluxRuns: runs, argocdSettings: options.previous?.argocdSettings ?? NO_SETTINGS };
   }
   return result(steps);
 }

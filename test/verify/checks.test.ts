@@ -11,6 +11,7 @@ import { effectiveClusters } from '../../src/model/effective';
 import { checksOf, type CheckInstance } from '../../src/verify/checks';
 import { LIVE_KINDS, parseLiveObjects } from '../../src/verify/live-objects';
 import { verificationScript } from '../../src/verify/verify-script';
+import { requireTool } from '../helpers/tools';
 
 const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');
 const FAKE_KUBECTL = join(import.meta.dirname, 'fake-kubectl');
@@ -94,8 +95,7 @@ const definition = async () => {
 
 /** Runs a cluster's Job script against the fake kubectl; returns its report lines, exit code and kubectl calls. */
 /** busybox, when installed (.ci/run installs it): the verification image's shell and `timeout` */
-const BUSYBOX = spawnSync('busybox', ['true']).status === 0;
-if (!BUSYBOX) console.warn('test/verify/checks.test.ts: busybox is not installed; the Job script runs in dash and bash only');
+const BUSYBOX = requireTool('test/verify/checks.test.ts', 'busybox', spawnSync('busybox', ['true']).status === 0, 'the Job script runs in dash and bash only');
 const SHELLS = ['sh', 'bash', ...(BUSYBOX ? ['busybox sh'] : [])];
 
 function runScript(shell: string, script: string, dir: string) {
