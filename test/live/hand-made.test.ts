@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkDefinitions } from '../../src/pipeline/pipeline';
@@ -42,6 +42,20 @@ describe.each([
     clusterSetNamespace: undefined,
     exportName: 'isolation-export',
   },
+  // before v2.7 neither the guide nor antctl annotates the ServiceAccounts with a cluster ID (#40):
+  // the names are found from the member's ClusterSet (its Secret names the ServiceAccount)
+  {
+    setUp: 'user-guide-v2.6',
+    credentials: (m: string) => ({ serviceAccount: `member-${m}`, secret: `member-${m}-token`, roleBinding: `member-${m}` }),
+    clusterSetNamespace: false,
+    exportName: undefined,
+  },
+  {
+    setUp: 'antctl-v2.6',
+    credentials: (m: string) => ({ serviceAccount: `member-${m}-token`, secret: `member-${m}-token`, roleBinding: `member-${m}-token` }),
+    clusterSetNamespace: undefined,
+    exportName: 'isolation-export',
+  },
 ])('$setUp set-up', ({ setUp, credentials, clusterSetNamespace, exportName }) => {
   test('import keeps the names that run', async () => {
     const { checked } = await imported(setUp);
@@ -63,10 +77,12 @@ describe.each([
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const plan = result.plan!;
     expect(plan.changes.filter((c) => c.impact !== 'rollout')).toEqual([]);
-    const names = new Set(['east', 'west'].flatMap((m) => Object.values(credentials(m))));
-    // the fixtures hold the member credentials, not what the leader manifest installs beside them
-    const touched = plan.objectChanges.filter((c) => CREDENTIAL_KINDS.has(c.kind) && (names.has(c.name) || c.name.endsWith('-member-token')));
-    expect(touched.map((c) => `${c.change} ${c.kind} ${c.name}`)).toEqual([]);
+    // no credential of the leader's Namespace is added, removed or changed (the mc-controller's own
+    // RBAC aside, which the fixtures leave to the leader manifest)
+    const touched = plan.objectChanges.filter(
+      (c) => CREDENTIAL_KINDS.has(c.kind) && c.namespace === 'antrea-multicluster' && !c.name.startsWith('antrea-mc-controller'),
+    );
+    expect(touched.map((c) => `${c.change} ${c.kind} ${c.name} ${c.paths.join()}`)).toEqual([]);
     const kept = plan.objectChanges.filter((c) => ['ClusterSet', 'ResourceExport', 'Node', 'ServiceExport'].includes(c.kind));
     // the one addition: the leader's ClusterSet gains the expected member count its health rule
     // reads (antrea-clusterset/expected-members, docs/verify.md), a metadata change Antrea ignores
@@ -101,4 +117,82 @@ test('plan --live names a head that would mint new credentials or export a polic
       /^disruptive: policy strict-namespace-isolation is exported as ResourceExport strict-namespace-isolation-for-test-clusterset beside the running isolation-export/,
     ),
   );
+});
+
+/** A set-up's dumps copied into a folder of their own, `edit` applied to each file's text. */
+function editedDumps(setUp: string, edit: (file: string, text: string) => string): string {
+  const dir = mkdtempSync(join(tmp, `${setUp}-`));
+  for (const f of readdirSync(`${FIXTURES}/${setUp}`)) writeFileSync(join(dir, f), edit(f, readFileSync(`${FIXTURES}/${setUp}/${f}`, 'utf8')));
+  return dir;
+}
+
+/** The plan's lines about the member credentials of the leader. */
+const credentialLines = (lines: readonly { impact: string; text: string }[]) =>
+  lines.filter((c) => /credentials on the leader/.test(c.text)).map((c) => `${c.impact}: ${c.text}`);
+
+describe('the credentials plan --live calls running are the ones the dumps show (#40)', () => {
+  test('a head naming other credentials than a v2.6 set-up runs: the line names the running ones as they run', async () => {
+    const { file } = await imported('user-guide-v2.6');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('serviceAccount: member-east\n', 'serviceAccount: member-east-typo\n'));
+    const result = await runLivePlan({ cwd: process.cwd(), paths: [file], dumps: [`${FIXTURES}/user-guide-v2.6`] });
+    expect(credentialLines(result.plan!.changes)).toEqual([
+      'safe: member test-cluster-east gets new credentials on the leader (ServiceAccount member-east-typo, Secret member-east-token, RoleBinding member-east) beside the running ones (ServiceAccount member-east, Secret member-east-token, RoleBinding member-east)',
+    ]);
+  });
+
+  test('a leader that holds no credential for a member: no line calls anything running', async () => {
+    // the leader's dump without member-west's token Secret, ServiceAccount and RoleBinding
+    const dumps = editedDumps('user-guide-v2.6', (f, text) =>
+      f === 'test-cluster-north.yaml'
+        ? text.replace(/ {2}- apiVersion: [^\n]+\n {4}kind: (ServiceAccount|Secret|RoleBinding)\n(?: {4}[^\n]*\n| {6}[^\n]*\n)*?(?= {2}- )/g, (item) =>
+            /name: member-west/.test(item) ? '' : item,
+          )
+        : text,
+    );
+    const diagnostics: Diagnostic[] = [];
+    const set = readLiveClusterSet(loadDumps([dumps], diagnostics), diagnostics)!;
+    const data = importDefinition(set, { tokenSource: 'manual', delivery: { spec: {} } }, diagnostics);
+    // import warns at the member's ClusterSet, which names the Secret the leader lacks
+    expect(diagnostics.map((d) => `${d.severity} ${d.file.split('/').pop()}:${d.line} ${d.path.join('.')}`)).toEqual([
+      'warning test-cluster-west.yaml:17 items.0.spec.leaders.0.secret',
+    ]);
+    const file = join(tmp, `no-west-${Math.random().toString(36).slice(2)}.yaml`);
+    writeFileSync(file, writeDefinition(data, ['test']));
+    const result = await runLivePlan({ cwd: process.cwd(), paths: [file], dumps: [dumps] });
+    const lines = credentialLines(result.plan!.changes);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^safe: member test-cluster-west gets new credentials on the leader \(ServiceAccount test-cluster-west-member-token, /);
+    expect(lines[0]).not.toMatch(/running/);
+  });
+
+  test('members on the v2.6 shared default token: import and plan say each gets its own, beside the shared one', async () => {
+    const diagnostics: Diagnostic[] = [];
+    const set = readLiveClusterSet(loadDumps([`${FIXTURES}/shared-token-v2.6`], diagnostics), diagnostics)!;
+    const data = importDefinition(set, { tokenSource: 'manual', delivery: { spec: {} } }, diagnostics);
+    // one warning per member, at the Secret its ClusterSet reads
+    expect(diagnostics.map((d) => `${d.severity} ${d.file.split('/').pop()}:${d.line} ${d.path.join('.')}`)).toEqual([
+      'warning test-cluster-east.yaml:21 items.0.spec.leaders.0.secret',
+      'warning test-cluster-west.yaml:21 items.0.spec.leaders.0.secret',
+    ]);
+    const clusters = (data.data.spec as { clusters: Record<string, unknown>[] }).clusters;
+    for (const c of clusters.slice(1)) {
+      // the member keeps reading the Secret it runs on; the leader side gets the compiler's own names
+      expect(c.tokenSecret).toEqual({ source: 'manual', name: 'antrea-mc-member-access-token' });
+      expect(c.leaderCredentials).toBeUndefined();
+    }
+    const file = join(tmp, `shared-${Math.random().toString(36).slice(2)}.yaml`);
+    writeFileSync(file, writeDefinition(data, ['test']));
+    const result = await runLivePlan({ cwd: process.cwd(), paths: [file], dumps: [`${FIXTURES}/shared-token-v2.6`] });
+    const lines = credentialLines(result.plan!.changes);
+    expect(lines).toHaveLength(2);
+    for (const [i, m] of ['east', 'west'].entries()) {
+      expect(lines[i]).toMatch(
+        new RegExp(`^safe: member test-cluster-${m} gets its own credentials on the leader \\(ServiceAccount test-cluster-${m}-member-token, `),
+      );
+      expect(lines[i]).toMatch(/the shared ServiceAccount antrea-mc-member-access-sa/);
+    }
+    // the shared credential itself is the leader manifest's: not the engine's to change or prune
+    const shared = result.plan!.objectChanges.filter((c) => /antrea-mc-member-(access|cluster-rolebinding)/.test(c.name));
+    expect(shared).toEqual([]);
+  });
 });
