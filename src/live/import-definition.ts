@@ -1,14 +1,15 @@
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP } from '../antrea/workloads/constants';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { API_VERSION, ClusterSetSchema, KIND, type ClusterSetInput, type Network } from '../model/clusterset';
-import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE, memberTokenName } from '../synth/objects/member-credentials';
+import { CLUSTER_ID_ANNOTATION, memberTokenName } from '../synth/objects/member-credentials';
 import { ACNP_KIND, replicatedPolicyName } from '../synth/objects/replicated-policy';
 import { BUILTIN_TIERS } from '../validate/builtin-tiers';
-import { field, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
+import { field, indexBy, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { dumpDiagnostic } from './read-dump';
 import { tokenSecretOf } from './import-token-source';
 import { addExtraSettings, cloudOf, configFile, installOf } from './import-antrea-install';
 import { UNSET } from '../model/unset';
+import { runningCredentials } from './running-credentials';
 
 export { UNSET };
 
@@ -37,19 +38,6 @@ const GATEWAY_ANNOTATION = 'multicluster.antrea.io/gateway';
 const GATEWAY_IP_ANNOTATION = 'multicluster.antrea.io/gateway-ip';
 const DEFAULT_NETWORK: Network = ClusterSetSchema.shape.spec.shape.network.parse(undefined);
 const NETWORK_KEYS = Object.keys(DEFAULT_NETWORK) as (keyof Network)[];
-
-/** Items by each of their keys (undefined keys dropped), in input order. */
-function indexBy<T>(items: readonly T[], keys: (t: T) => readonly (string | undefined)[]): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const t of items)
-    for (const k of keys(t)) {
-      if (k === undefined) continue;
-      const list = m.get(k);
-      if (list) list.push(t);
-      else m.set(k, [t]);
-    }
-  return m;
-}
 
 /** What a cluster's objects say about its network settings (only what they show). */
 function observedNetwork(c: LiveCluster, agent: Obj | undefined, leaderNs: string): Partial<Network> {
@@ -156,19 +144,7 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
     set.leader.ofKind(`${MC}/ResourceExport`).filter((l) => text(l.object, 'spec', 'kind') === 'ClusterInfo'),
     (l) => [text(l.object, 'spec', 'clusterID')],
   );
-  const inLeaderNs = (kind: string) => set.leader.ofKind(kind).filter((l) => l.object.metadata.namespace === leaderNs);
-  const serviceAccounts = indexBy(inLeaderNs('ServiceAccount'), (l) => [l.object.metadata.annotations?.[CLUSTER_ID_ANNOTATION]]);
-  const secrets = indexBy(
-    inLeaderNs('Secret').filter((l) => (l.object as Obj).type === 'kubernetes.io/service-account-token'),
-    (l) => [l.object.metadata.annotations?.['kubernetes.io/service-account.name']],
-  );
-  const bindings = indexBy(
-    inLeaderNs('rbac.authorization.k8s.io/RoleBinding').filter((l) => text(l.object, 'roleRef', 'name') === MEMBER_ROLE),
-    (l) => {
-      const subjects = field(l.object, 'subjects');
-      return Array.isArray(subjects) ? (subjects as Obj[]).filter((x) => x.kind === 'ServiceAccount').map((x) => text(x, 'name')) : [];
-    },
-  );
+  const credentials = runningCredentials(set);
 
   const clusters = set.clusters.map((c, i): Obj => {
     const path: DataPath = ['spec', 'clusters', i];
@@ -222,28 +198,38 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
       out.tokenSecret = token.value;
       if (token.comment) note([...path, 'tokenSecret'], token.comment);
 
-      const saName = serviceAccounts.get(c.clusterID)?.[0]?.object.metadata.name;
-      if (saName === undefined)
+      const running = credentials.get(c.clusterID);
+      const at = { index: c.memberSet.index, path: ['spec', 'leaders', 0, 'secret'] };
+      if (!running)
         diagnostics.push(
           dumpDiagnostic(
-            set.leader.dump,
-            { index: set.leader.leaderSet!.index },
-            `the leader has no ServiceAccount annotated ${CLUSTER_ID_ANNOTATION}: ${c.clusterID}`,
-            `the first sync creates one for ${c.clusterID}, whose token must then be copied to it`,
+            c.dump,
+            at,
+            `the leader holds no token Secret ${secretName} for member ${c.clusterID}, and no ServiceAccount annotated ${CLUSTER_ID_ANNOTATION}: ${c.clusterID}`,
+            `the first sync creates credentials for ${c.clusterID}, whose token must then be copied to it; if the leader runs them under other names, set clusters[].leaderCredentials to those`,
             'warning',
           ),
         );
-      const secretsOf = (saName !== undefined && secrets.get(saName)) || [];
-      const secret = (secretsOf.find((l) => l.object.metadata.name === secretName) ?? secretsOf[0])?.object.metadata.name;
-      const binding = (saName !== undefined ? bindings.get(saName)?.[0] : undefined)?.object.metadata.name;
-      const ours = memberTokenName(c.clusterID);
-      const names: Obj = {};
-      if (saName !== undefined && saName !== ours) names.serviceAccount = saName;
-      if (secret !== undefined && secret !== ours) names.secret = secret;
-      if (binding !== undefined && binding !== ours) names.roleBinding = binding;
-      if (Object.keys(names).length > 0) {
-        out.leaderCredentials = names;
-        note([...path, 'leaderCredentials'], 'kept: the names the leader runs, so the member keeps its token');
+      else if (running.shared)
+        diagnostics.push(
+          dumpDiagnostic(
+            c.dump,
+            at,
+            `member ${c.clusterID} reaches the leader with the shared ServiceAccount ${running.serviceAccount} (Secret ${running.secret}), not one of its own`,
+            `the first sync creates ${c.clusterID}'s own ServiceAccount and token, as v2.7 requires; the member uses it once it is copied into Secret ${secretName} (the ClusterSet's README gives the commands)`,
+            'warning',
+          ),
+        );
+      else {
+        const ours = memberTokenName(c.clusterID);
+        const names: Obj = {};
+        if (running.serviceAccount !== ours) names.serviceAccount = running.serviceAccount;
+        if (running.secret !== ours) names.secret = running.secret;
+        if (running.roleBinding !== undefined && running.roleBinding !== ours) names.roleBinding = running.roleBinding;
+        if (Object.keys(names).length > 0) {
+          out.leaderCredentials = names;
+          note([...path, 'leaderCredentials'], 'kept: the names the leader runs, so the member keeps its token');
+        }
       }
     }
     const delivery = options.delivery?.clusters?.[c.clusterID];

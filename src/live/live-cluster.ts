@@ -48,6 +48,19 @@ export const text = (o: unknown, ...path: readonly (string | number)[]): string 
   return typeof v === 'string' ? v : undefined;
 };
 
+/** Items by each of their keys (undefined keys dropped), in input order. */
+export function indexBy<T>(items: readonly T[], keys: (t: T) => readonly (string | undefined)[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const t of items)
+    for (const k of keys(t)) {
+      if (k === undefined) continue;
+      const list = m.get(k);
+      if (list) list.push(t);
+      else m.set(k, [t]);
+    }
+  return m;
+}
+
 function liveCluster(dump: LiveDump, clusterID: string, leaderSet?: LiveObject, memberSet?: LiveObject): LiveCluster {
   const byKind = new Map<string, LiveObject[]>();
   const byId = new Map<string, LiveObject>();

@@ -312,18 +312,52 @@ export class Fleet {
     }
   }
 
-  /** The leader's token Secret for a member: the one whose ServiceAccount carries the member's cluster ID. */
+  /**
+   * The leader Secret each member's token is copied from, as the ClusterSet README's token commands
+   * name it (the operator runs them as written: synth/token-commands.ts prints them), by member ID;
+   * read from the revision at the start of each replay (`readOperatorNotes`).
+   */
+  private readonly copiedFrom = new Map<string, string>();
+
+  /** The operator reads the READMEs of the revision being replayed (the `get secret … | jq … | … --context <member>` lines). */
+  readOperatorNotes(files: ReadonlyMap<string, string>): void {
+    const word = String.raw`('(?:[^']|'\\'')*'|[^\s'|\\]+)`;
+    const command = new RegExp(String.raw`get secret ${word} -o json \\\n\s*\| jq --arg name \S+ --arg namespace \S+ [^\n]*\n[^\n]*--context ${word}`, 'g');
+    const unquote = (w: string) => (w.startsWith("'") ? w.slice(1, -1).replaceAll(String.raw`'\''`, "'") : w);
+    for (const [path, text] of files) {
+      if (!path.endsWith('/README.md')) continue;
+      for (const m of text.matchAll(command)) this.copiedFrom.set(unquote(m[2]!), unquote(m[1]!));
+    }
+  }
+
+  /**
+   * The leader's token Secret the operator (or the person sealing it) copies for a member: the one
+   * the README names, else the one whose ServiceAccount carries the member's cluster ID.
+   */
   memberToken(leader: ApiServer, namespace: string, memberID: string): Obj | undefined {
+    const tokens = leader.list('Secret', namespace).filter((s) => s.type === 'kubernetes.io/service-account-token' && s.data?.token);
+    const named = this.copiedFrom.get(memberID);
+    if (named !== undefined) return tokens.find((s) => s.metadata.name === named);
     const sa = leader.list('ServiceAccount', namespace).find((s) => s.metadata.annotations?.['multicluster.antrea.io/cluster-id'] === memberID);
-    if (!sa) return undefined;
-    return leader
-      .list('Secret', namespace)
-      .find(
-        (s) =>
-          s.type === 'kubernetes.io/service-account-token' &&
-          s.metadata.annotations?.['kubernetes.io/service-account.name'] === sa.metadata.name &&
-          s.data?.token,
-      );
+    return sa && tokens.find((s) => s.metadata.annotations?.['kubernetes.io/service-account.name'] === sa.metadata.name);
+  }
+
+  /**
+   * Whether the leader admits a member presenting this token: a ServiceAccount token of the
+   * leader's Namespace (commonarea/remote_common_area.go connects with it), and from v2.7 one whose
+   * ServiceAccount carries the member's cluster ID (multicluster/cmd/multicluster-controller/
+   * memberclusterannounce_webhook.go, Handle; before v2.7 the webhook only reads the ServiceAccount).
+   */
+  private admits(leader: ApiServer, namespace: string, memberID: string, token: string | undefined): boolean {
+    if (!token) return false;
+    const secret = leader.list('Secret', namespace).find((s) => s.type === 'kubernetes.io/service-account-token' && s.data?.token === token);
+    const saName = secret?.metadata.annotations?.['kubernetes.io/service-account.name'];
+    const sa = saName === undefined ? undefined : leader.get('v1', 'ServiceAccount', namespace, saName);
+    if (!sa) return false;
+    const image = leader.get('apps/v1', 'Deployment', namespace, 'antrea-mc-controller')?.spec?.template?.spec?.containers?.[0]?.image as string | undefined;
+    const version = /:v(\d+)\.(\d+)\./.exec(image ?? '');
+    const bindsIdentity = !version || Number(version[1]) > 2 || (Number(version[1]) === 2 && Number(version[2]) >= 7);
+    return !bindsIdentity || sa.metadata.annotations?.['multicluster.antrea.io/cluster-id'] === memberID;
   }
 
   /** Members whose ClusterSet of this name is connected to this leader cluster (the leader sees their announces). */
@@ -403,8 +437,7 @@ export class Fleet {
           source &&
           source.leader.list('ClusterSet', source.namespace).some((l) => l.metadata.name === cs.metadata.name) &&
           this.workloadReady(source.leader, 'Deployment', source.namespace, 'antrea-mc-controller');
-        const token = source && this.memberToken(source.leader, source.namespace, cs.spec.clusterID);
-        ready = secret?.data?.token && leaderUp && token && token.data.token === secret.data.token ? 'True' : 'Unknown';
+        ready = source && leaderUp && this.admits(source.leader, source.namespace, cs.spec.clusterID, secret?.data?.token) ? 'True' : 'Unknown';
         message =
           ready === 'True'
             ? 'connected to the leader'

@@ -8,6 +8,9 @@ import { readLiveClusterSet } from '../../src/live/live-cluster';
 import { runLivePlan } from '../../src/live/live-plan';
 import { loadDumps } from '../../src/live/read-dump';
 import { writeDefinition } from '../../src/live/write-definition';
+import { compile } from '../../src/compile';
+import { CLUSTER_ID_ANNOTATION as CLUSTER_ID } from '../../src/synth/objects/member-credentials';
+import { releaseWhere } from '../helpers/releases';
 
 // ClusterSets built by hand as Antrea's user guide and antctl build them (the fixtures use their
 // names): import keeps every name, and the first sync changes no credential and no export.
@@ -154,7 +157,7 @@ describe('the credentials plan --live calls running are the ones the dumps show 
     const data = importDefinition(set, { tokenSource: 'manual', delivery: { spec: {} } }, diagnostics);
     // import warns at the member's ClusterSet, which names the Secret the leader lacks
     expect(diagnostics.map((d) => `${d.severity} ${d.file.split('/').pop()}:${d.line} ${d.path.join('.')}`)).toEqual([
-      'warning test-cluster-west.yaml:17 items.0.spec.leaders.0.secret',
+      'warning test-cluster-west.yaml:20 items.0.spec.leaders.0.secret',
     ]);
     const file = join(tmp, `no-west-${Math.random().toString(36).slice(2)}.yaml`);
     writeFileSync(file, writeDefinition(data, ['test']));
@@ -196,3 +199,34 @@ describe('the credentials plan --live calls running are the ones the dumps show 
     expect(shared).toEqual([]);
   });
 });
+
+test.each(['user-guide-v2.6', 'antctl-v2.6'])(
+  '%s imported, then moved to the first release that binds members to their ServiceAccount: the move annotates the running credentials under their names (#40)',
+  async (setUp) => {
+    const binding = releaseWhere((r) => r.facts.perMemberCredentials);
+    const { file, checked } = await imported(setUp);
+    const running = checked.parsed[0]!.definition.spec.antrea.version;
+    const text = readFileSync(file, 'utf8');
+    const upgraded = `${file}.upgraded.yaml`;
+    writeFileSync(upgraded, text.replace(`version: ${running}`, `version: ${binding.version}\n    upgradeFrom: ${running}`));
+    const credentialsIn = async (definition: string) => {
+      const { outputs, diagnostics } = await compile({ files: [definition] });
+      expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect(outputs[0]!.release.version).toBe(definition === file ? running : binding.version);
+      return outputs[0]!.bundles
+        .find((b) => b.clusterID === 'test-cluster-north')!
+        .objects.filter(
+          (o) => CREDENTIAL_KINDS.has(o.kind) && o.metadata.namespace === 'antrea-multicluster' && !o.metadata.name.startsWith('antrea-mc-controller'),
+        )
+        .map((o) => ({ object: `${o.kind} ${o.metadata.name}`, clusterID: o.metadata.annotations?.[CLUSTER_ID] }));
+    };
+    const before = await credentialsIn(file);
+    const after = await credentialsIn(upgraded);
+    // the same objects under the same names; only the ServiceAccounts gain their member's cluster ID
+    expect(after.map((c) => c.object)).toEqual(before.map((c) => c.object));
+    expect(before.filter((c) => c.clusterID !== undefined)).toEqual([]);
+    const bound = after.filter((c) => c.clusterID !== undefined);
+    expect(bound.map((c) => c.clusterID)).toEqual(['test-cluster-east', 'test-cluster-west']);
+    expect(bound.map((c) => c.object)).toEqual(after.filter((c) => c.object.startsWith('ServiceAccount ')).map((c) => c.object));
+  },
+);
