@@ -68,6 +68,7 @@ export const DIAGNOSTIC_CODES = [
   'inline-secret',
   'object-name-format',
   'delivery-destination-missing',
+  'delivery-destination-shared',
   'argocd-applicationset-size',
   'delivery-name-collision',
   // adopting a running ClusterSet (clusterset import, plan --live)

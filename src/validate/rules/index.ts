@@ -53,6 +53,7 @@ import { labelSyntax } from './label-syntax';
 import { inlineSecret } from './inline-secret';
 import { unsetValue } from './unset-value';
 import { deliveryDestinationMissing } from './delivery-destination-missing';
+import { deliveryDestinationShared } from './delivery-destination-shared';
 import { argocdApplicationsetSize } from './argocd-applicationset-size';
 import { deliveryNameCollision } from './delivery-name-collision';
 import { clusterInTwoDefinitions } from './cluster-in-two-definitions';
@@ -114,6 +115,7 @@ export const allRules: readonly Rule[] = [
   inlineSecret,
   unsetValue,
   deliveryDestinationMissing,
+  deliveryDestinationShared,
   argocdApplicationsetSize,
   deliveryNameCollision,
   clusterInTwoDefinitions,

@@ -100,7 +100,7 @@ ruleTester(deliveryDestinationShared, {
             - { clusterID: c, delivery: { flux: { kubeConfigSecretRef: { name: remote, key: value } } } }
           delivery:
             flux: { sourceRef: { name: flux-system } }`,
-      diagnostics: [{ line: 7, column: 62, related: [{ line: 6, column: 62 }] }],
+      diagnostics: [{ line: 7, column: 64, related: [{ line: 6, column: 64 }] }],
     },
   ],
 });
