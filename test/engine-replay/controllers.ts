@@ -314,25 +314,33 @@ export class Fleet {
 
   /**
    * The leader Secret each member's token is copied from, as the ClusterSet README's token commands
-   * name it (the operator runs them as written: synth/token-commands.ts prints them), by member ID;
-   * read from the revision at the start of each replay (`readOperatorNotes`).
+   * name it (the operator runs them as written: synth/token-commands.ts prints them; so does whoever
+   * fills an External Secrets store or seals the token), by member ID; read from the revision at the
+   * start of each replay (`readOperatorNotes`).
    */
   private readonly copiedFrom = new Map<string, string>();
 
-  /** The operator reads the READMEs of the revision being replayed (the `get secret … | jq … | … --context <member>` lines). */
+  /**
+   * The operator reads the READMEs of the revision being replayed: each member's section of
+   * "Member tokens" (`### <member> (<source>)`) reads the leader Secret its commands name
+   * (`… get secret <name> -o json`), whatever the member's token source.
+   */
   readOperatorNotes(files: ReadonlyMap<string, string>): void {
-    const word = String.raw`('(?:[^']|'\\'')*'|[^\s'|\\]+)`;
-    const command = new RegExp(String.raw`get secret ${word} -o json \\\n\s*\| jq --arg name \S+ --arg namespace \S+ [^\n]*\n[^\n]*--context ${word}`, 'g');
+    const secret = /get secret ('(?:[^']|'\\'')*'|[^\s']+) -o json/;
     const unquote = (w: string) => (w.startsWith("'") ? w.slice(1, -1).replaceAll(String.raw`'\''`, "'") : w);
     for (const [path, text] of files) {
       if (!path.endsWith('/README.md')) continue;
-      for (const m of text.matchAll(command)) this.copiedFrom.set(unquote(m[2]!), unquote(m[1]!));
+      for (const section of text.split('\n### ').slice(1)) {
+        const named = secret.exec(section);
+        if (named) this.copiedFrom.set(section.slice(0, section.indexOf(' ')), unquote(named[1]!));
+      }
     }
   }
 
   /**
-   * The leader's token Secret the operator (or the person sealing it) copies for a member: the one
-   * the README names, else the one whose ServiceAccount carries the member's cluster ID.
+   * The leader's token Secret the operator copies for a member (into its Secret, a secret store, or
+   * a SealedSecret): the one the README names, else the one whose ServiceAccount carries the
+   * member's cluster ID.
    */
   memberToken(leader: ApiServer, namespace: string, memberID: string): Obj | undefined {
     const tokens = leader.list('Secret', namespace).filter((s) => s.type === 'kubernetes.io/service-account-token' && s.data?.token);
