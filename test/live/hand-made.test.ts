@@ -230,3 +230,46 @@ test.each(['user-guide-v2.6', 'antctl-v2.6'])(
     expect(bound.map((c) => c.object)).toEqual(after.filter((c) => c.object.startsWith('ServiceAccount ')).map((c) => c.object));
   },
 );
+
+describe('a fleet whose images are pinned by digest (#40 item 2)', () => {
+  const MC = `sha256:${'a1'.repeat(32)}`;
+  const AGENT = `sha256:${'b2'.repeat(32)}`;
+  const pinned = (registry: string, tag = ':v2.7.0') =>
+    editedDumps('antctl', (_, text) =>
+      text
+        .replaceAll('antrea/antrea-mc-controller:v2.7.0', `${registry}/antrea-mc-controller${tag}@${MC}`)
+        .replaceAll('antrea/antrea-agent-ubuntu:v2.7.0', `${registry}/antrea-agent-ubuntu${tag}@${AGENT}`),
+    );
+
+  test.each(['antrea', 'registry.example.com:5000/mirror/antrea'])(
+    'from %s: import reads the release from the tag and keeps the digests; plan --live restarts nothing',
+    async (registry) => {
+      const dumps = pinned(registry);
+      const diagnostics: Diagnostic[] = [];
+      const set = readLiveClusterSet(loadDumps([dumps], diagnostics), diagnostics)!;
+      expect(diagnostics).toEqual([]);
+      const data = importDefinition(set, { tokenSource: 'manual', delivery: { spec: {} } }, diagnostics);
+      expect(diagnostics).toEqual([]);
+      expect((data.data.spec as { antrea: unknown }).antrea).toEqual({
+        version: 'v2.7.0',
+        ...(registry !== 'antrea' && { imageRegistry: registry }),
+        imageDigests: { 'antrea-agent-ubuntu:v2.7.0': AGENT, 'antrea-mc-controller:v2.7.0': MC },
+      });
+      const file = join(tmp, `pinned-${Math.random().toString(36).slice(2)}.yaml`);
+      writeFileSync(file, writeDefinition(data, ['test']));
+      const result = await runLivePlan({ cwd: process.cwd(), paths: [file], dumps: [dumps] });
+      expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const images = result.plan!.objectChanges.filter((c) => c.paths.some((p) => p.includes('image')));
+      expect(images.map((c) => `${c.owner} ${c.kind} ${c.name} ${c.paths.join()}`)).toEqual([]);
+    },
+  );
+
+  test('pinned by digest without a tag: the release cannot be told, and the diagnostic says why', () => {
+    const diagnostics: Diagnostic[] = [];
+    expect(readLiveClusterSet(loadDumps([pinned('antrea', '')], diagnostics), diagnostics)).toBeUndefined();
+    expect(diagnostics.map((d) => `${d.code} ${d.severity} ${d.file.split('/').pop()} ${d.path.slice(-1).join()}`)).toContain(
+      'live-dump error test-cluster-north.yaml image',
+    );
+    expect(diagnostics.find((d) => d.file.endsWith('test-cluster-north.yaml'))!.message).toMatch(/digest/);
+  });
+});
