@@ -1,4 +1,5 @@
-import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP } from '../antrea/workloads/constants';
+import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP, MC_CONTROLLER } from '../antrea/workloads/constants';
+import { imageDigestKey, parseImageReference, type ImageName } from '../antrea/workloads/images';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { API_VERSION, ClusterSetSchema, KIND, type ClusterSetInput, type Network } from '../model/clusterset';
 import { CLUSTER_ID_ANNOTATION, memberTokenName } from '../synth/objects/member-credentials';
@@ -69,6 +70,26 @@ function observedNetwork(c: LiveCluster, agent: Obj | undefined, leaderNs: strin
   return out;
 }
 
+/** Where Antrea's workloads, the leader's first, run the release's images pinned by digest: `<image>:<version>` → digest. */
+function imageDigestsOf(set: LiveClusterSet): Record<string, string> {
+  const workloads: readonly [string, string, ImageName][] = [
+    ['apps/Deployment', MC_CONTROLLER, 'mcController'],
+    ['apps/DaemonSet', 'antrea-agent', 'agent'],
+    ['apps/Deployment', 'antrea-controller', 'controller'],
+  ];
+  const out: Record<string, string> = {};
+  for (const c of set.clusters)
+    for (const [kind, name, image] of workloads) {
+      const key = imageDigestKey(image, set.release);
+      if (key in out) continue;
+      for (const w of c.ofKind(kind).filter((l) => l.object.metadata.name === name)) {
+        const ref = parseImageReference(text(w.object, 'spec', 'template', 'spec', 'containers', 0, 'image') ?? '');
+        if (ref.digest !== undefined && `${ref.repository.slice(ref.repository.lastIndexOf('/') + 1)}:${ref.tag}` === key) out[key] = ref.digest;
+      }
+    }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 /** The value most clusters run (ties: the default, then the first seen). */
 function majority<T>(values: readonly T[], fallback: T): T {
   const counts = new Map<string, { v: T; n: number }>();
@@ -96,11 +117,17 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
   const leaderNs = leaderSet.metadata.namespace ?? '';
   const leaderID = set.leader.clusterID;
 
-  // the release and registry, from the mc-controller image
-  const repo = set.mcImage.slice(0, set.mcImage.lastIndexOf(':'));
+  // the release and registry, from the mc-controller image; digests where the images are pinned
+  const repo = parseImageReference(set.mcImage).repository;
   const registry = repo.slice(0, Math.max(0, repo.length - set.release.images.mcController.length - 1));
-  const antrea: Obj = { version: set.release.version, ...(registry !== 'antrea' && registry !== '' && { imageRegistry: registry }) };
+  const digests = imageDigestsOf(set);
+  const antrea: Obj = {
+    version: set.release.version,
+    ...(registry !== 'antrea' && registry !== '' && { imageRegistry: registry }),
+    ...(Object.keys(digests).length > 0 && { imageDigests: digests }),
+  };
   note(['spec', 'antrea', 'version'], 'from the antrea-mc-controller image');
+  if (Object.keys(digests).length > 0) note(['spec', 'antrea', 'imageDigests'], 'kept: the digests the images run pinned by');
 
   const agents = new Map(set.clusters.map((c) => [c, configFile(c, ANTREA_NAMESPACE, ANTREA_CONFIG_MAP, 'antrea-agent.conf')]));
   const observed = new Map(set.clusters.map((c) => [c, observedNetwork(c, agents.get(c), leaderNs)]));

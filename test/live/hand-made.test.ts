@@ -259,7 +259,7 @@ describe('a fleet whose images are pinned by digest (#40 item 2)', () => {
       writeFileSync(file, writeDefinition(data, ['test']));
       const result = await runLivePlan({ cwd: process.cwd(), paths: [file], dumps: [dumps] });
       expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-      const images = result.plan!.objectChanges.filter((c) => c.paths.some((p) => p.includes('image')));
+      const images = result.plan!.objectChanges.filter((c) => c.paths.some((p) => p.endsWith('.image')));
       expect(images.map((c) => `${c.owner} ${c.kind} ${c.name} ${c.paths.join()}`)).toEqual([]);
     },
   );

@@ -47,6 +47,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'delivery-name-collision': 'error',
   'delivery-name-across-definitions': 'error',
   'delivery-destination-shared': 'error',
+  'image-digest-version': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

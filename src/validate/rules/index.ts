@@ -2,6 +2,7 @@ import type { Rule } from '../rule';
 import { leaderUnknown } from './leader-unknown';
 import { unsupportedAntreaVersion } from './unsupported-antrea-version';
 import { antreaUpgradePath } from './antrea-upgrade-path';
+import { imageDigestVersion } from './image-digest-version';
 // --- identity, topology and addresses: imports ---
 import { clusterIdFormat } from './cluster-id-format';
 import { clusterIdDuplicate } from './cluster-id-duplicate';
@@ -63,6 +64,7 @@ import { deliveryNameAcrossDefinitions } from './delivery-name-across-definition
 export const allRules: readonly Rule[] = [
   unsupportedAntreaVersion,
   antreaUpgradePath,
+  imageDigestVersion,
   leaderUnknown,
   // --- identity, topology and addresses ---
   clusterIdFormat,

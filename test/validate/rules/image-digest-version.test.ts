@@ -36,7 +36,7 @@ ruleTester(imageDigestVersion, {
               ${MC}:v0.0.1: ${DIGEST}
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]`,
-      diagnostics: [{ line: 5, column: 7 }],
+      diagnostics: [{ line: 5, column: 7, related: [{ line: 3, column: 14 }] }],
     },
     {
       name: 'an image the release does not have',
