@@ -99,6 +99,36 @@ describe('synth', () => {
     expect(r.stderr).toContain('demo-clusterset/stray.yaml (not generated)');
   });
 
+  // #40 item 3: a plain synth trusts the folders whose inputs manifest.json records (reading every
+  // file costs as much as the incremental run: docs/architecture.md); --check names the command
+  // that repairs what it found, and that command does
+  test.each([
+    { edit: 'a file of a bundle whose inputs are unchanged', path: 'demo-clusterset/demo-cluster-member2/kustomization.yaml', repair: ['--rebuild'] },
+    {
+      edit: 'an engine file whose inputs are unchanged',
+      path: 'demo-clusterset/argocd/applications/Application.argocd.demo-clusterset-demo-cluster-member3.yaml',
+      repair: ['--rebuild'],
+    },
+    { edit: 'the ApplicationSet and the README, which every synth compares', path: 'demo-clusterset/README.md', repair: [] },
+  ])('--check on $edit edited by hand names the command that repairs it', async ({ path, repair }) => {
+    const out = join(tmp, `repair-${path.replace(/\W/g, '-')}`);
+    expect((await run('synth', '--out', out, GOOD)).code).toBe(0);
+    writeFileSync(join(out, path), `${readFileSync(join(out, path), 'utf8')}# edited\n`);
+    // a file of a shared unit (named by the bytes this compiler wrote) is trusted the same way
+    if (repair.length > 0) {
+      const unit = readdirSync(join(out, '_shared'), { recursive: true }).find(
+        (f) => String(f).endsWith('.yaml') && !String(f).endsWith('kustomization.yaml'),
+      )!;
+      writeFileSync(join(out, '_shared', String(unit)), `${readFileSync(join(out, '_shared', String(unit)), 'utf8')}# edited\n`);
+    }
+    const r = await run('synth', '--check', '--out', out, GOOD);
+    expect(r.code).toBe(1);
+    const command = ['clusterset', 'synth', ...repair].join(' ');
+    expect(r.stderr).toContain(`run \`${command}\` and commit the result`);
+    expect((await run('synth', ...repair, '--out', out, GOOD)).code).toBe(0);
+    expect(await run('synth', '--check', '--out', out, GOOD)).toMatchObject({ code: 0, stdout: expect.stringMatching(/is up to date/) as unknown });
+  });
+
   test('refuses to overwrite a directory it did not create', async () => {
     const out = join(tmp, 'foreign');
     cpSync('test/fixtures/cli', out, { recursive: true });
