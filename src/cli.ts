@@ -344,7 +344,9 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   if (report() || !emitted) return 1;
   if (check) {
     if (emitted.stale.length > 0) {
-      io.stderr.write(`${out} is stale; run \`clusterset synth\` and commit the result:\n${emitted.stale.map((s) => `  ${s}`).join('\n')}\n`);
+      // a synth without --rebuild keeps what its recorded inputs say is unchanged, edited or not
+      const repair = emitted.keptStale ? 'clusterset synth --rebuild' : 'clusterset synth';
+      io.stderr.write(`${out} is stale; run \`${repair}\` and commit the result:\n${emitted.stale.map((s) => `  ${s}`).join('\n')}\n`);
       return 1;
     }
     say(`${out} is up to date (${plural(emitted.files, 'file')}, ${plural(emitted.clusters, 'cluster')})`);
