@@ -129,6 +129,24 @@ describe('synth', () => {
     expect(await run('synth', '--check', '--out', out, GOOD)).toMatchObject({ code: 0, stdout: expect.stringMatching(/is up to date/) as unknown });
   });
 
+  // #40 item 5: removed files are counted as removed, not as written
+  test('the summary counts written and removed files apart', async () => {
+    const out = join(tmp, 'removals');
+    expect((await run('synth', '--out', out, GOOD)).code).toBe(0);
+    const gone = (readdirSync(join(out, 'demo-clusterset/demo-cluster-member3'), { recursive: true }) as string[]).filter((p) =>
+      statSync(join(out, 'demo-clusterset/demo-cluster-member3', p)).isFile(),
+    ).length;
+    const smaller = join(tmp, 'demo-clusterset.yaml');
+    writeFileSync(smaller, readFileSync(GOOD, 'utf8').replace(/ {4}- clusterID: demo-cluster-member3\n(?: {6}.*\n)+/, ''));
+    const r = await run('synth', '--out', out, smaller);
+    expect(r.code).toBe(0);
+    const m = /^wrote (\d+) changed files? and removed (\d+) files? in \S+ \(/.exec(r.stdout);
+    expect(m, r.stdout).not.toBeNull();
+    const engineFiles = 1; // member3's Argo CD Application
+    expect(Number(m![2])).toBe(gone + engineFiles);
+    expect(Number(m![1])).toBeLessThan(gone);
+  });
+
   test('refuses to overwrite a directory it did not create', async () => {
     const out = join(tmp, 'foreign');
     cpSync('test/fixtures/cli', out, { recursive: true });

@@ -273,3 +273,34 @@ describe('a fleet whose images are pinned by digest (#40 item 2)', () => {
     expect(diagnostics.find((d) => d.file.endsWith('test-cluster-north.yaml'))!.message).toMatch(/digest/);
   });
 });
+
+// #40 item 5: what import cannot know is reported once, in one round: no schema error beside each
+// <unset>, and deciding every <unset> leaves nothing more to decide (each cluster's destination
+// included, which the engine needs once it is chosen)
+test('every <unset> of an import is reported once, and answering them all gives a valid definition', async () => {
+  const { file, checked } = await imported('user-guide', {});
+  const errors = checked.diagnostics.filter((d) => d.severity === 'error');
+  expect(errors.map((d) => `${d.code} ${d.path.join('.')}`).sort()).toEqual([
+    'unset-value spec.clusters.0.delivery',
+    'unset-value spec.clusters.1.delivery',
+    'unset-value spec.clusters.1.tokenSecret.source',
+    'unset-value spec.clusters.2.delivery',
+    'unset-value spec.clusters.2.tokenSecret.source',
+    'unset-value spec.delivery',
+  ]);
+  // the answers a user writes at those lines
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (const d of errors) {
+    const last = d.path[d.path.length - 1];
+    const answer =
+      last === 'source'
+        ? 'manual'
+        : d.path.length === 2
+          ? '{ argocd: { repoURL: https://git.example.com/gitops.git } }'
+          : `{ argocd: { name: destination-${String(d.path[2])} } }`;
+    lines[d.line - 1] = lines[d.line - 1]!.replace('<unset>', answer);
+  }
+  writeFileSync(file, lines.join('\n'));
+  const again = await checkDefinitions([file]);
+  expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+});
