@@ -35,5 +35,5 @@ test('a .json definition in a folder is read, validated and located like a YAML 
   const checked = await checkDefinitions(files);
   expect(checked.parsed.map((p) => p.definition.metadata.name)).toEqual(['good']);
   const typo = checked.diagnostics.find((d) => d.file.endsWith('typo.json') && d.path.join('.') === 'spec.cluster')!;
-  expect(typo).toMatchObject({ code: 'schema', line: 14, column: 5, hint: 'did you mean "clusters"?' });
+  expect(typo).toMatchObject({ code: 'schema', line: 15, column: 5, hint: 'did you mean "clusters"?' });
 });

@@ -122,8 +122,8 @@ describe('a file that is no definition', () => {
 
   test.each([
     { what: "Antrea's ClusterSet", text: antreaClusterSet, message: /Antrea ClusterSet object \(multicluster\.crd\.antrea\.io\/v1alpha2\)/, adopt: true },
-    { what: 'a cluster dump', text: dump, message: /Kubernetes List \(v1\)/, adopt: true },
-    { what: 'a Deployment', text: deployment, message: /Kubernetes Deployment \(apps\/v1\)/, adopt: false },
+    { what: 'a cluster dump', text: dump, message: /Kubernetes List object \(v1\)/, adopt: true },
+    { what: 'a Deployment', text: deployment, message: /Kubernetes Deployment object \(apps\/v1\)/, adopt: false },
   ])('$what: one error at its kind, naming it', ({ text, message, adopt }) => {
     const { parsed, diagnostics } = parse(text);
     expect(parsed).toBeUndefined();
@@ -132,6 +132,14 @@ describe('a file that is no definition', () => {
     expect(diagnostics[0]!.message).toMatch(message);
     expect(diagnostics[0]!.message).toMatch(/not a ClusterSet definition/);
     expect(diagnostics[0]!.hint).toMatch(adopt ? /clusterset import/ : /antrea-clusterset\/v1alpha1/);
+  });
+
+  test('a tool configuration (no apiVersion, kind or spec): one error that says so', () => {
+    const { parsed, diagnostics } = parse('{ "compilerOptions": { "strict": true } }\n');
+    expect(parsed).toBeUndefined();
+    expect(diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['schema', 1, 'the file holds no ClusterSet definition: it has no apiVersion, kind or spec'],
+    ]);
   });
 
   test('a definition with a mistyped apiVersion is still a definition: its errors as usual', () => {
