@@ -261,6 +261,11 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
     }
     const delivery = options.delivery?.clusters?.[c.clusterID];
     if (delivery) out.delivery = delivery;
+    else if (!options.delivery) {
+      // decided with the engine, in the same round (Argo CD needs one per cluster: delivery-destination-missing)
+      out.delivery = UNSET;
+      note([...path, 'delivery'], "the dumps cannot tell where the engine delivers this cluster's bundle: set it with spec.delivery");
+    }
     return out;
   });
 

@@ -304,3 +304,13 @@ test('every <unset> of an import is reported once, and answering them all gives 
   const again = await checkDefinitions([file]);
   expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
 });
+
+// an agent setting beyond the compiler's own is kept whatever import leaves <unset> (it was
+// dropped whenever a token source or the engine was unset: the stand-in parse failed)
+test.each([{ options: {} }, { options: { tokenSource: 'manual' as const } }])('agentConfig is imported with options $options', ({ options }) => {
+  const dumps = editedDumps('user-guide', (_, text) => text.replace('        tunnelType: geneve\n', '        tunnelType: geneve\n        defaultMTU: 1400\n'));
+  const diagnostics: Diagnostic[] = [];
+  const set = readLiveClusterSet(loadDumps([dumps], diagnostics), diagnostics)!;
+  const data = importDefinition(set, options, diagnostics);
+  expect((data.data.spec as { antrea: { agentConfig?: unknown } }).antrea.agentConfig).toEqual({ defaultMTU: 1400 });
+});
