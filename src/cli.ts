@@ -353,7 +353,18 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
     return 0;
   }
   const total = `${plural(emitted.files, 'file')} for ${plural(emitted.clusters, 'cluster')}; ${plural(emitted.built, 'bundle')} built`;
-  say(emitted.changed === 0 ? `${out} unchanged (${total})` : `wrote ${plural(emitted.changed, 'changed file')} into ${out} (${total})`);
+  // written and removed apart: a member removed is its files removed, not written
+  const wrote = `wrote ${plural(emitted.written, 'changed file')}`;
+  const removed = `removed ${plural(emitted.removed, 'file')}`;
+  say(
+    emitted.changed === 0
+      ? `${out} unchanged (${total})`
+      : emitted.removed === 0
+        ? `${wrote} into ${out} (${total})`
+        : emitted.written === 0
+          ? `${removed} from ${out} (${total})`
+          : `${wrote} and ${removed} in ${out} (${total})`,
+  );
   return 0;
 }
 

@@ -33,6 +33,10 @@ export interface EmitResult {
   readonly built: number;
   /** files written, replaced or removed */
   readonly changed: number;
+  /** of those, files written or replaced */
+  readonly written: number;
+  /** of those, files removed (a removed folder counts its files) */
+  readonly removed: number;
   /** with check: changed, missing and extra files */
   readonly stale: readonly string[];
   /**
@@ -186,7 +190,16 @@ export function outputSink(options: EmitOptions): OutputSink {
       tx.commit();
       const stale = tx.stale;
       const kept = (path: string) => keptFiles.has(path) || path.split('/').some((_, i, parts) => keptFolders.has(parts.slice(0, i).join('/')));
-      return { files, clusters, built, changed: tx.changes, stale, keptStale: stale.some((s) => kept(s.slice(0, s.lastIndexOf(' (')))) };
+      return {
+        files,
+        clusters,
+        built,
+        changed: tx.changes,
+        written: tx.writtenFiles,
+        removed: tx.removedFiles,
+        stale,
+        keptStale: stale.some((s) => kept(s.slice(0, s.lastIndexOf(' (')))),
+      };
     },
     abort: (err) => {
       if (!tx.crashed(err)) tx.abandon();

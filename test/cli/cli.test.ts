@@ -133,18 +133,20 @@ describe('synth', () => {
   test('the summary counts written and removed files apart', async () => {
     const out = join(tmp, 'removals');
     expect((await run('synth', '--out', out, GOOD)).code).toBe(0);
-    const gone = (readdirSync(join(out, 'demo-clusterset/demo-cluster-member3'), { recursive: true }) as string[]).filter((p) =>
-      statSync(join(out, 'demo-clusterset/demo-cluster-member3', p)).isFile(),
-    ).length;
+    const old = tree(out);
+    const before = Object.keys(old);
     const smaller = join(tmp, 'demo-clusterset.yaml');
     writeFileSync(smaller, readFileSync(GOOD, 'utf8').replace(/ {4}- clusterID: demo-cluster-member3\n(?: {6}.*\n)+/, ''));
     const r = await run('synth', '--out', out, smaller);
     expect(r.code).toBe(0);
+    const after = tree(out);
     const m = /^wrote (\d+) changed files? and removed (\d+) files? in \S+ \(/.exec(r.stdout);
     expect(m, r.stdout).not.toBeNull();
-    const engineFiles = 1; // member3's Argo CD Application
-    expect(Number(m![2])).toBe(gone + engineFiles);
-    expect(Number(m![1])).toBeLessThan(gone);
+    // the member's bundle, its Application and its credentials on the leader
+    const gone = before.filter((p) => !(p in after));
+    expect(gone.filter((p) => !p.includes('demo-cluster-member3'))).toEqual([]);
+    expect(Number(m![2])).toBe(gone.length);
+    expect(Number(m![1])).toBe(Object.entries(after).filter(([p, content]) => old[p] !== content).length);
   });
 
   test('refuses to overwrite a directory it did not create', async () => {
