@@ -10,9 +10,11 @@ export interface MemberCredentialsProps {
   readonly names?: { readonly serviceAccount?: string; readonly secret?: string; readonly roleBinding?: string };
   /**
    * annotate the ServiceAccount with the member's cluster ID, which a v2.7 leader requires (its
-   * MemberClusterAnnounce and ResourceExport webhooks admit a member only through it) and no
-   * earlier release reads: before v2.7 the object is the user guide's, so adopting a ClusterSet
-   * leaves it as it runs, and the move to v2.7 adds the annotation
+   * MemberClusterAnnounce webhook admits a member only through a ServiceAccount carrying its ID,
+   * and its ResourceExport webhook binds the member's exports to it:
+   * multicluster/cmd/multicluster-controller/memberclusterannounce_webhook.go and
+   * resourceexport_webhook.go, Handle) and no earlier release reads: before v2.7 the object is the
+   * user guide's, so adopting a ClusterSet leaves it as it runs, and the move to v2.7 adds it
    */
   readonly bindClusterID: boolean;
 }
