@@ -14,6 +14,7 @@ export const DIAGNOSTIC_CODES = [
   'unsupported-antrea-version',
   'antrea-upgrade-path',
   'upgrade-from-missing',
+  'image-digest-version',
   // identity and topology
   'cluster-id-format',
   'cluster-id-duplicate',
@@ -68,6 +69,7 @@ export const DIAGNOSTIC_CODES = [
   'inline-secret',
   'object-name-format',
   'delivery-destination-missing',
+  'delivery-destination-shared',
   'argocd-applicationset-size',
   'delivery-name-collision',
   // adopting a running ClusterSet (clusterset import, plan --live)

@@ -118,7 +118,8 @@ const MAX_FRAME_WIDTH = 100;
 /** The offending line with its predecessor and a caret underline, trimmed around the caret. */
 function codeFrame(text: string | undefined, line: number, column: number, endColumn?: number): string {
   if (text === undefined) return '';
-  const lines = text.split('\n');
+  // a file saved with CRLF line ends: the CR ends the line, it is not a character of it
+  const lines = text.split(/\r?\n/);
   const current = lines[line - 1];
   if (current === undefined) return '';
   const width = String(line).length;

@@ -34,6 +34,8 @@ export interface CheckResult {
   readonly subject: string;
   readonly ok: boolean;
   readonly message: string;
+  /** a failing check's: where to look */
+  readonly hint?: string;
 }
 
 export interface StatusReport {
@@ -103,9 +105,11 @@ async function statusReport(definitions: readonly ClusterSet[], read: ReadCluste
         clusterID,
         checks: checks
           .filter((c) => c.clusterID === clusterID)
-          .flatMap(({ check, subject, evaluate }) =>
-            evaluate ? [{ check, subject, ...('error' in objects ? { ok: false, message: objects.error } : evaluate(objects)) }] : [],
-          ),
+          .flatMap(({ check, subject, evaluate, hint }) => {
+            if (!evaluate) return [];
+            const verdict = 'error' in objects ? { ok: false, message: objects.error } : evaluate(objects);
+            return [{ check, subject, ...verdict, ...(!verdict.ok && { hint }) }];
+          }),
       });
     }
     clusterSets.push({ name: definition.metadata.name, clusters });
@@ -113,13 +117,19 @@ async function statusReport(definitions: readonly ClusterSet[], read: ReadCluste
   return { clusterSets, healthy: clusterSets.every((s) => s.clusters.every((c) => c.checks.every((k) => k.ok))) };
 }
 
-/** `<clusterset>  <clusterID>  <check>  <subject>  ok|FAIL  <what>`, columns aligned. */
+/** `<clusterset>  <clusterID>  <check>  <subject>  ok|FAIL  <what>`, columns aligned; a failure's hint on the line below. */
 function renderStatus(report: StatusReport): string {
   const rows = report.clusterSets.flatMap((s) =>
-    s.clusters.flatMap((c) => c.checks.map((k) => [s.name, c.clusterID, k.check, k.subject, k.ok ? 'ok' : 'FAIL', k.message])),
+    s.clusters.flatMap((c) => c.checks.map((k) => [s.name, c.clusterID, k.check, k.subject, k.ok ? 'ok' : 'FAIL', k.message, k.hint ?? ''])),
   );
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const lines = rows.map((r) => r.map((v, i) => (i < 5 ? v.padEnd(widths[i]!) : v)).join('  '));
+  const lines = rows.map(
+    (r) =>
+      r
+        .slice(0, 6)
+        .map((v, i) => (i < 5 ? v.padEnd(widths[i]!) : v))
+        .join('  ') + (r[6] ? `\n  hint: ${r[6]}` : ''),
+  );
   const failed = rows.filter((r) => r[4] === 'FAIL').length;
   return `${lines.join('\n')}\n${failed === 0 ? `all ${rows.length} checks pass` : `${failed} of ${rows.length} checks fail`}\n`;
 }

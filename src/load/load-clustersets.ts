@@ -9,7 +9,8 @@ import type { SourceFile } from './source-file';
 import { typeScriptCompiler } from './typescript-compiler';
 import { checkTypeScriptSyntax } from './typescript-syntax';
 
-export const YAML_EXTENSIONS = ['.yaml', '.yml'];
+/** YAML, and JSON, which is YAML too: the same loader, with positions */
+export const YAML_EXTENSIONS = ['.yaml', '.yml', '.json'];
 export const TYPESCRIPT_EXTENSIONS = ['.ts', '.mts', '.cts'];
 export const DEFINITION_EXTENSIONS = [...YAML_EXTENSIONS, ...TYPESCRIPT_EXTENSIONS];
 

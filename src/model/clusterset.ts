@@ -58,6 +58,16 @@ export const AntreaSchema = z.strictObject({
   version: z.string().describe('Antrea release the bundles are built for, e.g. v2.7.0'),
   upgradeFrom: z.string().optional().describe('the release the clusters run before this change, e.g. v2.6.3: the notes then list the upgrade steps'),
   imageRegistry: z.string().min(1).default('antrea').describe('registry/repository prefix of every Antrea image'),
+  // optional without a default: a definition without it hashes (manifest.json) as before
+  imageDigests: z
+    .record(
+      z.string().regex(/^[^\s:@/]+:[^\s:@/]+$/, 'a key names one image of one release: <image>:<version>, e.g. antrea-mc-controller:v2.7.0'),
+      z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a digest is sha256:<64 hex digits>'),
+    )
+    .optional()
+    .describe(
+      'digests pinning Antrea images, by <image>:<version> (e.g. antrea-mc-controller:v2.7.0: sha256:…): the bundles run <registry>/<image>:<version>@<digest>; a pin of another release than version is an error (image-digest-version)',
+    ),
   agentConfig: ConfigObject.default({}).describe('extra antrea-agent.conf settings, deep-merged'),
   controllerConfig: ConfigObject.default({}).describe('extra antrea-controller.conf settings, deep-merged'),
 });

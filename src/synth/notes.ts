@@ -201,7 +201,7 @@ function tokensSection(ctx: NotesContext): string {
   const l = ctx.definition.spec.leader;
   if (ctx.members.length === 0) return '';
   const intro =
-    `The leader bundle holds, per member, a ServiceAccount bound to the member's cluster ID, its token Secret and a RoleBinding to ${code('antrea-mc-member-cluster-role')}, all named ${code('<clusterID>-member-token')} in ${code(l.namespace)}. ` +
+    `The leader bundle holds, per member, a ServiceAccount${ctx.release.facts.perMemberCredentials ? " bound to the member's cluster ID" : ''}, its token Secret and a RoleBinding to ${code('antrea-mc-member-cluster-role')}, all named ${code('<clusterID>-member-token')} in ${code(l.namespace)}${ctx.members.some((m) => m.leaderCredentials) ? ` unless ${code('leaderCredentials')} keeps the names a member runs under` : ''}. ` +
     'Kubernetes writes the token once the leader has applied them; it never passes through git. ' +
     "Each member's ClusterSet reads it from an Opaque Secret (keys `ca.crt` and `token`) in the member Namespace. " +
     'Removing a member from the definition removes these three objects from the leader bundle; the engine prunes them (they carry no prune guard), which revokes the token at once. ' +

@@ -337,18 +337,42 @@ export class Fleet {
     }
   }
 
-  /** The leader's token Secret for a member: the one whose ServiceAccount carries the member's cluster ID. */
+  /**
+   * The leader Secret each member's token is copied from, as the ClusterSet README's token commands
+   * name it (the operator runs them as written: synth/token-commands.ts prints them; so does whoever
+   * fills an External Secrets store or seals the token), by member ID; read from the revision at the
+   * start of each replay (`readOperatorNotes`).
+   */
+  private readonly copiedFrom = new Map<string, string>();
+
+  /**
+   * The operator reads the READMEs of the revision being replayed: each member's section of
+   * "Member tokens" (`### <member> (<source>)`) reads the leader Secret its commands name
+   * (`… get secret <name> -o json`), whatever the member's token source.
+   */
+  readOperatorNotes(files: ReadonlyMap<string, string>): void {
+    const secret = /get secret ('(?:[^']|'\\'')*'|[^\s']+) -o json/;
+    const unquote = (w: string) => (w.startsWith("'") ? w.slice(1, -1).replaceAll(String.raw`'\''`, "'") : w);
+    for (const [path, text] of files) {
+      if (!path.endsWith('/README.md')) continue;
+      for (const section of text.split('\n### ').slice(1)) {
+        const named = secret.exec(section);
+        if (named) this.copiedFrom.set(section.slice(0, section.indexOf(' ')), unquote(named[1]!));
+      }
+    }
+  }
+
+  /**
+   * The leader's token Secret the operator copies for a member (into its Secret, a secret store, or
+   * a SealedSecret): the one the README names, else the one whose ServiceAccount carries the
+   * member's cluster ID.
+   */
   memberToken(leader: ApiServer, namespace: string, memberID: string): Obj | undefined {
+    const tokens = leader.list('Secret', namespace).filter((s) => s.type === 'kubernetes.io/service-account-token' && s.data?.token);
+    const named = this.copiedFrom.get(memberID);
+    if (named !== undefined) return tokens.find((s) => s.metadata.name === named);
     const sa = leader.list('ServiceAccount', namespace).find((s) => s.metadata.annotations?.['multicluster.antrea.io/cluster-id'] === memberID);
-    if (!sa) return undefined;
-    return leader
-      .list('Secret', namespace)
-      .find(
-        (s) =>
-          s.type === 'kubernetes.io/service-account-token' &&
-          s.metadata.annotations?.['kubernetes.io/service-account.name'] === sa.metadata.name &&
-          s.data?.token,
-      );
+    return sa && tokens.find((s) => s.metadata.annotations?.['kubernetes.io/service-account.name'] === sa.metadata.name);
   }
 
   /** The member ClusterSet's leader, by `spec.leaders[0].clusterID`. */

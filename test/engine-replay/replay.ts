@@ -105,6 +105,7 @@ export function replay(options: ReplayOptions): ReplayResult {
 /** Fleet and engine fingerprints stop the loop once nothing changes (retry counters aside). */
 function runLoop(options: ReplayOptions, log: string[], step: (n: number) => void, engineState: () => string, now: () => ReplayResult): number {
   const max = options.maxSteps ?? 200;
+  options.fleet.readOperatorNotes(options.revision.files);
   const pending = [...(options.events ?? [])];
   let quiet = 0;
   let previous = '';

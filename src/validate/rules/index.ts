@@ -2,6 +2,7 @@ import type { Rule } from '../rule';
 import { leaderUnknown } from './leader-unknown';
 import { unsupportedAntreaVersion } from './unsupported-antrea-version';
 import { antreaUpgradePath } from './antrea-upgrade-path';
+import { imageDigestVersion } from './image-digest-version';
 // --- identity, topology and addresses: imports ---
 import { clusterIdFormat } from './cluster-id-format';
 import { clusterIdDuplicate } from './cluster-id-duplicate';
@@ -53,6 +54,7 @@ import { labelSyntax } from './label-syntax';
 import { inlineSecret } from './inline-secret';
 import { unsetValue } from './unset-value';
 import { deliveryDestinationMissing } from './delivery-destination-missing';
+import { deliveryDestinationShared } from './delivery-destination-shared';
 import { argocdApplicationsetSize } from './argocd-applicationset-size';
 import { deliveryNameCollision } from './delivery-name-collision';
 import { clusterInTwoDefinitions } from './cluster-in-two-definitions';
@@ -62,6 +64,7 @@ import { deliveryNameAcrossDefinitions } from './delivery-name-across-definition
 export const allRules: readonly Rule[] = [
   unsupportedAntreaVersion,
   antreaUpgradePath,
+  imageDigestVersion,
   leaderUnknown,
   // --- identity, topology and addresses ---
   clusterIdFormat,
@@ -114,6 +117,7 @@ export const allRules: readonly Rule[] = [
   inlineSecret,
   unsetValue,
   deliveryDestinationMissing,
+  deliveryDestinationShared,
   argocdApplicationsetSize,
   deliveryNameCollision,
   clusterInTwoDefinitions,
