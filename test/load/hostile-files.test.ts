@@ -175,14 +175,12 @@ describe('hostile files in clustersets/', () => {
     symlinkSync(outside, join(repo, 'elsewhere'));
     const run = await runCli(['validate', '--format', 'json', 'elsewhere'], { cwd: repo, limitMs: 60_000 });
     expect(run.stdout).not.toContain(CANARY);
-    expect((JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics).toEqual([
-      expect.objectContaining({
-        code: 'file-system',
-        file: 'elsewhere/secret.yaml',
-        line: 1,
-        message: expect.stringMatching(/leaves the repository/) as unknown,
-      }),
-    ]);
+    // both of the folder's files are definitions (.json is read as YAML), and both are refused unread
+    expect((JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics).toEqual(
+      ['elsewhere/secret.json', 'elsewhere/secret.yaml'].map((file) =>
+        expect.objectContaining({ code: 'file-system', file, line: 1, message: expect.stringMatching(/leaves the repository/) as unknown }),
+      ),
+    );
   });
 
   test('cluster dumps are read the same way: import and plan --live refuse a link out of the folder and a FIFO, unread', async () => {
