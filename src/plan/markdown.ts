@@ -1,3 +1,4 @@
+import { code } from '../synth/notes-markdown';
 /**
  * Escapes text for inline Markdown in a pull-request comment: values from a definition must not
  * open links, images, HTML, entities, emphasis, tables or code spans. Only what could start one
@@ -19,17 +20,6 @@ export const markdownWithCode = (s: string): string =>
     .split('`')
     .map((part, i) => (i % 2 === 0 ? escapeMarkdown(part) : part === '' ? '\\`\\`' : `\`${part.replace(/[\u0000-\u001f\u007f]/g, '?')}\``))
     .join('');
-
-/**
- * A code span for any text: its fence is longer than any backtick run inside, padded with a space
- * when the text starts or ends with a backtick (CommonMark strips one); control characters show as `?`.
- */
-export const codeSpan = (s: string): string => {
-  const text = s.replace(/[\u0000-\u001f\u007f]/g, '?');
-  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
-};
 
 /**
  * What may be one identifier: a name, a `namespace/name`, a URL, a CIDR, a field path, standing
@@ -55,12 +45,12 @@ export function markdownWithIdentifiers(s: string, identifiers: ReadonlySet<stri
     const command = spans.find(([from, to]) => m.index >= from && m.index < to);
     if (command) {
       if (command[0] < last) continue;
-      out += escapeMarkdown(s.slice(last, command[0])) + codeSpan(s.slice(command[0], command[1]));
+      out += escapeMarkdown(s.slice(last, command[0])) + code(s.slice(command[0], command[1]));
       last = command[1];
       continue;
     }
     if (m.index < last || !(identifiers.has(m[0]) || SOURCE_FILE.test(m[0]))) continue;
-    out += escapeMarkdown(s.slice(last, m.index)) + codeSpan(m[0]);
+    out += escapeMarkdown(s.slice(last, m.index)) + code(m[0]);
     last = m.index + m[0].length;
   }
   return out + escapeMarkdown(s.slice(last));

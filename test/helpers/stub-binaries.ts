@@ -3,8 +3,11 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** The programs printed commands call; each stub records its argv and prints nothing. */
-export const STUBBED = ['kubectl', 'flux', 'argocd', 'jq', 'helm', 'kubeseal'] as const;
+/**
+ * The programs printed commands call; each stub records its argv and prints nothing (`head` and
+ * `base64` too, so that a random key made with them is the same empty word in every run).
+ */
+export const STUBBED = ['kubectl', 'flux', 'argocd', 'jq', 'helm', 'kubeseal', 'head', 'base64'] as const;
 
 /** A shell that runs printed commands: `sh` is dash on this machine, busybox's ash and bash beside it. */
 export interface Shell {
