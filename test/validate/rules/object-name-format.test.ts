@@ -123,21 +123,21 @@ ruleTester(objectNameFormat, {
           clusters:
             - clusterID: a
               delivery:
-                argocd: { name: "prod\e[2J" }
+                argocd: { name: "prod\\e[2J" }
                 flux: { kubeConfigSecretRef: { name: "a b", key: "../x" } }
             - clusterID: b
-              delivery: { argocd: { server: "https://b.example.com/\u202Eexe" } }
+              delivery: { argocd: { server: "https://b.example.com/\\u202Eexe" } }
             - clusterID: c
-              delivery: { argocd: { name: "c\u200B" } }
+              delivery: { argocd: { name: "c\\u200B" } }
             - clusterID: d
-              delivery: { argocd: { server: "https://d.example.com/$(id)" } }`,
+              delivery: { argocd: { server: "https://d.example.com/a b" } }`,
       diagnostics: [
         { line: 7, column: 25 },
-        { line: 8, column: 44 },
-        { line: 8, column: 57 },
-        { line: 10, column: 39 },
-        { line: 12, column: 33 },
-        { line: 14, column: 39 },
+        { line: 8, column: 46 },
+        { line: 8, column: 58 },
+        { line: 10, column: 37 },
+        { line: 12, column: 35 },
+        { line: 14, column: 37 },
       ],
     },
     {
@@ -150,15 +150,15 @@ ruleTester(objectNameFormat, {
             - clusterID: a
               tokenSecret:
                 source: externalSecret
-                externalSecret: { secretStoreRef: { name: v }, remoteRef: { key: "clusters/a\u2066/token" } }
+                externalSecret: { secretStoreRef: { name: v }, remoteRef: { key: "clusters/a\\u2066/token" } }
           delivery:
-            argocd: { repoURL: "https://git.example.com/x\u200B.git", targetRevision: "main\x85", path: "dist\u2028" }
-            flux: { sourceRef: { name: src }, path: "\u202Adist" }`,
+            argocd: { repoURL: "https://git.example.com/x\\u200B.git", targetRevision: "main\\x85", path: "dist\\u2028" }
+            flux: { sourceRef: { name: src }, path: "\\u202Adist" }`,
       diagnostics: [
-        { line: 8, column: 76 },
+        { line: 8, column: 74 },
         { line: 10, column: 24 },
-        { line: 10, column: 78 },
-        { line: 10, column: 96 },
+        { line: 10, column: 79 },
+        { line: 10, column: 97 },
         { line: 11, column: 45 },
       ],
     },
@@ -166,14 +166,14 @@ ruleTester(objectNameFormat, {
       name: 'Tier names: not a Kubernetes name, too long for its file; an image registry that is no image reference',
       code: source`
         spec:
-          antrea: { version: ${LATEST}, imageRegistry: "registry.example.com/My Mirror\u202E" }
+          antrea: { version: ${LATEST}, imageRegistry: "registry.example.com/My Mirror\\u202E" }
           leader: { clusterID: a, server: https://a:6443 }
           clusters: [{ clusterID: a }]
           tiers:
             - { name: My_Tier, priority: 10 }
             - { name: ${'t'.repeat(246)}, priority: 11 }`,
       diagnostics: [
-        { line: 2, column: 47 },
+        { line: 2, column: 45 },
         { line: 6, column: 15 },
         { line: 7, column: 15 },
       ],
