@@ -22,18 +22,21 @@ export function firstUnprintable(s: string): string | undefined {
   return m ? `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : undefined;
 }
 
-/** A value on one line of output: every unprintable character, newlines and tabs too, shown as its escape. */
-export const printable = (s: string): string => s.replace(UNPRINTABLE_ALL, escapeCode);
-
 /**
- * GitHub Actions' runner reads every line a step prints (ActionCommandManager.TryProcessCommand):
- * a line whose text starts with `::` after leading white space is a workflow command
- * (ActionCommand.TryParseV2), and so is `##[` anywhere in a line (ActionCommand.TryParse, the
- * old syntax), for `error`, `add-mask`, `stop-commands` and the other registered commands. A value
- * must start neither: its `:` or `[` is shown as its escape, which no reader mistakes.
+ * GitHub Actions' runner reads every line a step prints (ActionCommandManager.TryProcessCommand),
+ * splitting at LF, CR LF and CR alike: a line whose text starts with `::` after leading white
+ * space is a workflow command (ActionCommand.TryParseV2), and so is `##[` anywhere in a line
+ * (ActionCommand.TryParse, the old syntax), for `error`, `add-mask`, `stop-commands` and the other
+ * registered commands. A value must start neither: its `:` or `[` shows as its escape.
  */
 const WORKFLOW_COMMAND = /^([ \t]*):(?=:)|##\[/gm;
 const defuse = (m: string, indent: string | undefined): string => (m === '##[' ? '##\\x5b' : `${indent}\\x3a`);
+
+/**
+ * A value on one line of output: every unprintable character, newlines and tabs too, shown as its
+ * escape, and no workflow command whether or not the value starts the line.
+ */
+export const printable = (s: string): string => s.replace(UNPRINTABLE_ALL, escapeCode).replace(WORKFLOW_COMMAND, defuse);
 
 /**
  * Multi-line output for a terminal, a CI log or Markdown: unprintable characters escaped except
