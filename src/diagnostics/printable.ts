@@ -46,8 +46,10 @@ export const printable = (s: string): string => s.replace(UNPRINTABLE_ALL, escap
  */
 export const printableLines = (s: string): string => s.replace(UNPRINTABLE_BUT_NEWLINE, escapeCode).replace(WORKFLOW_COMMAND, defuse);
 
-/** Whether a text needs `printableLines` (most do not: the common case costs one test). */
-export const needsEscapes = (s: string): boolean => UNPRINTABLE.test(s) || s.includes('##[') || /(?:^|\n)[ \t]*::/.test(s);
+const UNPRINTABLE_INSIDE_LINES = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+/** Whether multi-line text holds anything `printableLines` changes (most does not: the common case costs three tests). */
+export const needsEscapes = (s: string): boolean => UNPRINTABLE_INSIDE_LINES.test(s) || s.includes('##[') || /(?:^|\n)[ \t]*::/.test(s);
 
 /**
  * The data of a workflow command (`::error …::<data>`), as the runner unescapes it

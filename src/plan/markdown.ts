@@ -1,25 +1,24 @@
-import { code } from '../synth/notes-markdown';
-/**
- * Escapes text for inline Markdown in a pull-request comment: values from a definition must not
- * open links, images, HTML, entities, emphasis, tables or code spans. Only what could start one
- * is escaped: `(` and `!` are harmless once `[` is, and `_` inside a word (stale_controller.go)
- * is not emphasis.
- */
-export const escapeMarkdown = (s: string): string =>
-  s
-    .replace(/[\\`*[\]<>|~&]/g, (c) => `\\${c}`)
-    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_')
-    .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+import { code, escapeMarkdown } from '../synth/notes-markdown';
 
 /**
- * Text whose identifiers the plan wrote between backticks (`` `east` ``): those become code
- * spans, the rest is escaped. The identifiers are validated names, without backticks.
+ * Text whose identifiers the plan wrote as code spans (`code`, notes-markdown.ts: a fence longer
+ * than any backtick run inside): those spans pass as they are, the rest is escaped. A backtick run
+ * that closes nothing is text, as CommonMark reads it.
  */
-export const markdownWithCode = (s: string): string =>
-  s
-    .split('`')
-    .map((part, i) => (i % 2 === 0 ? escapeMarkdown(part) : part === '' ? '\\`\\`' : `\`${part.replace(/[\u0000-\u001f\u007f]/g, '?')}\``))
-    .join('');
+export function markdownWithCode(s: string): string {
+  let out = '';
+  let at = 0;
+  const runs = [...s.matchAll(/`+/g)];
+  for (let i = 0; i < runs.length; i++) {
+    const open = runs[i]!;
+    if (open.index < at) continue;
+    const close = runs.slice(i + 1).find((r) => r[0].length === open[0].length);
+    if (!close) continue;
+    out += escapeMarkdown(s.slice(at, open.index)) + s.slice(open.index, close.index + close[0].length);
+    at = close.index + close[0].length;
+  }
+  return out + escapeMarkdown(s.slice(at));
+}
 
 /**
  * What may be one identifier: a name, a `namespace/name`, a URL, a CIDR, a field path, standing

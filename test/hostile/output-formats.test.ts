@@ -246,7 +246,8 @@ function hostileDumps(payload: string): string {
           clusterStatuses: [{ clusterID: 'test-cluster-north', conditions: [{ type: 'Ready', status: 'False', message: payload }] }],
         };
       }
-    writeFileSync(join(dir, f), stringify(dump));
+    // as kubectl writes it: quoted where YAML 1.1 would read another type
+    writeFileSync(join(dir, f), stringify(dump, { version: '1.1' }));
   }
   return dir;
 }
