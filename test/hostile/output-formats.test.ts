@@ -237,7 +237,8 @@ const GUIDE = 'test/fixtures/live/user-guide';
 function hostileDumps(payload: string): string {
   const dir = mkdtempSync(join(tmp, 'dumps-'));
   for (const f of readdirSync(GUIDE)) {
-    const dump = parse(readFileSync(join(GUIDE, f), 'utf8')) as { items: Record<string, any>[] };
+    type Item = { kind: string; spec?: { leaders?: { server?: string }[] }; status?: unknown };
+    const dump = parse(readFileSync(join(GUIDE, f), 'utf8')) as { items: Item[] };
     for (const o of dump.items)
       if (o.kind === 'ClusterSet' && o.spec?.leaders?.[0]?.server) {
         o.spec.leaders[0].server = `https://admin:s3cr3t-Passw0rd@172.18.0.1:6443/${payload}`;
