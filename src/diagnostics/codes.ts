@@ -24,6 +24,7 @@ export const DIAGNOSTIC_CODES = [
   'withdraw-leader',
   'member-count',
   'namespace-conflict',
+  'leader-credentials-collision',
   // addresses
   'cidr-syntax',
   'cidr-host-bits',
@@ -63,6 +64,7 @@ export const DIAGNOSTIC_CODES = [
   'policy-clusterset-scope-disabled',
   'policy-service-not-exported',
   'policy-name',
+  'policy-export-name-duplicate',
   'label-syntax',
   // secrets and delivery
   'inline-secret',

@@ -1,8 +1,9 @@
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP } from '../antrea/workloads/constants';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { API_VERSION, ClusterSetSchema, KIND, type ClusterSetInput, type Network } from '../model/clusterset';
-import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE, memberTokenName } from '../synth/objects/member-credentials';
-import { ACNP_KIND, replicatedPolicyName } from '../synth/objects/replicated-policy';
+import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE } from '../synth/objects/member-credentials';
+import { memberTokenName, replicatedPolicyName } from '../model/default-names';
+import { ACNP_KIND } from '../synth/objects/replicated-policy';
 import { BUILTIN_TIERS } from '../validate/builtin-tiers';
 import { field, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { dumpDiagnostic } from './read-dump';

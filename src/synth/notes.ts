@@ -12,7 +12,7 @@ import type { ClusterSet } from '../model/clusterset';
 import { leaderOf, members, type EffectiveCluster } from '../model/effective';
 import { copyTokenCommands, leaderSecretCommand, restartMemberControllerCommand, toMemberSecret } from './token-commands';
 import { activeGateways } from '../model/gateways';
-import { replicatedPolicyName } from './objects/replicated-policy';
+import { replicatedPolicyName } from '../model/default-names';
 import { exportsService } from './parts/service-exports';
 import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from './tunnel-ports';
 import { code, escapeMarkdown as text, list, table, sh } from './notes-markdown';

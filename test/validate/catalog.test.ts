@@ -46,6 +46,8 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'label-syntax': 'error',
   'delivery-name-collision': 'error',
   'delivery-name-across-definitions': 'error',
+  'leader-credentials-collision': 'error',
+  'policy-export-name-duplicate': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -9,12 +9,19 @@ const SUBDOMAIN_HINT = 'use lowercase letters, digits, "-" and ".", start and en
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 /** A Go duration as Flux and External Secrets parse it (time.ParseDuration), not negative. */
 const DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
-/** Bundles name a Node's file `Node.<name>.yaml`; a file name has at most 255 bytes. */
-const NODE_NAME_MAX = 255 - 'Node..yaml'.length;
-/** and a Tier's `Tier.<name>.yaml` */
-const TIER_NAME_MAX = 255 - 'Tier..yaml'.length;
+/**
+ * The longest name an object can have when the bundle names its file `<Kind>.<name>.yaml` or
+ * `<Kind>.<namespace>.<name>.yaml` (emit/layout.ts, fileNameOf): a file name has at most 255 bytes.
+ */
+const fileNameMax = (kind: string, namespace?: string): number => 255 - `${kind}.${namespace === undefined ? '' : `${namespace}.`}.yaml`.length;
 /** Argo CD evaluates `{{ … }}` in an ApplicationSet template (goTemplate: true). */
 const TEMPLATE = /\{\{|\}\}/;
+/** a member's credentials on the leader (member-credentials.ts), by key and kind */
+const LEADER_CREDENTIALS = [
+  ['serviceAccount', 'ServiceAccount'],
+  ['secret', 'Secret'],
+  ['roleBinding', 'RoleBinding'],
+] as const;
 
 /**
  * Every name the bundles and delivery objects carry that no other rule checks: what `validate`
@@ -25,7 +32,9 @@ export const objectNameFormat: ModelRule = {
   severity: 'error',
   description: 'a name, key or duration the compiler emits is not valid where it ends up',
   check({ definition, clusters, report }) {
+    const leaderNamespace = definition.spec.leader.namespace;
     const subdomain = (what: string, value: string, path: DataPath, max = 253) => {
+      max = Math.min(max, 253);
       if (isDns1123Subdomain(value) && value.length <= max) return;
       report({
         path,
@@ -70,12 +79,16 @@ export const objectNameFormat: ModelRule = {
     };
 
     for (const c of clusters) {
-      c.cluster.gateways.forEach((g, i) => subdomain('Gateway Node', g.node, [...c.path, 'gateways', i, 'node'], NODE_NAME_MAX));
+      c.cluster.gateways.forEach((g, i) => subdomain('Gateway Node', g.node, [...c.path, 'gateways', i, 'node'], fileNameMax('Node')));
       const t = c.cluster.tokenSecret;
       const tp = [...c.path, 'tokenSecret'];
-      if (t.name !== undefined) subdomain('token Secret name', t.name, [...tp, 'name']);
-      for (const [key, value] of Object.entries(c.cluster.leaderCredentials ?? {}))
-        if (value !== undefined) subdomain(`leader-side ${key}`, value, [...c.path, 'leaderCredentials', key]);
+      // the member's ExternalSecret or SealedSecret carries the name (a manual token: no object)
+      const source = t.source === 'externalSecret' ? 'ExternalSecret' : t.source === 'sealedSecret' ? 'SealedSecret' : undefined;
+      if (t.name !== undefined) subdomain('token Secret name', t.name, [...tp, 'name'], source ? fileNameMax(source, c.cluster.namespace) : undefined);
+      for (const [key, kind] of LEADER_CREDENTIALS) {
+        const value = c.cluster.leaderCredentials?.[key];
+        if (value !== undefined) subdomain(`leader-side ${key}`, value, [...c.path, 'leaderCredentials', key], fileNameMax(kind, leaderNamespace));
+      }
       if (t.source === 'externalSecret') {
         const e = t.externalSecret;
         subdomain('secret store name', e.secretStoreRef.name, [...tp, 'externalSecret', 'secretStoreRef', 'name']);
@@ -101,10 +114,11 @@ export const objectNameFormat: ModelRule = {
         message: `image registry "${shown(registry)}" is not an image repository prefix`,
         hint: 'write a registry host and path such as "registry.example.com/antrea": lowercase path components of letters, digits, ".", "_" and "-"',
       });
-    definition.spec.tiers.forEach((t, i) => subdomain('Tier name', t.name, ['spec', 'tiers', i, 'name'], TIER_NAME_MAX));
+    definition.spec.tiers.forEach((t, i) => subdomain('Tier name', t.name, ['spec', 'tiers', i, 'name'], fileNameMax('Tier')));
 
     definition.spec.policies.forEach((p, i) => {
-      if (p.exportName !== undefined) subdomain('ResourceExport name', p.exportName, ['spec', 'policies', i, 'exportName']);
+      if (p.exportName !== undefined)
+        subdomain('ResourceExport name', p.exportName, ['spec', 'policies', i, 'exportName'], fileNameMax('ResourceExport', leaderNamespace));
     });
 
     const { argocd, flux } = definition.spec.delivery;

@@ -163,6 +163,27 @@ ruleTester(objectNameFormat, {
       ],
     },
     {
+      name: 'names whose file name would exceed 255 bytes: leader credentials and a ResourceExport in the leader Namespace, an ExternalSecret in the member Namespace',
+      code: source`
+        spec:
+          antrea: { version: ${LATEST} }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - clusterID: a
+              leaderCredentials: { serviceAccount: ${'s'.repeat(216)}, secret: ${'s'.repeat(215)} }
+              tokenSecret:
+                source: externalSecret
+                name: ${'t'.repeat(224)}
+                externalSecret: { secretStoreRef: { name: v }, remoteRef: { key: k } }
+          policies:
+            - { name: p, exportName: ${'e'.repeat(216)}, spec: {} }`,
+      diagnostics: [
+        { line: 9, column: 15 },
+        { line: 6, column: 44 },
+        { line: 12, column: 30 },
+      ],
+    },
+    {
       name: 'Tier names: not a Kubernetes name, too long for its file; an image registry that is no image reference',
       code: source`
         spec:
