@@ -13,10 +13,16 @@ import { runRawRules, runRules } from '../../src/validate/run-rules';
 import { haveKubectl, kustomizeFailures } from '../helpers/kustomize';
 import { LATEST } from '../helpers/releases';
 
-type Data = { spec: Record<string, any> };
+interface Data {
+  spec: {
+    clusters: Record<string, unknown>[];
+    tiers: { name: string; priority: number }[];
+    policies: { name: string; exportName?: string; spec: { tier?: string } }[];
+  };
+}
 
 function definition(edit: (d: Data) => void): string {
-  const d = {
+  const d: Data & Record<string, unknown> = {
     apiVersion: 'antrea-clusterset/v1alpha1',
     kind: 'ClusterSetDefinition',
     metadata: { name: 'cs' },
@@ -42,37 +48,40 @@ function definition(edit: (d: Data) => void): string {
 const CASES: readonly { name: string; edit: (d: Data) => void; code: string; at: RegExp }[] = [
   {
     name: 'two members with one leader-side ServiceAccount',
-    edit: (d) => ((d.spec.clusters[1].leaderCredentials = { serviceAccount: 'shared' }), (d.spec.clusters[2].leaderCredentials = { serviceAccount: 'shared' })),
+    edit: (d) => (
+      (d.spec.clusters[1]!.leaderCredentials = { serviceAccount: 'shared' }),
+      (d.spec.clusters[2]!.leaderCredentials = { serviceAccount: 'shared' })
+    ),
     code: 'leader-credentials-collision',
     at: /serviceAccount: shared/,
   },
   {
     name: "a member's leader-side ServiceAccount named antrea-mc-controller (the leader controller's own)",
-    edit: (d) => (d.spec.clusters[1].leaderCredentials = { serviceAccount: 'antrea-mc-controller' }),
+    edit: (d) => (d.spec.clusters[1]!.leaderCredentials = { serviceAccount: 'antrea-mc-controller' }),
     code: 'leader-credentials-collision',
     at: /serviceAccount: antrea-mc-controller/,
   },
   {
     name: 'one policies[].exportName twice',
-    edit: (d) => ((d.spec.policies[0].exportName = 'shared'), (d.spec.policies[1].exportName = 'shared')),
+    edit: (d) => ((d.spec.policies[0]!.exportName = 'shared'), (d.spec.policies[1]!.exportName = 'shared')),
     code: 'policy-export-name-duplicate',
     at: /exportName: shared/,
   },
   {
     name: 'a Tier name Kubernetes refuses',
-    edit: (d) => ((d.spec.tiers[0].name = 'Ops_Tier'), d.spec.policies.forEach((p: { spec: { tier: string } }) => (p.spec.tier = 'Ops_Tier'))),
+    edit: (d) => ((d.spec.tiers[0]!.name = 'Ops_Tier'), d.spec.policies.forEach((p) => (p.spec.tier = 'Ops_Tier'))),
     code: 'object-name-format',
     at: /name: Ops_Tier/,
   },
   {
     name: 'an exportName whose file name exceeds 255 bytes',
-    edit: (d) => (d.spec.policies[0].exportName = 'e'.repeat(250)),
+    edit: (d) => (d.spec.policies[0]!.exportName = 'e'.repeat(250)),
     code: 'object-name-format',
     at: /exportName: e+$/,
   },
   {
     name: 'a leader-side Secret whose file name exceeds 255 bytes',
-    edit: (d) => (d.spec.clusters[1].leaderCredentials = { secret: 's'.repeat(250) }),
+    edit: (d) => (d.spec.clusters[1]!.leaderCredentials = { secret: 's'.repeat(250) }),
     code: 'object-name-format',
     at: /secret: s+$/,
   },

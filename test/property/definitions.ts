@@ -148,7 +148,8 @@ const plausible = fc
         leader: { clusterID: 'c0', server: 'https://172.18.0.1:6443' },
         clusters,
         services: g.count > 1 ? [{ name: 'nginx', namespace: 'demo', exportFrom: [`c${g.count - 1}`] }] : [],
-        policies: g.policies.filter((p) => typeof p.spec.priority === 'number').map(({ name: _, exportName: __, ...p }, i) => ({ ...p, name: `policy-${i}` })),
+        // plausible: their own names and default exports (the edits below write other names)
+        policies: g.policies.filter((p) => typeof p.spec.priority === 'number').map((p, i) => ({ spec: p.spec, name: `policy-${i}` })),
         delivery: g.flux ? { flux: { sourceRef: { kind: 'GitRepository', name: 'flux-system', namespace: 'flux-system' } } } : {},
       },
     };
