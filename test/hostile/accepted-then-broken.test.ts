@@ -14,7 +14,7 @@ import { haveKubectl, kustomizeFailures } from '../helpers/kustomize';
 import { LATEST } from '../helpers/releases';
 
 interface Data {
-  spec: {
+  spec: Record<string, unknown> & {
     clusters: Record<string, unknown>[];
     tiers: { name: string; priority: number }[];
     policies: { name: string; exportName?: string; spec: { tier?: string } }[];
