@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { scanOutputFiles } from '../../src/secrets/scan-secrets';
@@ -14,12 +15,16 @@ const FOUND: Record<string, string> = {
   'a prefixed base64 JWT': `mc/x-${base64(JWT)}`,
   'a base64 JWT after other bytes': base64(`token=${JWT}`),
   'a base64url JWT': Buffer.from(JWT).toString('base64url'),
-  'token: <base64>': `token: ${base64('a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5')}`,
+  // as `kubectl get secret -o yaml` prints a service-account token
+  'token: <base64>': `token: ${base64(JWT)}`,
   'a JWT inside other text': `Bearer ${JWT}.`,
   'a base64 PEM block': base64('-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\n'),
 };
 
-const file = (value: string) => ({ path: 'cs/east/4-resources/Tier.ops.yaml', content: `apiVersion: crd.antrea.io/v1beta1\nkind: Tier\nmetadata:\n  name: ops\nspec:\n  description: ${JSON.stringify(value)}\n  priority: 10\n` });
+const file = (value: string) => ({
+  path: 'cs/east/4-resources/Tier.ops.yaml',
+  content: `apiVersion: crd.antrea.io/v1beta1\nkind: Tier\nmetadata:\n  name: ops\nspec:\n  description: ${JSON.stringify(value)}\n  priority: 10\n`,
+});
 
 describe.each(Object.entries(FOUND))('%s', (_, value) => {
   test('in an output file: inline-secret, naming the file and not the value, in both scans', async () => {
@@ -34,8 +39,19 @@ describe.each(Object.entries(FOUND))('%s', (_, value) => {
   });
 });
 
-test('base64 that holds no token material, and token keys with short values, are no finding', async () => {
+/** kubeseal's ciphertext: base64 of bytes that decode to nothing readable, under the token's own keys */
+const ciphertext = `AgB${Buffer.from(Array.from({ length: 400 }, (_, i) => createHash('sha256').update(String(i)).digest()[0]!)).toString('base64')}`;
+
+test("base64 that holds no token material, token keys with short values and kubeseal's ciphertext are no finding", async () => {
   const found: Diagnostic[] = [];
-  await scanOutputFiles('cs.yaml', [file(base64('a plain description of a Tier that is long enough')), file('token: token'), file('tokenProperty: token')], found);
+  const sealed = {
+    path: 'cs/east/4-resources/SealedSecret.kube-system.t.yaml',
+    content: `spec:\n  encryptedData:\n    ca.crt: ${ciphertext}\n    token: ${ciphertext}\n`,
+  };
+  await scanOutputFiles(
+    'cs.yaml',
+    [file(base64('a plain description of a Tier that is long enough')), file('token: token'), file('tokenProperty: token'), sealed],
+    found,
+  );
   expect(found).toEqual([]);
 });

@@ -27,7 +27,8 @@ const SECRETS: Record<string, string> = {
   'prefixed base64 JWT': `mc/x-${base64(JWT)}`,
   'base64 JWT': base64(JWT),
   'base64url JWT after a colon': `ref:${Buffer.from(JWT).toString('base64url')}`,
-  'token: <base64>': `token: ${base64('a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5')}`,
+  // as `kubectl get secret -o yaml` prints a service-account token
+  'token: <base64>': `token: ${base64(JWT)}`,
   'JWT inside other text': `Authorization: Bearer ${JWT}, expires soon`,
   'prefixed base64 PEM': `ca-${base64('-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ\n-----END CERTIFICATE-----\n')}`,
 };
