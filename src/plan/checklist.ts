@@ -8,6 +8,7 @@ import { shellQuote as q } from '../shell-quote';
 import { code } from '../synth/notes-markdown';
 import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
+import { engineHandOverItems } from './engine-changes';
 import { memberLeavingItems, memberWithdrawingItems } from './member-leaves';
 
 /**
@@ -43,7 +44,13 @@ export function planChecklist(base: Definitions, head: Definitions): ChecklistIt
       });
       continue;
     }
-    items.push(...upgradeItems(before, after), ...joinItems(before, after), ...namespaceItems(before, after), ...leaveItems(before, after));
+    items.push(
+      ...upgradeItems(before, after),
+      ...joinItems(before, after),
+      ...namespaceItems(before, after),
+      ...leaveItems(before, after),
+      ...engineHandOverItems(before, after),
+    );
   }
   return items;
 }

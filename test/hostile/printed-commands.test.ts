@@ -98,6 +98,7 @@ function definition(
 }
 
 const VARIANTS: readonly Variant[] = ['argocd', 'flux-hub', 'flux-own', 'manual'];
+const NEXT_ENGINE: Readonly<Record<Variant, Variant>> = { argocd: 'flux-hub', 'flux-hub': 'flux-own', 'flux-own': 'argocd', manual: 'argocd' };
 
 /** The code spans of Markdown prose that are whole commands (no `<placeholder>` to fill in). */
 function inlineCommands(markdown: string): string[] {
@@ -123,6 +124,8 @@ function checklistScripts(v: Values, variant: Variant): string[] {
     [{ ...d, spec: { ...d.spec, clusters: d.spec.clusters.slice(0, 1), services: [] } }, d],
     [d, definition(v, variant, { leaving: true })],
     [definition(v, variant, { version: from }), definition(v, variant, { version: to, upgradeFrom: from })],
+    // the delivery engine changes: the old one's objects are removed (#37 item 6)
+    [d, definition(v, NEXT_ENGINE[variant])],
   ];
   const at = (x: ClusterSet) => new Map([[x.metadata.name, { definition: x }]]);
   return pairs.flatMap(([base, head]) => planChecklist(at(base), at(head)).map((item) => (item.commands ?? []).join('\n'))).filter((s) => s !== '');
