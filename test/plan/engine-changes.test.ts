@@ -24,7 +24,7 @@ const flux = { sourceRef: { kind: 'GitRepository' as const, name: 'fleet', names
 
 /** test-clusterset (a hub Flux), delivered another way. */
 function deliveredBy(engine: 'argocd' | 'flux-hub' | 'flux-own' | 'manual', d: Definition = example('test-clusterset')): Definition {
-  const copy = structuredClone(d) as ClusterSetInput;
+  const copy = structuredClone<ClusterSetInput>(d);
   copy.spec.delivery = engine === 'argocd' ? { argocd } : engine === 'manual' ? {} : { flux };
   for (const c of copy.spec.clusters) {
     c.delivery =
