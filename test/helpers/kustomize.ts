@@ -17,13 +17,18 @@ export const haveKubectl = (() => {
 export const longSegments = (files: readonly { readonly path: string }[]): string[] =>
   files.flatMap((f) => f.path.split('/').filter((s) => Buffer.byteLength(s) > 255)).map((s) => `${s.slice(0, 40)}… (${Buffer.byteLength(s)} bytes)`);
 
+/** The bundle folders of an output: `<clusterset>/<cluster>/`, each with its root kustomization.yaml. */
+export const bundleRoots = (files: readonly { readonly path: string }[]): string[] => [
+  ...new Set(files.filter((f) => f.path.split('/').length === 3 && f.path.endsWith('/kustomization.yaml')).map((f) => dirname(f.path))),
+];
+
 /**
- * What `kubectl kustomize` (kustomize's load restrictions, as Argo CD and Flux build) says of every
- * bundle of an output: each `<clusterset>/<cluster>/` root and its `exports/` folder must build.
- * Returns one line per folder that does not; a file whose name is too long is reported, not
- * written.
+ * What `kubectl kustomize` (kustomize's load restrictions, as Argo CD and Flux build) says of the
+ * bundles of an output (all, or those of `only`): each `<clusterset>/<cluster>/` root and its
+ * `exports/` folder must build. Returns one line per folder that does not; a file whose name is
+ * too long is reported, not written.
  */
-export function kustomizeFailures(files: readonly { readonly path: string; readonly content: string }[]): string[] {
+export function kustomizeFailures(files: readonly { readonly path: string; readonly content: string }[], only?: readonly string[]): string[] {
   const tooLong = longSegments(files);
   if (tooLong.length > 0) return tooLong.map((s) => `file name too long: ${s}`);
   const out = mkdtempSync(join(tmpdir(), 'clusterset-kustomize-'));
@@ -32,7 +37,7 @@ export function kustomizeFailures(files: readonly { readonly path: string; reado
       mkdirSync(dirname(join(out, f.path)), { recursive: true });
       writeFileSync(join(out, f.path), f.content);
     }
-    const roots = [...new Set(files.filter((f) => f.path.split('/').length === 3 && f.path.endsWith('/kustomization.yaml')).map((f) => dirname(f.path)))];
+    const roots = only ?? bundleRoots(files);
     const folders = roots.flatMap((r) => [
       r,
       ...(existsSync(join(out, r, 'exports')) && readdirSync(join(out, r, 'exports')).length > 0 ? [`${r}/exports`] : []),
