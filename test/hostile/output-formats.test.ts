@@ -185,6 +185,27 @@ describe.each(CORPUS)('%s', (_, payload) => {
   });
 });
 
+// a pull request names its files too: every diagnostic starts with the file name
+describe.each(['::error title=x::forged.yaml', 'a ##[error]b.yaml', 'exe.\u202Etxt.yaml', 'a\nb.yaml', 'a\u001b[2Jb.yaml'])(
+  'a definition file named %j',
+  (name) => {
+    it('validate prints its diagnostics neutralised in text, json and github', async () => {
+      const file = write(name, definitionData({ refused: 'x y' }));
+      const json = await run(['validate', file, '--format', 'json']);
+      expect(json.code).toBe(1);
+      const { diagnostics } = JSON.parse(json.stdout) as { diagnostics: { file: string }[] };
+      // JSON reads back the file name unchanged
+      expect(diagnostics.every((d) => d.file.endsWith(`/${name}`))).toBe(true);
+      for (const format of ['text', 'json', 'github']) {
+        const r = await run(['validate', file, '--format', format]);
+        expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
+        if (format === 'github')
+          expect(workflowCommands(r.stdout).map((c) => c.properties.file)).toEqual(diagnostics.map(() => expect.stringContaining('.yaml')));
+      }
+    });
+  },
+);
+
 /** Every string in a JSON value. */
 const strings = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
