@@ -48,7 +48,7 @@ const atLeast = (v: Version, major: number, minor: number): boolean => v.major >
 
 /** What the caller knows about the fleet, so that only the steps and risks that apply are listed. */
 export interface UpgradeOptions {
-  /** the leader's common area Namespace (a Kubernetes name, so safe unquoted in a shell) */
+  /** the leader's common area Namespace, quoted for the shell */
   readonly leaderNamespace?: string;
   /** how the commands reach the leader, quoted for the shell (`kubectl --context <leader ID>`): every command names its cluster */
   readonly leaderKubectl?: string;
@@ -130,8 +130,9 @@ export function upgradeSteps(
       `If you use Egress or ServiceExternalIP: in every cluster, before the upgrade, create the antrea-memberlist-keys Secret in Antrea's Namespace with a fresh random key (antrea-controller adopts an existing key and never changes it). Run the command against each cluster; the key never goes into git.`,
     );
     commands[steps.length - 1] = [
-      // every cluster: the leader and each member it has seen announce itself (contexts named by cluster ID)
-      `for context in $({ echo ${leaderID}; ${kubectl} get memberclusterannounce -n ${ns} -o jsonpath='{range .items[*]}{.clusterID}{"\\n"}{end}'; } | sort -u); do kubectl --context "$context" create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"; done`,
+      // every cluster: the leader and each member it has seen announce itself (contexts named by cluster ID),
+      // one per line, read whole (never split into words or expanded as globs)
+      `{ printf '%s\\n' ${leaderID}; ${kubectl} get memberclusterannounce -n ${ns} -o jsonpath='{range .items[*]}{.clusterID}{"\\n"}{end}'; } | sort -u | while IFS= read -r context; do kubectl --context "$context" create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"; done`,
     ];
     when[steps.length - 1] = 'before rollout';
   }

@@ -25,6 +25,7 @@ export const DIAGNOSTIC_CODES = [
   'withdraw-leader',
   'member-count',
   'namespace-conflict',
+  'leader-credentials-collision',
   // addresses
   'cidr-syntax',
   'cidr-host-bits',
@@ -64,6 +65,7 @@ export const DIAGNOSTIC_CODES = [
   'policy-clusterset-scope-disabled',
   'policy-service-not-exported',
   'policy-name',
+  'policy-export-name-duplicate',
   'label-syntax',
   // secrets and delivery
   'inline-secret',

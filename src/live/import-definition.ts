@@ -2,8 +2,9 @@ import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP, MC_
 import { imageDigestKey, parseImageReference, type ImageName } from '../antrea/workloads/images';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { API_VERSION, ClusterSetSchema, KIND, type ClusterSetInput, type Network } from '../model/clusterset';
-import { CLUSTER_ID_ANNOTATION, memberTokenName } from '../synth/objects/member-credentials';
-import { ACNP_KIND, replicatedPolicyName } from '../synth/objects/replicated-policy';
+import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE } from '../synth/objects/member-credentials';
+import { memberTokenName, replicatedPolicyName } from '../model/default-names';
+import { ACNP_KIND } from '../synth/objects/replicated-policy';
 import { BUILTIN_TIERS } from '../validate/builtin-tiers';
 import { field, indexBy, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { dumpDiagnostic } from './read-dump';
@@ -141,18 +142,42 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
   }
   if (Object.keys(network).length > 0) note(['spec', 'network'], 'what most clusters run; clusters[].network holds the others');
 
-  // the leader's address as its members reach it: their ClusterSets say it
-  const servers = set.clusters.flatMap((c) => (c.memberSet ? [text(c.memberSet.object, 'spec', 'leaders', 0, 'server')] : [])).filter((s) => s !== undefined);
-  const server = servers[0] ?? UNSET;
-  if (servers.length === 0) note(['spec', 'leader', 'server'], 'no member ClusterSet names the leader address: set it');
-  for (const c of set.clusters) {
-    const s = c.memberSet && text(c.memberSet.object, 'spec', 'leaders', 0, 'server');
-    if (s !== undefined && s !== server)
+  // the leader's address as its members reach it: their ClusterSets say it. Credentials in it are
+  // never printed nor kept (members authenticate with their token alone; leader-server refuses them)
+  const running = set.clusters.flatMap((c) => {
+    const raw = c.memberSet && text(c.memberSet.object, 'spec', 'leaders', 0, 'server');
+    return raw === undefined
+      ? []
+      : [
+          {
+            c,
+            at: { index: c.memberSet!.index, path: ['spec', 'leaders', 0, 'server'] },
+            url: withoutCredentials(raw),
+            redacted: raw !== withoutCredentials(raw),
+          },
+        ];
+  });
+  const server = running[0]?.url ?? UNSET;
+  if (running.length === 0) note(['spec', 'leader', 'server'], 'no member ClusterSet names the leader address: set it');
+  else if (running.some((r) => r.redacted))
+    note(['spec', 'leader', 'server'], 'the running URL holds credentials, left out: members authenticate with their token');
+  for (const { c, at, url, redacted } of running) {
+    if (redacted)
       diagnostics.push(
         dumpDiagnostic(
           c.dump,
-          { index: c.memberSet!.index, path: ['spec', 'leaders', 0, 'server'] },
-          `member ${c.clusterID} reaches the leader at ${s}, others at ${server}`,
+          at,
+          `member ${c.clusterID} reaches the leader at a URL that holds credentials: they are redacted here and left out of the definition`,
+          'members authenticate to the leader with their token Secret alone: the first sync removes the user and password from the running ClusterSet',
+          'warning',
+        ),
+      );
+    if (url !== server)
+      diagnostics.push(
+        dumpDiagnostic(
+          c.dump,
+          at,
+          `member ${c.clusterID} reaches the leader at ${url}, others at ${server}`,
           'the definition has one leader address: the first sync sets it in every member',
           'warning',
         ),
@@ -330,3 +355,6 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
   addExtraSettings(set, data, agents, note);
   return { data, comments };
 }
+
+/** A URL without its user and password (`https://user:pass@host` → `https://host`): they never reach a definition or an output. */
+export const withoutCredentials = (url: string): string => url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#@]*@/, '$1');

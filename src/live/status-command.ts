@@ -1,3 +1,4 @@
+import { printable, printableJson } from '../diagnostics/printable';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,7 +81,7 @@ export async function statusCommand(
     result.parsed.map((p) => p.definition),
     read,
   );
-  io.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
+  io.stdout.write(format === 'json' ? `${printableJson(JSON.stringify(report, null, 2))}\n` : renderStatus(report));
   if (unmapped.length > 0)
     io.stderr.write(
       `hint: your kubeconfig has no context for ${unmapped.join(', ')}: name each cluster's context with --contexts ID=CONTEXT,..., ` +
@@ -119,8 +120,9 @@ async function statusReport(definitions: readonly ClusterSet[], read: ReadCluste
 
 /** `<clusterset>  <clusterID>  <check>  <subject>  ok|FAIL  <what>`, columns aligned; a failure's hint on the line below. */
 function renderStatus(report: StatusReport): string {
+  // a message may quote a live object's condition: every cell shows on one line, escaped (printable.ts)
   const rows = report.clusterSets.flatMap((s) =>
-    s.clusters.flatMap((c) => c.checks.map((k) => [s.name, c.clusterID, k.check, k.subject, k.ok ? 'ok' : 'FAIL', k.message, k.hint ?? ''])),
+    s.clusters.flatMap((c) => c.checks.map((k) => [s.name, c.clusterID, k.check, k.subject, k.ok ? 'ok' : 'FAIL', k.message, k.hint ?? ''].map(printable))),
   );
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = rows.map(

@@ -234,7 +234,7 @@ export const VerifySchema = z.strictObject({
   job: z.boolean().default(true).describe('a verification Job in every member, run by the engine after each sync (docs/verify.md)'),
   image: z
     .string()
-    .regex(/^[^\s@]+@sha256:[0-9a-f]{64}$/, 'the image must be pinned by digest: <name>[:tag]@sha256:<64 hex digits>')
+    .regex(/^[!-?A-~]+@sha256:[0-9a-f]{64}$/, 'the image must be pinned by digest: <name>[:tag]@sha256:<64 hex digits>, in printable ASCII')
     .default(VERIFY_IMAGE)
     .describe("the Job's image: any image with a POSIX sh and kubectl, pinned by digest"),
   request: z

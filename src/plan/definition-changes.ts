@@ -8,6 +8,7 @@ import { upgradeOptionsFor } from '../synth/upgrade-options';
 import { plural } from '../plural';
 import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote } from '../shell-quote';
+import { engineChange } from './engine-changes';
 import { gatewayChange } from './gateway-changes';
 import type { ChangeSubjects, Impact, PlanChange } from './plan';
 
@@ -52,6 +53,8 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
   }
   if (before.spec.leader.clusterID === after.spec.leader.clusterID && before.spec.leader.namespace !== after.spec.leader.namespace)
     out.push(leaderNamespaceChange(cs, before, after));
+  const engines = engineChange(cs, before, after);
+  if (engines) out.push(engines);
 
   const b = new Map(effectiveClusters(before).map((c) => [c.clusterID, c]));
   const a = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));

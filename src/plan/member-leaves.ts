@@ -6,10 +6,11 @@ import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, VERIFY_UNIT } from '../synth/deli
 import { exportsService } from '../synth/parts/service-exports';
 import { kubectlIn, PRUNE_OFF_PATCH } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
+import { code } from '../synth/notes-markdown';
 import type { ChecklistItem } from './checklist';
 
-/** An identifier in an item's text: a code span in Markdown, as written in text and JSON. */
-const c = (s: string) => `\`${s}\``;
+/** An identifier in an item's text: a code span (notes-markdown.ts), as text and JSON show it too. */
+const c = code;
 
 /**
  * The one description of a member leaving, in order: the plan's "member … leaves" and "member …

@@ -80,8 +80,8 @@ function fluxSection(definition: ClusterSet, clusters: readonly EffectiveCluster
   const cs = definition.metadata.name;
   const flux = definition.spec.delivery.flux!;
   const ns = q(flux.namespace);
-  const source = `--source=${flux.sourceRef.kind}/${flux.sourceRef.name}${flux.sourceRef.namespace ? `.${flux.sourceRef.namespace}` : ''}`;
-  const path = (rest: string) => `--path=./${[flux.path.replace(/^(\.\/)+|\/+$/g, ''), cs, rest].filter(Boolean).join('/')}`;
+  const source = q(`--source=${flux.sourceRef.kind}/${flux.sourceRef.name}${flux.sourceRef.namespace ? `.${flux.sourceRef.namespace}` : ''}`);
+  const path = (rest: string) => q(`--path=./${[flux.path.replace(/^(\.\/)+|\/+$/g, ''), cs, rest].filter(Boolean).join('/')}`);
   const last = (id: string) => engineName(cs, id, LAYER_DIRECTORIES.at(-1)!);
   if (mode === 'flux-hub') {
     const remote = clusters.filter((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
@@ -127,7 +127,7 @@ function afterLastLayer(definition: ClusterSet, cs: string, ns: string): string[
     ...(definition.spec.services.length > 0 ? [`${code(`${cs}-<clusterID>-exports-<namespace>`)}, its ServiceExports per Namespace`] : []),
     ...(definition.spec.verify.job
       ? [
-          `${code(`${cs}-<clusterID>-verify`)}, its verification Job: Ready once the Job has passed its checks. A failed Job stays failed: to run it again, delete it (${code('kubectl -n <member namespace> delete job -l antrea-clusterset/unit=verify')}) and ${code(`flux -n ${ns} reconcile kustomization ${cs}-<clusterID>-verify`)}`,
+          `${code(`${cs}-<clusterID>-verify`)}, its verification Job: Ready once the Job has passed its checks. A failed Job stays failed: to run it again, delete it (${code('kubectl -n <member namespace> delete job -l antrea-clusterset/unit=verify')}) and ${code(`flux -n ${ns} reconcile kustomization ${q(cs)}-<clusterID>-verify`)}`,
         ]
       : []),
   ];

@@ -152,6 +152,6 @@ describe('markdown size', () => {
       { changes: [{ impact: 'safe', clusterSet: 'x', text: 'Service [a](http://evil) <img src=x> `b`\u001b[2J' }], counts: [], objectChanges: [] },
       { base: 'b', head: 'h' },
     );
-    expect(md).toContain('Service \\[a\\](http://evil) \\<img src=x\\> \\`b\\`\\u001b\\[2J');
+    expect(md).toContain('Service \\[a\\](http\\://evil) \\<img src=x\\> \\`b\\`\\u001b\\[2J');
   });
 });

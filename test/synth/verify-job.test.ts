@@ -105,6 +105,12 @@ describe('spec.verify', () => {
     writeFileSync(file, stringify(definition));
     const { diagnostics } = await compile({ files: [file] });
     expect(diagnostics.map((d) => [d.code, d.path.join('.')])).toEqual([['schema', 'spec.verify.image']]);
+    // #37 item 4: a pinned image with a bidi override or a control character in its name
+    for (const image of ['docker.io/alpine/k8s\u202e:1.34', 'docker.io/alpine/k8s\u001b[2J:1.34']) {
+      definition.spec.verify = { image: `${image}@sha256:${'a'.repeat(64)}` };
+      writeFileSync(file, stringify(definition));
+      expect((await compile({ files: [file] })).diagnostics.map((d) => [d.code, d.path.join('.')])).toEqual([['schema', 'spec.verify.image']]);
+    }
     const off = await verification((d) => ((d as Definition & { spec: { verify?: object } }).spec.verify = { job: false }));
     for (const [, objects] of off) expect(objects).toEqual([]);
   });

@@ -48,6 +48,8 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'delivery-name-across-definitions': 'error',
   'delivery-destination-shared': 'error',
   'image-digest-version': 'error',
+  'leader-credentials-collision': 'error',
+  'policy-export-name-duplicate': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../kube/kube-object';
 import { serviceAccountBinding } from '../../kube/rbac';
+import { memberTokenName } from '../../model/default-names';
 
 export interface MemberCredentialsProps {
   /** the member cluster the credentials are bound to */
@@ -23,13 +24,6 @@ export interface MemberCredentialsProps {
 export const MEMBER_ROLE = 'antrea-mc-member-cluster-role';
 /** Antrea >= v2.7 admits a member's requests only from a ServiceAccount carrying its ID here (ReleaseFacts.perMemberCredentials). */
 export const CLUSTER_ID_ANNOTATION = 'multicluster.antrea.io/cluster-id';
-
-/**
- * One name for the ServiceAccount, its token Secret and its RoleBinding, as
- * `antctl mc create membertoken NAME` does; `-member-token` tells it apart from the
- * member-side copy (`<clusterID>-leader-token` by default).
- */
-export const memberTokenName = (clusterID: string): string => `${clusterID}-member-token`;
 
 /**
  * A member's identity in the leader's common area: the ServiceAccount bound to its cluster ID,

@@ -12,6 +12,7 @@ import { memberFlag } from './member-flag';
 import { withdrawLeader } from './withdraw-leader';
 import { memberCount } from './member-count';
 import { namespaceConflict } from './namespace-conflict';
+import { leaderCredentialsCollision } from './leader-credentials-collision';
 import { cidrSyntax } from './cidr-syntax';
 import { cidrHostBits } from './cidr-host-bits';
 import { ipv6Unsupported } from './ipv6-unsupported';
@@ -50,6 +51,7 @@ import { policyTierUnknown } from './policy-tier-unknown';
 import { policyClusterSetScopeDisabled } from './policy-clusterset-scope-disabled';
 import { policyServiceNotExported } from './policy-service-not-exported';
 import { policyName } from './policy-name';
+import { policyExportNameDuplicate } from './policy-export-name-duplicate';
 import { labelSyntax } from './label-syntax';
 import { inlineSecret } from './inline-secret';
 import { unsetValue } from './unset-value';
@@ -75,6 +77,7 @@ export const allRules: readonly Rule[] = [
   withdrawLeader,
   memberCount,
   namespaceConflict,
+  leaderCredentialsCollision,
   cidrSyntax,
   cidrHostBits,
   ipv6Unsupported,
@@ -113,6 +116,7 @@ export const allRules: readonly Rule[] = [
   policyClusterSetScopeDisabled,
   policyServiceNotExported,
   policyName,
+  policyExportNameDuplicate,
   labelSyntax,
   inlineSecret,
   unsetValue,

@@ -1,4 +1,4 @@
-import { CLUSTERSET_RESOURCE, kubectlIn, PRUNE_OFF_PATCH } from '../../kube/kubectl-command';
+import { CLUSTERSET_RESOURCE, fluxKustomizationsOf, kubectlIn, KUSTOMIZATION_RESOURCE, removeFluxKustomizations } from '../../kube/kubectl-command';
 import { shellQuote as q } from '../../shell-quote';
 import type { EffectiveCluster } from '../../model/effective';
 import type { RevisionView } from '../transition';
@@ -71,15 +71,7 @@ export function dissolveProcedure(before: RevisionView, last: string, options: D
   ];
 }
 
-/** Flux's Kustomization resource, by its full name. */
-export const KUSTOMIZATION_RESOURCE = 'kustomizations.kustomize.toolkit.fluxcd.io';
-
-/**
- * The labels every Flux Kustomization of the ClusterSet carries (synth/delivery/flux.ts
- * `kustomization`, the keys of engine-names.ts `LABELS`; validate does not import synth, and
- * test/validate/transitions/dissolve-steps.test.ts checks that they select every one synth builds).
- */
-const ownSelector = (clusterSet: string) => `app.kubernetes.io/managed-by=antrea-clusterset,antrea-clusterset/clusterset=${clusterSet}`;
+export { KUSTOMIZATION_RESOURCE };
 
 /**
  * The old ClusterSet's Flux Kustomizations (layers, exports, verification): once the definition is
@@ -104,12 +96,9 @@ function fluxOrphans(before: RevisionView, staying: ReadonlySet<string>): Proced
   const { name } = before.definition.metadata;
   const leaving = before.clusters.map((c) => c.clusterID).filter((id) => !staying.has(id));
   if (leaving.length === 0) return [];
-  const ns = q(flux.namespace);
-  const own = ownSelector(name);
+  const own = fluxKustomizationsOf(name);
   /** on the Flux of `context`, each Kustomization `selector` lists (a shell word): prune off, then delete */
-  const removeAll = (context: string, selector: string) =>
-    `kubectl --context ${context} -n ${ns} get ${KUSTOMIZATION_RESOURCE} -l ${selector} -o name | while read -r k; do ` +
-    `kubectl --context ${context} -n ${ns} patch "$k" ${PRUNE_OFF_PATCH} && kubectl --context ${context} -n ${ns} delete "$k"; done`;
+  const removeAll = (context: string, selector: string) => removeFluxKustomizations(context, flux.namespace, selector);
   const text = (where: string) =>
     `${where}, delete the Flux Kustomizations of "${name}"${leaving.length < before.clusters.length ? ` for ${leaving.length === 1 ? `${leaving[0]}, which leaves` : `the ${leaving.length} clusters that leave`}` : ''} (orphaned since the definition was removed, Ready=False as their path is gone), each with prune turned off first, or Flux uninstalls Antrea; what they applied stays${leaving.length < before.clusters.length ? '' : ", and the new definition's Kustomizations take it over"}`;
   const hub = before.clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
