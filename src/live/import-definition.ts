@@ -2,8 +2,8 @@ import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP, MC_
 import { imageDigestKey, parseImageReference, type ImageName } from '../antrea/workloads/images';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { API_VERSION, ClusterSetSchema, KIND, type ClusterSetInput, type Network } from '../model/clusterset';
-import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE } from '../synth/objects/member-credentials';
 import { memberTokenName, replicatedPolicyName } from '../model/default-names';
+import { CLUSTER_ID_ANNOTATION } from '../synth/objects/member-credentials';
 import { ACNP_KIND } from '../synth/objects/replicated-policy';
 import { BUILTIN_TIERS } from '../validate/builtin-tiers';
 import { field, indexBy, text, type LiveCluster, type LiveClusterSet } from './live-cluster';

@@ -1,5 +1,6 @@
 import { SHARED_MEMBER_ACCESS_SA } from '../antrea/workloads/mc-rbac';
-import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE, memberTokenName } from '../synth/objects/member-credentials';
+import { memberTokenName } from '../model/default-names';
+import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE } from '../synth/objects/member-credentials';
 import { field, indexBy, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import type { LiveObject } from './read-dump';
 
