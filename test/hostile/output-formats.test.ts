@@ -253,7 +253,8 @@ describe('import, plan --live and status', () => {
       mkdirSync(join(tmp, 'imported'));
       const r = await run(['import', GUIDE, '--token-source', 'manual', '--out', definition]);
       expect(r.code).toBe(0);
-      writeFileSync(definition, readFileSync(definition, 'utf8').replace('delivery: <unset>', 'delivery: {}'));
+      // import marks the engine and each cluster's destination <unset> (adoption-40): deliver the bundles by hand
+      writeFileSync(definition, readFileSync(definition, 'utf8').replaceAll('delivery: <unset>', 'delivery: {}'));
     }
     const dumps = hostileDumps(payload);
     const imported = await run(['import', dumps, '--token-source', 'manual']);
