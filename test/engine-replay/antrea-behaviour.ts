@@ -13,8 +13,6 @@ import { conditionOf, type Obj } from './kube';
  *   a member's admits (same Handle). A member's announce lives as long as its ClusterSet naming that
  *   leader and Namespace: deleting the ClusterSet withdraws it (member/clusterset_controller.go,
  *   cleanUpResources);
- * - server-side apply field ownership of a Node's annotations: what the engine applied before and no
- *   longer applies is removed (the replay's apply merges and never removes);
  * - a member's policy import: on an import's creation or generation change, or when the controller
  *   starts, the member creates `antrea-mc-<name>` if its Tier exists, else records ACNPImportFailed
  *   and does not retry (member/acnp_resourceimport_controller.go; resourceimport_controller.go
@@ -120,7 +118,7 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
   return model;
 }
 
-/** The Antrea webhooks and server-side apply's removal of a Node's released annotations, on one API server. */
+/** The Antrea webhooks, on one API server (server-side apply's field ownership is the API server's, server-side-apply.ts). */
 function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
   const admit = c.admit.bind(c);
   c.admit = (o: Obj) => {
@@ -155,23 +153,6 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
       }
     }
     return remove(o);
-  };
-  // server-side apply: the annotations the engine applied to a Node and no longer applies are removed
-  const applied = new Map<string, Set<string>>();
-  const apply = c.apply.bind(c);
-  c.apply = (o, options = {}) => {
-    const r = apply(o, options);
-    if (!r.ok || options.dryRun || o.kind !== 'Node') return r;
-    const now = new Set(Object.keys(o.metadata.annotations ?? {}));
-    const released = [...(applied.get(o.metadata.name) ?? [])].filter((k) => !now.has(k));
-    applied.set(o.metadata.name, now);
-    const live = c.getLike(o);
-    if (live && released.length > 0) {
-      const annotations = { ...live.metadata.annotations };
-      for (const k of released) delete annotations[k];
-      c.put({ ...live, metadata: { ...live.metadata, annotations } });
-    }
-    return r;
   };
 }
 

@@ -2,6 +2,7 @@ import type { ApiServer } from './api-server';
 import { argoHealth, type ArgoHealthOverrides, type HealthStatus } from './health';
 import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
 import type { Revision } from './revision';
+import { ARGOCD_MANAGER, argoCdApply } from './server-side-apply';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 const HOOK = 'argocd.argoproj.io/hook';
@@ -271,6 +272,12 @@ export class ArgoSync {
       this.message = `waiting for healthy state of ${running.map((t) => refOf(t.target!)).join(', ')}`;
       return;
     }
+    // a pruned object a finalizer holds: the next wave waits until it is gone (Sync, prunedTasksPendingDelete)
+    const pendingDelete = this.tasks.filter((t) => t.prune && this.cluster.getLike(t.prune)?.metadata.deletionTimestamp);
+    if (pendingDelete.length > 0) {
+      this.message = `waiting for deletion of ${pendingDelete.map((t) => refOf(t.prune!)).join(', ')}`;
+      return;
+    }
     if (this.tasks.some((t) => t.state === 'failed')) return this.fail('one or more synchronization tasks completed unsuccessfully');
     const pending = this.tasks.filter((t) => t.state === 'pending');
     if (pending.length === 0) return this.succeed('successfully synced (no more tasks)');
@@ -308,7 +315,10 @@ export class ArgoSync {
       // deletes those hooks before creating them), so every sync runs it again
       const before = t.hook ? this.live(t.target!) : undefined;
       if (before && (annotation(t.target!, HOOK_DELETE_POLICY) ?? 'BeforeHookCreation').split(',').includes('BeforeHookCreation')) this.cluster.delete(before);
-      const result = this.cluster.apply(o);
+      // server-side or client-side as the sync options say, as argocd-controller (server-side-apply.ts)
+      const how = argoCdApply(this.app.syncOptions, o, this.live(o));
+      if (how.migrated) this.cluster.put(how.migrated, 'kubectl-client-side-apply');
+      const result = this.cluster.apply(o, { manager: ARGOCD_MANAGER, clientSide: how.clientSide });
       if (result.ok) t.state = 'running';
       else {
         failed = true;

@@ -230,6 +230,15 @@ export class Fleet {
   private resourceExports(c: ApiServer): void {
     for (const e of c.list('ResourceExport')) {
       if (!this.workloadReady(c, 'Deployment', e.metadata.namespace!, 'antrea-mc-controller')) continue;
+      // a deleted export: its ResourceImport is cleaned up, then its finalizer removed (Reconcile, deleteResourceExport)
+      if (e.metadata.deletionTimestamp) {
+        const finalizers = ((e.metadata.finalizers as string[] | undefined) ?? []).filter(
+          (f) => f !== 'resourceexport.antrea.io/finalizer' && f !== 'resourceexport.finalizers.antrea.io',
+        );
+        c.put({ ...e, metadata: { ...e.metadata, finalizers } });
+        this.note(c, `ResourceExport ${e.metadata.namespace}/${e.metadata.name} deleted (finalizer removed)`);
+        continue;
+      }
       const status = { conditions: [{ type: 'Succeeded', status: 'True' }] };
       if (JSON.stringify(e.status) === JSON.stringify(status)) continue;
       c.put({ ...e, status });

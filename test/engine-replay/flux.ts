@@ -2,6 +2,7 @@ import type { ApiServer } from './api-server';
 import { kstatus, type HealthCheckExpr } from './health';
 import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
 import type { Revision } from './revision';
+import { FLUX_MANAGER, fluxCleanup, fluxSkips } from './server-side-apply';
 
 const PRUNE = 'kustomize.toolkit.fluxcd.io/prune';
 const CLUSTER_ID = 'antrea-clusterset/cluster-id';
@@ -123,14 +124,20 @@ export class FluxRun {
     const stageOne = objects.filter(isClusterDefinition).sort(applyOrder);
     const stageTwo = objects.filter((o) => !isClusterDefinition(o)).sort(applyOrder);
     for (const stage of [stageOne, stageTwo]) {
-      const refusals = stage.map((o) => ({ o, r: this.cluster.apply(o, { dryRun: true }) })).filter((x) => !x.r.ok);
+      const refusals = stage.map((o) => ({ o, r: this.cluster.apply(o, { dryRun: true, manager: FLUX_MANAGER }) })).filter((x) => !x.r.ok);
       if (refusals.length > 0)
         return this.set(
           'Failed',
           `${refOf(refusals[0]!.o)} dry-run failed: ${(refusals[0]!.r as { error: string }).error}${refusals.length > 1 ? ` (and ${refusals.length - 1} more)` : ''}`,
         );
       for (const o of stage) {
-        const r = this.cluster.apply(withOwner(o, this.k.name));
+        // server-side apply as kustomize-controller, after its clean-up of kubectl's managers (server-side-apply.ts)
+        const desired = withOwner(o, this.k.name);
+        const live = this.cluster.getLike(desired);
+        if (fluxSkips(desired, live)) continue;
+        const cleaned = fluxCleanup(desired, live);
+        if (cleaned) this.cluster.put(cleaned, FLUX_MANAGER);
+        const r = this.cluster.apply(desired, { manager: FLUX_MANAGER });
         if (!r.ok) return this.set('Failed', `${refOf(o)} apply failed: ${r.error}`);
       }
     }
