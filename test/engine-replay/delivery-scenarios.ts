@@ -1,8 +1,10 @@
 import { stringify } from 'yaml';
-import type { Obj } from './kube';
+import type { Fleet } from './controllers';
+import { conditionOf, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
 import { parseObjects, type Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
+import { deployApplications } from './verification';
 
 /**
  * The engine behaviours of #38 as scenarios: each runs a definition through one engine, does what
@@ -74,5 +76,107 @@ export async function gatewayNodeEdited(engine: Engine, edit: Edit = asSynthesiz
     tainted: (n.spec?.taints ?? []).some((t: { key: string }) => t.key === 'maintenance'),
     labelled: n.metadata.labels?.['example.com/drain'] === 'yes',
     gateway: n.metadata.annotations?.['multicluster.antrea.io/gateway'] === 'true',
+  };
+}
+
+// --- 2. the last export removed ----------------------------------------------------------------
+
+/**
+ * test-clusterset exports one Service (demo/nginx from test-cluster-west). The next revision
+ * exports none: the member's exports unit leaves git (Flux: its Kustomization of Namespace demo;
+ * Argo CD: its exports Application). Reports whether the member still holds the ServiceExport,
+ * which keeps the Service exported to the whole ClusterSet.
+ */
+export async function lastExportRemoved(engine: Engine, edit: Edit = asSynthesized) {
+  const definition = TEST_CLUSTERSET();
+  const compiled = await compileDefinition(definition);
+  const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
+  const base = compiled.forEngine(engine);
+  const first = replay({ engine, revision: edit(base.revision, base.folder), folder: base.folder, fleet, operator: true });
+  const west = fleet.cluster('test-cluster-west');
+  const exported = () => west.get('multicluster.x-k8s.io', 'ServiceExport', 'demo', 'nginx') !== undefined;
+  const before = exported();
+  const head = await compileDefinition({ ...definition, spec: { ...definition.spec, services: [] } });
+  const next = head.forEngine(engine);
+  const second = replay({ engine, revision: edit(next.revision, next.folder), folder: next.folder, fleet, operator: true, previous: first });
+  return { before, after: exported(), stuck: notConverged(second), log: second.log };
+}
+
+// --- 7. an export Antrea refuses, under Flux -----------------------------------------------------
+
+/**
+ * Antrea's member ServiceExport controller (multicluster/controllers/multicluster/member/
+ * serviceexport_controller.go `Reconcile`, `updateSvcExportStatus`): nothing while the member is not
+ * connected to its leader; then one `Valid` condition: `ServiceNotFound` without the Service,
+ * `ServiceTypeNotSupported` for an ExternalName Service, `ImportedService` for a Service the
+ * mc-controller created (annotation `multicluster.antrea.io/imported-service`),
+ * `ServiceWithoutEndpoints` without ready endpoints, else `True`/`Succeed`.
+ */
+export function withServiceExportStatus(fleet: Fleet): void {
+  fleet.addControllers((c) => {
+    const connected = c.list('ClusterSet').some((cs) => cs.spec.leaders?.[0]?.server && conditionOf(cs, 'Ready')?.status === 'True');
+    if (!connected) return;
+    for (const e of c.list('ServiceExport')) {
+      const ns = e.metadata.namespace!;
+      const svc = c.get('v1', 'Service', ns, e.metadata.name);
+      const [status, reason] = !svc
+        ? ['False', 'ServiceNotFound']
+        : svc.spec?.type === 'ExternalName'
+          ? ['False', 'ServiceTypeNotSupported']
+          : svc.metadata.annotations?.['multicluster.antrea.io/imported-service'] !== undefined
+            ? ['False', 'ImportedService']
+            : !fleet.serviceAnswers(c, ns, e.metadata.name)
+              ? ['False', 'ServiceWithoutEndpoints']
+              : ['True', 'Succeed'];
+      if (conditionOf(e, 'Valid')?.reason === reason) continue;
+      c.put({ ...e, status: { conditions: [{ type: 'Valid', status, reason }] } }, 'antrea-mc-controller');
+    }
+  });
+}
+
+/**
+ * Flux delivers test-clusterset while the application's Service demo/nginx is `service` (absent,
+ * or an ExternalName Service, which Antrea refuses to export), then the application's delivery
+ * deploys nginx with ready Pods. Reports the exports unit's state at each moment, and whether
+ * anything else waited for it.
+ */
+export async function exportHealthUnderFlux(service: 'absent' | 'ExternalName', edit: Edit = asSynthesized) {
+  const definition = TEST_CLUSTERSET();
+  const compiled = await compileDefinition(definition);
+  const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
+  withServiceExportStatus(fleet);
+  const west = fleet.cluster('test-cluster-west');
+  if (service === 'ExternalName')
+    west.put({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'nginx', namespace: 'demo' },
+      spec: { type: 'ExternalName', externalName: 'nginx.example.com' },
+    });
+  const unit = 'test-clusterset-test-cluster-west-exports-demo';
+  const { revision, folder } = compiled.forEngine('flux');
+  let before: ReplayResult | undefined;
+  const r = replay({
+    engine: 'flux',
+    revision: edit(revision, folder),
+    folder,
+    fleet,
+    operator: true,
+    events: [
+      {
+        at: 'quiet',
+        run: (f, now) => {
+          before = now();
+          west.delete({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'nginx', namespace: 'demo' } });
+          return deployApplications(compiled.definition)(f);
+        },
+      },
+    ],
+  });
+  return {
+    before: before!.flux[unit]!,
+    others: notConverged(before!).filter((u) => !u.startsWith(unit)),
+    after: r.flux[unit]!,
+    valid: conditionOf(west.get('multicluster.x-k8s.io', 'ServiceExport', 'demo', 'nginx'), 'Valid'),
   };
 }

@@ -10,7 +10,12 @@ import { ARGOCD_MANAGER, argoCdApply, FLUX_MANAGER, fluxCleanup, LAST_APPLIED, o
  */
 const GATEWAY = 'multicluster.antrea.io/gateway';
 const cluster = () => new ApiServer({ clusterID: 'c', nodes: ['n1'], cni: 'other' });
-const node = (annotations: Record<string, string>, extra: Partial<Obj> = {}): Obj => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', annotations }, ...extra });
+const node = (annotations: Record<string, string>, extra: Partial<Obj> = {}): Obj => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name: 'n1', annotations },
+  ...extra,
+});
 const live = (c: ApiServer) => c.get('v1', 'Node', undefined, 'n1')!;
 
 /** `kubectl cordon n1` and `kubectl label node n1 drain=yes`: updates by kubectl's own managers. */
