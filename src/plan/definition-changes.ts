@@ -138,10 +138,18 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
   for (const [svc, ids] of exportsBefore) {
     const removed = ids.filter((id) => !exportsAfter.get(svc)?.includes(id) && a.has(id));
     if (removed.length > 0)
-      add('disruptive', `Service ${svc} no longer exported from ${list(removed)}: importing clusters lose its endpoints there`, undefined, {
-        services: [svc],
-        clusters: removed,
-      });
+      add(
+        'disruptive',
+        `Service ${svc} no longer exported from ${list(removed)}: importing clusters lose its endpoints there`,
+        [
+          // an exports unit that leaves git takes its ServiceExports along (synth/delivery/flux.ts, argocd.ts)
+          `the engine deletes its ServiceExport in ${list(removed)}: Flux prunes it from its Namespace's exports Kustomization, or deletes that Kustomization with it when it was the Namespace's last export; Argo CD prunes it from the member's exports Application, or deletes that Application (resources finalizer) with it when it was the member's last`,
+          ...(!exportsAfter.has(svc)
+            ? [`no member exports ${svc} any more: its ServiceImport and antrea-mc-${svc.split('/')[1]} Service leave every member`]
+            : []),
+        ],
+        { services: [svc], clusters: removed },
+      );
   }
 
   // replicated policies and Tiers
@@ -224,9 +232,17 @@ function withdrawChange(cs: string, before: ClusterSet, c: EffectiveCluster): Pl
               (alone.length > 0 ? `, and ${alone.map(name).join(', ')}, exported by ${id} alone, is imported nowhere` : ''),
           ]
         : []),
-      ...(before.spec.delivery.flux
+      ...(exported.length > 0
         ? [
-            `Flux: its exports and verify Kustomizations leave flux/ and are orphaned (guarded): what they applied stays, inert without a ClusterSet, and they report the missing path until the clean-up after ${id} is removed`,
+            `its exports units leave git and take its ServiceExports with them (${[
+              ...(before.spec.delivery.flux ? ['Flux deletes each exports Kustomization, which prunes what it applied'] : []),
+              ...(before.spec.delivery.argocd ? ['Argo CD deletes its exports Application, whose resources finalizer deletes them'] : []),
+            ].join('; ')})`,
+          ]
+        : []),
+      ...(before.spec.delivery.flux && before.spec.verify.job
+        ? [
+            `Flux: its verify Kustomization leaves flux/ and is orphaned (guarded): its Job and RBAC stay, and it reports the missing path until the clean-up after ${id} is removed`,
           ]
         : []),
       `its Antrea installation, its antrea-mc-controller and its leader credentials stay; remove ${id} from the definition in a later change, once the leader no longer lists its announce`,

@@ -186,7 +186,10 @@ export class ApiServer {
     if (!live) return false;
     if (((live.metadata.finalizers as string[] | undefined)?.length ?? 0) > 0) {
       if (!live.metadata.deletionTimestamp)
-        this.store.set(keyOf(live), { ...live, metadata: { ...live.metadata, deletionTimestamp: '1970-01-01T00:00:00Z', resourceVersion: String(++this.resourceVersion) } });
+        this.store.set(keyOf(live), {
+          ...live,
+          metadata: { ...live.metadata, deletionTimestamp: '1970-01-01T00:00:00Z', resourceVersion: String(++this.resourceVersion) },
+        });
       return true;
     }
     return this.remove(o);

@@ -25,7 +25,11 @@ export interface ArgoApplication {
   readonly prune: boolean;
   /** sync wave of the Application object itself (an app-of-apps orders by it) */
   readonly wave: number;
+  /** `metadata.finalizers`: with the resources finalizer, deleting the Application deletes what it applied */
+  readonly finalizers?: readonly string[];
 }
+
+export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
 
 /** The ApplicationSet's generated Applications and its RollingSync steps (label selectors). */
 export interface ApplicationSetModel {
@@ -50,9 +54,10 @@ function render(value: unknown, element: Record<string, string>): any {
 }
 
 const applicationOf = (o: {
-  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
   spec: Template;
 }): ArgoApplication => ({
+  finalizers: o.metadata.finalizers ?? [],
   name: o.metadata.name,
   labels: o.metadata.labels ?? {},
   destination: o.spec.destination.name || o.spec.destination.server,
@@ -74,7 +79,13 @@ export function applicationSetsIn(revision: Revision, folder: string): Applicati
     .filter((o) => o.kind === 'ApplicationSet')
     .map((set) => {
       const elements = set.spec.generators.flatMap((g: { list?: { elements: Record<string, string>[] } }) => g.list?.elements ?? []);
-      const applications = elements.map((e: Record<string, string>) => applicationOf(render(set.spec.template, e)));
+      // the resources finalizer is added to a template without finalizers unless the ApplicationSet
+      // preserves resources on deletion (applicationset/utils/utils.go RenderTemplateParams)
+      const template =
+        set.spec.template.metadata.finalizers?.length || set.spec.syncPolicy?.preserveResourcesOnDeletion
+          ? set.spec.template
+          : { ...set.spec.template, metadata: { ...set.spec.template.metadata, finalizers: [RESOURCES_FINALIZER] } };
+      const applications = elements.map((e: Record<string, string>) => applicationOf(render(template, e)));
       const steps = (set.spec.strategy?.type === 'RollingSync' ? set.spec.strategy.rollingSync.steps : []).map(
         (s: { matchExpressions: { key: string; operator: string; values: string[] }[] }) =>
           s.matchExpressions.map((m) => {
@@ -358,3 +369,19 @@ export function applicationHealth(cluster: ApiServer, targets: readonly Obj[], o
 /** Synced: every target exists in the cluster (the diff's other half is out of this model). */
 export const applicationSynced = (cluster: ApiServer, targets: readonly Obj[]): boolean =>
   targets.filter((t) => !annotation(t, HOOK)).every((t) => cluster.getLike(t));
+
+/**
+ * An Application deleted (its ApplicationSet no longer generates it, applicationset_controller.go
+ * deleteInCluster; or an app-of-apps prunes it): with the resources finalizer, Argo CD deletes
+ * every live object it manages but CRDs and those that say `Delete=false`
+ * (controller/appcontroller.go finalizeApplicationDeletion, shouldBeDeleted); without it, they stay.
+ */
+export function deleteApplication(app: ArgoApplication, cluster: ApiServer, log: SyncLog): void {
+  if (!app.finalizers?.includes(RESOURCES_FINALIZER)) return log(`${app.name}: deleted; what it applied stays (no resources finalizer)`);
+  for (const live of cluster.all()) {
+    if (!annotation(live, TRACKING)?.startsWith(`${app.name}:`)) continue;
+    if (live.kind === 'CustomResourceDefinition' || options(live).includes('Delete=false')) continue;
+    cluster.delete(live);
+    log(`${app.name}: deleted with its Application: ${refOf(live)}`);
+  }
+}

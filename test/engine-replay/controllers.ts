@@ -218,7 +218,37 @@ export class Fleet {
     this.secretOperators(c);
     this.clusterSets(c);
     this.resourceExports(c);
+    this.serviceExports(c);
     this.jobs(c);
+  }
+
+  /**
+   * The member's ServiceExport controller (multicluster/controllers/multicluster/member/
+   * serviceexport_controller.go `Reconcile`, `updateSvcExportStatus`): nothing while the member is
+   * not connected to its leader; then one `Valid` condition: `ServiceNotFound` without the
+   * Service, `ServiceTypeNotSupported` for an ExternalName Service, `ImportedService` for a Service
+   * the mc-controller created (annotation `multicluster.antrea.io/imported-service`),
+   * `ServiceWithoutEndpoints` without ready endpoints, else `True`/`Succeed`; rewritten only when
+   * the reason changes.
+   */
+  private serviceExports(c: ApiServer): void {
+    const connected = c.list('ClusterSet').some((cs) => cs.spec.leaders?.[0]?.server && conditionOf(cs, 'Ready')?.status === 'True');
+    if (!connected) return;
+    for (const e of c.list('ServiceExport')) {
+      const ns = e.metadata.namespace!;
+      const svc = c.get('v1', 'Service', ns, e.metadata.name);
+      const [status, reason] = !svc
+        ? ['False', 'ServiceNotFound']
+        : svc.spec?.type === 'ExternalName'
+          ? ['False', 'ServiceTypeNotSupported']
+          : svc.metadata.annotations?.['multicluster.antrea.io/imported-service'] !== undefined
+            ? ['False', 'ImportedService']
+            : !this.serviceAnswers(c, ns, e.metadata.name)
+              ? ['False', 'ServiceWithoutEndpoints']
+              : ['True', 'Succeed'];
+      if (conditionOf(e, 'Valid')?.reason === reason) continue;
+      c.put({ ...e, status: { conditions: [{ type: 'Valid', status, reason }] } }, 'antrea-mc-controller');
+    }
   }
 
   /**

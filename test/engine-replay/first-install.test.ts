@@ -5,7 +5,7 @@ import prod from '../../examples/construct/prod';
 import { SUPPORTED_ANTREA_VERSIONS } from '../../src/antrea/releases';
 import { ARGO_HEALTH_REVIEWED, argoHealth, DOCUMENTED_ARGO_HEALTH } from './health';
 import { groupOf, refOf, type Obj } from './kube';
-import { replay, type ReplayResult } from './replay';
+import { awaitsItsServices, replay, type ReplayResult } from './replay';
 import { Fleet } from './controllers';
 import { deployApplications, withVerification } from './verification';
 import { ApiServer } from './api-server';
@@ -64,7 +64,7 @@ function verdict(r: ReplayResult, exportsMayWait: boolean): Verdict {
       if (a && (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy'))
         stuck.push(`${name}: ${a.operation} ${a.message}; health ${a.health.status} ${a.health.message ?? ''}`);
       const f = r.flux[name];
-      if (f && f.state !== 'Ready') stuck.push(`${name}: ${f.state} ${f.message}`);
+      if (f && f.state !== 'Ready' && !awaitsItsServices(r, name)) stuck.push(`${name}: ${f.state} ${f.message}`);
     }
     for (const o of unit.objects) {
       const live = cluster.getLike(o);

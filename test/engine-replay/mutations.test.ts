@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Obj } from './kube';
 import { moveObjects } from './mutate';
-import { replay, type ReplayResult } from './replay';
+import { awaitsItsServices, replay, type ReplayResult } from './replay';
 import { compileDefinition, createNamespaces, fleetFor, readDefinition, withBothEngines, type Compiled } from './scenario';
 
 /**
@@ -59,7 +59,7 @@ const notConverged = (r: ReplayResult): string[] => [
     .filter(([, a]) => a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy')
     .map(([n, a]) => `${n}: ${a.operation} ${a.message} (${a.health.status})`),
   ...Object.entries(r.flux)
-    .filter(([, f]) => f.state !== 'Ready')
+    .filter(([n, f]) => f.state !== 'Ready' && !awaitsItsServices(r, n))
     .map(([n, f]) => `${n}: ${f.state} ${f.message}`),
 ];
 

@@ -1,4 +1,4 @@
-import { applicationHealth, applicationSetsIn, applicationsIn, applicationSynced, ArgoSync, type ArgoApplication } from './argocd';
+import { applicationHealth, applicationSetsIn, applicationsIn, applicationSynced, ArgoSync, deleteApplication, type ArgoApplication } from './argocd';
 import type { Fleet } from './controllers';
 import { FluxRun, kustomizationsIn } from './flux';
 import { DOCUMENTED_ARGO_HEALTH, type ArgoHealthOverrides, type HealthStatus } from './health';
@@ -60,6 +60,8 @@ export interface ReplayResult {
   readonly fleet: Fleet;
   /** Flux runs, for a replay of the next revision */
   readonly fluxRuns: ReadonlyMap<string, FluxRun>;
+  /** Argo CD Applications with their cluster, for a replay of the next revision */
+  readonly argocdApps?: readonly { readonly app: ArgoApplication; readonly cluster: string }[];
 }
 
 const CLUSTER_ID = 'antrea-clusterset/cluster-id';
@@ -106,6 +108,9 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
   const targets = new Map<string, Obj[]>(apps.map((a) => [a.name, revision.build(a.path)]));
   const clusterOf = (a: ArgoApplication) => a.labels[CLUSTER_ID] ?? a.destination;
   const units = Object.fromEntries(apps.map((a) => [a.name, { cluster: clusterOf(a), objects: targets.get(a.name)! }]));
+  // Applications the previous revision had and this one has not: deleted, with or without what they applied
+  for (const { app, cluster } of options.previous?.argocdApps ?? [])
+    if (!apps.some((a) => a.name === app.name)) deleteApplication(app, fleet.cluster(cluster), (m) => log.push(`[argocd] ${m}`));
   const ops = new Map<string, ArgoSync>();
   const retries = new Map<string, number>();
   const done = (a: ArgoApplication): boolean => {
@@ -163,7 +168,7 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
         synced: applicationSynced(c, t),
       };
     }
-    return { log: [...log], steps, argocd, flux: {}, units, fleet, fluxRuns: new Map() };
+    return { log: [...log], steps, argocd, flux: {}, units, fleet, fluxRuns: new Map(), argocdApps: apps.map((app) => ({ app, cluster: clusterOf(app) })) };
   }
   return result(steps);
 }
@@ -232,4 +237,16 @@ function replayFlux(options: ReplayOptions): ReplayResult {
     return { log: [...log], steps, argocd: {}, flux, units, fleet, fluxRuns: runs };
   }
   return result(steps);
+}
+
+/**
+ * An exports unit that waits for the application: it holds only ServiceExports and a Service one
+ * of them exports does not exist yet in its cluster, so its ServiceExport health is InProgress
+ * (ServiceNotFound) until the application's own delivery creates it. Nothing depends on it.
+ */
+export function awaitsItsServices(r: ReplayResult, unit: string): boolean {
+  const u = r.units[unit];
+  if (!u || u.objects.length === 0 || !u.objects.every((o) => o.kind === 'ServiceExport')) return false;
+  const c = r.fleet.cluster(u.cluster);
+  return u.objects.some((o) => !c.get('v1', 'Service', o.metadata.namespace, o.metadata.name));
 }

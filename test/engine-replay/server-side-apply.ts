@@ -65,7 +65,8 @@ export function fieldsOf(o: Obj): Set<string> {
     if (UNOWNED_TOP.has(k) || v === undefined) continue;
     if (k === 'metadata') {
       for (const [mk, mv] of Object.entries(v as Record<string, unknown>))
-        if (!UNOWNED_METADATA.has(mk) && mv !== undefined) for (const l of leaves(mv)) out.add(l === '' ? `metadata${SEP}${mk}` : `metadata${SEP}${mk}${SEP}${l}`);
+        if (!UNOWNED_METADATA.has(mk) && mv !== undefined)
+          for (const l of leaves(mv)) out.add(l === '' ? `metadata${SEP}${mk}` : `metadata${SEP}${mk}${SEP}${l}`);
       continue;
     }
     for (const l of leaves(v)) out.add(l === '' ? k : `${k}${SEP}${l}`);
@@ -102,7 +103,8 @@ function removeAt(o: unknown, path: string): void {
 function pruneEmpty(v: unknown, depth = 0): void {
   if (Array.isArray(v)) {
     for (const x of v) pruneEmpty(x, depth + 1);
-    for (let i = v.length - 1; i >= 0; i--) if (isMap(v[i]) && Object.keys(v[i] as object).every((k) => k === 'name') && emptied.has(v[i] as object)) v.splice(i, 1);
+    for (let i = v.length - 1; i >= 0; i--)
+      if (isMap(v[i]) && Object.keys(v[i] as object).every((k) => k === 'name') && emptied.has(v[i] as object)) v.splice(i, 1);
     return;
   }
   if (!isMap(v)) return;
@@ -307,7 +309,10 @@ export function fluxCleanup(desired: Obj, live: Obj | undefined): Obj | undefine
   const replaced = replaceManagers(live, matches, FLUX_MANAGER);
   const annotated = live.metadata.annotations?.[LAST_APPLIED] !== undefined;
   if (!replaced && !annotated) return undefined;
-  const out = replaced ?? { ...live, metadata: { ...live.metadata, managedFields: [...((live.metadata.managedFields as ManagedFieldsEntry[] | undefined) ?? [])] } };
+  const out = replaced ?? {
+    ...live,
+    metadata: { ...live.metadata, managedFields: [...((live.metadata.managedFields as ManagedFieldsEntry[] | undefined) ?? [])] },
+  };
   if (annotated) {
     const annotations = { ...out.metadata.annotations };
     delete annotations[LAST_APPLIED];
@@ -334,8 +339,12 @@ const CSA_MIGRATION_MANAGER = 'kubectl-client-side-apply';
  */
 export function argoCdApply(appSyncOptions: readonly string[], desired: Obj, live: Obj | undefined): { clientSide: boolean; migrated?: Obj } {
   const options = (desired.metadata.annotations?.['argocd.argoproj.io/sync-options'] ?? '').split(',').map((x) => x.trim());
-  const serverSide = !options.includes('ServerSideApply=false') && (appSyncOptions.includes('ServerSideApply=true') || options.includes('ServerSideApply=true'));
+  const serverSide =
+    !options.includes('ServerSideApply=false') && (appSyncOptions.includes('ServerSideApply=true') || options.includes('ServerSideApply=true'));
   if (!serverSide) return { clientSide: true };
-  const migrated = live && !appSyncOptions.includes('ClientSideApplyMigration=false') ? replaceManagers(live, (e) => e.manager === CSA_MIGRATION_MANAGER, ARGOCD_MANAGER) : undefined;
+  const migrated =
+    live && !appSyncOptions.includes('ClientSideApplyMigration=false')
+      ? replaceManagers(live, (e) => e.manager === CSA_MIGRATION_MANAGER, ARGOCD_MANAGER)
+      : undefined;
   return { clientSide: false, ...(migrated && { migrated }) };
 }

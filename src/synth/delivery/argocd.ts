@@ -60,10 +60,9 @@ export function argoCdClusterSetObjects(clusters: readonly ClusterDeliveryInputs
   const targets = clusters.map((c) => targetOf(argocd, clusterSet, c.clusterID, c.role, c.destination));
   const exporting = clusters.flatMap((c, i) => (c.exportNamespaces.length > 0 ? [exportsTargetOf(targets[i]!)] : []));
   return {
-    [ARGOCD_FOLDER]: [
-      asKubeObject(applicationSet(argocd, clusterSet, targets)),
-      ...(exporting.length > 0 ? [asKubeObject(exportsApplicationSet(argocd, clusterSet, exporting))] : []),
-    ],
+    // the exports' ApplicationSet even when no cluster exports: a revision that removes the last
+    // export must update it (to no Application), not leave the one that still generates it
+    [ARGOCD_FOLDER]: [asKubeObject(applicationSet(argocd, clusterSet, targets)), asKubeObject(exportsApplicationSet(argocd, clusterSet, exporting, targets))],
     [ARGOCD_HEALTH_FOLDER]: [argoCdHealthConfigMap(argocd.namespace)],
   };
 }
@@ -81,11 +80,14 @@ export function argoCdClusterObjects(inputs: ClusterDeliveryInputs): EngineObjec
   ];
 }
 
-/** The list generator's elements and the destination template, with a field per destination form in use. */
-function listOf(targets: readonly Target[]) {
+/**
+ * The list generator's elements and the destination template, with a field per destination form
+ * the fleet (`all`) uses: an ApplicationSet that lists no cluster yet still has a destination.
+ */
+function listOf(targets: readonly Target[], all: readonly Target[] = targets) {
   // goTemplate renders the other form's field empty
-  const byName = targets.some((t) => 'name' in t.destination);
-  const byServer = targets.some((t) => 'server' in t.destination);
+  const byName = all.some((t) => 'name' in t.destination);
+  const byServer = all.some((t) => 'server' in t.destination);
   const elements = targets.map((t) => ({
     name: t.name,
     clusterID: t.clusterID,
@@ -109,12 +111,22 @@ const templateLabels = (clusterSet: string) => ({
 });
 
 /**
+ * `resources-finalizer.argocd.argoproj.io` on the exports Applications: one that goes (its
+ * cluster's last export removed, the member withdrawn or gone) deletes its ServiceExports
+ * (argo-cd controller/appcontroller.go `finalizeApplicationDeletion`), so a Service no longer
+ * exported is no longer exported. Nothing else is in them.
+ */
+const EXPORTS_FINALIZERS = ['resources-finalizer.argocd.argoproj.io'];
+
+/**
  * The exports' ApplicationSet, `<clusterset>-exports`: one Application per exporting cluster,
  * synced at once and on their own (no RollingSync), so a Namespace the application has not created
- * yet never holds back a bundle, a step, or another cluster.
+ * yet never holds back a bundle, a step, or another cluster. The ApplicationSet controller deletes
+ * an Application it no longer generates (`deleteInCluster`), and the finalizer its template
+ * carries takes the Application's ServiceExports with it.
  */
-function exportsApplicationSet(argocd: ArgoCdDelivery, clusterSet: string, targets: readonly Target[]): IApplicationSet {
-  const { elements, destination } = listOf(targets);
+function exportsApplicationSet(argocd: ArgoCdDelivery, clusterSet: string, targets: readonly Target[], all: readonly Target[]): IApplicationSet {
+  const { elements, destination } = listOf(targets, all);
   const spec = applicationSpec(argocd, '{{.path}}', destination);
   return {
     apiVersion: 'argoproj.io/v1alpha1',
@@ -128,21 +140,24 @@ function exportsApplicationSet(argocd: ArgoCdDelivery, clusterSet: string, targe
       goTemplate: true,
       goTemplateOptions: ['missingkey=error'],
       generators: [{ list: { elements } }],
-      syncPolicy: { preserveResourcesOnDeletion: true },
       template: {
-        metadata: { name: '{{.name}}', labels: templateLabels(clusterSet) },
+        metadata: { name: '{{.name}}', labels: templateLabels(clusterSet), finalizers: EXPORTS_FINALIZERS },
         spec: { ...spec, syncPolicy: { ...spec.syncPolicy, retry: EXPORTS_RETRY } },
       },
     },
   };
 }
 
-/** A cluster's exports Application for an app-of-apps: after the members (wave 2); nothing waits for it. */
+/**
+ * A cluster's exports Application for an app-of-apps: after the members (wave 2); nothing waits
+ * for it. The app-of-apps prunes it when its file leaves `argocd/applications/`, and its finalizer
+ * deletes its ServiceExports.
+ */
 function exportsApplication(argocd: ArgoCdDelivery, clusterSet: string, t: Target): IApplication {
   const app = application(argocd, clusterSet, t);
   return {
     ...app,
-    metadata: { ...app.metadata, annotations: { [ARGOCD_SYNC_WAVE]: '2' } },
+    metadata: { ...app.metadata, annotations: { [ARGOCD_SYNC_WAVE]: '2' }, finalizers: EXPORTS_FINALIZERS },
     spec: { ...app.spec, syncPolicy: { ...app.spec.syncPolicy, retry: EXPORTS_RETRY } },
   };
 }
@@ -193,8 +208,8 @@ function application(argocd: ArgoCdDelivery, clusterSet: string, t: Target): IAp
 }
 
 /**
- * No `resources-finalizer.argocd.argoproj.io`: deleting an Application leaves the cluster's
- * Antrea running. Automated sync prunes, except what the bundle guards; under RollingSync the
+ * No `resources-finalizer.argocd.argoproj.io` (the exports Applications aside): deleting a
+ * bundle's Application leaves the cluster's Antrea running. Automated sync prunes, except what the bundle guards; under RollingSync the
  * ApplicationSet controller turns automated sync off and triggers the syncs itself.
  */
 function applicationSpec(argocd: ArgoCdDelivery, path: string, destination: Destination | Record<string, string>): ApplicationSpec {

@@ -1,7 +1,7 @@
 import type { IKustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
 import type { ClusterSet } from '../../model/clusterset';
 import { FLUX_PRUNE } from '../guards';
-import { fluxLayerHealthChecks } from './flux-health-checks';
+import { fluxExportHealthChecks, fluxLayerHealthChecks } from './flux-health-checks';
 import { LAYERS } from '../layers';
 import { asKubeObject } from '../../kube/kube-object';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
@@ -40,12 +40,13 @@ const layerName = (clusterSet: string, clusterID: string, index: number): string
 
 /**
  * One Kustomization of a cluster: its folder (`dir`, under the bundle), the label of its unit,
- * what it waits for. Every one prunes what leaves it, waits for health, and is guarded.
+ * what it waits for. Every one prunes what leaves it and waits for health; all but the exports
+ * units are guarded.
  */
 function kustomization(
   inputs: ClusterDeliveryInputs,
   flux: FluxDelivery,
-  unit: { readonly name: string; readonly label: string; readonly dir: string; readonly dependsOn: readonly string[] },
+  unit: { readonly name: string; readonly label: string; readonly dir: string; readonly dependsOn: readonly string[]; readonly guarded?: boolean },
   extra: Partial<IKustomization['spec']> = {},
 ): IKustomization {
   const { clusterSet, clusterID, role } = inputs;
@@ -68,7 +69,7 @@ function kustomization(
       // a Kustomization with prune: true deletes everything it applied, the CNI included, so a
       // ClusterSet renamed, a definition removed or a member dropped would uninstall Antrea.
       // Orphaned instead, it reports the missing path until removed on purpose (docs/delivery.md).
-      annotations: { [FLUX_PRUNE]: 'disabled' },
+      ...(unit.guarded !== false && { annotations: { [FLUX_PRUNE]: 'disabled' } }),
     },
     // no postBuild: nothing in a bundle is a template, and `${...}` in Antrea's config stays as written
     spec: {
@@ -90,17 +91,22 @@ function kustomization(
  * One Kustomization per application Namespace the cluster exports from, after the cluster's last
  * layer, and nothing depends on it: until the application's delivery creates the Namespace, its
  * dry run fails (namespaces "x" not found) and Flux retries it at the interval, while the
- * ClusterSet and the other Namespaces' exports are applied. Guarded like the layers: a renamed
- * ClusterSet or a removed definition orphans it instead of pruning the exports; an export removed
- * from a Namespace that keeps others is pruned as before.
+ * ClusterSet and the other Namespaces' exports are applied. It checks its ServiceExports' health
+ * (a refused export fails it; one whose Service is missing keeps it waiting), which holds nothing
+ * else. Not guarded: when the last export of its Namespace goes, or the member withdraws or
+ * leaves, the parent deletes it and its finalizer prunes its ServiceExports
+ * (kustomization_controller.go finalize), so a Service no longer exported is no longer exported.
  */
 function exportKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
   const { clusterSet, clusterID } = inputs;
   const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
   return inputs.exportNamespaces.map((ns) =>
-    // no ServiceExport health check here: ServiceNotFound lasts until the application's own
-    // delivery creates the Service, which the ClusterSet's rollout must not wait for
-    kustomization(inputs, flux, { name: exportKustomizationName(clusterSet, clusterID, ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last] }),
+    kustomization(
+      inputs,
+      flux,
+      { name: exportKustomizationName(clusterSet, clusterID, ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last], guarded: false },
+      fluxExportHealthChecks(),
+    ),
   );
 }
 
