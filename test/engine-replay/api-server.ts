@@ -1,6 +1,6 @@
 import { evaluate } from '@marcbachmann/cel-js';
 import { annotation, builtInOf, clone, conditionOf, groupOf, keyOf, refOf, versionOf, type Obj } from './kube';
-import { clientSideApply, serverSideApply, update } from './server-side-apply';
+import { clientSideApply, merge, serverSideApply, update } from './server-side-apply';
 
 /** What a cluster is before any engine applies a bundle to it. */
 export interface ClusterOptions {
@@ -215,6 +215,9 @@ export class ApiServer {
     if (served.namespaced && !o.metadata.namespace) return `${refOf(o)}: the server requires a namespace`;
     if (served.namespaced && !this.namespaceExists(o.metadata.namespace!)) return `namespaces "${o.metadata.namespace}" not found`;
     const live = this.getLike(o);
+    // a Job's Pod template is immutable once created (pkg/apis/batch/validation ValidateJobSpecUpdate)
+    if (o.kind === 'Job' && live && o.spec?.template !== undefined && JSON.stringify(merge(live, o).spec.template) !== JSON.stringify(live.spec.template))
+      return `Job.batch "${o.metadata.name}" is invalid: spec.template: Invalid value: field is immutable`;
     const operation = live ? 'UPDATE' : 'CREATE';
     const request = { group: groupOf(o.apiVersion), resource: served.resource, operation, namespace: o.metadata.namespace };
     return (

@@ -20,6 +20,8 @@ export interface ArgoApplication {
   readonly syncOptions: readonly string[];
   /** `syncPolicy.retry.limit`; negative: retry without end (argo-cd docs/operator-manual/application.yaml) */
   readonly retryLimit: number;
+  /** `syncPolicy.retry.refresh` (Argo CD 3.2+): a retry syncs the latest revision, not the one that failed */
+  readonly retryRefresh?: boolean;
   readonly automated: boolean;
   /** `syncPolicy.automated.prune` */
   readonly prune: boolean;
@@ -64,6 +66,7 @@ const applicationOf = (o: {
   path: o.spec.source.path,
   syncOptions: o.spec.syncPolicy?.syncOptions ?? [],
   retryLimit: o.spec.syncPolicy?.retry?.limit ?? 0,
+  retryRefresh: o.spec.syncPolicy?.retry?.refresh === true,
   automated: o.spec.syncPolicy?.automated !== undefined,
   prune: o.spec.syncPolicy?.automated?.prune === true,
   wave: Number(o.metadata.annotations?.[WAVE] ?? 0),
@@ -202,10 +205,17 @@ export class ArgoSync {
   constructor(
     readonly app: ArgoApplication,
     private readonly cluster: ApiServer,
-    private readonly targets: readonly Obj[],
+    readonly targets: readonly Obj[],
     private readonly log: SyncLog,
     private readonly health: ArgoHealthOverrides,
+    /** the revision of the Application's manifests this operation syncs (its `targets`) */
+    readonly revision = '',
   ) {}
+
+  /** every resource (not hook) of the operation is applied: the live objects match its revision, whatever the hooks do */
+  get applied(): boolean {
+    return this.started && this.tasks.every((t) => t.hook || t.prune !== undefined || t.state === 'running' || t.state === 'succeeded');
+  }
 
   /** where the operation is: each task's state (a wave applied or a task done is progress, a wait is not) */
   get progress(): string {

@@ -47,6 +47,8 @@ export class Fleet {
   readonly events: ControllerEvent[] = [];
   /** mc-controllers that have started (they inject webhook caBundles once, at start-up) */
   private readonly started = new Set<string>();
+  /** images no Node can pull (a registry the clusters cannot reach): their Pods never start */
+  readonly unpullable = new Set<string>();
 
   constructor(servers: readonly ApiServer[]) {
     for (const s of servers) {
@@ -140,6 +142,8 @@ export class Fleet {
   podRuns(c: ApiServer, w: Obj, node: string): boolean {
     const pod = w.spec.template.spec;
     const ns = w.metadata.namespace!;
+    // kubelet pulls every image first (ErrImagePull, ImagePullBackOff)
+    if ([...(pod.initContainers ?? []), ...(pod.containers ?? [])].some((ct: { image: string }) => this.unpullable.has(ct.image))) return false;
     const sa = pod.serviceAccountName ?? 'default';
     if (sa !== 'default' && !c.get('v1', 'ServiceAccount', ns, sa)) return false;
     for (const v of (pod.volumes ?? []) as { configMap?: { name: string; optional?: boolean }; secret?: { secretName: string; optional?: boolean } }[]) {
