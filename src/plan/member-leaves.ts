@@ -2,7 +2,7 @@ import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { engineName, LABELS } from '../synth/delivery/engine-names';
 import { verifyKustomizationName } from '../synth/delivery/flux';
-import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, VERIFY_UNIT } from '../synth/delivery/layer-paths';
+import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY, VERIFY_UNIT } from '../synth/delivery/layer-paths';
 import { exportsService } from '../synth/parts/service-exports';
 import { kubectlIn, PRUNE_OFF_PATCH } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
@@ -119,9 +119,9 @@ export function memberLeavingItems(
   if (argocd)
     add(
       'after merging',
-      `Argo CD: the ApplicationSets delete the Applications of ${c(id)}; its bundle's keeps what it applied, its exports Application deletes its ServiceExports (resources finalizer). If you applied ${c('argocd/applications/')} instead, delete them yourself (the same holds: its Antrea stays as it is).`,
+      `Argo CD: the ApplicationSets delete the Applications of ${c(id)}; its bundle's and its verification's keep what they applied, its exports and Tier-restart Applications delete theirs (resources finalizer). If you applied ${c('argocd/applications/')} instead, delete them yourself (the same holds: its Antrea stays as it is).`,
       [
-        `kubectl --context "$ARGOCD_CONTEXT" -n ${q(argocd.namespace)} delete application ${q(engineName(cs, id))} ${q(engineName(cs, id, EXPORTS_DIRECTORY))} --ignore-not-found`,
+        `kubectl --context "$ARGOCD_CONTEXT" -n ${q(argocd.namespace)} delete application ${[engineName(cs, id), ...[EXPORTS_DIRECTORY, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY].map((u) => engineName(cs, id, u))].map(q).join(' ')} --ignore-not-found`,
       ],
     );
   return items;

@@ -5,9 +5,10 @@ import { conditionOf, type Obj } from './kube';
 /**
  * What planned changes depend on beyond a first install (#27), modelled on the replay's fleet from
  * Antrea's own code, in this file so the first-install model stays as it is:
- * - admission: a Tier's priority is immutable and a Tier that an Antrea ClusterNetworkPolicy
- *   refers to cannot be deleted (pkg/controller/networkpolicy/validate.go, tierValidator
- *   updateValidate, deleteValidate); a Namespace holds one ClusterSet and the leader clusterID of a
+ * - admission: a Tier's priority is immutable, a new Tier may not take a priority another Tier has
+ *   nor be created once 20 priorities are taken, the built-in Tiers' included, and a Tier that an
+ *   Antrea ClusterNetworkPolicy refers to cannot be deleted (pkg/controller/networkpolicy/
+ *   validate.go, tierValidator updateValidate, createValidate, deleteValidate); a Namespace holds one ClusterSet and the leader clusterID of a
  *   ClusterSet is immutable (multicluster/cmd/multicluster-controller/clusterset_webhook.go, Handle);
  *   on Delete, the leader's webhook refuses while any MemberClusterAnnounce is in its Namespace, and
  *   a member's admits (same Handle). A member's announce lives as long as its ClusterSet naming that
@@ -33,6 +34,7 @@ export interface AntreaModel {
 
 const GATEWAY = 'multicluster.antrea.io/gateway';
 const BUILTIN_TIERS = new Set(['emergency', 'securityops', 'networkops', 'platform', 'application', 'baseline']);
+const BUILTIN_TIER_PRIORITIES = [50, 100, 150, 200, 250, 253];
 const RESTART = 'antrea-clusterset-tier-restart-';
 
 export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
@@ -127,6 +129,12 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
     const live = c.getLike(o);
     let reason: string | undefined;
     if (o.kind === 'Tier' && live && live.spec.priority !== o.spec.priority) reason = 'update to Tier priority is not allowed';
+    if (o.kind === 'Tier' && !live) {
+      // the built-in Tiers antrea-controller creates (pkg/controller/networkpolicy/tier.go) are not objects here
+      const priorities = new Set([...BUILTIN_TIER_PRIORITIES, ...c.list('Tier').map((t) => t.spec.priority as number)]);
+      if (priorities.has(o.spec.priority)) reason = `tier ${o.metadata.name} priority ${o.spec.priority} overlaps with existing Tier`;
+      else if (priorities.size >= 20) reason = 'maximum number of Tiers supported: 20';
+    }
     if (o.kind === 'ClusterSet') {
       if (!live && c.list('ClusterSet', o.metadata.namespace).length > 0) reason = 'multiple ClusterSets in a Namespace are not allowed';
       if (live && live.spec.leaders?.[0]?.clusterID !== o.spec.leaders?.[0]?.clusterID) reason = "the field 'clusterID' of the leader is immutable";

@@ -240,7 +240,10 @@ export class ArgoSync {
     for (const live of this.cluster.all())
       if (annotation(live, TRACKING)?.startsWith(`${this.app.name}:`) && !targetKeys.has(keyOf(live)))
         tasks.push({ prune: live, phase: 1, wave: Number(annotation(live, WAVE) ?? 0), hook: false, skipDryRun: false, state: 'pending' });
-    // prune waves run in reverse order; PruneLast prunes after the last wave (getSyncTasks)
+    // prune waves run in reverse order: the prune tasks' waves are swapped symmetrically
+    // (getSyncTasks); PruneLast prunes after the last wave
+    const pruneWaves = [...new Set(tasks.filter((t) => t.prune).map((t) => t.wave))].sort((a, b) => a - b);
+    for (const t of tasks) if (t.prune) t.wave = pruneWaves[pruneWaves.length - 1 - pruneWaves.indexOf(t.wave)]!;
     const pruneLast = this.app.syncOptions.includes('PruneLast=true');
     const lastWave = Math.max(0, ...tasks.filter((t) => t.phase === 1).map((t) => t.wave));
     for (const t of tasks) if (t.prune && (pruneLast || options(t.prune).includes('PruneLast=true'))) t.wave = lastWave + 1;

@@ -124,12 +124,14 @@ describe.each(TABLE)('%s', (_, data, broken) => {
           expect([lastLayer < verifyStarts, verifyStarts < passed, passed < green], id).toEqual([true, true, true]);
           expect(r.flux[`${unit}-verify`]?.state).toBe('Ready');
         } else {
+          // its own Application (#38): the Job waits for the ClusterSet's connection, which the
+          // bundle's last wave brings; no sync of the bundle waits for the Job
           const app = `${name}-${id}`;
-          const postSync = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: PostSync wave`));
           const lastSyncWave = log.map((l, i) => (new RegExp(`^\\[argocd\\] ${esc(app)}: Sync wave`).test(l) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
-          const green = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: sync Succeeded`));
-          expect([lastSyncWave < postSync, postSync < passed, passed < green], id).toEqual([true, true, true]);
+          const bundleSynced = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: sync Succeeded`));
+          expect([lastSyncWave < passed, bundleSynced < passed], id).toEqual([true, true]);
           expect(r.argocd[app]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
+          expect(r.argocd[`${app}-verify`]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
         }
       }
     },
@@ -147,16 +149,17 @@ describe.each(TABLE)('%s', (_, data, broken) => {
           for (const layer of LAYERS) expect(r.flux[`${name}-${id}-${layer}`]?.state, `${id} ${layer}`).toBe('Ready');
           expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(id === broken ? 'Failed' : 'Ready');
         } else {
+          // the bundle is synced and healthy everywhere; the failed Job shows on its own Application
           const a = r.argocd[`${name}-${id}`]!;
-          // no RollingSync step comes after the members': the failed hook fails this member's sync only
-          expect([a.operation, a.health.status], id).toEqual([id === broken ? 'Failed' : 'Succeeded', 'Healthy']);
+          expect([a.operation, a.health.status], id).toEqual(['Succeeded', 'Healthy']);
+          expect(r.argocd[`${name}-${id}-verify`]!.health.status, id).toBe(id === broken ? 'Degraded' : 'Healthy');
         }
       }
     },
   );
 
   test.each(['argocd', 'flux'] as const)(
-    '%s: a member that never connects (its token never copied) holds its own last layer on the ClusterSet’s health, so its verification never starts; the others are green',
+    '%s: a member that never connects (its token never copied) shows its ClusterSet Progressing and its verification never starts; the others are green',
     async (engine) => {
       const { r } = await run(engine, { withoutToken: broken });
       expect(r.log.some((l) => l.startsWith(`[${broken}] verification`))).toBe(false);
@@ -172,14 +175,10 @@ describe.each(TABLE)('%s', (_, data, broken) => {
           else expect(r.flux[`${name}-${id}-4-resources`]?.state, id).toBe('Ready');
           expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(id === broken ? 'Pending' : 'Ready');
         } else {
+          // the sync ends with the last layer and holds no later commit (#38); the Job waits for the connection
           const a = r.argocd[`${name}-${id}`]!;
-          if (id === broken)
-            expect([a.operation, a.health.status, a.message]).toEqual([
-              'Running',
-              'Progressing',
-              expect.stringMatching(/waiting for healthy state of ClusterSet/),
-            ]);
-          else expect([a.operation, a.health.status], id).toEqual(['Succeeded', 'Healthy']);
+          expect([a.operation, a.health.status], id).toEqual(['Succeeded', id === broken ? 'Progressing' : 'Healthy']);
+          expect(r.argocd[`${name}-${id}-verify`]!.health.status, id).toBe(id === broken ? 'Progressing' : 'Healthy');
         }
       }
     },
@@ -187,12 +186,11 @@ describe.each(TABLE)('%s', (_, data, broken) => {
 });
 
 /**
- * A dual-role leader's verification in Argo CD is a PostSync hook of the leader's Application, and
- * RollingSync starts the members' step only once every Application of the leader's step is
- * Healthy, not OutOfSync, and its last operation Succeeded (argo-cd
- * applicationset/controllers/applicationset_controller.go appSyncEnabledForNextStep,
- * isApplicationHealthy): while it runs, and if it fails, the members wait (docs/verify.md). Flux
- * holds nothing on it.
+ * A dual-role leader's verification is an Application of its own in Argo CD (#38), outside
+ * RollingSync: the members' step waits for the leader's bundle, under both the v3.2 rule (Healthy,
+ * not OutOfSync, last operation Succeeded: applicationset_controller.go appSyncEnabledForNextStep)
+ * and the v3.3+ one (Healthy and Synced: progressivesync UpdateApplicationSetApplicationStatus),
+ * never for its verification. Flux holds nothing on it either.
  */
 describe('a dual-role leader whose verification fails (its Gateway Node is NotReady)', () => {
   const definition = withBothEngines(readDefinition('test/fixtures/verify/definition.yaml'));
@@ -200,20 +198,24 @@ describe('a dual-role leader whose verification fails (its Gateway Node is NotRe
   beforeAll(async () => {
     compiled = await compileDefinition(definition);
   });
-  async function run(engine: 'argocd' | 'flux') {
+  async function run(engine: 'argocd' | 'flux', argocdVersion?: '3.2' | '3.3') {
     const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
     withVerification(fleet, compiled.definition);
     deployApplications(compiled.definition)(fleet);
     const nodeReady = fleet.nodeReady.bind(fleet);
     fleet.nodeReady = (cluster, node) => node !== 'north-node-1' && nodeReady(cluster, node);
-    return replay({ engine, ...compiled.forEngine(engine), fleet, operator: true, argocdVersion: '3.2' });
+    return replay({ engine, ...compiled.forEngine(engine), fleet, operator: true, argocdVersion });
   }
 
-  test('argocd (ApplicationSet, RollingSync up to v3.2): the leader’s sync fails on its hook and the members’ step never starts', async () => {
-    const r = await run('argocd');
-    expect(r.argocd['verify-clusterset-north']).toMatchObject({ operation: 'Failed', health: { status: 'Healthy' } });
-    expect([r.argocd['verify-clusterset-east']!.operation, r.argocd['verify-clusterset-west']!.operation]).toEqual(['None', 'None']);
-  });
+  test.each(['3.2', '3.3'] as const)(
+    'argocd (ApplicationSet, RollingSync as v%s runs it): the leader’s verification fails on its own; the members’ step starts',
+    async (version) => {
+      const r = await run('argocd', version);
+      expect(r.argocd['verify-clusterset-north']).toMatchObject({ operation: 'Succeeded', health: { status: 'Healthy' } });
+      expect(r.argocd['verify-clusterset-north-verify']!.health.status).toBe('Degraded');
+      expect([r.argocd['verify-clusterset-east']!.operation, r.argocd['verify-clusterset-west']!.operation]).toEqual(['Succeeded', 'Succeeded']);
+    },
+  );
 
   test('flux: only the leader’s verify unit fails; the members install and pass theirs', async () => {
     const r = await run('flux');

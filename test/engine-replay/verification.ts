@@ -65,7 +65,7 @@ export function withVerification(fleet: Fleet, definition: ClusterSet, attempts 
   const outcome = fleet.jobOutcome;
   fleet.jobOutcome = (c, job) => {
     if (!VERIFY_JOB.test(job.metadata.name)) return outcome(c, job);
-    if (outcome(c, job) === undefined) return undefined;
+    if (outcome(c, job) === undefined || !waited(c, job)) return undefined;
     const r = report(c);
     model.reports.set(`${c.clusterID}/${job.metadata.namespace}/${job.metadata.name}`, r.lines);
     if (!r.ok) return undefined;
@@ -83,7 +83,7 @@ export function withVerification(fleet: Fleet, definition: ClusterSet, attempts 
     // one step of time for every verification still failing its checks
     for (const c of fleet.clusters.values())
       for (const job of c.list('Job')) {
-        if (!VERIFY_JOB.test(job.metadata.name) || job.status?.conditions?.length || outcome(c, job) === undefined) continue;
+        if (!VERIFY_JOB.test(job.metadata.name) || job.status?.conditions?.length || outcome(c, job) === undefined || !waited(c, job)) continue;
         const r = report(c);
         model.reports.set(`${c.clusterID}/${job.metadata.namespace}/${job.metadata.name}`, r.lines);
         const failed = ((job.status?.failed as number | undefined) ?? 0) + 1;
@@ -146,6 +146,25 @@ export function withVerification(fleet: Fleet, definition: ClusterSet, attempts 
   }
 
   return model;
+}
+
+/**
+ * The Job's init containers that wait with `kubectl wait` (synth/parts/verify-job.ts
+ * `connectionWaits`) are done: `--for=create` once the object exists, `--for=jsonpath=…Ready…=True`
+ * once its Ready condition is True (kubectl pkg/cmd/wait). The checks start after them.
+ */
+function waited(c: ApiServer, job: Obj): boolean {
+  return ((job.spec.template.spec.initContainers ?? []) as { args?: string[] }[]).every(({ args = [] }) => {
+    if (args[0] !== 'wait') return true;
+    const ns = args.find((a) => a.startsWith('--namespace='))?.slice('--namespace='.length);
+    const target = args.at(-1)!;
+    const [resource, name] = target.split('/') as [string, string];
+    const kind = resource.startsWith('clustersets.') ? 'ClusterSet' : undefined;
+    if (!kind) return true;
+    const o = c.get(GROUP[kind]!, kind, ns, name);
+    if (args.includes('--for=create')) return o !== undefined;
+    return conditionOf(o, 'Ready')?.status === 'True';
+  });
 }
 
 /** The member ClusterSet of a cluster when it is connected to its leader (Ready=True), else undefined. */

@@ -7,7 +7,7 @@ import { asKubeObject } from '../../kube/kube-object';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
 import { VERIFY_DEADLINE_SECONDS } from '../parts/verify-job';
-import { EXPORTS_DIRECTORY, exportDirectory, layerDirectory, VERIFY_DIRECTORY } from './layer-paths';
+import { EXPORTS_DIRECTORY, exportDirectory, layerDirectory, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY } from './layer-paths';
 
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
 
@@ -29,7 +29,12 @@ export function fluxClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[
   const folder = inputs.fluxHub ? FLUX_FOLDER : `${FLUX_FOLDER}/${inputs.clusterID}`;
   const after =
     inputs.fluxHub && inputs.role === 'member' && inputs.leaderID !== undefined ? layerName(inputs.clusterSet, inputs.leaderID, LAYERS.length - 1) : undefined;
-  return [...layerKustomizations(inputs, flux, after), ...exportKustomizations(inputs, flux), ...verifyKustomization(inputs, flux)].map((k) => ({
+  return [
+    ...layerKustomizations(inputs, flux, after),
+    ...exportKustomizations(inputs, flux),
+    ...verifyKustomization(inputs, flux),
+    ...tierRestartKustomization(inputs, flux),
+  ].map((k) => ({
     folder,
     object: asKubeObject(k),
   }));
@@ -145,6 +150,32 @@ function verifyKustomization(inputs: ClusterDeliveryInputs, flux: FluxDelivery):
  * `output-collision`).
  */
 export const verifyKustomizationName = (clusterSet: string, clusterID: string): string => engineName(clusterSet, clusterID, VERIFY_DIRECTORY);
+
+/**
+ * The Tier restart of a member with custom Tiers (`<bundle>/tier-restart/`, layer-paths.ts),
+ * `<clusterset>-<clusterID>-tier-restart`: after the cluster's last layer, which holds the Tiers, and
+ * nothing depends on it, so its Job (Ready once Complete) holds no layer and, with a hub Flux, no
+ * other cluster, even when its image cannot be pulled. A new Job (a new Tier set or template)
+ * replaces the old one, which it prunes. Not guarded: when the last custom Tier goes, the parent
+ * deletes it and its finalizer prunes the Job and its RBAC, which nothing else needs.
+ */
+function tierRestartKustomization(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
+  if (!inputs.tierRestart) return [];
+  const { clusterSet, clusterID } = inputs;
+  const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
+  return [
+    kustomization(inputs, flux, {
+      name: tierRestartKustomizationName(clusterSet, clusterID),
+      label: TIER_RESTART_DIRECTORY,
+      dir: TIER_RESTART_DIRECTORY,
+      dependsOn: [last],
+      guarded: false,
+    }),
+  ];
+}
+
+/** `<clusterset>-<clusterID>-tier-restart`: its name cannot be another unit's, for the reasons `verifyKustomizationName` gives. */
+export const tierRestartKustomizationName = (clusterSet: string, clusterID: string): string => engineName(clusterSet, clusterID, TIER_RESTART_DIRECTORY);
 
 /** The Job's `activeDeadlineSeconds`: Flux waits as long as the Job may take. */
 const VERIFY_TIMEOUT = `${VERIFY_DEADLINE_SECONDS / 60}m`;
