@@ -163,7 +163,7 @@ export const withExternalSecretTokens = (d: DefinitionData): DefinitionData => (
             ...c,
             tokenSecret: { source: 'externalSecret', externalSecret: { secretStoreRef: { name: 'vault' }, remoteRef: { key: `antrea-mc/${c.clusterID}` } } },
           },
-    ) as DefinitionData['spec']['clusters'],
+    ),
   },
 });
 
@@ -256,7 +256,7 @@ export const tieredHubFlux = (): DefinitionData => {
           ? c
           : { ...c, delivery: { ...c.delivery, flux: { kubeConfigSecretRef: { name: `${c.clusterID}-kubeconfig` } } } },
       ),
-    } as DefinitionData['spec'],
+    },
   };
 };
 
