@@ -177,8 +177,9 @@ describe('hostile files in clustersets/', () => {
     expect(run.stdout).not.toContain(CANARY);
     // both of the folder's files are definitions (.json is read as YAML), and both are refused unread
     expect((JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics).toEqual(
-      ['elsewhere/secret.json', 'elsewhere/secret.yaml'].map((file) =>
-        expect.objectContaining({ code: 'file-system', file, line: 1, message: expect.stringMatching(/leaves the repository/) as unknown }),
+      ['elsewhere/secret.json', 'elsewhere/secret.yaml'].map(
+        (file): unknown =>
+          expect.objectContaining({ code: 'file-system', file, line: 1, message: expect.stringMatching(/leaves the repository/) as unknown }) as unknown,
       ),
     );
   });
