@@ -86,6 +86,7 @@ export const DIAGNOSTIC_CODES = [
   'member-removed-without-withdraw',
   'tier-priority-immutable',
   'tier-removed-in-use',
+  'tier-swap',
   // output self-checks
   'output-schema',
   'output-collision',

@@ -23,5 +23,7 @@ export function isShared(o: KubeObject): boolean {
   if ((o.kind === 'ServiceAccount' || o.kind === 'RoleBinding') && o.metadata.labels?.app !== 'antrea') return false;
   // the verification's RBAC names what that cluster checks (synth/parts/verify-job.ts)
   if (o.metadata.labels?.[LABELS.clusterSet] !== undefined) return false;
+  // an object of a unit outside the layers (verify/, tier-restart/) stays in that unit's folder
+  if (o.metadata.labels?.[LABELS.unit] !== undefined) return false;
   return true;
 }

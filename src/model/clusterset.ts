@@ -231,12 +231,12 @@ export const DeliverySchema = z.strictObject({
 export const VERIFY_IMAGE = 'docker.io/alpine/k8s:1.34.1@sha256:ec714df3813b5405292860f8a1c55c5727bf8c33c88992f1e981efad8065547f';
 
 export const VerifySchema = z.strictObject({
-  job: z.boolean().default(true).describe('a verification Job in every member, run by the engine after each sync (docs/verify.md)'),
+  job: z.boolean().default(true).describe('a verification Job in every member, in a delivery unit of its own after the last layer (docs/verify.md)'),
   image: z
     .string()
     .regex(/^[!-?A-~]+@sha256:[0-9a-f]{64}$/, 'the image must be pinned by digest: <name>[:tag]@sha256:<64 hex digits>, in printable ASCII')
     .default(VERIFY_IMAGE)
-    .describe("the Job's image: any image with a POSIX sh and kubectl, pinned by digest"),
+    .describe("the image of the bundles' Jobs, the verification and the Tier restart: any image with a POSIX sh and kubectl 1.31 or later, pinned by digest"),
   request: z
     .boolean()
     .default(false)

@@ -175,7 +175,8 @@ function orderSection({ definition, clusters, members: ms }: NotesContext): stri
     `A GitOps engine applies the layers in order (${DELIVERY_GUIDE}). By hand, apply each cluster's layers one at a time from this folder, waiting for CRDs to be ${code('Established')} and for Antrea's Deployments (they serve the webhooks) to be ${code('Available')}. ` +
       `A member's token goes in after its ${code('0-namespaces-crds')} layer (its Namespace then exists) and before its ${code('4-resources')} layer. ` +
       `${code('kubectl apply -k <cluster>/')} applies every layer at once and keeps no order between them: use it only where the CRDs and webhooks already serve. ` +
-      `A Gateway Node that does not exist makes the last layer fail: the ${code('antrea-clusterset-gateway-nodes-exist')} admission policy (layer ${code('2-webhooks')}, Kubernetes 1.30 or later) refuses to create it and names it.`,
+      `A Gateway Node that does not exist makes the last layer fail: the ${code('antrea-clusterset-gateway-nodes-exist')} admission policy (layer ${code('2-webhooks')}, Kubernetes 1.30 or later) refuses to create it and names it. ` +
+      `After a member's last layer, apply its units that the root does not list, each on its own: ${code('<cluster>/tier-restart')} (with custom Tiers), ${code('<cluster>/verify')} (the verification) and ${code('<cluster>/exports')} (once the applications' Namespaces exist).`,
     sh([...fn, '', ...calls]),
   ].join('\n\n');
 }
@@ -358,7 +359,7 @@ function policiesSection({ definition, members: ms }: NotesContext): string {
 function tierOrder(ms: readonly EffectiveCluster[]): string {
   return [
     `A member that receives a policy before the policy's custom Tier exists skips it and does not look again until the policy changes or its ${code('antrea-mc-controller')} restarts. ` +
-      `Each member bundle therefore carries the Job ${code(`${TIER_RESTART}-<hash of the Tier set>`)}: whenever the member's Tier set changes, it waits until every Tier exists and restarts ${code('antrea-mc-controller')} once (an Argo CD PostSync hook; Flux and ${code('kubectl apply -k')} apply it with the Tiers). ` +
+      `Each member bundle therefore carries the Job ${code(`${TIER_RESTART}-<hash>`)} in ${code('<cluster>/tier-restart/')}, a unit after its last layer: whenever the member's Tier set (or the Job's template, such as its image, ${code('spec.verify.image')}) changes, it waits until every Tier exists and restarts ${code('antrea-mc-controller')} once. Flux applies the unit after the last layer, Argo CD as an Application of its own; by hand, ${code('kubectl apply --server-side -k <cluster>/tier-restart')} after the last layer. ` +
       'Only when you apply the objects some other way, without that Job, restart the controller in each member once the Tier exists there:',
     sh(ms.map(restartMemberControllerCommand)),
   ].join('\n\n');

@@ -5,16 +5,15 @@ import type { Obj } from './kube';
 /**
  * What planned changes depend on beyond a first install (#27), modelled on the replay's fleet from
  * Antrea's own code, in this file so the first-install model stays as it is:
- * - admission: a Tier's priority is immutable and a Tier that an Antrea ClusterNetworkPolicy
- *   refers to cannot be deleted (pkg/controller/networkpolicy/validate.go, tierValidator
- *   updateValidate, deleteValidate); a Namespace holds one ClusterSet and the leader clusterID of a
+ * - admission: a Tier's priority is immutable, a new Tier may not take a priority another Tier has
+ *   nor be created once 20 priorities are taken, the built-in Tiers' included, and a Tier that an
+ *   Antrea ClusterNetworkPolicy refers to cannot be deleted (pkg/controller/networkpolicy/
+ *   validate.go, tierValidator updateValidate, createValidate, deleteValidate); a Namespace holds one ClusterSet and the leader clusterID of a
  *   ClusterSet is immutable (multicluster/cmd/multicluster-controller/clusterset_webhook.go, Handle);
  *   on Delete, the leader's webhook refuses while any MemberClusterAnnounce is in its Namespace, and
  *   a member's admits (same Handle). A member's announce lives as long as its ClusterSet naming that
  *   leader and Namespace: deleting the ClusterSet withdraws it (member/clusterset_controller.go,
  *   cleanUpResources);
- * - server-side apply field ownership of a Node's annotations: what the engine applied before and no
- *   longer applies is removed (the replay's apply merges and never removes);
  * - a member's policy import: on an import's creation or generation change, or when the controller
  *   starts, the member creates `antrea-mc-<name>` if its Tier exists, else records ACNPImportFailed
  *   and does not retry (member/acnp_resourceimport_controller.go; resourceimport_controller.go
@@ -36,6 +35,7 @@ export interface AntreaModel {
 
 const GATEWAY = 'multicluster.antrea.io/gateway';
 const BUILTIN_TIERS = new Set(['emergency', 'securityops', 'networkops', 'platform', 'application', 'baseline']);
+const BUILTIN_TIER_PRIORITIES = [50, 100, 150, 200, 250, 253];
 const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
 export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
@@ -121,7 +121,7 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
   return model;
 }
 
-/** The Antrea webhooks and server-side apply's removal of a Node's released annotations, on one API server. */
+/** The Antrea webhooks, on one API server (server-side apply's field ownership is the API server's, server-side-apply.ts). */
 function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
   const admit = c.admit.bind(c);
   c.admit = (o: Obj) => {
@@ -130,6 +130,12 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
     const live = c.getLike(o);
     let reason: string | undefined;
     if (o.kind === 'Tier' && live && live.spec.priority !== o.spec.priority) reason = 'update to Tier priority is not allowed';
+    if (o.kind === 'Tier' && !live) {
+      // the built-in Tiers antrea-controller creates (pkg/controller/networkpolicy/tier.go) are not objects here
+      const priorities = new Set([...BUILTIN_TIER_PRIORITIES, ...c.list('Tier').map((t) => t.spec.priority as number)]);
+      if (priorities.has(o.spec.priority)) reason = `tier ${o.metadata.name} priority ${o.spec.priority} overlaps with existing Tier`;
+      else if (priorities.size >= 20) reason = 'maximum number of Tiers supported: 20';
+    }
     if (o.kind === 'ClusterSet') {
       if (!live && c.list('ClusterSet', o.metadata.namespace).length > 0) reason = 'multiple ClusterSets in a Namespace are not allowed';
       if (live && live.spec.leaders?.[0]?.clusterID !== o.spec.leaders?.[0]?.clusterID) reason = "the field 'clusterID' of the leader is immutable";
@@ -156,23 +162,6 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
       }
     }
     return remove(o);
-  };
-  // server-side apply: the annotations the engine applied to a Node and no longer applies are removed
-  const applied = new Map<string, Set<string>>();
-  const apply = c.apply.bind(c);
-  c.apply = (o, options = {}) => {
-    const r = apply(o, options);
-    if (!r.ok || options.dryRun || o.kind !== 'Node') return r;
-    const now = new Set(Object.keys(o.metadata.annotations ?? {}));
-    const released = [...(applied.get(o.metadata.name) ?? [])].filter((k) => !now.has(k));
-    applied.set(o.metadata.name, now);
-    const live = c.getLike(o);
-    if (live && released.length > 0) {
-      const annotations = { ...live.metadata.annotations };
-      for (const k of released) delete annotations[k];
-      c.put({ ...live, metadata: { ...live.metadata, annotations } });
-    }
-    return r;
   };
 }
 

@@ -318,12 +318,22 @@ export class AntreaMulticluster {
    * AntreaClusterNetworkPolicy are converged into a ResourceImport (`GetResourceImportName`) with
    * `Succeeded=True`; a Service or Endpoints export without its payload gets `Failure`
    * (ConvergeFailure); ClusterInfo goes to its own handler; any other kind is skipped and gets no
-   * status at all.
+   * status at all. A deleted export of those kinds that holds the export finalizer (its legacy or
+   * current name) has its import cleaned up, then the finalizer removed (handleDeleteEvent,
+   * deleteResourceExport), and only then is it gone.
    */
   private resourceExports(c: ApiServer, ns: string): void {
     for (const e of c.list('ResourceExport', ns)) {
       const kind = e.spec?.kind as string | undefined;
       if (kind !== 'Service' && kind !== 'Endpoints' && kind !== 'AntreaClusterNetworkPolicy') continue;
+      if (e.metadata.deletionTimestamp) {
+        const finalizers = (e.metadata.finalizers ?? []) as string[];
+        const ours: string[] = finalizers.filter((f) => f === 'resourceexport.finalizers.antrea.io' || f === 'resourceexport.antrea.io/finalizer');
+        if (ours.length === 0) continue;
+        c.put({ ...e, metadata: { ...e.metadata, finalizers: finalizers.filter((f) => !ours.includes(f)) } });
+        this.host.note(c, `ResourceExport ${ns}/${e.metadata.name} deleted (finalizer removed)`);
+        continue;
+      }
       const payload = kind === 'Service' ? e.spec.service : kind === 'Endpoints' ? e.spec.endpoints : e.spec.clusterNetworkPolicy;
       const condition =
         payload === undefined || payload === null
@@ -353,6 +363,7 @@ export class AntreaMulticluster {
     // an export that goes takes its import with it (handleDeleteEvent)
     for (const i of c.list('ResourceImport', ns)) {
       const from = c.list('ResourceExport', ns).some((e) => {
+        if (e.metadata.deletionTimestamp) return false;
         const kind = (e.spec?.kind as string) === 'Service' ? 'ServiceImport' : e.spec?.kind;
         return e.spec?.name === i.spec.name && (e.spec?.namespace ?? '') === (i.spec.namespace ?? '') && kind === i.spec.kind;
       });

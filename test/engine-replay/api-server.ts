@@ -1,5 +1,6 @@
 import { evaluate } from '@marcbachmann/cel-js';
 import { annotation, builtInOf, clone, conditionOf, groupOf, keyOf, refOf, versionOf, type Obj } from './kube';
+import { clientSideApply, merge, serverSideApply, update } from './server-side-apply';
 
 /** What a cluster is before any engine applies a bundle to it. */
 export interface ClusterOptions {
@@ -118,31 +119,56 @@ export class ApiServer {
   // --- writes ------------------------------------------------------------------------------
 
   /**
-   * Server-side apply (`PATCH` with `application/apply-patch+yaml`): creates the object or merges
-   * the applied fields into the live one, keeping fields other managers own (a controller's
-   * `caBundle`, `status`). Returns the API server's refusal, if any.
+   * An apply by a field manager (server-side-apply.ts): server-side (`PATCH` with
+   * `application/apply-patch+yaml`, with force, as both engines apply) or client-side (`kubectl
+   * apply`'s three-way merge, `clientSide`). It creates the object or merges the applied fields into
+   * the live one, keeping fields other managers own (a controller's `caBundle`, `status`, a
+   * person's `kubectl cordon`) and removing those this manager applied before and no longer applies.
+   * Returns the API server's refusal, if any.
    */
-  apply(o: Obj, options: { dryRun?: boolean } = {}): ApplyResult {
+  apply(o: Obj, options: { dryRun?: boolean; manager?: string; force?: boolean; clientSide?: boolean } = {}): ApplyResult {
     const refusal = this.admit(o);
     if (refusal) return { ok: false, error: refusal };
     const live = this.getLike(o);
+    const manager = options.manager ?? 'kubectl';
+    let next: Obj;
+    if (options.clientSide) next = clientSideApply(live, o, manager);
+    else {
+      const r = serverSideApply(live, o, manager, options.force ?? true);
+      if ('conflict' in r) return { ok: false, error: r.conflict };
+      next = r.object;
+    }
     if (options.dryRun) return { ok: true, created: live === undefined };
     if (!live) {
-      this.put(clone(o));
+      this.write(next, undefined);
       return { ok: true, created: true };
     }
-    const merged = mergeApplied(live, clone(o));
-    if (JSON.stringify(strip(merged)) !== JSON.stringify(strip(live))) {
-      if (JSON.stringify(merged.spec) !== JSON.stringify(live.spec)) merged.metadata.generation = (live.metadata.generation ?? 1) + 1;
-      merged.metadata.resourceVersion = String(++this.resourceVersion);
-      this.store.set(keyOf(merged), merged);
+    if (JSON.stringify(strip(next)) !== JSON.stringify(strip(live))) {
+      if (JSON.stringify(next.spec) !== JSON.stringify(live.spec)) next.metadata.generation = (live.metadata.generation ?? 1) + 1;
+      next.metadata.resourceVersion = String(++this.resourceVersion);
+      this.store.set(keyOf(next), next);
     }
     return { ok: true, created: false };
   }
 
-  /** A controller's own write (status, caBundle, a token): no admission, as the controllers' writes pass ours. */
-  put(o: Obj): Obj {
+  /**
+   * A write that is not an apply (a controller's status, caBundle or token; `kubectl label`,
+   * `annotate`, `taint`, `cordon`): no admission, as the controllers' writes pass ours; the writer
+   * owns what it changed (server-side-apply.ts `update`). An object being deleted whose last
+   * finalizer this write removes is gone.
+   */
+  put(o: Obj, manager = 'controller'): Obj {
     const live = this.getLike(o);
+    if (live?.metadata.deletionTimestamp && !((o.metadata.finalizers as string[] | undefined)?.length ?? 0)) {
+      this.remove(o);
+      return o;
+    }
+    return this.write(update(live, o, manager), live);
+  }
+
+  /** Stores a written object: what the API server itself sets on every write. */
+  private write(o: Obj, live: Obj | undefined): Obj {
+    if (live?.metadata.deletionTimestamp) o.metadata.deletionTimestamp = live.metadata.deletionTimestamp;
     o.metadata.generation ??= live?.metadata.generation ?? 1;
     // a write that changes the spec is a new generation (registry strategies' PrepareForUpdate)
     if (live && o.metadata.generation === live.metadata.generation && o.spec !== undefined && JSON.stringify(o.spec) !== JSON.stringify(live.spec))
@@ -168,8 +194,27 @@ export class ApiServer {
     return o;
   }
 
-  /** `DELETE`: a Namespace takes what it holds with it (namespace controller). */
+  /**
+   * `DELETE`: an object with finalizers is only marked (`deletionTimestamp`) and stays until the
+   * controllers that own them remove the last one (k8s.io/apiserver registry/generic/registry
+   * store.go `Delete`, `updateForGracefulDeletionAndFinalizers`); a Namespace takes what it holds
+   * with it (namespace controller).
+   */
   delete(o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): boolean {
+    const live = this.getLike(o);
+    if (!live) return false;
+    if (((live.metadata.finalizers as string[] | undefined)?.length ?? 0) > 0) {
+      if (!live.metadata.deletionTimestamp)
+        this.store.set(keyOf(live), {
+          ...live,
+          metadata: { ...live.metadata, deletionTimestamp: '1970-01-01T00:00:00Z', resourceVersion: String(++this.resourceVersion) },
+        });
+      return true;
+    }
+    return this.remove(o);
+  }
+
+  private remove(o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): boolean {
     const key = keyOf(o);
     if (!this.store.delete(key)) return false;
     this.resourceVersion++;
@@ -190,6 +235,9 @@ export class ApiServer {
     if (served.namespaced && !o.metadata.namespace) return `${refOf(o)}: the server requires a namespace`;
     if (served.namespaced && !this.namespaceExists(o.metadata.namespace!)) return `namespaces "${o.metadata.namespace}" not found`;
     const live = this.getLike(o);
+    // a Job's Pod template is immutable once created (pkg/apis/batch/validation ValidateJobSpecUpdate)
+    if (o.kind === 'Job' && live && o.spec?.template !== undefined && JSON.stringify(merge(live, o).spec.template) !== JSON.stringify(live.spec.template))
+      return `Job.batch "${o.metadata.name}" is invalid: spec.template: Invalid value: field is immutable`;
     const operation = live ? 'UPDATE' : 'CREATE';
     const request = { group: groupOf(o.apiVersion), resource: served.resource, operation, namespace: o.metadata.namespace };
     return (
@@ -266,30 +314,5 @@ const matchesRules = (rules: { apiGroups: string[]; resources: string[]; operati
       (rule.resources.includes('*') || rule.resources.includes(r.resource)) &&
       (rule.operations.includes('*') || rule.operations.includes(r.operation)),
   );
-
-/**
- * Server-side apply's merge for one manager: applied fields replace, maps merge, lists of named
- * items merge by name (listType map, as webhooks), fields it leaves out stay. Managed fields are
- * not tracked: a field the same manager stops setting stays here, where the API server removes it.
- */
-function mergeApplied(live: Obj, applied: Obj): Obj {
-  const merge = (a: any, b: any): any => {
-    if (b === null || typeof b !== 'object' || Array.isArray(b) || a === null || typeof a !== 'object' || Array.isArray(a)) {
-      // lists of webhooks keep the caBundle a controller wrote (listType map keyed by name)
-      if (Array.isArray(a) && Array.isArray(b) && b.every((x) => x && typeof x === 'object' && 'name' in x))
-        return b.map((x) => {
-          const old = a.find((y: any) => y?.name === x.name);
-          return old ? merge(old, x) : x;
-        });
-      return b;
-    }
-    const out = { ...a };
-    for (const [k, v] of Object.entries(b)) out[k] = k in a ? merge(a[k], v) : v;
-    return out;
-  };
-  const merged = merge(live, applied) as Obj;
-  merged.status = live.status;
-  return merged;
-}
 
 const strip = (o: Obj) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, generation: undefined } });

@@ -2,6 +2,7 @@ import type { ApiServer } from './api-server';
 import { argoHealth, isHook, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
 import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
 import type { Revision } from './revision';
+import { ARGOCD_MANAGER, argoCdApply } from './server-side-apply';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 const HOOK = 'argocd.argoproj.io/hook';
@@ -19,6 +20,8 @@ export interface ArgoApplication {
   readonly syncOptions: readonly string[];
   /** `syncPolicy.retry.limit`; negative: retry without end (argo-cd docs/operator-manual/application.yaml) */
   readonly retryLimit: number;
+  /** `syncPolicy.retry.refresh` (Argo CD 3.2+): a retry syncs the latest revision, not the one that failed */
+  readonly retryRefresh?: boolean;
   readonly automated: boolean;
   /** `syncPolicy.automated.selfHeal` */
   readonly selfHeal: boolean;
@@ -26,7 +29,11 @@ export interface ArgoApplication {
   readonly prune: boolean;
   /** sync wave of the Application object itself (an app-of-apps orders by it) */
   readonly wave: number;
+  /** `metadata.finalizers`: with the resources finalizer, deleting the Application deletes what it applied */
+  readonly finalizers?: readonly string[];
 }
+
+export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
 
 /** The ApplicationSet's generated Applications and its RollingSync steps (label selectors). */
 export interface ApplicationSetModel {
@@ -51,9 +58,10 @@ function render(value: unknown, element: Record<string, string>): any {
 }
 
 const applicationOf = (o: {
-  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
   spec: Template;
 }): ArgoApplication => ({
+  finalizers: o.metadata.finalizers ?? [],
   name: o.metadata.name,
   labels: o.metadata.labels ?? {},
   destination: {
@@ -63,6 +71,7 @@ const applicationOf = (o: {
   path: o.spec.source.path,
   syncOptions: o.spec.syncPolicy?.syncOptions ?? [],
   retryLimit: o.spec.syncPolicy?.retry?.limit ?? 0,
+  retryRefresh: o.spec.syncPolicy?.retry?.refresh === true,
   automated: o.spec.syncPolicy?.automated !== undefined,
   prune: o.spec.syncPolicy?.automated?.prune === true,
   selfHeal: o.spec.syncPolicy?.automated?.selfHeal === true,
@@ -79,7 +88,13 @@ export function applicationSetsIn(revision: Revision, folder: string): Applicati
     .filter((o) => o.kind === 'ApplicationSet')
     .map((set) => {
       const elements = set.spec.generators.flatMap((g: { list?: { elements: Record<string, string>[] } }) => g.list?.elements ?? []);
-      const applications = elements.map((e: Record<string, string>) => applicationOf(render(set.spec.template, e)));
+      // the resources finalizer is added to a template without finalizers unless the ApplicationSet
+      // preserves resources on deletion (applicationset/utils/utils.go RenderTemplateParams)
+      const template =
+        set.spec.template.metadata.finalizers?.length || set.spec.syncPolicy?.preserveResourcesOnDeletion
+          ? set.spec.template
+          : { ...set.spec.template, metadata: { ...set.spec.template.metadata, finalizers: [RESOURCES_FINALIZER] } };
+      const applications = elements.map((e: Record<string, string>) => applicationOf(render(template, e)));
       const steps = (set.spec.strategy?.type === 'RollingSync' ? set.spec.strategy.rollingSync.steps : []).map(
         (s: { matchExpressions: { key: string; operator: string; values: string[] }[] }) =>
           s.matchExpressions.map((m) => {
@@ -196,14 +211,21 @@ export class ArgoSync {
   constructor(
     readonly app: ArgoApplication,
     private readonly cluster: ApiServer,
-    private readonly targets: readonly Obj[],
+    readonly targets: readonly Obj[],
     private readonly log: SyncLog,
     private readonly health: ArgoHealthSettings,
+    /** the revision of the Application's manifests this operation syncs (its `targets`) */
+    readonly revision = '',
   ) {}
 
   /** the objects whose tasks failed (`Kind namespace/name`), as the operation's resource results list them */
   get failed(): string[] {
     return this.tasks.filter((t) => t.state === 'failed').map((t) => refOf(t.target ?? t.prune!));
+  }
+
+  /** every resource (not hook) of the operation is applied: the live objects match its revision, whatever the hooks do */
+  get applied(): boolean {
+    return this.started && this.tasks.every((t) => t.hook || t.prune !== undefined || t.state === 'running' || t.state === 'succeeded');
   }
 
   /** where the operation is: each task's state (a wave applied or a task done is progress, a wait is not) */
@@ -229,7 +251,10 @@ export class ArgoSync {
     for (const live of this.cluster.all())
       if (annotation(live, TRACKING)?.startsWith(`${this.app.name}:`) && !targetKeys.has(keyOf(live)))
         tasks.push({ prune: live, phase: 1, wave: Number(annotation(live, WAVE) ?? 0), hook: false, skipDryRun: false, state: 'pending' });
-    // prune waves run in reverse order; PruneLast prunes after the last wave (getSyncTasks)
+    // prune waves run in reverse order: the prune tasks' waves are swapped symmetrically
+    // (getSyncTasks); PruneLast prunes after the last wave
+    const pruneWaves = [...new Set(tasks.filter((t) => t.prune).map((t) => t.wave))].sort((a, b) => a - b);
+    for (const t of tasks) if (t.prune) t.wave = pruneWaves[pruneWaves.length - 1 - pruneWaves.indexOf(t.wave)]!;
     const pruneLast = this.app.syncOptions.includes('PruneLast=true');
     const lastWave = Math.max(0, ...tasks.filter((t) => t.phase === 1).map((t) => t.wave));
     for (const t of tasks) if (t.prune && (pruneLast || options(t.prune).includes('PruneLast=true'))) t.wave = lastWave + 1;
@@ -283,6 +308,12 @@ export class ArgoSync {
       this.message = `waiting for healthy state of ${running.map((t) => refOf(t.target!)).join(', ')}`;
       return;
     }
+    // a pruned object a finalizer holds: the next wave waits until it is gone (Sync, prunedTasksPendingDelete)
+    const pendingDelete = this.tasks.filter((t) => t.prune && this.cluster.getLike(t.prune)?.metadata.deletionTimestamp);
+    if (pendingDelete.length > 0) {
+      this.message = `waiting for deletion of ${pendingDelete.map((t) => refOf(t.prune!)).join(', ')}`;
+      return;
+    }
     if (this.tasks.some((t) => t.state === 'failed')) return this.fail('one or more synchronization tasks completed unsuccessfully');
     const pending = this.tasks.filter((t) => t.state === 'pending');
     if (pending.length === 0) return this.succeed('successfully synced (no more tasks)');
@@ -320,7 +351,10 @@ export class ArgoSync {
       // deletes those hooks before creating them), so every sync runs it again
       const before = t.hook ? this.live(t.target!) : undefined;
       if (before && (annotation(t.target!, HOOK_DELETE_POLICY) ?? 'BeforeHookCreation').split(',').includes('BeforeHookCreation')) this.cluster.delete(before);
-      const result = this.cluster.apply(o);
+      // server-side or client-side as the sync options say, as argocd-controller (server-side-apply.ts)
+      const how = argoCdApply(this.app.syncOptions, o, this.live(o));
+      if (how.migrated) this.cluster.put(how.migrated, 'kubectl-client-side-apply');
+      const result = this.cluster.apply(o, { manager: ARGOCD_MANAGER, clientSide: how.clientSide });
       if (result.ok) t.state = 'running';
       else {
         failed = true;
@@ -360,3 +394,19 @@ export function applicationHealth(cluster: ApiServer, targets: readonly Obj[], s
 /** Synced: every target exists in the cluster (the diff's other half is out of this model). */
 export const applicationSynced = (cluster: ApiServer, targets: readonly Obj[]): boolean =>
   targets.filter((t) => !annotation(t, HOOK)).every((t) => cluster.getLike(t));
+
+/**
+ * An Application deleted (its ApplicationSet no longer generates it, applicationset_controller.go
+ * deleteInCluster; or an app-of-apps prunes it): with the resources finalizer, Argo CD deletes
+ * every live object it manages but CRDs and those that say `Delete=false`
+ * (controller/appcontroller.go finalizeApplicationDeletion, shouldBeDeleted); without it, they stay.
+ */
+export function deleteApplication(app: ArgoApplication, cluster: ApiServer, log: SyncLog): void {
+  if (!app.finalizers?.includes(RESOURCES_FINALIZER)) return log(`${app.name}: deleted; what it applied stays (no resources finalizer)`);
+  for (const live of cluster.all()) {
+    if (!annotation(live, TRACKING)?.startsWith(`${app.name}:`)) continue;
+    if (live.kind === 'CustomResourceDefinition' || options(live).includes('Delete=false')) continue;
+    cluster.delete(live);
+    log(`${app.name}: deleted with its Application: ${refOf(live)}`);
+  }
+}

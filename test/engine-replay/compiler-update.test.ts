@@ -7,7 +7,7 @@ import { requireTool } from '../helpers/tools';
 import { ApiServer } from './api-server';
 import { Fleet } from './controllers';
 import { keyOf, refOf, type Obj } from './kube';
-import { replay, type ReplayResult } from './replay';
+import { awaitsItsServices, replay, type ReplayResult } from './replay';
 import { Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
@@ -122,7 +122,7 @@ function notConverged(r: ReplayResult): string[] {
   for (const [name, a] of Object.entries(r.argocd))
     if (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy')
       out.push(`${name}: ${a.operation} ${a.message}; ${a.health.status} ${a.health.message ?? ''}`);
-  for (const [name, f] of Object.entries(r.flux)) if (f.state !== 'Ready') out.push(`${name}: ${f.state} ${f.message}`);
+  for (const [name, f] of Object.entries(r.flux)) if (f.state !== 'Ready' && !awaitsItsServices(r, name)) out.push(`${name}: ${f.state} ${f.message}`);
   for (const [name, u] of Object.entries(r.units))
     for (const o of u.objects)
       if (u.cluster === undefined || !r.fleet.cluster(u.cluster).getLike(o)) out.push(`${u.cluster ?? `(${name} reaches no cluster)`}: ${refOf(o)} missing`);

@@ -64,7 +64,7 @@ export class Fleet {
   readonly operator: Operator = { argocdClusters: [], fluxHomes: new Map() };
   /** controllers a test turns off to prove the replay needs them (`serviceexport`) */
   readonly off = new Set<string>();
-  /** images no node can pull: their Pods stay in ImagePullBackOff */
+  /** images no Node can pull (a registry the clusters cannot reach): their Pods stay in ImagePullBackOff */
   readonly unpullable = new Set<string>();
   /** per `cluster/namespace/job`: what its last Pod printed */
   readonly jobLogs = new Map<string, string>();
@@ -165,12 +165,14 @@ export class Fleet {
 
   /**
    * A Pod of the workload can be created (its ServiceAccount exists: the ServiceAccount admission
-   * plugin refuses it otherwise) and starts on the Node (the ConfigMaps and Secrets it mounts exist,
-   * kubelet volume manager; a Pod network exists unless it uses the host's).
+   * plugin refuses it otherwise) and starts on the Node (its images can be pulled, the ConfigMaps
+   * and Secrets it mounts exist, kubelet volume manager; a Pod network exists unless it uses the host's).
    */
   podRuns(c: ApiServer, w: Obj, node: string): boolean {
     const pod = w.spec.template.spec;
     const ns = w.metadata.namespace!;
+    // kubelet pulls every image first (ErrImagePull, ImagePullBackOff)
+    if ([...(pod.initContainers ?? []), ...(pod.containers ?? [])].some((ct: { image: string }) => this.unpullable.has(ct.image))) return false;
     const sa = pod.serviceAccountName ?? 'default';
     if (sa !== 'default' && !c.get('v1', 'ServiceAccount', ns, sa)) return false;
     for (const v of (pod.volumes ?? []) as { configMap?: { name: string; optional?: boolean }; secret?: { secretName: string; optional?: boolean } }[]) {
@@ -427,9 +429,7 @@ export class Fleet {
     for (const job of c.list('Job')) {
       if ((job.status?.conditions ?? []).some((x: { type: string; status: string }) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True'))
         continue;
-      const pod = job.spec.template.spec;
-      const images = [...(pod.initContainers ?? []), ...(pod.containers ?? [])].map((x: { image: string }) => x.image);
-      if (!this.schedulableNodes(c, job).some((n) => this.podRuns(c, job, n)) || images.some((i) => this.unpullable.has(i))) continue;
+      if (!this.schedulableNodes(c, job).some((n) => this.podRuns(c, job, n))) continue;
       const run = this.jobRunner.run(c, job);
       this.jobLogs.set(`${c.clusterID}/${job.metadata.namespace}/${job.metadata.name}`, run.log);
       const started = { startTime: '1970-01-01T00:00:00Z' };

@@ -7,7 +7,7 @@ import { revision as planRevision, type Definition } from '../helpers/plan-revis
 import { announcing, withAntreaBehaviour } from './antrea-behaviour';
 import type { Fleet } from './controllers';
 import { annotation, conditionOf, keyOf, type Obj } from './kube';
-import { replay, type ReplayResult } from './replay';
+import { awaitsItsServices, replay, type ReplayResult } from './replay';
 import { Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
@@ -81,7 +81,7 @@ function unconverged(r: ReplayResult): string[] {
   const out: string[] = [];
   for (const [name, a] of Object.entries(r.argocd))
     if (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy') out.push(`${name}: ${a.operation} ${a.message}`);
-  for (const [name, f] of Object.entries(r.flux)) if (f.state !== 'Ready') out.push(`${name}: ${f.state} ${f.message}`);
+  for (const [name, f] of Object.entries(r.flux)) if (f.state !== 'Ready' && !awaitsItsServices(r, name)) out.push(`${name}: ${f.state} ${f.message}`);
   return out;
 }
 
@@ -169,7 +169,8 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
     const folder = compiled.forEngine(engine).folder;
     const removal = replay({ engine, revision: new Revision(new Map()), folder, fleet, operator: true, previous: a });
     expect(clusterSets(fleet)).toEqual(running);
-    expect(deleted.map((d) => `${d.cluster} ${keyOf(d.obj)}`)).toEqual([]);
+    // but the exports units, which take their ServiceExports along (#38: a unit that leaves git stops exporting)
+    expect(deleted.filter((d) => d.obj.kind !== 'ServiceExport').map((d) => `${d.cluster} ${keyOf(d.obj)}`)).toEqual([]);
 
     // the wrong order: the leader first is refused by its webhook while members are announced, and changes nothing
     const leaderCall = clusterSetCalls.at(-1)!;
@@ -240,7 +241,13 @@ describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
     expect(model.refusals).toHaveLength(1);
 
     // up to the head, only what the printed commands delete went: the ClusterSets and, for a leader move, the token Secrets
-    expect(deleted.slice(0, byPerson).map((d) => `${d.cluster} ${d.obj.kind}`)).toEqual(
+    // (and the ServiceExports, with their exports units when the definition was removed)
+    expect(
+      deleted
+        .slice(0, byPerson)
+        .filter((d) => d.obj.kind !== 'ServiceExport')
+        .map((d) => `${d.cluster} ${d.obj.kind}`),
+    ).toEqual(
       calls.filter((c) => c.verb === 'delete' && !c.operands[0]!.startsWith(KUSTOMIZATION)).map((c) => `${c.context} ${RESOURCES[c.operands[0]!]!.kind}`),
     );
     // the head's own apply prunes only what it no longer holds, never

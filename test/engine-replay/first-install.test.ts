@@ -6,7 +6,7 @@ import { SUPPORTED_ANTREA_VERSIONS } from '../../src/antrea/releases';
 import { argoHealth, hasArgoHealthRule, NO_HEALTH_REVIEWED } from './argocd-health';
 import { kstatus } from './kstatus';
 import { groupOf, refOf, type Obj } from './kube';
-import { replay, type ReplayResult } from './replay';
+import { awaitsItsServices, replay, type ReplayResult } from './replay';
 import { Fleet } from './controllers';
 import { deployApplications, verificationReports } from './verification';
 import { ApiServer } from './api-server';
@@ -70,12 +70,10 @@ interface Verdict {
 
 const holdsExports = (objects: readonly Obj[]) => objects.some((o) => o.kind === 'ServiceExport');
 
-const VERIFY = /^Job \S+\/antrea-clusterset-verify-[0-9a-f]{10}$/;
-
 /**
  * What is not there yet: `all` is there; `applications`: the applications are not delivered, so
- * the verification may fail (its Job, a Flux verify unit, an Argo CD sync whose only failed task
- * is the verification hook) and an exports unit may wait for its Service; `namespaces`: not even
+ * the verification may fail (its unit: a Flux Kustomization, an Argo CD Application) and an
+ * exports unit may wait for its Service; `namespaces`: not even
  * their Namespaces, so the ServiceExports may not be applied either.
  */
 type Missing = 'all' | 'applications' | 'namespaces';
@@ -90,11 +88,10 @@ function verdict(r: ReplayResult, absent: Missing = 'all'): Verdict {
     const waits = absent !== 'all' && (holdsExports(unit.objects) || name.endsWith('-verify'));
     if (!waits) {
       const a = r.argocd[name];
-      const verificationOnly = absent !== 'all' && a?.operation === 'Failed' && a.failed.length > 0 && a.failed.every((f) => VERIFY.test(f));
-      if (a && !verificationOnly && (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy'))
+      if (a && (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy'))
         stuck.push(`${name}: ${a.operation} ${a.message}; health ${a.health.status} ${a.health.message ?? ''}`);
       const f = r.flux[name];
-      if (f && f.state !== 'Ready') stuck.push(`${name}: ${f.state} ${f.message}`);
+      if (f && f.state !== 'Ready' && !awaitsItsServices(r, name)) stuck.push(`${name}: ${f.state} ${f.message}`);
     }
     for (const o of unit.objects) {
       const live = cluster?.getLike(o);

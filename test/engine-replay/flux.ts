@@ -4,6 +4,7 @@ import type { ApiServer } from './api-server';
 import { kstatus, type HealthCheckExpr, type KStatus } from './kstatus';
 import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
 import type { Revision } from './revision';
+import { FLUX_MANAGER, fluxCleanup, fluxSkips } from './server-side-apply';
 
 const PRUNE = 'kustomize.toolkit.fluxcd.io/prune';
 /** the inventory owner's label kustomize-controller sets on what it applies (its name; the namespace label is left out here) */
@@ -172,14 +173,20 @@ export class FluxRun {
     const stageOne = objects.filter(isClusterDefinition).sort(applyOrder);
     const stageTwo = objects.filter((o) => !isClusterDefinition(o)).sort(applyOrder);
     for (const stage of [stageOne, stageTwo]) {
-      const refusals = stage.map((o) => ({ o, r: cluster.apply(o, { dryRun: true }) })).filter((x) => !x.r.ok);
+      const refusals = stage.map((o) => ({ o, r: cluster.apply(o, { dryRun: true, manager: FLUX_MANAGER }) })).filter((x) => !x.r.ok);
       if (refusals.length > 0)
         return this.set(
           'Failed',
           `${refOf(refusals[0]!.o)} dry-run failed: ${(refusals[0]!.r as { error: string }).error}${refusals.length > 1 ? ` (and ${refusals.length - 1} more)` : ''}`,
         );
       for (const o of stage) {
-        const r = cluster.apply(withOwner(o, this.k.name));
+        // server-side apply as kustomize-controller, after its clean-up of kubectl's managers (server-side-apply.ts)
+        const desired = withOwner(o, this.k.name);
+        const live = cluster.getLike(desired);
+        if (fluxSkips(desired, live)) continue;
+        const cleaned = fluxCleanup(desired, live);
+        if (cleaned) cluster.put(cleaned, FLUX_MANAGER);
+        const r = cluster.apply(desired, { manager: FLUX_MANAGER });
         if (!r.ok) return this.set('Failed', `${refOf(o)} apply failed: ${r.error}`);
       }
     }

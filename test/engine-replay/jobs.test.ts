@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
+import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import { tierRestartObjects } from '../../src/synth/objects/tier-restart';
 import { requireTool } from '../helpers/tools';
 import { ApiServer } from './api-server';
@@ -214,7 +215,8 @@ describe('a Job runs its containers (job-runner.ts): its status is their exit co
       metadata: { name: 'antrea-mc-controller', namespace: 'kube-system' },
       spec: { replicas: 1, template: { metadata: {}, spec: { containers: [{ name: 'c', image: 'antrea/antrea-mc-controller:v2.7.0' }] } } },
     });
-    for (const o of tierRestartObjects({ namespace: 'kube-system', tiers: [{ name: 'fleet-ops', priority: 60 }] })) c.put(structuredClone(o) as Obj);
+    for (const o of tierRestartObjects({ namespace: 'kube-system', tiers: [{ name: 'fleet-ops', priority: 60 }], image: VERIFY_IMAGE }))
+      c.put(structuredClone(o) as Obj);
     const job = c.list('Job')[0]!;
     fleet.settle();
     expect(c.getLike(job)?.status).toMatchObject({ active: 1 });

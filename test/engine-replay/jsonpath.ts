@@ -24,6 +24,15 @@ export function jsonpath(template: string, root: unknown): string {
   return out;
 }
 
+/**
+ * The values one expression selects (`{.a.b}`, or kubectl's relaxed `.a.b`), as `kubectl wait
+ * --for=jsonpath=` reads them (its parser's FindResults), before any printing.
+ */
+export function jsonpathResults(expression: string, root: unknown): unknown[] {
+  const e = expression.trim();
+  return evaluate(e.startsWith('{') && e.endsWith('}') ? e.slice(1, -1).trim() : e, root);
+}
+
 function matchingBrace(s: string, open: number): number {
   let quote: string | undefined;
   for (let i = open + 1; i < s.length; i++) {
@@ -36,7 +45,9 @@ function matchingBrace(s: string, open: number): number {
   throw new Error(`unclosed action in ${s}`);
 }
 
-const print = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(sorted(v)));
+/** A value as kubectl prints it (Go's fmt and json.Marshal). */
+export const print = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(sorted(v));
 
 /** Go's json.Marshal of a map: keys in order. */
 const sorted = (v: unknown): unknown =>

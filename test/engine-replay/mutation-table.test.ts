@@ -41,6 +41,9 @@ const notConverged = (r: ReplayResult): string[] => [
     .map(([n, f]) => `${n}: ${f.state} ${f.message}`),
 ];
 
+/** a member's verify unit holds a failed Job: Flux's Kustomization fails on it, Argo CD's Application is Degraded with it */
+const VERIFICATION_FAILED =
+  /test-cluster-(east|west)-verify: (Failed .*Job \S+\/antrea-clusterset-verify-|Succeeded .*health Degraded Job \S+\/antrea-clusterset-verify-)/;
 const isMemberBinding = (o: Obj) => o.kind === 'RoleBinding' && o.roleRef?.name === 'antrea-mc-member-cluster-role';
 const isVerification = (o: Obj) => o.metadata.labels?.['antrea-clusterset/unit'] === 'verify';
 /** every CEL health rule of every Kustomization, `current` replaced */
@@ -90,7 +93,7 @@ const MUTATIONS: Mutation[] = [
     name: 'the verification script replaced by `exit 1`',
     engines: ['argocd', 'flux'],
     mutate: (r) => editObjects(r, (o) => (o.kind === 'ConfigMap' && o.data?.['verify.sh'] ? { ...o, data: { 'verify.sh': 'exit 1\n' } } : o)),
-    red: /test-cluster-(east|west)(-verify)?: Failed/,
+    red: VERIFICATION_FAILED,
   },
   {
     name: 'every Flux kubeConfig secretRef pointing at a Secret nobody creates',
@@ -146,7 +149,7 @@ const MUTATIONS: Mutation[] = [
     name: 'the verification Role and ClusterRole grant nothing',
     engines: ['argocd', 'flux'],
     mutate: (r) => editObjects(r, (o) => ((o.kind === 'Role' || o.kind === 'ClusterRole') && isVerification(o) ? { ...o, rules: [] } : o)),
-    red: /test-cluster-(east|west)(-verify)?: Failed/,
+    red: VERIFICATION_FAILED,
   },
   {
     name: 'an Argo CD destination naming a cluster nobody registered',

@@ -42,6 +42,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'withdraw-leader': 'error',
   'tier-priority-immutable': 'error',
   'tier-removed-in-use': 'error',
+  'tier-swap': 'error',
   'list-duplicate': 'error',
   'label-syntax': 'error',
   'delivery-name-collision': 'error',

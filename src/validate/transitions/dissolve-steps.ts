@@ -54,7 +54,7 @@ export function dissolveProcedure(before: RevisionView, last: string, options: D
           }));
   return [
     {
-      text: `revert this change, then remove the definition of "${name}" in a change of its own and let the engines apply it: the clusters keep running the ClusterSet, and nothing delivers it any more (plan reports the orphaned delivery objects)`,
+      text: `revert this change, then remove the definition of "${name}" in a change of its own and let the engines apply it: the clusters keep running the ClusterSet, and nothing delivers it any more (plan reports the orphaned delivery objects); only the exports units go, with their ServiceExports, so the members stop exporting until the last step brings them back`,
     },
     ...memberSteps,
     {
@@ -74,7 +74,8 @@ export function dissolveProcedure(before: RevisionView, last: string, options: D
 export { KUSTOMIZATION_RESOURCE };
 
 /**
- * The old ClusterSet's Flux Kustomizations (layers, exports, verification): once the definition is
+ * The old ClusterSet's Flux Kustomizations (layers, verification; its exports units are not guarded
+ * and went with the definition, synth/delivery/flux.ts): once the definition is
  * removed the parent orphans them (they carry `kustomize.toolkit.fluxcd.io/prune: disabled`), and
  * they stay for good, Ready=False because their path is gone. Argo CD needs no step: the
  * ApplicationSet deletes its Applications and keeps what they applied. Each is deleted with
