@@ -14,6 +14,7 @@ export const DIAGNOSTIC_CODES = [
   'unsupported-antrea-version',
   'antrea-upgrade-path',
   'upgrade-from-missing',
+  'kubernetes-version-unsupported',
   // identity and topology
   'cluster-id-format',
   'cluster-id-duplicate',

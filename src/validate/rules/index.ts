@@ -2,6 +2,7 @@ import type { Rule } from '../rule';
 import { leaderUnknown } from './leader-unknown';
 import { unsupportedAntreaVersion } from './unsupported-antrea-version';
 import { antreaUpgradePath } from './antrea-upgrade-path';
+import { kubernetesVersionUnsupported } from './kubernetes-version-unsupported';
 // --- identity, topology and addresses: imports ---
 import { clusterIdFormat } from './cluster-id-format';
 import { clusterIdDuplicate } from './cluster-id-duplicate';
@@ -62,6 +63,7 @@ import { deliveryNameAcrossDefinitions } from './delivery-name-across-definition
 export const allRules: readonly Rule[] = [
   unsupportedAntreaVersion,
   antreaUpgradePath,
+  kubernetesVersionUnsupported,
   leaderUnknown,
   // --- identity, topology and addresses ---
   clusterIdFormat,
