@@ -11,7 +11,8 @@ import { readPackageJson } from '../helpers/json';
 const ROOT = resolve(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(resolve(ROOT, path), 'utf8');
 
-const engines = (readPackageJson(resolve(ROOT, 'package.json')) as { engines: { node: string } }).engines.node;
+const pkg = readPackageJson(resolve(ROOT, 'package.json')) as { engines: { node: string }; devDependencies: Record<string, string> };
+const engines = pkg.engines.node;
 // one caret range per line: `>=` would promise lines no CI run has seen
 const LINES = engines.split('||').map((range) => Number(/^\s*\^(\d+)\.\d+\.\d+\s*$/.exec(range)?.[1]));
 
@@ -42,7 +43,9 @@ describe('Node lines', () => {
     }
   });
 
-  test('the build targets the oldest line', () => {
+  test('the build targets the oldest line, and the types are its API', () => {
     expect(/target: 'node(\d+)'/.exec(read('scripts/build.mjs'))?.[1]).toBe(String(Math.min(...LINES)));
+    // newer types would let the sources call what the oldest line lacks
+    expect(/^\^(\d+)\./.exec(pkg.devDependencies['@types/node']!)?.[1]).toBe(String(Math.min(...LINES)));
   });
 });
