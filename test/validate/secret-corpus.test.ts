@@ -20,6 +20,9 @@ const SECRETS: Record<string, string> = {
   npm: `npm_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`,
   sendgrid: `SG.${'a'.repeat(22)}.${'b'.repeat(43)}`,
   jwt: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQifQ.c2lnbmF0dXJl',
+  // in the preset since secretlint 13 (#43)
+  stripe: `sk_live_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4'}`,
+  tailscale: `tskey-api-${'kAbc123CNTRL'}-${'a1B2c3D4e5F6g7H8i9J0k1L2'}`,
 };
 
 /** A valid definition with `secret` at one place; returns the file and the line that place is on. */
