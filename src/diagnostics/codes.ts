@@ -15,6 +15,7 @@ export const DIAGNOSTIC_CODES = [
   'antrea-upgrade-path',
   'upgrade-from-missing',
   'image-digest-version',
+  'kubernetes-version-unsupported',
   // identity and topology
   'cluster-id-format',
   'cluster-id-duplicate',

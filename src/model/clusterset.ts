@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KUBERNETES_VERSION } from '../kube/kubernetes-version';
 
 /**
  * The ClusterSet definition format, v1alpha1: shape, enums and defaults only.
@@ -53,6 +54,12 @@ export const NetworkOverrideSchema = z
   .describe('per-cluster overrides of spec.network');
 
 const ConfigObject = z.record(z.string(), z.unknown());
+
+// a string: YAML reads an unquoted 1.30 as the number 1.3
+const kubernetesVersion = z
+  .string({ error: 'a Kubernetes version is a string: quote it, e.g. "1.35" (YAML reads 1.30 as the number 1.3)' })
+  .regex(KUBERNETES_VERSION, 'a Kubernetes version is 1.<minor> or 1.<minor>.<patch>, e.g. "1.35" or "v1.35.2"')
+  .optional();
 
 export const AntreaSchema = z.strictObject({
   version: z.string().describe('Antrea release the bundles are built for, e.g. v2.7.0'),
@@ -163,6 +170,10 @@ export const ClusterSchema = z.strictObject({
       'full: the bundle installs Antrea itself; multiclusterOnly: Antrea is installed elsewhere (its Helm chart, the provider) or, on a dedicated leader, not at all, and the bundle carries only Multi-cluster plus the chart values a member needs',
     ),
   namespace: z.string().default('kube-system').describe('member controller Namespace'),
+  // optional without a default: a definition without it hashes (manifest.json) as before
+  kubernetesVersion: kubernetesVersion.describe(
+    "the cluster's Kubernetes version (default spec.kubernetesVersion); validate warns where the Antrea release or the engine does not support it",
+  ),
   podCIDRs: z.array(z.string()).default([]).describe('the cluster Pod CIDRs (IPv4)'),
   serviceCIDR: z.string().optional().describe('the cluster Service ClusterIP range (IPv4)'),
   gateways: z.array(GatewaySchema).default([]).describe('candidate Gateway Nodes'),
@@ -253,6 +264,9 @@ export const ClusterSetSchema = z
     }),
     spec: z.strictObject({
       antrea: AntreaSchema,
+      kubernetesVersion: kubernetesVersion.describe(
+        'the clusters\' Kubernetes version, e.g. "1.35" (each cluster may state its own); validate warns where the Antrea release or the engine does not support it',
+      ),
       network: NetworkSchema.default(NetworkSchema.parse({})),
       leader: LeaderSchema,
       clusters: z.array(ClusterSchema).min(1),

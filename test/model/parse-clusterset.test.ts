@@ -83,6 +83,17 @@ describe('schema diagnostics', () => {
       text: minimal.replace('    - clusterID: a\n', '    - clusterID: a\n      member: "yes"\n'),
       expected: { line: 13, column: 15, path: ['spec', 'clusters', 0, 'member'] },
     },
+    {
+      // YAML reads 1.30 as the number 1.3: refused, never read as Kubernetes 1.3 (#43)
+      name: 'an unquoted Kubernetes version',
+      text: minimal.replace('  leader:\n', '  kubernetesVersion: 1.30\n  leader:\n'),
+      expected: { line: 8, column: 22, path: ['spec', 'kubernetesVersion'], message: expect.stringContaining('quote it') as unknown },
+    },
+    {
+      name: 'a Kubernetes version that is not one',
+      text: minimal.replace('    - clusterID: a\n', '    - clusterID: a\n      kubernetesVersion: "1.35-eks"\n'),
+      expected: { line: 13, column: 26, path: ['spec', 'clusters', 0, 'kubernetesVersion'] },
+    },
   ])('$name', ({ text, expected }) => {
     const { parsed, diagnostics } = parse(text);
     expect(parsed).toBeUndefined();

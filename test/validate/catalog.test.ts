@@ -33,6 +33,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'live-dump': 'error',
   'unset-value': 'error',
   'upgrade-from-missing': 'warning',
+  'kubernetes-version-unsupported': 'warning',
   'cluster-in-two-definitions': 'error',
   'tier-priority-cnp-reserved': 'error',
   'clusterset-rename': 'error',

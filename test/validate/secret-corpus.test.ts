@@ -31,6 +31,9 @@ const SECRETS: Record<string, string> = {
   'token: <base64>': `token: ${base64(JWT)}`,
   'JWT inside other text': `Authorization: Bearer ${JWT}, expires soon`,
   'prefixed base64 PEM': `ca-${base64('-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ\n-----END CERTIFICATE-----\n')}`,
+  // in the preset since secretlint 13 (#43)
+  stripe: `sk_live_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4'}`,
+  tailscale: `tskey-api-${'kAbc123CNTRL'}-${'a1B2c3D4e5F6g7H8i9J0k1L2'}`,
 };
 
 /** A valid definition with `secret` at one place; returns the file and the line that place is on. */

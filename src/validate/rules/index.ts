@@ -3,6 +3,7 @@ import { leaderUnknown } from './leader-unknown';
 import { unsupportedAntreaVersion } from './unsupported-antrea-version';
 import { antreaUpgradePath } from './antrea-upgrade-path';
 import { imageDigestVersion } from './image-digest-version';
+import { kubernetesVersionUnsupported } from './kubernetes-version-unsupported';
 // --- identity, topology and addresses: imports ---
 import { clusterIdFormat } from './cluster-id-format';
 import { clusterIdDuplicate } from './cluster-id-duplicate';
@@ -67,6 +68,7 @@ export const allRules: readonly Rule[] = [
   unsupportedAntreaVersion,
   antreaUpgradePath,
   imageDigestVersion,
+  kubernetesVersionUnsupported,
   leaderUnknown,
   // --- identity, topology and addresses ---
   clusterIdFormat,
