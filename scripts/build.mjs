@@ -22,7 +22,7 @@ if (!relative(lib, root).startsWith('..')) {
 }
 rmSync(lib, { recursive: true, force: true });
 
-const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', packages: 'external', legalComments: 'none', logLevel: 'warning' };
+const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node22', packages: 'external', legalComments: 'none', logLevel: 'warning' };
 await build({
   ...common,
   entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' },

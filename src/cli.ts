@@ -344,14 +344,27 @@ async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env 
   if (report() || !emitted) return 1;
   if (check) {
     if (emitted.stale.length > 0) {
-      io.stderr.write(`${out} is stale; run \`clusterset synth\` and commit the result:\n${emitted.stale.map((s) => `  ${s}`).join('\n')}\n`);
+      // a synth without --rebuild keeps what its recorded inputs say is unchanged, edited or not
+      const repair = emitted.keptStale ? 'clusterset synth --rebuild' : 'clusterset synth';
+      io.stderr.write(`${out} is stale; run \`${repair}\` and commit the result:\n${emitted.stale.map((s) => `  ${s}`).join('\n')}\n`);
       return 1;
     }
     say(`${out} is up to date (${plural(emitted.files, 'file')}, ${plural(emitted.clusters, 'cluster')})`);
     return 0;
   }
   const total = `${plural(emitted.files, 'file')} for ${plural(emitted.clusters, 'cluster')}; ${plural(emitted.built, 'bundle')} built`;
-  say(emitted.changed === 0 ? `${out} unchanged (${total})` : `wrote ${plural(emitted.changed, 'changed file')} into ${out} (${total})`);
+  // written and removed apart: a member removed is its files removed, not written
+  const wrote = `wrote ${plural(emitted.written, 'changed file')}`;
+  const removed = `removed ${plural(emitted.removed, 'file')}`;
+  say(
+    emitted.changed === 0
+      ? `${out} unchanged (${total})`
+      : emitted.removed === 0
+        ? `${wrote} into ${out} (${total})`
+        : emitted.written === 0
+          ? `${removed} from ${out} (${total})`
+          : `${wrote} and ${removed} in ${out} (${total})`,
+  );
   return 0;
 }
 

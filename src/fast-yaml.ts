@@ -4,6 +4,7 @@
 // caller asks yaml v2 (serialize.ts `toYaml`, workloads/config-file.ts); equality with yaml v2 is
 // a property test (test/emit/fast-yaml.test.ts).
 import { retyped } from './yaml-readers';
+import { needsEscapes } from './diagnostics/printable';
 
 const FIRST = ['apiVersion', 'kind', 'metadata'];
 
@@ -36,7 +37,8 @@ const DOCUMENT_MARKER = /^(%|---|\.\.\.)/m;
 /**
  * Printable text and newlines only: yaml v2 escapes control characters and lone surrogates, and
  * YAML reads U+2028, U+2029 and U+FEFF specially; those, and characters beyond the Basic
- * Multilingual Plane, are left to it.
+ * Multilingual Plane, are left to it, as is any text `needsEscapes` (format characters, `##[`, a
+ * line starting with `::`), which serialize.ts writes with escapes.
  */
 const OUTSIDE_FAST = /[^\x20-\x7e\n\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
 
@@ -154,7 +156,7 @@ const written = new Map<string, string>();
 function singleLine(text: string): string {
   let out = written.get(text);
   if (out !== undefined) return out;
-  if (OUTSIDE_FAST.test(text) || text.includes('\n') || DOCUMENT_MARKER.test(text)) throw UNSUPPORTED;
+  if (OUTSIDE_FAST.test(text) || text.includes('\n') || DOCUMENT_MARKER.test(text) || needsEscapes(text)) throw UNSUPPORTED;
   if (!UNSAFE_PLAIN.test(text) && !retyped(text)) out = text;
   else out = text.includes('"') && !text.includes("'") ? `'${text}'` : JSON.stringify(text);
   if (written.size >= 65536) written.clear();
@@ -167,7 +169,7 @@ function singleLine(text: string): string {
  * before the first line or after the last, at most one final newline (clip `|` or strip `|-`).
  */
 function literalBlock(text: string, indent: string): string {
-  if (OUTSIDE_FAST.test(text) || DOCUMENT_MARKER.test(text) || /^[ \n]/.test(text)) throw UNSUPPORTED;
+  if (OUTSIDE_FAST.test(text) || DOCUMENT_MARKER.test(text) || /^[ \n]/.test(text) || needsEscapes(text)) throw UNSUPPORTED;
   const clip = text.endsWith('\n');
   const body = clip ? text.slice(0, -1) : text;
   if (/[\n\t ]$/.test(body)) throw UNSUPPORTED;

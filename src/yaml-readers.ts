@@ -6,8 +6,9 @@
 // `resolve` strips every `_` and hands a plain scalar that starts with a digit or a sign to Go's
 // strconv.ParseInt/ParseUint with base 0 (`0X1F`, `0O17`, `0B1`, `1_0`) and then ParseFloat, and
 // reads `2024-1-2` (one-digit month and day) as a timestamp.
-import type { DocumentOptions, SchemaOptions, Tags } from 'yaml';
-import { Document } from 'yaml';
+import type { CreateNodeOptions, DocumentOptions, SchemaOptions, Tags, ToStringOptions } from 'yaml';
+import { Document, visit } from 'yaml';
+import { escapeCode, needsEscapes, UNPRINTABLE } from './diagnostics/printable';
 
 /** A tag's `test` is a RegExp to yaml v2, which only calls its `test`: a predicate in that shape. */
 class Predicate extends RegExp {
@@ -54,3 +55,31 @@ export const retyped: (text: string) => boolean = (() => {
     .map((tag) => tag.test!);
   return (text) => tests.some((re) => re.test(text));
 })();
+
+const UNPRINTABLE_BUT_NEWLINE = new RegExp(`(?!\\n)${UNPRINTABLE.source}`, 'gu');
+
+/**
+ * yaml v2's text of a value (or a document built elsewhere, with comments), where every string
+ * that holds an unprintable character, `##[` or a line starting with `::` (diagnostics/printable.ts)
+ * is written double-quoted on one line, those characters as escapes (`\x85`, `\u202e`, `##\x5b`):
+ * the same string to every YAML reader, and nothing a terminal or the Actions runner acts on when
+ * the file is printed (`import` prints its definition). YAML 1.1 does not even allow C1 controls
+ * unescaped (its c-printable), so go-yaml would refuse such a file. Other text is yaml v2's own.
+ */
+export function printableYaml(value: unknown, options: DocumentOptions & SchemaOptions & CreateNodeOptions & ToStringOptions): string {
+  const doc = value instanceof Document ? value : new Document(value, options);
+  let escaped = false;
+  visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value !== 'string' || !needsEscapes(node.value)) return;
+      node.type = 'QUOTE_DOUBLE';
+      escaped = true;
+    },
+  });
+  if (!escaped) return doc.toString(options);
+  // one line per string: yaml v2 would otherwise break a long double-quoted string at its newlines
+  return doc
+    .toString({ ...options, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER })
+    .replace(UNPRINTABLE_BUT_NEWLINE, escapeCode)
+    .replace(/##\[/g, '##\\x5b');
+}

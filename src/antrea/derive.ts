@@ -1,6 +1,7 @@
 import { crdName, type CrdModel } from './crd';
 import type { AntreaRelease, ReleaseCrds, ReleaseFacts, ReleaseImages } from './release';
 import type { Schema } from './schema';
+import type { KubernetesRange } from '../kube/kubernetes-version';
 
 /**
  * How one release differs from another it is expressed against: each field is a difference, so
@@ -14,6 +15,7 @@ export interface ReleaseChanges {
   readonly facts?: Partial<ReleaseFacts>;
   readonly featureGates?: { readonly agent?: NameChanges; readonly controller?: NameChanges };
   readonly clusterNetworkPolicySpec?: Schema;
+  readonly kubernetes?: KubernetesRange;
 }
 
 export interface NameChanges {
@@ -66,6 +68,7 @@ export function deriveRelease(base: AntreaRelease, changes: ReleaseChanges): Ant
       controller: changeNames(base.featureGates.controller, changes.featureGates?.controller),
     },
     clusterNetworkPolicySpec: changes.clusterNetworkPolicySpec ?? base.clusterNetworkPolicySpec,
+    kubernetes: changes.kubernetes ?? base.kubernetes,
   };
 }
 

@@ -1,6 +1,7 @@
 import { crdManifest, crdName, type CrdModel } from './crd';
 import type { Schema } from './schema';
 import type { KubeObject } from '../kube/kube-object';
+import type { KubernetesRange } from '../kube/kubernetes-version';
 
 /** Image repositories (without registry) of a release's components. */
 export interface ReleaseImages {
@@ -52,6 +53,12 @@ export interface AntreaRelease {
   readonly featureGates: { readonly agent: readonly string[]; readonly controller: readonly string[] };
   /** the `spec` schema of ClusterNetworkPolicy (crd.antrea.io/v1beta1), what members apply to a replicated policy */
   readonly clusterNetworkPolicySpec: Schema;
+  /**
+   * The Kubernetes minors the release supports: from the oldest its Helm chart admits
+   * (`kubeVersion`, which its README and CHANGELOG-2.5 state too) to the newest its Kubernetes
+   * libraries are (k8s.io/client-go in its go.mod); upstream states nothing past that.
+   */
+  readonly kubernetes: KubernetesRange;
 }
 
 const byName = (models: readonly CrdModel[]): CrdModel[] => [...new Map(models.map((m) => [crdName(m), m])).values()];

@@ -48,7 +48,7 @@ const atLeast = (v: Version, major: number, minor: number): boolean => v.major >
 
 /** What the caller knows about the fleet, so that only the steps and risks that apply are listed. */
 export interface UpgradeOptions {
-  /** the leader's common area Namespace (a Kubernetes name, so safe unquoted in a shell) */
+  /** the leader's common area Namespace, quoted for the shell */
   readonly leaderNamespace?: string;
   /** how the commands reach the leader, quoted for the shell (`kubectl --context <leader ID>`): every command names its cluster */
   readonly leaderKubectl?: string;
@@ -102,7 +102,7 @@ export function upgradeSteps(
 
   if (crosses(2, 7)) {
     steps.push(
-      `Before the leader moves to ${to}: every member must reach the leader with its own ServiceAccount token, bound to its cluster ID (annotation multicluster.antrea.io/cluster-id). The bundles already carry one per member; a ClusterSet first set up with antctl or upstream's manifests must point each member ClusterSet's spec.leaders[].secret at that member's own token, and every member must show connected, before going on.`,
+      `Before the leader moves to ${to}: every member must reach the leader with its own ServiceAccount token, bound to its cluster ID (annotation multicluster.antrea.io/cluster-id). The bundles carry one per member, and this change annotates each under the name it runs (clusters[].leaderCredentials keeps the names of a ClusterSet set up by hand); a member still reading a shared token (upstream's antrea-mc-member-access-token, or antctl's default-member-token) must first have its own copied into the Secret its ClusterSet reads (the ClusterSet's README gives the commands) and its mc-controller restarted. Every member must show connected before going on.`,
     );
     commands[steps.length - 1] = [announcements(kubectl, ns)];
     when[steps.length - 1] = 'before rollout';
@@ -130,8 +130,9 @@ export function upgradeSteps(
       `If you use Egress or ServiceExternalIP: in every cluster, before the upgrade, create the antrea-memberlist-keys Secret in Antrea's Namespace with a fresh random key (antrea-controller adopts an existing key and never changes it). Run the command against each cluster; the key never goes into git.`,
     );
     commands[steps.length - 1] = [
-      // every cluster: the leader and each member it has seen announce itself (contexts named by cluster ID)
-      `for context in $({ echo ${leaderID}; ${kubectl} get memberclusterannounce -n ${ns} -o jsonpath='{range .items[*]}{.clusterID}{"\\n"}{end}'; } | sort -u); do kubectl --context "$context" create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"; done`,
+      // every cluster: the leader and each member it has seen announce itself (contexts named by cluster ID),
+      // one per line, read whole (never split into words or expanded as globs)
+      `{ printf '%s\\n' ${leaderID}; ${kubectl} get memberclusterannounce -n ${ns} -o jsonpath='{range .items[*]}{.clusterID}{"\\n"}{end}'; } | sort -u | while IFS= read -r context; do kubectl --context "$context" create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"; done`,
     ];
     when[steps.length - 1] = 'before rollout';
   }
@@ -150,7 +151,7 @@ export function upgradeSteps(
   when[steps.length - 1] = 'rollout order';
   if (crosses(2, 7)) {
     steps.push(
-      `Once every member shows connected again (its MemberClusterAnnounce touch-ts annotation refreshes every 10 s), delete the shared credential ${SHARED_MEMBER_ACCESS_SA} on the leader if it exists (an antctl set-up created it); this is mandatory, because a ServiceAccount without a cluster ID is exempt from the ${to} ResourceExport checks.`,
+      `Once every member shows connected again (its MemberClusterAnnounce touch-ts annotation refreshes every 10 s), delete the shared credential ${SHARED_MEMBER_ACCESS_SA} on the leader if it exists (upstream's leader manifest shipped it before v2.7); this is mandatory, because a ServiceAccount without a cluster ID is exempt from the ${to} ResourceExport checks.`,
     );
     commands[steps.length - 1] = [
       announcements(kubectl, ns),

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { maskSecrets, renderText } from '../diagnostics/render';
 import { sortObjects } from '../emit/layout';
+import { readSourceFile } from '../load/definition-folder';
+import { MAX_DEFINITION_BYTES } from '../load/load-clustersets';
 import { loadYaml } from '../load/load-yaml';
 import { LineIndex, type SourceFile } from '../load/source-file';
 import type { ClusterSetInput } from '../model/clusterset';
@@ -51,12 +52,9 @@ function renderOne(d: Diagnostic, all: readonly Diagnostic[]): string {
     const path = d.path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${p}` : p), '') || 'the definition';
     return `${path}: ${d.severity} ${d.code}: ${d.message}\n${d.hint ? `  hint: ${d.hint}\n` : ''}`;
   }
-  let text: string | undefined;
-  try {
-    text = readFileSync(d.file, 'utf8');
-  } catch {
-    text = undefined;
-  }
+  // read as a definition is, or not at all: no code frame from a file that is not one (#37 item 1)
+  const read = readSourceFile(d.file, MAX_DEFINITION_BYTES);
+  const text = read.ok ? read.text : undefined;
   return renderText([d], text === undefined ? new Map() : maskSecrets(new Map([[d.file, text]]), all), { summary: false });
 }
 
@@ -128,14 +126,12 @@ export class AntreaClusterSet extends Construct {
 
 function sourceOf(id: string, definition: AntreaClusterSetProps['definition'], diagnostics: Diagnostic[]): SourceFile | undefined {
   if (isFileReference(definition)) {
-    let text: string;
-    try {
-      text = readFileSync(definition.file, 'utf8');
-    } catch (err) {
-      diagnostics.push(fileSystemDiagnostic(definition.file, 'read', err));
+    const read = readSourceFile(definition.file, MAX_DEFINITION_BYTES);
+    if (!read.ok) {
+      diagnostics.push(fileSystemDiagnostic(definition.file, 'read', read.reason, read.hint));
       return undefined;
     }
-    return loadYaml(definition.file, text, diagnostics);
+    return loadYaml(definition.file, read.text, diagnostics);
   }
   // an object has no text: positions are the top of a virtual file, the data path says where
   const lines = new LineIndex('');

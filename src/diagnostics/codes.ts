@@ -14,6 +14,8 @@ export const DIAGNOSTIC_CODES = [
   'unsupported-antrea-version',
   'antrea-upgrade-path',
   'upgrade-from-missing',
+  'image-digest-version',
+  'kubernetes-version-unsupported',
   // identity and topology
   'cluster-id-format',
   'cluster-id-duplicate',
@@ -24,6 +26,7 @@ export const DIAGNOSTIC_CODES = [
   'withdraw-leader',
   'member-count',
   'namespace-conflict',
+  'leader-credentials-collision',
   // addresses
   'cidr-syntax',
   'cidr-host-bits',
@@ -63,11 +66,13 @@ export const DIAGNOSTIC_CODES = [
   'policy-clusterset-scope-disabled',
   'policy-service-not-exported',
   'policy-name',
+  'policy-export-name-duplicate',
   'label-syntax',
   // secrets and delivery
   'inline-secret',
   'object-name-format',
   'delivery-destination-missing',
+  'delivery-destination-shared',
   'argocd-applicationset-size',
   'delivery-name-collision',
   // adopting a running ClusterSet (clusterset import, plan --live)
@@ -82,6 +87,7 @@ export const DIAGNOSTIC_CODES = [
   'member-removed-without-withdraw',
   'tier-priority-immutable',
   'tier-removed-in-use',
+  'tier-swap',
   // output self-checks
   'output-schema',
   'output-collision',

@@ -10,6 +10,7 @@ const REASONS: Readonly<Record<string, string>> = {
   ENOSPC: 'no space left on device',
   EEXIST: 'already exists',
   ENOTEMPTY: 'directory not empty',
+  ELOOP: 'too many levels of symbolic links (a link that loops)',
 };
 
 /** The errno code of a Node.js file-system error, if `err` is one. */

@@ -1,4 +1,5 @@
 import { sortDiagnostics, type Diagnostic } from './diagnostic';
+import { printable, printableJson, UNPRINTABLE, workflowData, workflowProperty } from './printable';
 
 export type Format = 'text' | 'json' | 'github';
 
@@ -35,35 +36,32 @@ const counts = (diagnostics: readonly Diagnostic[]) => ({
   warnings: diagnostics.filter((d) => d.severity === 'warning').length,
 });
 
-/** One JSON object: `{"diagnostics": [...], "errors": N, "warnings": M}`. */
+/** One JSON object: `{"diagnostics": [...], "errors": N, "warnings": M}`, its strings printable (printable.ts). */
 export function renderJson(diagnostics: readonly Diagnostic[]): string {
-  return `${JSON.stringify({ diagnostics: sortDiagnostics(diagnostics), ...counts(diagnostics) }, null, 2)}\n`;
+  return `${printableJson(JSON.stringify({ diagnostics: sortDiagnostics(diagnostics), ...counts(diagnostics) }, null, 2))}\n`;
 }
 
-/** GitHub Actions workflow commands, one line each. */
+/** GitHub Actions workflow commands, one line each, escaped as the runner unescapes them (printable.ts). */
 export function renderGithub(diagnostics: readonly Diagnostic[]): string {
-  const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const escapeProp = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   return sortDiagnostics(diagnostics)
     .map((d) => {
-      const props = [`file=${escapeProp(d.file)}`, `line=${d.line}`, `col=${d.column}`];
+      const props = [`file=${workflowProperty(d.file)}`, `line=${d.line}`, `col=${d.column}`];
       if (d.endLine !== undefined) props.push(`endLine=${d.endLine}`);
       if (d.endColumn !== undefined && d.endLine === d.line) props.push(`endColumn=${d.endColumn}`);
-      props.push(`title=${escapeProp(d.code)}`);
+      props.push(`title=${workflowProperty(d.code)}`);
       const body = d.hint ? `${d.message}\n${d.hint}` : d.message;
-      return `::${d.severity} ${props.join(',')}::${escapeData(body)}\n`;
+      return `::${d.severity} ${props.join(',')}::${workflowData(body)}\n`;
     })
     .join('');
 }
 
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
 /**
- * Text from a definition (values in messages, source lines) may hold terminal escape sequences:
- * they are shown escaped, never sent to the terminal, so a definition cannot clear the screen or
- * fake a result. Only our own colours reach the terminal.
+ * Text from a definition (values in messages, file names, source lines) may hold terminal escape
+ * sequences, newlines, bidi controls or workflow commands: each is shown escaped (printable.ts),
+ * never sent as it is, so a definition cannot clear the screen, fake a line or a result, or
+ * command the CI runner. Only our own colours reach the terminal.
  */
-export const visible = (s: string): string => s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const visible = printable;
 
 /** GNU `file:line:col: severity code: message`, a code frame, related places and a hint. */
 export function renderText(diagnostics: readonly Diagnostic[], given: Sources = new Map(), options: TextOptions = {}): string {
@@ -114,18 +112,21 @@ export function maskSecrets(sources: Sources, diagnostics: readonly Diagnostic[]
 }
 
 const MAX_FRAME_WIDTH = 100;
+const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, 'gu');
 
 /** The offending line with its predecessor and a caret underline, trimmed around the caret. */
 function codeFrame(text: string | undefined, line: number, column: number, endColumn?: number): string {
   if (text === undefined) return '';
-  const lines = text.split('\n');
+  // a file saved with CRLF line ends: the CR ends the line, it is not a character of it
+  const lines = text.split(/\r?\n/);
   const current = lines[line - 1];
   if (current === undefined) return '';
   const width = String(line).length;
   const gutter = (n: number | '') => `  ${String(n).padStart(width)} | `;
   let shift = 0;
-  // one column per character keeps the caret aligned: a control character shows as '?'
-  const plain = (t: string) => t.replace(/\t/g, ' ').replace(CONTROL, '?');
+  // one column per character keeps the caret aligned: an unprintable character shows as '?';
+  // a frame line starts with its gutter, so only `##[` could make it a workflow command
+  const plain = (t: string) => t.replace(/\t/g, ' ').replace(UNPRINTABLE_ALL, '?').replace(/##\[/g, '##?');
   let shown = plain(current);
   if (shown.length > MAX_FRAME_WIDTH) {
     shift = Math.max(0, Math.min(column - 1 - MAX_FRAME_WIDTH / 2, shown.length - MAX_FRAME_WIDTH));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, layerDirectoryOf, VERIFY_DIRECTORY } from '../synth/delivery/layer-paths';
+import { EXPORTS_DIRECTORY, LABELLED_UNIT_DIRECTORIES, LAYER_DIRECTORIES, layerDirectoryOf } from '../synth/delivery/layer-paths';
 import { layerIndex } from '../synth/layers';
 import type { KubeObject } from '../kube/kube-object';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
@@ -201,10 +201,13 @@ export function layoutBundle(output: LayoutContext, bundle: Bundle, diagnostics:
     }
     files.push({ path: `${dir}/${layer}/kustomization.yaml`, content: toYaml(kustomization(names)) });
   }
-  // the verification after the layers: listed by the root (Argo CD, kubectl), its own Flux Kustomization
-  const verify = paths.filter((p) => p.startsWith(`${VERIFY_DIRECTORY}/`)).map((p) => p.slice(VERIFY_DIRECTORY.length + 1));
-  if (verify.length > 0) files.push({ path: `${dir}/${VERIFY_DIRECTORY}/kustomization.yaml`, content: toYaml(kustomization(verify)) });
-  files.push({ path: `${dir}/kustomization.yaml`, content: toYaml(kustomization([...LAYER_DIRECTORIES, ...(verify.length > 0 ? [VERIFY_DIRECTORY] : [])])) });
+  // the verification and the Tier restart, after the layers and outside the root's list: each its own
+  // Flux Kustomization and Argo CD Application (delivery/layer-paths.ts)
+  for (const unit of LABELLED_UNIT_DIRECTORIES) {
+    const names = paths.filter((p) => p.startsWith(`${unit}/`)).map((p) => p.slice(unit.length + 1));
+    if (names.length > 0) files.push({ path: `${dir}/${unit}/kustomization.yaml`, content: toYaml(kustomization(names)) });
+  }
+  files.push({ path: `${dir}/kustomization.yaml`, content: toYaml(kustomization([...LAYER_DIRECTORIES])) });
   // the exports, per Namespace, outside the root's list: their own Flux Kustomizations and Argo CD Application
   const exportDirs = [...new Set(paths.filter((p) => p.startsWith(`${EXPORTS_DIRECTORY}/`)).map((p) => p.slice(0, p.lastIndexOf('/'))))].sort();
   for (const exportDir of exportDirs) {

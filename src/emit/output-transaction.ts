@@ -41,6 +41,7 @@ export class OutputTransaction {
   private readonly written = new Set<string>();
   private readonly deletes: string[] = [];
   private readonly staleFiles: string[] = [];
+  private removedCount = 0;
   /** folders made in `next` in this transaction: a fleet's files share few folders */
   private readonly madeDirs = new Set<string>();
   /** folder listings of the output, which does not change before the commit */
@@ -82,6 +83,16 @@ export class OutputTransaction {
 
   get changes(): number {
     return this.written.size + this.deletes.length;
+  }
+
+  /** files written or replaced */
+  get writtenFiles(): number {
+    return this.written.size;
+  }
+
+  /** files removed (a removed folder counts its files) */
+  get removedFiles(): number {
+    return this.removedCount;
   }
 
   get stale(): readonly string[] {
@@ -152,7 +163,7 @@ export class OutputTransaction {
   /** Every file under `dir` that is neither expected nor inside a kept folder is removed. */
   removeOthers(dir: string, expected: ReadonlySet<string>, kept: readonly string[]): void {
     if (!this.outExists) return;
-    for (const rel of listFiles(this.out, dir, kept)) if (!expected.has(rel)) this.remove(rel);
+    for (const rel of listFiles(this.out, dir, kept)) if (!expected.has(rel)) this.remove(rel, 1);
   }
 
   /** Top-level entries of the output other than these (hidden ones stay) are removed. */
@@ -160,18 +171,20 @@ export class OutputTransaction {
     if (!this.outExists) return;
     for (const entry of nodeFs.readdirSync(this.out).sort()) {
       if (entry.startsWith('.') || names.has(entry)) continue;
-      if (this.check) for (const rel of listFiles(this.out, entry, [])) this.staleFiles.push(`${rel} (not generated)`);
-      else this.remove(entry);
+      const files = listFiles(this.out, entry, []);
+      if (this.check) for (const rel of files) this.staleFiles.push(`${rel} (not generated)`);
+      else this.remove(entry, files.length);
     }
   }
 
-  private remove(rel: string): void {
+  private remove(rel: string, files: number): void {
     if (this.check) {
       this.staleFiles.push(`${rel} (not generated)`);
       return;
     }
     this.prepare();
     this.deletes.push(rel);
+    this.removedCount += files;
     this.fs.rmSync(join(this.next, rel), { recursive: true, force: true });
   }
 

@@ -1,6 +1,5 @@
-import { stringify } from 'yaml';
 import { fastYaml, sortedKeys } from '../fast-yaml';
-import { READER_SAFE } from '../yaml-readers';
+import { printableYaml, READER_SAFE } from '../yaml-readers';
 
 /** Keys sorted at every level, with apiVersion, kind and metadata first at the top (as cdk8s; fast-yaml.ts, `sortedKeys`). */
 export function canonical(value: unknown, top = true): unknown {
@@ -17,7 +16,8 @@ const OPTIONS = { ...READER_SAFE, lineWidth: 0, minContentWidth: 0, aliasDuplica
  * Deterministic YAML: no folding, no anchors, literal blocks for multi-line strings. Quoted for
  * YAML 1.1: kubectl, Argo CD and Flux decode through sigs.k8s.io/yaml, whose go-yaml v2
  * (resolve.go, `resolve`) reads plain `no`, `on`, `y`, `~` or `0400` as bools, nulls and numbers.
- * The 1.1 schema quotes every such string; the output reads the same under YAML 1.2.
+ * The 1.1 schema quotes every such string; the output reads the same under YAML 1.2. A string
+ * with a control, format or invisible character is written with escapes (`printableYaml`).
  *
  * yaml v2 decides the bytes. Most objects take `fastYaml`, which writes the same bytes for the
  * shapes a bundle is made of at a tenth of the cost (a fleet serializes every member's objects);
@@ -28,4 +28,4 @@ export function toYaml(value: unknown): string {
 }
 
 /** yaml v2's bytes for a value already canonical: what `toYaml` writes where `fastYaml` declines. */
-export const yamlV2 = (canonicalValue: unknown): string => stringify(canonicalValue, OPTIONS);
+export const yamlV2 = (canonicalValue: unknown): string => printableYaml(canonicalValue, OPTIONS);

@@ -17,12 +17,13 @@ import { layerOf } from '../synth/layers';
 export function isShared(o: KubeObject): boolean {
   if (layerOf(o) === 'resources') return false;
   if (o.kind === 'Secret' || o.kind === 'Namespace') return false;
-  const annotations = (o.metadata.annotations ?? {}) as Record<string, string>;
-  if (annotations['multicluster.antrea.io/cluster-id'] !== undefined) return false;
   if ((o.kind === 'ConfigMap' || o.kind === 'Deployment') && o.metadata.name.includes('mc-controller')) return false;
-  // a member's credentials on the leader (member-credentials.ts names them)
-  if (o.metadata.name.endsWith('-member-token')) return false;
+  // a member's credentials on the leader (objects/member-credentials.ts), under any name and with or
+  // without a cluster ID: Antrea's own ServiceAccounts and RoleBindings carry its manifests' label
+  if ((o.kind === 'ServiceAccount' || o.kind === 'RoleBinding') && o.metadata.labels?.app !== 'antrea') return false;
   // the verification's RBAC names what that cluster checks (synth/parts/verify-job.ts)
   if (o.metadata.labels?.[LABELS.clusterSet] !== undefined) return false;
+  // an object of a unit outside the layers (verify/, tier-restart/) stays in that unit's folder
+  if (o.metadata.labels?.[LABELS.unit] !== undefined) return false;
   return true;
 }

@@ -24,7 +24,8 @@ export function scaffoldRepository(options: ScaffoldOptions): ScaffoldFile[] {
     { path: 'package.json', content: `${JSON.stringify(packageJson(options), null, 2)}\n` },
     { path: 'clustersets/prod.yaml', content: STARTER_DEFINITION },
     { path: 'cdk8s.yaml', content: CDK8S_YAML },
-    { path: '.gitignore', content: 'node_modules/\n.clusterset-tmp-*/\n' },
+    // .dist.clusterset/: synth's lock, next tree and spare beside dist/ (emit/output-transaction.ts)
+    { path: '.gitignore', content: 'node_modules/\n.clusterset-tmp-*/\n.dist.clusterset/\n' },
     { path: '.github/workflows/clusterset.yml', content: WORKFLOW },
   ];
 }
@@ -123,7 +124,7 @@ jobs:
           persist-credentials: false   # no token in .git/config while pull-request code runs
       - uses: actions/setup-node@v4
         with:
-          node-version: 20
+          node-version: 24              # a line antrea-clusterset states in its engines; lts/* moves on untested
           cache: npm
       - run: npm ci
       - name: validate definitions

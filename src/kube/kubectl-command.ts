@@ -16,3 +16,22 @@ export const CLUSTERSET_RESOURCE = 'clustersets.multicluster.crd.antrea.io';
  * (kustomization_controller.go, finalize), so an orphaned Kustomization is deleted only after this.
  */
 export const PRUNE_OFF_PATCH = `--type merge -p '{"spec":{"prune":false}}'`;
+
+/** Flux's Kustomization resource, by its full name. */
+export const KUSTOMIZATION_RESOURCE = 'kustomizations.kustomize.toolkit.fluxcd.io';
+
+/**
+ * The labels every Flux Kustomization of a ClusterSet carries (synth/delivery/flux.ts
+ * `kustomization`, the keys of engine-names.ts `LABELS`; test/validate/transitions/dissolve-steps.test.ts
+ * checks that they select every one synth builds).
+ */
+export const fluxKustomizationsOf = (clusterSet: string): string => `app.kubernetes.io/managed-by=antrea-clusterset,antrea-clusterset/clusterset=${clusterSet}`;
+
+/**
+ * On the Flux of `context` (a shell word: quoted, or a variable in double quotes), each
+ * Kustomization of `namespace` that `selector` (a shell word) lists: prune off, then delete
+ * (PRUNE_OFF_PATCH says why).
+ */
+export const removeFluxKustomizations = (context: string, namespace: string, selector: string): string =>
+  `kubectl --context ${context} -n ${shellQuote(namespace)} get ${KUSTOMIZATION_RESOURCE} -l ${selector} -o name | while read -r k; do ` +
+  `kubectl --context ${context} -n ${shellQuote(namespace)} patch "$k" ${PRUNE_OFF_PATCH} && kubectl --context ${context} -n ${shellQuote(namespace)} delete "$k"; done`;

@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
+import { printable } from '../diagnostics/printable';
 import { render } from '../diagnostics/render';
 import { hasDestructive } from '../plan/plan';
 import { PLAN_FORMATS, renderPlan, type PlanFormat } from '../plan/render-plan';
@@ -74,7 +75,7 @@ export async function importCommand(
         io.stderr.write(render('text', [fileSystemDiagnostic(out, 'write', err)]));
         return 1;
       }
-      io.stdout.write(`wrote ${out} (ClusterSet ${set.name}, ${set.clusters.length} clusters)\n`);
+      io.stdout.write(`wrote ${printable(out)} (ClusterSet ${printable(set.name)}, ${set.clusters.length} clusters)\n`);
     }
     return 0;
   } catch (err) {

@@ -3,6 +3,7 @@ import { parse } from 'yaml';
 import { antreaAgentConf, antreaControllerConf } from '../antrea/workloads/core-config';
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE } from '../antrea/workloads/constants';
 import type { DataPath } from '../diagnostics/diagnostic';
+import { UNSET } from '../model/unset';
 import { ClusterSetSchema } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
 import { antreaOptions } from '../synth/parts/antrea-core';
@@ -80,13 +81,23 @@ function withoutOwnedKeys(extra: unknown): Obj | undefined {
  * `agentConfig` and `controllerConfig`: what the conf files of the first cluster whose Antrea
  * the bundle installs hold beyond what the compiler writes for its settings.
  */
+/** What the settings do not depend on, filled in where import wrote `<unset>` (the engine, a token source, the leader address). */
+const STAND_INS: Readonly<Record<string, unknown>> = { delivery: {}, source: 'manual', server: 'https://leader.invalid:6443' };
+
+function standInForUnset(value: unknown, key?: string): unknown {
+  if (value === UNSET) return key !== undefined && key in STAND_INS ? STAND_INS[key] : value;
+  if (Array.isArray(value)) return value.map((v) => standInForUnset(v));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, standInForUnset(v, k)]));
+  return value;
+}
+
 export function addExtraSettings(
   set: LiveClusterSet,
   data: Obj,
   agents: ReadonlyMap<LiveCluster, Obj | undefined>,
   note: (path: DataPath, c: string) => void,
 ): void {
-  const parsed = ClusterSetSchema.safeParse({ ...data, spec: { ...(data.spec as Obj), delivery: {} } });
+  const parsed = ClusterSetSchema.safeParse(standInForUnset(data));
   if (!parsed.success) return;
   const definition = parsed.data;
   const effective = effectiveClusters(definition);

@@ -1,14 +1,17 @@
-import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP } from '../antrea/workloads/constants';
+import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP, MC_CONTROLLER } from '../antrea/workloads/constants';
+import { imageDigestKey, parseImageReference, type ImageName } from '../antrea/workloads/images';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { API_VERSION, ClusterSetSchema, KIND, type ClusterSetInput, type Network } from '../model/clusterset';
-import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE, memberTokenName } from '../synth/objects/member-credentials';
-import { ACNP_KIND, replicatedPolicyName } from '../synth/objects/replicated-policy';
+import { memberTokenName, replicatedPolicyName } from '../model/default-names';
+import { CLUSTER_ID_ANNOTATION } from '../synth/objects/member-credentials';
+import { ACNP_KIND } from '../synth/objects/replicated-policy';
 import { BUILTIN_TIERS } from '../validate/builtin-tiers';
-import { field, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
+import { field, indexBy, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { dumpDiagnostic } from './read-dump';
 import { tokenSecretOf } from './import-token-source';
 import { addExtraSettings, cloudOf, configFile, installOf } from './import-antrea-install';
 import { UNSET } from '../model/unset';
+import { runningCredentials } from './running-credentials';
 
 export { UNSET };
 
@@ -37,19 +40,6 @@ const GATEWAY_ANNOTATION = 'multicluster.antrea.io/gateway';
 const GATEWAY_IP_ANNOTATION = 'multicluster.antrea.io/gateway-ip';
 const DEFAULT_NETWORK: Network = ClusterSetSchema.shape.spec.shape.network.parse(undefined);
 const NETWORK_KEYS = Object.keys(DEFAULT_NETWORK) as (keyof Network)[];
-
-/** Items by each of their keys (undefined keys dropped), in input order. */
-function indexBy<T>(items: readonly T[], keys: (t: T) => readonly (string | undefined)[]): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const t of items)
-    for (const k of keys(t)) {
-      if (k === undefined) continue;
-      const list = m.get(k);
-      if (list) list.push(t);
-      else m.set(k, [t]);
-    }
-  return m;
-}
 
 /** What a cluster's objects say about its network settings (only what they show). */
 function observedNetwork(c: LiveCluster, agent: Obj | undefined, leaderNs: string): Partial<Network> {
@@ -81,6 +71,26 @@ function observedNetwork(c: LiveCluster, agent: Obj | undefined, leaderNs: strin
   return out;
 }
 
+/** Where Antrea's workloads, the leader's first, run the release's images pinned by digest: `<image>:<version>` → digest. */
+function imageDigestsOf(set: LiveClusterSet): Record<string, string> {
+  const workloads: readonly [string, string, ImageName][] = [
+    ['apps/Deployment', MC_CONTROLLER, 'mcController'],
+    ['apps/DaemonSet', 'antrea-agent', 'agent'],
+    ['apps/Deployment', 'antrea-controller', 'controller'],
+  ];
+  const out: Record<string, string> = {};
+  for (const c of set.clusters)
+    for (const [kind, name, image] of workloads) {
+      const key = imageDigestKey(image, set.release);
+      if (key in out) continue;
+      for (const w of c.ofKind(kind).filter((l) => l.object.metadata.name === name)) {
+        const ref = parseImageReference(text(w.object, 'spec', 'template', 'spec', 'containers', 0, 'image') ?? '');
+        if (ref.digest !== undefined && `${ref.repository.slice(ref.repository.lastIndexOf('/') + 1)}:${ref.tag}` === key) out[key] = ref.digest;
+      }
+    }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 /** The value most clusters run (ties: the default, then the first seen). */
 function majority<T>(values: readonly T[], fallback: T): T {
   const counts = new Map<string, { v: T; n: number }>();
@@ -108,11 +118,17 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
   const leaderNs = leaderSet.metadata.namespace ?? '';
   const leaderID = set.leader.clusterID;
 
-  // the release and registry, from the mc-controller image
-  const repo = set.mcImage.slice(0, set.mcImage.lastIndexOf(':'));
+  // the release and registry, from the mc-controller image; digests where the images are pinned
+  const repo = parseImageReference(set.mcImage).repository;
   const registry = repo.slice(0, Math.max(0, repo.length - set.release.images.mcController.length - 1));
-  const antrea: Obj = { version: set.release.version, ...(registry !== 'antrea' && registry !== '' && { imageRegistry: registry }) };
+  const digests = imageDigestsOf(set);
+  const antrea: Obj = {
+    version: set.release.version,
+    ...(registry !== 'antrea' && registry !== '' && { imageRegistry: registry }),
+    ...(Object.keys(digests).length > 0 && { imageDigests: digests }),
+  };
   note(['spec', 'antrea', 'version'], 'from the antrea-mc-controller image');
+  if (Object.keys(digests).length > 0) note(['spec', 'antrea', 'imageDigests'], 'kept: the digests the images run pinned by');
 
   const agents = new Map(set.clusters.map((c) => [c, configFile(c, ANTREA_NAMESPACE, ANTREA_CONFIG_MAP, 'antrea-agent.conf')]));
   const observed = new Map(set.clusters.map((c) => [c, observedNetwork(c, agents.get(c), leaderNs)]));
@@ -126,18 +142,42 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
   }
   if (Object.keys(network).length > 0) note(['spec', 'network'], 'what most clusters run; clusters[].network holds the others');
 
-  // the leader's address as its members reach it: their ClusterSets say it
-  const servers = set.clusters.flatMap((c) => (c.memberSet ? [text(c.memberSet.object, 'spec', 'leaders', 0, 'server')] : [])).filter((s) => s !== undefined);
-  const server = servers[0] ?? UNSET;
-  if (servers.length === 0) note(['spec', 'leader', 'server'], 'no member ClusterSet names the leader address: set it');
-  for (const c of set.clusters) {
-    const s = c.memberSet && text(c.memberSet.object, 'spec', 'leaders', 0, 'server');
-    if (s !== undefined && s !== server)
+  // the leader's address as its members reach it: their ClusterSets say it. Credentials in it are
+  // never printed nor kept (members authenticate with their token alone; leader-server refuses them)
+  const running = set.clusters.flatMap((c) => {
+    const raw = c.memberSet && text(c.memberSet.object, 'spec', 'leaders', 0, 'server');
+    return raw === undefined
+      ? []
+      : [
+          {
+            c,
+            at: { index: c.memberSet!.index, path: ['spec', 'leaders', 0, 'server'] },
+            url: withoutCredentials(raw),
+            redacted: raw !== withoutCredentials(raw),
+          },
+        ];
+  });
+  const server = running[0]?.url ?? UNSET;
+  if (running.length === 0) note(['spec', 'leader', 'server'], 'no member ClusterSet names the leader address: set it');
+  else if (running.some((r) => r.redacted))
+    note(['spec', 'leader', 'server'], 'the running URL holds credentials, left out: members authenticate with their token');
+  for (const { c, at, url, redacted } of running) {
+    if (redacted)
       diagnostics.push(
         dumpDiagnostic(
           c.dump,
-          { index: c.memberSet!.index, path: ['spec', 'leaders', 0, 'server'] },
-          `member ${c.clusterID} reaches the leader at ${s}, others at ${server}`,
+          at,
+          `member ${c.clusterID} reaches the leader at a URL that holds credentials: they are redacted here and left out of the definition`,
+          'members authenticate to the leader with their token Secret alone: the first sync removes the user and password from the running ClusterSet',
+          'warning',
+        ),
+      );
+    if (url !== server)
+      diagnostics.push(
+        dumpDiagnostic(
+          c.dump,
+          at,
+          `member ${c.clusterID} reaches the leader at ${url}, others at ${server}`,
           'the definition has one leader address: the first sync sets it in every member',
           'warning',
         ),
@@ -156,19 +196,7 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
     set.leader.ofKind(`${MC}/ResourceExport`).filter((l) => text(l.object, 'spec', 'kind') === 'ClusterInfo'),
     (l) => [text(l.object, 'spec', 'clusterID')],
   );
-  const inLeaderNs = (kind: string) => set.leader.ofKind(kind).filter((l) => l.object.metadata.namespace === leaderNs);
-  const serviceAccounts = indexBy(inLeaderNs('ServiceAccount'), (l) => [l.object.metadata.annotations?.[CLUSTER_ID_ANNOTATION]]);
-  const secrets = indexBy(
-    inLeaderNs('Secret').filter((l) => (l.object as Obj).type === 'kubernetes.io/service-account-token'),
-    (l) => [l.object.metadata.annotations?.['kubernetes.io/service-account.name']],
-  );
-  const bindings = indexBy(
-    inLeaderNs('rbac.authorization.k8s.io/RoleBinding').filter((l) => text(l.object, 'roleRef', 'name') === MEMBER_ROLE),
-    (l) => {
-      const subjects = field(l.object, 'subjects');
-      return Array.isArray(subjects) ? (subjects as Obj[]).filter((x) => x.kind === 'ServiceAccount').map((x) => text(x, 'name')) : [];
-    },
-  );
+  const credentials = runningCredentials(set);
 
   const clusters = set.clusters.map((c, i): Obj => {
     const path: DataPath = ['spec', 'clusters', i];
@@ -222,32 +250,47 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
       out.tokenSecret = token.value;
       if (token.comment) note([...path, 'tokenSecret'], token.comment);
 
-      const saName = serviceAccounts.get(c.clusterID)?.[0]?.object.metadata.name;
-      if (saName === undefined)
+      const running = credentials.get(c.clusterID);
+      const at = { index: c.memberSet.index, path: ['spec', 'leaders', 0, 'secret'] };
+      if (!running)
         diagnostics.push(
           dumpDiagnostic(
-            set.leader.dump,
-            { index: set.leader.leaderSet!.index },
-            `the leader has no ServiceAccount annotated ${CLUSTER_ID_ANNOTATION}: ${c.clusterID}`,
-            `the first sync creates one for ${c.clusterID}, whose token must then be copied to it`,
+            c.dump,
+            at,
+            `the leader holds no token Secret ${secretName} for member ${c.clusterID}, and no ServiceAccount annotated ${CLUSTER_ID_ANNOTATION}: ${c.clusterID}`,
+            `the first sync creates credentials for ${c.clusterID}, whose token must then be copied to it; if the leader runs them under other names, set clusters[].leaderCredentials to those`,
             'warning',
           ),
         );
-      const secretsOf = (saName !== undefined && secrets.get(saName)) || [];
-      const secret = (secretsOf.find((l) => l.object.metadata.name === secretName) ?? secretsOf[0])?.object.metadata.name;
-      const binding = (saName !== undefined ? bindings.get(saName)?.[0] : undefined)?.object.metadata.name;
-      const ours = memberTokenName(c.clusterID);
-      const names: Obj = {};
-      if (saName !== undefined && saName !== ours) names.serviceAccount = saName;
-      if (secret !== undefined && secret !== ours) names.secret = secret;
-      if (binding !== undefined && binding !== ours) names.roleBinding = binding;
-      if (Object.keys(names).length > 0) {
-        out.leaderCredentials = names;
-        note([...path, 'leaderCredentials'], 'kept: the names the leader runs, so the member keeps its token');
+      else if (running.shared)
+        diagnostics.push(
+          dumpDiagnostic(
+            c.dump,
+            at,
+            `member ${c.clusterID} reaches the leader with the shared ServiceAccount ${running.serviceAccount} (Secret ${running.secret}), not one of its own`,
+            `the first sync creates ${c.clusterID}'s own ServiceAccount and token, as v2.7 requires; the member uses it once it is copied into Secret ${secretName} (the ClusterSet's README gives the commands)`,
+            'warning',
+          ),
+        );
+      else {
+        const ours = memberTokenName(c.clusterID);
+        const names: Obj = {};
+        if (running.serviceAccount !== ours) names.serviceAccount = running.serviceAccount;
+        if (running.secret !== ours) names.secret = running.secret;
+        if (running.roleBinding !== undefined && running.roleBinding !== ours) names.roleBinding = running.roleBinding;
+        if (Object.keys(names).length > 0) {
+          out.leaderCredentials = names;
+          note([...path, 'leaderCredentials'], 'kept: the names the leader runs, so the member keeps its token');
+        }
       }
     }
     const delivery = options.delivery?.clusters?.[c.clusterID];
     if (delivery) out.delivery = delivery;
+    else if (!options.delivery) {
+      // decided with the engine, in the same round (Argo CD needs one per cluster: delivery-destination-missing)
+      out.delivery = UNSET;
+      note([...path, 'delivery'], "the dumps cannot tell where the engine delivers this cluster's bundle: set it with spec.delivery");
+    }
     return out;
   });
 
@@ -312,3 +355,6 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
   addExtraSettings(set, data, agents, note);
   return { data, comments };
 }
+
+/** A URL without its user and password (`https://user:pass@host` → `https://host`): they never reach a definition or an output. */
+export const withoutCredentials = (url: string): string => url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#@]*@/, '$1');

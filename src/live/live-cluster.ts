@@ -1,6 +1,7 @@
 import { releaseFor, SUPPORTED_ANTREA_VERSIONS } from '../antrea/releases';
 import type { AntreaRelease } from '../antrea/release';
 import { MC_CONTROLLER } from '../antrea/workloads/constants';
+import { parseImageReference } from '../antrea/workloads/images';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { CLUSTER_ID_ANNOTATION } from '../synth/objects/member-credentials';
 import { dumpDiagnostic, type LiveDump, type LiveObject } from './read-dump';
@@ -24,7 +25,7 @@ export interface LiveClusterSet {
   readonly leader: LiveCluster;
   readonly clusters: readonly LiveCluster[];
   readonly release: AntreaRelease;
-  /** the mc-controller image as the leader runs it: `<registry>/antrea-mc-controller:<version>` */
+  /** the mc-controller image as the leader runs it: `<registry>/antrea-mc-controller:<version>`, perhaps `@<digest>` */
   readonly mcImage: string;
 }
 
@@ -47,6 +48,19 @@ export const text = (o: unknown, ...path: readonly (string | number)[]): string 
   const v = field(o, ...path);
   return typeof v === 'string' ? v : undefined;
 };
+
+/** Items by each of their keys (undefined keys dropped), in input order. */
+export function indexBy<T>(items: readonly T[], keys: (t: T) => readonly (string | undefined)[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const t of items)
+    for (const k of keys(t)) {
+      if (k === undefined) continue;
+      const list = m.get(k);
+      if (list) list.push(t);
+      else m.set(k, [t]);
+    }
+  return m;
+}
 
 function liveCluster(dump: LiveDump, clusterID: string, leaderSet?: LiveObject, memberSet?: LiveObject): LiveCluster {
   const byKind = new Map<string, LiveObject[]>();
@@ -234,10 +248,19 @@ export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diag
       if (d.object.metadata.name !== MC_CONTROLLER) continue;
       const image = text(d.object, 'spec', 'template', 'spec', 'containers', 0, 'image');
       if (image === undefined) continue;
-      const version = image.slice(image.lastIndexOf(':') + 1);
-      const r = releaseFor(version);
+      const { tag, digest } = parseImageReference(image);
+      const r = tag === undefined ? undefined : releaseFor(tag);
       const at = { index: d.index, path: ['spec', 'template', 'spec', 'containers', 0, 'image'] };
-      if (!r)
+      if (tag === undefined)
+        diagnostics.push(
+          dumpDiagnostic(
+            c.dump,
+            at,
+            `${MC_CONTROLLER} runs ${image}, pinned by ${digest === undefined ? 'no tag' : 'digest'} alone: the Antrea release cannot be told from it`,
+            `give the image its release tag beside the digest, as <registry>/${MC_CONTROLLER}:<version>@sha256:…, and dump again`,
+          ),
+        );
+      else if (!r)
         diagnostics.push(
           dumpDiagnostic(
             c.dump,

@@ -9,14 +9,14 @@ import { effectiveClusters } from '../model/effective';
 import { planChanges } from '../plan/plan-changes';
 import type { Plan, PlanChange } from '../plan/plan';
 import type { PlanResult } from '../plan/run-plan';
-import { memberTokenName } from '../synth/objects/member-credentials';
-import { replicatedPolicyName } from '../synth/objects/replicated-policy';
+import { memberTokenName, replicatedPolicyName } from '../model/default-names';
 import type { KubeObject } from '../kube/kube-object';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { dumpKinds, type DumpRole } from './dump-kinds';
 import { importDefinition } from './import-definition';
 import { groupKind, readLiveClusterSet, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { readContext } from './read-context';
+import { runningCredentials, type RunningCredentials } from './running-credentials';
 import { dumpDiagnostic, loadDumps, type LiveDump } from './read-dump';
 
 export interface LivePlanOptions {
@@ -216,7 +216,7 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     headSide.definitions.set(set.name, { definition: target, file });
     const running = alignToHead(live.data, target);
     base.definitions.set(set.name, { definition: running, file });
-    extra.push(...adoptionChanges(set.name, running, target));
+    extra.push(...adoptionChanges(set.name, running, target, runningCredentials(set)));
   }
   if (hasErrors(diagnostics)) return result();
   const plan = planChanges(base, headSide);
@@ -242,29 +242,52 @@ function unmanagedLeaving(change: PlanChange): PlanChange {
 
 /**
  * What only adoption can get wrong: names the head gives differently from what runs. The old
- * objects are not the engine's to prune, so they stay beside the new ones.
+ * objects are not the engine's to prune, so they stay beside the new ones. What runs on the
+ * leader is what its dump shows (`running`), never the import's names: a line calls credentials
+ * running only when they are.
  */
-function adoptionChanges(cs: string, live: ClusterSet, head: ClusterSet): PlanChange[] {
+function adoptionChanges(cs: string, live: ClusterSet, head: ClusterSet, running: ReadonlyMap<string, RunningCredentials>): PlanChange[] {
   const out: PlanChange[] = [];
-  const running = new Map(effectiveClusters(live).map((c) => [c.clusterID, c]));
+  const liveMembers = new Map(effectiveClusters(live).map((c) => [c.clusterID, c]));
+  const names = (n: { serviceAccount: string; secret: string; roleBinding?: string | undefined }) =>
+    `ServiceAccount ${n.serviceAccount}, Secret ${n.secret}${n.roleBinding === undefined ? '' : `, RoleBinding ${n.roleBinding}`}`;
   for (const c of effectiveClusters(head)) {
-    const l = running.get(c.clusterID);
+    const l = liveMembers.get(c.clusterID);
     if (!l || !l.isMember || !c.isMember) continue;
-    const names = (x: typeof c) => {
-      const d = memberTokenName(x.clusterID);
-      const n = x.leaderCredentials;
-      return `ServiceAccount ${n?.serviceAccount ?? d}, Secret ${n?.secret ?? d}, RoleBinding ${n?.roleBinding ?? d}`;
-    };
-    if (names(l) !== names(c))
+    const d = memberTokenName(c.clusterID);
+    const n = c.leaderCredentials;
+    const wanted = { serviceAccount: n?.serviceAccount ?? d, secret: n?.secret ?? d, roleBinding: n?.roleBinding ?? d };
+    const r = running.get(c.clusterID);
+    const copy = `the new Secret holds a new token, which the member uses only once it is copied into its Secret ${c.tokenSecretName} (the ClusterSet's README gives the commands)`;
+    if (!r)
       out.push({
         impact: 'safe',
         clusterSet: cs,
-        text: `member ${c.clusterID} gets new credentials on the leader (${names(c)}) beside the running ones (${names(l)})`,
-        details: [
-          'the new Secret holds a new token the member does not use until it is copied; the running credentials are not the engine’s to prune and keep working',
-          'to keep the running token, set clusters[].leaderCredentials to the running names (clusterset import writes them)',
-        ],
+        text: `member ${c.clusterID} gets new credentials on the leader (${names(wanted)}): the leader's dump shows none for it (its ClusterSet reads Secret ${l.tokenSecretName})`,
+        details: [copy, 'if the leader holds the member’s credentials under other names, set clusters[].leaderCredentials to them'],
       });
+    else if (r.serviceAccount !== wanted.serviceAccount || r.secret !== wanted.secret)
+      out.push(
+        r.shared
+          ? {
+              impact: 'safe',
+              clusterSet: cs,
+              text: `member ${c.clusterID} gets its own credentials on the leader (${names(wanted)}); it runs on the shared ServiceAccount ${r.serviceAccount} (Secret ${r.secret}), which stays as it runs`,
+              details: [
+                copy,
+                'v2.7 admits each member only through a ServiceAccount of its own (docs/multicluster/upgrade.md); the shared one is deleted on the way there',
+              ],
+            }
+          : {
+              impact: 'safe',
+              clusterSet: cs,
+              text: `member ${c.clusterID} gets new credentials on the leader (${names(wanted)}) beside the running ones (${names(r)})`,
+              details: [
+                `${copy}; the running credentials are not the engine’s to prune and keep working`,
+                'to keep the running token, set clusters[].leaderCredentials to the running names (clusterset import writes them)',
+              ],
+            },
+      );
     if (l.tokenSecretName !== c.tokenSecretName)
       out.push({
         impact: 'disruptive',

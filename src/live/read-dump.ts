@@ -1,8 +1,9 @@
 import { isPlainObject } from '../antrea/workloads/deep-merge';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataPath, Diagnostic, Severity } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
+import { readSourceFile } from '../load/definition-folder';
 import { loadYaml, YAML_LIMITS } from '../load/load-yaml';
 import type { SourceFile } from '../load/source-file';
 import type { KubeObject } from '../kube/kube-object';
@@ -95,13 +96,12 @@ export function loadDumps(paths: readonly string[], diagnostics: Diagnostic[]): 
     }
   }
   return files.flatMap((file) => {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      diagnostics.push(fileSystemDiagnostic(file, 'read', err));
+    // read as a definition is (#37 item 1): a link out of its folder, a FIFO or a device is refused unread
+    const read = readSourceFile(file, DUMP_LIMITS.maxBytes);
+    if (!read.ok) {
+      diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
       return [];
     }
-    return readDump(file, text, diagnostics) ?? [];
+    return readDump(file, read.text, diagnostics) ?? [];
   });
 }

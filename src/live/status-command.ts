@@ -1,3 +1,4 @@
+import { printable, printableJson } from '../diagnostics/printable';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +35,8 @@ export interface CheckResult {
   readonly subject: string;
   readonly ok: boolean;
   readonly message: string;
+  /** a failing check's: where to look */
+  readonly hint?: string;
 }
 
 export interface StatusReport {
@@ -78,7 +81,7 @@ export async function statusCommand(
     result.parsed.map((p) => p.definition),
     read,
   );
-  io.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
+  io.stdout.write(format === 'json' ? `${printableJson(JSON.stringify(report, null, 2))}\n` : renderStatus(report));
   if (unmapped.length > 0)
     io.stderr.write(
       `hint: your kubeconfig has no context for ${unmapped.join(', ')}: name each cluster's context with --contexts ID=CONTEXT,..., ` +
@@ -103,9 +106,11 @@ async function statusReport(definitions: readonly ClusterSet[], read: ReadCluste
         clusterID,
         checks: checks
           .filter((c) => c.clusterID === clusterID)
-          .flatMap(({ check, subject, evaluate }) =>
-            evaluate ? [{ check, subject, ...('error' in objects ? { ok: false, message: objects.error } : evaluate(objects)) }] : [],
-          ),
+          .flatMap(({ check, subject, evaluate, hint }) => {
+            if (!evaluate) return [];
+            const verdict = 'error' in objects ? { ok: false, message: objects.error } : evaluate(objects);
+            return [{ check, subject, ...verdict, ...(!verdict.ok && { hint }) }];
+          }),
       });
     }
     clusterSets.push({ name: definition.metadata.name, clusters });
@@ -113,13 +118,20 @@ async function statusReport(definitions: readonly ClusterSet[], read: ReadCluste
   return { clusterSets, healthy: clusterSets.every((s) => s.clusters.every((c) => c.checks.every((k) => k.ok))) };
 }
 
-/** `<clusterset>  <clusterID>  <check>  <subject>  ok|FAIL  <what>`, columns aligned. */
+/** `<clusterset>  <clusterID>  <check>  <subject>  ok|FAIL  <what>`, columns aligned; a failure's hint on the line below. */
 function renderStatus(report: StatusReport): string {
+  // a message may quote a live object's condition: every cell shows on one line, escaped (printable.ts)
   const rows = report.clusterSets.flatMap((s) =>
-    s.clusters.flatMap((c) => c.checks.map((k) => [s.name, c.clusterID, k.check, k.subject, k.ok ? 'ok' : 'FAIL', k.message])),
+    s.clusters.flatMap((c) => c.checks.map((k) => [s.name, c.clusterID, k.check, k.subject, k.ok ? 'ok' : 'FAIL', k.message, k.hint ?? ''].map(printable))),
   );
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const lines = rows.map((r) => r.map((v, i) => (i < 5 ? v.padEnd(widths[i]!) : v)).join('  '));
+  const lines = rows.map(
+    (r) =>
+      r
+        .slice(0, 6)
+        .map((v, i) => (i < 5 ? v.padEnd(widths[i]!) : v))
+        .join('  ') + (r[6] ? `\n  hint: ${r[6]}` : ''),
+  );
   const failed = rows.filter((r) => r[4] === 'FAIL').length;
   return `${lines.join('\n')}\n${failed === 0 ? `all ${rows.length} checks pass` : `${failed} of ${rows.length} checks fail`}\n`;
 }

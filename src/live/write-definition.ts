@@ -1,5 +1,7 @@
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { ImportedDefinition } from './import-definition';
+import { printableYaml } from '../yaml-readers';
+import { printable } from '../diagnostics/printable';
 
 /**
  * An imported definition as YAML: the lists of CIDRs and Gateways on one line as in the
@@ -13,12 +15,13 @@ export function writeDefinition(imported: ImportedDefinition, header: readonly s
     const last = path[path.length - 1];
     if (isMap(parent)) {
       const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === last);
-      if (pair && isScalar(pair.key)) pair.key.commentBefore = ` ${comment}`;
+      if (pair && isScalar(pair.key)) pair.key.commentBefore = ` ${printable(comment)}`;
     } else if (isSeq(parent) && typeof last === 'number') {
       const item = parent.items[last] as Node | undefined;
-      if (item) item.commentBefore = ` ${comment}`;
+      if (item) item.commentBefore = ` ${printable(comment)}`;
     }
   }
-  doc.commentBefore = header.map((l) => ` ${l}`).join('\n');
-  return doc.toString({ lineWidth: 0 });
+  doc.commentBefore = header.map((l) => ` ${printable(l)}`).join('\n');
+  // printed to stdout: a value from a dump shows escaped, never as it is (printable.ts)
+  return printableYaml(doc, { lineWidth: 0 });
 }

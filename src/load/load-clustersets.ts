@@ -1,14 +1,16 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
+import { readSourceFile } from './definition-folder';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
 import type { SourceFile } from './source-file';
 import { typeScriptCompiler } from './typescript-compiler';
 import { checkTypeScriptSyntax } from './typescript-syntax';
 
-export const YAML_EXTENSIONS = ['.yaml', '.yml'];
+/** YAML, and JSON, which is YAML too: the same loader, with positions */
+export const YAML_EXTENSIONS = ['.yaml', '.yml', '.json'];
 export const TYPESCRIPT_EXTENSIONS = ['.ts', '.mts', '.cts'];
 export const DEFINITION_EXTENSIONS = [...YAML_EXTENSIONS, ...TYPESCRIPT_EXTENSIONS];
 
@@ -37,6 +39,9 @@ export function findDefinitionFiles(paths: readonly string[], diagnostics: Diagn
   return [...files].map((f) => relative(process.cwd(), f) || f).sort();
 }
 
+/** Far above any definition (YAML refuses more than 8 MiB with its own diagnostic): only memory is guarded here. */
+export const MAX_DEFINITION_BYTES = 64 * 1024 * 1024;
+
 export interface LoadOptions {
   /** false refuses TypeScript definitions (`--no-typescript`): only YAML is read, nothing is run */
   readonly typescript?: boolean;
@@ -52,14 +57,14 @@ export async function loadClusterSets(
 ): Promise<SourceFile[]> {
   const sources: SourceFile[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-      texts?.set(file, text);
-    } catch (err) {
-      diagnostics.push(fileSystemDiagnostic(file, 'read', err));
+    const read = readSourceFile(file, MAX_DEFINITION_BYTES);
+    if (!read.ok) {
+      // never read, so never shown: a refused file has no code frame
+      diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
       continue;
     }
+    const { text } = read;
+    texts?.set(file, text);
     let source: SourceFile | undefined;
     if (!TYPESCRIPT_EXTENSIONS.includes(extname(file))) source = loadYaml(file, text, diagnostics);
     else if (options.typescript === false) {
@@ -75,7 +80,7 @@ export async function loadClusterSets(
       });
     } else {
       const compiler = await typeScriptCompiler(file, diagnostics);
-      if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, text, diagnostics);
+      if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, read, diagnostics);
     }
     if (source) sources.push(source);
   }

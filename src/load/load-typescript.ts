@@ -1,4 +1,5 @@
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
+import type { DefinitionFolder } from './definition-folder';
 import { evaluateTypeScript } from './evaluate-typescript';
 import { LineIndex, type SourceFile, type Span } from './source-file';
 import type { Ts, TypeScriptCompiler } from './typescript-compiler';
@@ -7,10 +8,17 @@ import type { Ts, TypeScriptCompiler } from './typescript-compiler';
  * Loads `clustersets/<name>.ts`, which default-exports `defineClusterSet({...})`.
  * Positions come from the TypeScript parser, at the definition's object literal.
  */
-export async function loadTypeScript({ ts, path }: TypeScriptCompiler, file: string, text: string, diagnostics: Diagnostic[]): Promise<SourceFile | undefined> {
+export async function loadTypeScript(
+  { ts }: TypeScriptCompiler,
+  file: string,
+  /** the definition as read (definition-folder.ts): its text, its real path and its folder */
+  read: { readonly text: string; readonly real: string; readonly folder: DefinitionFolder },
+  diagnostics: Diagnostic[],
+): Promise<SourceFile | undefined> {
+  const { text } = read;
   const lines = new LineIndex(text);
-  // a definition from a pull request is untrusted code: it runs in a sandboxed child process
-  const evaluation = await evaluateTypeScript(file, path);
+  // a definition from a pull request is untrusted code: it runs in a sandbox (evaluate-typescript.ts)
+  const evaluation = await evaluateTypeScript(ts, file, text, read.real, read.folder);
   if (!evaluation.ok) {
     diagnostics.push({
       code: 'typescript-evaluation',
@@ -18,7 +26,7 @@ export async function loadTypeScript({ ts, path }: TypeScriptCompiler, file: str
       message: evaluation.message,
       file,
       path: [],
-      ...lines.span(0, 0),
+      ...lines.span(evaluation.at?.start ?? 0, evaluation.at?.end ?? 0),
       hint: evaluation.hint ?? 'a TypeScript definition must compile and default-export defineClusterSet({...}) as plain data',
     });
     return undefined;

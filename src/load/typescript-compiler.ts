@@ -1,12 +1,10 @@
-import { createRequire } from 'node:module';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 
 export type Ts = typeof import('typescript');
 
-/** The TypeScript compiler and the path of its module, which the sandboxed child requires too. */
+/** The TypeScript compiler, which parses definitions and transpiles their modules for the sandbox. */
 export interface TypeScriptCompiler {
   readonly ts: Ts;
-  readonly path: string;
 }
 
 let loaded: Promise<TypeScriptCompiler | { missing: string }> | undefined;
@@ -17,7 +15,7 @@ let loaded: Promise<TypeScriptCompiler | { missing: string }> | undefined;
  */
 function loadCompiler(): Promise<TypeScriptCompiler | { missing: string }> {
   loaded ??= import('typescript').then(
-    (m): TypeScriptCompiler => ({ ts: (m as { default?: Ts }).default ?? (m as Ts), path: createRequire(import.meta.url).resolve('typescript') }),
+    (m): TypeScriptCompiler => ({ ts: (m as { default?: Ts }).default ?? (m as Ts) }),
     (err: unknown) => ({ missing: err instanceof Error ? err.message.split('\n')[0]! : String(err) }),
   );
   return loaded;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KUBERNETES_VERSION } from '../kube/kubernetes-version';
 
 /**
  * The ClusterSet definition format, v1alpha1: shape, enums and defaults only.
@@ -54,10 +55,26 @@ export const NetworkOverrideSchema = z
 
 const ConfigObject = z.record(z.string(), z.unknown());
 
+// a string: YAML reads an unquoted 1.30 as the number 1.3
+const kubernetesVersion = z
+  .string({ error: 'a Kubernetes version is a string: quote it, e.g. "1.35" (YAML reads 1.30 as the number 1.3)' })
+  .regex(KUBERNETES_VERSION, 'a Kubernetes version is 1.<minor> or 1.<minor>.<patch>, e.g. "1.35" or "v1.35.2"')
+  .optional();
+
 export const AntreaSchema = z.strictObject({
   version: z.string().describe('Antrea release the bundles are built for, e.g. v2.7.0'),
   upgradeFrom: z.string().optional().describe('the release the clusters run before this change, e.g. v2.6.3: the notes then list the upgrade steps'),
   imageRegistry: z.string().min(1).default('antrea').describe('registry/repository prefix of every Antrea image'),
+  // optional without a default: a definition without it hashes (manifest.json) as before
+  imageDigests: z
+    .record(
+      z.string().regex(/^[^\s:@/]+:[^\s:@/]+$/, 'a key names one image of one release: <image>:<version>, e.g. antrea-mc-controller:v2.7.0'),
+      z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a digest is sha256:<64 hex digits>'),
+    )
+    .optional()
+    .describe(
+      'digests pinning Antrea images, by <image>:<version> (e.g. antrea-mc-controller:v2.7.0: sha256:…): the bundles run <registry>/<image>:<version>@<digest>; a pin of another release than version is an error (image-digest-version)',
+    ),
   agentConfig: ConfigObject.default({}).describe('extra antrea-agent.conf settings, deep-merged'),
   controllerConfig: ConfigObject.default({}).describe('extra antrea-controller.conf settings, deep-merged'),
 });
@@ -153,6 +170,10 @@ export const ClusterSchema = z.strictObject({
       'full: the bundle installs Antrea itself; multiclusterOnly: Antrea is installed elsewhere (its Helm chart, the provider) or, on a dedicated leader, not at all, and the bundle carries only Multi-cluster plus the chart values a member needs',
     ),
   namespace: z.string().default('kube-system').describe('member controller Namespace'),
+  // optional without a default: a definition without it hashes (manifest.json) as before
+  kubernetesVersion: kubernetesVersion.describe(
+    "the cluster's Kubernetes version (default spec.kubernetesVersion); validate warns where the Antrea release or the engine does not support it",
+  ),
   podCIDRs: z.array(z.string()).default([]).describe('the cluster Pod CIDRs (IPv4)'),
   serviceCIDR: z.string().optional().describe('the cluster Service ClusterIP range (IPv4)'),
   gateways: z.array(GatewaySchema).default([]).describe('candidate Gateway Nodes'),
@@ -221,12 +242,12 @@ export const DeliverySchema = z.strictObject({
 export const VERIFY_IMAGE = 'docker.io/alpine/k8s:1.34.1@sha256:ec714df3813b5405292860f8a1c55c5727bf8c33c88992f1e981efad8065547f';
 
 export const VerifySchema = z.strictObject({
-  job: z.boolean().default(true).describe('a verification Job in every member, run by the engine after each sync (docs/verify.md)'),
+  job: z.boolean().default(true).describe('a verification Job in every member, in a delivery unit of its own after the last layer (docs/verify.md)'),
   image: z
     .string()
-    .regex(/^[^\s@]+@sha256:[0-9a-f]{64}$/, 'the image must be pinned by digest: <name>[:tag]@sha256:<64 hex digits>')
+    .regex(/^[!-?A-~]+@sha256:[0-9a-f]{64}$/, 'the image must be pinned by digest: <name>[:tag]@sha256:<64 hex digits>, in printable ASCII')
     .default(VERIFY_IMAGE)
-    .describe("the Job's image: any image with a POSIX sh and kubectl, pinned by digest"),
+    .describe("the image of the bundles' Jobs, the verification and the Tier restart: any image with a POSIX sh and kubectl 1.31 or later, pinned by digest"),
   request: z
     .boolean()
     .default(false)
@@ -243,6 +264,9 @@ export const ClusterSetSchema = z
     }),
     spec: z.strictObject({
       antrea: AntreaSchema,
+      kubernetesVersion: kubernetesVersion.describe(
+        'the clusters\' Kubernetes version, e.g. "1.35" (each cluster may state its own); validate warns where the Antrea release or the engine does not support it',
+      ),
       network: NetworkSchema.default(NetworkSchema.parse({})),
       leader: LeaderSchema,
       clusters: z.array(ClusterSchema).min(1),

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import type { SourceFile } from '../load/source-file';
-import { ClusterSetSchema, type ClusterSet } from './clusterset';
+import { API_VERSION, ClusterSetSchema, KIND, type ClusterSet } from './clusterset';
 import { didYouMean } from './did-you-mean';
+import { UNSET } from './unset';
 
 /** A definition that passed the schema, with the source it came from. */
 export interface ParsedClusterSet {
@@ -12,14 +13,60 @@ export interface ParsedClusterSet {
 
 /** Shape, enums and defaults; every zod issue becomes a `schema` diagnostic at its value. */
 export function parseClusterSet(source: SourceFile, diagnostics: Diagnostic[]): ParsedClusterSet | undefined {
+  const foreign = notADefinition(source);
+  if (foreign) {
+    diagnostics.push(foreign);
+    return undefined;
+  }
   const result = ClusterSetSchema.safeParse(source.data);
   if (result.success) return { source, definition: result.data };
   for (const issue of result.error.issues) diagnostics.push(...issueToDiagnostics(source, issue));
   return undefined;
 }
 
+/**
+ * An object of another API saved among the definitions (Antrea's own ClusterSet, a cluster dump,
+ * any Kubernetes manifest): one error that says what the file is, instead of the schema's errors
+ * and "did you mean" hints toward a definition it never was. A definition with a mistyped
+ * apiVersion or kind of ours is still a definition, and gets the schema's errors.
+ */
+function notADefinition(source: SourceFile): Diagnostic | undefined {
+  const data = source.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const { apiVersion, kind, spec } = data as Record<string, unknown>;
+  // a tool's configuration beside the definitions (a tsconfig.json, a package.json)
+  if (apiVersion === undefined && kind === undefined && spec === undefined)
+    return {
+      code: 'schema',
+      severity: 'error',
+      message: 'the file holds no ClusterSet definition: it has no apiVersion, kind or spec',
+      file: source.file,
+      path: [],
+      ...source.locate([]),
+      hint: `a definition is apiVersion ${API_VERSION}, kind ${KIND} (docs/definition-format.md); keep other files out of the definitions folder`,
+    };
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || kind === KIND) return undefined;
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  if (group === API_VERSION.slice(0, API_VERSION.indexOf('/'))) return undefined;
+  const antrea = group.endsWith('antrea.io');
+  const running = (antrea && kind === 'ClusterSet') || kind === 'List';
+  return {
+    code: 'schema',
+    severity: 'error',
+    message: `the file holds ${antrea ? 'an Antrea' : 'a Kubernetes'} ${kind} object (${apiVersion}), not a ClusterSet definition (${API_VERSION}, kind ${KIND})`,
+    file: source.file,
+    path: ['kind'],
+    ...source.locate(['kind']),
+    hint: running
+      ? 'to adopt the ClusterSet that runs, give dumps of its clusters to `clusterset import`, which writes its definition (docs/adopt.md); keep only definitions in this folder'
+      : `a definition is apiVersion ${API_VERSION}, kind ${KIND} (docs/definition-format.md); keep other manifests out of this folder`,
+  };
+}
+
 function issueToDiagnostics(source: SourceFile, issue: z.core.$ZodIssue): Diagnostic[] {
   const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) as DataPath;
+  // what `clusterset import` could not know: unset-value names it, in its own words, once
+  if (valueAt(source.data, path) === UNSET) return [];
   const at = (p: DataPath, message: string, hint?: string, key = false): Diagnostic => ({
     code: 'schema',
     severity: 'error',

@@ -33,8 +33,18 @@ export interface EmitResult {
   readonly built: number;
   /** files written, replaced or removed */
   readonly changed: number;
+  /** of those, files written or replaced */
+  readonly written: number;
+  /** of those, files removed (a removed folder counts its files) */
+  readonly removed: number;
   /** with check: changed, missing and extra files */
   readonly stale: readonly string[];
+  /**
+   * with check: some stale file lies where a synth without --rebuild keeps the output as this
+   * compiler wrote it (a bundle, a cluster's engine files or a shared unit whose inputs are
+   * unchanged), so only `synth --rebuild` repairs it
+   */
+  readonly keptStale: boolean;
 }
 
 /**
@@ -61,6 +71,10 @@ export function outputSink(options: EmitOptions): OutputSink {
   let folders = new Map<string, BundleFiles>();
   let units: readonly { dir: string; files: readonly OutputFile[] }[] = [];
   const reuse = !options.check && !options.rebuild;
+  // with check: what a synth without --rebuild would keep, so the repair can be named
+  const keptFolders = new Set<string>();
+  const keptFiles = new Set<string>();
+  let recordedUnits = new Set<string>();
 
   const sink: OutputSink = {
     begin: (revisions, _sets, diagnostics) => {
@@ -78,8 +92,10 @@ export function outputSink(options: EmitOptions): OutputSink {
       previous = readManifest(tx);
       // a shared unit the previous run of this compiler recorded, and whose folder is there, is named
       // by its bytes: a bundle that lists it needs neither its checks nor its writes
-      const recordedUnits = new Set(previous.compiler === COMPILER && reuse ? Object.values(previous.clusterSets).flatMap((e) => e.shared ?? []) : []);
-      cache = new EmitCache(undefined, (dir) => recordedUnits.has(dir) && tx.exists(`${dir}/kustomization.yaml`));
+      recordedUnits = new Set(previous.compiler === COMPILER && !options.rebuild ? Object.values(previous.clusterSets).flatMap((e) => e.shared ?? []) : []);
+      const inOutput = (dir: string) => recordedUnits.has(dir) && tx.exists(`${dir}/kustomization.yaml`);
+      cache = new EmitCache(undefined, (dir) => reuse && inOutput(dir));
+      if (options.check) for (const dir of recordedUnits) if (inOutput(dir)) keptFolders.add(dir);
       entries = options.full ? {} : { ...previous.clusterSets };
     },
     cache: () => cache,
@@ -94,7 +110,9 @@ export function outputSink(options: EmitOptions): OutputSink {
     keepBundle: (_r, set, source) => {
       const dir = `${set.name}/${source.clusterID}`;
       const old = recorded.get(source.clusterID);
-      if (!reuse || old?.inputs !== source.inputs || old.role !== source.role || !tx.exists(`${dir}/kustomization.yaml`)) return false;
+      const unchanged = old?.inputs === source.inputs && old.role === source.role && tx.exists(`${dir}/kustomization.yaml`);
+      if (options.check && unchanged) keptFolders.add(dir);
+      if (!reuse || !unchanged) return false;
       // unchanged inputs: the folder stays as the run that recorded them wrote it, with the units it lists
       // (recorded in manifest.json; read back from its layers when an older manifest lacks them)
       const listed = old.units?.map((i) => before!.shared[i]).filter((u) => u !== undefined);
@@ -118,7 +136,9 @@ export function outputSink(options: EmitOptions): OutputSink {
     },
     // engine files of a cluster whose delivery inputs hash as recorded stay as they are
     keepEngines: (_r, _set, clusterID, e) => {
-      if (!reuse || recorded.get(clusterID)?.engines !== e.hash || !e.paths.every((path) => tx.listed(path))) return false;
+      const unchanged = recorded.get(clusterID)?.engines === e.hash && e.paths.every((path) => tx.listed(path));
+      if (options.check && unchanged) for (const path of e.paths) keptFiles.add(path);
+      if (!reuse || !unchanged) return false;
       for (const path of e.paths) expected.add(path);
       files += e.paths.length;
       return true;
@@ -168,7 +188,18 @@ export function outputSink(options: EmitOptions): OutputSink {
         return undefined;
       }
       tx.commit();
-      return { files, clusters, built, changed: tx.changes, stale: tx.stale };
+      const stale = tx.stale;
+      const kept = (path: string) => keptFiles.has(path) || path.split('/').some((_, i, parts) => keptFolders.has(parts.slice(0, i).join('/')));
+      return {
+        files,
+        clusters,
+        built,
+        changed: tx.changes,
+        written: tx.writtenFiles,
+        removed: tx.removedFiles,
+        stale,
+        keptStale: stale.some((s) => kept(s.slice(0, s.lastIndexOf(' (')))),
+      };
     },
     abort: (err) => {
       if (!tx.crashed(err)) tx.abandon();

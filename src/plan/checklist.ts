@@ -5,8 +5,10 @@ import { engineName } from '../synth/delivery/engine-names';
 import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
 import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
+import { code } from '../synth/notes-markdown';
 import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
+import { engineHandOverItems } from './engine-changes';
 import { memberLeavingItems, memberWithdrawingItems } from './member-leaves';
 
 /**
@@ -42,7 +44,13 @@ export function planChecklist(base: Definitions, head: Definitions): ChecklistIt
       });
       continue;
     }
-    items.push(...upgradeItems(before, after), ...joinItems(before, after), ...namespaceItems(before, after), ...leaveItems(before, after));
+    items.push(
+      ...upgradeItems(before, after),
+      ...joinItems(before, after),
+      ...namespaceItems(before, after),
+      ...leaveItems(before, after),
+      ...engineHandOverItems(before, after),
+    );
   }
   return items;
 }
@@ -60,8 +68,8 @@ const enginesOf = (d: ClusterSet, clusters: readonly EffectiveCluster[]): Engine
   fluxHub: d.spec.delivery.flux !== undefined && clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef),
 });
 
-/** An identifier in an item's text: a code span in Markdown, as written in text and JSON. */
-const c = (s: string) => `\`${s}\``;
+/** An identifier in an item's text: a code span (notes-markdown.ts), as text and JSON show it too. */
+const c = code;
 
 function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   const cs = after.metadata.name;

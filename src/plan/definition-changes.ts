@@ -3,11 +3,12 @@
 import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
-import { TIER_RESTART, tierSetHash } from '../synth/objects/tier-restart';
+import { tierRestartJobName } from '../synth/objects/tier-restart';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
 import { plural } from '../plural';
 import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote } from '../shell-quote';
+import { engineChange } from './engine-changes';
 import { gatewayChange } from './gateway-changes';
 import type { ChangeSubjects, Impact, PlanChange } from './plan';
 
@@ -52,6 +53,8 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
   }
   if (before.spec.leader.clusterID === after.spec.leader.clusterID && before.spec.leader.namespace !== after.spec.leader.namespace)
     out.push(leaderNamespaceChange(cs, before, after));
+  const engines = engineChange(cs, before, after);
+  if (engines) out.push(engines);
 
   const b = new Map(effectiveClusters(before).map((c) => [c.clusterID, c]));
   const a = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));
@@ -138,11 +141,27 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
   for (const [svc, ids] of exportsBefore) {
     const removed = ids.filter((id) => !exportsAfter.get(svc)?.includes(id) && a.has(id));
     if (removed.length > 0)
-      add('disruptive', `Service ${svc} no longer exported from ${list(removed)}: importing clusters lose its endpoints there`, undefined, {
-        services: [svc],
-        clusters: removed,
-      });
+      add(
+        'disruptive',
+        `Service ${svc} no longer exported from ${list(removed)}: importing clusters lose its endpoints there`,
+        [
+          // an exports unit that leaves git takes its ServiceExports along (synth/delivery/flux.ts, argocd.ts)
+          `the engine deletes its ServiceExport in ${list(removed)}: Flux prunes it from its Namespace's exports Kustomization, or deletes that Kustomization with it when it was the Namespace's last export; Argo CD prunes it from the member's exports Application, or deletes that Application (resources finalizer) with it when it was the member's last`,
+          ...(!exportsAfter.has(svc)
+            ? [`no member exports ${svc} any more: its ServiceImport and antrea-mc-${svc.split('/')[1]} Service leave every member`]
+            : []),
+        ],
+        { services: [svc], clusters: removed },
+      );
   }
+
+  // the Tier-restart Job of each member, as its bundle names it (synth/objects/tier-restart.ts): a new name is a new run
+  const restartJob = (d: ClusterSet, c: EffectiveCluster | undefined): string | undefined =>
+    c?.isMember && d.spec.tiers.length > 0
+      ? tierRestartJobName({ namespace: c.cluster.namespace, tiers: d.spec.tiers, image: d.spec.verify.image })
+      : undefined;
+  const restartJobs = [...new Set([...a.values()].map((c) => restartJob(after, c)).filter((j): j is string => j !== undefined))];
+  const jobList = restartJobs.length === 1 ? `Job ${restartJobs[0]}` : `Jobs ${restartJobs.join(', ')}`;
 
   // replicated policies and Tiers
   const memberCount = [...a.values()].filter((c) => c.isMember).length;
@@ -166,7 +185,7 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
           `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`,
           [
             'a member that imports the policy before its own Tier exists records ACNPImportFailed and skips the policy until the policy changes again or its antrea-mc-controller restarts',
-            `each member's bundle restarts antrea-mc-controller once its Tiers exist (Job ${TIER_RESTART}-${tierSetHash(after.spec.tiers)}: an Argo CD PostSync hook; Flux and kubectl apply -k apply it with the Tiers and it waits for them), and the member imports the policy then`,
+            `each member's bundle restarts antrea-mc-controller once its Tiers exist (${jobList}, in its tier-restart unit after the Tiers' layer; it waits for them), and the member imports the policy then`,
             "only when the objects are applied without that Job: restart antrea-mc-controller in each member once the Tier exists (the ClusterSet's README lists the commands)",
           ],
           { policies: [p.name] },
@@ -186,15 +205,23 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
         tiers: [t.name],
       }),
   );
-  // a new Tier set is a new tier-restart Job in every member that stays (synth/objects/tier-restart.ts)
-  const restarting = [...a.values()].filter((c) => c.isMember && b.get(c.clusterID)?.isMember).map((c) => c.clusterID);
-  if (after.spec.tiers.length > 0 && tierSetHash(before.spec.tiers) !== tierSetHash(after.spec.tiers) && restarting.length > 0)
+  // a new Tier set or a new Job template (spec.verify.image) is a new tier-restart Job in every member that stays, which runs once
+  const restarting = [...a.values()]
+    .filter((c) => c.isMember && b.get(c.clusterID)?.isMember)
+    .filter((c) => {
+      const job = restartJob(after, c);
+      return job !== undefined && job !== restartJob(before, b.get(c.clusterID));
+    })
+    .map((c) => c.clusterID);
+  if (restarting.length > 0) {
+    const sameTiers = JSON.stringify(tierNames(before)) === JSON.stringify(tierNames(after)) && before.spec.tiers.length > 0;
     add(
       'rollout',
-      `antrea-mc-controller restarts once in ${plural(restarting.length, 'member')} (${list(restarting)}), after their new Tier set exists`,
-      [`Job ${TIER_RESTART}-${tierSetHash(after.spec.tiers)} in each member's controller Namespace; imports pause for the restart`],
+      `antrea-mc-controller restarts once in ${plural(restarting.length, 'member')} (${list(restarting)}), ${sameTiers ? "by a new Tier-restart Job (its template changes: spec.verify.image is the Job's image)" : 'after their new Tier set exists'}`,
+      [`${jobList} in each member's controller Namespace, the unit tier-restart after the Tiers' layer; imports pause for the restart`],
       { clusters: restarting },
     );
+  }
   return out;
 }
 
@@ -224,9 +251,17 @@ function withdrawChange(cs: string, before: ClusterSet, c: EffectiveCluster): Pl
               (alone.length > 0 ? `, and ${alone.map(name).join(', ')}, exported by ${id} alone, is imported nowhere` : ''),
           ]
         : []),
-      ...(before.spec.delivery.flux
+      ...(exported.length > 0
         ? [
-            `Flux: its exports and verify Kustomizations leave flux/ and are orphaned (guarded): what they applied stays, inert without a ClusterSet, and they report the missing path until the clean-up after ${id} is removed`,
+            `its exports units leave git and take its ServiceExports with them (${[
+              ...(before.spec.delivery.flux ? ['Flux deletes each exports Kustomization, which prunes what it applied'] : []),
+              ...(before.spec.delivery.argocd ? ['Argo CD deletes its exports Application, whose resources finalizer deletes them'] : []),
+            ].join('; ')})`,
+          ]
+        : []),
+      ...(before.spec.delivery.flux && before.spec.verify.job
+        ? [
+            `Flux: its verify Kustomization leaves flux/ and is orphaned (guarded): its Job and RBAC stay, and it reports the missing path until the clean-up after ${id} is removed`,
           ]
         : []),
       `its Antrea installation, its antrea-mc-controller and its leader credentials stay; remove ${id} from the definition in a later change, once the leader no longer lists its announce`,
@@ -355,3 +390,6 @@ const sorted = (v: unknown): unknown =>
             .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
         )
       : v;
+
+/** A definition's Tiers as the restart Job names them: name and priority, in name order. */
+const tierNames = (d: ClusterSet): string[] => d.spec.tiers.map((t) => `${t.name}=${t.priority}`).sort();

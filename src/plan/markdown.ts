@@ -1,35 +1,24 @@
-/**
- * Escapes text for inline Markdown in a pull-request comment: values from a definition must not
- * open links, images, HTML, entities, emphasis, tables or code spans. Only what could start one
- * is escaped: `(` and `!` are harmless once `[` is, and `_` inside a word (stale_controller.go)
- * is not emphasis.
- */
-export const escapeMarkdown = (s: string): string =>
-  s
-    .replace(/[\\`*[\]<>|~&]/g, (c) => `\\${c}`)
-    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_')
-    .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+import { code, escapeMarkdown } from '../synth/notes-markdown';
 
 /**
- * Text whose identifiers the plan wrote between backticks (`` `east` ``): those become code
- * spans, the rest is escaped. The identifiers are validated names, without backticks.
+ * Text whose identifiers the plan wrote as code spans (`code`, notes-markdown.ts: a fence longer
+ * than any backtick run inside): those spans pass as they are, the rest is escaped. A backtick run
+ * that closes nothing is text, as CommonMark reads it.
  */
-export const markdownWithCode = (s: string): string =>
-  s
-    .split('`')
-    .map((part, i) => (i % 2 === 0 ? escapeMarkdown(part) : part === '' ? '\\`\\`' : `\`${part.replace(/[\u0000-\u001f\u007f]/g, '?')}\``))
-    .join('');
-
-/**
- * A code span for any text: its fence is longer than any backtick run inside, padded with a space
- * when the text starts or ends with a backtick (CommonMark strips one); control characters show as `?`.
- */
-export const codeSpan = (s: string): string => {
-  const text = s.replace(/[\u0000-\u001f\u007f]/g, '?');
-  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
-};
+export function markdownWithCode(s: string): string {
+  let out = '';
+  let at = 0;
+  const runs = [...s.matchAll(/`+/g)];
+  for (let i = 0; i < runs.length; i++) {
+    const open = runs[i]!;
+    if (open.index < at) continue;
+    const close = runs.slice(i + 1).find((r) => r[0].length === open[0].length);
+    if (!close) continue;
+    out += escapeMarkdown(s.slice(at, open.index)) + s.slice(open.index, close.index + close[0].length);
+    at = close.index + close[0].length;
+  }
+  return out + escapeMarkdown(s.slice(at));
+}
 
 /**
  * What may be one identifier: a name, a `namespace/name`, a URL, a CIDR, a field path, standing
@@ -55,12 +44,12 @@ export function markdownWithIdentifiers(s: string, identifiers: ReadonlySet<stri
     const command = spans.find(([from, to]) => m.index >= from && m.index < to);
     if (command) {
       if (command[0] < last) continue;
-      out += escapeMarkdown(s.slice(last, command[0])) + codeSpan(s.slice(command[0], command[1]));
+      out += escapeMarkdown(s.slice(last, command[0])) + code(s.slice(command[0], command[1]));
       last = command[1];
       continue;
     }
     if (m.index < last || !(identifiers.has(m[0]) || SOURCE_FILE.test(m[0]))) continue;
-    out += escapeMarkdown(s.slice(last, m.index)) + codeSpan(m[0]);
+    out += escapeMarkdown(s.slice(last, m.index)) + code(m[0]);
     last = m.index + m[0].length;
   }
   return out + escapeMarkdown(s.slice(last));

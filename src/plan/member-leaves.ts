@@ -1,15 +1,16 @@
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { engineName, LABELS } from '../synth/delivery/engine-names';
-import { exportKustomizationName, verifyKustomizationName } from '../synth/delivery/flux';
-import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, VERIFY_UNIT } from '../synth/delivery/layer-paths';
+import { verifyKustomizationName } from '../synth/delivery/flux';
+import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY, VERIFY_UNIT } from '../synth/delivery/layer-paths';
 import { exportsService } from '../synth/parts/service-exports';
 import { kubectlIn, PRUNE_OFF_PATCH } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
+import { code } from '../synth/notes-markdown';
 import type { ChecklistItem } from './checklist';
 
-/** An identifier in an item's text: a code span in Markdown, as written in text and JSON. */
-const c = (s: string) => `\`${s}\``;
+/** An identifier in an item's text: a code span (notes-markdown.ts), as text and JSON show it too. */
+const c = code;
 
 /**
  * The one description of a member leaving, in order: the plan's "member … leaves" and "member …
@@ -89,9 +90,8 @@ export function memberLeavingItems(
   const verifyLabel = `${LABELS.unit}=${VERIFY_UNIT},${LABELS.clusterSet}=${cs}`;
   add(
     'after merging',
-    `On ${c(id)}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing, so its Antrea installation stays and so do its ServiceExports, its Gateway annotation, its ${c('antrea-mc-controller')}, its verification's Job, ConfigMap and RBAC${m.withdrawing ? '' : ` and, if it could not withdraw, its ClusterSet`}.`,
+    `On ${c(id)}, remove what Antrea Multi-cluster left: the engines no longer deliver its bundle but delete nothing of it, so its Antrea installation stays and so do its Gateway annotation, its ${c('antrea-mc-controller')}, its verification's Job, ConfigMap and RBAC${m.withdrawing ? '' : ` and, if it could not withdraw, its ClusterSet`} (its ServiceExports went with its exports units).`,
     [
-      ...exported.map((s) => `${kubectlIn(id)} -n ${q(s.namespace)} delete serviceexport ${q(s.name)} --ignore-not-found`),
       `${kubectlIn(id)} -n ${q(ns)} delete clusterset ${q(cs)} --ignore-not-found`,
       ...m.cluster.gateways.map(
         (g) => `${kubectlIn(id)} annotate node ${q(g.node)} multicluster.antrea.io/gateway-${g.ip ? ' multicluster.antrea.io/gateway-ip-' : ''}`,
@@ -105,13 +105,9 @@ export function memberLeavingItems(
     ],
   );
   if (flux) {
-    // every Kustomization a member has had: its layers, one per Namespace it exported from, its verification
-    const namespaces = [...new Set(exported.map((s) => s.namespace))].sort();
-    const names = [
-      ...LAYER_DIRECTORIES.map((l) => engineName(cs, id, l)),
-      ...namespaces.map((n) => exportKustomizationName(cs, id, n)),
-      ...(before.spec.verify.job ? [verifyKustomizationName(cs, id)] : []),
-    ];
+    // every guarded Kustomization a member has had: its layers and its verification (its exports
+    // units are not guarded: the parent deleted them, and their ServiceExports, with the merge)
+    const names = [...LAYER_DIRECTORIES.map((l) => engineName(cs, id, l)), ...(before.spec.verify.job ? [verifyKustomizationName(cs, id)] : [])];
     add(
       'after merging',
       `Remove the orphaned Flux Kustomizations of ${c(id)} once you no longer want them: they keep ${c('prune: true')}, so turn it off before deleting them, or Flux uninstalls Antrea from ${c(id)}.`,
@@ -124,9 +120,9 @@ export function memberLeavingItems(
   if (argocd)
     add(
       'after merging',
-      `Argo CD: the ApplicationSets delete the Applications of ${c(id)} and keep what they applied. If you applied ${c('argocd/applications/')} instead, delete them yourself (they have no resources finalizer, so ${c(id)} stays as it is).`,
+      `Argo CD: the ApplicationSets delete the Applications of ${c(id)}; its bundle's and its verification's keep what they applied, its exports and Tier-restart Applications delete theirs (resources finalizer). If you applied ${c('argocd/applications/')} instead, delete them yourself (the same holds: its Antrea stays as it is).`,
       [
-        `kubectl --context "$ARGOCD_CONTEXT" -n ${q(argocd.namespace)} delete application ${q(engineName(cs, id))} ${q(engineName(cs, id, EXPORTS_DIRECTORY))} --ignore-not-found`,
+        `kubectl --context "$ARGOCD_CONTEXT" -n ${q(argocd.namespace)} delete application ${[engineName(cs, id), ...[EXPORTS_DIRECTORY, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY].map((u) => engineName(cs, id, u))].map(q).join(' ')} --ignore-not-found`,
       ],
     );
   return items;

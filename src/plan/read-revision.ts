@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, resolve } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFINITION_EXTENSIONS } from '../load/load-clustersets';
 
 /** The definition files of one git revision, copied out of the object store (never the work tree). */
@@ -57,7 +57,7 @@ const resolves = (cwd: string, ref: string): boolean => {
  * `plan` needs a repository: said in the user's words, not git's. Run before anything else, so
  * that outside a repository or with an unknown --base the first line says what to do.
  */
-export function checkRepository(cwd: string, base: string | undefined): void {
+export function checkRepository(cwd: string, base: string | undefined, paths: readonly string[] = []): void {
   try {
     git(cwd, ['rev-parse', '--is-inside-work-tree']);
   } catch {
@@ -65,8 +65,26 @@ export function checkRepository(cwd: string, base: string | undefined): void {
       'not a git repository: plan compares the definitions with a git revision (by default the merge base with the default branch); run it inside the repository that holds clustersets/, or create one with `git init` and a first commit',
     );
   }
+  // git's own words for this are "fatal: … is outside repository"
+  const top = realpathSync(git(cwd, ['rev-parse', '--show-toplevel']).trim());
+  for (const p of paths) {
+    const inside = relative(top, realpathOrSelf(resolve(cwd, p)));
+    if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
+      throw new GitError(
+        `${p} is outside the repository at ${top}: plan compares definitions with a git revision of this repository; name definitions inside it, or check a file elsewhere with \`clusterset validate\``,
+      );
+  }
   if (base !== undefined && !resolves(cwd, base))
     throw new GitError(`unknown git revision "${base}" (--base): name a branch, tag or commit of this repository, such as --base origin/main or --base HEAD~1`);
+}
+
+/** The real path of an existing file or folder (symlinks resolved, as git resolves them), else the path as given. */
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**

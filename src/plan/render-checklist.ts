@@ -1,4 +1,5 @@
 import type { ChecklistItem } from './checklist';
+import { printable } from '../diagnostics/printable';
 import { markdownWithCode } from './markdown';
 
 const WHEN: readonly ChecklistItem['when'][] = ['before merging', 'after merging'];
@@ -12,8 +13,8 @@ export function checklistText(checklist: readonly ChecklistItem[] | undefined, c
   const lines = ['  checklist:'];
   for (const when of WHEN)
     for (const item of items.filter((i) => i.when === when)) {
-      lines.push(`    [ ] ${when}: ${item.text}`);
-      for (const c of item.commands ?? []) lines.push(`          ${c}`);
+      lines.push(`    [ ] ${when}: ${printable(item.text)}`);
+      for (const c of item.commands ?? []) lines.push(`          ${printable(c)}`);
     }
   return lines;
 }
@@ -33,7 +34,8 @@ export function checklistMarkdown(checklist: readonly ChecklistItem[] | undefine
       if (commands.length === 0) continue;
       const longest = Math.max(2, ...commands.flatMap((c) => (c.match(/`+/g) ?? []).map((r) => r.length)));
       const fence = '`'.repeat(longest + 1);
-      lines.push('', `  ${fence}sh`, ...commands.map((c) => `  ${c}`), `  ${fence}`, '');
+      // a command with a newline in a quoted value stays inside the item's block
+      lines.push('', `  ${fence}sh`, ...commands.map((c) => `  ${c.replace(/\n/g, '\n  ')}`), `  ${fence}`, '');
     }
   return lines.at(-1) === '' ? lines.slice(0, -1) : lines;
 }

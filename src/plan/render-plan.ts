@@ -1,5 +1,7 @@
 import { plural } from '../plural';
-import { escapeMarkdown, markdownWithIdentifiers } from './markdown';
+import { printable, printableJson, printableLines, workflowData } from '../diagnostics/printable';
+import { markdownWithIdentifiers } from './markdown';
+import { code, escapeMarkdown } from '../synth/notes-markdown';
 import { planIdentifiers } from './plan-identifiers';
 import { checklistMarkdown, checklistText } from './render-checklist';
 import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan';
@@ -48,52 +50,55 @@ const countText = (plan: Plan, cs: string): string[] =>
 export function renderPlan(format: PlanFormat, plan: Plan, header: PlanHeader): string {
   switch (format) {
     case 'json':
-      return `${JSON.stringify(
-        {
-          base: header.base,
-          head: header.head,
-          summary: tally(plan.changes),
-          destructive: plan.changes.some((c) => c.impact === 'destructive'),
-          changes: plan.changes,
-          checklist: plan.checklist ?? [],
-          counts: plan.counts,
-        },
-        null,
-        2,
+      return `${printableJson(
+        JSON.stringify(
+          {
+            base: header.base,
+            head: header.head,
+            summary: tally(plan.changes),
+            destructive: plan.changes.some((c) => c.impact === 'destructive'),
+            changes: plan.changes,
+            checklist: plan.checklist ?? [],
+            counts: plan.counts,
+          },
+          null,
+          2,
+        ),
       )}\n`;
     case 'markdown':
-      return renderMarkdown(plan, header);
+      // values are code spans or escaped (markdown.ts); whatever else slipped through shows escaped
+      return printableLines(renderMarkdown(plan, header));
     case 'github':
       // workflow commands: one annotation per destructive or disruptive change, then the text plan
       return `${plan.changes
         .filter((c) => c.impact === 'refused' || c.impact === 'destructive' || c.impact === 'disruptive')
-        .map(
-          (c) => `::${c.impact === 'disruptive' ? 'warning' : 'error'} title=clusterset plan (${c.impact})::${workflowEscape(`${c.clusterSet}: ${c.text}`)}\n`,
-        )
+        .map((c) => `::${c.impact === 'disruptive' ? 'warning' : 'error'} title=clusterset plan (${c.impact})::${workflowData(`${c.clusterSet}: ${c.text}`)}\n`)
         .join('')}${renderText(plan, header)}`;
     case 'text':
       return renderText(plan, header);
   }
 }
 
+/** Text inside an HTML block (`<summary>`), where Markdown escapes are not read: entities instead. */
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
 const stepsTitle = (c: PlanChange) => (c.impact === 'refused' ? `refused by Antrea (${c.code ?? 'transition'}); the supported procedure` : 'steps, in order');
 
-/** GitHub workflow command data: %, CR and LF are escaped so a value cannot start another command. */
-const workflowEscape = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-
+/** Each line of the text plan holds values: one line each, whatever they hold (printable.ts). */
 function renderText(plan: Plan, header: PlanHeader): string {
-  const lines = [`clusterset plan: ${header.base} → ${header.head}`, ''];
+  const v = printable;
+  const lines = [`clusterset plan: ${v(header.base)} → ${v(header.head)}`, ''];
   if (plan.changes.length === 0) return `${lines.join('\n')}no changes\n`;
   for (const cs of clusterSetsOf(plan)) {
-    lines.push(`ClusterSet ${cs}`);
+    lines.push(`ClusterSet ${v(cs)}`);
     for (const c of plan.changes.filter((x) => x.clusterSet === cs)) {
-      lines.push(`  [${c.impact}] ${c.text}`);
-      for (const d of c.details ?? []) lines.push(`      ${d}`);
-      if (c.steps?.length) lines.push(`      ${stepsTitle(c)}:`, ...c.steps.map((step, i) => `        ${i + 1}. ${step}`));
+      lines.push(`  [${c.impact}] ${v(c.text)}`);
+      for (const d of c.details ?? []) lines.push(`      ${v(d)}`);
+      if (c.steps?.length) lines.push(`      ${v(stepsTitle(c))}:`, ...c.steps.map((step, i) => `        ${i + 1}. ${v(step)}`));
     }
     lines.push(...checklistText(plan.checklist, cs));
     const counts = countText(plan, cs);
-    if (counts.length > 0) lines.push('  objects (+ added, ~ changed, - removed):', ...counts.map((l) => `    ${l}`));
+    if (counts.length > 0) lines.push('  objects (+ added, ~ changed, - removed):', ...counts.map((l) => `    ${v(l)}`));
     lines.push('');
   }
   lines.push(summaryLine(plan));
@@ -105,7 +110,7 @@ function renderText(plan: Plan, header: PlanHeader): string {
  * the fleet, the text stays under MARKDOWN_LIMIT: details are dropped from the end with a count.
  */
 function renderMarkdown(plan: Plan, header: PlanHeader): string {
-  const head = [PLAN_MARKER, `### clusterset plan`, '', `\`${header.base}\` → \`${header.head}\`: **${summaryLine(plan)}**`, ''];
+  const head = [PLAN_MARKER, `### clusterset plan`, '', `${code(header.base)} → ${code(header.head)}: **${summaryLine(plan)}**`, ''];
   if (plan.changes.length === 0) return `${head.join('\n')}\n`;
   const sets = clusterSetsOf(plan);
   const impacts = shownImpacts(plan);
@@ -134,7 +139,7 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
     const counts = (compact ? allCounts.slice(0, 20) : allCounts).map((l) => `- ${escapeMarkdown(l)}`);
     if (counts.length < allCounts.length) counts.push(`- _${plural(allCounts.length - counts.length, 'more cluster')} not shown_`);
     return [
-      `<details><summary>${escapeMarkdown(cs)}: ${plural(changes.length, 'change')}</summary>`,
+      `<details><summary>${escapeHtml(cs)}: ${plural(changes.length, 'change')}</summary>`,
       '',
       ...(diagram ? [diagram, ''] : []),
       ...body,

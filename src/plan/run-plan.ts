@@ -41,7 +41,7 @@ export interface PlanResult {
  * the work tree. Throws GitError for a problem with the repository or the ref.
  */
 export async function runPlan(options: PlanOptions): Promise<PlanResult> {
-  checkRepository(options.cwd, options.base);
+  checkRepository(options.cwd, options.base, options.paths);
   const base = options.base ?? defaultBase(options.cwd);
   const header = describeRevisions(options.cwd, base, options.base);
   const revision = readRevision(options.cwd, base, options.paths);

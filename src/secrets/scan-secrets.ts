@@ -3,6 +3,7 @@ import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { LineIndex } from '../load/source-file';
+import { findTokenMaterial } from '../token-material';
 
 /**
  * secretlint's core marks the start and end of every rule run on the process's performance
@@ -24,12 +25,6 @@ export interface SecretFinding {
   readonly detector: string;
 }
 
-/**
- * Kubernetes service-account tokens are JSON Web Tokens, which the preset does not look for: a
- * base64url header (always `{"…`, so `eyJ`), payload and signature.
- */
-const JWT = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+/g;
-
 /** secretlint's findings in a text, as offsets and the detector's rule id. */
 export interface LintMessage {
   readonly range: readonly [number, number];
@@ -43,10 +38,14 @@ export async function lintSecrets(text: string, filePath: string): Promise<LintM
   return result.messages.map((m) => ({ range: [m.range[0], m.range[1]], ruleId: m.ruleId }));
 }
 
-/** secretlint's messages and the JSON Web Tokens of a text, in text order. */
+/**
+ * secretlint's messages and the Kubernetes token material of a text (token-material.ts: JSON Web
+ * Tokens and PEM blocks, also encoded, prefixed or inside other text, which the preset does not
+ * look for), in text order.
+ */
 export function findingsOf(text: string, messages: readonly LintMessage[]): SecretFinding[] {
   const found = messages.map((m) => ({ start: m.range[0], end: m.range[1], detector: m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '') }));
-  for (const m of text.matchAll(JWT)) found.push({ start: m.index, end: m.index + m[0].length, detector: 'jwt' });
+  for (const m of findTokenMaterial(text)) found.push({ start: m.start, end: m.end, detector: m.kind });
   return found.sort((a, b) => a.start - b.start);
 }
 

@@ -13,10 +13,21 @@ export const GUARD_ANNOTATIONS: Readonly<Record<string, string>> = {
   [FLUX_PRUNE]: 'disabled',
 };
 
-/** Partial objects (Gateway Nodes) are patched with server-side apply, never replaced. */
+export const FLUX_SSA = 'kustomize.toolkit.fluxcd.io/ssa';
+
+/**
+ * Partial objects (Gateway Nodes) are patched with server-side apply, never replaced, and own
+ * nothing but their keys: with `ssa: Merge` kustomize-controller leaves what kubectl set there (a
+ * cordon while a Node drains, taints, labels, hand-set annotations). Without it, it hands every
+ * `kubectl*` manager's fields to itself before each apply, and the apply removes them
+ * (kustomize-controller `apply()` cleanup options; fluxcd/pkg ssa patch.go `matchFieldManager`).
+ * Argo CD's server-side apply migrates only `kubectl-client-side-apply` (gitops-engine
+ * sync_context.go `applyObject`), so a cordon stays there without more.
+ */
 export const PARTIAL_GUARD_ANNOTATIONS: Readonly<Record<string, string>> = {
   [ARGOCD_SYNC_OPTIONS]: 'Prune=false,Delete=false,ServerSideApply=true',
   [FLUX_PRUNE]: 'disabled',
+  [FLUX_SSA]: 'Merge',
 };
 
 /** Whether an object carries both engines' guards. */

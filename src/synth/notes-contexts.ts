@@ -30,7 +30,7 @@ export function contextsSection(definition: ClusterSet, clusters: readonly Effec
   return [
     '## Tools and kubeconfig contexts',
     `The commands below need ${toolsOf(definition, clusters).map(code).join(', ')}. Each names its cluster with ${code('--context <clusterID>')}. ` +
-      `If your kubeconfig has a context per cluster under other names, rename each once (${code(`kubectl config rename-context CURRENT-NAME ${first}`)}). ` +
+      `If your kubeconfig has a context per cluster under other names, rename each once (${code(`kubectl config rename-context CURRENT-NAME ${q(first)}`)}). ` +
       `If you have one kubeconfig file per cluster (as kubeadm writes them, all with the same context name), make from each a copy whose context is named after the cluster ID, and use them together; replace the file names with yours:`,
     sh([
       '# kubeconfig_as <clusterID> <kubeconfig file>: a self-contained copy in kubeconfigs/, its context, cluster and user named <clusterID>',

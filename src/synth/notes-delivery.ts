@@ -72,7 +72,16 @@ function argocdSection(definition: ClusterSet, clusters: readonly EffectiveClust
       `kubectl --context "$ARGOCD_CONTEXT" -n ${ns} get applicationset ${q(engineName(cs))} -o jsonpath='{.status.applicationStatus}'`,
       `kubectl --context "$ARGOCD_CONTEXT" -n ${ns} get applications -l ${LABELS.clusterSet}=${q(cs)}`,
     ]),
-    "Health shows on each Application: with the ClusterSet health check, a member's Application is Healthy once its ClusterSet is connected to the leader, and stays Progressing until its token is in place (Member tokens).",
+    "Health shows on each Application: with the ClusterSet health check, a member's Application is Healthy once its ClusterSet is connected to the leader, and stays Progressing until its token is in place (Member tokens). A sync never waits for that: it ends once the last layer is applied, so a later commit is synced even while a member is not connected.",
+    `Beside them, each member's units have Applications of their own, which nothing waits for: ${
+      [
+        ...(definition.spec.services.length > 0 ? [`${code(`${cs}-<clusterID>-exports`)} (its ServiceExports)`] : []),
+        ...(definition.spec.tiers.length > 0
+          ? [`${code(`${cs}-<clusterID>-tier-restart`)} (the Job that restarts its ${code('antrea-mc-controller')} once its Tiers exist)`]
+          : []),
+        ...(definition.spec.verify.job ? [`${code(`${cs}-<clusterID>-verify`)} (its verification Job)`] : []),
+      ].join(', ') || 'none here'
+    }.`,
   ].join('\n\n');
 }
 
@@ -80,8 +89,8 @@ function fluxSection(definition: ClusterSet, clusters: readonly EffectiveCluster
   const cs = definition.metadata.name;
   const flux = definition.spec.delivery.flux!;
   const ns = q(flux.namespace);
-  const source = `--source=${flux.sourceRef.kind}/${flux.sourceRef.name}${flux.sourceRef.namespace ? `.${flux.sourceRef.namespace}` : ''}`;
-  const path = (rest: string) => `--path=./${[flux.path.replace(/^(\.\/)+|\/+$/g, ''), cs, rest].filter(Boolean).join('/')}`;
+  const source = q(`--source=${flux.sourceRef.kind}/${flux.sourceRef.name}${flux.sourceRef.namespace ? `.${flux.sourceRef.namespace}` : ''}`);
+  const path = (rest: string) => q(`--path=./${[flux.path.replace(/^(\.\/)+|\/+$/g, ''), cs, rest].filter(Boolean).join('/')}`);
   const last = (id: string) => engineName(cs, id, LAYER_DIRECTORIES.at(-1)!);
   if (mode === 'flux-hub') {
     const remote = clusters.filter((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
@@ -89,7 +98,9 @@ function fluxSection(definition: ClusterSet, clusters: readonly EffectiveCluster
       '## Delivery with Flux (hub)',
       `Once, on the cluster that runs the hub Flux (${code('$FLUX_CONTEXT')}): a kubeconfig Secret for every remote cluster (self-contained, no exec plugin: the files the kubeconfig contexts section writes are), then one Kustomization for ${code('flux/')}. ` +
         "It creates five Kustomizations per cluster, one per layer, each member's first after the leader's last" +
-        (definition.spec.verify.job || definition.spec.services.length > 0 ? ", and after a member's last layer the units nothing waits for (below)." : '.'),
+        (definition.spec.verify.job || definition.spec.services.length > 0 || definition.spec.tiers.length > 0
+          ? ", and after a member's last layer the units nothing waits for (below)."
+          : '.'),
       sh([
         ...remote.map((c) => {
           const ref = c.cluster.delivery.flux!.kubeConfigSecretRef!;
@@ -121,13 +132,16 @@ function fluxSection(definition: ClusterSet, clusters: readonly EffectiveCluster
   ].join('\n\n');
 }
 
-/** The Flux units after a member's last layer that nothing waits for: its exports and its verification (docs/verify.md). */
+/** The Flux units after a member's last layer that nothing waits for: its exports, its Tier restart and its verification (docs/verify.md). */
 function afterLastLayer(definition: ClusterSet, cs: string, ns: string): string[] {
   const units = [
     ...(definition.spec.services.length > 0 ? [`${code(`${cs}-<clusterID>-exports-<namespace>`)}, its ServiceExports per Namespace`] : []),
+    ...(definition.spec.tiers.length > 0
+      ? [`${code(`${cs}-<clusterID>-tier-restart`)}, the Job that restarts its ${code('antrea-mc-controller')} once its Tiers exist`]
+      : []),
     ...(definition.spec.verify.job
       ? [
-          `${code(`${cs}-<clusterID>-verify`)}, its verification Job: Ready once the Job has passed its checks. A failed Job stays failed: to run it again, delete it (${code('kubectl -n <member namespace> delete job -l antrea-clusterset/unit=verify')}) and ${code(`flux -n ${ns} reconcile kustomization ${cs}-<clusterID>-verify`)}`,
+          `${code(`${cs}-<clusterID>-verify`)}, its verification Job: Ready once the Job has passed its checks. A failed Job stays failed: to run it again, delete it (${code('kubectl -n <member namespace> delete job -l antrea-clusterset/unit=verify')}) and ${code(`flux -n ${ns} reconcile kustomization ${q(cs)}-<clusterID>-verify`)}`,
         ]
       : []),
   ];

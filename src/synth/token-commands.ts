@@ -1,7 +1,7 @@
 import { MC_CONTROLLER } from '../antrea/workloads/constants';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
-import { memberTokenName } from './objects/member-credentials';
+import { memberTokenName } from '../model/default-names';
 import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 

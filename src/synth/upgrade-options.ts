@@ -19,7 +19,7 @@ export function upgradeOptionsFor(definition: ClusterSet): UpgradeOptions {
   const gossips = gates.Egress !== false || gates.ServiceExternalIP !== false;
   const relaxed = memberlist.gossipVerifyIncoming === false && memberlist.gossipVerifyOutgoing === false;
   return {
-    leaderNamespace: definition.spec.leader.namespace,
+    leaderNamespace: q(definition.spec.leader.namespace),
     leaderKubectl: `${kubectlIn(definition.spec.leader.clusterID)}`,
     leaderID: q(definition.spec.leader.clusterID),
     gossip: !gossips ? 'unused' : relaxed ? 'relaxed' : 'unknown',

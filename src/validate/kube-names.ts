@@ -30,3 +30,23 @@ export function labelValueProblem(value: string): string | undefined {
   if (!LABEL_NAME.test(value)) return 'it must consist of letters, digits, "-", "_" and ".", and start and end with a letter or digit';
   return undefined;
 }
+
+/**
+ * The characters a URL carries unencoded (RFC 3986: unreserved, reserved and `%`; printable ASCII
+ * without space, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`). Go's url.Parse, which every
+ * Kubernetes client and both engines use, refuses control characters; the rest would reach the
+ * outputs as they are.
+ */
+export const URL_TEXT = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
+
+/**
+ * A container image repository prefix as registries and the container runtimes parse it
+ * (github.com/distribution/reference, regexp.go): a registry host (a domain or an IPv6 literal,
+ * with a port) or a path component, then path components of lowercase letters and digits with
+ * `.`, `_`, `__` or `-` between them; a trailing `/` is dropped (images.ts).
+ */
+const DOMAIN_COMPONENT = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
+export const IMAGE_PREFIX = new RegExp(
+  `^(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*(?::[0-9]+)?|\\[[0-9A-Fa-f:]+\\](?::[0-9]+)?|${PATH_COMPONENT})(?:/${PATH_COMPONENT})*/?$`,
+);

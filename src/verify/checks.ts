@@ -25,6 +25,8 @@ export interface CheckInstance {
   readonly reads: readonly ReadRule[];
   /** service-imported: whether this cluster exports the Service itself (so its import needs no other member) */
   readonly exportedHere?: boolean;
+  /** where to look when it fails (docs/verify.md, "Reading a failure"); `status` prints it under a failure */
+  readonly hint: string;
 }
 
 export type CheckId = 'clusterset-connected' | 'members-connected' | 'gateway-elected' | 'service-imported' | 'service-answers';
@@ -64,7 +66,7 @@ export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCl
   if (c.withdrawing) return [];
   return [
     ...(c.isLeader ? [membersConnected(c, name, leader.namespace, activeMembers(clusters))] : []),
-    ...(c.isMember ? [clusterSetConnected(c, name, leader.clusterID)] : []),
+    ...(c.isMember ? [clusterSetConnected(c, name, leader.clusterID, leader.server)] : []),
     ...(c.isMember && c.cluster.gateways.length > 0 ? [gatewayElected(c)] : []),
     // Antrea's importer imports every Service exported anywhere in the ClusterSet, the exporter's own included
     ...(c.isMember ? definition.spec.services.map((s) => serviceImported(c, s.namespace, s.name, s.exportFrom)) : []),
@@ -98,7 +100,7 @@ const exportsHere = (c: EffectiveCluster, exportFrom: '*' | readonly string[]): 
 const words = (...parts: (string | { v: string })[]): string => parts.map((p) => (typeof p === 'string' ? shellQuote(p) : `"$${p.v}"`)).join('');
 
 /** A member's ClusterSet is connected to its leader, which confirms it leads (the health rule's Healthy). */
-function clusterSetConnected(c: EffectiveCluster, name: string, leaderID: string): CheckInstance {
+function clusterSetConnected(c: EffectiveCluster, name: string, leaderID: string, server: string): CheckInstance {
   const ns = c.cluster.namespace;
   const notFound = clusterSetNotFound(ns, name);
   const connected = `connected to leader ${leaderID}`;
@@ -118,6 +120,10 @@ function clusterSetConnected(c: EffectiveCluster, name: string, leaderID: string
   return {
     check: 'clusterset-connected',
     clusterID: c.clusterID,
+    hint:
+      `the token Secret ${ns}/${c.tokenSecretName} (its copy from the leader: the ClusterSet's README, dist/${name}/README.md, "Member tokens"), ` +
+      `the leader address ${server} as this member reaches it, and the leader's antrea-mc-controller (its log; from v2.7 its webhooks want this member's ServiceAccount on the leader to carry its cluster ID); ` +
+      'Unauthorized is a revoked or rotated token; "not found" is a bundle whose last layer is not applied yet',
     ...onClusterSet(ns, name, (o) => {
       const st = status(o);
       const entry = (Array.isArray(st.clusterStatuses) ? st.clusterStatuses[0] : undefined) as Record<string, unknown> | undefined;
@@ -146,6 +152,7 @@ function membersConnected(c: EffectiveCluster, name: string, ns: string, members
   return {
     check: 'members-connected',
     clusterID: c.clusterID,
+    hint: 'each member named: its own clusterset-connected check says why (a member that never announced itself has not reached the leader)',
     ...onClusterSet(ns, name, (o) => {
       const entries = status(o).clusterStatuses;
       const byID = new Map(
@@ -173,6 +180,7 @@ function gatewayElected(c: EffectiveCluster): CheckInstance {
   return {
     check: 'gateway-elected',
     clusterID: c.clusterID,
+    hint: `the Nodes ${nodes.join(', ')} exist and are Ready, carry multicluster.antrea.io/gateway (the bundle's 4-resources/Node.*.yaml), and antrea-agent runs with the multi-cluster Gateway on`,
     subject: 'Gateway',
     reads: [{ namespace: ns, ...GATEWAY, names: nodes }],
     evaluate: (objects) => {
@@ -199,6 +207,7 @@ function serviceImported(c: EffectiveCluster, ns: string, svc: string, exportFro
     check: 'service-imported',
     exportedHere: exportsHere(c, exportFrom),
     clusterID: c.clusterID,
+    hint: `the ServiceExport ${ns}/${svc} in the exporting members (its status says why: ServiceNotFound, ServiceWithoutEndpoints, …), then this member's clusterset-connected check`,
     subject: `Service ${ns}/${svc}`,
     reads: [{ namespace: ns, ...SERVICE_IMPORT, names: [svc] }],
     evaluate: (objects) => (objects.get('ServiceImport', ns, svc) ? { ok: true, message: ok } : { ok: false, message: missing }),
@@ -224,6 +233,7 @@ function serviceAnswers(c: EffectiveCluster, ns: string, svc: string, exportFrom
   return {
     check: 'service-answers',
     clusterID: c.clusterID,
+    hint: `the check service-imported for ${ns}/${svc}, the Gateways of both clusters (gateway-elected), and whether the exporting Pods answer on that port`,
     subject: `Service ${ns}/${svc}`,
     exportedHere: exportsHere(c, exportFrom),
     reads: [{ namespace: ns, ...SERVICE_IMPORT, names: [svc] }],

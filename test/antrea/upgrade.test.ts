@@ -65,7 +65,7 @@ describe('upgradeSteps', () => {
     // the key is made in each cluster at the moment, never written to a file in the repository
     expect(commands[secret]).toHaveLength(1);
     expect(commands[secret]![0]).toContain(
-      `do kubectl --context "$context" create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"; done`,
+      `| while IFS= read -r context; do kubectl --context "$context" create secret generic antrea-memberlist-keys -n kube-system --from-literal=keys="$(head -c 32 /dev/urandom | base64)"; done`,
     );
     expect(risks.join('\n')).not.toMatch(/turn them back on once/);
   });

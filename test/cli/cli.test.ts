@@ -108,6 +108,56 @@ describe('synth', () => {
     expect(r.stderr).toContain('demo-clusterset/stray.yaml (not generated)');
   });
 
+  // #40 item 3: a plain synth trusts the folders whose inputs manifest.json records (reading every
+  // file costs as much as the incremental run: docs/architecture.md); --check names the command
+  // that repairs what it found, and that command does
+  test.each([
+    { edit: 'a file of a bundle whose inputs are unchanged', path: 'demo-clusterset/demo-cluster-member2/kustomization.yaml', repair: ['--rebuild'] },
+    {
+      edit: 'an engine file whose inputs are unchanged',
+      path: 'demo-clusterset/argocd/applications/Application.argocd.demo-clusterset-demo-cluster-member3.yaml',
+      repair: ['--rebuild'],
+    },
+    { edit: 'the ApplicationSet and the README, which every synth compares', path: 'demo-clusterset/README.md', repair: [] },
+  ])('--check on $edit edited by hand names the command that repairs it', async ({ path, repair }) => {
+    const out = join(tmp, `repair-${path.replace(/\W/g, '-')}`);
+    expect((await run('synth', '--out', out, GOOD)).code).toBe(0);
+    writeFileSync(join(out, path), `${readFileSync(join(out, path), 'utf8')}# edited\n`);
+    // a file of a shared unit (named by the bytes this compiler wrote) is trusted the same way
+    if (repair.length > 0) {
+      const unit = readdirSync(join(out, '_shared'), { recursive: true }).find(
+        (f) => String(f).endsWith('.yaml') && !String(f).endsWith('kustomization.yaml'),
+      )!;
+      writeFileSync(join(out, '_shared', String(unit)), `${readFileSync(join(out, '_shared', String(unit)), 'utf8')}# edited\n`);
+    }
+    const r = await run('synth', '--check', '--out', out, GOOD);
+    expect(r.code).toBe(1);
+    const command = ['clusterset', 'synth', ...repair].join(' ');
+    expect(r.stderr).toContain(`run \`${command}\` and commit the result`);
+    expect((await run('synth', ...repair, '--out', out, GOOD)).code).toBe(0);
+    expect(await run('synth', '--check', '--out', out, GOOD)).toMatchObject({ code: 0, stdout: expect.stringMatching(/is up to date/) as unknown });
+  });
+
+  // #40 item 5: removed files are counted as removed, not as written
+  test('the summary counts written and removed files apart', async () => {
+    const out = join(tmp, 'removals');
+    expect((await run('synth', '--out', out, GOOD)).code).toBe(0);
+    const old = tree(out);
+    const before = Object.keys(old);
+    const smaller = join(tmp, 'demo-clusterset.yaml');
+    writeFileSync(smaller, readFileSync(GOOD, 'utf8').replace(/ {4}- clusterID: demo-cluster-member3\n(?: {6}.*\n)+/, ''));
+    const r = await run('synth', '--out', out, smaller);
+    expect(r.code).toBe(0);
+    const after = tree(out);
+    const m = /^wrote (\d+) changed files? and removed (\d+) files? in \S+ \(/.exec(r.stdout);
+    expect(m, r.stdout).not.toBeNull();
+    // the member's bundle, its Application and its credentials on the leader
+    const gone = before.filter((p) => !(p in after));
+    expect(gone.filter((p) => !p.includes('demo-cluster-member3'))).toEqual([]);
+    expect(Number(m![2])).toBe(gone.length);
+    expect(Number(m![1])).toBe(Object.entries(after).filter(([p, content]) => old[p] !== content).length);
+  });
+
   test('refuses to overwrite a directory it did not create', async () => {
     const out = join(tmp, 'foreign');
     cpSync('test/fixtures/cli', out, { recursive: true });

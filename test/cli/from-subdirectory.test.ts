@@ -21,7 +21,7 @@ beforeAll(async () => {
   cpSync('clustersets/demo-clusterset.yaml', join(repo, 'clustersets/demo-clusterset.yaml'));
   // the user guide's running ClusterSet, imported, so that `plan --live` has a definition to compare
   const imported = await cli(repo, ['import', GUIDE, '--token-source', 'manual']);
-  writeFileSync(join(repo, 'clustersets/test-clusterset.yaml'), imported.stdout.replace('delivery: <unset>', 'delivery: {}'));
+  writeFileSync(join(repo, 'clustersets/test-clusterset.yaml'), imported.stdout.replaceAll('delivery: <unset>', 'delivery: {}'));
   git('init', '-q', '-b', 'main');
   git('add', '.');
   git('commit', '-qm', 'base');

@@ -78,6 +78,21 @@ describe('clusterset init', () => {
     expect(runs.join('\n')).not.toContain('npm test');
   });
 
+  test('git add -A after a synth stages dist/ and nothing synth keeps beside it (#43)', async () => {
+    const dir = join(tmp, 'ignored');
+    await run('init', '--quiet', dir);
+    expect(spawnSync('git', ['init', '-q'], { cwd: dir }).status).toBe(0);
+    const out = join(dir, 'dist');
+    // twice: the second run leaves the spare tree beside the output
+    for (let i = 0; i < 2; i++) expect((await run('synth', '--quiet', '--out', out, join(dir, 'clustersets'))).code).toBe(0);
+    expect(readdirSync(join(dir, '.dist.clusterset'))).toContain('spare.json');
+    // the state folder ignores itself; the scaffold's .gitignore must hold without that (an older compiler wrote none)
+    rmSync(join(dir, '.dist.clusterset/.gitignore'));
+    const staged = spawnSync('git', ['add', '-A', '--dry-run'], { cwd: dir, encoding: 'utf8' }).stdout.split('\n');
+    expect(staged.filter((line) => line.includes('dist/'))).not.toEqual([]);
+    expect(staged.filter((line) => line.includes('.dist.clusterset') || line.includes('.clusterset-tmp-'))).toEqual([]);
+  });
+
   test('never overwrites: an existing package.json gains the dependency and scripts, other files are kept', async () => {
     const dir = join(tmp, 'existing');
     mkdirSync(join(dir, 'clustersets'), { recursive: true });

@@ -1,4 +1,3 @@
-import { KUBECTL_IMAGE } from '../../src/synth/objects/tier-restart';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -81,15 +80,17 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
       const objects = files
         .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml') && !isCrdFile(f.path))
         .map((f) => ({ path: f.path, object: objectOf(f.content) }));
-      // the tier-restart Job runs kubectl, pinned by digest, whatever the release
-      const images = objects.flatMap(({ object }) => JSON.stringify(object).match(/"image":"[^"]+"/g) ?? []).filter((i) => i !== `"image":"${KUBECTL_IMAGE}"`);
+      const images = objects.flatMap(({ object }) => JSON.stringify(object).match(/"image":"[^"]+"/g) ?? []);
       // a cloud's node-init runs upstream's startup-script image, whatever the release; the
-      // verification Job the image of spec.verify (pinned by digest)
+      // verification and Tier-restart Jobs the image of spec.verify (pinned by digest)
       const antreaImages = images.filter((image) => !image.includes('/startup-script:') && !image.includes(`"image":"${VERIFY_IMAGE}"`));
       expect(antreaImages.length, `${basename(file)} has Antrea images`).toBeGreaterThan(0);
-      // the verification Jobs (the tier-restart Jobs' kubectl image is left out above)
-      const jobs = objects.filter(({ object }) => object.kind === 'Job' && JSON.stringify(object).includes(`"image":"${VERIFY_IMAGE}"`)).length;
-      expect(images.length - antreaImages.length).toBe(objects.filter(({ object }) => object.metadata.name === NODE_INIT).length + jobs);
+      // the Jobs' containers
+      const jobContainers = objects
+        .filter(({ object }) => object.kind === 'Job')
+        .flatMap(({ object }) => JSON.stringify(object).match(/"image":"[^"]+"/g) ?? [])
+        .filter((i) => i === `"image":"${VERIFY_IMAGE}"`).length;
+      expect(images.length - antreaImages.length).toBe(objects.filter(({ object }) => object.metadata.name === NODE_INIT).length + jobContainers);
       for (const image of antreaImages) expect(image).toMatch(new RegExp(`:${version.replaceAll('.', '\\.')}"$`));
       // CRDs are large and hold no images, credentials or custom resources: their names come from their file names
       const crds = files.filter((f) => isCrdFile(f.path)).map((f) => basename(f.path).replace(/^CustomResourceDefinition\.(.*)\.yaml$/, '$1'));

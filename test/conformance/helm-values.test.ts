@@ -88,6 +88,13 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s Helm char
     expect(problems, `${version}: ${problems.join('; ')}`).toEqual([]);
   });
 
+  // the oldest Kubernetes of a release (kubernetes-version-unsupported) is the floor Helm enforces
+  test.skipIf(!have)("the chart's kubeVersion admits the release's oldest Kubernetes and nothing older", () => {
+    const { kubeVersion } = parse(readFileSync(join(chart, 'Chart.yaml'), 'utf8'), { version: '1.1' }) as { kubeVersion?: string };
+    expect(kubeVersion, 'a range with more than a floor needs more than this test').toMatch(/^>=\s*\d+\.\d+\.\d+(-0)?$/);
+    expect(/(\d+\.\d+)\./.exec(kubeVersion!)?.[1]).toBe(release.kubernetes.oldest);
+  });
+
   test.skipIf(!have)('every multicluster value the chart has for the agent is written, so none keeps a chart default by accident', () => {
     const ours = Object.keys(antreaHelmValues(optionsFor(release)).multicluster as Obj).sort();
     // wireGuard.port keeps the chart's default, as a full install keeps the conf default

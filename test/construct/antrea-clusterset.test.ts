@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'cdk8s';
@@ -77,6 +77,20 @@ describe('a construct refuses what validate refuses, with the same diagnostics',
     expect(error!.diagnostics.filter((d) => d.code === 'inline-secret')).toHaveLength(2);
     expect(error!.message).not.toContain(SLACK);
     expect(error!.message).not.toContain(second);
+  });
+
+  test('a definition file that is a link out of its folder is refused unread, as validate refuses it (#37 item 1)', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'clusterset-construct-outside-'));
+    try {
+      writeFileSync(join(outside, 'secret.yaml'), `token: ${SLACK}\n`);
+      const path = join(tmp, 'linked-out.yaml');
+      symlinkSync(join(outside, 'secret.yaml'), path);
+      const error = constructError(() => new AntreaClusterSet(new App(), 'demo', { definition: { file: path } }));
+      expect(error?.diagnostics).toEqual([expect.objectContaining({ code: 'file-system', file: path, line: 1, column: 1 })]);
+      expect(error!.message).not.toContain('token:');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   test('a secret in a definition given as data is refused at construction', () => {

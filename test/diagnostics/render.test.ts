@@ -83,6 +83,15 @@ describe('renderers', () => {
   });
 });
 
+// #40 item 5: a file saved with Windows line ends shows its lines as written, not ending in '?'
+test('text: the code frame of a CRLF file shows its lines without the carriage return', () => {
+  const crlf = new Map([[overlap.file, text.replace(/\n/g, '\r\n')]]);
+  const out = renderText([overlap], crlf);
+  expect(out).toContain('  6 |       podCIDRs: [10.244.16.0/20]\n    |                  ^^^^^^^^^^^^^^\n');
+  expect(out).toContain('  5 |     - clusterID: west\n');
+  expect(out).not.toMatch(/[?\r]\n/);
+});
+
 describe('terminal escapes from a definition', () => {
   test('are shown escaped in messages, hints and code frames, never sent to the terminal', () => {
     const evil = '\u001b[2J\u001b[Hall checks passed\u0007\u009b31m';

@@ -1,26 +1,26 @@
 import type { ApiServer } from './api-server';
 import type { Fleet } from './controllers';
-import { conditionOf, type Obj } from './kube';
+import type { Obj } from './kube';
 
 /**
  * What planned changes depend on beyond a first install (#27), modelled on the replay's fleet from
  * Antrea's own code, in this file so the first-install model stays as it is:
- * - admission: a Tier's priority is immutable and a Tier that an Antrea ClusterNetworkPolicy
- *   refers to cannot be deleted (pkg/controller/networkpolicy/validate.go, tierValidator
- *   updateValidate, deleteValidate); a Namespace holds one ClusterSet and the leader clusterID of a
+ * - admission: a Tier's priority is immutable, a new Tier may not take a priority another Tier has
+ *   nor be created once 20 priorities are taken, the built-in Tiers' included, and a Tier that an
+ *   Antrea ClusterNetworkPolicy refers to cannot be deleted (pkg/controller/networkpolicy/
+ *   validate.go, tierValidator updateValidate, createValidate, deleteValidate); a Namespace holds one ClusterSet and the leader clusterID of a
  *   ClusterSet is immutable (multicluster/cmd/multicluster-controller/clusterset_webhook.go, Handle);
  *   on Delete, the leader's webhook refuses while any MemberClusterAnnounce is in its Namespace, and
  *   a member's admits (same Handle). A member's announce lives as long as its ClusterSet naming that
  *   leader and Namespace: deleting the ClusterSet withdraws it (member/clusterset_controller.go,
  *   cleanUpResources);
- * - server-side apply field ownership of a Node's annotations: what the engine applied before and no
- *   longer applies is removed (the replay's apply merges and never removes);
  * - a member's policy import: on an import's creation or generation change, or when the controller
  *   starts, the member creates `antrea-mc-<name>` if its Tier exists, else records ACNPImportFailed
  *   and does not retry (member/acnp_resourceimport_controller.go; resourceimport_controller.go
  *   SetupWithManager, GenerationChangedPredicate); an export that goes takes the policy with it;
- * - the tier-restart Job: it completes once every Tier it waits for exists, and restarts the
- *   member's controller (synth/objects/tier-restart.ts);
+ * - a restart of the member's controller (the tier-restart Job's `kubectl rollout restart`, run
+ *   by job-runner.ts: a new `kubectl.kubernetes.io/restartedAt` in its pod template) handles every
+ *   import again;
  * - Gateway election: the active Gateway stays while annotated and Ready; otherwise another
  *   annotated candidate is elected (member/node_controller.go, Reconcile, recreateActiveGateway).
  */
@@ -35,22 +35,16 @@ export interface AntreaModel {
 
 const GATEWAY = 'multicluster.antrea.io/gateway';
 const BUILTIN_TIERS = new Set(['emergency', 'securityops', 'networkops', 'platform', 'application', 'baseline']);
-const RESTART = 'antrea-clusterset-tier-restart-';
+const BUILTIN_TIER_PRIORITIES = [50, 100, 150, 200, 250, 253];
+const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
 export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
   const model: AntreaModel = { activeGateway: new Map(), importFailed: new Map(), refusals: [] };
   /** per member cluster: import name → the generation the controller last handled */
   const handled = new Map<string, Map<string, number>>();
-  const restarted = new Set<string>();
+  /** per cluster: the mc-controller pod template's restartedAt last seen */
+  const restarted = new Map<string, string | undefined>();
   for (const c of fleet.clusters.values()) install(c, model, fleet);
-
-  const jobOutcome = fleet.jobOutcome;
-  fleet.jobOutcome = (c, job) => {
-    if (!job.metadata.name.startsWith(RESTART)) return jobOutcome(c, job);
-    const args = (job.spec.template.spec.initContainers[0].args as string[]).filter((a) => a.startsWith('tiers.crd.antrea.io/'));
-    if (!args.every((a) => c.get('crd.antrea.io', 'Tier', undefined, a.split('/')[1]!))) return undefined;
-    return jobOutcome(c, job);
-  };
 
   fleet.addControllers((c) => {
     restarts(c);
@@ -58,45 +52,52 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
     gateways(c);
   });
 
-  /** A completed tier-restart Job restarts the member's controller once: every import is handled again. */
+  /** A restarted member controller (a new restartedAt in its pod template) handles every import again. */
   function restarts(c: ApiServer): void {
-    for (const job of c.list('Job')) {
-      const key = `${c.clusterID}/${job.metadata.name}`;
-      if (!job.metadata.name.startsWith(RESTART) || restarted.has(key) || conditionOf(job, 'Complete')?.status !== 'True') continue;
-      restarted.add(key);
-      handled.delete(c.clusterID);
-      fleet.events.push({ cluster: c.clusterID, message: `${job.metadata.name} restarted antrea-mc-controller` });
+    for (const d of c.list('Deployment')) {
+      if (d.metadata.name !== 'antrea-mc-controller') continue;
+      const key = `${c.clusterID}/${d.metadata.namespace}`;
+      const at = d.spec.template?.metadata?.annotations?.[RESTARTED_AT] as string | undefined;
+      if (restarted.has(key) && restarted.get(key) !== at) {
+        handled.delete(c.clusterID);
+        fleet.events.push({ cluster: c.clusterID, message: `antrea-mc-controller in ${d.metadata.namespace} restarted (${RESTARTED_AT} ${at})` });
+      }
+      restarted.set(key, at);
     }
   }
 
+  /**
+   * member/acnp_resourceimport_controller.go: the policy imports the member's import reconciler
+   * reads from its leader (ResourceImports the leader made of its ResourceExports), each handled on
+   * its creation, a generation change, or a restart of the controller.
+   */
   function imports(c: ApiServer): void {
     for (const cs of c.list('ClusterSet')) {
-      const leaderID = cs.spec.leaders?.[0]?.clusterID as string | undefined;
-      if (!cs.spec.leaders?.[0]?.server || !leaderID || conditionOf(cs, 'Ready')?.status !== 'True') continue;
-      const leader = fleet.clusters.get(leaderID);
-      if (!leader) continue;
-      const exports = leader.list('ResourceExport', cs.spec.namespace as string).filter((e) => e.spec.kind === 'AntreaClusterNetworkPolicy');
+      const area = fleet.multicluster.connectedArea(c, cs.metadata.namespace!);
+      const leader = area && fleet.reach(area.server);
+      if (!area || !leader) continue;
+      const imported = leader.list('ResourceImport', area.leaderNamespace).filter((i) => i.spec.kind === 'AntreaClusterNetworkPolicy');
       const done = handled.get(c.clusterID) ?? new Map<string, number>();
       handled.set(c.clusterID, done);
       const failed = model.importFailed.get(c.clusterID) ?? new Set<string>();
       model.importFailed.set(c.clusterID, failed);
-      for (const e of exports) {
-        const generation = e.metadata.generation ?? 1;
-        if (done.get(e.spec.name) === generation) continue;
-        done.set(e.spec.name, generation);
-        const spec = e.spec.clusterNetworkPolicy as { tier?: string };
+      for (const i of imported) {
+        const generation = i.metadata.generation ?? 1;
+        if (done.get(i.spec.name) === generation) continue;
+        done.set(i.spec.name, generation);
+        const spec = i.spec.clusterNetworkPolicy as { tier?: string };
         const tier = spec.tier ?? 'application';
-        const name = `antrea-mc-${e.spec.name as string}`;
+        const name = `antrea-mc-${i.spec.name as string}`;
         if (!BUILTIN_TIERS.has(tier.toLowerCase()) && !c.get('crd.antrea.io', 'Tier', undefined, tier)) {
-          failed.add(e.spec.name);
-          fleet.events.push({ cluster: c.clusterID, message: `ACNPImportFailed ${e.spec.name}: Tier ${tier} does not exist` });
+          failed.add(i.spec.name);
+          fleet.events.push({ cluster: c.clusterID, message: `ACNPImportFailed ${i.spec.name}: Tier ${tier} does not exist` });
           continue;
         }
-        failed.delete(e.spec.name);
+        failed.delete(i.spec.name);
         c.put({ apiVersion: 'crd.antrea.io/v1beta1', kind: 'ClusterNetworkPolicy', metadata: { name }, spec });
       }
-      // an export that goes takes the member's policy with it
-      const names = new Set(exports.map((e) => `antrea-mc-${e.spec.name as string}`));
+      // an import that goes takes the member's policy with it
+      const names = new Set(imported.map((i) => `antrea-mc-${i.spec.name as string}`));
       for (const p of c.list('ClusterNetworkPolicy'))
         if (p.metadata.name.startsWith('antrea-mc-') && !names.has(p.metadata.name)) {
           c.delete(p);
@@ -120,7 +121,7 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
   return model;
 }
 
-/** The Antrea webhooks and server-side apply's removal of a Node's released annotations, on one API server. */
+/** The Antrea webhooks, on one API server (server-side apply's field ownership is the API server's, server-side-apply.ts). */
 function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
   const admit = c.admit.bind(c);
   c.admit = (o: Obj) => {
@@ -129,6 +130,12 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
     const live = c.getLike(o);
     let reason: string | undefined;
     if (o.kind === 'Tier' && live && live.spec.priority !== o.spec.priority) reason = 'update to Tier priority is not allowed';
+    if (o.kind === 'Tier' && !live) {
+      // the built-in Tiers antrea-controller creates (pkg/controller/networkpolicy/tier.go) are not objects here
+      const priorities = new Set([...BUILTIN_TIER_PRIORITIES, ...c.list('Tier').map((t) => t.spec.priority as number)]);
+      if (priorities.has(o.spec.priority)) reason = `tier ${o.metadata.name} priority ${o.spec.priority} overlaps with existing Tier`;
+      else if (priorities.size >= 20) reason = 'maximum number of Tiers supported: 20';
+    }
     if (o.kind === 'ClusterSet') {
       if (!live && c.list('ClusterSet', o.metadata.namespace).length > 0) reason = 'multiple ClusterSets in a Namespace are not allowed';
       if (live && live.spec.leaders?.[0]?.clusterID !== o.spec.leaders?.[0]?.clusterID) reason = "the field 'clusterID' of the leader is immutable";
@@ -156,23 +163,6 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
     }
     return remove(o);
   };
-  // server-side apply: the annotations the engine applied to a Node and no longer applies are removed
-  const applied = new Map<string, Set<string>>();
-  const apply = c.apply.bind(c);
-  c.apply = (o, options = {}) => {
-    const r = apply(o, options);
-    if (!r.ok || options.dryRun || o.kind !== 'Node') return r;
-    const now = new Set(Object.keys(o.metadata.annotations ?? {}));
-    const released = [...(applied.get(o.metadata.name) ?? [])].filter((k) => !now.has(k));
-    applied.set(o.metadata.name, now);
-    const live = c.getLike(o);
-    if (live && released.length > 0) {
-      const annotations = { ...live.metadata.annotations };
-      for (const k of released) delete annotations[k];
-      c.put({ ...live, metadata: { ...live.metadata, annotations } });
-    }
-    return r;
-  };
 }
 
 /** A leader's ClusterSet: the live one names no leader server (a member's names the leader it connects to). */
@@ -181,12 +171,7 @@ const isLeaderClusterSet = (c: ApiServer, o: Pick<Obj, 'apiVersion' | 'kind' | '
   return live !== undefined && !live.spec.leaders?.[0]?.server;
 };
 
-/** The members whose MemberClusterAnnounce is in a leader's Namespace: each member ClusterSet that names that leader and Namespace. */
+/** The members whose MemberClusterAnnounce is in a leader's Namespace (the announces their controllers wrote there). */
 export function announcing(fleet: Fleet, leaderID: string, namespace: string): string[] {
-  return [...fleet.clusters.values()]
-    .filter((m) =>
-      m.list('ClusterSet').some((cs) => cs.spec.leaders?.[0]?.server && cs.spec.leaders[0].clusterID === leaderID && cs.spec.namespace === namespace),
-    )
-    .map((m) => m.clusterID)
-    .sort();
+  return (fleet.clusters.get(leaderID)?.list('MemberClusterAnnounce', namespace) ?? []).map((a) => a.clusterID as string).sort();
 }

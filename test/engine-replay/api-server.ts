@@ -1,5 +1,6 @@
 import { evaluate } from '@marcbachmann/cel-js';
 import { annotation, builtInOf, clone, conditionOf, groupOf, keyOf, refOf, versionOf, type Obj } from './kube';
+import { clientSideApply, merge, serverSideApply, update } from './server-side-apply';
 
 /** What a cluster is before any engine applies a bundle to it. */
 export interface ClusterOptions {
@@ -18,6 +19,8 @@ export interface ClusterOptions {
   readonly preinstalled?: readonly Obj[];
   /** Kubernetes minor version (1.x): ValidatingAdmissionPolicy is served from 1.30 */
   readonly kubernetesMinor?: number;
+  /** the URLs its API server answers on (a load balancer, a DNS name, an IP); the first is the one kubeconfigs name */
+  readonly addresses?: readonly string[];
 }
 
 export type ApplyResult = { ok: true; created: boolean } | { ok: false; error: string };
@@ -43,6 +46,11 @@ export class ApiServer {
   readonly cni: 'none' | 'other';
   readonly kubernetesMinor: number;
   readonly nodes: NodeState[];
+  /** the URLs it answers on, without a trailing slash */
+  readonly addresses: string[];
+  /** the cluster CA's certificate, as a token Secret's `ca.crt` carries it (base64): a client that trusts another cluster's CA fails TLS */
+  readonly ca: string;
+  private serviceIPs = 0;
   private readonly store = new Map<string, Obj>();
   private resourceVersion = 0;
   /** moves on every write: equal values, equal store */
@@ -56,6 +64,8 @@ export class ApiServer {
     this.clusterID = options.clusterID;
     this.cni = options.cni;
     this.kubernetesMinor = options.kubernetesMinor ?? 31;
+    this.addresses = (options.addresses ?? [`https://${options.clusterID}.clusters.test:6443`]).map((a) => a.replace(/\/+$/, ''));
+    this.ca = btoa(`the CA of ${options.clusterID}`);
     this.nodes = [{ name: `${options.clusterID}-control-plane`, controlPlane: true }, ...options.nodes.map((name) => ({ name, controlPlane: false }))];
     for (const ns of [...SYSTEM_NAMESPACES, ...(options.namespaces ?? [])]) this.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     for (const n of this.nodes)
@@ -109,33 +119,64 @@ export class ApiServer {
   // --- writes ------------------------------------------------------------------------------
 
   /**
-   * Server-side apply (`PATCH` with `application/apply-patch+yaml`): creates the object or merges
-   * the applied fields into the live one, keeping fields other managers own (a controller's
-   * `caBundle`, `status`). Returns the API server's refusal, if any.
+   * An apply by a field manager (server-side-apply.ts): server-side (`PATCH` with
+   * `application/apply-patch+yaml`, with force, as both engines apply) or client-side (`kubectl
+   * apply`'s three-way merge, `clientSide`). It creates the object or merges the applied fields into
+   * the live one, keeping fields other managers own (a controller's `caBundle`, `status`, a
+   * person's `kubectl cordon`) and removing those this manager applied before and no longer applies.
+   * Returns the API server's refusal, if any.
    */
-  apply(o: Obj, options: { dryRun?: boolean } = {}): ApplyResult {
+  apply(o: Obj, options: { dryRun?: boolean; manager?: string; force?: boolean; clientSide?: boolean } = {}): ApplyResult {
     const refusal = this.admit(o);
     if (refusal) return { ok: false, error: refusal };
     const live = this.getLike(o);
+    const manager = options.manager ?? 'kubectl';
+    let next: Obj;
+    if (options.clientSide) next = clientSideApply(live, o, manager);
+    else {
+      const r = serverSideApply(live, o, manager, options.force ?? true);
+      if ('conflict' in r) return { ok: false, error: r.conflict };
+      next = r.object;
+    }
     if (options.dryRun) return { ok: true, created: live === undefined };
     if (!live) {
-      this.put(clone(o));
+      this.write(next, undefined);
       return { ok: true, created: true };
     }
-    const merged = mergeApplied(live, clone(o));
-    if (JSON.stringify(strip(merged)) !== JSON.stringify(strip(live))) {
-      if (JSON.stringify(merged.spec) !== JSON.stringify(live.spec)) merged.metadata.generation = (live.metadata.generation ?? 1) + 1;
-      merged.metadata.resourceVersion = String(++this.resourceVersion);
-      this.store.set(keyOf(merged), merged);
+    if (JSON.stringify(strip(next)) !== JSON.stringify(strip(live))) {
+      if (JSON.stringify(next.spec) !== JSON.stringify(live.spec)) next.metadata.generation = (live.metadata.generation ?? 1) + 1;
+      next.metadata.resourceVersion = String(++this.resourceVersion);
+      this.store.set(keyOf(next), next);
     }
     return { ok: true, created: false };
   }
 
-  /** A controller's own write (status, caBundle, a token): no admission, as the controllers' writes pass ours. */
-  put(o: Obj): Obj {
+  /**
+   * A write that is not an apply (a controller's status, caBundle or token; `kubectl label`,
+   * `annotate`, `taint`, `cordon`): no admission, as the controllers' writes pass ours; the writer
+   * owns what it changed (server-side-apply.ts `update`). An object being deleted whose last
+   * finalizer this write removes is gone.
+   */
+  put(o: Obj, manager = 'controller'): Obj {
     const live = this.getLike(o);
+    if (live?.metadata.deletionTimestamp && !((o.metadata.finalizers as string[] | undefined)?.length ?? 0)) {
+      this.remove(o);
+      return o;
+    }
+    return this.write(update(live, o, manager), live);
+  }
+
+  /** Stores a written object: what the API server itself sets on every write. */
+  private write(o: Obj, live: Obj | undefined): Obj {
+    if (live?.metadata.deletionTimestamp) o.metadata.deletionTimestamp = live.metadata.deletionTimestamp;
     o.metadata.generation ??= live?.metadata.generation ?? 1;
-    o.metadata.resourceVersion = String(++this.resourceVersion);
+    // a write that changes the spec is a new generation (registry strategies' PrepareForUpdate)
+    if (live && o.metadata.generation === live.metadata.generation && o.spec !== undefined && JSON.stringify(o.spec) !== JSON.stringify(live.spec))
+      o.metadata.generation = (live.metadata.generation ?? 1) + 1;
+    // the Service IP allocator (pkg/registry/core/service/ipallocator) gives a new Service a ClusterIP unless it is headless or ExternalName
+    // (an update that leaves it out keeps it: the field is immutable, PrepareForUpdate copies it)
+    if (o.kind === 'Service' && o.spec && o.spec.clusterIP === undefined && o.spec.type !== 'ExternalName')
+      o.spec = { ...o.spec, clusterIP: live?.spec?.clusterIP ?? `10.96.${Math.floor(++this.serviceIPs / 250)}.${this.serviceIPs % 250}` };
     if (o.kind === 'Namespace') o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name };
     if (o.kind === 'CustomResourceDefinition')
       // the apiextensions-apiserver establishes a CRD whose names are free at once (NamingConditionController)
@@ -145,14 +186,38 @@ export class ApiServer {
           { type: 'Established', status: 'True' },
         ],
       };
+    // a write that changes nothing is no new resourceVersion: `version` then tells whether anything changed
+    o.metadata.resourceVersion = live?.metadata.resourceVersion;
+    if (live && JSON.stringify(o) === JSON.stringify(live)) return live;
+    o.metadata.resourceVersion = String(++this.resourceVersion);
     this.store.set(keyOf(o), o);
     return o;
   }
 
-  /** `DELETE`: a Namespace takes what it holds with it (namespace controller). */
+  /**
+   * `DELETE`: an object with finalizers is only marked (`deletionTimestamp`) and stays until the
+   * controllers that own them remove the last one (k8s.io/apiserver registry/generic/registry
+   * store.go `Delete`, `updateForGracefulDeletionAndFinalizers`); a Namespace takes what it holds
+   * with it (namespace controller).
+   */
   delete(o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): boolean {
+    const live = this.getLike(o);
+    if (!live) return false;
+    if (((live.metadata.finalizers as string[] | undefined)?.length ?? 0) > 0) {
+      if (!live.metadata.deletionTimestamp)
+        this.store.set(keyOf(live), {
+          ...live,
+          metadata: { ...live.metadata, deletionTimestamp: '1970-01-01T00:00:00Z', resourceVersion: String(++this.resourceVersion) },
+        });
+      return true;
+    }
+    return this.remove(o);
+  }
+
+  private remove(o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): boolean {
     const key = keyOf(o);
     if (!this.store.delete(key)) return false;
+    this.resourceVersion++;
     if (o.kind === 'Namespace') for (const [k, v] of this.store) if (v.metadata.namespace === o.metadata.name) this.store.delete(k);
     if (o.kind === 'CustomResourceDefinition') {
       const crd = o as Obj;
@@ -170,6 +235,9 @@ export class ApiServer {
     if (served.namespaced && !o.metadata.namespace) return `${refOf(o)}: the server requires a namespace`;
     if (served.namespaced && !this.namespaceExists(o.metadata.namespace!)) return `namespaces "${o.metadata.namespace}" not found`;
     const live = this.getLike(o);
+    // a Job's Pod template is immutable once created (pkg/apis/batch/validation ValidateJobSpecUpdate)
+    if (o.kind === 'Job' && live && o.spec?.template !== undefined && JSON.stringify(merge(live, o).spec.template) !== JSON.stringify(live.spec.template))
+      return `Job.batch "${o.metadata.name}" is invalid: spec.template: Invalid value: field is immutable`;
     const operation = live ? 'UPDATE' : 'CREATE';
     const request = { group: groupOf(o.apiVersion), resource: served.resource, operation, namespace: o.metadata.namespace };
     return (
@@ -246,30 +314,5 @@ const matchesRules = (rules: { apiGroups: string[]; resources: string[]; operati
       (rule.resources.includes('*') || rule.resources.includes(r.resource)) &&
       (rule.operations.includes('*') || rule.operations.includes(r.operation)),
   );
-
-/**
- * Server-side apply's merge for one manager: applied fields replace, maps merge, lists of named
- * items merge by name (listType map, as webhooks), fields it leaves out stay. Managed fields are
- * not tracked: a field the same manager stops setting stays here, where the API server removes it.
- */
-function mergeApplied(live: Obj, applied: Obj): Obj {
-  const merge = (a: any, b: any): any => {
-    if (b === null || typeof b !== 'object' || Array.isArray(b) || a === null || typeof a !== 'object' || Array.isArray(a)) {
-      // lists of webhooks keep the caBundle a controller wrote (listType map keyed by name)
-      if (Array.isArray(a) && Array.isArray(b) && b.every((x) => x && typeof x === 'object' && 'name' in x))
-        return b.map((x) => {
-          const old = a.find((y: any) => y?.name === x.name);
-          return old ? merge(old, x) : x;
-        });
-      return b;
-    }
-    const out = { ...a };
-    for (const [k, v] of Object.entries(b)) out[k] = k in a ? merge(a[k], v) : v;
-    return out;
-  };
-  const merged = merge(live, applied) as Obj;
-  merged.status = live.status;
-  return merged;
-}
 
 const strip = (o: Obj) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, generation: undefined } });

@@ -1,7 +1,8 @@
 import type { ApiServer } from './api-server';
-import { argoHealth, type ArgoHealthOverrides, type HealthStatus } from './health';
+import { argoHealth, isHook, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
 import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
 import type { Revision } from './revision';
+import { ARGOCD_MANAGER, argoCdApply } from './server-side-apply';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 const HOOK = 'argocd.argoproj.io/hook';
@@ -13,18 +14,26 @@ const TRACKING = 'argocd.argoproj.io/tracking-id';
 export interface ArgoApplication {
   readonly name: string;
   readonly labels: Readonly<Record<string, string>>;
-  /** the destination's `name` or `server`: the replay maps it to a cluster */
-  readonly destination: string;
+  /** `spec.destination`: Argo CD finds the cluster by it (argo.GetDestinationCluster) */
+  readonly destination: { readonly name?: string; readonly server?: string };
   readonly path: string;
   readonly syncOptions: readonly string[];
   /** `syncPolicy.retry.limit`; negative: retry without end (argo-cd docs/operator-manual/application.yaml) */
   readonly retryLimit: number;
+  /** `syncPolicy.retry.refresh` (Argo CD 3.2+): a retry syncs the latest revision, not the one that failed */
+  readonly retryRefresh?: boolean;
   readonly automated: boolean;
+  /** `syncPolicy.automated.selfHeal` */
+  readonly selfHeal: boolean;
   /** `syncPolicy.automated.prune` */
   readonly prune: boolean;
   /** sync wave of the Application object itself (an app-of-apps orders by it) */
   readonly wave: number;
+  /** `metadata.finalizers`: with the resources finalizer, deleting the Application deletes what it applied */
+  readonly finalizers?: readonly string[];
 }
+
+export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
 
 /** The ApplicationSet's generated Applications and its RollingSync steps (label selectors). */
 export interface ApplicationSetModel {
@@ -49,17 +58,23 @@ function render(value: unknown, element: Record<string, string>): any {
 }
 
 const applicationOf = (o: {
-  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
   spec: Template;
 }): ArgoApplication => ({
+  finalizers: o.metadata.finalizers ?? [],
   name: o.metadata.name,
   labels: o.metadata.labels ?? {},
-  destination: o.spec.destination.name || o.spec.destination.server,
+  destination: {
+    ...(o.spec.destination?.name && { name: o.spec.destination.name as string }),
+    ...(o.spec.destination?.server && { server: o.spec.destination.server as string }),
+  },
   path: o.spec.source.path,
   syncOptions: o.spec.syncPolicy?.syncOptions ?? [],
   retryLimit: o.spec.syncPolicy?.retry?.limit ?? 0,
+  retryRefresh: o.spec.syncPolicy?.retry?.refresh === true,
   automated: o.spec.syncPolicy?.automated !== undefined,
   prune: o.spec.syncPolicy?.automated?.prune === true,
+  selfHeal: o.spec.syncPolicy?.automated?.selfHeal === true,
   wave: Number(o.metadata.annotations?.[WAVE] ?? 0),
 });
 
@@ -73,7 +88,13 @@ export function applicationSetsIn(revision: Revision, folder: string): Applicati
     .filter((o) => o.kind === 'ApplicationSet')
     .map((set) => {
       const elements = set.spec.generators.flatMap((g: { list?: { elements: Record<string, string>[] } }) => g.list?.elements ?? []);
-      const applications = elements.map((e: Record<string, string>) => applicationOf(render(set.spec.template, e)));
+      // the resources finalizer is added to a template without finalizers unless the ApplicationSet
+      // preserves resources on deletion (applicationset/utils/utils.go RenderTemplateParams)
+      const template =
+        set.spec.template.metadata.finalizers?.length || set.spec.syncPolicy?.preserveResourcesOnDeletion
+          ? set.spec.template
+          : { ...set.spec.template, metadata: { ...set.spec.template.metadata, finalizers: [RESOURCES_FINALIZER] } };
+      const applications = elements.map((e: Record<string, string>) => applicationOf(render(template, e)));
       const steps = (set.spec.strategy?.type === 'RollingSync' ? set.spec.strategy.rollingSync.steps : []).map(
         (s: { matchExpressions: { key: string; operator: string; values: string[] }[] }) =>
           s.matchExpressions.map((m) => {
@@ -190,10 +211,22 @@ export class ArgoSync {
   constructor(
     readonly app: ArgoApplication,
     private readonly cluster: ApiServer,
-    private readonly targets: readonly Obj[],
+    readonly targets: readonly Obj[],
     private readonly log: SyncLog,
-    private readonly health: ArgoHealthOverrides,
+    private readonly health: ArgoHealthSettings,
+    /** the revision of the Application's manifests this operation syncs (its `targets`) */
+    readonly revision = '',
   ) {}
+
+  /** the objects whose tasks failed (`Kind namespace/name`), as the operation's resource results list them */
+  get failed(): string[] {
+    return this.tasks.filter((t) => t.state === 'failed').map((t) => refOf(t.target ?? t.prune!));
+  }
+
+  /** every resource (not hook) of the operation is applied: the live objects match its revision, whatever the hooks do */
+  get applied(): boolean {
+    return this.started && this.tasks.every((t) => t.hook || t.prune !== undefined || t.state === 'running' || t.state === 'succeeded');
+  }
 
   /** where the operation is: each task's state (a wave applied or a task done is progress, a wait is not) */
   get progress(): string {
@@ -218,7 +251,10 @@ export class ArgoSync {
     for (const live of this.cluster.all())
       if (annotation(live, TRACKING)?.startsWith(`${this.app.name}:`) && !targetKeys.has(keyOf(live)))
         tasks.push({ prune: live, phase: 1, wave: Number(annotation(live, WAVE) ?? 0), hook: false, skipDryRun: false, state: 'pending' });
-    // prune waves run in reverse order; PruneLast prunes after the last wave (getSyncTasks)
+    // prune waves run in reverse order: the prune tasks' waves are swapped symmetrically
+    // (getSyncTasks); PruneLast prunes after the last wave
+    const pruneWaves = [...new Set(tasks.filter((t) => t.prune).map((t) => t.wave))].sort((a, b) => a - b);
+    for (const t of tasks) if (t.prune) t.wave = pruneWaves[pruneWaves.length - 1 - pruneWaves.indexOf(t.wave)]!;
     const pruneLast = this.app.syncOptions.includes('PruneLast=true');
     const lastWave = Math.max(0, ...tasks.filter((t) => t.phase === 1).map((t) => t.wave));
     for (const t of tasks) if (t.prune && (pruneLast || options(t.prune).includes('PruneLast=true'))) t.wave = lastWave + 1;
@@ -259,9 +295,10 @@ export class ArgoSync {
       const live = t.target && this.live(t.target);
       if (!live) continue;
       const h: HealthStatus | undefined = argoHealth(live, this.health);
+      // getOperationPhase for hooks (no health, or an empty one, is success); a resource's own health otherwise
       if (t.hook) {
-        if (h?.status === 'Healthy') t.state = 'succeeded';
-        else if (h?.status === 'Degraded' || h?.status === 'Unknown') [t.state, t.message] = ['failed', h.message];
+        if (!h || h.status === 'Healthy' || h.status === '') t.state = 'succeeded';
+        else if (h.status === 'Degraded' || h.status === 'Unknown') [t.state, t.message] = ['failed', h.message];
       } else if (!h || h.status === 'Healthy') t.state = 'succeeded';
       else if (h.status === 'Degraded') [t.state, t.message] = ['failed', h.message];
     }
@@ -269,6 +306,12 @@ export class ArgoSync {
     const running = this.tasks.filter((t) => t.state === 'running' && (multiStep || t.hook));
     if (running.length > 0) {
       this.message = `waiting for healthy state of ${running.map((t) => refOf(t.target!)).join(', ')}`;
+      return;
+    }
+    // a pruned object a finalizer holds: the next wave waits until it is gone (Sync, prunedTasksPendingDelete)
+    const pendingDelete = this.tasks.filter((t) => t.prune && this.cluster.getLike(t.prune)?.metadata.deletionTimestamp);
+    if (pendingDelete.length > 0) {
+      this.message = `waiting for deletion of ${pendingDelete.map((t) => refOf(t.prune!)).join(', ')}`;
       return;
     }
     if (this.tasks.some((t) => t.state === 'failed')) return this.fail('one or more synchronization tasks completed unsuccessfully');
@@ -308,7 +351,10 @@ export class ArgoSync {
       // deletes those hooks before creating them), so every sync runs it again
       const before = t.hook ? this.live(t.target!) : undefined;
       if (before && (annotation(t.target!, HOOK_DELETE_POLICY) ?? 'BeforeHookCreation').split(',').includes('BeforeHookCreation')) this.cluster.delete(before);
-      const result = this.cluster.apply(o);
+      // server-side or client-side as the sync options say, as argocd-controller (server-side-apply.ts)
+      const how = argoCdApply(this.app.syncOptions, o, this.live(o));
+      if (how.migrated) this.cluster.put(how.migrated, 'kubectl-client-side-apply');
+      const result = this.cluster.apply(o, { manager: ARGOCD_MANAGER, clientSide: how.clientSide });
       if (result.ok) t.state = 'running';
       else {
         failed = true;
@@ -332,14 +378,14 @@ export class ArgoSync {
  * of its live resources; a resource that does not exist yet does not count (the OutOfSync status
  * says it is missing), nor does one without a health rule.
  */
-export function applicationHealth(cluster: ApiServer, targets: readonly Obj[], overrides: ArgoHealthOverrides): HealthStatus {
+export function applicationHealth(cluster: ApiServer, targets: readonly Obj[], settings: ArgoHealthSettings): HealthStatus {
   const order = ['Healthy', 'Suspended', 'Progressing', 'Missing', 'Degraded', 'Unknown'];
   let worst: HealthStatus = { status: 'Healthy' };
   for (const t of targets) {
-    if (annotation(t, HOOK)) continue;
+    if (isHook(t)) continue;
     const live = cluster.getLike(t);
     if (!live) continue;
-    const h = argoHealth(live, overrides);
+    const h = argoHealth(live, settings);
     if (h && order.indexOf(h.status) > order.indexOf(worst.status)) worst = { status: h.status, message: `${refOf(t)}: ${h.message ?? h.status}` };
   }
   return worst;
@@ -348,3 +394,19 @@ export function applicationHealth(cluster: ApiServer, targets: readonly Obj[], o
 /** Synced: every target exists in the cluster (the diff's other half is out of this model). */
 export const applicationSynced = (cluster: ApiServer, targets: readonly Obj[]): boolean =>
   targets.filter((t) => !annotation(t, HOOK)).every((t) => cluster.getLike(t));
+
+/**
+ * An Application deleted (its ApplicationSet no longer generates it, applicationset_controller.go
+ * deleteInCluster; or an app-of-apps prunes it): with the resources finalizer, Argo CD deletes
+ * every live object it manages but CRDs and those that say `Delete=false`
+ * (controller/appcontroller.go finalizeApplicationDeletion, shouldBeDeleted); without it, they stay.
+ */
+export function deleteApplication(app: ArgoApplication, cluster: ApiServer, log: SyncLog): void {
+  if (!app.finalizers?.includes(RESOURCES_FINALIZER)) return log(`${app.name}: deleted; what it applied stays (no resources finalizer)`);
+  for (const live of cluster.all()) {
+    if (!annotation(live, TRACKING)?.startsWith(`${app.name}:`)) continue;
+    if (live.kind === 'CustomResourceDefinition' || options(live).includes('Delete=false')) continue;
+    cluster.delete(live);
+    log(`${app.name}: deleted with its Application: ${refOf(live)}`);
+  }
+}

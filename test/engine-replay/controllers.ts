@@ -1,4 +1,6 @@
 import { ApiServer } from './api-server';
+import { AntreaMulticluster } from './antrea-multicluster';
+import { JobRunner } from './job-runner';
 import { conditionOf, refOf, type Obj } from './kube';
 
 /**
@@ -41,10 +43,34 @@ const DAEMON_TOLERATIONS: Toleration[] = [
   { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
 ];
 
+/**
+ * What people did outside the bundles, as the docs tell them (the scenario sets it from the
+ * definition, never from the bundles): the clusters registered in Argo CD (`argocd cluster add`,
+ * docs/delivery.md), the cluster Argo CD runs in, and which cluster's Flux applies which folder.
+ */
+export interface Operator {
+  /** the cluster Argo CD runs in (its `in-cluster`, `https://kubernetes.default.svc`), when it is one of the fleet's */
+  argocdHome?: string;
+  /** Argo CD's cluster Secrets: `name` and `server` */
+  readonly argocdClusters: { readonly name: string; readonly server: string }[];
+  /** engine folder → the cluster whose Flux applies it (a hub's `flux/`, or each cluster's `flux/<clusterID>/`) */
+  readonly fluxHomes: Map<string, string>;
+}
+
 /** An external operator's view of what it may read: the fleet, by cluster ID. */
 export class Fleet {
   readonly clusters = new Map<string, ApiServer>();
   readonly events: ControllerEvent[] = [];
+  readonly operator: Operator = { argocdClusters: [], fluxHomes: new Map() };
+  /** controllers a test turns off to prove the replay needs them (`serviceexport`) */
+  readonly off = new Set<string>();
+  /** images no Node can pull (a registry the clusters cannot reach): their Pods stay in ImagePullBackOff */
+  readonly unpullable = new Set<string>();
+  /** per `cluster/namespace/job`: what its last Pod printed */
+  readonly jobLogs = new Map<string, string>();
+  readonly multicluster: AntreaMulticluster;
+  private readonly jobRunner = new JobRunner();
+  private readonly extra: ((c: ApiServer) => void)[] = [];
   /** mc-controllers that have started (they inject webhook caBundles once, at start-up) */
   private readonly started = new Set<string>();
 
@@ -53,6 +79,7 @@ export class Fleet {
       this.clusters.set(s.clusterID, s);
       s.serviceAnswers = (ns, name) => this.serviceAnswers(s, ns, name);
     }
+    this.multicluster = new AntreaMulticluster(this);
   }
 
   cluster(id: string): ApiServer {
@@ -61,44 +88,48 @@ export class Fleet {
     return c;
   }
 
-  private note(cluster: ApiServer, message: string): void {
+  /** The cluster whose API server answers on a URL, if any (a DNS name, a load balancer: every address it has). */
+  reach(url: string): ApiServer | undefined {
+    const u = url.replace(/\/+$/, '');
+    return [...this.clusters.values()].find((c) => c.addresses.includes(u));
+  }
+
+  note(cluster: ApiServer, message: string): void {
     this.events.push({ cluster: cluster.clusterID, message });
   }
 
-  /** Runs every controller until nothing changes; returns whether anything did. */
+  /**
+   * Runs every controller until nothing changes, then one run of each Job's Pod (a step of the
+   * Job controller: Pods take time), then the controllers again; returns whether anything changed.
+   */
   settle(): boolean {
+    let changed = this.fixpoint();
+    for (const c of this.clusters.values()) changed = this.jobs(c) || changed;
+    return this.fixpoint() || changed;
+  }
+
+  private fixpoint(): boolean {
     let changed = false;
     for (let i = 0; i < 50; i++) {
       const before = this.fingerprint();
-      for (const c of this.clusters.values()) this.settleCluster(c);
+      for (const c of this.clusters.values()) {
+        this.settleCluster(c);
+        for (const run of this.extra) run(c);
+      }
       if (this.fingerprint() === before) return changed;
       changed = true;
     }
     throw new Error('controllers do not settle');
   }
 
-  /**
-   * Adds controllers (Antrea's, the verification's) that run on every cluster after the built-in
-   * ones, round after round with them until nothing changes (at most 20 rounds).
-   */
+  /** Adds controllers (Antrea's behaviour on changes) that run on every cluster after the built-in ones, round after round until nothing changes. */
   addControllers(run: (c: ApiServer) => void): void {
-    const settle = this.settle.bind(this);
-    this.settle = () => {
-      let changed = settle();
-      for (let i = 0; i < 20; i++) {
-        const before = this.fingerprint();
-        for (const c of this.clusters.values()) run(c);
-        if (this.fingerprint() === before) break;
-        changed = settle() || true;
-      }
-      return changed;
-    };
+    this.extra.push(run);
   }
 
+  /** Where the fleet is: every API server's resourceVersion (a write that changes nothing keeps it). */
   fingerprint(): string {
-    return [...this.clusters.values()]
-      .map((c) => JSON.stringify(c.all().map((o) => [refOf(o), o.status ?? null, o.data ?? null, o.metadata.annotations ?? null])))
-      .join('|');
+    return [...this.clusters.values()].map((c) => c.version).join('|');
   }
 
   // --- Nodes -------------------------------------------------------------------------------
@@ -134,12 +165,14 @@ export class Fleet {
 
   /**
    * A Pod of the workload can be created (its ServiceAccount exists: the ServiceAccount admission
-   * plugin refuses it otherwise) and starts on the Node (the ConfigMaps and Secrets it mounts exist,
-   * kubelet volume manager; a Pod network exists unless it uses the host's).
+   * plugin refuses it otherwise) and starts on the Node (its images can be pulled, the ConfigMaps
+   * and Secrets it mounts exist, kubelet volume manager; a Pod network exists unless it uses the host's).
    */
   podRuns(c: ApiServer, w: Obj, node: string): boolean {
     const pod = w.spec.template.spec;
     const ns = w.metadata.namespace!;
+    // kubelet pulls every image first (ErrImagePull, ImagePullBackOff)
+    if ([...(pod.initContainers ?? []), ...(pod.containers ?? [])].some((ct: { image: string }) => this.unpullable.has(ct.image))) return false;
     const sa = pod.serviceAccountName ?? 'default';
     if (sa !== 'default' && !c.get('v1', 'ServiceAccount', ns, sa)) return false;
     for (const v of (pod.volumes ?? []) as { configMap?: { name: string; optional?: boolean }; secret?: { secretName: string; optional?: boolean } }[]) {
@@ -175,11 +208,6 @@ export class Fleet {
     );
   }
 
-  private workloadReady(c: ApiServer, kind: string, namespace: string, name: string): boolean {
-    const w = c.get('apps', kind, namespace, name);
-    return w !== undefined && (w.status?.availableReplicas ?? w.status?.numberAvailable ?? 0) > 0;
-  }
-
   // --- one cluster ---------------------------------------------------------------------------
 
   private settleCluster(c: ApiServer): void {
@@ -191,12 +219,29 @@ export class Fleet {
         this.note(c, `Node ${n.name} Ready=${ready}`);
       }
     }
-    // the Deployment and DaemonSet controllers (pkg/controller/deployment, pkg/controller/daemon) write these fields
+    // the Deployment and DaemonSet controllers (pkg/controller/deployment, pkg/controller/daemon) write these fields;
+    // a Deployment's conditions as deployment/sync.go syncRolloutStatus sets them (Available once the
+    // available replicas reach replicas − maxUnavailable, 0 for one replica; Progressing
+    // NewReplicaSetAvailable once every replica is updated and available)
     for (const w of [...c.list('Deployment'), ...c.list('DaemonSet')]) {
       const { desired, ready } = this.readyPods(c, w);
       const status =
         w.kind === 'Deployment'
-          ? { observedGeneration: w.metadata.generation, replicas: desired, updatedReplicas: desired, readyReplicas: ready, availableReplicas: ready }
+          ? {
+              observedGeneration: w.metadata.generation,
+              replicas: desired,
+              updatedReplicas: desired,
+              readyReplicas: ready,
+              availableReplicas: ready,
+              conditions: [
+                ready >= desired
+                  ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }
+                  : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable' },
+                ready >= desired
+                  ? { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }
+                  : { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' },
+              ],
+            }
           : {
               observedGeneration: w.metadata.generation,
               desiredNumberScheduled: desired,
@@ -216,25 +261,7 @@ export class Fleet {
     this.aggregator(c);
     this.tokenController(c);
     this.secretOperators(c);
-    this.clusterSets(c);
-    this.resourceExports(c);
-    this.jobs(c);
-  }
-
-  /**
-   * The leader's ResourceExport controller (multicluster/controllers/multicluster/leader/
-   * resourceexport_controller.go, Reconcile): once the leader mc-controller runs, an export it can
-   * converge into a ResourceImport gets `Succeeded=True` (updateResourceExportStatus); it needs no
-   * member to be connected. A policy export the model cannot judge invalid always succeeds.
-   */
-  private resourceExports(c: ApiServer): void {
-    for (const e of c.list('ResourceExport')) {
-      if (!this.workloadReady(c, 'Deployment', e.metadata.namespace!, 'antrea-mc-controller')) continue;
-      const status = { conditions: [{ type: 'Succeeded', status: 'True' }] };
-      if (JSON.stringify(e.status) === JSON.stringify(status)) continue;
-      c.put({ ...e, status });
-      this.note(c, `ResourceExport ${e.metadata.namespace}/${e.metadata.name} Succeeded=True`);
-    }
+    this.multicluster.run(c);
   }
 
   /**
@@ -308,37 +335,46 @@ export class Fleet {
       if (s.type !== 'kubernetes.io/service-account-token' || s.data?.token) continue;
       const sa = s.metadata.annotations?.['kubernetes.io/service-account.name'];
       if (sa && c.get('v1', 'ServiceAccount', s.metadata.namespace, sa))
-        c.put({ ...s, data: { 'ca.crt': 'Y2E=', namespace: btoa(s.metadata.namespace!), token: btoa(`${c.clusterID}/${s.metadata.namespace}/${sa}`) } });
+        c.put({ ...s, data: { 'ca.crt': c.ca, namespace: btoa(s.metadata.namespace!), token: btoa(`${c.clusterID}/${s.metadata.namespace}/${sa}`) } });
     }
   }
 
-  /** The leader's token Secret for a member: the one whose ServiceAccount carries the member's cluster ID. */
-  memberToken(leader: ApiServer, namespace: string, memberID: string): Obj | undefined {
-    const sa = leader.list('ServiceAccount', namespace).find((s) => s.metadata.annotations?.['multicluster.antrea.io/cluster-id'] === memberID);
-    if (!sa) return undefined;
-    return leader
-      .list('Secret', namespace)
-      .find(
-        (s) =>
-          s.type === 'kubernetes.io/service-account-token' &&
-          s.metadata.annotations?.['kubernetes.io/service-account.name'] === sa.metadata.name &&
-          s.data?.token,
-      );
+  /**
+   * The leader Secret each member's token is copied from, as the ClusterSet README's token commands
+   * name it (the operator runs them as written: synth/token-commands.ts prints them; so does whoever
+   * fills an External Secrets store or seals the token), by member ID; read from the revision at the
+   * start of each replay (`readOperatorNotes`).
+   */
+  private readonly copiedFrom = new Map<string, string>();
+
+  /**
+   * The operator reads the READMEs of the revision being replayed: each member's section of
+   * "Member tokens" (`### <member> (<source>)`) reads the leader Secret its commands name
+   * (`… get secret <name> -o json`), whatever the member's token source.
+   */
+  readOperatorNotes(files: ReadonlyMap<string, string>): void {
+    const secret = /get secret ('(?:[^']|'\\'')*'|[^\s']+) -o json/;
+    const unquote = (w: string) => (w.startsWith("'") ? w.slice(1, -1).replaceAll(String.raw`'\''`, "'") : w);
+    for (const [path, text] of files) {
+      if (!path.endsWith('/README.md')) continue;
+      for (const section of text.split('\n### ').slice(1)) {
+        const named = secret.exec(section);
+        if (named) this.copiedFrom.set(section.slice(0, section.indexOf(' ')), unquote(named[1]!));
+      }
+    }
   }
 
-  /** Members whose ClusterSet of this name is connected to this leader cluster (the leader sees their announces). */
-  private connectedMembers(leader: ApiServer, cs: Obj): string[] {
-    const ids: string[] = [];
-    for (const m of this.clusters.values())
-      for (const mcs of m.list('ClusterSet'))
-        if (
-          mcs.metadata.name === cs.metadata.name &&
-          mcs.spec.leaders?.[0]?.server &&
-          mcs.spec.leaders[0].clusterID === leader.clusterID &&
-          (mcs.status?.conditions as { type: string; status: string }[] | undefined)?.some((x) => x.type === 'Ready' && x.status === 'True')
-        )
-          ids.push(m.clusterID);
-    return ids.sort();
+  /**
+   * The leader's token Secret the operator copies for a member (into its Secret, a secret store, or
+   * a SealedSecret): the one the README names, else the one whose ServiceAccount carries the
+   * member's cluster ID.
+   */
+  memberToken(leader: ApiServer, namespace: string, memberID: string): Obj | undefined {
+    const tokens = leader.list('Secret', namespace).filter((s) => s.type === 'kubernetes.io/service-account-token' && s.data?.token);
+    const named = this.copiedFrom.get(memberID);
+    if (named !== undefined) return tokens.find((s) => s.metadata.name === named);
+    const sa = leader.list('ServiceAccount', namespace).find((s) => s.metadata.annotations?.['multicluster.antrea.io/cluster-id'] === memberID);
+    return sa && tokens.find((s) => s.metadata.annotations?.['kubernetes.io/service-account.name'] === sa.metadata.name);
   }
 
   /** The member ClusterSet's leader, by `spec.leaders[0].clusterID`. */
@@ -382,94 +418,39 @@ export class Fleet {
   }
 
   /**
-   * The mc-controllers' ClusterSet status (multicluster/controllers/multicluster/leader/
-   * clusterset_controller.go and member/clusterset_controller.go, every 30 s): the leader's
-   * observes its generation once its mc-controller runs; a member's is Ready=True once its
-   * mc-controller has the token Secret the ClusterSet names and the leader's mc-controller
-   * accepts it (commonarea/remote_common_area.go: the token must be a member credential of the
-   * leader's Namespace), Unknown until then.
+   * The Job controller (kubernetes pkg/controller/job), one Pod at a time: a Pod is created once
+   * its ServiceAccount exists and starts once a Node can take it and what it mounts exists (as a
+   * workload's Pods, `podRuns`); each step it runs (job-runner.ts). Its exit codes decide:
+   * success is `Complete`; a failure counts in `status.failed`, and past `backoffLimit` (6 by
+   * default) the Job is `Failed` (BackoffLimitExceeded); a Pod still waiting keeps it active.
    */
-  private clusterSets(c: ApiServer): void {
-    for (const cs of c.list('ClusterSet')) {
-      const ns = cs.metadata.namespace!;
-      if (!this.workloadReady(c, 'Deployment', ns, 'antrea-mc-controller')) continue;
-      const member = (cs.spec.leaders as { server?: string }[] | undefined)?.some((l) => l.server);
-      let ready = 'True';
-      let message = 'observed';
-      if (member) {
-        const secret = c.get('v1', 'Secret', ns, cs.spec.leaders[0].secret);
-        const source = this.leaderOf(cs);
-        const leaderUp =
-          source &&
-          source.leader.list('ClusterSet', source.namespace).some((l) => l.metadata.name === cs.metadata.name) &&
-          this.workloadReady(source.leader, 'Deployment', source.namespace, 'antrea-mc-controller');
-        const token = source && this.memberToken(source.leader, source.namespace, cs.spec.clusterID);
-        ready = secret?.data?.token && leaderUp && token && token.data.token === secret.data.token ? 'True' : 'Unknown';
-        message =
-          ready === 'True'
-            ? 'connected to the leader'
-            : !secret?.data?.token
-              ? `no token Secret ${ns}/${cs.spec.leaders[0].secret}`
-              : 'leader not yet connected';
-      }
-      // the shape the controllers write (member/clusterset_controller.go updateStatus: overall Ready
-      // False "Disconnected from leader" and the leader entry Unknown until connected, then both
-      // True with IsLeader; leader/clusterset_controller.go updateStatus: one entry per announced
-      // member, totalClusters and readyClusters omitted when 0), which the health rules of
-      // src/health/ read
-      const leaderID = (cs.spec.leaders as { clusterID?: string }[] | undefined)?.[0]?.clusterID;
-      const status = member
-        ? {
-            observedGeneration: cs.metadata.generation,
-            totalClusters: 1,
-            ...(ready === 'True' && { readyClusters: 1 }),
-            conditions: [{ type: 'Ready', status: ready === 'True' ? 'True' : 'False', message: ready === 'True' ? message : 'Disconnected from leader' }],
-            clusterStatuses: [
-              {
-                clusterID: leaderID,
-                conditions: [
-                  { type: 'Ready', status: ready, message },
-                  { type: 'IsLeader', status: ready === 'True' ? 'True' : 'False' },
-                ],
-              },
-            ],
-          }
-        : this.leaderStatus(c, cs);
-      if (!member)
-        message = `observed, ${status.readyClusters ?? 0} of ${cs.metadata.annotations?.['antrea-clusterset/expected-members'] ?? '?'} members connected`;
-      if (JSON.stringify(cs.status) !== JSON.stringify(status)) {
-        c.put({ ...cs, status });
-        this.note(c, `ClusterSet ${ns}/${cs.metadata.name} Ready=${ready}: ${message}`);
-      }
-    }
-  }
-
-  /** The leader's status: one Ready entry per member whose ClusterSet is connected to it (the member announces itself). */
-  private leaderStatus(c: ApiServer, cs: Obj): { readyClusters?: number } & Record<string, unknown> {
-    const connected = this.connectedMembers(c, cs);
-    return {
-      observedGeneration: cs.metadata.generation,
-      ...(connected.length > 0 && { totalClusters: connected.length, readyClusters: connected.length }),
-      conditions: [{ type: 'Ready', status: 'True' }],
-      ...(connected.length > 0 && {
-        clusterStatuses: connected.map((id) => ({
-          clusterID: id,
-          conditions: [{ type: 'Ready', status: 'True', reason: 'Connected', message: 'Member Connected' }],
-        })),
-      }),
-    };
-  }
-
-  /** The Job controller: a Job completes once its Pod can run (a verification Job's verdict: verification.ts withVerification). */
-  jobOutcome: (c: ApiServer, job: Obj) => 'Complete' | 'Failed' | undefined = (c, job) =>
-    this.schedulableNodes(c, job).some((n) => this.podRuns(c, job, n)) ? 'Complete' : undefined;
-
-  private jobs(c: ApiServer): void {
+  private jobs(c: ApiServer): boolean {
+    let changed = false;
     for (const job of c.list('Job')) {
-      if (job.status?.conditions?.length) continue;
-      const outcome = this.jobOutcome(c, job);
-      if (outcome) c.put({ ...job, status: { conditions: [{ type: outcome, status: 'True' }], ...(outcome === 'Complete' && { succeeded: 1 }) } });
+      if ((job.status?.conditions ?? []).some((x: { type: string; status: string }) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True'))
+        continue;
+      if (!this.schedulableNodes(c, job).some((n) => this.podRuns(c, job, n))) continue;
+      const run = this.jobRunner.run(c, job);
+      this.jobLogs.set(`${c.clusterID}/${job.metadata.namespace}/${job.metadata.name}`, run.log);
+      const started = { startTime: '1970-01-01T00:00:00Z' };
+      const failed = ((job.status?.failed as number | undefined) ?? 0) + (run.outcome === 'failed' ? 1 : 0);
+      const status =
+        run.outcome === 'succeeded'
+          ? { ...started, succeeded: 1, ...(failed > 0 && { failed }), conditions: [{ type: 'Complete', status: 'True' }] }
+          : run.outcome === 'running' || failed <= ((job.spec.backoffLimit as number | undefined) ?? 6)
+            ? { ...started, active: 1, ...(failed > 0 && { failed }) }
+            : {
+                ...started,
+                failed,
+                conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }],
+              };
+      if (JSON.stringify(job.status) === JSON.stringify(status)) continue;
+      c.put({ ...job, status });
+      changed = true;
+      const ended = (status as { conditions?: { type: string }[] }).conditions?.[0]?.type;
+      if (ended) this.note(c, `Job ${job.metadata.namespace}/${job.metadata.name} ${ended}${run.outcome === 'failed' ? `: ${lastLines(run.log)}` : ''}`);
     }
+    return changed;
   }
 
   /** The operator's manual step from the ClusterSet README (`token: manual`): copy each member's token from the leader. */
@@ -496,6 +477,12 @@ export class Fleet {
     return done;
   }
 
+  /** Whether a workload has an available Pod. */
+  workloadReady(c: ApiServer, kind: string, namespace: string, name: string): boolean {
+    const w = c.get('apps', kind, namespace, name);
+    return w !== undefined && (w.status?.availableReplicas ?? w.status?.numberAvailable ?? 0) > 0;
+  }
+
   /** Gateway Nodes are annotated only: whether a Node has been fabricated (for tests). */
   fabricatedNodes(): string[] {
     const out: string[] = [];
@@ -505,3 +492,6 @@ export class Fleet {
     return out;
   }
 }
+
+/** The end of a Pod's output, for the log. */
+const lastLines = (log: string): string => log.trim().split('\n').slice(-3).join(' | ');

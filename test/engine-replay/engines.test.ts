@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { ApiServer } from './api-server';
 import { ArgoSync, type ArgoApplication } from './argocd';
+import { NO_SETTINGS } from './argocd-health';
 import { Fleet } from './controllers';
 import { FluxRun } from './flux';
 import type { Obj } from './kube';
@@ -39,11 +40,12 @@ const job: Obj = {
 const APP: ArgoApplication = {
   name: 'app',
   labels: {},
-  destination: 'c',
+  destination: { name: 'c' },
   path: '.',
   syncOptions: ['ServerSideApply=true'],
   retryLimit: 0,
   automated: true,
+  selfHeal: true,
   prune: true,
   wave: 0,
 };
@@ -60,7 +62,7 @@ function cluster(ready = true) {
 function runArgo(targets: Obj[], ready = true, app: ArgoApplication = APP) {
   const { c, fleet } = cluster(ready);
   const log: string[] = [];
-  const sync = new ArgoSync(app, c, targets, (m) => log.push(m), {});
+  const sync = new ArgoSync(app, c, targets, (m) => log.push(m), NO_SETTINGS);
   for (let i = 0; i < 20 && sync.phase === 'Running'; i++) {
     sync.step();
     fleet.settle();
@@ -111,7 +113,7 @@ describe('Argo CD sync (gitops-engine sync_context.go)', () => {
 
   test('prune: what the Application applied and the revision dropped goes, unless it carries Prune=false', () => {
     const { c } = runArgo([wave(configMap('dropped'), 0), wave(configMap('guarded'), 0, { 'argocd.argoproj.io/sync-options': 'Prune=false,Delete=false' })]);
-    const next = new ArgoSync(APP, c, [wave(configMap('kept'), 0)], () => {}, {});
+    const next = new ArgoSync(APP, c, [wave(configMap('kept'), 0)], () => {}, NO_SETTINGS);
     for (let i = 0; i < 5 && next.phase === 'Running'; i++) next.step();
     expect(next.phase).toBe('Succeeded');
     expect(c.getLike(configMap('dropped'))).toBeUndefined();
@@ -129,12 +131,15 @@ const revision = (units: Record<string, Obj[]>) =>
     ),
   );
 
-const unit = { name: 'u', path: 'u', dependsOn: [], prune: true, wait: true, healthCheckExprs: [], cluster: 'c' };
+/** a Flux that reaches no other cluster: these units apply to its own */
+const NOWHERE = { reach: () => undefined };
+
+const unit = { name: 'u', path: 'u', dependsOn: [], prune: true, wait: true, healthCheckExprs: [], namespace: 'flux-system' };
 
 describe('Flux Kustomization (kustomize-controller, fluxcd/pkg ssa)', () => {
   test('one refusal in a stage applies nothing of it (ApplyAll dry-runs the whole stage first)', () => {
     const { c } = cluster();
-    const run = new FluxRun(unit, c, revision({ u: [configMap('ok'), configMap('app', 'missing')] }), () => {});
+    const run = new FluxRun(unit, c, NOWHERE, revision({ u: [configMap('ok'), configMap('app', 'missing')] }), () => {});
     run.reconcile(() => true);
     expect(run.state).toBe('Failed');
     expect(run.message).toMatch(/ConfigMap missing\/app dry-run failed: namespaces "missing" not found/);
@@ -144,14 +149,14 @@ describe('Flux Kustomization (kustomize-controller, fluxcd/pkg ssa)', () => {
   test('CRDs and Namespaces are applied first, so their objects pass in the same Kustomization', () => {
     const { c } = cluster();
     const ns: Obj = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'app' } };
-    const run = new FluxRun(unit, c, revision({ u: [{ ...thing, metadata: { name: 't', namespace: 'app' } }, crd, ns] }), () => {});
+    const run = new FluxRun(unit, c, NOWHERE, revision({ u: [{ ...thing, metadata: { name: 't', namespace: 'app' } }, crd, ns] }), () => {});
     run.reconcile(() => true);
     expect(run.state).toBe('Ready');
   });
 
   test('dependsOn: nothing is applied before the dependency is Ready', () => {
     const { c } = cluster();
-    const run = new FluxRun({ ...unit, dependsOn: ['before'] }, c, revision({ u: [configMap('a')] }), () => {});
+    const run = new FluxRun({ ...unit, dependsOn: ['before'] }, c, NOWHERE, revision({ u: [configMap('a')] }), () => {});
     run.reconcile(() => false);
     expect(run).toMatchObject({ state: 'Pending', message: "dependency 'before' is not ready" });
     expect(c.getLike(configMap('a'))).toBeUndefined();
@@ -159,7 +164,7 @@ describe('Flux Kustomization (kustomize-controller, fluxcd/pkg ssa)', () => {
 
   test('wait: Ready only once every object is Current; a Deployment that cannot schedule times out', () => {
     const { c } = cluster(false);
-    const run = new FluxRun(unit, c, revision({ u: [deployment('d')] }), () => {});
+    const run = new FluxRun(unit, c, NOWHERE, revision({ u: [deployment('d')] }), () => {});
     run.reconcile(() => true);
     expect(run.state).toBe('Progressing');
     run.timeout();
@@ -172,9 +177,9 @@ describe('Flux Kustomization (kustomize-controller, fluxcd/pkg ssa)', () => {
       ...configMap('guarded'),
       metadata: { ...configMap('guarded').metadata, annotations: { 'kustomize.toolkit.fluxcd.io/prune': 'disabled' } },
     };
-    const first = new FluxRun(unit, c, revision({ u: [configMap('dropped'), guarded] }), () => {});
+    const first = new FluxRun(unit, c, NOWHERE, revision({ u: [configMap('dropped'), guarded] }), () => {});
     first.reconcile(() => true);
-    const next = new FluxRun(unit, c, revision({ u: [configMap('kept')] }), () => {});
+    const next = new FluxRun(unit, c, NOWHERE, revision({ u: [configMap('kept')] }), () => {});
     next.inventory = first.inventory;
     next.reconcile(() => true);
     expect(c.getLike(configMap('dropped'))).toBeUndefined();
@@ -183,11 +188,11 @@ describe('Flux Kustomization (kustomize-controller, fluxcd/pkg ssa)', () => {
 
   test('prune and finalize delete only what still carries their owner label: an object another Kustomization applied since stays', () => {
     const { c } = cluster();
-    const first = new FluxRun({ ...unit, name: 'old' }, c, revision({ u: [configMap('moved'), configMap('gone')] }), () => {});
+    const first = new FluxRun({ ...unit, name: 'old' }, c, NOWHERE, revision({ u: [configMap('moved'), configMap('gone')] }), () => {});
     first.reconcile(() => true);
-    const taker = new FluxRun({ ...unit, name: 'new', path: 'n' }, c, revision({ n: [configMap('moved')] }), () => {});
+    const taker = new FluxRun({ ...unit, name: 'new', path: 'n' }, c, NOWHERE, revision({ n: [configMap('moved')] }), () => {});
     taker.reconcile(() => true);
-    const next = new FluxRun({ ...unit, name: 'old' }, c, revision({ u: [] }), () => {});
+    const next = new FluxRun({ ...unit, name: 'old' }, c, NOWHERE, revision({ u: [] }), () => {});
     next.inventory = first.inventory;
     next.reconcile(() => true);
     expect(c.getLike(configMap('moved'))?.metadata.labels).toMatchObject({ 'kustomize.toolkit.fluxcd.io/name': 'new' });
@@ -198,13 +203,13 @@ describe('Flux Kustomization (kustomize-controller, fluxcd/pkg ssa)', () => {
 
   test('a Kustomization its parent drops: orphaned with its objects when guarded, deleted with them (but for prune: disabled) when not', () => {
     const { c } = cluster();
-    const guarded = new FluxRun({ ...unit, name: 'g', path: 'g', guarded: true }, c, revision({ g: [configMap('kept-by-orphan')] }), () => {});
+    const guarded = new FluxRun({ ...unit, name: 'g', path: 'g', guarded: true }, c, NOWHERE, revision({ g: [configMap('kept-by-orphan')] }), () => {});
     guarded.reconcile(() => true);
     guarded.removedFromParent();
     expect(guarded.message).toMatch(/orphaned/);
     expect(c.getLike(configMap('kept-by-orphan'))).toBeDefined();
     const keep = { ...configMap('keep'), metadata: { ...configMap('keep').metadata, annotations: { 'kustomize.toolkit.fluxcd.io/prune': 'disabled' } } };
-    const plain = new FluxRun(unit, c, revision({ u: [configMap('gone'), keep] }), () => {});
+    const plain = new FluxRun(unit, c, NOWHERE, revision({ u: [configMap('gone'), keep] }), () => {});
     plain.reconcile(() => true);
     plain.removedFromParent();
     expect(c.getLike(configMap('gone'))).toBeUndefined();

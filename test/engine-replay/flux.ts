@@ -1,10 +1,12 @@
+import { parse } from 'yaml';
+import { celParses } from '../health/engines';
 import type { ApiServer } from './api-server';
-import { kstatus, type HealthCheckExpr } from './health';
+import { kstatus, type HealthCheckExpr, type KStatus } from './kstatus';
 import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
 import type { Revision } from './revision';
+import { FLUX_MANAGER, fluxCleanup, fluxSkips } from './server-side-apply';
 
 const PRUNE = 'kustomize.toolkit.fluxcd.io/prune';
-const CLUSTER_ID = 'antrea-clusterset/cluster-id';
 /** the inventory owner's label kustomize-controller sets on what it applies (its name; the namespace label is left out here) */
 const OWNER = 'kustomize.toolkit.fluxcd.io/name';
 
@@ -16,8 +18,10 @@ export interface FluxKustomization {
   readonly prune: boolean;
   readonly wait: boolean;
   readonly healthCheckExprs: readonly HealthCheckExpr[];
-  /** the cluster it applies to (its kubeConfig, or the cluster Flux runs in): our label names it */
-  readonly cluster: string;
+  /** its Namespace in the cluster Flux runs in (where its kubeConfig Secret is read) */
+  readonly namespace: string;
+  /** `spec.kubeConfig.secretRef`: the cluster it applies to is the one that kubeconfig names; none, the cluster Flux runs in */
+  readonly kubeConfig?: { readonly name: string; readonly key?: string };
   /** `kustomize.toolkit.fluxcd.io/prune: disabled` on the Kustomization itself: its parent orphans it instead of deleting it */
   readonly guarded?: boolean;
 }
@@ -33,7 +37,8 @@ export function kustomizationsIn(revision: Revision, folder: string): FluxKustom
       prune: o.spec.prune === true,
       wait: o.spec.wait === true,
       healthCheckExprs: o.spec.healthCheckExprs ?? [],
-      cluster: o.metadata.labels?.[CLUSTER_ID] ?? '',
+      namespace: o.metadata.namespace ?? 'flux-system',
+      ...(o.spec.kubeConfig?.secretRef && { kubeConfig: { name: o.spec.kubeConfig.secretRef.name, key: o.spec.kubeConfig.secretRef.key } }),
       guarded: annotation(o, PRUNE) === 'disabled',
     }));
 }
@@ -79,16 +84,26 @@ const applyOrder = (a: Obj, b: Obj): number =>
   cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') ||
   cmp(a.metadata.name, b.metadata.name);
 
+/** Where a Kustomization's objects go: resolves a URL to the cluster that answers there (the fleet). */
+export interface FluxNetwork {
+  reach(url: string): ApiServer | undefined;
+}
+
 /**
  * One Kustomization's reconciliation (fluxcd/kustomize-controller internal/controller/
- * kustomization_controller.go reconcile): it waits until every `dependsOn` is Ready
- * (checkDependencies), builds its path, applies with fluxcd/pkg ssa ApplyAllStaged — whose
- * ApplyAll dry-runs every object of a stage server-side before applying any, so one refusal
- * (a missing Namespace, an unserved kind, a webhook that does not answer, an admission policy)
- * applies nothing of that stage —, prunes what left its inventory unless the live object says
- * `prune: disabled`, and with `wait` is Ready only once every applied object is Current for
- * kstatus and its healthCheckExprs; a health check that never passes ends in a timeout
- * (HealthCheckFailed) and the whole reconciliation is retried at the interval.
+ * kustomization_controller.go): its `healthCheckExprs` must parse (Reconcile: cel.NewStatusReader,
+ * else Stalled, InvalidCELExpression, never retried); it waits until every `dependsOn` is Ready
+ * (checkDependencies); it builds a client for its target (reconcile → fluxcd/pkg runtime/client
+ * Impersonator.GetClient: with `spec.kubeConfig.secretRef`, the kubeconfig in that Secret of the
+ * Kustomization's Namespace, key `value` or `value.yaml` unless one is named
+ * (getRESTConfigFromSecret), else the cluster Flux runs in); builds its path; applies with
+ * fluxcd/pkg ssa ApplyAllStaged — whose ApplyAll dry-runs every object of a stage server-side
+ * before applying any, so one refusal (a missing Namespace, an unserved kind, a webhook that
+ * does not answer, an admission policy) applies nothing of that stage —; prunes what left its
+ * inventory unless the live object says `prune: disabled`; and with `wait` waits for every
+ * applied object (checkHealth → ssa WaitForSetWithContext with kstatus and its CEL): Ready once
+ * all are Current, failed early once every one is Current or Failed and some Failed, failed at
+ * the timeout otherwise, and the whole reconciliation is retried at the interval.
  */
 export class FluxRun {
   state: FluxState = 'Pending';
@@ -96,10 +111,16 @@ export class FluxRun {
   inventory: Obj[] = [];
   /** steps spent waiting for health since the last apply */
   waited = 0;
+  /** a terminal error: nothing retries it */
+  stalled = false;
+  /** the cluster its inventory was applied to */
+  applied: ApiServer | undefined;
 
   constructor(
     readonly k: FluxKustomization,
-    private readonly cluster: ApiServer,
+    /** the cluster this Flux runs in */
+    readonly home: ApiServer,
+    private readonly network: FluxNetwork,
     private readonly revision: Revision,
     private readonly log: (m: string) => void,
   ) {}
@@ -110,10 +131,39 @@ export class FluxRun {
     this.message = message;
   }
 
+  /** The cluster the Kustomization applies to, or why it has none (the Ready condition's message). */
+  target(): ApiServer | string {
+    const ref = this.k.kubeConfig;
+    if (!ref) return this.home;
+    const name = `${this.k.namespace}/${ref.name}`;
+    const secret = this.home.get('v1', 'Secret', this.k.namespace, ref.name);
+    if (!secret) return `failed to build kube client: unable to read KubeConfig secret '${name}' error: secrets "${ref.name}" not found`;
+    const data = (secret.data ?? {}) as Record<string, string>;
+    const raw = ref.key ? data[ref.key] : (data.value ?? data['value.yaml']);
+    if (raw === undefined) return `failed to build kube client: KubeConfig secret '${name}' does not contain a '${ref.key ?? 'value'}' key with a kubeconfig`;
+    const config = parse(atob(raw)) as {
+      'current-context'?: string;
+      contexts?: { name: string; context: { cluster: string } }[];
+      clusters?: { name: string; cluster: { server: string } }[];
+    };
+    const context = config.contexts?.find((x) => x.name === config['current-context']) ?? config.contexts?.[0];
+    const server = config.clusters?.find((x) => x.name === context?.context.cluster)?.cluster.server;
+    if (!server) return `failed to build kube client: KubeConfig secret '${name}': invalid configuration: no server found for cluster`;
+    return this.network.reach(server) ?? `dial tcp: lookup ${server.replace(/^https?:\/\//, '')}: no such host`;
+  }
+
   /** One reconciliation attempt (a retry of a Failed one is the same call). */
   reconcile(ready: (name: string) => boolean): void {
+    if (this.stalled) return;
+    const invalid = invalidExpression(this.k.healthCheckExprs);
+    if (invalid) {
+      this.stalled = true;
+      return this.set('Failed', `InvalidCELExpression: TerminalError: ${invalid}`);
+    }
     const blocked = this.k.dependsOn.filter((d) => !ready(d));
     if (blocked.length > 0) return this.set('Pending', `dependency '${blocked[0]}' is not ready`);
+    const cluster = this.target();
+    if (typeof cluster === 'string') return this.set('Failed', cluster);
     let objects: Obj[];
     try {
       objects = this.revision.build(this.k.path);
@@ -123,18 +173,26 @@ export class FluxRun {
     const stageOne = objects.filter(isClusterDefinition).sort(applyOrder);
     const stageTwo = objects.filter((o) => !isClusterDefinition(o)).sort(applyOrder);
     for (const stage of [stageOne, stageTwo]) {
-      const refusals = stage.map((o) => ({ o, r: this.cluster.apply(o, { dryRun: true }) })).filter((x) => !x.r.ok);
+      const refusals = stage.map((o) => ({ o, r: cluster.apply(o, { dryRun: true, manager: FLUX_MANAGER }) })).filter((x) => !x.r.ok);
       if (refusals.length > 0)
         return this.set(
           'Failed',
           `${refOf(refusals[0]!.o)} dry-run failed: ${(refusals[0]!.r as { error: string }).error}${refusals.length > 1 ? ` (and ${refusals.length - 1} more)` : ''}`,
         );
       for (const o of stage) {
-        const r = this.cluster.apply(withOwner(o, this.k.name));
+        // server-side apply as kustomize-controller, after its clean-up of kubectl's managers (server-side-apply.ts)
+        const desired = withOwner(o, this.k.name);
+        const live = cluster.getLike(desired);
+        if (fluxSkips(desired, live)) continue;
+        const cleaned = fluxCleanup(desired, live);
+        if (cleaned) cluster.put(cleaned, FLUX_MANAGER);
+        const r = cluster.apply(desired, { manager: FLUX_MANAGER });
         if (!r.ok) return this.set('Failed', `${refOf(o)} apply failed: ${r.error}`);
       }
     }
     const keys = new Set(objects.map(keyOf));
+    // prune goes through the same client: the inventory records no cluster
+    this.applied = cluster;
     if (this.k.prune)
       this.deleteAll(
         this.inventory.filter((old) => !keys.has(keyOf(old))),
@@ -147,14 +205,16 @@ export class FluxRun {
     this.checkHealth();
   }
 
-  /** ssa ResourceManager.WaitForSet with the kstatus poller: Ready once every object is Current. */
+  /** ssa ResourceManager.WaitForSetWithContext (manager_wait.go): Current for all, or terminal once all are Current or Failed. */
   checkHealth(): void {
-    const notCurrent = this.inventory.map((o) => ({ o, s: kstatus(this.cluster.getLike(o), this.k.healthCheckExprs) })).filter((x) => x.s.status !== 'Current');
-    const failed = notCurrent.find((x) => x.s.status === 'Failed');
-    if (failed) return this.set('Failed', `health check failed: ${refOf(failed.o)} Failed`);
+    const cluster = this.applied!;
+    const statuses = this.inventory.map((o) => ({ o, s: kstatus(cluster.getLike(o), this.k.healthCheckExprs) }));
+    const notCurrent = statuses.filter((x) => x.s.status !== 'Current');
     if (notCurrent.length === 0) return this.set('Ready', 'Applied revision; health checks passed');
+    if (notCurrent.every((x) => x.s.status === 'Failed'))
+      return this.set('Failed', `health check failed: failed early due to stalled resources: [${describe(notCurrent)}]`);
     this.waited++;
-    this.message = `waiting for ${notCurrent.map((x) => `${refOf(x.o)} (${x.s.status})`).join(', ')}`;
+    this.message = `waiting for ${describe(notCurrent)}`;
   }
 
   /**
@@ -187,12 +247,15 @@ export class FluxRun {
    * `prune: disabled` (Exclusions). An object another Kustomization applied since is that one's.
    */
   private deleteAll(objects: readonly Obj[], verb: string): void {
+    const target = this.target();
+    const cluster = this.applied ?? (typeof target === 'string' ? undefined : target);
+    if (!cluster) return;
     for (const old of objects) {
-      const live = this.cluster.getLike(old);
+      const live = cluster.getLike(old);
       if (!live || live.metadata.labels?.[OWNER] !== this.k.name) continue;
       if (annotation(live, PRUNE) === 'disabled') this.log(`${this.k.name}: ${refOf(old)} left in place (prune: disabled)`);
       else {
-        this.cluster.delete(old);
+        cluster.delete(old);
         this.log(`${this.k.name}: ${verb} ${refOf(old)}`);
       }
     }
@@ -202,6 +265,23 @@ export class FluxRun {
   timeout(): void {
     this.set('Failed', `health check failed after timeout: ${this.message}`);
   }
+}
+
+const describe = (list: readonly { o: Obj; s: { status: KStatus } }[]): string => list.map((x) => `${refOf(x.o)} (${x.s.status})`).join(', ');
+
+/** cel.NewStatusReader: every entry needs a `current`, every expression must parse, one entry per GroupKind. */
+function invalidExpression(exprs: readonly HealthCheckExpr[]): string | undefined {
+  const seen = new Set<string>();
+  for (const [i, e] of exprs.entries()) {
+    const gk = `${groupOf(e.apiVersion)}/${e.kind ?? ''}`;
+    if (seen.has(gk)) return `duplicate custom health check for GroupKind ${gk} at healthchecks[${i}]`;
+    seen.add(gk);
+    if (!e.current) return `failed to create custom status evaluator for healthchecks[${i}]: expression Current not specified`;
+    for (const expr of [e.current, e.failed, e.inProgress])
+      if (expr !== undefined && expr !== '' && !celParses(expr))
+        return `failed to create custom status evaluator for healthchecks[${i}]: failed to parse the CEL expression '${expr}'`;
+  }
+  return undefined;
 }
 
 /** kustomize-controller labels what it applies with its name (the inventory owner). */

@@ -6,10 +6,11 @@
  */
 export { ApiServer, type ClusterOptions } from './api-server';
 export { applicationHealth, ArgoSync, type ArgoApplication } from './argocd';
+export { argoHealth, argoHealthSettings, type ArgoHealthSettings } from './argocd-health';
 export { Fleet } from './controllers';
 export { FluxRun, type FluxKustomization } from './flux';
-export { argoHealth, ARGO_HEALTH_REVIEWED, DOCUMENTED_ARGO_HEALTH, kstatus, type ArgoHealthOverrides } from './health';
+export { kstatus } from './kstatus';
 export { keyOf, refOf, type Obj } from './kube';
-export { replay, type ReplayOptions, type ReplayResult } from './replay';
+export { destinationCluster, replay, type ReplayOptions, type ReplayResult } from './replay';
 export { Revision } from './revision';
-export { compileDefinition, createNamespaces, fleetFor, withBothEngines, type DefinitionData } from './scenario';
+export { compileDefinition, createNamespaces, fleetFor, registerDelivery, withBothEngines, type DefinitionData } from './scenario';

@@ -62,6 +62,13 @@ const BUILT_INS: Readonly<Record<string, BuiltIn>> = {
 
 export const builtInOf = (apiVersion: string, kind: string): BuiltIn | undefined => BUILT_INS[`${apiVersion}/${kind}`];
 
+/** Every built-in kind: apiVersion, kind and its resource (what kubectl's discovery resolves a resource name against). */
+export const builtInResources = (): { apiVersion: string; kind: string; resource: string; namespaced: boolean }[] =>
+  Object.entries(BUILT_INS).map(([key, b]) => {
+    const kind = key.slice(key.lastIndexOf('/') + 1);
+    return { apiVersion: key.slice(0, key.lastIndexOf('/')), kind, resource: b.resource, namespaced: b.namespaced };
+  });
+
 export const annotation = (o: Obj, key: string): string | undefined => o.metadata.annotations?.[key];
 
 export const clone = <T>(v: T): T => structuredClone(v);

@@ -5,12 +5,14 @@ import { parseObjects, Revision } from './revision';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 
-/** The delivery units of a bundle folder: its layer folders and its exports' Namespace folders. */
+/** The delivery units of a bundle folder: its layer folders, its exports' Namespace folders, its verification and Tier restart. */
 function unitDirs(revision: Revision, bundle: string): string[] {
   const root = parseObjects(revision.read(`${bundle}/kustomization.yaml`) ?? '', bundle)[0] as unknown as { resources: string[] };
   const exportsRoot = revision.read(`${bundle}/exports/kustomization.yaml`);
   const exports = exportsRoot ? (parseObjects(exportsRoot, bundle)[0] as unknown as { resources: string[] }).resources.map((ns) => `exports/${ns}`) : [];
-  return [...root.resources, ...exports].map((d) => posix.join(bundle, d));
+  // the units after the layers that the root does not list (delivery/layer-paths.ts)
+  const units = ['verify', 'tier-restart'].filter((u) => revision.read(`${bundle}/${u}/kustomization.yaml`) !== undefined);
+  return [...root.resources, ...exports, ...units].map((d) => posix.join(bundle, d));
 }
 
 /**

@@ -1,7 +1,8 @@
-import { applicationHealth, applicationSetsIn, applicationsIn, applicationSynced, ArgoSync, type ArgoApplication } from './argocd';
+import type { ApiServer } from './api-server';
+import { applicationHealth, applicationSetsIn, applicationsIn, applicationSynced, ArgoSync, deleteApplication, type ArgoApplication } from './argocd';
+import { argoHealthSettings, NO_SETTINGS, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
 import type { Fleet } from './controllers';
 import { FluxRun, kustomizationsIn } from './flux';
-import { DOCUMENTED_ARGO_HEALTH, type ArgoHealthOverrides, type HealthStatus } from './health';
 import type { Obj } from './kube';
 import type { Revision } from './revision';
 
@@ -19,8 +20,6 @@ export interface ReplayOptions {
   readonly fleet: Fleet;
   /** Argo CD: the ApplicationSets of `folder` (default), or the plain Applications of `folder/applications` */
   readonly argocdMode?: 'applicationset' | 'applications';
-  /** Argo CD health checks configured in argocd-cm; default: the ClusterSet check docs/delivery.md gives */
-  readonly argocdHealth?: ArgoHealthOverrides;
   /** the operator follows the ClusterSet README (copies `token: manual` member tokens) */
   readonly operator?: boolean;
   /**
@@ -31,21 +30,29 @@ export interface ReplayOptions {
   /** steps a Flux health check waits before its timeout (default 3; the controllers settle within each step) */
   readonly fluxTimeoutSteps?: number;
   readonly maxSteps?: number;
-  /** the previous replay's engine state (Flux inventories, Argo CD tracking lives in the cluster) */
+  /** the previous replay's engine state (Flux inventories, Argo CD operations; Argo CD tracking lives in the cluster) */
   readonly previous?: ReplayResult;
+  /** Argo CD's RollingSync as v3.3 and later run it (default), or as up to v3.2 */
+  readonly argocdVersion?: '3.2' | '3.3';
 }
 
 export interface ArgoAppStatus {
-  readonly cluster: string;
+  /** the cluster its destination reaches, if any */
+  readonly cluster: string | undefined;
   readonly operation: 'None' | 'Running' | 'Succeeded' | 'Failed';
   readonly message: string;
+  /** the objects whose sync tasks failed in the last operation */
+  readonly failed: readonly string[];
   readonly retries: number;
   readonly health: HealthStatus;
   readonly synced: boolean;
+  /** whose manifests the current or last operation syncs: this revision's, an earlier one's, or none yet */
+  readonly revision: 'latest' | 'earlier' | 'none';
 }
 
 export interface FluxStatus {
-  readonly cluster: string;
+  /** the cluster it applies to, if its kubeConfig reaches one */
+  readonly cluster: string | undefined;
   readonly state: string;
   readonly message: string;
 }
@@ -55,14 +62,47 @@ export interface ReplayResult {
   readonly steps: number;
   readonly argocd: Readonly<Record<string, ArgoAppStatus>>;
   readonly flux: Readonly<Record<string, FluxStatus>>;
-  /** the objects each unit holds in this revision, by unit name, with the cluster they go to */
-  readonly units: Readonly<Record<string, { cluster: string; objects: readonly Obj[] }>>;
+  /** the objects each unit holds in this revision, by unit name, with the cluster the engine routes them to (none: it reaches none) */
+  readonly units: Readonly<Record<string, { cluster: string | undefined; objects: readonly Obj[] }>>;
   readonly fleet: Fleet;
   /** Flux runs, for a replay of the next revision */
   readonly fluxRuns: ReadonlyMap<string, FluxRun>;
+  /** the health scripts in Argo CD's argocd-cm, for a replay of the next revision */
+  readonly argocdSettings: ArgoHealthSettings;
+  /** Argo CD Applications with the cluster their destination reached, for a replay of the next revision */
+  readonly argocdApps?: readonly { readonly app: ArgoApplication; readonly cluster: string | undefined }[];
+  /** what Argo CD holds of each Application (its operation, its RollingSync status), for a replay of the next revision */
+  readonly argocdStates?: ReadonlyMap<string, ArgoAppState>;
 }
 
-const CLUSTER_ID = 'antrea-clusterset/cluster-id';
+const IN_CLUSTER = 'https://kubernetes.default.svc';
+
+/**
+ * The cluster an Application's destination reaches (argo-cd util/argo/argo.go
+ * GetDestinationServer, GetDestinationCluster; util/db/cluster.go GetCluster,
+ * GetClusterServersByName): a name is looked up among the registered clusters (`in-cluster` is
+ * Argo CD's own unless registered otherwise), a server URL must be registered, and the cluster is
+ * whatever answers on that URL. Or the error Argo CD shows (InvalidSpecError).
+ */
+export function destinationCluster(fleet: Fleet, d: ArgoApplication['destination']): ApiServer | string {
+  if (d.name && d.server) return `application destination can't have both name and server defined: ${d.name} ${d.server}`;
+  let server = d.server?.replace(/\/+$/, '');
+  if (!server && d.name) {
+    const servers = fleet.operator.argocdClusters.filter((c) => c.name === d.name).map((c) => c.server);
+    if (servers.length === 0 && d.name === 'in-cluster') servers.push(IN_CLUSTER);
+    if (servers.length === 0) return `error getting cluster by name "${d.name}": there are no clusters with this name: ${d.name}`;
+    if (servers.length > 1) return `there are ${servers.length} clusters with the same name: [${servers.join(' ')}]`;
+    server = servers[0]!;
+  }
+  if (!server) return 'Destination server missing from app spec';
+  if (server === IN_CLUSTER && !fleet.operator.argocdClusters.some((c) => c.server === IN_CLUSTER)) {
+    const home = fleet.operator.argocdHome;
+    return home ? fleet.cluster(home) : `${IN_CLUSTER} is Argo CD's own cluster, which is none of the fleet's`;
+  }
+  if (!fleet.operator.argocdClusters.some((c) => c.server.replace(/\/+$/, '') === server))
+    return `error getting cluster by server "${server}": cluster "${server}" not found`;
+  return fleet.reach(server) ?? `Get "${server}/version": dial tcp: lookup ${server.replace(/^https?:\/\//, '')}: no such host`;
+}
 /** steps without any change before the replay counts as settled */
 const QUIET = 2;
 
@@ -73,6 +113,7 @@ export function replay(options: ReplayOptions): ReplayResult {
 /** Fleet and engine fingerprints stop the loop once nothing changes (retry counters aside). */
 function runLoop(options: ReplayOptions, log: string[], step: (n: number) => void, engineState: () => string, now: () => ReplayResult): number {
   const max = options.maxSteps ?? 200;
+  options.fleet.readOperatorNotes(options.revision.files);
   const pending = [...(options.events ?? [])];
   let quiet = 0;
   let previous = '';
@@ -94,76 +135,219 @@ function runLoop(options: ReplayOptions, log: string[], step: (n: number) => voi
   return max;
 }
 
+/** Where one Application stands in Argo CD, across revisions: its operation and its RollingSync status. */
+export interface ArgoAppState {
+  /** the current or last operation, with the revision it syncs */
+  op?: ArgoSync;
+  /** retries of that operation (its RetryCount) */
+  retries: number;
+  /** the ApplicationSet's status of it under RollingSync, and the revision that status is for */
+  rolling: 'Waiting' | 'Pending' | 'Progressing' | 'Healthy';
+  rollingRevision?: string;
+  /** a revision an operation has applied every resource of (the live objects match it) */
+  applied?: string;
+  /** created by its app-of-apps (after the Applications of the waves before it were Healthy) */
+  created?: boolean;
+}
+
 function replayArgoCd(options: ReplayOptions): ReplayResult {
   const log: string[] = [];
-  const health = options.argocdHealth ?? DOCUMENTED_ARGO_HEALTH;
+  const version = options.argocdVersion ?? '3.3';
   const { revision, fleet } = options;
+  // the operator applies the health rules' argocd-cm (docs/delivery.md); without it Argo CD keeps what it had
+  const healthFiles = revision.objectsIn(`${options.folder}/health`);
+  const health = healthFiles.length > 0 ? argoHealthSettings(healthFiles) : (options.previous?.argocdSettings ?? NO_SETTINGS);
   const groups =
     options.argocdMode === 'applications'
       ? byWave(applicationsIn(revision, `${options.folder}/applications`))
-      : applicationSetsIn(revision, options.folder).map((s) => ({ name: s.name, steps: stepsOf(s.applications, s.steps, log, s.name) }));
+      : applicationSetsIn(revision, options.folder).map((s) => ({
+          name: s.name,
+          order: s.steps.length > 0 ? ('rolling' as const) : ('none' as const),
+          steps: stepsOf(s.applications, s.steps, log, s.name),
+        }));
   const apps = groups.flatMap((g) => g.steps.flat());
   const targets = new Map<string, Obj[]>(apps.map((a) => [a.name, revision.build(a.path)]));
-  const clusterOf = (a: ArgoApplication) => a.labels[CLUSTER_ID] ?? a.destination;
-  const units = Object.fromEntries(apps.map((a) => [a.name, { cluster: clusterOf(a), objects: targets.get(a.name)! }]));
-  const ops = new Map<string, ArgoSync>();
-  const retries = new Map<string, number>();
-  const done = (a: ArgoApplication): boolean => {
-    const c = fleet.cluster(clusterOf(a));
-    const t = targets.get(a.name)!;
-    return ops.get(a.name)?.phase === 'Succeeded' && applicationSynced(c, t) && applicationHealth(c, t, health).status === 'Healthy';
+  // an Application's revision: what its manifests are in this revision of git
+  const revisionOf = new Map(apps.map((a) => [a.name, JSON.stringify(targets.get(a.name))]));
+  const destinations = new Map(apps.map((a) => [a.name, destinationCluster(fleet, a.destination)]));
+  for (const [name, d] of destinations) if (typeof d === 'string') log.push(`[argocd] ${name}: InvalidSpecError: ${d}`);
+  /** the cluster an Application's destination reaches; none: it is never synced (InvalidSpecError) */
+  const clusterOf = (a: ArgoApplication): ApiServer | undefined => {
+    const d = destinations.get(a.name);
+    return typeof d === 'string' ? undefined : d;
   };
-  const start = (a: ArgoApplication) => {
-    ops.set(a.name, new ArgoSync(a, fleet.cluster(clusterOf(a)), targets.get(a.name)!, (m) => log.push(`[argocd] ${m}`), health));
+  const units = Object.fromEntries(apps.map((a) => [a.name, { cluster: clusterOf(a)?.clusterID, objects: targets.get(a.name)! }]));
+  // Applications the previous revision had and this one has not: deleted, with or without what they applied
+  for (const { app, cluster } of options.previous?.argocdApps ?? [])
+    if (cluster !== undefined && !apps.some((a) => a.name === app.name)) deleteApplication(app, fleet.cluster(cluster), (m) => log.push(`[argocd] ${m}`));
+  // what Argo CD knows of each Application from before: an operation still running goes on with its revision
+  const states = new Map<string, ArgoAppState>(apps.map((a) => [a.name, options.previous?.argocdStates?.get(a.name) ?? { retries: 0, rolling: 'Waiting' }]));
+  const st = (a: ArgoApplication) => states.get(a.name)!;
+  const synced = (a: ArgoApplication): boolean => {
+    const c = clusterOf(a);
+    return c !== undefined && st(a).applied === revisionOf.get(a.name) && applicationSynced(c, targets.get(a.name)!);
+  };
+  const healthy = (a: ArgoApplication): boolean => {
+    const c = clusterOf(a);
+    return c !== undefined && applicationHealth(c, targets.get(a.name)!, health).status === 'Healthy';
+  };
+  const inProgress = (a: ArgoApplication): boolean => st(a).op?.phase === 'Running' || retrying(a);
+  /** a failed operation with retries left is still in progress (appcontroller.go processRequestedAppOperation: Running with FinishedAt) */
+  const retrying = (a: ArgoApplication): boolean => {
+    const s = st(a);
+    return s.op?.phase === 'Failed' && (a.retryLimit < 0 || s.retries < a.retryLimit);
+  };
+  const start = (a: ArgoApplication, rev: string, objects: readonly Obj[]) => {
+    const c = clusterOf(a);
+    if (c) st(a).op = new ArgoSync(a, c, objects, (m) => log.push(`[argocd] ${m}`), health, rev);
+  };
+  /** a new operation for the latest revision, run at once as the controller does */
+  const startLatest = (a: ArgoApplication) => {
+    const s = st(a);
+    // an Application whose destination reaches no cluster is never synced (InvalidSpecError)
+    if (!clusterOf(a)) return;
+    s.retries = 0;
+    start(a, revisionOf.get(a.name)!, targets.get(a.name)!);
+    s.op!.step();
+    if (s.op!.applied) s.applied = s.op!.revision;
+  };
+  /**
+   * The application controller's part (controller/appcontroller.go processRequestedAppOperation):
+   * an operation in progress goes on; a failed one is retried after its backoff while retries are
+   * left, with the revision it started from, or with the latest one under `retry.refresh`.
+   */
+  const operate = (a: ArgoApplication) => {
+    const s = st(a);
+    if (retrying(a)) {
+      s.retries++;
+      const refresh = a.retryRefresh === true;
+      log.push(`[argocd] ${a.name}: retry ${s.retries}${a.retryLimit < 0 ? '' : `/${a.retryLimit}`}${refresh ? ' with the latest revision' : ''}`);
+      if (refresh) start(a, revisionOf.get(a.name)!, targets.get(a.name)!);
+      else start(a, s.op!.revision, s.op!.targets);
+    }
+    if (s.op?.phase === 'Running') s.op.step();
+    if (s.op?.applied) s.applied = s.op.revision;
+  };
+  /**
+   * Automated sync (appcontroller.go autoSync): nothing while an operation is in progress; an
+   * Application OutOfSync with git gets an operation for the latest revision, unless that revision
+   * is the one whose sync failed and spent its retries (alreadyAttemptedSync), which waits for a
+   * person, or the one it already synced and the live state drifted since: synced again only with
+   * `selfHeal` (after its timeout).
+   */
+  const autoSync = (a: ArgoApplication) => {
+    const s = st(a);
+    if (inProgress(a)) return;
+    const latest = revisionOf.get(a.name)!;
+    if (s.op && s.op.revision === latest && (s.op.phase === 'Failed' || synced(a))) return;
+    if (s.op?.revision === latest && s.op.phase === 'Succeeded') {
+      if (!a.selfHeal) return;
+      log.push(`[argocd] ${a.name}: self-heal`);
+    }
+    startLatest(a);
+  };
+  /**
+   * RollingSync's status of one Application (applicationset/controllers: v3.3+
+   * progressivesync UpdateApplicationSetApplicationStatus; up to v3.2
+   * updateApplicationSetApplicationStatus with isApplicationHealthy). From v3.3 a new revision makes
+   * it Waiting, and it is Healthy once the Application is Healthy and Synced, whatever its operation
+   * did; OutOfSync alone changes nothing. Up to v3.2, OutOfSync (drift) makes it Waiting too, and
+   * Healthy needs the last operation Succeeded.
+   */
+  const legacyHealthy = (a: ArgoApplication) => healthy(a) && synced(a) && (st(a).op === undefined || st(a).op!.phase === 'Succeeded');
+  const rollingStatus = (a: ArgoApplication) => {
+    const s = st(a);
+    const latest = revisionOf.get(a.name)!;
+    if (s.rollingRevision !== latest || (version === '3.2' && !synced(a) && s.rolling !== 'Pending')) {
+      s.rollingRevision = latest;
+      s.rolling = 'Waiting';
+    }
+    const done = version === '3.2' ? legacyHealthy(a) : healthy(a) && synced(a);
+    if (s.rolling === 'Waiting' && synced(a)) s.rolling = done ? 'Healthy' : version === '3.2' ? s.rolling : 'Progressing';
+    if (s.rolling === 'Progressing' && done) s.rolling = 'Healthy';
   };
   const steps = runLoop(
     options,
     log,
     () => {
       for (const g of groups) {
-        // RollingSync (applicationset/controllers/applicationset_controller.go): a step's Applications sync once
-        // every Application of the steps before it is Healthy, not OutOfSync, and its last operation Succeeded
-        // (isApplicationHealthy); AllAtOnce: every step is one
-        for (let i = 0; i < g.steps.length; i++) {
-          if (g.steps.slice(0, i).some((s) => !s.every(done))) break;
-          for (const a of g.steps[i]!) {
-            const op = ops.get(a.name);
-            if (!op) start(a);
-            else if (op.phase === 'Failed') {
-              const n = retries.get(a.name) ?? 0;
-              // syncPolicy.retry: limit attempts after a failed sync, none left: the revision waits for a person
-              if (a.retryLimit < 0 || n < a.retryLimit) {
-                retries.set(a.name, n + 1);
-                log.push(`[argocd] ${a.name}: retry ${n + 1}${a.retryLimit < 0 ? '' : `/${a.retryLimit}`}`);
-                start(a);
-              }
+        if (g.order === 'none') {
+          for (const a of g.steps.flat()) {
+            operate(a);
+            autoSync(a);
+          }
+          continue;
+        }
+        // an app-of-apps creates each wave's Applications once those of the waves before are
+        // Healthy (its parent's sync waves, with the Application health check docs/delivery.md
+        // gives); from then on each syncs on its own (automated sync)
+        if (g.order === 'waves') {
+          for (let i = 0; i < g.steps.length; i++)
+            for (const a of g.steps[i]!) {
+              if (!st(a).created && g.steps.slice(0, i).every((step) => step.every((b) => st(b).created && healthy(b)))) st(a).created = true;
+              if (!st(a).created) continue;
+              operate(a);
+              autoSync(a);
             }
-            ops.get(a.name)!.step();
+          continue;
+        }
+        // RollingSync: a step's Applications move from Waiting to Pending once every Application of
+        // the steps before it is Healthy (getAppsToSync; up to v3.2 buildAppSyncMap and
+        // appSyncEnabledForNextStep), and the ApplicationSet controller requests a sync of a Pending
+        // one (SyncDesiredApplications); the request takes effect once no operation is in progress
+        for (const a of g.steps.flat()) rollingStatus(a);
+        for (let i = 0; i < g.steps.length; i++) {
+          const allowed = g.steps.slice(0, i).every((step) => step.every((a) => st(a).rolling === 'Healthy'));
+          for (const a of g.steps[i]!) {
+            operate(a);
+            const s = st(a);
+            if (allowed && s.rolling === 'Waiting') s.rolling = 'Pending';
+            if (s.rolling === 'Pending' && !inProgress(a)) {
+              startLatest(a);
+              s.rolling = 'Progressing';
+            }
           }
         }
       }
     },
     // a sync that walks its waves moves even where the fleet does not; retries with a limit are time
     // passing (their backoff); endless ones are one state
-    () => JSON.stringify([...ops.entries()].map(([k, o]) => [k, o.phase, o.message, o.progress, o.app.retryLimit >= 0 ? (retries.get(k) ?? 0) : ''])),
+    () =>
+      JSON.stringify(
+        [...states.entries()].map(([k, s]) => [k, s.op?.phase, s.op?.message, s.op?.progress, s.op && s.op.app.retryLimit >= 0 ? s.retries : '', s.rolling]),
+      ),
     () => result(0),
   );
   function result(steps: number): ReplayResult {
     const argocd: Record<string, ArgoAppStatus> = {};
     for (const a of apps) {
-      const c = fleet.cluster(clusterOf(a));
+      const c = clusterOf(a);
       const t = targets.get(a.name)!;
-      const op = ops.get(a.name);
+      const s = st(a);
+      const invalid = destinations.get(a.name);
       argocd[a.name] = {
-        cluster: clusterOf(a),
-        operation: op?.phase ?? 'None',
-        message: op?.message ?? 'never synced',
-        retries: retries.get(a.name) ?? 0,
-        health: applicationHealth(c, t, health),
-        synced: applicationSynced(c, t),
+        cluster: c?.clusterID,
+        operation: retrying(a) ? 'Running' : (s.op?.phase ?? 'None'),
+        message: typeof invalid === 'string' ? `InvalidSpecError: ${invalid}` : (s.op?.message ?? 'never synced'),
+        failed: s.op?.failed ?? [],
+        retries: s.retries,
+        health: c ? applicationHealth(c, t, health) : { status: 'Unknown' },
+        synced: synced(a),
+        revision: s.op?.revision === revisionOf.get(a.name) ? 'latest' : s.op ? 'earlier' : 'none',
       };
     }
-    return { log: [...log], steps, argocd, flux: {}, units, fleet, fluxRuns: new Map() };
+    return {
+      log: [...log],
+      steps,
+      argocd,
+      flux: {},
+      units,
+      fleet,
+      fluxRuns: new Map(),
+      argocdSettings: health,
+      argocdApps: apps.map((app) => ({ app, cluster: clusterOf(app)?.clusterID })),
+      argocdStates: states,
+    };
   }
   return result(steps);
 }
@@ -177,10 +361,10 @@ function stepsOf(apps: ArgoApplication[], steps: readonly { key: string; values:
   return out;
 }
 
-/** Plain Applications from an app-of-apps: by their own sync wave, each wave after the previous is Healthy. */
-function byWave(apps: ArgoApplication[]): { name: string; steps: ArgoApplication[][] }[] {
+/** Plain Applications from an app-of-apps, by their own sync wave. */
+function byWave(apps: ArgoApplication[]): { name: string; order: 'waves'; steps: ArgoApplication[][] }[] {
   const waves = [...new Set(apps.map((a) => a.wave))].sort((a, b) => a - b);
-  return [{ name: 'app-of-apps', steps: waves.map((w) => apps.filter((a) => a.wave === w)) }];
+  return [{ name: 'app-of-apps', order: 'waves', steps: waves.map((w) => apps.filter((a) => a.wave === w)) }];
 }
 
 function replayFlux(options: ReplayOptions): ReplayResult {
@@ -194,15 +378,24 @@ function replayFlux(options: ReplayOptions): ReplayResult {
         .map((p) => p.slice(0, p.lastIndexOf('/'))),
     ),
   ];
-  const ks = folders.flatMap((f) => kustomizationsIn(revision, f));
+  const ks = folders.flatMap((f) => {
+    const home = fleet.operator.fluxHomes.get(f);
+    const found = kustomizationsIn(revision, f);
+    if (found.length > 0 && home === undefined) throw new Error(`the scenario says no cluster's Flux applies ${f} (Fleet.operator.fluxHomes)`);
+    return found.map((k) => ({ k, home: home! }));
+  });
   const runs = new Map<string, FluxRun>();
-  for (const k of ks) {
-    const run = new FluxRun(k, fleet.cluster(k.cluster), revision, (m) => log.push(`[flux] ${m}`));
+  for (const { k, home } of ks) {
+    const run = new FluxRun(k, fleet.cluster(home), fleet, revision, (m) => log.push(`[flux] ${m}`));
     const before = options.previous?.fluxRuns.get(k.name);
-    if (before) run.inventory = before.inventory;
+    if (before) [run.inventory, run.applied] = [before.inventory, before.applied];
     runs.set(k.name, run);
   }
-  const units = Object.fromEntries(ks.map((k) => [k.name, { cluster: k.cluster, objects: revision.build(k.path) }]));
+  const targetOf = (run: FluxRun): string | undefined => {
+    const t = run.target();
+    return typeof t === 'string' ? undefined : t.clusterID;
+  };
+  const units = Object.fromEntries([...runs.values()].map((r) => [r.k.name, { cluster: targetOf(r), objects: revision.build(r.k.path) }]));
   // Kustomizations the previous revision had and this one has not: orphaned or deleted by their parent
   for (const [name, before] of options.previous?.fluxRuns ?? []) {
     if (runs.has(name)) continue;
@@ -216,6 +409,7 @@ function replayFlux(options: ReplayOptions): ReplayResult {
     log,
     () => {
       for (const run of runs.values()) {
+        if (run.stalled) continue;
         if (run.state === 'Progressing') {
           run.checkHealth();
           if (run.state === 'Progressing' && run.waited > timeout) run.timeout();
@@ -228,8 +422,20 @@ function replayFlux(options: ReplayOptions): ReplayResult {
   );
   function result(steps: number): ReplayResult {
     const flux: Record<string, FluxStatus> = {};
-    for (const [name, r] of runs) flux[name] = { cluster: r.k.cluster, state: r.state, message: r.message };
-    return { log: [...log], steps, argocd: {}, flux, units, fleet, fluxRuns: runs };
+    for (const [name, r] of runs) flux[name] = { cluster: targetOf(r), state: r.state, message: r.message };
+    return { log: [...log], steps, argocd: {}, flux, units, fleet, fluxRuns: runs, argocdSettings: options.previous?.argocdSettings ?? NO_SETTINGS };
   }
   return result(steps);
+}
+
+/**
+ * An exports unit that waits for the application: it holds only ServiceExports and a Service one
+ * of them exports does not exist yet in its cluster, so its ServiceExport health is InProgress
+ * (ServiceNotFound) until the application's own delivery creates it. Nothing depends on it.
+ */
+export function awaitsItsServices(r: ReplayResult, unit: string): boolean {
+  const u = r.units[unit];
+  if (!u?.cluster || u.objects.length === 0 || !u.objects.every((o) => o.kind === 'ServiceExport')) return false;
+  const c = r.fleet.cluster(u.cluster);
+  return u.objects.some((o) => !c.get('v1', 'Service', o.metadata.namespace, o.metadata.name));
 }

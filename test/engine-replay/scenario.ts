@@ -141,8 +141,79 @@ export async function fleetFor(definition: DefinitionData, compiled: Compiled, o
       }),
   );
   const fleet = new Fleet(servers);
+  registerDelivery(fleet, compiled);
   fleet.settle();
   return fleet;
+}
+
+const IN_CLUSTER = 'https://kubernetes.default.svc';
+
+/**
+ * What the person does for the engines, as docs/delivery.md tells them, from the definition (never
+ * from the bundles): the clusters answer on the addresses it names (the leader's `server`, a
+ * destination's URL); each cluster is registered in Argo CD under its destination's name (at the
+ * cluster's first address) or URL, and Argo CD runs in the cluster whose destination is
+ * `https://kubernetes.default.svc`; a hub Flux runs in the one cluster without a
+ * `kubeConfigSecretRef` and holds a kubeconfig Secret for each other, in the Kustomizations'
+ * Namespace; otherwise each cluster's own Flux applies `flux/<clusterID>/`. Called again for a
+ * definition that renames or moves things, as the person would follow it.
+ */
+export function registerDelivery(fleet: Fleet, compiled: Pick<Compiled, 'definition' | 'forEngine' | 'output'>): void {
+  const d = compiled.definition;
+  const addAddress = (id: string, url: string) => {
+    const c = fleet.clusters.get(id);
+    const u = url.replace(/\/+$/, '');
+    if (c && u !== IN_CLUSTER && !c.addresses.includes(u)) c.addresses.push(u);
+  };
+  addAddress(d.spec.leader.clusterID, d.spec.leader.server);
+  for (const c of d.spec.clusters) {
+    const argocd = c.delivery.argocd as { name?: string; server?: string } | undefined;
+    if (argocd?.server) addAddress(c.clusterID, argocd.server);
+  }
+  for (const c of d.spec.clusters) {
+    const argocd = c.delivery.argocd as { name?: string; server?: string } | undefined;
+    const cluster = fleet.clusters.get(c.clusterID);
+    if (!argocd || !cluster) continue;
+    if (argocd.server?.replace(/\/+$/, '') === IN_CLUSTER) fleet.operator.argocdHome = c.clusterID;
+    const entry = argocd.name ? { name: argocd.name, server: cluster.addresses[0]! } : { name: c.clusterID, server: argocd.server!.replace(/\/+$/, '') };
+    if (entry.server !== IN_CLUSTER && !fleet.operator.argocdClusters.some((x) => x.name === entry.name && x.server === entry.server))
+      fleet.operator.argocdClusters.push(entry);
+  }
+  const flux = d.spec.delivery.flux;
+  if (!flux) return;
+  const folder = compiled.forEngine('flux').folder;
+  const remote = d.spec.clusters.filter((c) => c.delivery.flux?.kubeConfigSecretRef);
+  if (remote.length === 0) {
+    for (const c of d.spec.clusters) fleet.operator.fluxHomes.set(`${folder}/${c.clusterID}`, c.clusterID);
+    return;
+  }
+  const own = d.spec.clusters.find((c) => !c.delivery.flux?.kubeConfigSecretRef)?.clusterID;
+  const hubID = own !== undefined && fleet.clusters.has(own) ? own : fleet.operator.fluxHomes.get(folder);
+  if (!hubID) throw new Error(`${d.metadata.name}: every cluster has a kubeConfigSecretRef: a hub outside the fleet is not modelled`);
+  fleet.operator.fluxHomes.set(folder, hubID);
+  const hub = fleet.cluster(hubID);
+  if (!hub.namespaceExists(flux.namespace)) hub.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: flux.namespace } });
+  for (const c of remote) {
+    const ref = c.delivery.flux!.kubeConfigSecretRef!;
+    const target = fleet.clusters.get(c.clusterID);
+    if (!target || hub.get('v1', 'Secret', flux.namespace, ref.name)) continue;
+    // `kubectl create secret generic <name> --from-file=value=<cluster>.kubeconfig`
+    const kubeconfig = stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': c.clusterID,
+      clusters: [{ name: c.clusterID, cluster: { server: target.addresses[0], 'certificate-authority-data': target.ca } }],
+      contexts: [{ name: c.clusterID, context: { cluster: c.clusterID, user: 'flux' } }],
+      users: [{ name: 'flux', user: { token: 'flux-token' } }],
+    });
+    hub.put({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: ref.name, namespace: flux.namespace },
+      type: 'Opaque',
+      data: { [ref.key ?? 'value']: btoa(kubeconfig) },
+    });
+  }
 }
 
 const operatorCrd = (group: string, kind: string, version: string): Obj => ({

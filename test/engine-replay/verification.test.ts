@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import { VERIFY_IMAGE } from '../../src/model/clusterset';
+import { editObjects } from './edit-output';
 import { kustomizationsIn } from './flux';
 import { replay } from './replay';
+import type { Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled, type DefinitionData } from './scenario';
-import { deployApplications, withVerification } from './verification';
-import type { Fleet } from './controllers';
+import { deployApplications, verificationReports } from './verification';
 
 /**
  * The verification never gates delivery (docs/verify.md): in Flux it is a unit of its own,
@@ -16,15 +18,9 @@ import type { Fleet } from './controllers';
 const HUB = withBothEngines(readDefinition('test/fixtures/compile/delivery-hub/definition.yaml'));
 const LAYERS = ['0-namespaces-crds', '1-rbac-config', '2-webhooks', '3-workloads', '4-resources'];
 
-/**
- * Every verification Job ends the same way, whatever it checks: Failed (its checks fail), or never
- * started (its image cannot be pulled: the Pod stays in ImagePullBackOff and the Job active).
- */
-function verificationsEnd(fleet: Fleet, outcome: 'Failed' | undefined): Fleet {
-  const jobOutcome = fleet.jobOutcome;
-  fleet.jobOutcome = (c, job) => (job.metadata.name.startsWith('antrea-clusterset-verify-') ? outcome : jobOutcome(c, job));
-  return fleet;
-}
+/** Every verification script replaced by `exit 1`: each Job fails, whatever it would have checked. */
+const failingScripts = (r: Revision): Revision =>
+  editObjects(r, (o) => (o.kind === 'ConfigMap' && o.data?.['verify.sh'] ? { ...o, data: { 'verify.sh': 'exit 1\n' } } : o));
 
 describe('a verification that fails or never starts holds no layer and no other cluster (Flux, hub)', () => {
   let compiled: Compiled;
@@ -33,11 +29,13 @@ describe('a verification that fails or never starts holds no layer and no other 
   });
 
   test.each([
-    ['fails', 'Failed' as const, 'Failed'],
-    ['never starts (an image nobody can pull)', undefined, 'NotReady'],
-  ])('a verification that %s: every layer of every cluster is Ready; only each member’s verify unit is not', async (_, outcome, state) => {
-    const fleet = verificationsEnd(await fleetFor(HUB, compiled, { appNamespaces: true }), outcome);
-    const r = replay({ engine: 'flux', ...compiled.forEngine('flux'), fleet, operator: true });
+    ['fails', 'fails', 'Failed'],
+    ['never starts (an image nobody can pull)', 'unpullable', 'NotReady'],
+  ])('a verification that %s: every layer of every cluster is Ready; only each member’s verify unit is not', async (_, how, state) => {
+    const fleet = await fleetFor(HUB, compiled, { appNamespaces: true });
+    if (how === 'unpullable') fleet.unpullable.add(VERIFY_IMAGE);
+    const { revision, folder } = compiled.forEngine('flux');
+    const r = replay({ engine: 'flux', revision: how === 'fails' ? failingScripts(revision) : revision, folder, fleet, operator: true });
     // a wait that times out and is retried alternates between Failed and Progressing: not Ready
     const states = Object.fromEntries(Object.entries(r.flux).map(([name, s]) => [name, state === 'NotReady' && s.state !== 'Ready' ? 'NotReady' : s.state]));
     const expected: Record<string, string> = {};
@@ -53,7 +51,6 @@ describe('a verification that fails or never starts holds no layer and no other 
       if (name.endsWith('-verify')) expect([...kinds].sort()).toEqual(['ConfigMap', 'Job', 'Role', 'RoleBinding', 'ServiceAccount']);
       else expect(kinds.has('Job')).toBe(false);
     }
-    const { revision, folder } = compiled.forEngine('flux');
     const ks = kustomizationsIn(revision, folder);
     for (const k of ks) {
       if (k.name.endsWith('-verify')) expect(k.dependsOn).toEqual([k.name.replace(/-verify$/, '-4-resources')]);
@@ -89,7 +86,6 @@ describe.each(TABLE)('%s', (_, data, broken) => {
   async function run(engine: 'argocd' | 'flux', options: { withoutToken?: string; nodeDown?: readonly string[] } = {}) {
     const c = compiled;
     const fleet = await fleetFor(definition, c, { appNamespaces: true });
-    const model = withVerification(fleet, c.definition);
     deployApplications(c.definition)(fleet);
     if (options.withoutToken) {
       // the operator copies every member's token but this one's (docs/delivery.md's manual step, skipped)
@@ -105,7 +101,7 @@ describe.each(TABLE)('%s', (_, data, broken) => {
       fleet.nodeReady = (cluster, node) => !options.nodeDown!.includes(node) && nodeReady(cluster, node);
     }
     const r = replay({ engine, ...c.forEngine(engine), fleet, operator: true });
-    return { r, model };
+    return { r, reports: verificationReports(fleet) };
   }
 
   test.each(['argocd', 'flux'] as const)(
@@ -114,7 +110,7 @@ describe.each(TABLE)('%s', (_, data, broken) => {
       const { r } = await run(engine);
       const log = r.log;
       for (const id of memberIDs(definition)) {
-        const passed = at(log, new RegExp(`^\\[${esc(id)}\\] verification antrea-clusterset-verify-[0-9a-f]{10} Complete`));
+        const passed = at(log, new RegExp(`^\\[${esc(id)}\\] Job \\S+/antrea-clusterset-verify-[0-9a-f]{10} Complete`));
         expect(passed, `${id}\n${log.join('\n')}`).toBeGreaterThan(-1);
         if (engine === 'flux') {
           const unit = `${name}-${id}`;
@@ -124,46 +120,56 @@ describe.each(TABLE)('%s', (_, data, broken) => {
           expect([lastLayer < verifyStarts, verifyStarts < passed, passed < green], id).toEqual([true, true, true]);
           expect(r.flux[`${unit}-verify`]?.state).toBe('Ready');
         } else {
+          // its own Application (#38): the Job waits for the ClusterSet's connection, which the
+          // bundle's last wave brings; no sync of the bundle waits for the Job
           const app = `${name}-${id}`;
-          const postSync = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: PostSync wave`));
           const lastSyncWave = log.map((l, i) => (new RegExp(`^\\[argocd\\] ${esc(app)}: Sync wave`).test(l) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
-          const green = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: sync Succeeded`));
-          expect([lastSyncWave < postSync, postSync < passed, passed < green], id).toEqual([true, true, true]);
+          const bundleSynced = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: sync Succeeded`));
+          expect([lastSyncWave < passed, bundleSynced < passed], id).toEqual([true, true]);
           expect(r.argocd[app]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
+          expect(r.argocd[`${app}-verify`]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
         }
       }
     },
   );
 
+  /**
+   * Neither engine holds anything on a NotReady Node: Argo CD has no health rule for a Node, and
+   * Flux's kstatus, which reads a Node's `Ready` condition (cli-utils status.go
+   * checkReadyCondition), is given a rule that takes a Node as it is (flux-health-checks.ts), so
+   * the member's `4-resources`, which applies the Gateway Node's annotations with `wait`, is Ready
+   * and its verification runs and says why.
+   */
   test.each(['argocd', 'flux'] as const)(
     '%s: a member whose Gateway Node is NotReady (its kubelet is down): every layer healthy, the verification Failed and saying why, the other members green',
     async (engine) => {
       const gateways = definition.spec.clusters.find((c) => c.clusterID === broken)!.gateways!.map((g) => g.node);
-      const { r, model } = await run(engine, { nodeDown: gateways });
-      const failed = [...model.reports].find(([k]) => k.startsWith(`${broken}/`))?.[1];
+      const { r, reports } = await run(engine, { nodeDown: gateways });
+      const failed = [...reports].find(([k]) => k.startsWith(`${broken}/`))?.[1];
       expect(failed, r.log.filter((l) => l.includes(broken)).join('\n')).toContain(`FAIL gateway-elected: no Gateway elected among ${gateways.join(', ')}`);
       for (const id of memberIDs(definition)) {
         if (engine === 'flux') {
           for (const layer of LAYERS) expect(r.flux[`${name}-${id}-${layer}`]?.state, `${id} ${layer}`).toBe('Ready');
           expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(id === broken ? 'Failed' : 'Ready');
         } else {
+          // the bundle is synced and healthy everywhere; the failed Job shows on its own Application
           const a = r.argocd[`${name}-${id}`]!;
-          // no RollingSync step comes after the members': the failed hook fails this member's sync only
-          expect([a.operation, a.health.status], id).toEqual([id === broken ? 'Failed' : 'Succeeded', 'Healthy']);
+          expect([a.operation, a.health.status], id).toEqual(['Succeeded', 'Healthy']);
+          expect(r.argocd[`${name}-${id}-verify`]!.health.status, id).toBe(id === broken ? 'Degraded' : 'Healthy');
         }
       }
     },
   );
 
   test.each(['argocd', 'flux'] as const)(
-    '%s: a member that never connects (its token never copied) holds its own last layer on the ClusterSet’s health, so its verification never starts; the others are green',
+    '%s: a member that never connects (its token never copied) shows its ClusterSet Progressing and its verification never starts; the others are green',
     async (engine) => {
       const { r } = await run(engine, { withoutToken: broken });
-      expect(r.log.some((l) => l.startsWith(`[${broken}] verification`))).toBe(false);
+      expect(r.log.some((l) => l.startsWith(`[${broken}] Job`) && l.includes('antrea-clusterset-verify-'))).toBe(false);
       for (const id of memberIDs(definition)) {
         if (id !== broken)
           expect(
-            r.log.some((l) => l.startsWith(`[${id}] verification`) && l.includes('Complete')),
+            r.log.some((l) => l.startsWith(`[${id}] Job`) && l.includes('antrea-clusterset-verify-') && l.includes('Complete')),
             id,
           ).toBe(true);
         if (engine === 'flux') {
@@ -172,14 +178,10 @@ describe.each(TABLE)('%s', (_, data, broken) => {
           else expect(r.flux[`${name}-${id}-4-resources`]?.state, id).toBe('Ready');
           expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(id === broken ? 'Pending' : 'Ready');
         } else {
+          // the sync ends with the last layer and holds no later commit (#38); the Job waits for the connection
           const a = r.argocd[`${name}-${id}`]!;
-          if (id === broken)
-            expect([a.operation, a.health.status, a.message]).toEqual([
-              'Running',
-              'Progressing',
-              expect.stringMatching(/waiting for healthy state of ClusterSet/),
-            ]);
-          else expect([a.operation, a.health.status], id).toEqual(['Succeeded', 'Healthy']);
+          expect([a.operation, a.health.status], id).toEqual(['Succeeded', id === broken ? 'Progressing' : 'Healthy']);
+          expect(r.argocd[`${name}-${id}-verify`]!.health.status, id).toBe(id === broken ? 'Progressing' : 'Healthy');
         }
       }
     },
@@ -187,12 +189,11 @@ describe.each(TABLE)('%s', (_, data, broken) => {
 });
 
 /**
- * A dual-role leader's verification in Argo CD is a PostSync hook of the leader's Application, and
- * RollingSync starts the members' step only once every Application of the leader's step is
- * Healthy, not OutOfSync, and its last operation Succeeded (argo-cd
- * applicationset/controllers/applicationset_controller.go appSyncEnabledForNextStep,
- * isApplicationHealthy): while it runs, and if it fails, the members wait (docs/verify.md). Flux
- * holds nothing on it.
+ * A dual-role leader's verification is an Application of its own in Argo CD (#38), outside
+ * RollingSync: the members' step waits for the leader's bundle, under both the v3.2 rule (Healthy,
+ * not OutOfSync, last operation Succeeded: applicationset_controller.go appSyncEnabledForNextStep)
+ * and the v3.3+ one (Healthy and Synced: progressivesync UpdateApplicationSetApplicationStatus),
+ * never for its verification. Flux holds nothing on it either.
  */
 describe('a dual-role leader whose verification fails (its Gateway Node is NotReady)', () => {
   const definition = withBothEngines(readDefinition('test/fixtures/verify/definition.yaml'));
@@ -200,22 +201,25 @@ describe('a dual-role leader whose verification fails (its Gateway Node is NotRe
   beforeAll(async () => {
     compiled = await compileDefinition(definition);
   });
-  async function run(engine: 'argocd' | 'flux') {
+  async function run(engine: 'argocd' | 'flux', argocdVersion?: '3.2' | '3.3') {
     const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
-    withVerification(fleet, compiled.definition);
     deployApplications(compiled.definition)(fleet);
     const nodeReady = fleet.nodeReady.bind(fleet);
     fleet.nodeReady = (cluster, node) => node !== 'north-node-1' && nodeReady(cluster, node);
-    return replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
+    return replay({ engine, ...compiled.forEngine(engine), fleet, operator: true, argocdVersion });
   }
 
-  test('argocd (ApplicationSet, RollingSync): the leader’s sync fails on its hook and the members’ step never starts', async () => {
-    const r = await run('argocd');
-    expect(r.argocd['verify-clusterset-north']).toMatchObject({ operation: 'Failed', health: { status: 'Healthy' } });
-    expect([r.argocd['verify-clusterset-east']!.operation, r.argocd['verify-clusterset-west']!.operation]).toEqual(['None', 'None']);
-  });
+  test.each(['3.2', '3.3'] as const)(
+    'argocd (ApplicationSet, RollingSync as v%s runs it): the leader’s verification fails on its own; the members’ step starts',
+    async (version) => {
+      const r = await run('argocd', version);
+      expect(r.argocd['verify-clusterset-north']).toMatchObject({ operation: 'Succeeded', health: { status: 'Healthy' } });
+      expect(r.argocd['verify-clusterset-north-verify']!.health.status).toBe('Degraded');
+      expect([r.argocd['verify-clusterset-east']!.operation, r.argocd['verify-clusterset-west']!.operation]).toEqual(['Succeeded', 'Succeeded']);
+    },
+  );
 
-  test('flux: only the leader’s verify unit fails; the members install and pass theirs', async () => {
+  test('flux (one Flux per cluster): only the leader’s verify unit fails (its last layer takes the Node as it is); the members install and pass theirs', async () => {
     const r = await run('flux');
     expect(r.flux['verify-clusterset-north-4-resources']?.state).toBe('Ready');
     expect(r.flux['verify-clusterset-north-verify']?.state).toBe('Failed');

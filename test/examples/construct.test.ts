@@ -104,7 +104,7 @@ describe('AntreaClusterSet', () => {
   test.each([
     {
       name: 'a typo in a definition object',
-      definition: withClusters([...prod.spec.clusters.slice(0, 2), { clusterID: 'west', podCIDR: ['10.0.0.0/16'] }]),
+      definition: withClusters([...prod.spec.clusters.slice(0, 2), { clusterID: 'west', podCIDR: ['10.0.0.0/16'], delivery: { argocd: { name: 'west' } } }]),
       message:
         /^ClusterSet "prod" has 1 error:\nspec\.clusters\[2\]\.podCIDR: error schema: unknown key "podCIDR" in spec\.clusters\[2\]\n {2}hint: did you mean "podCIDRs"\?$/,
     },

@@ -5,30 +5,120 @@ import type { CelHealthCheck } from '../../src/health/health-rule';
 /**
  * The engines' interpreters, as they run health rules.
  *
- * Argo CD (`util/lua/lua.go` `runLua`): gopher-lua (Lua 5.1) with `SkipOpenLibs`, then only the
- * base, package and table libraries (and a reduced os, which no rule of ours uses, so it stays
- * closed here: a rule that reached for it fails); `obj` is the object decoded into Lua tables
- * (`decodeValue`: maps and lists become tables, numbers Lua numbers); the script's return value
- * is the health. No `string` and no `math`.
+ * Argo CD (`util/lua/lua.go` `runLuaWithResourceActionParameters`): gopher-lua (Lua 5.1), a new
+ * state per evaluation with `SkipOpenLibs`, then only the package, base and table libraries and a
+ * safe os (`oslib_safe.go`: `time` and `date`); a script from `argocd-cm` gets every library only
+ * with `resource.customizations.useOpenLibs.<group>_<Kind>: true` (`GetHealthScript`), a built-in
+ * one always. `obj` is the object decoded into Lua tables (`decodeValue`: maps and lists become
+ * tables, numbers Lua numbers, null nil), and `actionParams` an empty table. The result
+ * (`ExecuteHealthLua`): a table is JSON-encoded and decoded into `{status, message}` (a field of
+ * another type leaves the health
+ * empty, as json.Unmarshal's type error does there); nil is an empty health; a status outside
+ * Healthy, Progressing, Degraded, Suspended, Missing, Unknown is Unknown "Lua returned an invalid
+ * health status"; any other value, or an error, fails the evaluation, which `GetResourceHealth`
+ * turns into Unknown with the error as message.
+ *
+ * One Lua 5.1 VM per worker (wasmoon's Lua 5.1 build), each evaluation in a fresh environment
+ * (`setfenv`) holding only those libraries, so no evaluation sees another's globals; without
+ * the string library gopher-lua's strings have no methods, so the string metatable's `__index`
+ * is cleared for the evaluation. Argo CD's 1-second timeout is not modelled.
  */
-export async function runArgoCdHealth(script: string, obj: unknown): Promise<{ status: string; message?: string }> {
-  const lua = await Lua.create();
-  try {
-    // Lua 5.1 opens a library only through lua_call, so open all and close the others: their
-    // globals, their `require` entries, and the string methods (gopher-lua without its string
-    // library gives strings no metatable)
-    await lua.doString(CLOSE_LIBRARIES);
-    await lua.doString(`obj = ${luaLiteral(obj)}`);
-    const result = (await lua.doString(script)) as { status: string; message?: string };
-    return { status: result.status, ...(result.message != null && { message: result.message }) };
-  } finally {
-    lua.global.close();
-  }
+const VM = await Lua.create();
+VM.doStringSync(`
+local safe = { "assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall", "rawequal", "rawget",
+  "rawset", "select", "setmetatable", "tonumber", "tostring", "type", "unpack", "xpcall", "loadstring",
+  "getfenv", "setfenv", "_VERSION" }
+local base = {}
+for _, k in ipairs(safe) do base[k] = _G[k] end
+base.print = function() end
+local function copy(t) local c = {} for k, v in pairs(t) do c[k] = v end return c end
+local compiled = {}
+__argocd_scripts = {}
+local SEP = string.char(1)
+local stringIndex = getmetatable("").__index
+function __argocd_health(script, obj, open)
+  local fn = compiled[script]
+  if fn == nil then
+    local err
+    fn, err = loadstring(script, "health.lua")
+    if fn == nil then return "error" .. SEP .. err end
+    compiled[script] = fn
+  end
+  local env = copy(base)
+  env.table = copy(table)
+  env.os = { time = os.time, date = os.date }
+  if open then
+    env.string = copy(string)
+    env.math = copy(math)
+    env.os = copy(os)
+  end
+  -- require finds what is open (and the safe os): gopher-lua's package library, nothing preloaded
+  env.package = { loaded = { table = env.table, os = env.os, string = env.string, math = env.math }, preload = {} }
+  env.require = function(name)
+    local m = env.package.loaded[name]
+    if m == nil then error("module " .. name .. " not found") end
+    return m
+  end
+  env._G = env
+  env.obj = obj
+  -- runLuaWithResourceActionParameters sets it for every script, a health script's empty
+  env.actionParams = {}
+  setfenv(fn, env)
+  if not open then getmetatable("").__index = nil end
+  local ok, result = pcall(fn)
+  getmetatable("").__index = stringIndex
+  if not ok then return "error" .. SEP .. tostring(result) end
+  if result == nil then return "empty" end
+  if type(result) ~= "table" then return "error" .. SEP .. "expect table output from Lua script, not " .. type(result) end
+  local status, message = rawget(result, "status"), rawget(result, "message")
+  if (status ~= nil and type(status) ~= "string") or (message ~= nil and type(message) ~= "string") then return "empty" end
+  return "table" .. SEP .. (status or "") .. SEP .. (message or "")
+end
+`);
+
+const VALID = new Set(['Healthy', 'Progressing', 'Degraded', 'Suspended', 'Missing', 'Unknown']);
+
+/** An Argo CD health: `status` is empty when the script gave none (Argo CD then treats the object as it would a Healthy one). */
+export interface ArgoCdHealth {
+  readonly status: string;
+  readonly message?: string;
 }
 
-const CLOSED = ['string', 'math', 'io', 'os', 'debug', 'coroutine'];
-const CLOSE_LIBRARIES = `getmetatable("").__index = nil
-${CLOSED.map((l) => `${l} = nil\npackage.loaded.${l} = nil`).join('\n')}`;
+/** One health script on one object, as Argo CD evaluates it (above); `openLibs` for a built-in script or `useOpenLibs`. */
+export function runArgoCdHealth(script: string, obj: unknown, openLibs = false): ArgoCdHealth {
+  // a health is a function of the script and the object: the engine replay asks again and again
+  const key = `${openLibs}\u0000${script}\u0000${JSON.stringify(obj)}`;
+  const known = RESULTS.get(key);
+  if (known) return known;
+  if (RESULTS.size > 10_000) RESULTS.clear();
+  const health = evaluate(script, obj, openLibs);
+  RESULTS.set(key, health);
+  return health;
+}
+
+const RESULTS = new Map<string, ArgoCdHealth>();
+/** Scripts by text, each sent to the VM once. */
+const SCRIPTS = new Map<string, number>();
+
+function evaluate(script: string, obj: unknown, openLibs: boolean): ArgoCdHealth {
+  let id = SCRIPTS.get(script);
+  if (id === undefined) {
+    SCRIPTS.set(script, (id = SCRIPTS.size));
+    VM.doStringSync(`__argocd_scripts[${id}] = ${luaString(script)}`);
+  }
+  let result: string;
+  try {
+    // one string back: a table would stay a reference into the VM
+    result = VM.doStringSync(`return __argocd_health(__argocd_scripts[${id}], ${luaLiteral(obj)}, ${openLibs})`) as string;
+  } catch (e) {
+    return { status: 'Unknown', message: (e as Error).message };
+  }
+  const [kind, status = '', message = ''] = result.split('\u0001');
+  if (kind === 'error') return { status: 'Unknown', message: status };
+  if (kind === 'empty') return { status: '' };
+  if (!VALID.has(status)) return { status: 'Unknown', message: 'Lua returned an invalid health status' };
+  return { status, ...(message !== '' && { message }) };
+}
 
 /** A Lua 5.1 literal for JSON data, every string escaped byte by byte. */
 export function luaLiteral(value: unknown): string {

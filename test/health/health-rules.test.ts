@@ -27,8 +27,8 @@ const AGREES: Record<string, FluxStatus[]> = { Healthy: ['Current'], Progressing
 describe.each(HEALTH_RULES.map((r) => [`${r.apiVersion.split('/')[0]}/${r.kind}`, r] as const))('%s', (_, rule) => {
   const cases = casesOf(rule);
 
-  it.each(cases.map((c) => [c.inputPath, c] as const))('%s: Argo CD Lua', async (_, c) => {
-    expect(await runArgoCdHealth(rule.lua, objectOf(rule, c))).toEqual(c.healthStatus);
+  it.each(cases.map((c) => [c.inputPath, c] as const))('%s: Argo CD Lua', (_, c) => {
+    expect(runArgoCdHealth(rule.lua, objectOf(rule, c))).toEqual(c.healthStatus);
   });
 
   it.each(cases.map((c) => [c.inputPath, c] as const))('%s: Flux CEL', (_, c) => {
@@ -50,10 +50,10 @@ describe.each(HEALTH_RULES.map((r) => [`${r.apiVersion.split('/')[0]}/${r.kind}`
 
 describe('ClusterSet leader gate (Argo CD argocd-cm, the leader Kustomizations)', () => {
   const cases = casesOf(CLUSTER_SET_HEALTH);
-  it.each(cases.map((c) => [c.inputPath, c] as const))('%s', async (_, c) => {
+  it.each(cases.map((c) => [c.inputPath, c] as const))('%s', (_, c) => {
     const obj = objectOf(CLUSTER_SET_HEALTH, c);
     const want = c.gate ?? { status: c.healthStatus.status, flux: c.flux };
-    expect((await runArgoCdHealth(CLUSTER_SET_GATE.lua, obj)).status).toBe(want.status);
+    expect(runArgoCdHealth(CLUSTER_SET_GATE.lua, obj).status).toBe(want.status);
     expect(runFluxHealth(CLUSTER_SET_GATE.cel, obj)).toBe(want.flux);
   });
 
@@ -65,10 +65,23 @@ describe('ClusterSet leader gate (Argo CD argocd-cm, the leader Kustomizations)'
 });
 
 describe('the Lua VM is Argo CD’s', () => {
-  it('is Lua 5.1 with no string or math library and no string methods', async () => {
+  it('is Lua 5.1 with no string or math library and no string methods', () => {
     const probe = `local ok = pcall(function() return ("x"):len() end)
-return { status = _VERSION, message = tostring(string) .. " " .. tostring(math) .. " " .. tostring(ok) }`;
-    expect(await runArgoCdHealth(probe, {})).toEqual({ status: 'Lua 5.1', message: 'nil nil false' });
+return { status = "Healthy", message = _VERSION .. " " .. tostring(string) .. " " .. tostring(math) .. " " .. tostring(ok) }`;
+    expect(runArgoCdHealth(probe, {})).toEqual({ status: 'Healthy', message: 'Lua 5.1 nil nil false' });
+    // a built-in script (or useOpenLibs) gets them
+    expect(runArgoCdHealth(probe, {}, true).message).toMatch(/^Lua 5\.1 table: \S+ table: \S+ true$/);
+  });
+
+  it('each evaluation is on its own: a global one script sets is not there for the next', () => {
+    expect(runArgoCdHealth('leak = "x" return { status = "Healthy" }', {})).toEqual({ status: 'Healthy' });
+    expect(runArgoCdHealth('return { status = "Healthy", message = tostring(leak) }', {})).toEqual({ status: 'Healthy', message: 'nil' });
+  });
+
+  it('what is not a health: an invalid status is Unknown, an error is Unknown with the error, nil is empty', () => {
+    expect(runArgoCdHealth('return { status = "Fine" }', {})).toEqual({ status: 'Unknown', message: 'Lua returned an invalid health status' });
+    expect(runArgoCdHealth('return obj.status.x', {}).status).toBe('Unknown');
+    expect(runArgoCdHealth('return nil', {})).toEqual({ status: '' });
   });
 });
 

@@ -3,13 +3,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { requireTool } from './tools';
 
 /**
  * Mermaid as GitHub runs it: the package's browser build in a real headless Chromium (Debian's
  * `chromium`, which `.ci/run` installs), with Mermaid's default configuration. Mermaid cannot
  * parse a labelled flowchart in Node (its DOMPurify needs a window), so parsing runs here too,
  * batched in one page. Where no Chromium is found, `openMermaidBrowser` prints why and answers
- * undefined, and the suites skip.
+ * undefined, and the suites skip; under `.ci/run` (test/helpers/tools.ts) it fails instead.
  */
 // CHROMIUM_PATH, when set, is the only one tried (CHROMIUM_PATH=none shows the skip)
 const CANDIDATES = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -46,7 +47,7 @@ export interface MermaidBrowser {
 export async function openMermaidBrowser(suite: string): Promise<MermaidBrowser | undefined> {
   const executablePath = chromiumPath();
   if (!executablePath) {
-    console.warn(`[${suite}] skipped: no Chromium (${CANDIDATES.join(', ')}); install Debian's chromium or set CHROMIUM_PATH`);
+    requireTool(suite, `Chromium (${CANDIDATES.join(', ')}; install Debian's chromium or set CHROMIUM_PATH)`, false);
     return undefined;
   }
   const profile = mkdtempSync(join(tmpdir(), 'mermaid-chromium-'));
@@ -68,7 +69,7 @@ export async function openMermaidBrowser(suite: string): Promise<MermaidBrowser 
     });
   } catch (e) {
     rmSync(profile, { recursive: true, force: true });
-    console.warn(`[${suite}] skipped: Chromium at ${executablePath} does not start: ${(e as Error).message.split('\n')[0]}`);
+    requireTool(suite, `a Chromium that starts (${executablePath}: ${(e as Error).message.split('\n')[0]})`, false);
     return undefined;
   }
   const page: Page = context.pages()[0] ?? (await context.newPage());

@@ -90,7 +90,7 @@ describe('clusterset plan --live', () => {
   test('the imported definition against its dumps: rollouts only, exit 0; --live repeats', async () => {
     const out = join(tmp, 'plan-head.yaml');
     await run(['import', GUIDE, '--token-source', 'manual', '--out', out]);
-    writeFileSync(out, readFileSync(out, 'utf8').replace('delivery: <unset>', 'delivery: {}'));
+    writeFileSync(out, readFileSync(out, 'utf8').replaceAll('delivery: <unset>', 'delivery: {}'));
     const dumps = ['north', 'east', 'west'].flatMap((m) => ['--live', `${GUIDE}/test-cluster-${m}.yaml`]);
     const r = await run(['plan', ...dumps, out, '--format', 'json']);
     expect(r.code).toBe(0);

@@ -42,42 +42,57 @@ const BROKEN_YAML = write(
 describe('a TypeScript definition runs without powers', () => {
   test('it cannot read the environment: a secret of the CI job does not reach the data', async () => {
     process.env.CLUSTERSET_TEST_SECRET = 'ghp_notreallyasecret';
-    const file = write('env.ts', valid("const NAME = 'env-' + Object.keys(process.env).length + (process.env.CLUSTERSET_TEST_SECRET ?? 'none');"));
+    // written to load whether or not it finds a process: a definition has none (see the escapes below)
+    const file = write('env.ts', valid("const NAME = 'env-' + ((globalThis as any).process?.env?.CLUSTERSET_TEST_SECRET ?? 'none');"));
     // test files share their worker's process (isolate: false): the secret must not outlive this test
     const { parsed, diagnostics } = await checkDefinitions([file]).finally(() => delete process.env.CLUSTERSET_TEST_SECRET);
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    expect(parsed[0]!.definition.metadata.name).toBe('env-0none');
+    expect(parsed[0]!.definition.metadata.name).toBe('env-none');
   });
 
   test.each([
     {
       name: 'write a file',
       code: "require('node:fs').writeFileSync(PWNED, 'x');",
-      message: /cannot evaluate definition: Access to this API has been restricted/,
+      module: 'node:fs',
     },
     {
       name: 'start a process',
       code: "require('node:child_process').execSync('touch ' + PWNED);",
-      message: /cannot evaluate definition: Access to this API has been restricted/,
+      module: 'node:child_process',
+    },
+    {
+      name: 'start a worker',
+      code: "new (require('node:worker_threads').Worker)('require(\"node:fs\").writeFileSync(' + JSON.stringify(PWNED) + ', \"x\")', { eval: true });",
+      module: 'node:worker_threads',
     },
     {
       name: 'read a file outside its folder',
-      code: "require('node:fs').readFileSync('/etc/hostname');",
-      message: /cannot evaluate definition: Access to this API has been restricted/,
+      code: "require('fs').readFileSync('/etc/hostname');",
+      module: 'fs',
     },
-  ])('it cannot $name', async ({ code, message }) => {
+  ])('it cannot $name: the import is refused where it is written', async ({ code, module }) => {
     const pwned = join(tmp, 'pwned');
     const file = write('power.ts', valid(`declare const require: any; const PWNED = ${JSON.stringify(pwned)}; ${code} const NAME = 'x';`));
+    const column =
+      valid(`declare const require: any; const PWNED = ${JSON.stringify(pwned)}; ${code}`)
+        .split('\n')[1]!
+        .indexOf(`'${module}'`) + 1;
     const { diagnostics } = await checkDefinitions([file]);
     expect(diagnostics).toMatchObject([
-      { code: 'typescript-evaluation', severity: 'error', file, line: 1, column: 1, message: expect.stringMatching(message) as unknown },
+      { code: 'typescript-evaluation', severity: 'error', file, line: 2, column, message: expect.stringContaining(`"${module}"`) as unknown },
     ]);
     expect(existsSync(pwned)).toBe(false);
   });
 
   test.each([
-    { name: 'process.exit(0)', code: 'process.exit(0);', message: /ended its evaluation \(exit code 0\) before it returned its data/ },
+    { name: 'process.exit(0)', code: 'process.exit(0);', message: /cannot evaluate definition: process is not defined/ },
     { name: 'a throw', code: "throw new Error('boom');", message: /cannot evaluate definition: boom/ },
+    {
+      name: 'a throw of a value that throws when shown',
+      code: 'throw { get message() { throw new Error("no"); } };',
+      message: /it threw a value that cannot be shown/,
+    },
     // a timeout is its only outcome, so a short one (a spinning child costs a core until it ends)
     { name: 'an endless loop', code: 'for (;;) {}', message: /took longer than/, timeoutMs: 1_000 },
     {
@@ -112,9 +127,131 @@ describe('a TypeScript definition runs without powers', () => {
     60_000,
   );
 
+  // only data crosses back, as JSON: whatever else a definition hands back is a diagnostic at it
+  test.each([
+    { name: 'nothing', text: 'declare const module: any;\nmodule.exports = undefined;', message: /definition has no default export/ },
+    { name: 'a function', text: 'export default () => ({});', message: /not plain data: its default export is a function/ },
+    { name: 'a BigInt inside', text: 'export default { n: 1n };', message: /not plain data: Do not know how to serialize a BigInt/ },
+    { name: 'a cycle', text: 'const a: any = {}; a.a = a; export default a;', message: /not plain data: Converting circular structure/ },
+    { name: 'a getter that throws', text: "export default { get spec() { throw new Error('no spec'); } };", message: /not plain data: no spec/ },
+    {
+      name: 'a Proxy that throws on every trap',
+      text: "export default new Proxy({}, { get() { throw new Error('trap'); }, has() { throw new Error('trap'); } });",
+      message: /trap/,
+    },
+  ])('a default export that is not data ($name) is a diagnostic at the file', async ({ text, message }) => {
+    const file = write('shape.ts', text);
+    const { diagnostics } = await checkDefinitions([file]);
+    expect(diagnostics).toMatchObject([{ code: 'typescript-evaluation', line: 1, column: 1, message: expect.stringMatching(message) as unknown }]);
+  });
+
   test('--no-typescript refuses TypeScript definitions without running them', async () => {
     const file = write('off.ts', valid("const NAME = 'off';"));
     const { diagnostics } = await checkDefinitions([file], { typescript: false });
     expect(diagnostics).toMatchObject([{ code: 'typescript-evaluation', message: 'TypeScript definitions are turned off (--no-typescript)' }]);
   });
+});
+
+// #37 item 2: definition code must not reach the CLI's process or any other. Each probe tries to
+// get hold of Node's `process` (the key to signals, the environment and every module); had it one,
+// it would export a valid definition named "escaped", so a probe that works is a definition
+// without errors. Each must instead end as a typescript-evaluation diagnostic at its file.
+const ESCAPE = `if (!p || typeof p.pid !== 'number') throw new Error('contained'); const NAME = 'escaped';`;
+describe('definition code cannot reach the process that runs it', () => {
+  test.each([
+    { name: 'globalThis.process', code: 'const p = (globalThis as any).process;' },
+    { name: 'a bare process', code: 'declare const process: any; const p = process;' },
+    { name: "the global object's Function constructor", code: "const p = (globalThis as any).constructor.constructor('return process')();" },
+    { name: "an array's Function constructor", code: "const p = ([] as any).constructor.constructor('return process')();" },
+    { name: "console's Function constructor", code: "const p = (console as any).log.constructor('return process')();" },
+    {
+      // any host object or function handed into the context leads back to the host's Function
+      name: "every global's Function constructor",
+      code: `let p: any;
+for (const key of Reflect.ownKeys(globalThis)) {
+  const v = (globalThis as any)[key];
+  for (const f of [v?.constructor, v?.constructor?.constructor]) {
+    try { p ??= f?.('return process')(); } catch { /* the next one */ }
+  }
+}`,
+    },
+    { name: 'new Function', code: "const p = new Function('return process')();" },
+    { name: 'eval', code: "const p = eval('process');" },
+    { name: 'require of a built-in', code: "declare const require: any; const p = require('node:process');" },
+    { name: 'require of a built-in by a computed name', code: "declare const require: any; const p = require(['node', 'process'].join(':'));" },
+    { name: "module's constructor (Node's Module)", code: "declare const module: any; const p = module.constructor._load('node:process');" },
+    { name: "require's Function constructor", code: "declare const require: any; const p = require.constructor('return process')();" },
+    // import() resolves after the data is taken: its refusal must be the reason the definition failed
+    { name: 'import() of a built-in', code: "let p: any; void import('node:child_process');", message: /node:child_process/ },
+    { name: 'import() inside eval', code: 'let p: any; void eval("import(\'node:process\')");', message: /Code generation from strings disallowed/ },
+    {
+      name: 'Error.prepareStackTrace and the frames it is given',
+      code: `let p: any;
+(Error as any).prepareStackTrace = (_: unknown, frames: any[]) => {
+  for (const f of frames) for (const v of [f.getThis?.(), f.getFunction?.()]) {
+    if (v && (v as any).process) p = (v as any).process;
+    try { p ??= v?.constructor?.constructor?.('return process')(); } catch { /* the next frame */ }
+  }
+  return '';
+};
+void new Error().stack;`,
+    },
+    {
+      name: 'the chain of callers (from a sloppy-mode module)',
+      files: {
+        'callers.js': `exports.find = function find() {
+  for (let c = find.caller; c; c = c.caller) {
+    try { const p = c.constructor('return process')(); if (p) return p; } catch (e) { /* the next caller */ }
+  }
+};`,
+      },
+      code: "// @ts-expect-error a JavaScript module\nimport { find } from './callers.js';\nconst p = find();",
+    },
+  ])('$name', async ({ code, files = {}, message = /./ }) => {
+    for (const [name, text] of Object.entries(files)) write(name, text);
+    const file = write('escape.ts', valid(`${code}\n${ESCAPE}`));
+    const { diagnostics, parsed } = await checkDefinitions([BROKEN_YAML, file]);
+    expect(parsed.map((p) => p.definition.metadata.name)).not.toContain('escaped');
+    expect(diagnostics.filter((d) => d.file === file && d.severity === 'error')).toEqual([
+      expect.objectContaining({ code: 'typescript-evaluation', message: expect.stringMatching(message) as unknown }),
+    ]);
+    expect(diagnostics.some((d) => d.file === BROKEN_YAML && d.severity === 'error')).toBe(true);
+  });
+
+  test.each([
+    { name: 'Atomics.wait', code: 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);', message: /took longer than/ },
+    { name: 'a microtask loop', code: 'void (function again(): void { void Promise.resolve().then(again); })();', message: /took longer than/ },
+    { name: 'an async loop', code: 'void (async () => { for (;;) await null; })();', message: /took longer than/ },
+    { name: 'a string too long to exist', code: "const huge = 'x'.repeat(2 ** 30);", message: /Invalid string length|run out of memory/ },
+    { name: 'a string split into a heap-filling array', code: "const huge = 'x'.repeat(2 ** 27).split('');", message: /run out of memory/ },
+    {
+      name: 'data larger than the limit',
+      code: "const pad = 'x'.repeat(2 ** 24);",
+      data: 'pad',
+      message: /larger than|run out of memory/,
+    },
+    { name: 'WebAssembly', code: 'void new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));', message: /Wasm code generation disallowed/ },
+  ])(
+    '$name ends as a diagnostic within the limits, and the other files are still checked',
+    async ({ code, message, data }) => {
+      const limits = { ...TYPESCRIPT_LIMITS };
+      TYPESCRIPT_LIMITS.timeoutMs = 2_000;
+      TYPESCRIPT_LIMITS.maxOldSpaceMb = 96;
+      try {
+        const text = valid(`${code} const NAME = 'x';`).replace(
+          "kind: 'ClusterSetDefinition',",
+          `kind: 'ClusterSetDefinition',${data ? ` extra: ${data},` : ''}`,
+        );
+        const file = write('limits.ts', text);
+        const { diagnostics } = await checkDefinitions([BROKEN_YAML, file]);
+        expect(diagnostics.filter((d) => d.file === file && d.severity === 'error')).toEqual([
+          expect.objectContaining({ code: 'typescript-evaluation', line: 1, column: 1, message: expect.stringMatching(message) as unknown }),
+        ]);
+        expect(diagnostics.some((d) => d.file === BROKEN_YAML && d.severity === 'error')).toBe(true);
+      } finally {
+        Object.assign(TYPESCRIPT_LIMITS, limits);
+      }
+    },
+    30_000,
+  );
 });

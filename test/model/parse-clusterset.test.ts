@@ -83,10 +83,78 @@ describe('schema diagnostics', () => {
       text: minimal.replace('    - clusterID: a\n', '    - clusterID: a\n      member: "yes"\n'),
       expected: { line: 13, column: 15, path: ['spec', 'clusters', 0, 'member'] },
     },
+    {
+      // YAML reads 1.30 as the number 1.3: refused, never read as Kubernetes 1.3 (#43)
+      name: 'an unquoted Kubernetes version',
+      text: minimal.replace('  leader:\n', '  kubernetesVersion: 1.30\n  leader:\n'),
+      expected: { line: 8, column: 22, path: ['spec', 'kubernetesVersion'], message: expect.stringContaining('quote it') as unknown },
+    },
+    {
+      name: 'a Kubernetes version that is not one',
+      text: minimal.replace('    - clusterID: a\n', '    - clusterID: a\n      kubernetesVersion: "1.35-eks"\n'),
+      expected: { line: 13, column: 26, path: ['spec', 'clusters', 0, 'kubernetesVersion'] },
+    },
   ])('$name', ({ text, expected }) => {
     const { parsed, diagnostics } = parse(text);
     expect(parsed).toBeUndefined();
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ code: 'schema', severity: 'error', ...expected });
+  });
+});
+
+// #40 item 5: an object of another API saved in clustersets/ is one error that says what it is,
+// not nine with "did you mean" hints toward a definition it never was
+describe('a file that is no definition', () => {
+  const antreaClusterSet = source`
+    apiVersion: multicluster.crd.antrea.io/v1alpha2
+    kind: ClusterSet
+    metadata:
+      name: test-clusterset
+      namespace: kube-system
+    spec:
+      clusterID: test-cluster-east
+      leaders:
+        - clusterID: test-cluster-north
+          secret: member-east-token
+          server: https://172.18.0.1:6443
+      namespace: antrea-multicluster
+  `;
+  const dump = source`
+    apiVersion: v1
+    kind: List
+    items: []
+  `;
+  const deployment = source`
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: { name: web }
+    spec: {}
+  `;
+
+  test.each([
+    { what: "Antrea's ClusterSet", text: antreaClusterSet, message: /Antrea ClusterSet object \(multicluster\.crd\.antrea\.io\/v1alpha2\)/, adopt: true },
+    { what: 'a cluster dump', text: dump, message: /Kubernetes List object \(v1\)/, adopt: true },
+    { what: 'a Deployment', text: deployment, message: /Kubernetes Deployment object \(apps\/v1\)/, adopt: false },
+  ])('$what: one error at its kind, naming it', ({ text, message, adopt }) => {
+    const { parsed, diagnostics } = parse(text);
+    expect(parsed).toBeUndefined();
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ code: 'schema', severity: 'error', line: 2, column: 7, path: ['kind'] });
+    expect(diagnostics[0]!.message).toMatch(message);
+    expect(diagnostics[0]!.message).toMatch(/not a ClusterSet definition/);
+    expect(diagnostics[0]!.hint).toMatch(adopt ? /clusterset import/ : /antrea-clusterset\/v1alpha1/);
+  });
+
+  test('a tool configuration (no apiVersion, kind or spec): one error that says so', () => {
+    const { parsed, diagnostics } = parse('{ "compilerOptions": { "strict": true } }\n');
+    expect(parsed).toBeUndefined();
+    expect(diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['schema', 1, 'the file holds no ClusterSet definition: it has no apiVersion, kind or spec'],
+    ]);
+  });
+
+  test('a definition with a mistyped apiVersion is still a definition: its errors as usual', () => {
+    const { diagnostics } = parse(minimal.replace('antrea-clusterset/v1alpha1', 'antrea-clusterset/v1alpha2'));
+    expect(diagnostics.map((d) => d.path.join('.'))).toEqual(['apiVersion']);
   });
 });

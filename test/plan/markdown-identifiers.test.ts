@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { codeSpan, markdownWithIdentifiers } from '../../src/plan/markdown';
+import { markdownWithIdentifiers } from '../../src/plan/markdown';
+import { code as codeSpan } from '../../src/synth/notes-markdown';
 
 const IDS = new Set(['east', 'demo/nginx', 'kube-system/antrea-agent', 'spec.template.spec.containers[0].image', '10.244.0.0/20', 'v2.7.0', 'a`b', '`x']);
 
@@ -22,14 +23,16 @@ describe('identifiers in code spans in the markdown plan', () => {
       'in 7 members, delete it: `for pair in a=x b=y; do kubectl --context "${pair%%=*}" -n ns delete secret "${pair#*=}"; done`',
     ],
     ['a name inside a longer word stays text', 'eastern east-2 src=east', 'eastern east-2 src=east'],
-    ['what the plan does not know is escaped', 'Service [a](http://evil) <img> *b*', 'Service \\[a\\](http://evil) \\<img\\> \\*b\\*'],
+    // `://` broken too: GitHub autolinks a bare URL (#37)
+    ['what the plan does not know is escaped', 'Service [a](http://evil) <img> *b*', 'Service \\[a\\](http\\://evil) \\<img\\> \\*b\\*'],
     ['a name with a backtick is never a token: escaped text', 'Service a`b leaves', 'Service a\\`b leaves'],
   ])('%s', (_, text, expected) => {
     expect(markdownWithIdentifiers(text, IDS)).toBe(expected);
   });
 
   it.each([
-    ['control characters never reach it', 'a\u001b[2Jb', '`a?[2Jb`'],
+    ['control characters never reach it: shown as escapes (#37)', 'a\u001b[2Jb', '`a\\x1b[2Jb`'],
+    ['nor bidi controls, nor a workflow command', '\u202e##[error]x', '`\\u202e##\\x5berror]x`'],
     ['a backtick inside: a longer fence', 'a`b', '``a`b``'],
     ['a backtick at an end: padded', '`x', '`` `x ``'],
   ])('a code span: %s', (_, text, expected) => {

@@ -124,6 +124,16 @@ const cases: { name: string; base: () => Definition; head: (d: Definition) => De
     destructive: false,
   },
   {
+    // the Tier-restart Job runs the image of the bundles' Jobs: a new image is a new Job, which runs once (#38)
+    name: 'a new spec.verify.image with custom Tiers',
+    base: () => ((d) => ((d.spec.tiers ??= []).push({ name: 'fleet-baseline', priority: 60 }), d))(example('test-clusterset')),
+    head: (d) => ((d.spec.verify = { image: `mirror.example.com/kubectl:1.34.1@sha256:${'e'.repeat(64)}` }), d),
+    expected: [
+      "[rollout] antrea-mc-controller restarts once in 2 members (test-cluster-east, test-cluster-west), by a new Tier-restart Job (its template changes: spec.verify.image is the Job's image)",
+    ],
+    destructive: false,
+  },
+  {
     name: 'a policy in a Tier that already exists',
     base: () => ((d) => ((d.spec.tiers ??= []).push({ name: 'fleet-baseline', priority: 60 }), d))(example('test-clusterset')),
     head: (d) => (
@@ -196,7 +206,9 @@ describe('plan over pairs of definitions', () => {
     const change = plan.changes.find((c) => c.text.startsWith('policy baseline'))!;
     expect(change.details).toEqual([
       expect.stringMatching(/records ACNPImportFailed and skips the policy until the policy changes again or its antrea-mc-controller restarts$/),
-      expect.stringMatching(/^each member's bundle restarts antrea-mc-controller once its Tiers exist \(Job antrea-clusterset-tier-restart-[0-9a-f]{10}: /),
+      expect.stringMatching(
+        /^each member's bundle restarts antrea-mc-controller once its Tiers exist \(Job antrea-clusterset-tier-restart-[0-9a-f]{10}, in its tier-restart unit after the Tiers' layer/,
+      ),
       expect.stringMatching(/^only when the objects are applied without that Job: restart antrea-mc-controller in each member once the Tier exists/),
     ]);
   });

@@ -100,6 +100,21 @@ describe('the plan says what it compared, in the words of the repository', () =>
     );
   });
 
+  // #40 item 5
+  it("a definition path outside the repository: what plan compares, not git's message", async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'outside-repo-'));
+    try {
+      writeFileSync(join(outside, 'elsewhere.yaml'), readFileSync(join(repo, 'clustersets/demo-clusterset.yaml'), 'utf8'));
+      const r = await plan('--base', 'HEAD', join(outside, 'elsewhere.yaml'));
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^clusterset: .*elsewhere\.yaml is outside the repository/);
+      expect(r.stderr).toMatch(/clusterset validate/);
+      expect(r.stderr).not.toMatch(/fatal:|git ls-tree/);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it("outside a repository: what plan needs, not git's message", async () => {
     const outside = mkdtempSync(join(tmpdir(), 'no-repo-'));
     try {
@@ -138,6 +153,6 @@ describe('markdown size', () => {
       { changes: [{ impact: 'safe', clusterSet: 'x', text: 'Service [a](http://evil) <img src=x> `b`\u001b[2J' }], counts: [], objectChanges: [] },
       { base: 'b', head: 'h' },
     );
-    expect(md).toContain('Service \\[a\\](http://evil) \\<img src=x\\> \\`b\\`\\u001b\\[2J');
+    expect(md).toContain('Service \\[a\\](http\\://evil) \\<img src=x\\> \\`b\\`\\u001b\\[2J');
   });
 });

@@ -11,13 +11,31 @@ import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
 import { runRawRules, runRules } from '../../src/validate/run-rules';
 import { SUPPORTED_VERSIONS } from '../helpers/releases';
+import { CORPUS } from '../hostile/corpus';
 
 const name = fc.oneof(
   fc.constantFrom('east', 'west', 'no', 'on', 'y', 'null', '0400', '1e3', 'a-b', 'cluster-1', 'x'.repeat(63), 'Upper', 'a.b', 'a_b', '-a', ''),
+  // the leader controller's own names, names whose files would pass 255 bytes (#37 item 5)
+  fc.constantFrom('antrea-mc-controller', 'antrea-mc-controller-rolebinding', 'c0-member-token', 'policy-0-for-prod', 'l'.repeat(216), 'l'.repeat(250)),
   // read as numbers or dates by YAML 1.2 or go-yaml only, or not a Service name (RFC 1035)
   fc.constantFrom('0o17', '0x1f', '0b1', '1e3', '2024-1-2', '1_0', '1', '9abc', '<<', '=', '.inf', '1:20'),
   fc.stringMatching(/^[a-z][a-z0-9-]{0,20}[a-z0-9]$/),
 );
+/**
+ * Names for a member's credentials on the leader and a policy's export, from a small pool so that
+ * two entries often share one (#37 item 5): the leader controller's own, another member's or
+ * policy's default, names whose files would pass 255 bytes in the leader Namespace.
+ */
+const credentialName = fc.constantFrom(
+  'shared',
+  'antrea-mc-controller',
+  'antrea-mc-controller-rolebinding',
+  'c1-member-token',
+  'l'.repeat(215),
+  'l'.repeat(216),
+  'kept-name',
+);
+const exportName = fc.constantFrom('shared', 'policy-1-for-prod', 'e'.repeat(215), 'e'.repeat(216), 'kept-export');
 const octet = fc.integer({ min: 0, max: 255 });
 const cidr = fc.tuple(octet, octet, fc.constantFrom(8, 12, 16, 20, 24, 28, 33)).map(([a, b, p]) => `10.${a}.${b}.0/${p}`);
 const node = fc.oneof(fc.constantFrom('node-1', 'Node_A', '../x', 'n'.repeat(250)), fc.stringMatching(/^[a-z][a-z0-9.-]{0,30}$/));
@@ -60,6 +78,7 @@ const cluster = fc.record(
     gateways: fc.array(gateway, { minLength: 0, maxLength: 2 }),
     network,
     tokenSecret,
+    leaderCredentials: fc.record({ serviceAccount: credentialName, secret: credentialName, roleBinding: credentialName }, { requiredKeys: [] }),
   },
   { requiredKeys: ['clusterID'] },
 );
@@ -89,6 +108,7 @@ const selectorPolicy = fc.record({ key: labelKey, value: labelValue, expression:
 }));
 const policy = fc.record({
   name,
+  exportName,
   spec: fc.oneof(
     selectorPolicy,
     fc.constantFrom(
@@ -128,7 +148,8 @@ const plausible = fc
         leader: { clusterID: 'c0', server: 'https://172.18.0.1:6443' },
         clusters,
         services: g.count > 1 ? [{ name: 'nginx', namespace: 'demo', exportFrom: [`c${g.count - 1}`] }] : [],
-        policies: g.policies.filter((p) => typeof p.spec.priority === 'number').map((p, i) => ({ ...p, name: `policy-${i}` })),
+        // plausible: their own names and default exports (the edits below write other names)
+        policies: g.policies.filter((p) => typeof p.spec.priority === 'number').map((p, i) => ({ spec: p.spec, name: `policy-${i}` })),
         delivery: g.flux ? { flux: { sourceRef: { kind: 'GitRepository', name: 'flux-system', namespace: 'flux-system' } } } : {},
       },
     };
@@ -145,6 +166,16 @@ function arraysIn(value: unknown, found: unknown[][] = []): unknown[][] {
   return found;
 }
 type Edit = (d: Def) => void;
+
+/** Every string-valued field of the definition (keys of maps and items of lists alike), in a stable order. */
+function stringFields(value: unknown, found: { parent: Record<string | number, unknown>; key: string | number }[] = []) {
+  if (typeof value !== 'object' || value === null) return found;
+  for (const [k, v] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    if (typeof v === 'string' && k !== 'apiVersion' && k !== 'kind') found.push({ parent: value as Record<string | number, unknown>, key: k });
+    else stringFields(v, found);
+  }
+  return found;
+}
 const edit: fc.Arbitrary<Edit | undefined> = fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 4 },
   {
@@ -238,6 +269,44 @@ const edit: fc.Arbitrary<Edit | undefined> = fc.oneof(
           void d.spec.services.push({ name: service, namespace, exportFrom: ['c0'] }),
     ),
     weight: 1,
+  },
+  {
+    // a member's names on the leader (#37 item 5: shared between members, the leader controller's own, too long for a file)
+    arbitrary: fc
+      .tuple(fc.nat(), fc.record({ serviceAccount: credentialName, secret: credentialName, roleBinding: credentialName }, { requiredKeys: [] }), fc.boolean())
+      .map(([at, credentials, twice]): Edit => (d) => {
+        const n = d.spec.clusters.length;
+        for (const i of twice ? [at % n, (at + 1) % n] : [at % n]) Object.assign(d.spec.clusters[i]!, { leaderCredentials: credentials });
+      }),
+    weight: 2,
+  },
+  {
+    // two policies and their ResourceExports' names, and a Tier of any name that they use
+    arbitrary: fc
+      .tuple(fc.option(exportName, { nil: undefined }), fc.option(exportName, { nil: undefined }), fc.option(name, { nil: undefined }))
+      .map(([first, second, tier]): Edit => (d) => {
+        const spec = (t?: string) => ({
+          priority: 1,
+          ...(t !== undefined && { tier: t }),
+          appliedTo: [{ namespaceSelector: {} }],
+          ingress: [{ action: 'Drop', from: [{ namespaceSelector: {} }] }],
+        });
+        if (tier !== undefined) (d.spec as { tiers?: unknown[] }).tiers = [{ name: tier, priority: 10 }];
+        d.spec.policies = [
+          { name: 'policy-0', ...(first !== undefined && { exportName: first }), spec: spec(tier) },
+          { name: 'policy-1', ...(second !== undefined && { exportName: second }), spec: spec(tier) },
+        ] as never;
+      }),
+    weight: 2,
+  },
+  {
+    // hostile text (test/hostile/corpus.ts) after the value of any string field (#37 item 4)
+    arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...CORPUS.map(([, payload]) => payload))).map(([at, payload]): Edit => (d) => {
+      const strings = stringFields(d);
+      const chosen = strings[at % Math.max(strings.length, 1)];
+      if (chosen) chosen.parent[chosen.key] = `${String(chosen.parent[chosen.key])}${payload}`;
+    }),
+    weight: 4,
   },
   {
     arbitrary: fc.constantFrom('v2.4.0', 'v3.0.0', '2.7.0').map(

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../src/compile';
-import { memberTokenName } from '../../src/synth/objects/member-credentials';
+import { memberTokenName } from '../../src/model/default-names';
 import { ARGOCD_SYNC_OPTIONS, isGuarded } from '../../src/synth/guards';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { allDefinitions } from './definitions';

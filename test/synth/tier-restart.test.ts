@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { layerDirectoryOf } from '../../src/synth/delivery/layer-paths';
+import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { example, revision, type Definition } from '../helpers/plan-revision';
 
@@ -31,7 +32,7 @@ describe('a member restarts its antrea-mc-controller once its Tier set changes, 
     expect(restartJob((await bundlesOf(example('test-clusterset'))).flatMap((b) => b.objects))).toEqual([]);
   });
 
-  it('its name follows the Tier set only: the same set in another order keeps it, another priority or Tier changes it', async () => {
+  it('its name follows the Tier set and its template: the same set in another order keeps it, another priority, Tier or image changes it', async () => {
     const name = async (tiers: { name: string; priority: number }[], edit: (d: Definition) => void = () => {}) => {
       const d = withTiers(example('test-clusterset'), tiers);
       edit(d);
@@ -63,20 +64,40 @@ describe('a member restarts its antrea-mc-controller once its Tier set changes, 
       ]),
     ).not.toBe(a);
     expect(await name([{ name: 'x', priority: 60 }])).not.toBe(a);
+    // a changed template (its image) is a new Job: a Job's template is immutable (#38)
+    expect(
+      await name(
+        [
+          { name: 'x', priority: 60 },
+          { name: 'y', priority: 70 },
+        ],
+        (d) => (d.spec.verify = { image: `mirror.example.com/kubectl:1.34.1@sha256:${'e'.repeat(64)}` }),
+      ),
+    ).not.toBe(a);
   });
 
-  it('runs once after the Tiers exist: Argo CD PostSync hook kept after success, applied with the Tiers otherwise, waiting for each Tier; image pinned by digest', async () => {
-    const bundles = await bundlesOf(withTiers(example('test-clusterset'), [{ name: 'fleet-ops', priority: 60 }]));
+  it("runs once after the Tiers exist, in its own unit after their layer (no hook), waiting for each Tier; the definition's image, with limits", async () => {
+    const d = withTiers(example('test-clusterset'), [{ name: 'fleet-ops', priority: 60 }]);
+    const bundles = await bundlesOf(d);
     const member = bundles.find((b) => b.clusterID === 'test-cluster-east')!;
     const [job] = restartJob(member.objects);
     expect(job!.metadata.namespace).toBe('kube-system');
-    expect(job!.metadata.annotations).toMatchObject({ 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-delete-policy': 'HookFailed' });
-    // the same apply as the Tiers for Flux and kubectl apply -k: never a layer before them
-    expect(layerDirectoryOf(job!)).toBe(layerDirectoryOf(member.objects.find((o) => o.kind === 'Tier')!));
+    // a plain Job: a hook of the bundle's Application would make its sync wait for the ClusterSet (#38)
+    expect(job!.metadata.annotations ?? {}).not.toHaveProperty('argocd.argoproj.io/hook');
+    // its unit, tier-restart/, with its RBAC; not the Tiers' layer, which an unpullable image would hold
+    for (const o of member.objects.filter((x) => x.metadata.name.startsWith('antrea-clusterset-tier-restart')))
+      expect(layerDirectoryOf(o)).toBe('tier-restart');
     // a finished Job is kept: deleting it would make the engines create it again and restart again
     expect(job!.spec).not.toHaveProperty('ttlSecondsAfterFinished');
     const pod = podOf(job!);
-    for (const c of [...pod.initContainers, ...pod.containers]) expect(c.image).toMatch(/^registry\.k8s\.io\/kubectl:v[\d.]+@sha256:[0-9a-f]{64}$/);
+    for (const c of [...pod.initContainers, ...pod.containers]) {
+      expect(c.image).toBe(VERIFY_IMAGE);
+      const { resources } = c as Container & { resources?: { requests?: Record<string, string>; limits?: Record<string, string> } };
+      expect([Object.keys(resources?.requests ?? {}).sort(), Object.keys(resources?.limits ?? {}).sort()]).toEqual([
+        ['cpu', 'memory'],
+        ['cpu', 'memory'],
+      ]);
+    }
     expect([...pod.initContainers[0]!.command, ...(pod.initContainers[0]!.args ?? [])]).toEqual([
       'kubectl',
       'wait',

@@ -50,20 +50,34 @@ describe('the verification Job', () => {
       ).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Job', 'Role', 'RoleBinding', 'ServiceAccount']);
   });
 
-  it('reads only what its checks read: get, by name', async () => {
+  const byRule = (a: object, b: object) => {
+    const key = (r: object) => {
+      const x = r as { apiGroups: string[]; resources: string[]; verbs: string[] };
+      return `${x.apiGroups.join()}/${x.resources.join()}/${x.verbs.join()}`;
+    };
+    return key(a).localeCompare(key(b));
+  };
+  it('reads only what its checks read: get, by name; and waits for its ClusterSet by name', async () => {
     const east = (await verification()).get('east')!;
-    const rules = east.filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole').flatMap((o) => (o as unknown as { rules: object[] }).rules);
-    expect(rules).toEqual([
-      { apiGroups: ['multicluster.crd.antrea.io'], resources: ['clustersets'], resourceNames: ['verify-clusterset'], verbs: ['get'] },
-      { apiGroups: ['multicluster.crd.antrea.io'], resources: ['gateways'], resourceNames: ['east-node-1', 'east-node-2'], verbs: ['get'] },
-      { apiGroups: ['multicluster.x-k8s.io'], resources: ['serviceimports'], resourceNames: ['api', 'nginx'], verbs: ['get'] },
-    ]);
+    const rules = east
+      .filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole')
+      .flatMap((o) => (o as unknown as { rules: object[] }).rules)
+      .sort(byRule);
+    expect(rules).toEqual(
+      [
+        { apiGroups: ['multicluster.crd.antrea.io'], resources: ['clustersets'], resourceNames: ['verify-clusterset'], verbs: ['get'] },
+        { apiGroups: ['multicluster.crd.antrea.io'], resources: ['gateways'], resourceNames: ['east-node-1', 'east-node-2'], verbs: ['get'] },
+        { apiGroups: ['multicluster.x-k8s.io'], resources: ['serviceimports'], resourceNames: ['api', 'nginx'], verbs: ['get'] },
+        // kubectl wait on the named ClusterSet lists and watches it through a metadata.name field selector
+        { apiGroups: ['multicluster.crd.antrea.io'], resources: ['clustersets'], resourceNames: ['verify-clusterset'], verbs: ['list', 'watch'] },
+      ].sort(byRule),
+    );
     const sa = east.find((o) => o.kind === 'ServiceAccount')!.metadata.name;
     for (const b of east.filter((o) => o.kind.endsWith('Binding')))
       expect((b as unknown as { subjects: unknown }).subjects).toEqual([{ kind: 'ServiceAccount', name: sa, namespace: 'kube-system' }]);
   });
 
-  it('a pinned image, limits, no privilege, a PostSync hook, in its own unit verify/ (Flux waits for it there, and nothing waits for it)', async () => {
+  it('a pinned image, limits, no privilege, no hook, in its own unit verify/ (each engine syncs it on its own, and nothing waits for it)', async () => {
     const job = jobOf((await verification()).get('west')!);
     expect(VERIFY_IMAGE).toMatch(/@sha256:[0-9a-f]{64}$/);
     const pod = job.spec.template.spec;
@@ -71,7 +85,13 @@ describe('the verification Job', () => {
     expect(pod.containers[0]!.resources.limits).toEqual({ cpu: '200m', memory: '128Mi' });
     expect(pod.containers[0]!.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
     expect(pod.hostNetwork).toBeUndefined();
-    expect(job.metadata.annotations).toMatchObject({ 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-delete-policy': 'BeforeHookCreation' });
+    // a plain Job: a PostSync hook would make each sync of the bundle wait for the ClusterSet (#38)
+    expect(job.metadata.annotations ?? {}).not.toHaveProperty('argocd.argoproj.io/hook');
+    // its checks start once the ClusterSet exists and is connected, as Flux's dependsOn would have it
+    expect((pod as unknown as { initContainers: { args: string[] }[] }).initContainers.map((c) => c.args.slice(2, 3))).toEqual([
+      ['--for=create'],
+      ['--for=jsonpath={.status.conditions[?(@.type=="Ready")].status}=True'],
+    ]);
     for (const o of (await verification()).get('west')!) expect(layerDirectoryOf(o)).toBe('verify');
     expect(pod.volumes).toContainEqual({ name: 'script', configMap: { name: job.metadata.name } });
   });
@@ -105,6 +125,12 @@ describe('spec.verify', () => {
     writeFileSync(file, stringify(definition));
     const { diagnostics } = await compile({ files: [file] });
     expect(diagnostics.map((d) => [d.code, d.path.join('.')])).toEqual([['schema', 'spec.verify.image']]);
+    // #37 item 4: a pinned image with a bidi override or a control character in its name
+    for (const image of ['docker.io/alpine/k8s\u202e:1.34', 'docker.io/alpine/k8s\u001b[2J:1.34']) {
+      definition.spec.verify = { image: `${image}@sha256:${'a'.repeat(64)}` };
+      writeFileSync(file, stringify(definition));
+      expect((await compile({ files: [file] })).diagnostics.map((d) => [d.code, d.path.join('.')])).toEqual([['schema', 'spec.verify.image']]);
+    }
     const off = await verification((d) => ((d as Definition & { spec: { verify?: object } }).spec.verify = { job: false }));
     for (const [, objects] of off) expect(objects).toEqual([]);
   });

@@ -33,6 +33,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'live-dump': 'error',
   'unset-value': 'error',
   'upgrade-from-missing': 'warning',
+  'kubernetes-version-unsupported': 'warning',
   'cluster-in-two-definitions': 'error',
   'tier-priority-cnp-reserved': 'error',
   'clusterset-rename': 'error',
@@ -42,10 +43,15 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'withdraw-leader': 'error',
   'tier-priority-immutable': 'error',
   'tier-removed-in-use': 'error',
+  'tier-swap': 'error',
   'list-duplicate': 'error',
   'label-syntax': 'error',
   'delivery-name-collision': 'error',
   'delivery-name-across-definitions': 'error',
+  'delivery-destination-shared': 'error',
+  'image-digest-version': 'error',
+  'leader-credentials-collision': 'error',
+  'policy-export-name-duplicate': 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -27,6 +27,12 @@ describe('a schema error does not hide what can still be checked', () => {
       edit: (t: string) => OVERLAP(t.replace('      serviceCIDR: 10.96.32.0/20', '      serviceCidr: 10.96.32.0/20')),
       expected: ['32:7 schema', '24:18 pod-cidr-overlap'],
     },
+    // #38 item 9: a typo in the entry that overlaps hides nothing of that entry
+    {
+      name: 'an unknown key (colour: blue) in the entry whose Pod CIDR overlaps',
+      edit: (t: string) => OVERLAP(t.replace('      podCIDRs: [10.244.16.0/20]', '      colour: blue\n      podCIDRs: [10.244.16.0/20]')),
+      expected: ['24:7 schema', '25:18 pod-cidr-overlap'],
+    },
     {
       name: 'an unknown key under spec.network',
       edit: (t: string) => OVERLAP(t.replace('    podToPodConnectivity: true', '    podToPodConnectivity: true\n    tunelType: vxlan')),

@@ -13,13 +13,27 @@ import { LATEST } from '../helpers/releases';
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-secrets-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQifQ.c2lnbmF0dXJl';
+const base64 = (s: string) => Buffer.from(s).toString('base64');
+
 const SECRETS: Record<string, string> = {
   github: `ghp_${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'}`,
   slack: 'xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx',
   basicauth: 'https://deploy:s3cr3tP4ss@git.example.com/repo.git',
   npm: `npm_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`,
   sendgrid: `SG.${'a'.repeat(22)}.${'b'.repeat(43)}`,
-  jwt: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQifQ.c2lnbmF0dXJl',
+  jwt: JWT,
+  // #37 item 7: token material behind a prefix, encoded, or inside other text
+  'prefixed base64 JWT': `mc/x-${base64(JWT)}`,
+  'base64 JWT': base64(JWT),
+  'base64url JWT after a colon': `ref:${Buffer.from(JWT).toString('base64url')}`,
+  // as `kubectl get secret -o yaml` prints a service-account token
+  'token: <base64>': `token: ${base64(JWT)}`,
+  'JWT inside other text': `Authorization: Bearer ${JWT}, expires soon`,
+  'prefixed base64 PEM': `ca-${base64('-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ\n-----END CERTIFICATE-----\n')}`,
+  // in the preset since secretlint 13 (#43)
+  stripe: `sk_live_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4'}`,
+  tailscale: `tskey-api-${'kAbc123CNTRL'}-${'a1B2c3D4e5F6g7H8i9J0k1L2'}`,
 };
 
 /** A valid definition with `secret` at one place; returns the file and the line that place is on. */

@@ -12,6 +12,7 @@ import { checksOf, type CheckInstance } from '../../src/verify/checks';
 import { LIVE_KINDS, parseLiveObjects } from '../../src/verify/live-objects';
 import { verificationScript } from '../../src/verify/verify-script';
 import { soakRows } from '../helpers/soak';
+import { requireTool } from '../helpers/tools';
 
 const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');
 const FAKE_KUBECTL = join(import.meta.dirname, 'fake-kubectl');
@@ -95,8 +96,7 @@ const definition = async () => {
 
 /** Runs a cluster's Job script against the fake kubectl; returns its report lines, exit code and kubectl calls. */
 /** busybox, when installed (.ci/run installs it): the verification image's shell and `timeout` */
-const BUSYBOX = spawnSync('busybox', ['true']).status === 0;
-if (!BUSYBOX) console.warn('test/verify/checks.test.ts: busybox is not installed; the Job script runs in dash and bash only');
+const BUSYBOX = requireTool('test/verify/checks.test.ts', 'busybox', spawnSync('busybox', ['true']).status === 0, 'the Job script runs in dash and bash only');
 // npm test runs the image's shell and dash, the strictest; the soak tier (test/helpers/soak.ts) bash too
 const SHELLS = soakRows(['sh', 'bash', ...(BUSYBOX ? ['busybox sh'] : [])], (shell) => shell !== 'bash' || !BUSYBOX);
 

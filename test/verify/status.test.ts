@@ -90,6 +90,26 @@ describe('clusterset status', () => {
     expect(missing.stdout).toContain('west   clusterset-connected  ClusterSet verify-clusterset  FAIL  no saved objects:');
   });
 
+  // #40 item 5: each failing check says where to look (docs/verify.md, "Reading a failure")
+  it('each failing check carries its hint, in the text under its line and in the JSON; passing ones none', async () => {
+    const broken = saved('hinted', { ...HEALTHY, east: list(member('False')) });
+    const text = await run('--from', broken);
+    const lines = text.stdout.trim().split('\n');
+    const fails = lines.map((l, i) => [l, i] as const).filter(([l]) => / FAIL /.test(l));
+    expect(fails.length).toBe(4);
+    for (const [, i] of fails) expect(lines[i + 1]).toMatch(/^ {2}hint: \S/);
+    expect(lines.filter((l) => l.startsWith('  hint: '))).toHaveLength(4);
+    const connected = lines[fails.find(([l]) => l.includes('clusterset-connected'))![1] + 1]!;
+    expect(connected).toContain('kube-system/east-leader-token');
+    expect(connected).toContain('dist/verify-clusterset/README.md');
+    const json = JSON.parse((await run('--from', broken, '--format', 'json')).stdout) as {
+      clusterSets: { clusters: { checks: { ok: boolean; hint?: string }[] }[] }[];
+    };
+    const checks = json.clusterSets[0]!.clusters.flatMap((c) => c.checks);
+    expect(checks.filter((c) => !c.ok).every((c) => typeof c.hint === 'string' && c.hint.length > 0)).toBe(true);
+    expect(checks.filter((c) => c.ok).some((c) => 'hint' in c)).toBe(false);
+  });
+
   it('a saved dump is untrusted input: aliases and junk are a failed check, not a crash', async () => {
     const { code, stdout } = await run('--from', saved('hostile', { ...HEALTHY, west: 'a: &x [1]\nb: *x\n' }));
     expect(code).toBe(1);

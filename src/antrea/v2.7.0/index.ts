@@ -7,6 +7,8 @@ export const v2_7_0: AntreaRelease = {
   version: 'v2.7.0',
   images: { agent: 'antrea-agent-ubuntu', controller: 'antrea-controller-ubuntu', mcController: 'antrea-mc-controller' },
   crds: { core: coreCrds, leader: leaderCrds, member: memberCrds },
+  // Helm chart kubeVersion >= 1.23.0-0; k8s.io/client-go v0.36.1
+  kubernetes: { oldest: '1.23', newest: '1.36' },
   facts: {
     memberlistKeys: true,
     antreaNodeConfig: true,

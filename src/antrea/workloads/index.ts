@@ -77,7 +77,7 @@ export { antreaAgentConf, antreaCniConflist, antreaConfigMap, antreaControllerCo
 export { antreaClusterRoleBindings, antreaClusterRoles, antreaServiceAccounts, antreaTokenSecrets } from './core-rbac';
 export { antreaMutatingWebhookConfiguration, antreaValidatingWebhookConfiguration } from './core-webhooks';
 export { antreaHelmValues, helmChartVersion } from './helm-values';
-export { DEFAULT_IMAGE_REGISTRY, imageRef, imageRepository, type ImageName, type ImageOptions } from './images';
+export { DEFAULT_IMAGE_REGISTRY, imageDigestKey, imageRef, imageRepository, parseImageReference, type ImageName, type ImageOptions } from './images';
 export { mcControllerConfig, mcControllerConfigMap } from './mc-config';
 export { mcControllerDeployment, mcWebhookService, type McRole } from './mc-controller';
 export { leaderMcRbac, leaderPrefixed, MEMBER_CLUSTER_ROLE, mcServiceAccount, memberMcRbac, SHARED_MEMBER_ACCESS_SA, sharedMemberAccess } from './mc-rbac';

@@ -25,6 +25,8 @@ export interface ClusterDeliveryInputs {
   readonly exportNamespaces: readonly string[];
   /** the bundle has a verification (`verify/`, layer-paths.ts): a member, with `spec.verify.job` */
   readonly verify: boolean;
+  /** the bundle has a Tier restart (`tier-restart/`, layer-paths.ts): a member, with custom Tiers */
+  readonly tierRestart: boolean;
 }
 
 /** An engine object and its folder under `dist/<clusterset>/`. */
@@ -49,5 +51,7 @@ export function clusterDeliveryInputs(definition: ClusterSet, clusters: readonly
       ? [...new Set(definition.spec.services.filter((s) => exportsService(s, c.clusterID)).map((s) => s.namespace))].sort()
       : [],
     verify: isActiveMember(c) && definition.spec.verify.job,
+    // as synth/parts/tier-restart.ts decides
+    tierRestart: c.isMember && definition.spec.tiers.length > 0,
   }));
 }

@@ -4,6 +4,7 @@ import type { Role } from './engine-names';
 import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from '../../health/cluster-set-health';
 import type { HealthRule } from '../../health/health-rule';
 import { RESOURCE_EXPORT_HEALTH } from '../../health/resource-export-health';
+import { SERVICE_EXPORT_HEALTH } from '../../health/service-export-health';
 
 /**
  * The `healthCheckExprs` of one layer Kustomization (none when the layer applies no such kind):
@@ -15,8 +16,7 @@ import { RESOURCE_EXPORT_HEALTH } from '../../health/resource-export-health';
  */
 export function fluxLayerHealthChecks(layer: Layer, role: Role): Partial<IKustomization['spec']> {
   // not the ServiceExport's: it reads ServiceNotFound until the application's own delivery creates
-  // the Service, which no layer (nor the exports units, delivery/flux.ts) may wait for; its rule
-  // serves Argo CD's health view and `clusterset status`
+  // the Service, which no layer may wait for; the exports units check it (fluxExportHealthChecks)
   const rules: HealthRule[] = [role === 'member' ? CLUSTER_SET_HEALTH : CLUSTER_SET_GATE, RESOURCE_EXPORT_HEALTH];
   const checks = rules
     .filter((r) => layerOf({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: '' } }) === layer)
@@ -24,3 +24,14 @@ export function fluxLayerHealthChecks(layer: Layer, role: Role): Partial<IKustom
   // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
   return checks.length > 0 ? ({ healthCheckExprs: checks } as Partial<IKustomization['spec']>) : {};
 }
+
+/**
+ * The exports units' `healthCheckExprs`: the ServiceExport rule, so an export Antrea refuses
+ * (`ServiceTypeNotSupported`, `ImportedService`) fails its unit as Argo CD shows it Degraded, and one
+ * whose Service is not there yet keeps it waiting. Nothing depends on an exports unit (flux.ts), so
+ * the wait holds back no layer and no other cluster.
+ */
+export const fluxExportHealthChecks = (): Partial<IKustomization['spec']> =>
+  ({
+    healthCheckExprs: [{ apiVersion: SERVICE_EXPORT_HEALTH.apiVersion, kind: SERVICE_EXPORT_HEALTH.kind, ...SERVICE_EXPORT_HEALTH.cel }],
+  }) as Partial<IKustomization['spec']>;

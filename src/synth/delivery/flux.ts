@@ -1,13 +1,13 @@
 import type { IKustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
 import type { ClusterSet } from '../../model/clusterset';
 import { FLUX_PRUNE } from '../guards';
-import { fluxLayerHealthChecks } from './flux-health-checks';
+import { fluxExportHealthChecks, fluxLayerHealthChecks } from './flux-health-checks';
 import { LAYERS } from '../layers';
 import { asKubeObject } from '../../kube/kube-object';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
 import { VERIFY_DEADLINE_SECONDS } from '../parts/verify-job';
-import { EXPORTS_DIRECTORY, exportDirectory, layerDirectory, VERIFY_DIRECTORY } from './layer-paths';
+import { EXPORTS_DIRECTORY, exportDirectory, layerDirectory, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY } from './layer-paths';
 
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
 
@@ -29,7 +29,12 @@ export function fluxClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[
   const folder = inputs.fluxHub ? FLUX_FOLDER : `${FLUX_FOLDER}/${inputs.clusterID}`;
   const after =
     inputs.fluxHub && inputs.role === 'member' && inputs.leaderID !== undefined ? layerName(inputs.clusterSet, inputs.leaderID, LAYERS.length - 1) : undefined;
-  return [...layerKustomizations(inputs, flux, after), ...exportKustomizations(inputs, flux), ...verifyKustomization(inputs, flux)].map((k) => ({
+  return [
+    ...layerKustomizations(inputs, flux, after),
+    ...exportKustomizations(inputs, flux),
+    ...verifyKustomization(inputs, flux),
+    ...tierRestartKustomization(inputs, flux),
+  ].map((k) => ({
     folder,
     object: asKubeObject(k),
   }));
@@ -40,12 +45,13 @@ const layerName = (clusterSet: string, clusterID: string, index: number): string
 
 /**
  * One Kustomization of a cluster: its folder (`dir`, under the bundle), the label of its unit,
- * what it waits for. Every one prunes what leaves it, waits for health, and is guarded.
+ * what it waits for. Every one prunes what leaves it and waits for health; all but the exports
+ * units are guarded.
  */
 function kustomization(
   inputs: ClusterDeliveryInputs,
   flux: FluxDelivery,
-  unit: { readonly name: string; readonly label: string; readonly dir: string; readonly dependsOn: readonly string[] },
+  unit: { readonly name: string; readonly label: string; readonly dir: string; readonly dependsOn: readonly string[]; readonly guarded?: boolean },
   extra: Partial<IKustomization['spec']> = {},
 ): IKustomization {
   const { clusterSet, clusterID, role } = inputs;
@@ -68,7 +74,7 @@ function kustomization(
       // a Kustomization with prune: true deletes everything it applied, the CNI included, so a
       // ClusterSet renamed, a definition removed or a member dropped would uninstall Antrea.
       // Orphaned instead, it reports the missing path until removed on purpose (docs/delivery.md).
-      annotations: { [FLUX_PRUNE]: 'disabled' },
+      ...(unit.guarded !== false && { annotations: { [FLUX_PRUNE]: 'disabled' } }),
     },
     // no postBuild: nothing in a bundle is a template, and `${...}` in Antrea's config stays as written
     spec: {
@@ -90,17 +96,22 @@ function kustomization(
  * One Kustomization per application Namespace the cluster exports from, after the cluster's last
  * layer, and nothing depends on it: until the application's delivery creates the Namespace, its
  * dry run fails (namespaces "x" not found) and Flux retries it at the interval, while the
- * ClusterSet and the other Namespaces' exports are applied. Guarded like the layers: a renamed
- * ClusterSet or a removed definition orphans it instead of pruning the exports; an export removed
- * from a Namespace that keeps others is pruned as before.
+ * ClusterSet and the other Namespaces' exports are applied. It checks its ServiceExports' health
+ * (a refused export fails it; one whose Service is missing keeps it waiting), which holds nothing
+ * else. Not guarded: when the last export of its Namespace goes, or the member withdraws or
+ * leaves, the parent deletes it and its finalizer prunes its ServiceExports
+ * (kustomization_controller.go finalize), so a Service no longer exported is no longer exported.
  */
 function exportKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
   const { clusterSet, clusterID } = inputs;
   const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
   return inputs.exportNamespaces.map((ns) =>
-    // no ServiceExport health check here: ServiceNotFound lasts until the application's own
-    // delivery creates the Service, which the ClusterSet's rollout must not wait for
-    kustomization(inputs, flux, { name: exportKustomizationName(clusterSet, clusterID, ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last] }),
+    kustomization(
+      inputs,
+      flux,
+      { name: exportKustomizationName(clusterSet, clusterID, ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last], guarded: false },
+      fluxExportHealthChecks(),
+    ),
   );
 }
 
@@ -139,6 +150,32 @@ function verifyKustomization(inputs: ClusterDeliveryInputs, flux: FluxDelivery):
  * `output-collision`).
  */
 export const verifyKustomizationName = (clusterSet: string, clusterID: string): string => engineName(clusterSet, clusterID, VERIFY_DIRECTORY);
+
+/**
+ * The Tier restart of a member with custom Tiers (`<bundle>/tier-restart/`, layer-paths.ts),
+ * `<clusterset>-<clusterID>-tier-restart`: after the cluster's last layer, which holds the Tiers, and
+ * nothing depends on it, so its Job (Ready once Complete) holds no layer and, with a hub Flux, no
+ * other cluster, even when its image cannot be pulled. A new Job (a new Tier set or template)
+ * replaces the old one, which it prunes. Not guarded: when the last custom Tier goes, the parent
+ * deletes it and its finalizer prunes the Job and its RBAC, which nothing else needs.
+ */
+function tierRestartKustomization(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
+  if (!inputs.tierRestart) return [];
+  const { clusterSet, clusterID } = inputs;
+  const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
+  return [
+    kustomization(inputs, flux, {
+      name: tierRestartKustomizationName(clusterSet, clusterID),
+      label: TIER_RESTART_DIRECTORY,
+      dir: TIER_RESTART_DIRECTORY,
+      dependsOn: [last],
+      guarded: false,
+    }),
+  ];
+}
+
+/** `<clusterset>-<clusterID>-tier-restart`: its name cannot be another unit's, for the reasons `verifyKustomizationName` gives. */
+export const tierRestartKustomizationName = (clusterSet: string, clusterID: string): string => engineName(clusterSet, clusterID, TIER_RESTART_DIRECTORY);
 
 /** The Job's `activeDeadlineSeconds`: Flux waits as long as the Job may take. */
 const VERIFY_TIMEOUT = `${VERIFY_DEADLINE_SECONDS / 60}m`;

@@ -22,6 +22,10 @@ export const ignoreDifferences = (): IgnoreDifference[] => [
 /**
  * Server-side apply for the partial Gateway Nodes and shared field ownership; ignored fields
  * stay as the controllers wrote them during a sync; Namespaces come from the bundle, never from
- * Argo CD; pruning waits until everything else is applied.
+ * Argo CD. No `PruneLast`: it puts the prunes in a wave after the last (gitops-engine
+ * sync_context.go `getSyncTasks`), and any later wave makes the sync wait for the health of the
+ * last layer first, the ClusterSet's: a member that never connects would hold that sync, and every
+ * later commit, forever. A guarded object left behind (Namespaces, CRDs, token sources) is such a
+ * prune task on every sync. Prunes run first in their own wave instead, in reverse wave order.
  */
-export const syncOptions = (): string[] => ['ServerSideApply=true', 'RespectIgnoreDifferences=true', 'CreateNamespace=false', 'PruneLast=true'];
+export const syncOptions = (): string[] => ['ServerSideApply=true', 'RespectIgnoreDifferences=true', 'CreateNamespace=false'];

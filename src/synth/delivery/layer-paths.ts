@@ -26,20 +26,32 @@ export const exportDirectory = (namespace: string): string => `${EXPORTS_DIRECTO
  * The verification (synth/parts/verify-job.ts: its Job, script and RBAC) lives in `verify/`, a
  * delivery unit of its own that nothing depends on: Flux applies it after the cluster's last layer
  * and waits for the Job there, so a verification that fails, or an image that cannot be pulled,
- * never holds a layer or, through a hub Flux's `dependsOn`, another cluster. The bundle root lists
- * it after the layers (Argo CD and `kubectl apply -k` read the root; Argo CD runs the Job as a
- * PostSync hook); no layer Kustomization points at it.
+ * never holds a layer or, through a hub Flux's `dependsOn`, another cluster. Argo CD syncs it as an
+ * Application of its own (argocd.ts), so no sync of the bundle waits for it. The bundle root does
+ * not list it: the root is the bundle's Application, whose last wave must be the ClusterSet's (a
+ * later wave or hook would make each sync wait for the ClusterSet's health, gitops-engine
+ * sync_context.go `Sync`, and a member that never connects would hold every later commit).
  */
 export const VERIFY_DIRECTORY = 'verify';
 /** The label value that puts an object of a bundle in `verify/`. */
 export const VERIFY_UNIT = 'verify';
 
+/**
+ * The Tier restart (synth/objects/tier-restart.ts: its Job and RBAC) lives in `tier-restart/`, a
+ * unit after the Tiers' layer like the verification, for the same reasons: an image the clusters
+ * cannot pull holds that unit alone, never `4-resources` nor, through a hub Flux's `dependsOn` on a
+ * dual-role leader's last layer, every member.
+ */
+export const TIER_RESTART_DIRECTORY = 'tier-restart';
+export const TIER_RESTART_UNIT = 'tier-restart';
+
+/** The units of a bundle outside its layers whose objects a label places: folder by label value. */
+const LABELLED_UNITS: Readonly<Record<string, string>> = { [VERIFY_UNIT]: VERIFY_DIRECTORY, [TIER_RESTART_UNIT]: TIER_RESTART_DIRECTORY };
+export const LABELLED_UNIT_DIRECTORIES: readonly string[] = Object.values(LABELLED_UNITS);
+
 export const layerDirectoryOf = (o: KubeObject): string =>
-  o.metadata.labels?.[LABELS.unit] === VERIFY_UNIT
-    ? VERIFY_DIRECTORY
-    : o.kind === 'ServiceExport' && o.metadata.namespace
-      ? exportDirectory(o.metadata.namespace)
-      : layerDirectory(layerOf(o));
+  LABELLED_UNITS[o.metadata.labels?.[LABELS.unit] ?? ''] ??
+  (o.kind === 'ServiceExport' && o.metadata.namespace ? exportDirectory(o.metadata.namespace) : layerDirectory(layerOf(o)));
 
 /** Every layer directory of a bundle, in apply order (empty layers included: paths never move). */
 export const LAYER_DIRECTORIES: readonly string[] = LAYERS.map(layerDirectory);

@@ -1,4 +1,4 @@
-import { ARGOCD_SYNC_OPTIONS, FLUX_PRUNE, GUARD_ANNOTATIONS, PARTIAL_GUARD_ANNOTATIONS } from '../guards';
+import { ARGOCD_SYNC_OPTIONS, GUARD_ANNOTATIONS, PARTIAL_GUARD_ANNOTATIONS } from '../guards';
 import type { KubeObject } from '../../kube/kube-object';
 
 /** `full`: never pruned or deleted; `partial`: the same, applied server-side (a patch of a live object). */
@@ -60,8 +60,8 @@ export function withGuard(annotations: Readonly<Record<string, string>>, guard: 
   const wanted = guard === 'partial' ? PARTIAL_GUARD_ANNOTATIONS : GUARD_ANNOTATIONS;
   return {
     ...annotations,
+    ...wanted,
     [ARGOCD_SYNC_OPTIONS]: mergeSyncOptions(annotations[ARGOCD_SYNC_OPTIONS], wanted[ARGOCD_SYNC_OPTIONS]!),
-    [FLUX_PRUNE]: wanted[FLUX_PRUNE]!,
   };
 }
 

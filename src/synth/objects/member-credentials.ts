@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../kube/kube-object';
 import { serviceAccountBinding } from '../../kube/rbac';
+import { memberTokenName } from '../../model/default-names';
 
 export interface MemberCredentialsProps {
   /** the member cluster the credentials are bound to */
@@ -8,19 +9,21 @@ export interface MemberCredentialsProps {
   readonly namespace: string;
   /** names kept from a running ClusterSet (the user guide's `member-east`/`member-east-token`); default memberTokenName */
   readonly names?: { readonly serviceAccount?: string; readonly secret?: string; readonly roleBinding?: string };
+  /**
+   * annotate the ServiceAccount with the member's cluster ID, which a v2.7 leader requires (its
+   * MemberClusterAnnounce webhook admits a member only through a ServiceAccount carrying its ID,
+   * and its ResourceExport webhook binds the member's exports to it:
+   * multicluster/cmd/multicluster-controller/memberclusterannounce_webhook.go and
+   * resourceexport_webhook.go, Handle) and no earlier release reads: before v2.7 the object is the
+   * user guide's, so adopting a ClusterSet leaves it as it runs, and the move to v2.7 adds it
+   */
+  readonly bindClusterID: boolean;
 }
 
 /** Role shipped by the leader manifest for member controllers. */
 export const MEMBER_ROLE = 'antrea-mc-member-cluster-role';
-/** Antrea >= v2.7 admits a member's requests only from a ServiceAccount carrying its ID here. */
+/** Antrea >= v2.7 admits a member's requests only from a ServiceAccount carrying its ID here (ReleaseFacts.perMemberCredentials). */
 export const CLUSTER_ID_ANNOTATION = 'multicluster.antrea.io/cluster-id';
-
-/**
- * One name for the ServiceAccount, its token Secret and its RoleBinding, as
- * `antctl mc create membertoken NAME` does; `-member-token` tells it apart from the
- * member-side copy (`<clusterID>-leader-token` by default).
- */
-export const memberTokenName = (clusterID: string): string => `${clusterID}-member-token`;
 
 /**
  * A member's identity in the leader's common area: the ServiceAccount bound to its cluster ID,
@@ -35,7 +38,7 @@ export function memberCredentials(props: MemberCredentialsProps): KubeObject[] {
     {
       apiVersion: 'v1',
       kind: 'ServiceAccount',
-      metadata: { name: serviceAccount, namespace, annotations: { [CLUSTER_ID_ANNOTATION]: props.clusterID } },
+      metadata: { name: serviceAccount, namespace, ...(props.bindClusterID && { annotations: { [CLUSTER_ID_ANNOTATION]: props.clusterID } }) },
     },
     // no data: the token controller writes ca.crt, namespace and token
     {

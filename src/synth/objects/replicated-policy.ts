@@ -1,3 +1,4 @@
+import { replicatedPolicyName } from '../../model/default-names';
 import type { KubeObject } from '../../kube/kube-object';
 
 export interface ReplicatedPolicyProps {
@@ -16,9 +17,6 @@ export interface ReplicatedPolicyProps {
 export const ACNP_KIND = 'AntreaClusterNetworkPolicy';
 /** The finalizer the leader's mutating webhook adds (domain-qualified since Antrea v2.2). */
 export const RESOURCE_EXPORT_FINALIZER = 'resourceexport.antrea.io/finalizer';
-
-/** `<policy>-for-<clusterset>`, the naming of Antrea's user guide. */
-export const replicatedPolicyName = (policy: string, clusterSet: string): string => `${policy}-for-${clusterSet}`;
 
 /**
  * A ClusterNetworkPolicy replicated to every member: a ResourceExport in the leader's common

@@ -9,6 +9,7 @@ export function antreaOptions({ definition, cluster, release }: BundleContext): 
   return {
     release,
     imageRegistry: antrea.imageRegistry,
+    ...(antrea.imageDigests && { imageDigests: antrea.imageDigests }),
     trafficEncapMode: net.trafficEncapMode,
     tunnelType: net.tunnelType,
     tunnelPort: net.tunnelPort,

@@ -5,7 +5,7 @@ import { sharedPart, type BundlePart } from './context';
 /** The leader and/or member antrea-mc-controller, by role; a dual-role cluster runs both (a member's access objects: `memberMcAccess`). */
 export const mcControllers: BundlePart = ({ definition, cluster, release }) => {
   const { antrea, leader } = definition.spec;
-  const image: ImageOptions = { release, imageRegistry: antrea.imageRegistry };
+  const image: ImageOptions = { release, imageRegistry: antrea.imageRegistry, ...(antrea.imageDigests && { imageDigests: antrea.imageDigests }) };
   const net = cluster.network;
   const out: KubeObject[] = [];
   if (cluster.isLeader) {

@@ -2,13 +2,14 @@ import { members } from '../../model/effective';
 import { memberCredentials as credentialsOf } from '../objects/member-credentials';
 import type { BundlePart } from './context';
 
-/** On the leader, one bound ServiceAccount, token Secret and RoleBinding per member (a dual-role leader included). */
-export const memberCredentials: BundlePart = ({ definition, clusters, cluster }) =>
+/** On the leader, one ServiceAccount (bound to the member's ID where the release binds it), token Secret and RoleBinding per member (a dual-role leader included). */
+export const memberCredentials: BundlePart = ({ definition, clusters, cluster, release }) =>
   cluster.isLeader
     ? members(clusters).flatMap((member) =>
         credentialsOf({
           clusterID: member.clusterID,
           namespace: definition.spec.leader.namespace,
+          bindClusterID: release.facts.perMemberCredentials,
           ...(member.leaderCredentials && { names: member.leaderCredentials }),
         }),
       )

@@ -13,26 +13,21 @@ import { VERIFY_UNIT } from '../delivery/layer-paths';
 export const isVerificationRun = (kind: string, name: string): boolean =>
   (kind === 'Job' || kind === 'ConfigMap') && /^antrea-clusterset-verify-[0-9a-f]{10}$/.test(name);
 
-/** Argo CD runs the Job after the sync, once every resource is healthy; each sync re-creates it. */
-const HOOK = { 'argocd.argoproj.io/hook': 'PostSync', 'argocd.argoproj.io/hook-delete-policy': 'BeforeHookCreation' };
-
 /**
  * The verification Job of a member (docs/verify.md): the shell half of the cluster's checks
  * (verify/checks.ts) in a published kubectl image pinned by digest, with a ServiceAccount that may
  * only `get`, by name, the objects those checks read. Every object of it carries the `verify` unit
- * label, which puts it in the bundle's `verify/` folder (delivery/layer-paths.ts): Argo CD runs
- * the Job as a PostSync hook of the cluster's Application; Flux applies the folder as a unit of
- * its own after the last layer and waits for the Job there, so its result holds no layer and no
- * other cluster. It reads, never writes, and opens no port: no effect on
- * traffic. Its name is a hash of what it verifies and how, so a change makes a new Job that runs
- * again (Flux does not re-run a finished Job whose spec is unchanged; prune removes the old one).
+ * label, which puts it in the bundle's `verify/` folder (delivery/layer-paths.ts), a unit of its
+ * own in both engines (Flux: a Kustomization after the last layer that waits for the Job; Argo CD:
+ * an Application of its own, no hook), so its result holds no layer, no other cluster and no sync
+ * of the bundle. It reads, never writes, and opens no port: no effect on traffic. Its name is a
+ * hash of what it verifies and how, so a change makes a new Job that runs again (neither engine
+ * re-runs a finished Job whose spec is unchanged; prune removes the old one).
  *
  * A leader's Job (dual-role) checks only what the leader alone decides (its connection to itself,
- * its Gateway), no Service: in Argo CD the members' RollingSync step waits for the leader's
- * Application, PostSync hook included (applicationset_controller.go appSyncEnabledForNextStep), so
- * a leader waiting for the members' exports would never let them start, and one waiting for an
- * application it exports, not deployed yet, would hold every member. `clusterset status` checks
- * the leader's imports from outside.
+ * its Gateway), no Service: a leader's verification waiting for the members' exports, or for an
+ * application it exports and that is not deployed yet, would never pass. `clusterset status`
+ * checks the leader's imports from outside.
  */
 export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   const verify = definition.spec.verify;
@@ -41,10 +36,11 @@ export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   const checks = jobChecks(definition, clusters, cluster);
   const script = verificationScript(definition.metadata.name, cluster.clusterID, checks);
   const reads = checks.flatMap((c) => c.reads);
-  const ns = cluster.cluster.namespace;
   const account = engineName('antrea-clusterset-verify', definition.metadata.name);
+  const ns = cluster.cluster.namespace;
+  const waits = connectionWaits(ns, definition.metadata.name, verify.image);
   const hash = createHash('sha256')
-    .update(JSON.stringify([verify.image, script, reads]))
+    .update(JSON.stringify([verify.image, script, reads, waits]))
     .digest('hex')
     .slice(0, 10);
   const labels = { [LABELS.managedBy]: MANAGED_BY, [LABELS.clusterSet]: definition.metadata.name, [LABELS.unit]: VERIFY_UNIT };
@@ -53,7 +49,16 @@ export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   const elsewhere = reads.filter((r) => r.namespace !== ns);
   return [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(account, ns) },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta(account, ns), rules: local },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: meta(account, ns),
+      // kubectl wait on the named ClusterSet lists and watches it with a metadata.name field selector
+      rules: [
+        ...local,
+        { apiGroups: ['multicluster.crd.antrea.io'], resources: ['clustersets'], resourceNames: [definition.metadata.name], verbs: ['list', 'watch'] },
+      ],
+    },
     serviceAccountBinding('RoleBinding', meta(account, ns), { kind: 'Role', name: account }, { name: account, namespace: ns }),
     // Services live in the applications' Namespaces, which may not exist when the bundle is
     // applied: a ClusterRole limited to the same names, instead of a Role per Namespace
@@ -65,7 +70,7 @@ export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
       : []),
     // the script as a file: named by the same hash, so the Job always runs the script it was made for
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(`antrea-clusterset-verify-${hash}`, ns), data: { 'verify.sh': script } },
-    job(meta(`antrea-clusterset-verify-${hash}`, ns), account, verify.image),
+    job(meta(`antrea-clusterset-verify-${hash}`, ns), account, verify.image, waits),
   ];
 };
 
@@ -87,28 +92,50 @@ function rulesOf(reads: readonly ReadRule[]): object[] {
     .map((e) => ({ apiGroups: [e.group], resources: [e.resource], resourceNames: [...e.names].sort(), verbs: ['get'] }));
 }
 
-/** How long a verification may run, all its attempts together (a Flux verify unit waits as long). */
+/** How long a Flux verify unit waits for its Job before it reports it not Ready (and tries again at its interval). */
 export const VERIFY_DEADLINE_SECONDS = 3600;
 
 /**
- * The script retries for 300 s per attempt; the Job retries failed attempts with its backoff
- * (10 s doubling, 6 times), so a member that connects or imports late still turns green, and one
- * that never does fails after about 40 minutes, within `activeDeadlineSeconds`.
+ * Before its checks, the Job waits until the member's ClusterSet exists and is connected: nothing
+ * orders an Argo CD Application after another, so the verification's own Application may start
+ * before the bundle's last layer is applied, or long before a manual token is copied. Flux starts
+ * it after `4-resources` is Ready, which is the same moment. The checks' retries are counted from
+ * there, so a member connected late is verified as one connected at once.
  */
-function job(metadata: KubeObject['metadata'], account: string, image: string): KubeObject {
+const connectionWaits = (namespace: string, clusterSet: string, image: string) => {
+  const wait = (name: string, condition: string) => ({
+    name,
+    image,
+    command: ['kubectl'],
+    args: ['wait', `--namespace=${namespace}`, condition, '--timeout=-1s', `clustersets.multicluster.crd.antrea.io/${clusterSet}`],
+    env: [{ name: 'HOME', value: '/tmp' }],
+    resources: { requests: { cpu: '10m', memory: '32Mi' }, limits: { cpu: '100m', memory: '128Mi' } },
+    securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+    volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+  });
+  return [wait('wait-for-clusterset', '--for=create'), wait('wait-for-connection', '--for=jsonpath={.status.conditions[?(@.type=="Ready")].status}=True')];
+};
+
+/**
+ * The script retries for 300 s per attempt; the Job retries failed attempts with its backoff
+ * (10 s doubling, 6 times), so a member that imports late still turns green, and one whose checks
+ * never pass fails about 40 minutes after it connected. No `activeDeadlineSeconds`: it would count
+ * the wait for the connection too.
+ */
+function job(metadata: KubeObject['metadata'], account: string, image: string, waits: readonly object[]): KubeObject {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { ...metadata, annotations: HOOK },
+    metadata,
     spec: {
       backoffLimit: 6,
-      activeDeadlineSeconds: VERIFY_DEADLINE_SECONDS,
       template: {
         metadata: { labels: metadata.labels },
         spec: {
           serviceAccountName: account,
           restartPolicy: 'Never',
           securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
+          initContainers: waits,
           containers: [
             {
               name: 'verify',

@@ -2,49 +2,16 @@ import type { DataPath } from '../../diagnostics/diagnostic';
 import type { EffectiveCluster } from '../../model/effective';
 import { declaredHere, memberIpv4Values, overlapMessage, type Ipv4Value } from '../addresses';
 import { overlappingPairs } from '../cidr';
+import { deliveryDestinations, type DeliveryDestination } from '../delivery-destinations';
 import type { FleetDefinition, FleetRule } from '../rule';
 
-/** How a definition reaches a cluster: each key names one real cluster, whichever definition writes it. */
-interface Identity {
-  readonly key: string;
-  /** what the two definitions have in common, for the message */
-  readonly what: string;
-  readonly path: DataPath;
-}
-
-function identities({ definition }: FleetDefinition, c: EffectiveCluster): Identity[] {
-  const out: Identity[] = [{ key: `id\0${c.clusterID}`, what: `cluster ID "${c.clusterID}"`, path: [...c.path, 'clusterID'] }];
-  const argocd = definition.spec.delivery.argocd;
-  const destination = c.cluster.delivery.argocd;
-  if (argocd && destination)
-    out.push(
-      'server' in destination
-        ? // an API server URL names one cluster for every Argo CD
-          {
-            key: `server\0${destination.server.replace(/\/+$/, '')}`,
-            what: `Argo CD destination server ${destination.server}`,
-            path: [...c.path, 'delivery', 'argocd'],
-          }
-        : // a cluster name is one Argo CD's: the same name in the same Argo CD Namespace
-          {
-            key: `argocd\0${argocd.namespace}\0${destination.name}`,
-            what: `Argo CD destination "${destination.name}" (Argo CD in ${argocd.namespace})`,
-            path: [...c.path, 'delivery', 'argocd'],
-          },
-    );
-  const flux = definition.spec.delivery.flux;
-  const kubeConfig = c.cluster.delivery.flux?.kubeConfigSecretRef;
-  if (flux && kubeConfig)
-    out.push({
-      key: `flux\0${flux.namespace}\0${kubeConfig.name}\0${kubeConfig.key ?? ''}`,
-      what: `Flux kubeconfig Secret ${flux.namespace}/${kubeConfig.name}`,
-      path: [...c.path, 'delivery', 'flux', 'kubeConfigSecretRef'],
-    });
-  return out;
+/** How a definition reaches a cluster, its ID and its delivery destinations: each key names one real cluster, whichever definition writes it. */
+function identities({ definition }: FleetDefinition, c: EffectiveCluster): DeliveryDestination[] {
+  return [{ key: `id\0${c.clusterID}`, what: `cluster ID "${c.clusterID}"`, path: [...c.path, 'clusterID'] }, ...deliveryDestinations(definition, c)];
 }
 
 /** Both clusters are delivered by the same engine to different destinations: two clusters. */
-function distinctDestinations(a: readonly Identity[], b: readonly Identity[]): boolean {
+function distinctDestinations(a: readonly DeliveryDestination[], b: readonly DeliveryDestination[]): boolean {
   const engine = (k: string) => (k.startsWith('flux\0') ? 'flux' : k.startsWith('id\0') ? 'id' : 'argocd');
   return a.some((x) => engine(x.key) !== 'id' && b.some((y) => engine(y.key) === engine(x.key) && y.key !== x.key));
 }

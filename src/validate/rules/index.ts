@@ -2,6 +2,8 @@ import type { Rule } from '../rule';
 import { leaderUnknown } from './leader-unknown';
 import { unsupportedAntreaVersion } from './unsupported-antrea-version';
 import { antreaUpgradePath } from './antrea-upgrade-path';
+import { imageDigestVersion } from './image-digest-version';
+import { kubernetesVersionUnsupported } from './kubernetes-version-unsupported';
 // --- identity, topology and addresses: imports ---
 import { clusterIdFormat } from './cluster-id-format';
 import { clusterIdDuplicate } from './cluster-id-duplicate';
@@ -11,6 +13,7 @@ import { memberFlag } from './member-flag';
 import { withdrawLeader } from './withdraw-leader';
 import { memberCount } from './member-count';
 import { namespaceConflict } from './namespace-conflict';
+import { leaderCredentialsCollision } from './leader-credentials-collision';
 import { cidrSyntax } from './cidr-syntax';
 import { cidrHostBits } from './cidr-host-bits';
 import { ipv6Unsupported } from './ipv6-unsupported';
@@ -49,10 +52,12 @@ import { policyTierUnknown } from './policy-tier-unknown';
 import { policyClusterSetScopeDisabled } from './policy-clusterset-scope-disabled';
 import { policyServiceNotExported } from './policy-service-not-exported';
 import { policyName } from './policy-name';
+import { policyExportNameDuplicate } from './policy-export-name-duplicate';
 import { labelSyntax } from './label-syntax';
 import { inlineSecret } from './inline-secret';
 import { unsetValue } from './unset-value';
 import { deliveryDestinationMissing } from './delivery-destination-missing';
+import { deliveryDestinationShared } from './delivery-destination-shared';
 import { argocdApplicationsetSize } from './argocd-applicationset-size';
 import { deliveryNameCollision } from './delivery-name-collision';
 import { clusterInTwoDefinitions } from './cluster-in-two-definitions';
@@ -62,6 +67,8 @@ import { deliveryNameAcrossDefinitions } from './delivery-name-across-definition
 export const allRules: readonly Rule[] = [
   unsupportedAntreaVersion,
   antreaUpgradePath,
+  imageDigestVersion,
+  kubernetesVersionUnsupported,
   leaderUnknown,
   // --- identity, topology and addresses ---
   clusterIdFormat,
@@ -72,6 +79,7 @@ export const allRules: readonly Rule[] = [
   withdrawLeader,
   memberCount,
   namespaceConflict,
+  leaderCredentialsCollision,
   cidrSyntax,
   cidrHostBits,
   ipv6Unsupported,
@@ -110,10 +118,12 @@ export const allRules: readonly Rule[] = [
   policyClusterSetScopeDisabled,
   policyServiceNotExported,
   policyName,
+  policyExportNameDuplicate,
   labelSyntax,
   inlineSecret,
   unsetValue,
   deliveryDestinationMissing,
+  deliveryDestinationShared,
   argocdApplicationsetSize,
   deliveryNameCollision,
   clusterInTwoDefinitions,

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
+import { printable } from '../../diagnostics/printable';
 import type { ModelRule } from '../rule';
+import { URL_TEXT } from '../kube-names';
 
 export const leaderServer: ModelRule = {
   id: 'leader-server',
@@ -11,13 +13,18 @@ export const leaderServer: ModelRule = {
     if (!problem) return;
     report({
       path: ['spec', 'leader', 'server'],
-      message: `leader server "${server}" ${problem}`,
+      message: `leader server "${printable(redactUserinfo(server))}" ${problem}`,
       hint: 'write the leader API server URL as members reach it, e.g. "https://192.168.150.101:6443"; its host must be one the leader API server certificate covers (members trust only the leader cluster CA)',
     });
   },
 };
 
+/** The URL with any user and password written over: a message reaches CI logs. */
+const redactUserinfo = (server: string): string => server.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1<redacted>@');
+
 function serverProblem(server: string): string | undefined {
+  // checked on the text: the WHATWG parser drops tabs and newlines anywhere and takes the rest into a path
+  if (!URL_TEXT.test(server)) return 'holds a character a URL never carries unencoded (RFC 3986: no spaces, quotes, control or non-ASCII characters)';
   let url: URL;
   try {
     url = new URL(server);

@@ -1,5 +1,6 @@
 import type { DataPath } from '../../diagnostics/diagnostic';
-import { isDns1123Subdomain } from '../kube-names';
+import { firstUnprintable, printable } from '../../diagnostics/printable';
+import { IMAGE_PREFIX, isDns1123Subdomain, URL_TEXT } from '../kube-names';
 import { LABEL_HINT, labelProblem } from '../rfc1123';
 import type { ModelRule } from '../rule';
 
@@ -8,12 +9,19 @@ const SUBDOMAIN_HINT = 'use lowercase letters, digits, "-" and ".", start and en
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 /** A Go duration as Flux and External Secrets parse it (time.ParseDuration), not negative. */
 const DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
-/** Bundles name a Node's file `Node.<name>.yaml`; a file name has at most 255 bytes. */
-const NODE_NAME_MAX = 255 - 'Node..yaml'.length;
+/**
+ * The longest name an object can have when the bundle names its file `<Kind>.<name>.yaml` or
+ * `<Kind>.<namespace>.<name>.yaml` (emit/layout.ts, fileNameOf): a file name has at most 255 bytes.
+ */
+const fileNameMax = (kind: string, namespace?: string): number => 255 - `${kind}.${namespace === undefined ? '' : `${namespace}.`}.yaml`.length;
 /** Argo CD evaluates `{{ … }}` in an ApplicationSet template (goTemplate: true). */
 const TEMPLATE = /\{\{|\}\}/;
-
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** a member's credentials on the leader (member-credentials.ts), by key and kind */
+const LEADER_CREDENTIALS = [
+  ['serviceAccount', 'ServiceAccount'],
+  ['secret', 'Secret'],
+  ['roleBinding', 'RoleBinding'],
+] as const;
 
 /**
  * Every name the bundles and delivery objects carry that no other rule checks: what `validate`
@@ -24,58 +32,93 @@ export const objectNameFormat: ModelRule = {
   severity: 'error',
   description: 'a name, key or duration the compiler emits is not valid where it ends up',
   check({ definition, clusters, report }) {
+    const leaderNamespace = definition.spec.leader.namespace;
     const subdomain = (what: string, value: string, path: DataPath, max = 253) => {
+      max = Math.min(max, 253);
       if (isDns1123Subdomain(value) && value.length <= max) return;
       report({
         path,
-        message: `${what} "${printable(value)}" is not a valid Kubernetes name${value.length > max ? `: it is ${value.length} characters long (at most ${max})` : ''}`,
+        message: `${what} "${shown(value)}" is not a valid Kubernetes name${value.length > max ? `: it is ${value.length} characters long (at most ${max})` : ''}`,
         hint: max < 253 ? `${SUBDOMAIN_HINT.replace('253', String(max))} (the bundle names a file after it)` : SUBDOMAIN_HINT,
       });
     };
     const label = (what: string, value: string, path: DataPath) => {
       const problem = labelProblem(value);
-      if (problem) report({ path, message: `${what} "${printable(value)}" is not a valid Namespace name: ${problem}`, hint: LABEL_HINT });
+      if (problem) report({ path, message: `${what} "${shown(value)}" is not a valid Namespace name: ${problem}`, hint: LABEL_HINT });
     };
     const duration = (what: string, value: string, path: DataPath) => {
       if (!DURATION.test(value))
-        report({ path, message: `${what} "${printable(value)}" is not a duration`, hint: 'write a positive Go duration such as "10m", "1h" or "1h30m"' });
+        report({ path, message: `${what} "${shown(value)}" is not a duration`, hint: 'write a positive Go duration such as "10m", "1h" or "1h30m"' });
     };
     const plain = (what: string, value: string, path: DataPath) => {
+      const unprintable = firstUnprintable(value);
       if (TEMPLATE.test(value))
         report({
           path,
-          message: `${what} "${printable(value)}" contains "{{" or "}}", which Argo CD would evaluate as a template`,
+          message: `${what} "${shown(value)}" contains "{{" or "}}", which Argo CD would evaluate as a template`,
           hint: 'write the literal value; templates are not supported here',
         });
-      else if (CONTROL.test(value)) report({ path, message: `${what} contains control characters`, hint: 'remove the control characters' });
+      else if (unprintable)
+        report({
+          path,
+          message: `${what} "${shown(value)}" holds ${unprintable}, a control, format or invisible character`,
+          hint: 'remove it: such characters make a value read other than it is, and no Kubernetes client or engine needs them',
+        });
+    };
+    const url = (what: string, value: string, path: DataPath) => {
+      if (!URL_TEXT.test(value) || TEMPLATE.test(value))
+        report({
+          path,
+          message: `${what} "${shown(value)}" is not a URL: it holds characters a URL never carries unencoded`,
+          hint: 'write the URL as the engine has it, percent-encoding anything outside RFC 3986 (no spaces, quotes, control or non-ASCII characters)',
+        });
+    };
+    const secretKey = (what: string, value: string, path: DataPath) => {
+      if (!SECRET_KEY.test(value) || value.length > 253)
+        report({ path, message: `${what} "${shown(value)}" cannot be a Secret key`, hint: 'use letters, digits, "-", "_" and "." (at most 253 characters)' });
     };
 
     for (const c of clusters) {
-      c.cluster.gateways.forEach((g, i) => subdomain('Gateway Node', g.node, [...c.path, 'gateways', i, 'node'], NODE_NAME_MAX));
+      c.cluster.gateways.forEach((g, i) => subdomain('Gateway Node', g.node, [...c.path, 'gateways', i, 'node'], fileNameMax('Node')));
       const t = c.cluster.tokenSecret;
       const tp = [...c.path, 'tokenSecret'];
-      if (t.name !== undefined) subdomain('token Secret name', t.name, [...tp, 'name']);
-      for (const [key, value] of Object.entries(c.cluster.leaderCredentials ?? {}))
-        if (value !== undefined) subdomain(`leader-side ${key}`, value, [...c.path, 'leaderCredentials', key]);
+      // the member's ExternalSecret or SealedSecret carries the name (a manual token: no object)
+      const source = t.source === 'externalSecret' ? 'ExternalSecret' : t.source === 'sealedSecret' ? 'SealedSecret' : undefined;
+      if (t.name !== undefined) subdomain('token Secret name', t.name, [...tp, 'name'], source ? fileNameMax(source, c.cluster.namespace) : undefined);
+      for (const [key, kind] of LEADER_CREDENTIALS) {
+        const value = c.cluster.leaderCredentials?.[key];
+        if (value !== undefined) subdomain(`leader-side ${key}`, value, [...c.path, 'leaderCredentials', key], fileNameMax(kind, leaderNamespace));
+      }
       if (t.source === 'externalSecret') {
         const e = t.externalSecret;
         subdomain('secret store name', e.secretStoreRef.name, [...tp, 'externalSecret', 'secretStoreRef', 'name']);
-        for (const key of ['caProperty', 'tokenProperty'] as const) {
-          const value = e.remoteRef[key];
-          if (!SECRET_KEY.test(value) || value.length > 253)
-            report({
-              path: [...tp, 'externalSecret', 'remoteRef', key],
-              message: `remote property "${printable(value)}" cannot be a Secret key`,
-              hint: 'use letters, digits, "-", "_" and "." (at most 253 characters)',
-            });
-        }
+        for (const key of ['caProperty', 'tokenProperty'] as const) secretKey('remote property', e.remoteRef[key], [...tp, 'externalSecret', 'remoteRef', key]);
         plain('remote key', e.remoteRef.key, [...tp, 'externalSecret', 'remoteRef', 'key']);
         duration('refresh interval', e.refreshInterval, [...tp, 'externalSecret', 'refreshInterval']);
       }
+      const d = c.cluster.delivery;
+      const dp = [...c.path, 'delivery'];
+      if (d.argocd && 'name' in d.argocd) plain('Argo CD cluster name', d.argocd.name, [...dp, 'argocd', 'name']);
+      if (d.argocd && 'server' in d.argocd) url('Argo CD cluster server', d.argocd.server, [...dp, 'argocd', 'server']);
+      const kubeConfig = d.flux?.kubeConfigSecretRef;
+      if (kubeConfig) {
+        subdomain('kubeconfig Secret name', kubeConfig.name, [...dp, 'flux', 'kubeConfigSecretRef', 'name']);
+        if (kubeConfig.key !== undefined) secretKey('kubeconfig Secret key', kubeConfig.key, [...dp, 'flux', 'kubeConfigSecretRef', 'key']);
+      }
     }
 
+    const registry = definition.spec.antrea.imageRegistry;
+    if (!IMAGE_PREFIX.test(registry))
+      report({
+        path: ['spec', 'antrea', 'imageRegistry'],
+        message: `image registry "${shown(registry)}" is not an image repository prefix`,
+        hint: 'write a registry host and path such as "registry.example.com/antrea": lowercase path components of letters, digits, ".", "_" and "-"',
+      });
+    definition.spec.tiers.forEach((t, i) => subdomain('Tier name', t.name, ['spec', 'tiers', i, 'name'], fileNameMax('Tier')));
+
     definition.spec.policies.forEach((p, i) => {
-      if (p.exportName !== undefined) subdomain('ResourceExport name', p.exportName, ['spec', 'policies', i, 'exportName']);
+      if (p.exportName !== undefined)
+        subdomain('ResourceExport name', p.exportName, ['spec', 'policies', i, 'exportName'], fileNameMax('ResourceExport', leaderNamespace));
     });
 
     const { argocd, flux } = definition.spec.delivery;
@@ -97,5 +140,5 @@ export const objectNameFormat: ModelRule = {
   },
 };
 
-/** Values are quoted in messages; control characters are shown escaped, never printed. */
-const printable = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}...` : s).slice(1, -1);
+/** Values are quoted in messages, shortened; unprintable characters are shown escaped, never printed. */
+const shown = (s: string) => printable(s.length > 80 ? `${s.slice(0, 77)}...` : s).replace(/"/g, '\\"');

@@ -8,6 +8,8 @@ const HINTS: Readonly<Record<string, string>> = {
   delivery: 'choose the engine: spec.delivery.argocd or spec.delivery.flux (docs/delivery.md), or {} to deliver the bundles yourself',
   server: "write the leader API server URL as the members reach it (their ClusterSets' leaders[0].server)",
 };
+const CLUSTER_DELIVERY =
+  "write this cluster's destination for the engine of spec.delivery: with Argo CD { argocd: { name: <cluster name> } } or { argocd: { server: https://… } }; with Flux {} (the cluster's own Flux) or { flux: { kubeConfigSecretRef: { name: <Secret> } } } (a hub Flux) (docs/delivery.md)";
 
 /**
  * `clusterset import` writes `<unset>` where no dump tells the value (a comment would never reach
@@ -25,10 +27,12 @@ export const unsetValue: RawRule = {
       const [value, path] = stack.pop()!;
       if (value === UNSET) {
         const key = path[path.length - 1];
+        // a cluster's delivery (spec.clusters[i].delivery) is its destination, not the engine
+        const hint = key === 'delivery' && path.length > 2 ? CLUSTER_DELIVERY : typeof key === 'string' ? HINTS[key] : undefined;
         report({
           path,
           message: `${path.join('.')} is not set: the running clusters do not tell it`,
-          hint: (typeof key === 'string' && HINTS[key]) || 'write the value this ClusterSet should have',
+          hint: hint ?? 'write the value this ClusterSet should have',
         });
       } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
         seen.add(value);

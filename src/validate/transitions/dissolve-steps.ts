@@ -1,4 +1,4 @@
-import { CLUSTERSET_RESOURCE, kubectlIn, PRUNE_OFF_PATCH } from '../../kube/kubectl-command';
+import { CLUSTERSET_RESOURCE, fluxKustomizationsOf, kubectlIn, KUSTOMIZATION_RESOURCE, removeFluxKustomizations } from '../../kube/kubectl-command';
 import { shellQuote as q } from '../../shell-quote';
 import type { EffectiveCluster } from '../../model/effective';
 import type { RevisionView } from '../transition';
@@ -54,7 +54,7 @@ export function dissolveProcedure(before: RevisionView, last: string, options: D
           }));
   return [
     {
-      text: `revert this change, then remove the definition of "${name}" in a change of its own and let the engines apply it: the clusters keep running the ClusterSet, and nothing delivers it any more (plan reports the orphaned delivery objects)`,
+      text: `revert this change, then remove the definition of "${name}" in a change of its own and let the engines apply it: the clusters keep running the ClusterSet, and nothing delivers it any more (plan reports the orphaned delivery objects); only the exports units go, with their ServiceExports, so the members stop exporting until the last step brings them back`,
     },
     ...memberSteps,
     {
@@ -71,18 +71,11 @@ export function dissolveProcedure(before: RevisionView, last: string, options: D
   ];
 }
 
-/** Flux's Kustomization resource, by its full name. */
-export const KUSTOMIZATION_RESOURCE = 'kustomizations.kustomize.toolkit.fluxcd.io';
+export { KUSTOMIZATION_RESOURCE };
 
 /**
- * The labels every Flux Kustomization of the ClusterSet carries (synth/delivery/flux.ts
- * `kustomization`, the keys of engine-names.ts `LABELS`; validate does not import synth, and
- * test/validate/transitions/dissolve-steps.test.ts checks that they select every one synth builds).
- */
-const ownSelector = (clusterSet: string) => `app.kubernetes.io/managed-by=antrea-clusterset,antrea-clusterset/clusterset=${clusterSet}`;
-
-/**
- * The old ClusterSet's Flux Kustomizations (layers, exports, verification): once the definition is
+ * The old ClusterSet's Flux Kustomizations (layers, verification; its exports units are not guarded
+ * and went with the definition, synth/delivery/flux.ts): once the definition is
  * removed the parent orphans them (they carry `kustomize.toolkit.fluxcd.io/prune: disabled`), and
  * they stay for good, Ready=False because their path is gone. Argo CD needs no step: the
  * ApplicationSet deletes its Applications and keeps what they applied. Each is deleted with
@@ -104,12 +97,9 @@ function fluxOrphans(before: RevisionView, staying: ReadonlySet<string>): Proced
   const { name } = before.definition.metadata;
   const leaving = before.clusters.map((c) => c.clusterID).filter((id) => !staying.has(id));
   if (leaving.length === 0) return [];
-  const ns = q(flux.namespace);
-  const own = ownSelector(name);
+  const own = fluxKustomizationsOf(name);
   /** on the Flux of `context`, each Kustomization `selector` lists (a shell word): prune off, then delete */
-  const removeAll = (context: string, selector: string) =>
-    `kubectl --context ${context} -n ${ns} get ${KUSTOMIZATION_RESOURCE} -l ${selector} -o name | while read -r k; do ` +
-    `kubectl --context ${context} -n ${ns} patch "$k" ${PRUNE_OFF_PATCH} && kubectl --context ${context} -n ${ns} delete "$k"; done`;
+  const removeAll = (context: string, selector: string) => removeFluxKustomizations(context, flux.namespace, selector);
   const text = (where: string) =>
     `${where}, delete the Flux Kustomizations of "${name}"${leaving.length < before.clusters.length ? ` for ${leaving.length === 1 ? `${leaving[0]}, which leaves` : `the ${leaving.length} clusters that leave`}` : ''} (orphaned since the definition was removed, Ready=False as their path is gone), each with prune turned off first, or Flux uninstalls Antrea; what they applied stays${leaving.length < before.clusters.length ? '' : ", and the new definition's Kustomizations take it over"}`;
   const hub = before.clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);

@@ -5,6 +5,7 @@ import { leaderMove } from './leader-move';
 import { memberRemovedWithoutWithdraw } from './member-removed-without-withdraw';
 import { tierPriorityImmutable } from './tier-priority-immutable';
 import { tierRemovedInUse } from './tier-removed-in-use';
+import { tierSwap } from './tier-swap';
 
 /** Every transition rule (docs/rules/<id>.md); ids equal the file names. */
 export const allTransitions: readonly TransitionRule[] = [
@@ -14,4 +15,5 @@ export const allTransitions: readonly TransitionRule[] = [
   memberRemovedWithoutWithdraw,
   tierPriorityImmutable,
   tierRemovedInUse,
+  tierSwap,
 ];

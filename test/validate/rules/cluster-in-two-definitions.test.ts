@@ -69,6 +69,30 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
     expected: [],
   },
   {
+    // the built-in destination is the cluster each Argo CD runs in (delivery-destinations.ts)
+    name: 'the in-cluster server of two Argo CD instances: two clusters',
+    files: {
+      'a.yaml': definitionText('a', spec('east', argocd('east', '{ server: https://kubernetes.default.svc }', '10.96.0.0/16'))),
+      'b.yaml': definitionText(
+        'b',
+        spec(
+          'west',
+          argocd('west', '{ server: https://kubernetes.default.svc }', '10.97.0.0/16'),
+          '  delivery: { argocd: { namespace: argocd-b, repoURL: https://git.example.com/r.git } }\n',
+        ),
+      ),
+    },
+    expected: [],
+  },
+  {
+    name: 'in-cluster by name in one definition and by server in the other, in one Argo CD',
+    files: {
+      'a.yaml': definitionText('a', spec('east', argocd('east', '{ name: in-cluster }', '10.96.0.0/16'))),
+      'b.yaml': definitionText('b', spec('west', argocd('west', '{ server: https://kubernetes.default.svc }', '10.97.0.0/16'))),
+    },
+    expected: [{ at: 'b.yaml:11:27', related: ['a.yaml:11:27'] }],
+  },
+  {
     name: 'the same hub Flux kubeconfig Secret',
     files: {
       'a.yaml': definitionText(

@@ -49,9 +49,10 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
     expected: [{ at: 'b.yaml:4:9', related: ['a.yaml:4:9'] }],
   },
   {
+    // its exports ApplicationSet is there even with no export, so that removing the last one updates it (#38)
     name: 'Argo CD: <cs>-exports beside a ClusterSet that exports nothing',
     files: { 'a.yaml': definitionText('a', spec('x', 'east', argo)), 'b.yaml': definitionText('a-exports', spec('y', 'west', argo)) },
-    expected: [],
+    expected: [{ at: 'b.yaml:4:9', related: ['a.yaml:4:9'] }],
   },
   {
     name: 'hub Flux: a / b-c and a-b / c',

@@ -1,0 +1,501 @@
+import { parse } from 'yaml';
+import type { ApiServer } from './api-server';
+import { Client } from './client';
+import { conditionOf, type Obj } from './kube';
+import { authenticate, splitServiceAccount, type User } from './rbac';
+
+/**
+ * Antrea's multi-cluster controllers (antrea-io/antrea `multicluster/`, the same code in v2.5.3,
+ * v2.6.3 and v2.7.0 unless a line says otherwise), each writing status only under the conditions
+ * its code checks. A member's controller reaches its leader the way the real one does: the URL
+ * of `spec.leaders[0].server` (the cluster that answers there), the CA and token of the Secret
+ * `spec.leaders[0].secret`, and its requests pass the leader's authentication (the token of a
+ * live ServiceAccount), RBAC (the RoleBinding to the member Role) and admission (the
+ * mc-controller's webhooks, and the MemberClusterAnnounce webhook's own rules).
+ */
+export interface MulticlusterHost {
+  readonly clusters: ReadonlyMap<string, ApiServer>;
+  /** the cluster whose API server answers on a URL (a kubeconfig's or a ClusterSet's `server`) */
+  reach(url: string): ApiServer | undefined;
+  /** whether a Service has ready endpoints (the endpoints controller) */
+  serviceAnswers(c: ApiServer, namespace: string, name: string): boolean;
+  workloadReady(c: ApiServer, kind: string, namespace: string, name: string): boolean;
+  /** controllers a test has turned off, by name (`serviceexport`, …) */
+  readonly off: ReadonlySet<string>;
+  note(c: ApiServer, message: string): void;
+}
+
+const MC = 'multicluster.crd.antrea.io';
+const MCS = 'multicluster.x-k8s.io';
+const ANNOUNCE_PREFIX = 'member-announce-from-';
+const IMPORTED_SERVICE = 'multicluster.antrea.io/imported-service';
+
+/** A member's connection to its leader (commonarea/remote_common_area.go), made once its token Secret is there. */
+interface CommonArea {
+  readonly localID: string;
+  readonly leaderID: string;
+  readonly server: string;
+  readonly secret: string;
+  readonly leaderNamespace: string;
+  /** the credentials read when the common area was created (GetRemoteConfigAndClient): later edits of the Secret are not seen */
+  readonly ca: string;
+  readonly token: string;
+  connected: boolean;
+  isLeader: boolean;
+  /** the error that disconnected it, once it had been connected */
+  error?: string;
+  /** why it has not connected yet (the controller logs it; no status says it) */
+  lastError?: string;
+}
+
+/** The mc-controller Deployment of a Namespace: its mode (`leader`, `member`), release and whether it runs. */
+export function mcController(host: MulticlusterHost, c: ApiServer, namespace: string): { mode: string; version: string; ready: boolean } | undefined {
+  const d = c.get('apps', 'Deployment', namespace, 'antrea-mc-controller');
+  const container = d?.spec?.template?.spec?.containers?.[0] as { command?: string[]; args?: string[]; image?: string } | undefined;
+  if (!container) return undefined;
+  const words = [...(container.command ?? []), ...(container.args ?? [])];
+  const mode = words.includes('leader') ? 'leader' : words.includes('member') ? 'member' : '';
+  const version = /:(v[0-9][^@]*)/.exec(container.image ?? '')?.[1] ?? '';
+  return { mode, version, ready: host.workloadReady(c, 'Deployment', namespace, 'antrea-mc-controller') };
+}
+
+/** `vX.Y.Z` at least `v<major>.<minor>`: a rule Antrea added in that release. */
+const since = (version: string, major: number, minor: number): boolean => {
+  const m = /^v(\d+)\.(\d+)/.exec(version);
+  return m !== null && (Number(m[1]) > major || (Number(m[1]) === major && Number(m[2]) >= minor));
+};
+
+export class AntreaMulticluster {
+  private readonly areas = new Map<string, CommonArea>();
+  /** `leaderCluster/namespace/memberID` of the members whose last announce went through */
+  private readonly announcing = new Set<string>();
+
+  constructor(private readonly host: MulticlusterHost) {}
+
+  /** Whether a member cluster's ClusterSet in `namespace` is connected to its leader (GetRemoteCommonAreaAndLocalID). */
+  connectedArea(c: ApiServer, namespace: string): CommonArea | undefined {
+    const area = this.areas.get(`${c.clusterID}/${namespace}`);
+    return area?.connected ? area : undefined;
+  }
+
+  /** Why a member's ClusterSet is not connected, for logs and tests. */
+  whyNotConnected(c: ApiServer, namespace: string): string | undefined {
+    const area = this.areas.get(`${c.clusterID}/${namespace}`);
+    if (!area) return 'no common area (its token Secret is missing or lacks ca.crt and token)';
+    return area.connected ? undefined : (area.error ?? area.lastError);
+  }
+
+  run(c: ApiServer): void {
+    const namespaces = new Set(
+      c
+        .list('Deployment')
+        .filter((d) => d.metadata.name === 'antrea-mc-controller')
+        .map((d) => d.metadata.namespace!),
+    );
+    for (const key of [...this.areas.keys()])
+      if (key.startsWith(`${c.clusterID}/`) && !c.list('ClusterSet', key.slice(c.clusterID.length + 1)).length) this.leave(c, key);
+    for (const ns of namespaces) {
+      const mc = mcController(this.host, c, ns);
+      if (!mc?.ready) continue;
+      for (const cs of c.list('ClusterSet', ns)) {
+        if (mc.mode === 'member') this.member(c, ns, cs);
+        if (mc.mode === 'leader') this.leader(c, ns, cs);
+      }
+      if (mc.mode === 'leader') this.resourceExports(c, ns);
+      if (mc.mode === 'member') {
+        if (!this.host.off.has('serviceexport')) this.serviceExports(c, ns);
+        this.serviceImports(c, ns);
+        this.gateways(c, ns);
+      }
+    }
+  }
+
+  /**
+   * The ClusterSet is gone: the member deletes its MemberClusterAnnounce in the leader
+   * (member/clusterset_controller.go cleanUpResources, deleteMemberClusterAnnounce).
+   */
+  private leave(c: ApiServer, key: string): void {
+    const area = this.areas.get(key)!;
+    this.areas.delete(key);
+    const leader = this.host.reach(area.server);
+    const user = leader && authenticate(leader, area.token);
+    if (leader && user) new Client(leader, user).delete(`${MC}/v1alpha1`, 'MemberClusterAnnounce', area.leaderNamespace, `${ANNOUNCE_PREFIX}${area.localID}`);
+    this.announcing.delete(`${leader?.clusterID}/${area.leaderNamespace}/${area.localID}`);
+  }
+
+  // --- member: member/clusterset_controller.go, commonarea/remote_common_area.go -------------
+
+  private member(c: ApiServer, ns: string, cs: Obj): void {
+    const leader = (cs.spec.leaders ?? [])[0] as { clusterID?: string; server?: string; secret?: string } | undefined;
+    // Reconcile: the local cluster ID comes from spec.clusterID (or a ClusterClaim, not modelled)
+    const localID = cs.spec.clusterID as string | undefined;
+    if (!leader || !localID) return;
+    const key = `${c.clusterID}/${ns}`;
+    let area = this.areas.get(key);
+    if (area && (area.leaderID !== leader.clusterID || area.server !== leader.server || area.secret !== leader.secret || area.localID !== localID)) {
+      this.leave(c, key);
+      area = undefined;
+    }
+    if (!area) {
+      // createRemoteCommonArea: the Secret must exist and hold ca.crt and token (getSecretCACrtAndToken), else retry
+      const secret = c.get('v1', 'Secret', ns, leader.secret ?? '');
+      if (secret?.data?.['ca.crt'] !== undefined && secret.data.token !== undefined) {
+        area = {
+          localID,
+          leaderID: leader.clusterID ?? '',
+          server: leader.server ?? '',
+          secret: leader.secret ?? '',
+          leaderNamespace: (cs.spec.namespace as string | undefined) ?? '',
+          ca: secret.data['ca.crt'],
+          token: secret.data.token,
+          connected: false,
+          isLeader: false,
+        };
+        this.areas.set(key, area);
+      }
+    }
+    if (area) this.announce(c, cs, area);
+    this.writeMemberStatus(c, cs, area);
+  }
+
+  /** SendMemberAnnounce, every 10 s: get, then create or update `member-announce-from-<local ID>` in the leader's Namespace. */
+  private announce(c: ApiServer, cs: Obj, area: CommonArea): void {
+    const failed = (error: string) => {
+      // updateRemoteCommonAreaStatus: a failure counts only once it had been connected
+      if (area.connected) [area.connected, area.error] = [false, error];
+      if (area.lastError !== error) this.host.note(c, `ClusterSet ${cs.metadata.name} cannot announce to ${area.leaderID}: ${error}`);
+      area.lastError = error;
+      for (const k of this.announcing) if (k.endsWith(`/${area.leaderNamespace}/${area.localID}`)) this.announcing.delete(k);
+    };
+    const leader = this.host.reach(area.server);
+    if (!leader) return failed(`Get "${area.server}": dial tcp: lookup ${area.server.replace(/^https?:\/\//, '')}: no such host`);
+    if (leader.ca !== area.ca) return failed(`Get "${area.server}": tls: failed to verify certificate: x509: certificate signed by unknown authority`);
+    const user = authenticate(leader, area.token);
+    if (!user) return failed('Unauthorized');
+    const client = new Client(leader, user);
+    const name = `${ANNOUNCE_PREFIX}${area.localID}`;
+    const got = client.get(`${MC}/v1alpha1`, 'MemberClusterAnnounce', area.leaderNamespace, name);
+    if (!got.ok && got.code !== 404) return failed(got.message);
+    const existing = got.ok ? got.object : undefined;
+    const announce: Obj = existing ?? {
+      apiVersion: `${MC}/v1alpha1`,
+      kind: 'MemberClusterAnnounce',
+      metadata: { name, namespace: area.leaderNamespace },
+      clusterID: area.localID,
+      clusterSetID: cs.metadata.name,
+      leaderClusterID: area.leaderID,
+    };
+    const denied = this.announceWebhook(leader, user, announce, existing);
+    if (denied) return failed(`admission webhook "vmemberclusterannounce.kb.io" denied the request: ${denied}`);
+    const written = client.write(announce);
+    if (!written.ok) return failed(written.message);
+    // updateLeaderStatus: an announce that finds its MemberClusterAnnounce confirms the leader
+    if (existing) area.isLeader = true;
+    if (!area.connected) this.host.note(c, `ClusterSet ${cs.metadata.name} connected to leader ${area.leaderID}`);
+    [area.connected, area.error, area.lastError] = [true, undefined, undefined];
+    this.announcing.add(`${leader.clusterID}/${area.leaderNamespace}/${area.localID}`);
+  }
+
+  /**
+   * The leader's MemberClusterAnnounce webhook (cmd/multicluster-controller/
+   * memberclusterannounce_webhook.go Handle): the caller is a ServiceAccount of the leader's
+   * Namespace that exists; on create, the Namespace's ClusterSet has the announced ClusterSet ID
+   * and leader ID. Since v2.7.0 the announced cluster ID must be the one annotated on the
+   * caller's ServiceAccount (`multicluster.antrea.io/cluster-id`), the name must be
+   * `member-announce-from-<cluster ID>`, and an update may not change the cluster ID.
+   */
+  private announceWebhook(leader: ApiServer, user: User, announce: Obj, existing: Obj | undefined): string | undefined {
+    const ns = announce.metadata.namespace!;
+    const mc = mcController(this.host, leader, ns);
+    const strict = since(mc?.version ?? '', 2, 7);
+    const sa = splitServiceAccount(user);
+    if (!sa) return 'not a ServiceAccount';
+    if (strict && sa.namespace !== ns) return `ServiceAccount "${user.name}" is not in Namespace "${ns}"`;
+    const account = leader.get('v1', 'ServiceAccount', strict ? sa.namespace : ns, sa.name);
+    if (!account) return `serviceaccounts "${sa.name}" not found`;
+    if (strict && account.metadata.annotations?.['multicluster.antrea.io/cluster-id'] !== announce.clusterID)
+      return `ClusterID "${announce.clusterID}" is not permitted for ServiceAccount "${sa.name}"`;
+    if (existing) {
+      if (existing.clusterSetID !== announce.clusterSetID || existing.leaderClusterID !== announce.leaderClusterID)
+        return 'ClusterSet ID or Leader Cluster ID cannot be changed';
+      return undefined;
+    }
+    const clusterSet = leader.list('ClusterSet', ns)[0];
+    if (!clusterSet) return `no ClusterSet found in Namespace ${ns}`;
+    if (clusterSet.metadata.name !== announce.clusterSetID) return 'Unknown ClusterSet ID';
+    if (clusterSet.spec.leaders?.[0]?.clusterID !== announce.leaderClusterID)
+      return 'Leader cluster ID in the MemberClusterAnnounce does not match that in the ClusterSet';
+    if (strict && announce.metadata.name !== `${ANNOUNCE_PREFIX}${announce.clusterID}`)
+      return `MemberClusterAnnounce name must be "${ANNOUNCE_PREFIX}${announce.clusterID}"`;
+    return undefined;
+  }
+
+  /**
+   * member/clusterset_controller.go updateStatus (every 30 s): the leader's entry with the common
+   * area's `Ready` (Unknown "Leader cluster added" until the first announce succeeds, then True,
+   * then False "Disconnected" with the error once an announce fails) and `IsLeader` (True once an
+   * announce found its MemberClusterAnnounce); the overall Ready is True when both are, False
+   * "Disconnected from leader" while the entry is not Ready (or there is no common area yet), and
+   * is replaced only when its status changes.
+   */
+  private writeMemberStatus(c: ApiServer, cs: Obj, area: CommonArea | undefined): void {
+    const entry = area && {
+      clusterID: area.leaderID,
+      conditions: [
+        area.connected
+          ? { type: 'Ready', status: 'True' }
+          : area.error !== undefined
+            ? { type: 'Ready', status: 'False', reason: 'Disconnected', message: area.error }
+            : { type: 'Ready', status: 'Unknown', message: 'Leader cluster added' },
+        area.isLeader
+          ? { type: 'IsLeader', status: 'True', message: 'This leader cluster is the leader for local cluster' }
+          : { type: 'IsLeader', status: 'False', message: 'Leader cluster added' },
+      ],
+    };
+    const ready = area?.connected ? 1 : 0;
+    const overall =
+      ready === 0
+        ? { type: 'Ready', status: 'False', message: 'Disconnected from leader' }
+        : area!.isLeader
+          ? { type: 'Ready', status: 'True' }
+          : { type: 'Ready', status: 'Unknown', message: 'Leader not yet connected' };
+    this.writeClusterSetStatus(c, cs, {
+      observedGeneration: cs.metadata.generation,
+      totalClusters: 1,
+      ...(ready > 0 && { readyClusters: ready }),
+      conditions: this.overall(cs, overall),
+      ...(entry && { clusterStatuses: [entry] }),
+    });
+  }
+
+  /** The overall condition is replaced only when its status changes (both controllers' updateStatus). */
+  private overall(cs: Obj, next: { type: string; status: string; reason?: string; message?: string }): object[] {
+    const now = (cs.status?.conditions ?? []) as { status: string }[];
+    return now.length === 1 && now[0]!.status === next.status ? now : [next];
+  }
+
+  private writeClusterSetStatus(c: ApiServer, cs: Obj, status: Record<string, unknown>): void {
+    if (JSON.stringify(cs.status) === JSON.stringify(status)) return;
+    c.put({ ...cs, status });
+    const ready = (status.conditions as { status: string }[])[0]?.status;
+    if ((cs.status?.conditions as { status: string }[] | undefined)?.[0]?.status !== ready)
+      this.host.note(c, `ClusterSet ${cs.metadata.namespace}/${cs.metadata.name} Ready=${ready}`);
+  }
+
+  // --- leader: leader/clusterset_controller.go, leader/memberclusterannounce_controller.go ---
+
+  /**
+   * The leader's ClusterSet: its reconciler needs the local cluster ID among `spec.leaders`
+   * (validateMemberClusterExists), else it never writes status. One entry per MemberClusterAnnounce
+   * in the Namespace (GetMemberClusterStatuses): Ready True "Member Connected" while its member
+   * announces, False "Disconnected" once it stops (processMCSStatus, 3 × 10 s). The overall Ready
+   * is True when every entry is (so with none), else False NoReadyCluster.
+   */
+  private leader(c: ApiServer, ns: string, cs: Obj): void {
+    const id = cs.spec.clusterID as string | undefined;
+    if (!id || !((cs.spec.leaders ?? []) as { clusterID?: string }[]).some((l) => l.clusterID === id)) return;
+    const entries = c
+      .list('MemberClusterAnnounce', ns)
+      .map((a) => a.clusterID as string)
+      .sort()
+      .map((member) =>
+        this.announcing.has(`${c.clusterID}/${ns}/${member}`)
+          ? { clusterID: member, conditions: [{ type: 'Ready', status: 'True', reason: 'Connected', message: 'Member Connected' }] }
+          : { clusterID: member, conditions: [{ type: 'Ready', status: 'False', reason: 'Disconnected', message: 'No MemberClusterAnnounce update' }] },
+      );
+    const ready = entries.filter((e) => e.conditions[0]!.status === 'True').length;
+    this.writeClusterSetStatus(c, cs, {
+      observedGeneration: cs.metadata.generation,
+      ...(entries.length > 0 && { totalClusters: entries.length }),
+      ...(ready > 0 && { readyClusters: ready }),
+      conditions: this.overall(cs, ready === entries.length ? { type: 'Ready', status: 'True' } : { type: 'Ready', status: 'False', reason: 'NoReadyCluster' }),
+      ...(entries.length > 0 && { clusterStatuses: entries }),
+    });
+  }
+
+  /**
+   * leader/resourceexport_controller.go Reconcile: only the kinds Service, Endpoints and
+   * AntreaClusterNetworkPolicy are converged into a ResourceImport (`GetResourceImportName`) with
+   * `Succeeded=True`; a Service or Endpoints export without its payload gets `Failure`
+   * (ConvergeFailure); ClusterInfo goes to its own handler; any other kind is skipped and gets no
+   * status at all. A deleted export of those kinds that holds the export finalizer (its legacy or
+   * current name) has its import cleaned up, then the finalizer removed (handleDeleteEvent,
+   * deleteResourceExport), and only then is it gone.
+   */
+  private resourceExports(c: ApiServer, ns: string): void {
+    for (const e of c.list('ResourceExport', ns)) {
+      const kind = e.spec?.kind as string | undefined;
+      if (kind !== 'Service' && kind !== 'Endpoints' && kind !== 'AntreaClusterNetworkPolicy') continue;
+      if (e.metadata.deletionTimestamp) {
+        const finalizers = (e.metadata.finalizers ?? []) as string[];
+        const ours: string[] = finalizers.filter((f) => f === 'resourceexport.finalizers.antrea.io' || f === 'resourceexport.antrea.io/finalizer');
+        if (ours.length === 0) continue;
+        c.put({ ...e, metadata: { ...e.metadata, finalizers: finalizers.filter((f) => !ours.includes(f)) } });
+        this.host.note(c, `ResourceExport ${ns}/${e.metadata.name} deleted (finalizer removed)`);
+        continue;
+      }
+      const payload = kind === 'Service' ? e.spec.service : kind === 'Endpoints' ? e.spec.endpoints : e.spec.clusterNetworkPolicy;
+      const condition =
+        payload === undefined || payload === null
+          ? { type: 'Failure', status: 'False', reason: 'ConvergeFailure', message: "ResourceExport can't be converged to ResourceImport" }
+          : { type: 'Succeeded', status: 'True' };
+      if (condition.type === 'Succeeded') {
+        const name = e.spec.namespace ? `${e.spec.namespace}-${e.spec.name}-${kind.toLowerCase()}` : `${e.spec.name}-${kind.toLowerCase()}`;
+        const imported: Obj = {
+          apiVersion: `${MC}/v1alpha1`,
+          kind: 'ResourceImport',
+          metadata: { name, namespace: ns },
+          spec: {
+            name: e.spec.name,
+            namespace: e.spec.namespace,
+            kind: kind === 'Service' ? 'ServiceImport' : kind,
+            ...(kind === 'Service' && { serviceImport: { spec: { type: 'ClusterSetIP', ports: e.spec.service.ports ?? [] } } }),
+            ...(kind === 'AntreaClusterNetworkPolicy' && { clusterNetworkPolicy: e.spec.clusterNetworkPolicy }),
+          },
+        };
+        const live = c.getLike(imported);
+        if (!live || JSON.stringify(live.spec) !== JSON.stringify(imported.spec)) c.put(imported);
+      }
+      if (JSON.stringify(e.status?.conditions) === JSON.stringify([condition])) continue;
+      c.put({ ...e, status: { conditions: [condition] } });
+      this.host.note(c, `ResourceExport ${ns}/${e.metadata.name} ${condition.type}=${condition.status}`);
+    }
+    // an export that goes takes its import with it (handleDeleteEvent)
+    for (const i of c.list('ResourceImport', ns)) {
+      const from = c.list('ResourceExport', ns).some((e) => {
+        if (e.metadata.deletionTimestamp) return false;
+        const kind = (e.spec?.kind as string) === 'Service' ? 'ServiceImport' : e.spec?.kind;
+        return e.spec?.name === i.spec.name && (e.spec?.namespace ?? '') === (i.spec.namespace ?? '') && kind === i.spec.kind;
+      });
+      if (!from) c.delete(i);
+    }
+  }
+
+  // --- member: member/serviceexport_controller.go, member/resourceimport_controller.go, node_controller.go
+
+  /** The member's mc-controller config: `endpointIPType` (ClusterIP by default). */
+  private endpointIPType(c: ApiServer, ns: string): string {
+    const cm = c.get('v1', 'ConfigMap', ns, 'antrea-mc-controller-config');
+    const text = cm?.data?.['controller_manager_config.yaml'] as string | undefined;
+    return (text && (parse(text) as { endpointIPType?: string } | null)?.endpointIPType) || 'ClusterIP';
+  }
+
+  /**
+   * ServiceExportReconciler.Reconcile: nothing while the member is not connected
+   * (checkRemoteCommonArea); then `Valid=False` ServiceNotFound (no Service),
+   * ServiceTypeNotSupported (ExternalName), ImportedService (an `antrea-mc-` Service the
+   * importer made), ServiceWithoutEndpoints (no ready endpoints), ServiceNoClusterIP (endpoint
+   * type ClusterIP and none); else the Service and Endpoints become ResourceExports in the
+   * leader's Namespace, written with the member's credentials, and only then `Valid=True`
+   * Succeed. updateSvcExportStatus writes only when the reason changes.
+   */
+  private serviceExports(c: ApiServer, ns: string): void {
+    const area = this.connectedArea(c, ns);
+    if (!area) return;
+    const leader = this.host.reach(area.server);
+    const user = leader && authenticate(leader, area.token);
+    for (const se of c.list('ServiceExport')) {
+      const svcNs = se.metadata.namespace!;
+      const svc = c.get('v1', 'Service', svcNs, se.metadata.name);
+      const exportName = (kind: string) => `${area.localID}-${svcNs}-${se.metadata.name}-${kind}`;
+      const cleanup = () => {
+        if (leader && user)
+          for (const kind of ['service', 'endpoints'])
+            if (leader.get(MC, 'ResourceExport', area.leaderNamespace, exportName(kind)))
+              new Client(leader, user).delete(`${MC}/v1alpha1`, 'ResourceExport', area.leaderNamespace, exportName(kind));
+      };
+      let reason: string;
+      if (!svc) [reason] = ['ServiceNotFound', cleanup()];
+      else if (svc.spec?.type === 'ExternalName') reason = 'ServiceTypeNotSupported';
+      else if (svc.metadata.annotations?.[IMPORTED_SERVICE] !== undefined) reason = 'ImportedService';
+      else if (!this.host.serviceAnswers(c, svcNs, se.metadata.name)) [reason] = ['ServiceWithoutEndpoints', cleanup()];
+      else if (this.endpointIPType(c, ns) === 'ClusterIP' && (!svc.spec?.clusterIP || svc.spec.clusterIP === 'None')) reason = 'ServiceNoClusterIP';
+      else {
+        if (!leader || !user) continue;
+        const client = new Client(leader, user);
+        const labels = { sourceName: se.metadata.name, sourceNamespace: svcNs, sourceClusterID: area.localID };
+        const base = { clusterID: area.localID, name: se.metadata.name, namespace: svcNs };
+        const service = { ports: svc.spec?.ports ?? [], type: svc.spec?.type ?? 'ClusterIP' };
+        const endpoints = { subsets: [{ addresses: [{ ip: svc.spec.clusterIP }], ports: svc.spec?.ports ?? [] }] };
+        const written = [
+          client.write({
+            apiVersion: `${MC}/v1alpha1`,
+            kind: 'ResourceExport',
+            metadata: { name: exportName('service'), namespace: area.leaderNamespace, labels: { ...labels, sourceKind: 'Service' } },
+            spec: { ...base, kind: 'Service', service },
+          }),
+          client.write({
+            apiVersion: `${MC}/v1alpha1`,
+            kind: 'ResourceExport',
+            metadata: { name: exportName('endpoints'), namespace: area.leaderNamespace, labels: { ...labels, sourceKind: 'Endpoints' } },
+            spec: { ...base, kind: 'Endpoints', endpoints },
+          }),
+        ];
+        const refused = written.find((w) => !w.ok);
+        if (refused && !refused.ok) {
+          this.host.note(c, `ServiceExport ${svcNs}/${se.metadata.name}: ${refused.message}`);
+          continue;
+        }
+        reason = 'Succeed';
+      }
+      const condition = reason === 'Succeed' ? { type: 'Valid', status: 'True', reason } : { type: 'Valid', status: 'False', reason };
+      if (conditionOf(se, 'Valid')?.reason === reason) continue;
+      c.put({ ...se, status: { conditions: [...((se.status?.conditions ?? []) as { type: string }[]).filter((x) => x.type !== 'Valid'), condition] } });
+      this.host.note(c, `ServiceExport ${svcNs}/${se.metadata.name} Valid=${condition.status} ${reason}`);
+    }
+  }
+
+  /**
+   * The member's import reconciler (member/resourceimport_controller.go), started once connected
+   * (StartWatching: it lists and watches ResourceImports in the leader's Namespace with the
+   * member's credentials): a ServiceImport import becomes a ServiceImport of the same name and an
+   * `antrea-mc-<name>` Service in that Namespace, where it exists; an import that goes takes them.
+   */
+  private serviceImports(c: ApiServer, ns: string): void {
+    const area = this.connectedArea(c, ns);
+    if (!area) return;
+    const leader = this.host.reach(area.server);
+    const user = leader && authenticate(leader, area.token);
+    if (!leader || !user || !new Client(leader, user).canList(`${MC}/v1alpha1`, 'ResourceImport', area.leaderNamespace).ok) return;
+    const imports = leader.list('ResourceImport', area.leaderNamespace).filter((i) => i.spec.kind === 'ServiceImport');
+    for (const i of imports) {
+      const svcNs = i.spec.namespace as string;
+      if (!c.namespaceExists(svcNs) || c.get(MCS, 'ServiceImport', svcNs, i.spec.name)) continue;
+      c.put({ apiVersion: `${MCS}/v1alpha1`, kind: 'ServiceImport', metadata: { name: i.spec.name, namespace: svcNs }, spec: i.spec.serviceImport.spec });
+      c.put({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: `antrea-mc-${i.spec.name}`, namespace: svcNs, annotations: { [IMPORTED_SERVICE]: 'true' } },
+        spec: { ports: i.spec.serviceImport.spec.ports },
+      });
+      this.host.note(c, `ServiceImport ${svcNs}/${i.spec.name} imported`);
+    }
+    for (const si of c.list('ServiceImport'))
+      if (!imports.some((i) => i.spec.name === si.metadata.name && i.spec.namespace === si.metadata.namespace)) {
+        c.delete(si);
+        const svc = c.get('v1', 'Service', si.metadata.namespace, `antrea-mc-${si.metadata.name}`);
+        if (svc) c.delete(svc);
+      }
+  }
+
+  /**
+   * member/node_controller.go Reconcile: nothing without a connected common area; then a
+   * `Gateway` named after the first Ready Node annotated `multicluster.antrea.io/gateway=true`
+   * (createGateway), in the ClusterSet's Namespace; the active one stays while it qualifies.
+   */
+  private gateways(c: ApiServer, ns: string): void {
+    if (!this.connectedArea(c, ns)) return;
+    const candidates = c
+      .list('Node')
+      .filter((n) => n.metadata.annotations?.['multicluster.antrea.io/gateway'] === 'true' && conditionOf(n, 'Ready')?.status === 'True')
+      .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+    const active = c.list('Gateway', ns);
+    if (active.some((g) => candidates.some((n) => n.metadata.name === g.metadata.name))) return;
+    for (const g of active) c.delete(g);
+    const node = candidates[0];
+    if (!node) return;
+    const ip = node.metadata.annotations?.['multicluster.antrea.io/gateway-ip'] ?? '192.0.2.1';
+    c.put({ apiVersion: `${MC}/v1alpha1`, kind: 'Gateway', metadata: { name: node.metadata.name, namespace: ns }, gatewayIP: ip, internalIP: ip });
+    this.host.note(c, `Gateway ${node.metadata.name} elected`);
+  }
+}

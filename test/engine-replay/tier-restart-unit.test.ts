@@ -1,0 +1,29 @@
+import { describe, expect, test } from 'vitest';
+import { restartTemplateChange, unpullableRestartImage } from './delivery-scenarios';
+
+/**
+ * #38 item 6: the Tier-restart Job is a unit of its own after the Tiers' unit, with the image the
+ * definition gives its Jobs, named by its whole template. An image the clusters cannot pull holds
+ * that unit alone: not the layer (Flux `wait` counts every object of a Kustomization,
+ * kustomize-controller), not the other clusters (a hub Flux's `dependsOn` on the leader's last
+ * layer), not an Argo CD sync. A changed template is a new Job: a Job's Pod template is immutable
+ * (pkg/apis/batch/validation ValidateJobSpecUpdate), and Flux dry-runs a unit's objects together
+ * (fluxcd/pkg ssa ApplyAll), so an update in place would refuse the whole unit.
+ */
+describe.each(['flux', 'argocd'] as const)('%s: the Tier-restart Job', (engine) => {
+  // the verification runs the same image (spec.verify.image): its units wait too, and hold nothing either
+  test('an unpullable image holds only the units that run it', async () => {
+    const r = await unpullableRestartImage(engine);
+    expect(r.unpullable.length).toBeGreaterThan(0);
+    expect(r.connected).toBe(true);
+    expect(r.stuck.filter((u) => /-tier-restart:/.test(u)).length).toBeGreaterThan(0);
+    expect(r.stuck.filter((u) => !/-(tier-restart|verify):/.test(u))).toEqual([]);
+  });
+
+  test('a changed image (spec.verify.image, a mirror) is a new Job, run once, and nothing is refused', async () => {
+    const r = await restartTemplateChange(engine);
+    expect(r.stuckBefore).toEqual([]);
+    expect(r.stuck, r.log.slice(-30).join('\n')).toEqual([]);
+    expect(r.jobs.filter((j) => j.image === r.image)).toMatchObject([{ complete: true }]);
+  });
+});

@@ -1,0 +1,277 @@
+// Issue #37 item 4: a hostile corpus in every output format of every command. Values that
+// Kubernetes refuses are validate errors; whatever still reaches an output is neutralised for its
+// reader: no control, format or invisible character reaches a terminal, a CI log, Markdown or a
+// file as it is, no line becomes a GitHub Actions workflow command, JSON and YAML read back the
+// value unchanged. The judge is test/helpers/ci-log.ts (the Actions runner's parsing, Unicode's
+// categories), never the product's own escaping.
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { marked } from 'marked';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments, stringify } from 'yaml';
+import { releaseFor } from '../../src/antrea/releases';
+import { main } from '../../src/cli';
+import { compile } from '../../src/compile';
+import { ClusterSetSchema, type ClusterSet } from '../../src/model/clusterset';
+import { effectiveClusters } from '../../src/model/effective';
+import { planChanges } from '../../src/plan/plan-changes';
+import { PLAN_FORMATS, renderPlan } from '../../src/plan/render-plan';
+import { clusterSetNotes } from '../../src/synth/notes';
+import { unprintables, workflowCommands } from '../helpers/ci-log';
+import { LATEST } from '../helpers/releases';
+import { CORPUS } from './corpus';
+
+const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'hostile-outputs-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function run(argv: readonly string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
+  return { code, stdout, stderr };
+}
+
+/** What every output must hold to: nothing unprintable, and no workflow command but the ones `expected` allows. */
+function expectNeutral(text: string, commands: (c: { command: string }) => boolean = () => false): void {
+  expect(unprintables(text)).toEqual([]);
+  expect(workflowCommands(text).filter((c) => !commands(c))).toEqual([]);
+}
+const annotation = (c: { command: string }) => c.command === 'error' || c.command === 'warning';
+
+/** A definition as written, with `value` where the cases put it. */
+function definitionData(at: { refused?: string; accepted?: string }): Record<string, unknown> {
+  return {
+    apiVersion: 'antrea-clusterset/v1alpha1',
+    kind: 'ClusterSetDefinition',
+    metadata: { name: 'cs' },
+    spec: {
+      antrea: { version: LATEST },
+      leader: { clusterID: 'lead', server: at.refused === undefined ? 'https://lead.example.com:6443' : `https://lead.example.com:6443/${at.refused}` },
+      clusters: [
+        { clusterID: 'lead', member: false },
+        {
+          clusterID: 'east',
+          serviceCIDR: '10.96.0.0/16',
+          gateways: [{ node: 'east-1' }],
+          tokenSecret: { source: 'manual', ...(at.refused !== undefined && { name: at.refused }) },
+        },
+        { clusterID: 'west', serviceCIDR: '10.97.0.0/16', gateways: [{ node: 'west-1' }] },
+      ],
+      tiers: [{ name: 'ops', priority: 10, ...(at.accepted !== undefined && { description: at.accepted }) }],
+      policies: [
+        {
+          name: 'p',
+          spec: {
+            priority: 1,
+            tier: 'ops',
+            appliedTo: [{ namespaceSelector: {} }],
+            ingress: [{ action: 'Drop', ...(at.accepted !== undefined && { name: at.accepted }), from: [{ namespaceSelector: {} }] }],
+          },
+        },
+      ],
+    },
+  };
+}
+
+function write(name: string, data: unknown): string {
+  const dir = mkdtempSync(join(tmp, 'def-'));
+  const file = join(dir, name);
+  writeFileSync(file, stringify(data));
+  return file;
+}
+
+describe.each(CORPUS)('%s', (_, payload) => {
+  it('validate and synth refuse it where Kubernetes would, and print their diagnostics neutralised in text, json and github', async () => {
+    const file = write('hostile.yaml', definitionData({ refused: payload }));
+    // what Kubernetes refuses: a Secret name that is no DNS subdomain (apimachinery IsDNS1123Subdomain),
+    // a URL with a character RFC 3986 never leaves unencoded (Go's url.Parse refuses the controls)
+    const refused = [
+      ...(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(payload) ? [] : ['object-name-format']),
+      ...(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/.test(payload) ? [] : ['leader-server']),
+    ];
+    const exit = refused.length > 0 ? 1 : 0;
+    for (const command of ['validate', 'synth'] as const) {
+      const out = command === 'synth' ? ['--out', join(tmp, 'out-refused', String(CORPUS.findIndex(([, p]) => p === payload)))] : [];
+      const json = await run([command, file, '--format', 'json', ...out]);
+      expect(json.code).toBe(exit);
+      expectNeutral(json.stdout + json.stderr);
+      const { diagnostics } = JSON.parse(json.stdout) as { diagnostics: { code: string; line: number }[] };
+      // each at its line: the leader URL's, the token Secret name's
+      const lines = readFileSync(file, 'utf8').split('\n');
+      expect(diagnostics.map((d) => d.code).sort()).toEqual([...refused].sort());
+      for (const d of diagnostics) expect(lines[d.line - 1]).toMatch(d.code === 'leader-server' ? /^\s+server:/ : /^\s+name:/);
+      const text = await run([command, file, ...out]);
+      expect(text.code).toBe(exit);
+      expectNeutral(text.stdout + text.stderr);
+      const github = await run([command, file, '--format', 'github', ...out]);
+      expect(github.code).toBe(exit);
+      expectNeutral(github.stdout + github.stderr, annotation);
+      // one annotation per diagnostic, none forged
+      expect(workflowCommands(github.stdout).length).toBe(diagnostics.length);
+    }
+  });
+
+  it('free text it accepts reaches the bundles neutralised, and reads back unchanged as YAML 1.1 and 1.2', async () => {
+    const file = write('accepted.yaml', definitionData({ accepted: payload }));
+    const result = await compile({ files: [file] });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    for (const f of result.files) {
+      expect(unprintables(f.content), f.path).toEqual([]);
+      if (f.path.endsWith('.md')) expect(workflowCommands(f.content), f.path).toEqual([]);
+      if (!f.path.endsWith('.yaml')) continue;
+      const as11 = parseAllDocuments(f.content, { version: '1.1' }).map((d) => d.toJS() as unknown);
+      const as12 = parseAllDocuments(f.content, { version: '1.2' }).map((d) => d.toJS() as unknown);
+      expect(as11, f.path).toEqual(as12);
+      if (f.path.includes('/Tier.ops.yaml')) expect((as11[0] as { spec: { description: string } }).spec.description).toBe(payload);
+    }
+    expect(result.files.some((f) => f.path.includes('/Tier.ops.yaml'))).toBe(true);
+    for (const format of ['text', 'json', 'github']) {
+      const r = await run(['synth', file, '--out', join(tmp, 'out', String(CORPUS.findIndex(([, p]) => p === payload))), '--format', format]);
+      expect(r.code, r.stderr).toBe(0);
+      expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
+    }
+  });
+
+  it('the plan, its checklist and the README neutralise whatever reaches them, in every format', () => {
+    // unvalidated: the renderers must hold whatever a definition holds, not only what validate lets through
+    const hostileId = `m${payload}`;
+    const before = hostileDefinition([]);
+    const after = hostileDefinition([hostileId]);
+    const side = (d: ClusterSet) => ({ outputs: [], definitions: new Map([[d.metadata.name, { definition: d, file: 'clustersets/cs.yaml' }]]) });
+    const plan = planChanges(side(before), side(after));
+    expect(plan.changes.length).toBeGreaterThan(0);
+    for (const format of PLAN_FORMATS) {
+      const out = renderPlan(format, plan, { base: 'main', head: `work ${payload}` });
+      expectNeutral(out, format === 'github' ? annotation : undefined);
+      if (format === 'json') expect(strings(JSON.parse(out)).some((t) => t.includes(hostileId))).toBe(true);
+      if (format === 'markdown') expectNoMoreElements(out, renderPlan(format, planOf('mplain'), { base: 'main', head: 'work x' }));
+    }
+    const readme = clusterSetNotes(after, effectiveClusters(after), releaseFor(LATEST)!);
+    expectNeutral(readme);
+    const benign = hostileDefinition(['mplain']);
+    expectNoMoreElements(readme, clusterSetNotes(benign, effectiveClusters(benign), releaseFor(LATEST)!));
+
+    function hostileDefinition(joining: readonly string[]): ClusterSet {
+      return ClusterSetSchema.parse({
+        ...definitionData({}),
+        metadata: { name: `cs${payload}` },
+        spec: {
+          antrea: { version: LATEST },
+          leader: { clusterID: 'lead', server: `https://lead.example.com:6443/${joining.length > 0 ? payload : ''}` },
+          clusters: [
+            { clusterID: 'lead', member: false },
+            ...joining.map((id) => ({
+              clusterID: id,
+              namespace: `ns${payload}`,
+              gateways: [{ node: `node${payload}` }],
+              tokenSecret: {
+                source: 'externalSecret',
+                name: `t${payload}`,
+                externalSecret: { secretStoreRef: { name: `s${payload}` }, remoteRef: { key: `k${payload}` } },
+              },
+            })),
+          ],
+          services: [{ name: `svc${payload}`, namespace: `app${payload}`, exportFrom: [...joining] }],
+          tiers: [{ name: `tier${payload}`, priority: 10, description: payload }],
+          delivery: { flux: { sourceRef: { name: `src${payload}` }, path: `dist${payload}` } },
+        },
+      });
+    }
+    function planOf(id: string) {
+      const [b, a] = [hostileDefinition([]), hostileDefinition([id])];
+      return planChanges(side(b), side(a));
+    }
+  });
+});
+
+// a pull request names its files too: every diagnostic starts with the file name
+describe.each(['::error title=x::forged.yaml', 'a ##[error]b.yaml', 'exe.\u202Etxt.yaml', 'a\nb.yaml', 'a\u001b[2Jb.yaml'])(
+  'a definition file named %j',
+  (name) => {
+    it('validate prints its diagnostics neutralised in text, json and github', async () => {
+      const file = write(name, definitionData({ refused: 'x y' }));
+      const json = await run(['validate', file, '--format', 'json']);
+      expect(json.code).toBe(1);
+      const { diagnostics } = JSON.parse(json.stdout) as { diagnostics: { file: string }[] };
+      // JSON reads back the file name unchanged
+      expect(diagnostics.every((d) => d.file.endsWith(`/${name}`))).toBe(true);
+      for (const format of ['text', 'json', 'github']) {
+        const r = await run(['validate', file, '--format', format]);
+        expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
+        // one annotation per diagnostic, none forged by the name
+        if (format === 'github') expect(workflowCommands(r.stdout).length).toBe(diagnostics.length);
+      }
+    });
+  },
+);
+
+/** Every string in a JSON value. */
+const strings = (v: unknown): string[] =>
+  typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
+
+/** The HTML elements Markdown makes of a text, counted by name. */
+function htmlTags(html: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const m of html.matchAll(/<([a-z][a-z0-9]*)\b/g)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+  return counts;
+}
+
+/** A value adds no element to the Markdown (a link, an image, HTML): each kind at most as often as with a plain value. */
+function expectNoMoreElements(hostile: string, benign: string): void {
+  const [h, b] = [htmlTags(marked.parse(hostile, { async: false })), htmlTags(marked.parse(benign, { async: false }))];
+  for (const [tag, n] of h) expect(n, `<${tag}>`).toBeLessThanOrEqual(b.get(tag) ?? 0);
+}
+
+// import, plan --live and status read cluster dumps, which a pull request may carry too
+const GUIDE = 'test/fixtures/live/user-guide';
+
+/** The user guide's dumps with a payload in the leader address the members run (after credentials) and in a member's condition. */
+function hostileDumps(payload: string): string {
+  const dir = mkdtempSync(join(tmp, 'dumps-'));
+  for (const f of readdirSync(GUIDE)) {
+    type Item = { kind: string; spec?: { leaders?: { server?: string }[] }; status?: unknown };
+    const dump = parse(readFileSync(join(GUIDE, f), 'utf8')) as { items: Item[] };
+    for (const o of dump.items)
+      if (o.kind === 'ClusterSet' && o.spec?.leaders?.[0]?.server) {
+        o.spec.leaders[0].server = `https://admin:s3cr3t-Passw0rd@172.18.0.1:6443/${payload}`;
+        o.status = {
+          conditions: [{ type: 'Ready', status: 'False', message: payload }],
+          clusterStatuses: [{ clusterID: 'test-cluster-north', conditions: [{ type: 'Ready', status: 'False', message: payload }] }],
+        };
+      }
+    // as kubectl writes it: quoted where YAML 1.1 would read another type
+    writeFileSync(join(dir, f), stringify(dump, { version: '1.1' }));
+  }
+  return dir;
+}
+
+describe('import, plan --live and status', () => {
+  const definition = join(tmp, 'imported', 'test-clusterset.yaml');
+  it.each(CORPUS)('%s: neutralised in every format; credentials in the leader URL never printed, and said so', async (_, payload) => {
+    if (!readdirSync(tmp).includes('imported')) {
+      mkdirSync(join(tmp, 'imported'));
+      const r = await run(['import', GUIDE, '--token-source', 'manual', '--out', definition]);
+      expect(r.code).toBe(0);
+      // import marks the engine and each cluster's destination <unset> (adoption-40): deliver the bundles by hand
+      writeFileSync(definition, readFileSync(definition, 'utf8').replaceAll('delivery: <unset>', 'delivery: {}'));
+    }
+    const dumps = hostileDumps(payload);
+    const imported = await run(['import', dumps, '--token-source', 'manual']);
+    expectNeutral(imported.stdout + imported.stderr);
+    expect(imported.stdout + imported.stderr).not.toContain('s3cr3t');
+    expect(imported.stdout + imported.stderr).toMatch(/credentials/);
+    for (const format of PLAN_FORMATS) {
+      const r = await run(['plan', '--live', dumps, definition, '--format', format]);
+      expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
+      expect(r.stdout + r.stderr).not.toContain('s3cr3t');
+      expect(r.stdout + r.stderr).toMatch(/credentials/);
+    }
+    for (const format of ['text', 'json']) {
+      const r = await run(['status', '--from', dumps, definition, '--format', format]);
+      expectNeutral(r.stdout + r.stderr);
+      // JSON reads back what the cluster said, unchanged
+      if (format === 'json') expect(strings(JSON.parse(r.stdout)).some((t) => t.includes(payload))).toBe(true);
+    }
+  });
+});

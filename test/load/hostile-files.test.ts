@@ -1,0 +1,203 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import { runCli, runClis, type CliRun } from '../helpers/cli-process';
+import { LATEST } from '../helpers/releases';
+
+// #37 item 1: a pull request adds files to clustersets/ that are not what they seem: symbolic links
+// into /proc, to files outside the repository or outside the definitions' folder (where CI may have
+// written credentials), to devices; FIFOs, sockets, folders and links that loop; and TypeScript
+// definitions that import through such links. Each is refused at the file (or at the import) with
+// a hint, no command blocks or crashes on it, the other definitions are still checked, and no text
+// of a file that is not a definition reaches any output: the canary below is in the CLI's
+// environment and in every file outside the folder, and must appear nowhere.
+
+const CANARY = `canary-${randomBytes(8).toString('hex')}`;
+const tmp = mkdtempSync(join(tmpdir(), 'hostile-files-'));
+const repo = join(tmp, 'repo');
+const dir = join(repo, 'clustersets');
+const outside = join(tmp, 'outside');
+let socket: Server | undefined;
+
+const definition = (name: string) => `apiVersion: antrea-clusterset/v1alpha1
+kind: ClusterSetDefinition
+metadata: { name: ${name} }
+spec:
+  antrea: { version: ${LATEST} }
+  leader: { clusterID: ${name}-north, server: "https://172.18.0.1:6443" }
+  clusters:
+    - { clusterID: ${name}-north, member: false }
+    - { clusterID: ${name}-east, serviceCIDR: 10.96.0.0/16, gateways: [{ node: east-1 }] }
+    - { clusterID: ${name}-west, serviceCIDR: 10.112.0.0/16, gateways: [{ node: west-1 }] }
+`;
+const secret = `token: ${CANARY}\nmetadata: ${CANARY}\n`;
+const at = (name: string) => join(dir, name);
+
+/** Each hostile entry of clustersets/: how it is made and the diagnostic it must get. */
+const CORPUS: readonly {
+  readonly name: string;
+  readonly make: (path: string) => void;
+  readonly code: Diagnostic['code'];
+  readonly line: number;
+  readonly message: RegExp;
+}[] = [
+  { name: 'environ.yaml', make: (p) => symlinkSync('/proc/self/environ', p), code: 'file-system', line: 1, message: /leaves its folder/ },
+  { name: 'outside.yaml', make: (p) => symlinkSync(join(outside, 'secret.yaml'), p), code: 'file-system', line: 1, message: /leaves its folder/ },
+  // inside the repository but outside the definitions' folder: where CI steps write credentials
+  { name: 'workspace.yaml', make: (p) => symlinkSync('../credentials.yaml', p), code: 'file-system', line: 1, message: /leaves its folder/ },
+  { name: 'null.yaml', make: (p) => symlinkSync('/dev/null', p), code: 'file-system', line: 1, message: /leaves its folder/ },
+  { name: 'zero.yaml', make: (p) => symlinkSync('/dev/zero', p), code: 'file-system', line: 1, message: /leaves its folder/ },
+  { name: 'fifo.yaml', make: (p) => execFileSync('mkfifo', [p]), code: 'file-system', line: 1, message: /FIFO/ },
+  { name: 'socket.yaml', make: () => undefined, code: 'file-system', line: 1, message: /socket/ },
+  { name: 'loop.yaml', make: (p) => symlinkSync('loop.yaml', p), code: 'file-system', line: 1, message: /symbolic links/ },
+  { name: 'self.yaml', make: (p) => symlinkSync('.', p), code: 'file-system', line: 1, message: /directory/ },
+  { name: 'folder.yaml', make: (p) => mkdirSync(p), code: 'file-system', line: 1, message: /directory/ },
+  { name: 'dangling.yaml', make: (p) => symlinkSync('missing.yaml', p), code: 'file-system', line: 1, message: /no such file/ },
+  // a TypeScript definition that imports through a link out of the folder, statically or by a computed path
+  {
+    name: 'proc-import.ts',
+    make: (p) =>
+      writeFileSync(
+        p,
+        `// reads its own environment through clustersets/p -> /proc\nimport environ from './p/self/environ';\nthrow new Error(String(environ));\n`,
+      ),
+    code: 'typescript-evaluation',
+    line: 2,
+    message: /leaves its folder/,
+  },
+  {
+    name: 'json-import.ts',
+    make: (p) =>
+      writeFileSync(p, `// secret.json -> a file outside the repository\nimport secret from './secret.json';\nthrow new Error(JSON.stringify(secret));\n`),
+    code: 'typescript-evaluation',
+    line: 2,
+    message: /leaves its folder/,
+  },
+  {
+    name: 'ppid-environ.ts',
+    make: (p) =>
+      writeFileSync(
+        p,
+        "declare const require: any, process: any;\n// the CLI's own environment (CI's secrets) through clustersets/p -> /proc\nthrow new Error(require('node:fs').readFileSync('./p/' + process.ppid + '/environ', 'utf8'));\n",
+      ),
+    code: 'typescript-evaluation',
+    line: 3,
+    message: /node:fs/,
+  },
+];
+
+const outputs = new Map<string, CliRun>();
+/** Every command that reads definitions, in each of its output formats. */
+const COMMANDS: readonly (readonly string[])[] = [
+  ['validate'],
+  ['validate', '--format', 'json'],
+  ['validate', '--format', 'github'],
+  ['synth', '--check'],
+  ['synth'],
+  ['plan', '--base', 'HEAD'],
+  ['plan', '--base', 'HEAD', '--format', 'github'],
+  ['status', '--from', 'saved'],
+];
+
+beforeAll(async () => {
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(outside);
+  mkdirSync(join(repo, 'saved'));
+  writeFileSync(join(outside, 'secret.yaml'), secret);
+  writeFileSync(join(outside, 'secret.json'), JSON.stringify({ token: CANARY }));
+  writeFileSync(join(repo, 'credentials.yaml'), secret);
+  writeFileSync(at('good.yaml'), definition('good'));
+  // a link that stays inside the folder is a definition like any other
+  mkdirSync(at('within'));
+  writeFileSync(at('within/target.yaml'), definition('linked'));
+  symlinkSync('within/target.yaml', at('linked.yaml'));
+  writeFileSync(at('broken.yaml'), definition('broken').replace('serviceCIDR', 'serviceCIRD'));
+  symlinkSync('/proc', at('p'));
+  symlinkSync(join(outside, 'secret.json'), at('secret.json'));
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('add', 'clustersets/good.yaml');
+  git('commit', '-qm', 'base');
+  for (const entry of CORPUS) entry.make(at(entry.name));
+  socket = createServer();
+  await new Promise<void>((listening) => socket!.listen(at('socket.yaml'), listening));
+  const runs = await runClis(
+    COMMANDS.map((args) => ({ args, cwd: repo, env: { CLUSTERSET_CANARY: CANARY } })),
+    60_000,
+  );
+  COMMANDS.forEach((args, i) => outputs.set(args.join(' '), runs[i]!));
+}, 600_000);
+afterAll(async () => {
+  await new Promise((closed) => (socket ? socket.close(closed) : closed(undefined)));
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('hostile files in clustersets/', () => {
+  test.each(COMMANDS.map((args) => ({ command: args.join(' ') })))(
+    '$command ends by itself, fails, and prints no text of a file that is not a definition',
+    ({ command }) => {
+      const run = outputs.get(command)!;
+      expect(run.killed, `${command} did not end within its limit`).toBe(false);
+      expect(run.signal).toBe(null);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
+      expect(`${run.stdout}${run.stderr}`).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/); // no stack trace
+      expect(run.code).toBe(1);
+    },
+  );
+
+  const diagnostics = () => (JSON.parse(outputs.get('validate --format json')!.stdout) as { diagnostics: Diagnostic[] }).diagnostics;
+
+  test.each(CORPUS)('$name is refused at its file, with a hint', ({ name, code, line, message }) => {
+    const found = diagnostics().filter((d) => d.file === `clustersets/${name}`);
+    expect(found).toEqual([
+      expect.objectContaining({ code, severity: 'error', line, message: expect.stringMatching(message) as unknown, hint: expect.any(String) as unknown }),
+    ]);
+  });
+
+  test('the other definitions are checked: the linked one inside the folder loads, the broken one is reported', () => {
+    const all = diagnostics();
+    expect(all.filter((d) => d.file === 'clustersets/good.yaml' || d.file === 'clustersets/linked.yaml')).toEqual([]);
+    expect(all.some((d) => d.file === 'clustersets/broken.yaml' && d.severity === 'error')).toBe(true);
+  });
+
+  test('a refused file gets no code frame', () => {
+    const text = outputs.get('validate')!.stderr;
+    // each refused file's diagnostic is followed by its hint, never by a numbered source line
+    for (const { name } of CORPUS.filter((c) => c.code === 'file-system')) expect(text).not.toMatch(new RegExp(`clustersets/${name}:1:1:.*\\n\\s+1 \\|`));
+  });
+
+  test('a definitions folder that is a link out of the repository is refused file by file', async () => {
+    symlinkSync(outside, join(repo, 'elsewhere'));
+    const run = await runCli(['validate', '--format', 'json', 'elsewhere'], { cwd: repo, limitMs: 60_000 });
+    expect(run.stdout).not.toContain(CANARY);
+    // both of the folder's files are definitions (.json is read as YAML), and both are refused unread
+    expect((JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics).toEqual(
+      ['elsewhere/secret.json', 'elsewhere/secret.yaml'].map(
+        (file): unknown =>
+          expect.objectContaining({ code: 'file-system', file, line: 1, message: expect.stringMatching(/leaves the repository/) as unknown }) as unknown,
+      ),
+    );
+  });
+
+  test('cluster dumps are read the same way: import and plan --live refuse a link out of the folder and a FIFO, unread', async () => {
+    const dumps = join(repo, 'dumps');
+    mkdirSync(dumps);
+    symlinkSync('/proc/self/environ', join(dumps, 'environ.yaml'));
+    symlinkSync(join(outside, 'secret.yaml'), join(dumps, 'outside.yaml'));
+    execFileSync('mkfifo', [join(dumps, 'fifo.yaml')]);
+    for (const args of [
+      ['import', 'dumps'],
+      ['plan', '--live', 'dumps', 'clustersets/good.yaml'],
+    ]) {
+      const run = await runCli(args, { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 60_000 });
+      expect(run.killed, `${args.join(' ')} did not end within its limit`).toBe(false);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
+      for (const name of ['environ', 'outside', 'fifo']) expect(run.stderr).toMatch(new RegExp(`dumps/${name}\\.yaml:1:1: error file-system: `));
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import { runClis, type CliRun } from '../helpers/cli-process';
+import { LATEST } from '../helpers/releases';
+
+// #37 item 2: a TypeScript definition that signals the CLI (its parent), its process group or every
+// process must not stop or end the run: it ends as a typescript-evaluation diagnostic at its file
+// within the time limit, the CLI reports it and every other file, and exits 1 by itself. The CLI
+// runs in a process group of its own (runCli), so a probe that works reaches nothing beyond it,
+// and the signal to every process is 0 (a probe that works does no harm: its definition loads).
+
+const tmp = mkdtempSync(join(tmpdir(), 'typescript-signals-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const definition = (code: string) => `import { defineClusterSet } from 'antrea-clusterset';
+declare const process: any;
+${code}
+export default defineClusterSet({
+  apiVersion: 'antrea-clusterset/v1alpha1',
+  kind: 'ClusterSetDefinition',
+  metadata: { name: 'signalled' },
+  spec: {
+    antrea: { version: '${LATEST}' },
+    leader: { clusterID: 'north', server: 'https://172.18.0.1:6443' },
+    clusters: [{ clusterID: 'north', member: false }, { clusterID: 'east', serviceCIDR: '10.96.0.0/16', gateways: [{ node: 'east-1' }] }, { clusterID: 'west', serviceCIDR: '10.112.0.0/16', gateways: [{ node: 'west-1' }] }],
+  },
+});
+`;
+const BROKEN = `apiVersion: antrea-clusterset/v1alpha1
+kind: ClusterSetDefinition
+metadata: { name: other }
+spec:
+  leader: { clusterID: a }
+  clusters: [{ clusterID: a, podCIDR: [] }]
+`;
+
+const PROBES = [
+  { name: 'SIGSTOP to the CLI', code: "process.kill(process.ppid, 'SIGSTOP');" },
+  { name: 'SIGTERM to the CLI', code: "process.kill(process.ppid, 'SIGTERM');" },
+  { name: 'SIGKILL to the CLI', code: "process.kill(process.ppid, 'SIGKILL');" },
+  { name: 'SIGKILL to its process group', code: "process.kill(0, 'SIGKILL');" },
+  { name: 'a signal to every process', code: 'process.kill(-1, 0);' },
+  {
+    name: 'SIGSTOP to the CLI through the global Function',
+    code: "const p = (globalThis as any).constructor.constructor('return process')(); p.kill(p.ppid, 'SIGSTOP');",
+  },
+  { name: 'SIGSTOP to the CLI after the data is taken', code: "void Promise.resolve().then(() => process.kill(process.ppid, 'SIGSTOP'));", later: true },
+];
+let runs: CliRun[];
+beforeAll(async () => {
+  const dirs = PROBES.map(({ name, code }) => {
+    const dir = join(tmp, name.replace(/\W+/g, '-'));
+    mkdirSync(join(dir, 'clustersets'), { recursive: true });
+    writeFileSync(join(dir, 'clustersets/signal.ts'), definition(code));
+    writeFileSync(join(dir, 'clustersets/broken.yaml'), BROKEN);
+    return dir;
+  });
+  // each CLI in a process group of its own, with the test's limit: a probe that works stops or ends only it
+  runs = await runClis(
+    dirs.map((cwd) => ({ args: ['validate', '--format', 'json', 'clustersets'], cwd })),
+    60_000,
+  );
+}, 600_000);
+
+describe('a definition that signals other processes', () => {
+  test.each(PROBES.map((probe, i) => ({ ...probe, i })))('$name: a diagnostic at the file, and the run goes on', ({ i, later }) => {
+    const run = runs[i]!;
+    expect(run.killed, 'the CLI did not end within the limit (stopped?)').toBe(false);
+    expect(run.signal).toBe(null);
+    expect(run.code).toBe(1);
+    const { diagnostics } = JSON.parse(run.stdout) as { diagnostics: Diagnostic[] };
+    expect(diagnostics.some((d) => d.file === 'clustersets/broken.yaml' && d.severity === 'error')).toBe(true);
+    // a signal sent once the data is taken cannot be seen in the data; that it never arrives is enough
+    if (!later)
+      expect(diagnostics.filter((d) => d.file === 'clustersets/signal.ts')).toEqual([
+        expect.objectContaining({ code: 'typescript-evaluation', line: 1, column: 1 }),
+      ]);
+  });
+});

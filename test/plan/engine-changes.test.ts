@@ -1,0 +1,123 @@
+// Issue #37 item 6: a change of delivery engine (spec.delivery.flux removed, Flux ↔ Argo CD, a hub
+// Flux ↔ one Flux per cluster) is destructive, with the steps that hand the clusters over. The
+// judges are the engines' own rules: kustomize-controller deletes everything a Kustomization applied
+// when it is deleted with prune on (kustomization_controller.go, finalizerShouldDeleteResources,
+// finalize), and Argo CD deletes an Application's resources only when it carries the resources
+// finalizer (controller/appcontroller.go, finalizeApplicationDeletion and CascadedDeletion), which an
+// ApplicationSet adds unless preserveResourcesOnDeletion (applicationset/utils/utils.go).
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ClusterSetInput } from '../../src/model/clusterset';
+import { planChanges } from '../../src/plan/plan-changes';
+import { hasDestructive, type Plan } from '../../src/plan/plan';
+import { runWithFakeKubectl, type KubectlCall } from '../helpers/fake-kubectl';
+import { example, revision, type Definition } from '../helpers/plan-revision';
+
+const ENV = { ARGOCD_CONTEXT: 'argocd-ctx', FLUX_CONTEXT: 'flux-ctx' };
+const saved = { ...process.env };
+Object.assign(process.env, ENV);
+afterAll(() => {
+  for (const k of Object.keys(ENV)) if (saved[k] === undefined) delete process.env[k];
+});
+
+const argocd = { namespace: 'argocd', project: 'default', repoURL: 'https://git.example.com/x.git', targetRevision: 'main' };
+const flux = { sourceRef: { kind: 'GitRepository' as const, name: 'fleet', namespace: 'flux-system' } };
+
+/** test-clusterset (a hub Flux), delivered another way. */
+function deliveredBy(engine: 'argocd' | 'flux-hub' | 'flux-own' | 'manual', d: Definition = example('test-clusterset')): Definition {
+  const copy = structuredClone<ClusterSetInput>(d);
+  copy.spec.delivery = engine === 'argocd' ? { argocd } : engine === 'manual' ? {} : { flux };
+  for (const c of copy.spec.clusters) {
+    c.delivery =
+      engine === 'argocd'
+        ? { argocd: { name: c.clusterID } }
+        : engine === 'flux-hub' && c.clusterID !== copy.spec.leader.clusterID
+          ? { flux: { kubeConfigSecretRef: { name: `${c.clusterID}-kubeconfig` } } }
+          : {};
+  }
+  return copy;
+}
+
+async function planOf(before: Definition, after: Definition): Promise<Plan> {
+  const [b, a] = [await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after })];
+  return planChanges(b, a);
+}
+
+/** Every Kustomization and Application the old engine holds for the ClusterSet, as `kubectl get -o name` lists them. */
+const KUSTOMIZATIONS = [
+  'kustomization.kustomize.toolkit.fluxcd.io/test-clusterset-test-cluster-east-0-namespaces-crds',
+  'kustomization.kustomize.toolkit.fluxcd.io/test-clusterset-test-cluster-east-4-resources',
+];
+function run(plan: Plan): KubectlCall[] {
+  const commands = (plan.checklist ?? []).flatMap((i) => i.commands ?? []);
+  const lists = Object.fromEntries(
+    ['flux-ctx', 'test-cluster-north', 'test-cluster-east', 'test-cluster-west'].map((ctx) => [
+      `${ctx} kustomizations.kustomize.toolkit.fluxcd.io`,
+      KUSTOMIZATIONS,
+    ]),
+  );
+  return runWithFakeKubectl(commands, lists);
+}
+
+/** kustomize-controller's finalizer: a Kustomization deleted while its prune is on deletes what it applied. */
+function deletedWithPruneOn(calls: readonly KubectlCall[]): string[] {
+  const pruneOff = new Set<string>();
+  const bad: string[] = [];
+  for (const c of calls) {
+    const target = `${c.context} ${c.operands.join(' ')}`;
+    if (c.verb === 'patch' && c.args.join(' ').includes('"prune":false')) pruneOff.add(target);
+    if (c.verb === 'delete' && /^kustomization/.test(c.operands[0] ?? '') && !pruneOff.has(target)) bad.push(target);
+  }
+  return bad;
+}
+
+const CASES = [
+  ['spec.delivery.flux removed (a hub Flux)', 'flux-hub', 'manual'],
+  ['Flux (hub) → Argo CD', 'flux-hub', 'argocd'],
+  ['Argo CD → Flux (hub)', 'argocd', 'flux-hub'],
+  ['spec.delivery.argocd removed', 'argocd', 'manual'],
+  ['one Flux per cluster → Argo CD', 'flux-own', 'argocd'],
+  ['a hub Flux → one Flux per cluster', 'flux-hub', 'flux-own'],
+] as const;
+
+describe.each(CASES)('%s', (_, from, to) => {
+  it('is destructive, with ordered hand-over steps and commands that delete nothing the clusters run', async () => {
+    const plan = await planOf(deliveredBy(from), deliveredBy(to));
+    expect(hasDestructive(plan)).toBe(true);
+    const change = plan.changes.find((c) => c.impact === 'destructive' && /deliver/i.test(c.text));
+    expect(change, plan.changes.map((c) => `[${c.impact}] ${c.text}`).join('\n')).toBeDefined();
+    expect(change!.steps?.length).toBeGreaterThan(1);
+    const calls = run(plan);
+    expect(deletedWithPruneOn(calls)).toEqual([]);
+    const deleted = calls.filter((c) => c.verb === 'delete').map((c) => c.operands.join(' '));
+    if (from === 'flux-hub' && to === 'flux-own') {
+      // the hub applies to its own cluster (the leader, no kubeconfig Secret): that cluster's Flux takes
+      // its parent and Kustomizations over by name; only the remote clusters' go
+      expect(deleted.some((d) => d.includes('antrea-test-clusterset'))).toBe(false);
+      const selectors = calls.filter((c) => c.verb === 'get').map((c) => c.args[c.args.indexOf('-l') + 1]);
+      expect(selectors.map((l) => /cluster-id=([\w-]+)/.exec(l ?? '')?.[1]).sort()).toEqual(['test-cluster-east', 'test-cluster-west']);
+    } else if (from.startsWith('flux')) {
+      // every Kustomization of the ClusterSet goes, each after its prune is off, the parent first
+      expect(deleted).toEqual(expect.arrayContaining(KUSTOMIZATIONS));
+      expect(deleted.findIndex((d) => d.includes('antrea-test-clusterset'))).toBe(0);
+    }
+    if (from === 'argocd') {
+      // the ApplicationSets and Applications go; their resources stay only because none carries the resources finalizer
+      expect(calls.some((c) => c.verb === 'delete' && c.operands[0] === 'applicationset')).toBe(true);
+      const base = await revision({ 'cs.yaml': deliveredBy(from) });
+      const engines = base.outputs.flatMap((o) => Object.values(o.engines).flat());
+      for (const o of engines as { kind: string; metadata: { finalizers?: string[] }; spec?: { syncPolicy?: { preserveResourcesOnDeletion?: boolean } } }[]) {
+        if (o.kind === 'ApplicationSet') expect(o.spec?.syncPolicy?.preserveResourcesOnDeletion).toBe(true);
+        if (o.kind === 'Application') expect(o.metadata.finalizers ?? []).toEqual([]);
+      }
+    }
+    // the old engine goes once the new one delivers: its removal is after merging
+    const removal = (plan.checklist ?? []).filter((i) => i.commands?.some((c) => / delete /.test(c)));
+    expect(removal.length).toBeGreaterThan(0);
+    expect(removal.every((i) => i.when === 'after merging')).toBe(true);
+  });
+});
+
+it('an engine where there was none takes over what runs: not destructive', async () => {
+  const plan = await planOf(deliveredBy('manual'), deliveredBy('argocd'));
+  expect(plan.changes.filter((c) => c.impact === 'destructive')).toEqual([]);
+});
