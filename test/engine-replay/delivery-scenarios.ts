@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import { notConverged } from './convergence';
 import { conditionOf, type Obj } from './kube';
 import { replay, type ReplayResult } from './replay';
-import { parseObjects, type Revision } from './revision';
+import { parseShared, type Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
 
@@ -27,7 +27,7 @@ export function editObjects(revision: Revision, select: (o: Obj) => boolean, edi
   const changes: Record<string, string> = {};
   for (const [path, content] of revision.files) {
     if (!/\.ya?ml$/.test(path) || path.endsWith('kustomization.yaml')) continue;
-    const objects = parseObjects(content, path);
+    const objects = parseShared(content, path);
     if (!objects.some(select)) continue;
     changes[path] = objects.map((o) => stringify(select(o) ? edit(structuredClone(o)) : o)).join('---\n');
   }
@@ -270,7 +270,7 @@ export async function unpullableRestartImage(engine: Engine, edit: Edit = asSynt
   const head = edit(revision, folder);
   for (const [path, content] of head.files)
     if (/\.ya?ml$/.test(path) && !path.endsWith('kustomization.yaml'))
-      for (const o of parseObjects(content, path).filter(isRestartJob))
+      for (const o of parseShared(content, path).filter(isRestartJob))
         for (const c of [...o.spec.template.spec.initContainers, ...o.spec.template.spec.containers]) fleet.unpullable.add(c.image);
   const r = replay({ engine, revision: head, folder, fleet, operator: true });
   const connected = definition.spec.clusters

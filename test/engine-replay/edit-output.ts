@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
 import type { Obj } from './kube';
-import { parseObjects, type Revision } from './revision';
+import { parseShared, type Revision } from './revision';
 
 /**
  * A mistake in the product's output, as a test makes it: every object file of the revision (bundles,
@@ -15,7 +15,7 @@ export function editObjects(revision: Revision, edit: (o: Obj, path: string) => 
   const dropped = new Map<string, Set<string>>();
   for (const [path, content] of revision.files) {
     if (!/\.ya?ml$/.test(path) || posix.basename(path) === 'kustomization.yaml') continue;
-    const objects = parseObjects(content, path);
+    const objects = parseShared(content, path);
     const edited = objects.map((o) => edit(structuredClone(o), path));
     if (edited.every((o, i) => o !== undefined && JSON.stringify(o) === JSON.stringify(objects[i]))) continue;
     const kept = edited.filter((o): o is Obj => o !== undefined);
@@ -31,7 +31,7 @@ export function editObjects(revision: Revision, edit: (o: Obj, path: string) => 
     const kPath = posix.join(dir, 'kustomization.yaml');
     const text = revision.read(kPath);
     if (text === undefined) continue;
-    const k = parseObjects(text, kPath)[0] as unknown as { resources?: string[] };
+    const k = parseShared(text, kPath)[0] as unknown as { resources?: string[] };
     changes[kPath] = stringify({ ...k, resources: (k.resources ?? []).filter((r) => !names.has(r)) });
   }
   return revision.with(changes);

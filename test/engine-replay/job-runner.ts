@@ -109,8 +109,14 @@ interface Memo {
 /** The clock a Pod starts with, and the time `rollout restart` writes: the same in every run, so runs repeat byte for byte. */
 const EPOCH = 1_700_000_000;
 
+/**
+ * Runs by Pod, shared by every fleet of the worker: a fleet's run is reused only when its calls'
+ * answers, asked again of that fleet's cluster, are the ones the run was given.
+ */
+const MEMO = new Map<string, Memo>();
+
 export class JobRunner {
-  private readonly memo = new Map<string, Memo>();
+  private readonly memo = MEMO;
   private restarts = 0;
 
   /** One run of the Job's Pod in cluster `c`. */

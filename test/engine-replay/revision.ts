@@ -85,10 +85,11 @@ export class Revision {
 
 /**
  * Parsed files by content, for the whole run: the fleets of all replays hold the same CRDs and
- * shared units, and the objects are never mutated (the API server model stores copies).
+ * shared units, and the objects are never mutated (the API server model stores copies; a test that
+ * edits an object edits a clone of it).
  */
 const byContent = new Map<string, Obj[]>();
-function parseShared(content: string, path: string): Obj[] {
+export function parseShared(content: string, path: string): Obj[] {
   let objects = byContent.get(content);
   if (!objects) byContent.set(content, (objects = parseObjects(content, path)));
   return objects;
