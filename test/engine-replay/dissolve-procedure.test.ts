@@ -4,6 +4,7 @@ import { planChanges } from '../../src/plan/plan-changes';
 import { KUSTOMIZATION_RESOURCE } from '../../src/validate/transitions/dissolve-steps';
 import { runWithFakeKubectl, type KubectlCall } from '../helpers/fake-kubectl';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
+import { soakRows } from '../helpers/soak';
 import { announcing, withAntreaBehaviour } from './antrea-behaviour';
 import type { Fleet } from './controllers';
 import { annotation, conditionOf, keyOf, type Obj } from './kube';
@@ -115,10 +116,12 @@ function perform(fleet: Fleet, call: KubectlCall): boolean {
 const FLUX_HUB = 'flux-hub';
 const KUSTOMIZATION = 'kustomization.kustomize.toolkit.fluxcd.io/';
 
-describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
+/** Every case through both engines is the soak tier's (test/helpers/soak.ts); npm test replays each through one, the engines taking turns. */
+const ENGINES = ['flux', 'argocd'] as const;
+describe.each(ENGINES)('%s', (engine) => {
   beforeEach(() => vi.stubEnv('FLUX_CONTEXT', FLUX_HUB));
   afterEach(() => vi.unstubAllEnvs());
-  test.each(CASES)('$name', async ({ base, head, code }) => {
+  test.each(soakRows(CASES, (_, i) => i % ENGINES.length === ENGINES.indexOf(engine)))('$name', async ({ base, head, code }) => {
     const baseDef = withBothEngines(base);
     const headDef = withBothEngines(head);
     const compiled = await compileDefinition(baseDef);

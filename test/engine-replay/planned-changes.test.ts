@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { planChanges } from '../../src/plan/plan-changes';
 import { hasRefused } from '../../src/plan/plan';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
+import { soakRows } from '../helpers/soak';
 import { withAntreaBehaviour, type AntreaModel } from './antrea-behaviour';
 import { keyOf, refOf, annotation, type Obj } from './kube';
 import { awaitsItsServices, replay, type ReplayResult } from './replay';
@@ -156,8 +157,15 @@ function distance(r: ReplayResult, before: ReplayResult | undefined, definition:
   return out;
 }
 
-describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
-  test.each(SCENARIOS)('$name', async ({ revisions, refused, mayConverge, shows }) => {
+/**
+ * Every scenario through both engines is the soak tier's (test/helpers/soak.ts); npm test replays
+ * each through one engine, the engines taking turns, and both where the engines are known to differ
+ * (`mayConverge`).
+ */
+const ENGINES = ['flux', 'argocd'] as const;
+describe.each(ENGINES)('%s', (engine) => {
+  const scenarios = soakRows(SCENARIOS, (s, i) => s.mayConverge !== undefined || i % ENGINES.length === ENGINES.indexOf(engine));
+  test.each(scenarios)('$name', async ({ revisions, refused, mayConverge, shows }) => {
     const base = withBothEngines(BASE);
     const compiled = await compileDefinition(base);
     // every Node a revision names exists in the clusters

@@ -10,6 +10,7 @@ import { planChecklist } from '../../src/plan/checklist';
 import { clusterSetNotes } from '../../src/synth/notes';
 import { dissolveProcedure } from '../../src/validate/transitions/dissolve-steps';
 import { LATEST, perMemberCredentialsMove } from '../helpers/releases';
+import { soakRows } from '../helpers/soak';
 import { runWithStubs, shellBlocks, SHELLS, type StubCall } from '../helpers/stub-binaries';
 
 /**
@@ -156,8 +157,15 @@ const SOURCES = {
 } as const;
 const CASES = VARIANTS.flatMap((variant) => (Object.keys(SOURCES) as (keyof typeof SOURCES)[]).map((what) => [what, variant] as const));
 
-describe.each(SHELLS)('printed commands in $name', (shell) => {
-  it.each(CASES)('%s (%s): hostile values reach argv unchanged, in the places of plain ones', (what, variant) => {
+/**
+ * npm test runs each case in one shell, a Latin square over the shells (every source and every
+ * variant meets every shell); the soak tier (test/helpers/soak.ts) runs every case in every shell.
+ */
+const SOURCE_COUNT = Object.keys(SOURCES).length;
+const casesIn = (shellIndex: number) => soakRows(CASES, (_, i) => (i + Math.floor(i / SOURCE_COUNT)) % SHELLS.length === shellIndex);
+
+describe.each(SHELLS.map((shell, index) => ({ name: shell.name, shell, index })))('printed commands in $name', ({ shell, index: shellIndex }) => {
+  it.each(casesIn(shellIndex))('%s (%s): hostile values reach argv unchanged, in the places of plain ones', (what, variant) => {
     const { scripts, twin } = SOURCES[what];
     const benign = scripts(plain, variant);
     const attack = scripts(twin, variant);
