@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, sy
 import { join, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { soakRows } from '../helpers/soak';
 import { requireTool } from '../helpers/tools';
 import { ApiServer } from './api-server';
 import { Fleet } from './controllers';
@@ -203,6 +204,8 @@ interface Case {
   readonly guarded?: boolean;
   /** what the engine deletes and re-creates on the first sync after the update: `cluster: Kind ns/name` */
   readonly recreated: readonly string[];
+  /** an example through its second engine, in the soak tier only (test/helpers/soak.ts): npm test has each example through one, and both engines */
+  readonly soak?: true;
 }
 
 /**
@@ -218,10 +221,15 @@ const APISERVICES = ['v1alpha1.stats.antrea.io', 'v1beta1.system.antrea.io', 'v1
 const apiServicesOf = (...clusters: string[]) => clusters.flatMap((c) => APISERVICES.map((a) => `${c}: APIService ${a}`));
 const CASES: Case[] = [
   { clusterSet: 'demo-clusterset', engine: 'argocd', recreated: [] },
-  { clusterSet: 'demo-clusterset', engine: 'flux', recreated: apiServicesOf('demo-cluster-leader', 'demo-cluster-member2', 'demo-cluster-member3') },
-  { clusterSet: 'eks-clusterset', engine: 'argocd', recreated: [] },
+  {
+    clusterSet: 'demo-clusterset',
+    engine: 'flux',
+    recreated: apiServicesOf('demo-cluster-leader', 'demo-cluster-member2', 'demo-cluster-member3'),
+    soak: true,
+  },
+  { clusterSet: 'eks-clusterset', engine: 'argocd', recreated: [], soak: true },
   { clusterSet: 'eks-clusterset', engine: 'flux', recreated: apiServicesOf('west-cluster', 'east-cluster') },
-  { clusterSet: 'helm-clusterset', engine: 'argocd', recreated: [] },
+  { clusterSet: 'helm-clusterset', engine: 'argocd', recreated: [], soak: true },
   // the multiclusterOnly clusters run Antrea from Helm: only onprem-north's full bundle holds APIServices
   { clusterSet: 'helm-clusterset', engine: 'flux', recreated: apiServicesOf('onprem-north') },
   { clusterSet: 'test-clusterset', engine: 'argocd', recreated: [] },
@@ -263,7 +271,7 @@ describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on run
         ).toBe(true);
   });
 
-  for (const c of CASES)
+  for (const c of soakRows(CASES, (c) => !c.soak))
     test(`${title(c)}: nothing of Antrea is deleted, what moved is re-created at most once, every unit converges`, async () => {
       const definition = EXAMPLES.find((d) => d.metadata.name === c.clusterSet)!;
       const compiled = await compileDefinition(definition);
