@@ -386,7 +386,12 @@ export class ArgoSync {
  * missing Deployment or ClusterSet makes the Application `Missing`, one missing ConfigMap does
  * not), from v3.4 never, and the Application is `Missing` only when none of them is live.
  */
-export function applicationHealth(cluster: ApiServer, targets: readonly Obj[], settings: ArgoHealthSettings, version: ArgoCdVersion = NEWEST_ARGOCD): HealthStatus {
+export function applicationHealth(
+  cluster: ApiServer,
+  targets: readonly Obj[],
+  settings: ArgoHealthSettings,
+  version: ArgoCdVersion = NEWEST_ARGOCD,
+): HealthStatus {
   const order = ['Healthy', 'Suspended', 'Progressing', 'Missing', 'Degraded', 'Unknown'];
   let worst: HealthStatus = { status: 'Healthy' };
   const worse = (h: HealthStatus, t: Obj) => {

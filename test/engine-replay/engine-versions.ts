@@ -45,3 +45,23 @@ export const strictSubstitution = (v: FluxVersion): boolean => minor(v) >= 9;
 
 /** `spec.postBuild.substituteStrategy: Always` substitutes without vars (api/v1 kustomization_types.go, new in v1.9, Flux 2.9; Flux 2.8's CRD drops the field). */
 export const substituteStrategyAlways = (v: FluxVersion): boolean => minor(v) >= 9;
+
+/** The engine versions one replay runs as (each replay runs one engine and reads its own). */
+export interface EngineVersions {
+  readonly argocdVersion: ArgoCdVersion;
+  readonly fluxVersion: FluxVersion;
+}
+
+/**
+ * The versions a convergence test replays: in `npm test` one pair (each test file picks one so
+ * that together they cover the oldest and the newest of each engine); in the soak tier
+ * (`CLUSTERSET_SOAK=1`) the oldest and the newest of each, which, as a replay runs one engine,
+ * is every combination that matters.
+ */
+export function versionsToReplay(representative: EngineVersions, soak = process.env.CLUSTERSET_SOAK === '1'): EngineVersions[] {
+  if (!soak) return [representative];
+  return [
+    { argocdVersion: OLDEST_ARGOCD, fluxVersion: OLDEST_FLUX },
+    { argocdVersion: NEWEST_ARGOCD, fluxVersion: NEWEST_FLUX },
+  ];
+}
