@@ -103,9 +103,8 @@ describe('Flux: a Kustomization of the user’s that wraps a bundle with postBui
     );
   const withoutOptOut = (revision: Revision): Revision =>
     editObjects(revision, (o) => {
-      if (annotation(o, 'kustomize.toolkit.fluxcd.io/substitute') === undefined) return o;
-      const { ['kustomize.toolkit.fluxcd.io/substitute']: _, ...rest } = o.metadata.annotations!;
-      return { ...o, metadata: { ...o.metadata, annotations: rest } };
+      if (annotation(o, 'kustomize.toolkit.fluxcd.io/substitute') !== undefined) delete o.metadata.annotations!['kustomize.toolkit.fluxcd.io/substitute'];
+      return o;
     });
   async function run(version: FluxVersion, edit: (r: Revision) => Revision) {
     const fleet = await installed();
