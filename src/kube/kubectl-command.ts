@@ -35,3 +35,22 @@ export const fluxKustomizationsOf = (clusterSet: string): string => `app.kuberne
 export const removeFluxKustomizations = (context: string, namespace: string, selector: string): string =>
   `kubectl --context ${context} -n ${shellQuote(namespace)} get ${KUSTOMIZATION_RESOURCE} -l ${selector} -o name | while read -r k; do ` +
   `kubectl --context ${context} -n ${shellQuote(namespace)} patch "$k" ${PRUNE_OFF_PATCH} && kubectl --context ${context} -n ${shellQuote(namespace)} delete "$k"; done`;
+
+/** Argo CD's Application resource, by its full name. */
+export const APPLICATION_RESOURCE = 'applications.argoproj.io';
+
+/**
+ * The `kubectl patch` arguments that take an Argo CD Application's finalizers off: deleted while it
+ * carries `resources-finalizer.argocd.argoproj.io`, an Application deletes everything it applied
+ * (controller/appcontroller.go, finalizeApplicationDeletion), as the exports units do on purpose.
+ */
+export const FINALIZERS_OFF_PATCH = `--type merge -p '{"metadata":{"finalizers":null}}'`;
+
+/**
+ * On the Argo CD of `context`, each Application of `namespace` that `selector` (a shell word) lists:
+ * finalizers off, then delete, so what it applied stays. Their ApplicationSets must be gone first
+ * (deleted with `--cascade=orphan`), or the ApplicationSet controller puts the finalizer back.
+ */
+export const removeArgoApplications = (context: string, namespace: string, selector: string): string =>
+  `kubectl --context ${context} -n ${shellQuote(namespace)} get ${APPLICATION_RESOURCE} -l ${selector} -o name | while read -r a; do ` +
+  `kubectl --context ${context} -n ${shellQuote(namespace)} patch "$a" ${FINALIZERS_OFF_PATCH} && kubectl --context ${context} -n ${shellQuote(namespace)} delete "$a"; done`;

@@ -1,6 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
-import { fluxKustomizationsOf, PRUNE_OFF_PATCH, removeFluxKustomizations } from '../kube/kubectl-command';
+import { fluxKustomizationsOf, PRUNE_OFF_PATCH, removeArgoApplications, removeFluxKustomizations } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 import { engineName, LABELS } from '../synth/delivery/engine-names';
 import { deliveryModes, type DeliveryMode } from '../synth/notes-delivery';
@@ -19,13 +19,15 @@ import type { PlanChange } from './plan';
  *   folder is still in `dist/`. Deleted with `spec.prune` on, a Kustomization deletes everything it
  *   applied, Antrea included (finalizerShouldDeleteResources, finalize): each is deleted with prune
  *   turned off first (PRUNE_OFF_PATCH).
- * - Argo CD: the ApplicationSet was applied by hand and keeps its list of clusters, so its
- *   Applications keep syncing the bundles until it is deleted. Deleting it deletes its Applications
- *   (owner references), which keep their resources: Argo CD deletes an Application's resources only
- *   with the resources finalizer (controller/appcontroller.go, finalizeApplicationDeletion,
- *   CascadedDeletion), which the ApplicationSet leaves out under preserveResourcesOnDeletion
- *   (applicationset/utils/utils.go, RenderTemplateParams), and the Applications of
- *   `argocd/applications/` never carry it.
+ * - Argo CD: the ApplicationSets were applied by hand and keep their lists of clusters, so their
+ *   Applications keep syncing the bundles until they are deleted. Deleting an ApplicationSet deletes
+ *   its Applications (owner references: applicationset_controller.go, createOrUpdateInCluster), and
+ *   an Application deleted while it carries the resources finalizer deletes what it applied
+ *   (controller/appcontroller.go, finalizeApplicationDeletion, CascadedDeletion). The bundles'
+ *   ApplicationSet leaves the finalizer out (preserveResourcesOnDeletion, applicationset/utils/utils.go
+ *   RenderTemplateParams), but the exports units carry it so that a Service leaving git stops being
+ *   exported: the ApplicationSets are deleted with `--cascade=orphan`, then each Application with its
+ *   finalizers taken off first (removeArgoApplications), so the ServiceExports stay too.
  *
  * Until then both engines apply the same objects, so the old engine goes only once the new one
  * delivers. The new engine takes over what runs (server-side apply, the same objects).
@@ -67,7 +69,7 @@ export function engineChange(cs: string, before: ClusterSet, after: ClusterSet):
       : []),
     ...(leaving.includes('argocd')
       ? [
-          `Argo CD: the ApplicationSet applied from dist/${cs}/argocd/ keeps its cluster list and syncs the bundles until it is deleted; deleting it deletes its Applications and keeps what they applied (no resources finalizer: preserveResourcesOnDeletion, applicationset/utils/utils.go; controller/appcontroller.go, finalizeApplicationDeletion)`,
+          `Argo CD: the ApplicationSets applied from dist/${cs}/argocd/ keep their cluster lists and sync the bundles until they are deleted; deleting one deletes its Applications, and an Application deleted with the resources finalizer (the exports units carry it) deletes what it applied (controller/appcontroller.go, finalizeApplicationDeletion): the ApplicationSets go with --cascade=orphan, then each Application with its finalizers off`,
         ]
       : []),
     'until the old engine is removed, both apply the same objects',
@@ -79,7 +81,7 @@ export function engineChange(cs: string, before: ClusterSet, after: ClusterSet):
     coming.length > 0
       ? `after merging, apply ${names(coming)}'s objects from dist/${cs}/ and wait until every cluster is Healthy (Argo CD) or Ready (Flux)`
       : `after merging, nothing delivers ${cs}: the clusters keep running what was applied`,
-    `then remove ${names(leaving)}'s objects of ${cs} with the checklist's commands${leaving.some((m) => m.startsWith('flux')) ? ', each Kustomization with prune turned off first' : ''}: what they applied stays`,
+    `then remove ${names(leaving)}'s objects of ${cs} with the checklist's commands${leaving.some((m) => m.startsWith('flux')) ? ', each Kustomization with prune turned off first' : ''}${leaving.includes('argocd') ? ', each Application with its finalizers off once its ApplicationSet is gone' : ''}: what they applied stays`,
   ];
   return {
     impact: 'destructive',
@@ -107,7 +109,7 @@ export function engineHandOverItems(before: ClusterSet, after: ClusterSet): Chec
       when: 'after merging',
       text:
         m === 'argocd'
-          ? `Then remove Argo CD's ApplicationSets and Applications of ${code(cs)}: they keep what they applied (none carries the resources finalizer).`
+          ? `Then remove Argo CD's ApplicationSets of ${code(cs)} without their Applications, then each Application with its finalizers taken off first, or the exports units delete the ServiceExports. If your app-of-apps applies ${code(`dist/${cs}/argocd/applications/`)}, take that folder out of it first, its prune off, or it syncs them back.`
           : `Then remove ${ENGINE[m]}'s Kustomizations of ${code(cs)}, each with prune turned off first, or Flux uninstalls what it applied, Antrea included.`,
       commands: m === 'argocd' ? argocdRemoval(before) : fluxRemoval(before, after, m),
     });
@@ -118,8 +120,8 @@ function argocdRemoval(before: ClusterSet): string[] {
   const ns = q(before.spec.delivery.argocd!.namespace);
   const own = q(`${LABELS.clusterSet}=${before.metadata.name}`);
   return [
-    `kubectl --context "$ARGOCD_CONTEXT" -n ${ns} delete applicationset -l ${own}`,
-    `kubectl --context "$ARGOCD_CONTEXT" -n ${ns} delete application -l ${own}`,
+    `kubectl --context "$ARGOCD_CONTEXT" -n ${ns} delete applicationset -l ${own} --cascade=orphan`,
+    removeArgoApplications('"$ARGOCD_CONTEXT"', before.spec.delivery.argocd!.namespace, own),
   ];
 }
 

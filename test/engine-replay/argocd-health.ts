@@ -61,6 +61,18 @@ export function argoHealth(o: Obj, settings: ArgoHealthSettings = NO_SETTINGS): 
   return BUILT_IN_CHECKS[key]?.(o);
 }
 
+/**
+ * Whether Argo CD up to v3.3 counts a missing object of this kind against its Application
+ * (controller/health.go setApplicationHealth at v3.3.0): an argocd-cm health override of its exact
+ * `group/Kind` (lua.GetConfigMapKey; globs and argo-cd's built-in scripts do not count), or a
+ * gitops-engine check (GetHealthCheckFunc).
+ */
+export function hasHealthCheck(o: Obj, settings: ArgoHealthSettings): boolean {
+  const group = groupOf(o.apiVersion);
+  const key = group === '' ? o.kind : `${group}/${o.kind}`;
+  return settings.scripts.has(key) || BUILT_IN_CHECKS[key] !== undefined;
+}
+
 type Check = (o: Obj) => HealthStatus;
 
 /**

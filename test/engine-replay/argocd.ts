@@ -1,5 +1,6 @@
 import type { ApiServer } from './api-server';
-import { argoHealth, isHook, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
+import { argoHealth, hasHealthCheck, isHook, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
+import { missingOnlyWhenAllMissing, NEWEST_ARGOCD, type ArgoCdVersion } from './engine-versions';
 import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
 import type { Revision } from './revision';
 import { ARGOCD_MANAGER, argoCdApply } from './server-side-apply';
@@ -378,16 +379,35 @@ export class ArgoSync {
  * of its live resources; a resource that does not exist yet does not count (the OutOfSync status
  * says it is missing), nor does one without a health rule.
  */
-export function applicationHealth(cluster: ApiServer, targets: readonly Obj[], settings: ArgoHealthSettings): HealthStatus {
+/**
+ * An Application's health (argo-cd controller/health.go setApplicationHealth): the worst health of
+ * its live non-hook resources; a missing one counts as the version says (engine-versions.ts
+ * missingOnlyWhenAllMissing): up to v3.3 `Missing` when its kind has a health check (so one
+ * missing Deployment or ClusterSet makes the Application `Missing`, one missing ConfigMap does
+ * not), from v3.4 never, and the Application is `Missing` only when none of them is live.
+ */
+export function applicationHealth(
+  cluster: ApiServer,
+  targets: readonly Obj[],
+  settings: ArgoHealthSettings,
+  version: ArgoCdVersion = NEWEST_ARGOCD,
+): HealthStatus {
   const order = ['Healthy', 'Suspended', 'Progressing', 'Missing', 'Degraded', 'Unknown'];
   let worst: HealthStatus = { status: 'Healthy' };
-  for (const t of targets) {
-    if (isHook(t)) continue;
-    const live = cluster.getLike(t);
-    if (!live) continue;
-    const h = argoHealth(live, settings);
-    if (h && order.indexOf(h.status) > order.indexOf(worst.status)) worst = { status: h.status, message: `${refOf(t)}: ${h.message ?? h.status}` };
+  const worse = (h: HealthStatus, t: Obj) => {
+    if (order.indexOf(h.status) > order.indexOf(worst.status)) worst = { status: h.status, message: `${refOf(t)}: ${h.message ?? h.status}` };
+  };
+  const all = targets.filter((t) => !isHook(t));
+  const live = all.filter((t) => cluster.getLike(t));
+  for (const t of all) {
+    const l = cluster.getLike(t);
+    if (l) {
+      const h = argoHealth(l, settings);
+      if (h) worse(h, t);
+    } else if (!missingOnlyWhenAllMissing(version) && hasHealthCheck(t, settings)) worse({ status: 'Missing', message: 'Missing' }, t);
   }
+  if (missingOnlyWhenAllMissing(version) && all.length > 0 && live.length === 0 && order.indexOf(worst.status) < order.indexOf('Missing'))
+    worst = { status: 'Missing', message: 'none of its resources exists' };
   return worst;
 }
 

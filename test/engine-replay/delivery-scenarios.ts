@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { notConverged } from './convergence';
 import { conditionOf, type Obj } from './kube';
+import type { ArgoCdVersion } from './engine-versions';
 import { replay, type ReplayResult } from './replay';
 import { parseShared, type Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
@@ -167,7 +168,7 @@ export const withExternalSecretTokens = (d: DefinitionData): DefinitionData => (
  * Secrets Operator, which the clusters run. Nobody runs `argocd app terminate-op`. Reports whether
  * the members' bundles were synced to the fix and connected.
  */
-export async function neverConnectingMember(engine: Engine, edit: Edit = asSynthesized, argocdVersion: '3.2' | '3.3' = '3.3') {
+export async function neverConnectingMember(engine: Engine, edit: Edit = asSynthesized, argocdVersion?: ArgoCdVersion) {
   const definition = TEST_CLUSTERSET();
   const fixed = withExternalSecretTokens(definition);
   const compiled = await compileDefinition(definition);
@@ -222,7 +223,7 @@ export async function exportsRetryPinned(edit: Edit = asSynthesized) {
  * ConfigMap in a member (drift, no new commit). Reports whether Argo CD put it back, as v3.2 and
  * earlier or v3.3 and later run RollingSync.
  */
-export async function rollingSyncDrift(argocdVersion: '3.2' | '3.3') {
+export async function rollingSyncDrift(argocdVersion: ArgoCdVersion) {
   const definition = TEST_CLUSTERSET();
   const compiled = await compileDefinition(definition);
   const fleet = await fleetFor(definition, compiled, { appNamespaces: true });

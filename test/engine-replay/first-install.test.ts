@@ -9,6 +9,7 @@ import { kstatus } from './kstatus';
 import { groupOf, refOf, type Obj } from './kube';
 import { awaitsItsServices, replay, type ReplayResult } from './replay';
 import { Fleet } from './controllers';
+import { OLDEST_ARGOCD, NEWEST_FLUX, versionsToReplay } from './engine-versions';
 import { deployApplications, verificationReports } from './verification';
 import { ApiServer } from './api-server';
 import {
@@ -42,6 +43,13 @@ function emptyFleetFor(d: DefinitionData, compiled: Compiled): Fleet {
  * release (so every release is replayed), the others at their own; and the first example in every
  * variant.
  */
+
+/**
+ * The engine versions: Argo CD's oldest and Flux's newest supported here, the other two in
+ * planned-changes.test.ts; both of each in the soak tier.
+ */
+const VERSIONS = versionsToReplay({ argocdVersion: OLDEST_ARGOCD, fluxVersion: NEWEST_FLUX }, SOAK);
+const ENGINES = VERSIONS.flatMap((v) => [['argocd', v.argocdVersion, v] as const, ['flux', v.fluxVersion, v] as const]);
 
 const CLOUDS: DefinitionData = readDefinition('test/engine-replay/fixtures/clouds.yaml');
 const CLOUDS_HELM: DefinitionData = readDefinition('test/engine-replay/fixtures/clouds-helm.yaml');
@@ -128,12 +136,12 @@ describe.each(EXAMPLES.map(([name, d], i) => [name, d, i] as const))('%s', (_, e
       compiled = await compileDefinition(definition);
     });
 
-    test.each(['argocd', 'flux'] as const)(
-      '%s: a first install converges with the applications in place, and every member’s verification passes',
-      async (engine) => {
+    test.each(ENGINES)(
+      '%s %s: a first install converges with the applications in place, and every member’s verification passes',
+      async (engine, _version, versions) => {
         const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
         deployApplications(compiled.definition)(fleet);
-        const r = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
+        const r = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true, ...versions });
         // the verification Jobs ran their scripts against the clusters (job-runner.ts)
         const reports = verificationReports(fleet);
         expect(
@@ -150,9 +158,9 @@ describe.each(EXAMPLES.map(([name, d], i) => [name, d, i] as const))('%s', (_, e
 
     // the soak tier, and the first example (at its one release in npm test)
     const variants = SOAK || (index === 0 && version === releases[0]);
-    test.skipIf(!variants).each(['argocd', 'flux'] as const)(
-      '%s: without the applications’ Namespaces the ClusterSet converges, and exports follow their Namespaces',
-      async (engine) => {
+    test.skipIf(!variants).each(ENGINES)(
+      '%s %s: without the applications’ Namespaces the ClusterSet converges, and exports follow their Namespaces',
+      async (engine, _version, versions) => {
         const fleet = await fleetFor(definition, compiled, { appNamespaces: false });
         let before: Verdict | undefined;
         const r = replay({
@@ -160,6 +168,7 @@ describe.each(EXAMPLES.map(([name, d], i) => [name, d, i] as const))('%s', (_, e
           ...compiled.forEngine(engine),
           fleet,
           operator: true,
+          ...versions,
           events: [
             {
               // the applications' own delivery creates their Namespaces once the ClusterSet has settled
@@ -193,17 +202,21 @@ describe.each(EXAMPLES.map(([name, d], i) => [name, d, i] as const))('%s', (_, e
 
     // at the definition's own release: the plain Applications differ from the ApplicationSet only in how they are ordered
     if (variants)
-      test('argocd without progressive syncs (argocd/applications/ from an app-of-apps): converges, the Namespaces coming later', async () => {
-        const fleet = await fleetFor(definition, compiled, { appNamespaces: false });
-        const r = replay({
-          engine: 'argocd',
-          argocdMode: 'applications',
-          ...compiled.forEngine('argocd'),
-          fleet,
-          operator: true,
-          events: [{ at: 'quiet', run: createNamespaces(definition) }],
-        });
-        expect(verdict(r, 'applications'), r.log.join('\n')).toEqual(CONVERGED);
-      });
+      test.each(VERSIONS)(
+        'argocd $argocdVersion without progressive syncs (argocd/applications/ from an app-of-apps): converges, the Namespaces coming later',
+        async (versions) => {
+          const fleet = await fleetFor(definition, compiled, { appNamespaces: false });
+          const r = replay({
+            engine: 'argocd',
+            argocdMode: 'applications',
+            ...compiled.forEngine('argocd'),
+            fleet,
+            operator: true,
+            ...versions,
+            events: [{ at: 'quiet', run: createNamespaces(definition) }],
+          });
+          expect(verdict(r, 'applications'), r.log.join('\n')).toEqual(CONVERGED);
+        },
+      );
   });
 });

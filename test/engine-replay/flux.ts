@@ -3,6 +3,8 @@ import { celParses } from '../health/engines';
 import type { ApiServer } from './api-server';
 import { kstatus, type HealthCheckExpr, type KStatus } from './kstatus';
 import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
+import { NEWEST_FLUX, type FluxVersion } from './engine-versions';
+import { postBuild, type PostBuild } from './post-build';
 import type { Revision } from './revision';
 import { FLUX_MANAGER, fluxCleanup, fluxSkips } from './server-side-apply';
 
@@ -24,6 +26,8 @@ export interface FluxKustomization {
   readonly kubeConfig?: { readonly name: string; readonly key?: string };
   /** `kustomize.toolkit.fluxcd.io/prune: disabled` on the Kustomization itself: its parent orphans it instead of deleting it */
   readonly guarded?: boolean;
+  /** `spec.postBuild`: none on ours; a user's Kustomization that wraps a bundle may set it */
+  readonly postBuild?: PostBuild;
 }
 
 export function kustomizationsIn(revision: Revision, folder: string): FluxKustomization[] {
@@ -40,6 +44,7 @@ export function kustomizationsIn(revision: Revision, folder: string): FluxKustom
       namespace: o.metadata.namespace ?? 'flux-system',
       ...(o.spec.kubeConfig?.secretRef && { kubeConfig: { name: o.spec.kubeConfig.secretRef.name, key: o.spec.kubeConfig.secretRef.key } }),
       guarded: annotation(o, PRUNE) === 'disabled',
+      ...(o.spec.postBuild && { postBuild: o.spec.postBuild as PostBuild }),
     }));
 }
 
@@ -123,6 +128,7 @@ export class FluxRun {
     private readonly network: FluxNetwork,
     private readonly revision: Revision,
     private readonly log: (m: string) => void,
+    private readonly version: FluxVersion = NEWEST_FLUX,
   ) {}
 
   private set(state: FluxState, message: string): void {
@@ -169,6 +175,11 @@ export class FluxRun {
       objects = this.revision.build(this.k.path);
     } catch (e) {
       return this.set('Failed', `kustomize build failed: ${(e as Error).message}`);
+    }
+    if (this.k.postBuild) {
+      const substituted = postBuild(objects, this.k.postBuild, this.k.namespace, this.home, this.version);
+      if (typeof substituted === 'string') return this.set('Failed', substituted);
+      objects = substituted;
     }
     const stageOne = objects.filter(isClusterDefinition).sort(applyOrder);
     const stageTwo = objects.filter((o) => !isClusterDefinition(o)).sort(applyOrder);

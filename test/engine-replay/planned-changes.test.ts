@@ -5,6 +5,7 @@ import { revision as planRevision, type Definition } from '../helpers/plan-revis
 import { soakRows } from '../helpers/soak';
 import { withAntreaBehaviour, type AntreaModel } from './antrea-behaviour';
 import { keyOf, refOf, annotation, type Obj } from './kube';
+import { NEWEST_ARGOCD, OLDEST_FLUX, versionsToReplay } from './engine-versions';
 import { awaitsItsServices, replay, type ReplayResult } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
@@ -158,13 +159,18 @@ function distance(r: ReplayResult, before: ReplayResult | undefined, definition:
 }
 
 /**
- * Every scenario through both engines is the soak tier's (test/helpers/soak.ts); npm test replays
- * each through one engine, the engines taking turns, and both where the engines are known to differ
- * (`mayConverge`).
+ * Argo CD's newest and Flux's oldest supported here, the other two in first-install.test.ts; both of
+ * each in the soak tier. Every scenario through both engines is the soak tier's too
+ * (test/helpers/soak.ts); npm test replays each through one engine, the engines taking turns, and
+ * both where the engines are known to differ (`mayConverge`).
  */
-const ENGINES = ['flux', 'argocd'] as const;
-describe.each(ENGINES)('%s', (engine) => {
-  const scenarios = soakRows(SCENARIOS, (s, i) => s.mayConverge !== undefined || i % ENGINES.length === ENGINES.indexOf(engine));
+const ENGINES = versionsToReplay({ argocdVersion: NEWEST_ARGOCD, fluxVersion: OLDEST_FLUX }).flatMap((v) => [
+  ['flux', v.fluxVersion, v] as const,
+  ['argocd', v.argocdVersion, v] as const,
+]);
+
+describe.each(ENGINES)('%s %s', (engine, _version, versions) => {
+  const scenarios = soakRows(SCENARIOS, (s, i) => s.mayConverge !== undefined || i % 2 === (engine === 'flux' ? 0 : 1));
   test.each(scenarios)('$name', async ({ revisions, refused, mayConverge, shows }) => {
     const base = withBothEngines(BASE);
     const compiled = await compileDefinition(base);
@@ -177,7 +183,7 @@ describe.each(ENGINES)('%s', (engine) => {
     const fleet = await fleetFor(nodes, compiled, { appNamespaces: true });
     deployApplications(compiled.definition)(fleet);
     const model = withAntreaBehaviour(fleet);
-    let last = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
+    let last = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true, ...versions });
     expect(distance(last, undefined, base, model), last.log.join('\n')).toEqual([]);
 
     let previous: DefinitionData = BASE;
@@ -190,7 +196,7 @@ describe.each(ENGINES)('%s', (engine) => {
       const head = await compileDefinition(withBothEngines(next));
       // the person points the engines at what the head names (a renamed ClusterSet's folder, a new leader's address)
       registerDelivery(fleet, head);
-      const r = replay({ engine, ...head.forEngine(engine), fleet, operator: true, previous: last });
+      const r = replay({ engine, ...head.forEngine(engine), fleet, operator: true, previous: last, ...versions });
       const far = distance(r, last, withBothEngines(next), model);
       // what the plan accepts, the fleet reaches; what it refuses, the fleet does not
       for (const pattern of shows ?? []) expect(r.log.join('\n')).toMatch(pattern);
@@ -209,7 +215,7 @@ describe.each(ENGINES)('%s', (engine) => {
  * ClusterSet (not guarded) and no Antrea workload, and the leader keeps its credentials, so its
  * mc-controller can still withdraw; removed in the next change, the leader prunes the credentials.
  */
-describe.each(['flux', 'argocd'] as const)('%s: a member withdraws, then leaves', (engine) => {
+describe.each(ENGINES)('%s %s: a member withdraws, then leaves', (engine, _version, versions) => {
   test('the first merge prunes its ClusterSet and keeps its Antrea and the leader credentials; the second revokes them', async () => {
     const west = 'test-cluster-west';
     const marked = edit(BASE, (d) => (d.spec.clusters = d.spec.clusters.map((c) => (c.clusterID === west ? { ...c, withdraw: true } : c))));
@@ -222,7 +228,7 @@ describe.each(['flux', 'argocd'] as const)('%s: a member withdraws, then leaves'
     const fleet = await fleetFor(base, compiled, { appNamespaces: true });
     deployApplications(compiled.definition)(fleet);
     const model = withAntreaBehaviour(fleet);
-    const first = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
+    const first = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true, ...versions });
     expect(distance(first, undefined, base, model), first.log.join('\n')).toEqual([]);
     const live = () => fleet.cluster(west);
     const leader = () => fleet.cluster('test-cluster-north');
@@ -234,7 +240,7 @@ describe.each(['flux', 'argocd'] as const)('%s: a member withdraws, then leaves'
     expect(credentials()).toHaveLength(1);
 
     const head = withBothEngines(marked);
-    const second = replay({ engine, ...(await compileDefinition(head)).forEngine(engine), fleet, operator: true, previous: first });
+    const second = replay({ engine, ...(await compileDefinition(head)).forEngine(engine), fleet, operator: true, previous: first, ...versions });
     expect(live().list('ClusterSet'), second.log.slice(-40).join('\n')).toEqual([]);
     expect(live().get('apps/v1', 'DaemonSet', 'kube-system', 'antrea-agent')).toBeDefined();
     expect(live().get('apps/v1', 'Deployment', 'kube-system', 'antrea-mc-controller')).toBeDefined();
@@ -243,7 +249,14 @@ describe.each(['flux', 'argocd'] as const)('%s: a member withdraws, then leaves'
     for (const [name, a] of Object.entries(second.argocd)) expect([name, a.operation, a.health.status]).toEqual([name, 'Succeeded', 'Healthy']);
     for (const [name, f] of Object.entries(second.flux)) if (!awaitsItsServices(second, name)) expect([name, f.state]).toEqual([name, 'Ready']);
 
-    const third = replay({ engine, ...(await compileDefinition(withBothEngines(removed))).forEngine(engine), fleet, operator: true, previous: second });
+    const third = replay({
+      engine,
+      ...(await compileDefinition(withBothEngines(removed))).forEngine(engine),
+      fleet,
+      operator: true,
+      previous: second,
+      ...versions,
+    });
     expect(credentials(), third.log.slice(-40).join('\n')).toEqual([]);
     expect(live().get('apps/v1', 'DaemonSet', 'kube-system', 'antrea-agent')).toBeDefined();
   });

@@ -2,6 +2,7 @@ import type { ApiServer } from './api-server';
 import { applicationHealth, applicationSetsIn, applicationsIn, applicationSynced, ArgoSync, deleteApplication, type ArgoApplication } from './argocd';
 import { argoHealthSettings, NO_SETTINGS, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
 import type { Fleet } from './controllers';
+import { legacyRollingSync, NEWEST_ARGOCD, NEWEST_FLUX, type ArgoCdVersion, type FluxVersion } from './engine-versions';
 import { FluxRun, kustomizationsIn } from './flux';
 import type { Obj } from './kube';
 import type { Revision } from './revision';
@@ -32,8 +33,10 @@ export interface ReplayOptions {
   readonly maxSteps?: number;
   /** the previous replay's engine state (Flux inventories, Argo CD operations; Argo CD tracking lives in the cluster) */
   readonly previous?: ReplayResult;
-  /** Argo CD's RollingSync as v3.3 and later run it (default), or as up to v3.2 */
-  readonly argocdVersion?: '3.2' | '3.3';
+  /** the Argo CD the replay runs as (default the newest supported): its RollingSync step rule and its Application health (engine-versions.ts) */
+  readonly argocdVersion?: ArgoCdVersion;
+  /** the Flux the replay runs as (default the newest supported): its post-build substitution (engine-versions.ts) */
+  readonly fluxVersion?: FluxVersion;
 }
 
 export interface ArgoAppStatus {
@@ -152,7 +155,8 @@ export interface ArgoAppState {
 
 function replayArgoCd(options: ReplayOptions): ReplayResult {
   const log: string[] = [];
-  const version = options.argocdVersion ?? '3.3';
+  const version = options.argocdVersion ?? NEWEST_ARGOCD;
+  const legacy = legacyRollingSync(version);
   const { revision, fleet } = options;
   // the operator applies the health rules' argocd-cm (docs/delivery.md); without it Argo CD keeps what it had
   const healthFiles = revision.objectsIn(`${options.folder}/health`);
@@ -189,7 +193,7 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
   };
   const healthy = (a: ArgoApplication): boolean => {
     const c = clusterOf(a);
-    return c !== undefined && applicationHealth(c, targets.get(a.name)!, health).status === 'Healthy';
+    return c !== undefined && applicationHealth(c, targets.get(a.name)!, health, version).status === 'Healthy';
   };
   const inProgress = (a: ArgoApplication): boolean => st(a).op?.phase === 'Running' || retrying(a);
   /** a failed operation with retries left is still in progress (appcontroller.go processRequestedAppOperation: Running with FinishedAt) */
@@ -258,12 +262,12 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
   const rollingStatus = (a: ArgoApplication) => {
     const s = st(a);
     const latest = revisionOf.get(a.name)!;
-    if (s.rollingRevision !== latest || (version === '3.2' && !synced(a) && s.rolling !== 'Pending')) {
+    if (s.rollingRevision !== latest || (legacy && !synced(a) && s.rolling !== 'Pending')) {
       s.rollingRevision = latest;
       s.rolling = 'Waiting';
     }
-    const done = version === '3.2' ? legacyHealthy(a) : healthy(a) && synced(a);
-    if (s.rolling === 'Waiting' && synced(a)) s.rolling = done ? 'Healthy' : version === '3.2' ? s.rolling : 'Progressing';
+    const done = legacy ? legacyHealthy(a) : healthy(a) && synced(a);
+    if (s.rolling === 'Waiting' && synced(a)) s.rolling = done ? 'Healthy' : legacy ? s.rolling : 'Progressing';
     if (s.rolling === 'Progressing' && done) s.rolling = 'Healthy';
   };
   const steps = runLoop(
@@ -331,7 +335,7 @@ function replayArgoCd(options: ReplayOptions): ReplayResult {
         message: typeof invalid === 'string' ? `InvalidSpecError: ${invalid}` : (s.op?.message ?? 'never synced'),
         failed: s.op?.failed ?? [],
         retries: s.retries,
-        health: c ? applicationHealth(c, t, health) : { status: 'Unknown' },
+        health: c ? applicationHealth(c, t, health, version) : { status: 'Unknown' },
         synced: synced(a),
         revision: s.op?.revision === revisionOf.get(a.name) ? 'latest' : s.op ? 'earlier' : 'none',
       };
@@ -386,7 +390,7 @@ function replayFlux(options: ReplayOptions): ReplayResult {
   });
   const runs = new Map<string, FluxRun>();
   for (const { k, home } of ks) {
-    const run = new FluxRun(k, fleet.cluster(home), fleet, revision, (m) => log.push(`[flux] ${m}`));
+    const run = new FluxRun(k, fleet.cluster(home), fleet, revision, (m) => log.push(`[flux] ${m}`), options.fluxVersion ?? NEWEST_FLUX);
     const before = options.previous?.fluxRuns.get(k.name);
     if (before) [run.inventory, run.applied] = [before.inventory, before.applied];
     runs.set(k.name, run);

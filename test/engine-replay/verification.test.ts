@@ -3,6 +3,7 @@ import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import { editObjects } from './edit-output';
 import { kustomizationsIn } from './flux';
 import { replay } from './replay';
+import type { ArgoCdVersion } from './engine-versions';
 import type { Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled, type DefinitionData } from './scenario';
 import { deployApplications, verificationReports } from './verification';
@@ -201,7 +202,7 @@ describe('a dual-role leader whose verification fails (its Gateway Node is NotRe
   beforeAll(async () => {
     compiled = await compileDefinition(definition);
   });
-  async function run(engine: 'argocd' | 'flux', argocdVersion?: '3.2' | '3.3') {
+  async function run(engine: 'argocd' | 'flux', argocdVersion?: ArgoCdVersion) {
     const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
     deployApplications(compiled.definition)(fleet);
     const nodeReady = fleet.nodeReady.bind(fleet);

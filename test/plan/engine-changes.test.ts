@@ -70,6 +70,58 @@ function deletedWithPruneOn(calls: readonly KubectlCall[]): string[] {
   return bad;
 }
 
+interface ArgoObject {
+  kind: string;
+  metadata: { name: string; finalizers?: string[] };
+  spec?: {
+    generators?: { list?: { elements?: { name: string }[] } }[];
+    syncPolicy?: { preserveResourcesOnDeletion?: boolean };
+    template?: { metadata?: { finalizers?: string[] } };
+  };
+}
+const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
+
+/**
+ * The Applications Argo CD holds for the base, by name: those an ApplicationSet generates (owned by
+ * it: applicationset_controller.go createOrUpdateInCluster), with the resources finalizer when the
+ * template has it or the ApplicationSet does not preserve resources (applicationset/utils/utils.go
+ * RenderTemplateParams), and those applied as files.
+ */
+function argoApplications(objects: readonly ArgoObject[], applied: 'ApplicationSet' | 'Application'): Map<string, { owned: boolean; finalizer: boolean }> {
+  const apps = new Map<string, { owned: boolean; finalizer: boolean }>();
+  for (const o of objects.filter((x) => x.kind === applied)) {
+    if (o.kind === 'Application') apps.set(o.metadata.name, { owned: false, finalizer: (o.metadata.finalizers ?? []).includes(RESOURCES_FINALIZER) });
+    if (o.kind !== 'ApplicationSet') continue;
+    const finalizer = (o.spec?.template?.metadata?.finalizers ?? []).includes(RESOURCES_FINALIZER) || o.spec?.syncPolicy?.preserveResourcesOnDeletion !== true;
+    for (const g of o.spec?.generators ?? []) for (const e of g.list?.elements ?? []) apps.set(e.name, { owned: true, finalizer });
+  }
+  return apps;
+}
+
+/**
+ * Argo CD's rule: an Application deleted while it carries the resources finalizer deletes what it
+ * applied (controller/appcontroller.go finalizeApplicationDeletion). Deleting an ApplicationSet
+ * deletes the Applications it owns unless `--cascade=orphan` (Kubernetes' garbage collector).
+ */
+function deletedWithTheirResources(calls: readonly KubectlCall[], apps: ReadonlyMap<string, { owned: boolean; finalizer: boolean }>): string[] {
+  const state = new Map([...apps].map(([n, a]) => [n, { ...a }]));
+  const bad: string[] = [];
+  const gone = (name: string) => {
+    if (state.get(name)?.finalizer) bad.push(name);
+    state.delete(name);
+  };
+  for (const c of calls) {
+    const target = /^applications?(\.argoproj\.io)?\/(.+)$/.exec(c.operands[0] ?? '')?.[2];
+    if (c.verb === 'delete' && /^applicationsets?$/.test(c.operands[0] ?? '') && !c.args.includes('--cascade=orphan'))
+      for (const [n, a] of state) if (a.owned) gone(n);
+    if (c.verb === 'patch' && target && c.args.join(' ').includes('"finalizers":null')) state.get(target)!.finalizer = false;
+    if (c.verb === 'delete' && target) gone(target);
+    if (c.verb === 'delete' && /^applications?$/.test(c.operands[0] ?? '')) for (const n of [...state.keys()]) gone(n);
+  }
+  expect([...state.keys()], 'Applications left running').toEqual([]);
+  return bad;
+}
+
 const CASES = [
   ['spec.delivery.flux removed (a hub Flux)', 'flux-hub', 'manual'],
   ['Flux (hub) → Argo CD', 'flux-hub', 'argocd'],
@@ -101,13 +153,18 @@ describe.each(CASES)('%s', (_, from, to) => {
       expect(deleted.findIndex((d) => d.includes('antrea-test-clusterset'))).toBe(0);
     }
     if (from === 'argocd') {
-      // the ApplicationSets and Applications go; their resources stay only because none carries the resources finalizer
-      expect(calls.some((c) => c.verb === 'delete' && c.operands[0] === 'applicationset')).toBe(true);
+      // the ApplicationSets and every Application go, and no Application goes with the resources finalizer
       const base = await revision({ 'cs.yaml': deliveredBy(from) });
-      const engines = base.outputs.flatMap((o) => Object.values(o.engines).flat());
-      for (const o of engines as { kind: string; metadata: { finalizers?: string[] }; spec?: { syncPolicy?: { preserveResourcesOnDeletion?: boolean } } }[]) {
-        if (o.kind === 'ApplicationSet') expect(o.spec?.syncPolicy?.preserveResourcesOnDeletion).toBe(true);
-        if (o.kind === 'Application') expect(o.metadata.finalizers ?? []).toEqual([]);
+      const objects = base.outputs.flatMap((o) => Object.values(o.engines).flat()) as ArgoObject[];
+      // applied as the ApplicationSets of argocd/, or as the Applications of argocd/applications/
+      for (const applied of ['ApplicationSet', 'Application'] as const) {
+        const apps = argoApplications(objects, applied);
+        expect([...apps.values()].some((a) => a.finalizer)).toBe(true); // the exports units carry it
+        const argoCalls = runWithFakeKubectl(
+          (plan.checklist ?? []).flatMap((i) => i.commands ?? []),
+          { 'argocd-ctx applications.argoproj.io': [...apps.keys()].map((n) => `application.argoproj.io/${n}`) },
+        );
+        expect(deletedWithTheirResources(argoCalls, apps), applied).toEqual([]);
       }
     }
     // the old engine goes once the new one delivers: its removal is after merging

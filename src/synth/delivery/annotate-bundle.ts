@@ -2,7 +2,10 @@ import type { KubeObject } from '../../kube/kube-object';
 import { guardContext, guardOf, withGuard, type Guard } from './prune-guards';
 import { ARGOCD_SYNC_WAVE, syncWaveOf } from './sync-waves';
 
-/** Flux blanks `${var}` in objects when a Kustomization sets postBuild; ours never do, users' might. */
+/**
+ * Flux's post-build substitution (fluxcd/pkg kustomize/kustomize_varsub.go, its envsubst) blanks `${var}`
+ * and turns `$$` into `$` in objects when a Kustomization sets postBuild; ours never do, users' might.
+ */
 export const FLUX_SUBSTITUTE = 'kustomize.toolkit.fluxcd.io/substitute';
 
 /**
@@ -34,7 +37,7 @@ export function annotateBundle(objects: readonly KubeObject[]): KubeObject[] {
 function annotate(o: KubeObject, guard: Guard | undefined): KubeObject {
   let annotations: Record<string, string> = { ...o.metadata.annotations, [ARGOCD_SYNC_WAVE]: syncWaveOf(o) };
   if (guard) annotations = withGuard(annotations, guard);
-  if (JSON.stringify(o).includes('${')) annotations[FLUX_SUBSTITUTE] = 'disabled';
+  if (/\$[{$]/.test(JSON.stringify(o))) annotations[FLUX_SUBSTITUTE] = 'disabled';
   const out: KubeObject = { ...o, metadata: { ...o.metadata, annotations } };
   // shared inputs are frozen; so are their annotated copies
   if (Object.isFrozen(o)) {

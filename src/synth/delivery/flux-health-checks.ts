@@ -18,12 +18,24 @@ export function fluxLayerHealthChecks(layer: Layer, role: Role): Partial<IKustom
   // not the ServiceExport's: it reads ServiceNotFound until the application's own delivery creates
   // the Service, which no layer may wait for; the exports units check it (fluxExportHealthChecks)
   const rules: HealthRule[] = [role === 'member' ? CLUSTER_SET_HEALTH : CLUSTER_SET_GATE, RESOURCE_EXPORT_HEALTH];
-  const checks = rules
-    .filter((r) => layerOf({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: '' } }) === layer)
-    .map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, ...r.cel }));
+  const checks = [...rules.map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, ...r.cel })), GATEWAY_NODE_AS_IT_IS].filter(
+    (c) => layerOf({ apiVersion: c.apiVersion, kind: c.kind, metadata: { name: '' } }) === layer,
+  );
   // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
   return checks.length > 0 ? ({ healthCheckExprs: checks } as Partial<IKustomization['spec']>) : {};
 }
+
+/**
+ * A Gateway Node in a bundle is a partial object (its Antrea annotations, applied with `ssa: Merge`),
+ * not something the bundle runs: whether the Node is Ready is the cluster's business, and Antrea
+ * elects another Ready candidate when it is not. Without this entry Flux's wait reads the Node's
+ * `Ready` condition (fluxcd/cli-utils pkg/kstatus/status generic.go, the Ready condition after the
+ * core rules, which have none for Node) and a NotReady Node would hold its layer and every layer
+ * and member after it. A `healthCheckExprs` entry replaces every other rule for its GroupKind
+ * (fluxcd/pkg runtime/cel status_reader.go Supports; kustomize-controller getClientAndPoller puts
+ * the custom readers first), the core group included. Argo CD has no health rule for a Node.
+ */
+const GATEWAY_NODE_AS_IT_IS = { apiVersion: 'v1', kind: 'Node', current: 'true' } as const;
 
 /**
  * The exports units' `healthCheckExprs`: the ServiceExport rule, so an export Antrea refuses

@@ -5,6 +5,7 @@ import { annotateForDelivery } from '../../../src/synth/delivery';
 import { withGuard } from '../../../src/synth/delivery/prune-guards';
 import { ARGOCD_SYNC_OPTIONS, FLUX_PRUNE } from '../../../src/synth/guards';
 import type { KubeObject } from '../../../src/kube/kube-object';
+import { envsubst } from '../../engine-replay/post-build';
 
 const crd = crdObject(crdsFor(LATEST_RELEASE, { leader: false, member: true })[0]!);
 const configMap = (): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'antrea-config', namespace: 'kube-system' } });
@@ -63,4 +64,13 @@ test('objects with ${...} opt out of Flux substitution', () => {
   const [out] = annotateForDelivery([script, configMap()]);
   expect((out!.metadata.annotations as Record<string, string>)['kustomize.toolkit.fluxcd.io/substitute']).toBe('disabled');
   expect(annotateForDelivery([configMap()])[0]!.metadata.annotations).not.toHaveProperty('kustomize.toolkit.fluxcd.io/substitute');
+});
+
+// Flux's envsubst (fluxcd/pkg, modelled in the replay's post-build.ts) changes `${…}` and `$$`, whatever
+// a user's postBuild sets: every object whose text it would change carries the opt-out, so a wrapper
+// Kustomization never rewrites a script or configuration of ours
+test.each(['echo ${NODE_NAME}', 'price: $$5', 'a $HOME and a lone $ stay', '${x:=default}'])('%s: opted out wherever substitution would change it', (text) => {
+  const [out] = annotateForDelivery([{ ...configMap(), data: { v: text } }]);
+  const changed = envsubst(JSON.stringify(out!.data), new Map([['x', 'y']]), false) !== JSON.stringify(out!.data);
+  expect((out!.metadata.annotations as Record<string, string>)['kustomize.toolkit.fluxcd.io/substitute'], text).toBe(changed ? 'disabled' : undefined);
 });
