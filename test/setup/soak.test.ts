@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
 import { SOAK, SOAK_VARIABLE, soakRows } from '../helpers/soak';
 
 describe('the soak tier', () => {
@@ -14,5 +16,25 @@ describe('the soak tier', () => {
 
   test('the tier is the one variable npm run test:soak sets', () => {
     expect(SOAK).toBe(process.env[SOAK_VARIABLE] === '1');
+  });
+
+  // what npm test leaves out runs only here: CI must run it, and fail when the script is missing
+  test('CI runs it after npm test: .ci/run on its first Node line, the test workflow on the first of its matrix', () => {
+    const ciRun = readFileSync('.ci/run', 'utf8').split('\n');
+    const suite = ciRun.findIndex((l) => /^\s*npm test$/.test(l));
+    const soak = ciRun.findIndex((l) => /\bnpm run test:soak\b/.test(l));
+    expect(suite).toBeGreaterThanOrEqual(0);
+    expect(soak).toBeGreaterThan(suite);
+    expect(ciRun[soak]).toMatch(/^\s*if \[ -z "\$first" \]; then npm run test:soak; fi$/);
+
+    type Step = { run?: string; if?: string };
+    const workflow = parse(readFileSync('.github/workflows/test.yml', 'utf8')) as {
+      jobs: { test: { strategy: { matrix: { node: number[] } }; steps: Step[] } };
+    };
+    const { steps, strategy } = workflow.jobs.test;
+    const at = (run: string) => steps.findIndex((s) => s.run === run);
+    expect(at('npm test')).toBeGreaterThanOrEqual(0);
+    expect(at('npm run test:soak')).toBeGreaterThan(at('npm test'));
+    expect(steps[at('npm run test:soak')]!.if).toBe(`matrix.node == ${strategy.matrix.node[0]}`);
   });
 });
