@@ -2,6 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { printable } from '../diagnostics/printable';
+import { diagnosticStyle } from '../diagnostics/diagnostic-style';
 import { render } from '../diagnostics/render';
 import { hasDestructive } from '../plan/plan';
 import { PLAN_FORMATS, renderPlan, type PlanFormat } from '../plan/render-plan';
@@ -48,7 +49,7 @@ export async function importCommand(
     if (out !== undefined && existsSync(out))
       diagnostics.push(fileSystemDiagnostic(out, 'write', 'it exists', 'choose a new file: import never overwrites one'));
     if (diagnostics.length > 0) {
-      const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
+      const { color } = diagnosticStyle('text', io.stderr, env);
       // no code frames from dumps: a leader's dump holds tokens, and diagnostics reach CI logs
       io.stderr.write(render('text', diagnostics, new Map(), { files: new Set(diagnostics.map((d) => d.file)).size, color }));
     }
@@ -104,9 +105,9 @@ export async function livePlanCommand(
   const dumps = list(options.live);
   const result = await runLivePlan({ cwd: process.cwd(), paths, dumps });
   if (result.diagnostics.length > 0) {
-    const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
+    const style = diagnosticStyle(format, io.stderr, env);
     const files = new Set(result.diagnostics.map((d) => d.file)).size;
-    io.stderr.write(render(format === 'json' ? 'json' : format === 'github' ? 'github' : 'text', result.diagnostics, result.sources, { files, color }));
+    io.stderr.write(render(style.format, result.diagnostics, result.sources, { files, color: style.color }));
   }
   if (!result.plan) return 1;
   io.stdout.write(renderPlan(format, result.plan, result.header));

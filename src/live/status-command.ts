@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { checkDefinitions } from '../pipeline/pipeline';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { errnoCode } from '../diagnostics/file-system';
+import { diagnosticStyle } from '../diagnostics/diagnostic-style';
 import { render } from '../diagnostics/render';
 import { findDefinitionsDir } from '../load/find-definitions-dir';
 import { findDefinitionFiles } from '../load/load-clustersets';
@@ -64,7 +65,7 @@ export async function statusCommand(
   const result = files.length > 0 ? await checkDefinitions(files) : undefined;
   diagnostics.push(...(result?.diagnostics ?? []));
   if (hasErrors(diagnostics) || !result) {
-    const color = io.stderr.isTTY === true && (env.NO_COLOR ?? '') === '';
+    const { color } = diagnosticStyle('text', io.stderr, env);
     io.stderr.write(render('text', diagnostics, new Map(result?.sources.map((s) => [s.file, s.text]) ?? []), { files: files.length, color }));
     return 1;
   }

@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ESM script without declarations
-import { layersPlugin } from '../../scripts/eslint-layers.mjs';
+import { BASE, EXCEPTIONS, LAYERS, layersPlugin } from '../../scripts/eslint-layers.mjs';
 // @ts-expect-error: a plain ESM script without declarations
 import config from '../../eslint.config.mjs';
 
@@ -63,5 +64,64 @@ describe('layers/imports', () => {
   test('the repository config turns the rule on for every source file', () => {
     const entries = config as { files?: string[]; rules?: Record<string, unknown> }[];
     expect(entries.find((e) => e.rules?.['layers/imports'] === 'error')?.files).toEqual(['src/**/*.ts']);
+  });
+});
+
+/**
+ * The folder table of docs/architecture.md as the linter's table: each row's first cell names its
+ * folders or files (`validate/`, `cli.ts`), its last what they may import besides the shared bottom
+ * (backticked names, `nothing else`, `everything`); the shared bottom's row is BASE.
+ */
+function docTable(markdown: string): { base: string[]; layers: Record<string, string[]> } {
+  const names = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.replace(/\/$/, '').replace(/\.ts$/, ''));
+  const header = markdown.indexOf('| folder | owns | may import');
+  const rows = markdown.slice(header).split('\n').slice(2);
+  const table = rows.slice(
+    0,
+    rows.findIndex((r) => !r.startsWith('|')),
+  );
+  let base: string[] = [];
+  const layers: Record<string, string[]> = {};
+  for (const row of table) {
+    const cells = row.split('|').slice(1, -1);
+    const [folders, mayImport] = [cells[0]!, cells.at(-1)!.trim()];
+    if (folders.includes('shared bottom')) base = names(folders);
+    else for (const f of names(folders)) layers[f] = mayImport === 'everything' ? ['*'] : names(mayImport);
+  }
+  return { base, layers };
+}
+
+// the key order does not matter to toEqual; the order of a row's imports does not matter either
+const sortedTable = (t: Readonly<Record<string, readonly string[]>>): Record<string, string[]> =>
+  Object.fromEntries(Object.entries(t).map(([k, v]): [string, string[]] => [k, [...v].sort()]));
+const LINTER = { base: [...(BASE as string[])].sort(), layers: sortedTable(LAYERS as Record<string, string[]>) };
+const ARCHITECTURE = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+const NUMBERS = ['no', 'one', 'two', 'three', 'four', 'five', 'six'];
+
+describe("docs/architecture.md holds the linter's table", () => {
+  test('the folder table equals LAYERS and BASE of scripts/eslint-layers.mjs', () => {
+    const doc = docTable(ARCHITECTURE);
+    expect([...doc.base].sort()).toEqual(LINTER.base);
+    expect(sortedTable(doc.layers)).toEqual(LINTER.layers);
+  });
+
+  test.each([
+    ['a row that gains an import', '| `model` |', '| `model`, `emit` |'],
+    ['a row that loses one', '| `load`, `model`, `antrea` |', '| `load`, `model` |'],
+    ['a folder missing from the table', /^\| `init\/` .*\n/m, ''],
+    ['a shared bottom file missing', ', `plural.ts`', ''],
+  ])('%s makes them differ', (_, from, to) => {
+    const edited = ARCHITECTURE.replace(from, to);
+    expect(edited).not.toBe(ARCHITECTURE);
+    const doc = docTable(edited);
+    expect({ base: [...doc.base].sort(), layers: sortedTable(doc.layers) }).not.toEqual(LINTER);
+  });
+
+  test("the exceptions paragraph counts and names the linter's exceptions", () => {
+    const paragraph = /^(\w+) exceptions? (?:is|are) written in `scripts\/eslint-layers.mjs`[\s\S]*?\n\n/m.exec(ARCHITECTURE);
+    expect(paragraph, 'a paragraph opening "<number> exceptions are written in `scripts/eslint-layers.mjs`"').not.toBeNull();
+    const files = Object.keys(EXCEPTIONS as Record<string, string[]>);
+    expect(NUMBERS.indexOf(paragraph![1]!.toLowerCase())).toBe(files.length);
+    for (const file of files) expect(paragraph![0]).toContain(`\`${file.replace(/^.*\//, '').replace(/\.ts$/, '')}\``);
   });
 });

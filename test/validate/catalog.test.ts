@@ -55,6 +55,19 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
+
+/** Files of a rules folder that hold no registered rule: a rule file missing from its index never runs. */
+const HELPERS: Readonly<Record<string, readonly string[]>> = {
+  'src/validate/rules': ['index'],
+  // the procedure's steps, shared by the transitions that dissolve a ClusterSet
+  'src/validate/transitions': ['index', 'dissolve-steps'],
+};
+function unregistered(files: readonly string[], helpers: readonly string[], ids: readonly string[]): string[] {
+  return files
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -'.ts'.length))
+    .filter((name) => !helpers.includes(name) && !ids.includes(name));
+}
 const codes = sorted(DIAGNOSTIC_CODES);
 
 /** Codes and severities from the tables of the design contract: `| \`code\` | E | … |`. */
@@ -109,6 +122,21 @@ describe('diagnostic catalog', () => {
   test.each(allRules.map((r) => r.id))('rule %s has its source and test file', (id) => {
     expect(existsSync(at(`src/validate/rules/${id}.ts`)), `src/validate/rules/${id}.ts`).toBe(true);
     expect(existsSync(at(`test/validate/rules/${id}.test.ts`)), `test/validate/rules/${id}.test.ts`).toBe(true);
+  });
+
+  test.each([
+    ['src/validate/rules', allRules.map((r) => r.id)],
+    ['src/validate/transitions', allTransitions.map((r) => r.id)],
+  ])('every rule file of %s is registered in its index.ts', (dir, ids) => {
+    expect(unregistered(readdirSync(at(dir)), HELPERS[dir]!, ids)).toEqual([]);
+  });
+
+  test.each([
+    // a rule file dropped in without its line in rules/index.ts: the check above names it
+    [['cidr-syntax.ts', 'index.ts', 'new-rule.ts'], ['cidr-syntax'], ['new-rule']],
+    [['cidr-syntax.ts', 'index.ts'], ['cidr-syntax'], []],
+  ])('files %j, registered %j: unregistered %j', (files, ids, expected) => {
+    expect(unregistered(files, ['index'], ids)).toEqual(expected);
   });
 
   test.each(allTransitions.map((r) => r.id))('transition rule %s has its source, test file, code and the severity of its page', (id) => {

@@ -1,0 +1,97 @@
+import { dirname, join, resolve } from 'node:path';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import { diagnosticStyle } from '../diagnostics/diagnostic-style';
+import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
+import { render } from '../diagnostics/render';
+import { OutputError } from '../emit/output-error';
+import { findDefinitionsDir } from '../load/find-definitions-dir';
+import { findDefinitionFiles } from '../load/load-clustersets';
+import { plural } from '../plural';
+import { runPipeline, type PipelineResult } from '../pipeline/pipeline';
+import type { EmitResult } from '../pipeline/output-sink';
+import { UsageError, type Args, type Context } from './command';
+
+/** validate and synth: find files, compile, print diagnostics, then write or compare the output. */
+export async function compileCommand(name: 'validate' | 'synth', args: Args, { io, env, docs }: Context): Promise<number> {
+  const format = (args.options.format ?? 'text') as string;
+  if (!['text', 'json', 'github'].includes(format)) throw new UsageError(`--format must be text, json or github, not "${format}"`);
+  const quiet = args.options.quiet === true;
+  // run from a subdirectory, the repository's clustersets/ is read and its dist/ beside it written
+  const definitionsDir = findDefinitionsDir(process.cwd());
+  const out = (args.options.out as string | undefined) ?? env.CDK8S_OUTDIR ?? join(dirname(definitionsDir), 'dist');
+  // the default folder named (`synth clustersets`) is the default: every definition, so the output's other ClusterSets go
+  const full = args.positionals.every((p) => resolve(p) === resolve(definitionsDir));
+
+  // results (what was checked or written) go to stdout, diagnostics to stderr; json and github are results
+  const diagnostics: Diagnostic[] = [];
+  const files = findDefinitionFiles(full ? [definitionsDir] : args.positionals, diagnostics);
+  const check = args.options.check === true;
+  // synth: the pipeline's sink is the output transaction (loaded only for synth: validate starts without emit)
+  const output =
+    name === 'synth' ? (await import('../pipeline/output-sink')).outputSink({ out, full, check, rebuild: args.options.rebuild === true }) : undefined;
+  let result: PipelineResult<EmitResult | undefined> | undefined;
+  let failure: unknown;
+  try {
+    result = files.length > 0 ? await runPipeline([{ files, load: { typescript: args.options['no-typescript'] !== true } }], output) : undefined;
+  } catch (err) {
+    // the output is untouched (or finished by the next run); the user sees the path and the reason
+    if (!(err instanceof OutputError) && !errnoCode(err)) throw err;
+    failure = err;
+  }
+  const validated = output?.validated;
+  const done = result ?? validated;
+  diagnostics.push(...(done?.diagnostics ?? []));
+  const sources = new Map(done?.revisions[0]?.texts);
+  // the summary counts every path looked at, including those that could not be read
+  const checked = new Set([...files, ...diagnostics.map((d) => d.file)]).size;
+  const style = diagnosticStyle(format, io.stderr, env);
+  const report = (extra: Diagnostic[] = []) => {
+    const all = [...diagnostics, ...extra];
+    if (style.format === 'json') io.stdout.write(render('json', all));
+    else if (all.length > 0)
+      (style.format === 'github' ? io.stdout : io.stderr).write(render(style.format, all, sources, { files: checked, color: style.color, docs }));
+    return hasErrors(all);
+  };
+  const say = (line: string) => {
+    if (!quiet && format === 'text') io.stdout.write(`${line}\n`);
+  };
+
+  if (failure || output?.problem) {
+    const action = check ? 'compare with' : 'write into';
+    const hint = 'choose an empty or absent --out, or the output of a previous synth';
+    if (failure instanceof OutputError) report([{ ...fileSystemDiagnostic(out, action, failure), message: failure.message, hint: failure.hint ?? hint }]);
+    else report([output?.problem ?? fileSystemDiagnostic((failure as NodeJS.ErrnoException).path ?? out, check ? 'read' : 'write', failure)]);
+    return 2;
+  }
+  if (!validated || name === 'validate') {
+    if (report()) return 1;
+    say(`${files.length} definition${files.length === 1 ? '' : 's'} valid`);
+    return 0;
+  }
+  const emitted = result?.result;
+  if (report() || !emitted) return 1;
+  if (check) {
+    if (emitted.stale.length > 0) {
+      // a synth without --rebuild keeps what its recorded inputs say is unchanged, edited or not
+      const repair = emitted.keptStale ? 'clusterset synth --rebuild' : 'clusterset synth';
+      io.stderr.write(`${out} is stale; run \`${repair}\` and commit the result:\n${emitted.stale.map((s) => `  ${s}`).join('\n')}\n`);
+      return 1;
+    }
+    say(`${out} is up to date (${plural(emitted.files, 'file')}, ${plural(emitted.clusters, 'cluster')})`);
+    return 0;
+  }
+  const total = `${plural(emitted.files, 'file')} for ${plural(emitted.clusters, 'cluster')}; ${plural(emitted.built, 'bundle')} built`;
+  // written and removed apart: a member removed is its files removed, not written
+  const wrote = `wrote ${plural(emitted.written, 'changed file')}`;
+  const removed = `removed ${plural(emitted.removed, 'file')}`;
+  say(
+    emitted.changed === 0
+      ? `${out} unchanged (${total})`
+      : emitted.removed === 0
+        ? `${wrote} into ${out} (${total})`
+        : emitted.written === 0
+          ? `${removed} from ${out} (${total})`
+          : `${wrote} and ${removed} in ${out} (${total})`,
+  );
+  return 0;
+}

@@ -1,0 +1,49 @@
+import { diagnosticStyle } from '../diagnostics/diagnostic-style';
+import { render } from '../diagnostics/render';
+import { findDefinitionsDir } from '../load/find-definitions-dir';
+import { hasDestructive, hasRefused } from '../plan/plan';
+import { GitError } from '../plan/read-revision';
+import { PLAN_FORMATS, renderPlan, type PlanFormat } from '../plan/render-plan';
+import type { PlanResult } from '../plan/run-plan';
+import { HELP, UsageError, type Command } from './command';
+
+/** `clusterset plan`: compile the base revision and the work tree, print what changes; 3 when destructive. */
+export const plan: Command = {
+  summary: 'what the change does to the fleet, compared with a git revision (exit 3 when destructive)',
+  arguments: '[paths...]',
+  options: {
+    base: { type: 'string', value: 'REF', description: 'git revision to compare with (default: the merge base with the default branch)' },
+    live: {
+      type: 'string',
+      value: 'DUMP',
+      repeatable: true,
+      description: 'compare with what runs instead: a cluster dump, a directory of dumps or context:NAME (repeatable; docs/adopt.md)',
+    },
+    format: { type: 'string', value: 'text|json|markdown|github', description: 'how the plan is printed (default: text)' },
+    help: HELP,
+  },
+  run: async (args, { io, env, docs }) => {
+    const format = (args.options.format ?? 'text') as PlanFormat;
+    if (!PLAN_FORMATS.includes(format)) throw new UsageError(`--format must be ${PLAN_FORMATS.join(', ')}, not "${format}"`);
+    const paths = args.positionals.length > 0 ? args.positionals : [findDefinitionsDir(process.cwd())];
+    if (args.options.live !== undefined) return (await import('../live/commands')).livePlanCommand(paths, args.options, io, env);
+    let result: PlanResult;
+    try {
+      // loaded only for plan, like synth's modules: validate starts light
+      const { runPlan } = await import('../plan/run-plan');
+      result = await runPlan({ cwd: process.cwd(), paths, ...(typeof args.options.base === 'string' && { base: args.options.base }) });
+    } catch (err) {
+      if (err instanceof GitError) throw new UsageError(err.message, 'plan');
+      throw err;
+    }
+    if (result.diagnostics.length > 0) {
+      const style = diagnosticStyle(format, io.stderr, env);
+      const files = new Set(result.diagnostics.map((d) => d.file)).size;
+      io.stderr.write(render(style.format, result.diagnostics, result.sources, { files, color: style.color, docs }));
+    }
+    if (!result.plan) return 1;
+    io.stdout.write(renderPlan(format, result.plan, result.header));
+    // a change the clusters refuse fails like an error diagnostic, before any destructive status
+    return hasRefused(result.plan) ? 1 : hasDestructive(result.plan) ? 3 : 0;
+  },
+};
