@@ -25,7 +25,12 @@ export interface LiveDump {
  * A dump is a whole cluster's objects of a few kinds: larger than a definition may be. Objects
  * stay under the 1.5 MiB etcd stores, so one value does too.
  */
-const DUMP_LIMITS: typeof YAML_LIMITS = { ...YAML_LIMITS, maxBytes: 256 * 1024 * 1024, maxExpandedBytes: 256 * 1024 * 1024, maxStringBytes: 1536 * 1024 };
+export const DUMP_LIMITS: typeof YAML_LIMITS = {
+  ...YAML_LIMITS,
+  maxBytes: 256 * 1024 * 1024,
+  maxExpandedBytes: 256 * 1024 * 1024,
+  maxStringBytes: 1536 * 1024,
+};
 
 /** A problem with a dump, at `items[index]` and `path` inside it (or the top of the file). */
 export function dumpDiagnostic(

@@ -1,13 +1,14 @@
 import { printable, printableJson } from '../diagnostics/printable';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { DUMP_LIMITS } from './read-dump';
 import { checkDefinitions } from '../pipeline/pipeline';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { errnoCode } from '../diagnostics/file-system';
 import { diagnosticStyle } from '../diagnostics/diagnostic-style';
 import { render } from '../diagnostics/render';
+import { readSourceFile } from '../load/definition-folder';
 import { findDefinitionsDir } from '../load/find-definitions-dir';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import type { ClusterSet } from '../model/clusterset';
@@ -147,13 +148,18 @@ function parseContexts(value: string | undefined): Map<string, string> {
   return map;
 }
 
+class RefusedFile extends Error {}
+
 /** `<dir>/<clusterID>.yaml`: what `kubectl get <kinds> -A -o yaml` printed for that cluster. */
 const savedObjects =
   (dir: string): ReadCluster =>
   (clusterID) => {
     const file = join(dir, `${clusterID}.yaml`);
     try {
-      return Promise.resolve(parseLiveObjects(readFileSync(file, 'utf8')));
+      // read as a definition or a dump is (#37 item 1): a link out of its folder, a FIFO or a device is refused unread
+      const read = readSourceFile(file, DUMP_LIMITS.maxBytes);
+      if (!read.ok) throw read.reason instanceof Error ? read.reason : new RefusedFile(`${String(read.reason)}; ${read.hint}`);
+      return Promise.resolve(parseLiveObjects(read.text));
     } catch (err) {
       if (errnoCode(err) === 'ENOENT') return Promise.resolve({ error: `no saved objects: ${file} does not exist` });
       if (err instanceof LiveObjectsError) return Promise.resolve({ error: `${file} is not kubectl output: ${err.message}` });

@@ -200,4 +200,17 @@ describe('hostile files in clustersets/', () => {
       for (const name of ['environ', 'outside', 'fifo']) expect(run.stderr).toMatch(new RegExp(`dumps/${name}\\.yaml:1:1: error file-system: `));
     }
   });
+
+  test('status --from reads saved objects the same way: a link out of the folder and a FIFO are refused, unread', async () => {
+    const saved = join(repo, 'saved-status');
+    mkdirSync(saved);
+    symlinkSync('/proc/self/environ', join(saved, 'good-north.yaml'));
+    symlinkSync(join(outside, 'secret.yaml'), join(saved, 'good-east.yaml'));
+    execFileSync('mkfifo', [join(saved, 'good-west.yaml')]);
+    const run = await runCli(['status', '--from', 'saved-status', 'clustersets/good.yaml'], { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 60_000 });
+    expect(run.killed, 'status --from did not end within its limit').toBe(false);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
+    expect(run.code).toBe(1);
+    for (const id of ['good-north', 'good-east', 'good-west']) expect(run.stdout).toMatch(new RegExp(`${id}\\.yaml.*(leaves its folder|kernel's state|FIFO)`));
+  });
 });
