@@ -94,24 +94,64 @@ function realpathOrSelf(path: string): string {
 export function readRevision(cwd: string, ref: string, paths: readonly string[]): Revision {
   const commit = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).trim();
   const prefix = repositoryPrefix(cwd);
-  const listed = git(cwd, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', commit, '--', ...paths.map((p) => join(prefix, p))])
-    .split('\0')
-    .filter((f) => f && DEFINITION_EXTENSIONS.includes(extname(f)) && !/\.d\.[mc]?ts$/.test(f))
+  const listed = lsTree(
+    cwd,
+    commit,
+    paths.map((p) => join(prefix, p)),
+    true,
+  )
+    .filter(({ path: f }) => DEFINITION_EXTENSIONS.includes(extname(f)) && !/\.d\.[mc]?ts$/.test(f))
     // directories are read one level deep, as the CLI does in the work tree
-    .filter((f) => paths.some((p) => f === join(prefix, p) || dirname(f) === join(prefix, p)))
-    .sort();
+    .filter(({ path: f }) => paths.some((p) => f === join(prefix, p) || dirname(f) === join(prefix, p)))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const dir = mkdtempSync(join(tmpdir(), 'clusterset-plan-'));
-  const files = listed.map((f) => f.slice(prefix.length));
-  for (const [i, f] of listed.entries()) {
-    const target = join(dir, files[i]!);
+  const files = listed.map(({ path: f }) => f.slice(prefix.length));
+  const blob = (f: string) => execFileSync('git', ['cat-file', 'blob', `${commit}:${f}`], { cwd, maxBuffer: 1 << 30 });
+  // every file of the listed definitions' folders too (a link's target, a TypeScript definition's
+  // imports), so the loader judges the revision as it judges the work tree (definition-folder.ts)
+  const folders = [...new Set(listed.map(({ path: f }) => dirname(f)))];
+  // (the repository's top folder one level deep: its subfolders are the rest of the repository, dist/ among them)
+  const support = [
+    ...lsTree(
+      cwd,
+      commit,
+      folders.filter((d) => d !== '.'),
+      true,
+    ),
+    ...(folders.includes('.') ? lsTree(cwd, commit, ['.'], false) : []),
+  ];
+  for (const { link, path: f } of support) {
+    const target = join(dir, f.slice(prefix.length));
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, execFileSync('git', ['cat-file', 'blob', `${commit}:${f}`], { cwd, maxBuffer: 1 << 30 }));
+    if (!link) {
+      writeFileSync(target, blob(f));
+      continue;
+    }
+    // a symbolic link stays one: the loader follows it inside its folder and refuses it, unread, when
+    // it leaves. One whose target leaves the revision's files points at '/' here, outside every folder,
+    // so it is refused as a link out (its target in this checkout is not the revision's business)
+    const to = blob(f).toString('utf8');
+    symlinkSync(insideDir(resolve(dirname(target), to), dir) ? to : '/', target);
   }
   // a TypeScript definition imports 'antrea-clusterset': resolve it from the repository's packages
   const modules = nearestNodeModules(cwd);
   if (modules) symlinkSync(modules, join(dir, 'node_modules'), 'dir');
   return { ref, dir, files };
 }
+
+/**
+ * The files under `paths` at `commit` (`<mode> <type> <object>\t<path>` per entry), each with whether
+ * it is a symbolic link (mode 120000); in their subfolders too when `recursive`.
+ */
+const lsTree = (cwd: string, commit: string, paths: readonly string[], recursive: boolean): { link: boolean; path: string }[] =>
+  paths.length === 0
+    ? []
+    : git(cwd, ['ls-tree', ...(recursive ? ['-r'] : []), '-z', '--full-tree', commit, '--', ...paths])
+        .split('\0')
+        .filter((line) => / blob /.test(line.slice(0, line.indexOf('\t'))))
+        .map((line) => ({ link: line.startsWith('120000 '), path: line.slice(line.indexOf('\t') + 1) }));
+
+const insideDir = (path: string, folder: string) => path === folder || path.startsWith(folder + sep);
 
 function nearestNodeModules(from: string): string | undefined {
   for (let d = resolve(from); ; d = dirname(d)) {

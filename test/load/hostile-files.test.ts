@@ -201,6 +201,30 @@ describe('hostile files in clustersets/', () => {
     }
   });
 
+  test('plan reads the base revision as the work tree is read: a link inside the folder is followed, one that leaves is refused unread', async () => {
+    const repo2 = join(tmp, 'repo-links');
+    mkdirSync(join(repo2, 'clustersets', 'within'), { recursive: true });
+    writeFileSync(join(repo2, 'clustersets', 'within', 'target.yaml'), definition('linked'));
+    symlinkSync('within/target.yaml', join(repo2, 'clustersets', 'linked.yaml'));
+    symlinkSync(join(outside, 'secret.yaml'), join(repo2, 'clustersets', 'outside.yaml'));
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo2, stdio: 'pipe' });
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    const run = await runCli(['plan', '--base', 'HEAD', 'clustersets'], {
+      cwd: repo2,
+      env: { CLUSTERSET_CANARY: CANARY },
+      limitMs: 60_000,
+    });
+    expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
+    // the same diagnostics for the base and the head: the linked definition loads on both sides, the link out is refused on both
+    const errors = `${run.stdout}${run.stderr}`;
+    expect(errors).not.toMatch(/linked\.yaml:\d+:\d+: error/);
+    for (const side of ['', 'HEAD:'])
+      expect(errors).toMatch(new RegExp(`(^|\\n)${side}clustersets/outside\\.yaml:1:1: error file-system: [^\\n]*leaves its folder`));
+    expect(errors).not.toMatch(/^\s+1 \| /m); // no code frame: nothing of a link's target is shown
+  });
+
   test('status --from reads saved objects the same way: a link out of the folder and a FIFO are refused, unread', async () => {
     const saved = join(repo, 'saved-status');
     mkdirSync(saved);
