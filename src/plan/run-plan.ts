@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { runPipeline, type CheckResult } from '../pipeline/pipeline';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { findDefinitionFiles } from '../load/load-clustersets';
@@ -61,8 +61,16 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     const run = await runPipeline([{ files: revision.files.map((f) => join(revision.dir, f)) }, { files }], hasErrors(diagnostics) ? undefined : planSink());
     const rename = (file: string) => (file.startsWith(revision.dir) ? file.slice(revision.dir.length + 1) : file);
     const named = (file: string) => (file.startsWith(revision.dir) ? `${base}:${rename(file)}` : file);
+    // a message may name a base file by its path in the temporary copy (file-system's): by `<ref>:<path>` too
+    const copies = [revision.dir, relative(process.cwd(), revision.dir)].map((d) => `${d}${sep}`);
+    const namedIn = (text: string) => copies.reduce((t, c) => t.split(c).join(`${base}:`), text);
     for (const d of run.diagnostics)
-      diagnostics.push({ ...d, file: named(d.file), ...(d.related && { related: d.related.map((r) => ({ ...r, file: named(r.file) })) }) });
+      diagnostics.push({
+        ...d,
+        file: named(d.file),
+        message: namedIn(d.message),
+        ...(d.related && { related: d.related.map((r) => ({ ...r, file: named(r.file) })) }),
+      });
     const [baseResult, headResult] = run.revisions as [CheckResult, CheckResult];
     upgradeFromMissing(baseResult.parsed, headResult.parsed, diagnostics);
     for (const [file, text] of [...baseResult.texts, ...headResult.texts]) sources.set(named(file), text);

@@ -223,6 +223,7 @@ describe('hostile files in clustersets/', () => {
     for (const side of ['', 'HEAD:'])
       expect(errors).toMatch(new RegExp(`(^|\\n)${side}clustersets/outside\\.yaml:1:1: error file-system: [^\\n]*leaves its folder`));
     expect(errors).not.toMatch(/^\s+1 \| /m); // no code frame: nothing of a link's target is shown
+    expect(errors).not.toContain('clusterset-plan-'); // the base's files by `HEAD:<path>`, never by the temporary copy's
   });
 
   test('status --from reads saved objects the same way: a link out of the folder and a FIFO are refused, unread', async () => {
