@@ -18,7 +18,17 @@ export function tree(dir: string): Tree | undefined {
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
-export const same = (a: Tree | undefined, b: Tree | undefined) => JSON.stringify(a && [...a]) === JSON.stringify(b && [...b]);
+/** The same paths in the same order with the same bytes (both absent counts as the same), compared entry by entry, not as one JSON text of each tree. */
+export function same(a: Tree | undefined, b: Tree | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.size !== b.size) return false;
+  const others = b.entries();
+  for (const [path, text] of a) {
+    const [otherPath, otherText] = others.next().value!;
+    if (path !== otherPath || text !== otherText) return false;
+  }
+  return true;
+}
 /** Every entry under a folder, files with their bytes: what --check must leave as it found it. */
 export const snapshot = (dir: string) =>
   JSON.stringify(

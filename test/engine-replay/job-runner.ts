@@ -56,13 +56,15 @@ function imageTools(): Tools {
     for (const applet of spawnSync(shell, ['--list'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean))
       if (!['kubectl', 'date', 'sleep', 'bash'].includes(applet)) symlinkSync(shell, join(bin, applet));
   // kubectl, date and sleep as shell functions (a script's shell finds a function before PATH): no
-  // process per call. The answers are a sourced file of `case` branches; a call without one is
-  // recorded and fails (exit 97), the run goes on to record the calls after it, and is thrown away.
-  const functions = `__replay_kubectl() {
+  // process per call. The answers are a function of `case` branches, read once per process (the
+  // file does not change while a Pod runs; read on every call it cost a parse of every answer's
+  // text per call); a call without one is recorded and fails (exit 97), the run goes on to record the calls after it, and is thrown away.
+  const functions = `. "$REPLAY_ANSWERS/answers.sh"
+__replay_kubectl() {
   __replay_args=
   for __replay_a in "$@"; do __replay_args="$__replay_args$__replay_a${US}"; done
   __replay_code=
-  . "$REPLAY_ANSWERS/answers.sh"
+  __replay_answer
   if [ -z "$__replay_code" ]; then printf '%s\\n' "$__replay_args" >> "$REPLAY_ANSWERS/misses"; __replay_out=; __replay_err=; __replay_blocked=; __replay_code=97; fi
   printf '%s' "$__replay_out"
   printf '%s' "$__replay_err" >&2
@@ -97,7 +99,7 @@ function answersScript(answers: ReadonlyMap<string, KubectlAnswer>): string {
     ([key, a]) =>
       `  ${quote(key)}) __replay_out=${quote(a.stdout)}; __replay_err=${quote(a.stderr)}; __replay_blocked=${a.blocked ? 1 : "''"}; __replay_code=${a.code} ;;`,
   );
-  return `case "$__replay_args" in\n${branches.join('\n')}\nesac\n`;
+  return `__replay_answer() {\ncase "$__replay_args" in\n${branches.join('\n')}\nesac\n}\n`;
 }
 
 interface Memo {

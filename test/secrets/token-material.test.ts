@@ -19,6 +19,8 @@ const FOUND: Record<string, string> = {
   'token: <base64>': `token: ${base64(JWT)}`,
   'a JWT inside other text': `Bearer ${JWT}.`,
   'a base64 PEM block': base64('-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\n'),
+  // the shortest run the scan decodes: 40 characters, a 30-character JWT's base64
+  'the base64 of a 30-character JWT (40 characters)': base64('eyJhbGciOiJ.eyJzdWIi.c2lnbmF0d'),
 };
 
 const file = (value: string) => ({
