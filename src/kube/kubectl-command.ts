@@ -33,8 +33,7 @@ export const fluxKustomizationsOf = (clusterSet: string): string => `app.kuberne
  * (PRUNE_OFF_PATCH says why).
  */
 export const removeFluxKustomizations = (context: string, namespace: string, selector: string): string =>
-  `kubectl --context ${context} -n ${shellQuote(namespace)} get ${KUSTOMIZATION_RESOURCE} -l ${selector} -o name | while read -r k; do ` +
-  `kubectl --context ${context} -n ${shellQuote(namespace)} patch "$k" ${PRUNE_OFF_PATCH} && kubectl --context ${context} -n ${shellQuote(namespace)} delete "$k"; done`;
+  patchThenDeleteEach(context, namespace, KUSTOMIZATION_RESOURCE, selector, PRUNE_OFF_PATCH);
 
 /** Argo CD's Application resource, by its full name. */
 export const APPLICATION_RESOURCE = 'applications.argoproj.io';
@@ -52,5 +51,10 @@ export const FINALIZERS_OFF_PATCH = `--type merge -p '{"metadata":{"finalizers":
  * (deleted with `--cascade=orphan`), or the ApplicationSet controller puts the finalizer back.
  */
 export const removeArgoApplications = (context: string, namespace: string, selector: string): string =>
-  `kubectl --context ${context} -n ${shellQuote(namespace)} get ${APPLICATION_RESOURCE} -l ${selector} -o name | while read -r a; do ` +
-  `kubectl --context ${context} -n ${shellQuote(namespace)} patch "$a" ${FINALIZERS_OFF_PATCH} && kubectl --context ${context} -n ${shellQuote(namespace)} delete "$a"; done`;
+  patchThenDeleteEach(context, namespace, APPLICATION_RESOURCE, selector, FINALIZERS_OFF_PATCH);
+
+/** Each `resource` of `namespace` that `selector` lists on `context`: `patch` it, then delete it (a shell loop). */
+function patchThenDeleteEach(context: string, namespace: string, resource: string, selector: string, patch: string): string {
+  const kubectl = `kubectl --context ${context} -n ${shellQuote(namespace)}`;
+  return `${kubectl} get ${resource} -l ${selector} -o name | while read -r o; do ${kubectl} patch "$o" ${patch} && ${kubectl} delete "$o"; done`;
+}

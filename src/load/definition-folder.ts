@@ -123,4 +123,5 @@ function notRegular(stats: Stats): string | undefined {
   return 'it is not a regular file';
 }
 
-const inside = (path: string, folder: string) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+/** Whether `path` is `folder` or under it (both absolute). */
+export const inside = (path: string, folder: string) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
+import { inside } from '../load/definition-folder';
 import { DEFINITION_EXTENSIONS } from '../load/load-clustersets';
 
 /** The definition files of one git revision, copied out of the object store (never the work tree). */
@@ -68,8 +69,7 @@ export function checkRepository(cwd: string, base: string | undefined, paths: re
   // git's own words for this are "fatal: … is outside repository"
   const top = realpathSync(git(cwd, ['rev-parse', '--show-toplevel']).trim());
   for (const p of paths) {
-    const inside = relative(top, realpathOrSelf(resolve(cwd, p)));
-    if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
+    if (!inside(realpathOrSelf(resolve(cwd, p)), top))
       throw new GitError(
         `${p} is outside the repository at ${top}: plan compares definitions with a git revision of this repository; name definitions inside it, or check a file elsewhere with \`clusterset validate\``,
       );
@@ -131,7 +131,7 @@ export function readRevision(cwd: string, ref: string, paths: readonly string[])
     // it leaves. One whose target leaves the revision's files points at '/' here, outside every folder,
     // so it is refused as a link out (its target in this checkout is not the revision's business)
     const to = blob(f).toString('utf8');
-    symlinkSync(insideDir(resolve(dirname(target), to), dir) ? to : '/', target);
+    symlinkSync(inside(resolve(dirname(target), to), dir) ? to : '/', target);
   }
   // a TypeScript definition imports 'antrea-clusterset': resolve it from the repository's packages
   const modules = nearestNodeModules(cwd);
@@ -150,8 +150,6 @@ const lsTree = (cwd: string, commit: string, paths: readonly string[], recursive
         .split('\0')
         .filter((line) => / blob /.test(line.slice(0, line.indexOf('\t'))))
         .map((line) => ({ link: line.startsWith('120000 '), path: line.slice(line.indexOf('\t') + 1) }));
-
-const insideDir = (path: string, folder: string) => path === folder || path.startsWith(folder + sep);
 
 function nearestNodeModules(from: string): string | undefined {
   for (let d = resolve(from); ; d = dirname(d)) {

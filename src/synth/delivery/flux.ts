@@ -6,7 +6,6 @@ import { LAYERS } from '../layers';
 import { asKubeObject } from '../../kube/kube-object';
 import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
-import { VERIFY_DEADLINE_SECONDS } from '../parts/verify-job';
 import { EXPORTS_DIRECTORY, exportDirectory, layerDirectory, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY } from './layer-paths';
 
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
@@ -92,6 +91,14 @@ function kustomization(
   };
 }
 
+/** A unit after the cluster's last layer (exports, verification, Tier restart): nothing depends on it. */
+const afterLastLayer = (
+  inputs: ClusterDeliveryInputs,
+  flux: FluxDelivery,
+  unit: { readonly name: string; readonly label: string; readonly dir: string; readonly guarded?: boolean },
+  extra: Partial<IKustomization['spec']> = {},
+): IKustomization => kustomization(inputs, flux, { ...unit, dependsOn: [layerName(inputs.clusterSet, inputs.clusterID, LAYERS.length - 1)] }, extra);
+
 /**
  * One Kustomization per application Namespace the cluster exports from, after the cluster's last
  * layer, and nothing depends on it: until the application's delivery creates the Namespace, its
@@ -104,12 +111,11 @@ function kustomization(
  */
 function exportKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
   const { clusterSet, clusterID } = inputs;
-  const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
   return inputs.exportNamespaces.map((ns) =>
-    kustomization(
+    afterLastLayer(
       inputs,
       flux,
-      { name: exportKustomizationName(clusterSet, clusterID, ns), label: 'exports', dir: exportDirectory(ns), dependsOn: [last], guarded: false },
+      { name: exportKustomizationName(clusterSet, clusterID, ns), label: 'exports', dir: exportDirectory(ns), guarded: false },
       fluxExportHealthChecks(),
     ),
   );
@@ -129,16 +135,8 @@ export const exportKustomizationName = (clusterSet: string, clusterID: string, n
  */
 function verifyKustomization(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
   if (!inputs.verify) return [];
-  const { clusterSet, clusterID } = inputs;
-  const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
-  return [
-    kustomization(
-      inputs,
-      flux,
-      { name: verifyKustomizationName(clusterSet, clusterID), label: VERIFY_DIRECTORY, dir: VERIFY_DIRECTORY, dependsOn: [last] },
-      { timeout: VERIFY_TIMEOUT },
-    ),
-  ];
+  const name = verifyKustomizationName(inputs.clusterSet, inputs.clusterID);
+  return [afterLastLayer(inputs, flux, { name, label: VERIFY_DIRECTORY, dir: VERIFY_DIRECTORY }, { timeout: VERIFY_TIMEOUT })];
 }
 
 /**
@@ -161,24 +159,18 @@ export const verifyKustomizationName = (clusterSet: string, clusterID: string): 
  */
 function tierRestartKustomization(inputs: ClusterDeliveryInputs, flux: FluxDelivery): IKustomization[] {
   if (!inputs.tierRestart) return [];
-  const { clusterSet, clusterID } = inputs;
-  const last = layerName(clusterSet, clusterID, LAYERS.length - 1);
-  return [
-    kustomization(inputs, flux, {
-      name: tierRestartKustomizationName(clusterSet, clusterID),
-      label: TIER_RESTART_DIRECTORY,
-      dir: TIER_RESTART_DIRECTORY,
-      dependsOn: [last],
-      guarded: false,
-    }),
-  ];
+  const name = tierRestartKustomizationName(inputs.clusterSet, inputs.clusterID);
+  return [afterLastLayer(inputs, flux, { name, label: TIER_RESTART_DIRECTORY, dir: TIER_RESTART_DIRECTORY, guarded: false })];
 }
 
 /** `<clusterset>-<clusterID>-tier-restart`: its name cannot be another unit's, for the reasons `verifyKustomizationName` gives. */
 export const tierRestartKustomizationName = (clusterSet: string, clusterID: string): string => engineName(clusterSet, clusterID, TIER_RESTART_DIRECTORY);
 
-/** The Job's `activeDeadlineSeconds`: Flux waits as long as the Job may take. */
-const VERIFY_TIMEOUT = `${VERIFY_DEADLINE_SECONDS / 60}m`;
+/**
+ * How long a verify unit waits for its Job before it reports it not Ready (and tries again at its
+ * interval); the Job itself has no deadline (verify-job.ts: it first waits for its connection).
+ */
+const VERIFY_TIMEOUT = '60m';
 
 function layerKustomizations(inputs: ClusterDeliveryInputs, flux: FluxDelivery, after: string | undefined): IKustomization[] {
   const { clusterSet, clusterID } = inputs;

@@ -92,9 +92,6 @@ function rulesOf(reads: readonly ReadRule[]): object[] {
     .map((e) => ({ apiGroups: [e.group], resources: [e.resource], resourceNames: [...e.names].sort(), verbs: ['get'] }));
 }
 
-/** How long a Flux verify unit waits for its Job before it reports it not Ready (and tries again at its interval). */
-export const VERIFY_DEADLINE_SECONDS = 3600;
-
 /**
  * Before its checks, the Job waits until the member's ClusterSet exists and is connected: nothing
  * orders an Argo CD Application after another, so the verification's own Application may start
