@@ -48,7 +48,7 @@ function edges(definition: unknown) {
   return found;
 }
 
-export default function bench(): void {
+export default async function bench(): Promise<void> {
   const runs = Number(process.env.FUZZ_RUNS ?? 10_000);
   const seed = Number(process.env.FUZZ_SEED ?? 33);
   const kustomizeBudget = haveKubectl ? Number(process.env.FUZZ_KUSTOMIZE ?? 400) : 0;
@@ -73,7 +73,7 @@ export default function bench(): void {
     const e = edges(definition);
     for (const k of Object.keys(generated) as (keyof typeof generated)[]) if (e[k]) generated[k]++;
     try {
-      const outcome = compileData(definition);
+      const outcome = await compileData(definition);
       // what a CI log shows of the definition: its diagnostics in every format, with its text for code frames
       const sources = new Map([['generated.yaml', stringify(definition)]]);
       for (const format of ['text', 'json', 'github'] as const) {

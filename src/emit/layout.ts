@@ -169,20 +169,6 @@ export const SHARED_ROOT = '_shared';
 /** The largest object we emit: 1 MiB. */
 export const MAX_OBJECT_BYTES = 1024 * 1024;
 
-/** Every file of one definition's output, shared units included, checked; diagnostics for any self-check failure. */
-export function layoutClusterSet(output: ClusterSetOutput, diagnostics: Diagnostic[], cache = new EmitCache()): OutputFile[] {
-  const files: OutputFile[] = [];
-  const units = new Map<string, SharedUnit>();
-  for (const bundle of output.bundles) {
-    const laid = layoutBundle(output, bundle, diagnostics, cache);
-    files.push(...laid.files);
-    for (const u of laid.units) units.set(u.dir, u);
-  }
-  files.push(...layoutShared(output, output.engines, diagnostics, cache));
-  for (const unit of [...units.values()].sort((a, b) => cmp(a.dir, b.dir))) files.push(...unit.files);
-  return files;
-}
-
 /** One bundle's own files (`<clusterset>/<clusterID>/…`) and the shared units its layers list. */
 export function layoutBundle(output: LayoutContext, bundle: Bundle, diagnostics: Diagnostic[], cache: EmitCache): { files: OutputFile[]; units: SharedUnit[] } {
   const dir = `${output.name}/${bundle.clusterID}`;

@@ -6,6 +6,7 @@ import type { SourceFile } from '../load/source-file';
 import { parseClusterSet, type ParsedClusterSet } from '../model/parse-clusterset';
 import { scanDefinitionText, scanOutputFiles } from '../secrets/scan-secrets';
 import type { Bundle, BundleSource, ClusterSetSources } from '../synth/synth-clusterset';
+import type { Rule } from '../validate/rule';
 import { runFleetRules, runRawRules, runRules } from '../validate/run-rules';
 import { checkWhatRemains } from '../validate/salvage';
 import type * as Stages from './stages';
@@ -23,8 +24,13 @@ import type * as Stages from './stages';
  * runPipelineSync (run-sync.ts) performs while this thread waits.
  */
 
-/** What one revision of the definitions is: files to load, or sources already loaded (the construct's). */
-export type PipelineInput = { readonly files: readonly string[]; readonly load?: LoadOptions } | { readonly sources: readonly SourceFile[] };
+/**
+ * What one revision of the definitions is: files to load, or sources already loaded (the
+ * construct's); and the rules it runs, every rule unless a test shows what one of them prevents.
+ */
+export type PipelineInput = ({ readonly files: readonly string[]; readonly load?: LoadOptions } | { readonly sources: readonly SourceFile[] }) & {
+  readonly rules?: readonly Rule[];
+};
 
 /** One revision after validation. */
 export interface CheckResult {
@@ -173,7 +179,7 @@ function* validate(input: PipelineInput): Generator<Effect, CheckResult, unknown
 
   // model: shape, enums and defaults (zod); rules over raw data run even when that fails
   const parsed = sources.flatMap((source) => {
-    runRawRules(source, diagnostics);
+    runRawRules(source, diagnostics, input.rules);
     const p = parseClusterSet(source, diagnostics);
     // a schema error does not hide the rest: the rules run over what can be checked
     if (!p) checkWhatRemains(source, diagnostics);
@@ -184,9 +190,9 @@ function* validate(input: PipelineInput): Generator<Effect, CheckResult, unknown
   for (const source of sources) yield { kind: 'scan-definition', file: source.file, text: source.text || JSON.stringify(source.data, null, 2), diagnostics };
 
   // validate: cross-field and cross-cluster rules over the effective settings, then across definitions
-  for (const p of parsed) runRules(p, diagnostics);
+  for (const p of parsed) runRules(p, diagnostics, input.rules);
   duplicateClusterSetNames(parsed, diagnostics);
-  runFleetRules(parsed, diagnostics);
+  runFleetRules(parsed, diagnostics, input.rules);
   return { diagnostics, sources, parsed, texts };
 }
 

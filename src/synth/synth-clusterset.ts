@@ -8,7 +8,7 @@ import { crdObject, crdsFor, type AntreaRelease } from '../antrea/release';
 import { releaseFor } from '../antrea/releases';
 import { COMPILER } from '../compiler-version';
 import { BundleChart, renderedOnce } from './bundle-chart';
-import { annotateForDelivery, deliveryObjects, deliverySources, type DeliverySources } from './delivery';
+import { annotateForDelivery, deliverySources, type DeliverySources } from './delivery';
 import { roleOf, type Role } from './delivery/engine-names';
 import { clusterSetNotes } from './notes';
 import type { KubeObject } from '../kube/kube-object';
@@ -60,12 +60,6 @@ export interface ClusterSetOutput {
 
 /** A ClusterSet whose bundles are built on demand, one at a time (bounded memory for a fleet). */
 export type ClusterSetSources = Omit<ClusterSetOutput, 'bundles' | 'engines'> & { readonly sources: readonly BundleSource[] };
-
-/** One cdk8s App per cluster bundle: a single App for a fleet synthesizes superlinearly. */
-export function synthClusterSet(parsed: ParsedClusterSet): ClusterSetOutput {
-  const { sources, ...rest } = clusterSetSources(parsed);
-  return { ...rest, bundles: sources.map((s) => s.synth()), engines: deliveryObjects(rest.delivery) };
-}
 
 /** The ClusterSet's shared outputs, and one source per bundle that builds it when asked. */
 export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
@@ -164,6 +158,7 @@ function bundleSource(ctx: BundleContext, shared: string, hashed: ReadonlyMap<Ef
     synth: () => {
       // Antrea installed elsewhere brings its own core CRDs (the chart's crds/)
       const crdModels = crdsFor(release, { core: cluster.cluster.install === 'full', leader: cluster.isLeader, member: cluster.isMember });
+      // one cdk8s App per bundle: one App holding a fleet synthesizes superlinearly (bench/synth.bench.ts)
       const chart = new BundleChart(new App(), cluster.clusterID, ctx);
       // CRDs are static per release and shared parts depend on a few inputs: shared frozen values,
       // not per-cluster constructs, so a fleet builds, serializes and checks them once

@@ -2,15 +2,11 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
-import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { fastYaml } from '../../src/fast-yaml';
 import { canonical, toYaml, yamlV2 as printableYamlV2 } from '../../src/emit/serialize';
 import { needsEscapes } from '../../src/diagnostics/printable';
-import type { SourceFile } from '../../src/load/source-file';
-import { parseClusterSet } from '../../src/model/parse-clusterset';
-import { synthClusterSet } from '../../src/synth/synth-clusterset';
 import { READER_SAFE } from '../../src/yaml-readers';
-import { runRules } from '../../src/validate/run-rules';
+import { compileSource, dataSource } from '../helpers/compile-data';
 import { SUPPORTED_VERSIONS } from '../helpers/releases';
 
 // The fast writer is only worth having if its bytes are yaml v2's: whatever it writes must equal
@@ -159,14 +155,10 @@ test('the fast writer leaves to yaml v2 what it cannot be sure of', () => {
   expect(fastYaml([1])).toBeUndefined();
 });
 
-test.each(SUPPORTED_VERSIONS)("every object of a fleet's bundles and engine folders takes the fast writer, CRDs included (%s)", (version) => {
-  const source: SourceFile = { file: 'fleet.yaml', text: '', data: fleet(6, { version }), locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) };
-  const diagnostics: Diagnostic[] = [];
-  const parsed = parseClusterSet(source, diagnostics)!;
-  runRules(parsed, diagnostics);
-  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  const output = synthClusterSet(parsed);
-  const objects = [...output.bundles.flatMap((b) => b.objects), ...Object.values(output.engines).flat()];
+test.each(SUPPORTED_VERSIONS)("every object of a fleet's bundles and engine folders takes the fast writer, CRDs included (%s)", async (version) => {
+  const { validate, output } = await compileSource(dataSource(fleet(6, { version }), 'fleet.yaml'));
+  expect(validate.filter((d) => d.severity === 'error')).toEqual([]);
+  const objects = [...output!.bundles.flatMap((b) => b.objects), ...Object.values(output!.engines).flat()];
   expect(objects.filter((o) => o.kind === 'CustomResourceDefinition').length).toBeGreaterThan(20);
   expect(objects.filter((o) => fastYaml(o) === undefined).map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
 });

@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { checkDefinitions } from '../../src/pipeline/pipeline';
-import { EmitCache, layoutClusterSet } from '../../src/emit/layout';
-import { synthClusterSet } from '../../src/synth/synth-clusterset';
+import { compile, type CompileResult } from '../../src/compile';
 import type { ClusterSetOutput } from '../../src/synth/synth-clusterset';
 import type { ClusterSet } from '../../src/model/clusterset';
+import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { ApiServer } from './api-server';
 import { Fleet } from './controllers';
 import type { Obj } from './kube';
@@ -47,40 +46,48 @@ export interface Compiled {
 
 const scratch = () => mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? '/dev/shm', 'engine-replay-'));
 
-/** One emit cache for the whole run: the same shared units are laid out once, as in one synth of many definitions. */
-const cache = new EmitCache();
+/**
+ * `compile()` of a definition, once per text: test files share their worker, and many replay the
+ * same example. The definition is written where `clusterset synth` reads one
+ * (`clustersets/<name>.yaml` beside `dist/`), so even manifest.json is the file synth writes.
+ */
+const compiled = new Map<string, Promise<CompileResult>>();
+
+function compileText(name: string, text: string): Promise<CompileResult> {
+  let result = compiled.get(text);
+  if (!result) {
+    const dir = scratch();
+    const file = join(dir, 'clustersets', `${name}.yaml`);
+    mkdirSync(dirname(file));
+    writeFileSync(file, text);
+    result = compile({ files: [file], outDir: join(dir, 'dist') }).finally(() => rmSync(dir, { recursive: true, force: true }));
+    compiled.set(text, result);
+  }
+  return result;
+}
 
 /**
- * Compiles a definition and returns the files `synth` writes (paths under `dist/`): the pipeline of
- * `compile()`, load to layout, without its secret scans, which only refuse and never change a file.
+ * Compiles a definition as `clusterset synth` does (compile(): the pipeline into its memory sink)
+ * and returns the very files synth writes, by their paths under `dist/`
+ * (replayed-is-synth.test.ts holds them to the committed dist/).
  */
 export async function compileDefinition(definition: DefinitionData): Promise<Compiled> {
-  const dir = scratch();
-  try {
-    const file = join(dir, `${definition.metadata.name}.yaml`);
-    writeFileSync(file, stringify(definition));
-    const { diagnostics, parsed } = await checkDefinitions([file]);
-    const fail = () => {
-      const errors = diagnostics.filter((d) => d.severity === 'error');
-      if (errors.length > 0) throw new Error(`${definition.metadata.name}: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
-    };
-    fail();
-    const output = synthClusterSet(parsed[0]!);
-    const files = layoutClusterSet(output, diagnostics, cache);
-    fail();
-    const delivery = parsed[0]!.definition.spec.delivery;
-    return {
-      revision: Revision.fromOutput(files),
-      output,
-      definition: parsed[0]!.definition,
-      forEngine: (engine) => {
-        const path = delivery[engine]?.path.replace(/^\.\/|\/$/g, '') ?? 'dist';
-        return { revision: Revision.fromOutput(files, path), folder: `${path}/${output.name}/${engine}` };
-      },
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { diagnostics, sources, outputs, files } = await compileText(definition.metadata.name, stringify(definition));
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new Error(`${definition.metadata.name}: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
+  const output = outputs[0]!;
+  // the definition as the pipeline read it (its schema's defaults applied)
+  const parsed = parseClusterSet(sources[0]!, [])!.definition;
+  const delivery = parsed.spec.delivery;
+  return {
+    revision: Revision.fromOutput(files),
+    output,
+    definition: parsed,
+    forEngine: (engine) => {
+      const path = delivery[engine]?.path.replace(/^\.\/|\/$/g, '') ?? 'dist';
+      return { revision: Revision.fromOutput(files, path), folder: `${path}/${output.name}/${engine}` };
+    },
+  };
 }
 
 /** Both engines for every cluster, whatever the definition names, so each example replays in each. */

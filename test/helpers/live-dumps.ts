@@ -1,5 +1,7 @@
 import { stringify } from 'yaml';
 import { antreaCoreObjects } from '../../src/antrea/workloads';
+import { compile } from '../../src/compile';
+import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import type { ClusterSet } from '../../src/model/clusterset';
 import { dumpKinds, OPTIONAL_KINDS, type DumpRole } from '../../src/live/dump-kinds';
@@ -135,4 +137,16 @@ export function simulateDumps(definition: ClusterSet, output: ClusterSetOutput):
     dumps.set(c.clusterID, stringify({ apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } }, { lineWidth: 0 }));
   }
   return dumps;
+}
+
+/**
+ * A definition file's ClusterSet running: the dumps of clusters that run what `clusterset synth`
+ * builds for it (compile(), the pipeline into memory), and the definition as the pipeline read it.
+ */
+export async function runningClusterSet(file: string): Promise<{ definition: ClusterSet; dumps: Map<string, string> }> {
+  const { diagnostics, sources, outputs } = await compile({ files: [file] });
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new Error(`${file}: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
+  const definition = parseClusterSet(sources[0]!, [])!.definition;
+  return { definition, dumps: simulateDumps(definition, outputs[0]!) };
 }

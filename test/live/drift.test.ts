@@ -2,10 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { checkDefinitions } from '../../src/pipeline/pipeline';
 import { runLivePlan } from '../../src/live/live-plan';
-import { synthClusterSet } from '../../src/synth/synth-clusterset';
-import { simulateDumps } from '../helpers/live-dumps';
+import { runningClusterSet } from '../helpers/live-dumps';
 
 // plan --live against clusters that drifted from the definition: each drift is a line of plan's
 // classes, or an object count; what nobody manages is never a change.
@@ -18,8 +16,7 @@ type Item = { kind: string; metadata: { name: string; namespace?: string; annota
 type List = { items: Item[] };
 
 async function planAfter(drift: (dumps: Map<string, List>) => void) {
-  const parsed = (await checkDefinitions([DEFINITION])).parsed[0]!;
-  const dumps = new Map([...simulateDumps(parsed.definition, synthClusterSet(parsed))].map(([id, text]) => [id, parse(text) as List]));
+  const dumps = new Map([...(await runningClusterSet(DEFINITION)).dumps].map(([id, text]) => [id, parse(text) as List]));
   drift(dumps);
   const dir = mkdtempSync(join(tmp, 'case-'));
   for (const [id, list] of dumps) writeFileSync(join(dir, `${id}.yaml`), stringify(list));
@@ -87,8 +84,7 @@ describe('plan --live shows drift', () => {
   });
 
   test('a member whose dump is missing: refused, with the member named', async () => {
-    const parsed = (await checkDefinitions([DEFINITION])).parsed[0]!;
-    const texts = simulateDumps(parsed.definition, synthClusterSet(parsed));
+    const texts = (await runningClusterSet(DEFINITION)).dumps;
     const dir = mkdtempSync(join(tmp, 'case-'));
     for (const [id, text] of texts) if (id !== 'test-cluster-west') writeFileSync(join(dir, `${id}.yaml`), text);
     const result = await runLivePlan({ cwd: process.cwd(), paths: [DEFINITION], dumps: [dir] });
@@ -101,8 +97,7 @@ describe('plan --live shows drift', () => {
 });
 
 test('a running member the head leaves out: nothing the engines applied, so nothing is revoked', async () => {
-  const parsed = (await checkDefinitions([DEFINITION])).parsed[0]!;
-  const texts = simulateDumps(parsed.definition, synthClusterSet(parsed));
+  const texts = (await runningClusterSet(DEFINITION)).dumps;
   const dir = mkdtempSync(join(tmp, 'case-'));
   for (const [id, text] of texts) writeFileSync(join(dir, `${id}.yaml`), text);
   const head = join(dir, 'head.yaml');

@@ -10,8 +10,7 @@ import { readDump, type LiveDump } from '../../src/live/read-dump';
 import { writeDefinition } from '../../src/live/write-definition';
 import type { ClusterSet } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
-import { synthClusterSet } from '../../src/synth/synth-clusterset';
-import { simulateDumps } from '../helpers/live-dumps';
+import { runningClusterSet } from '../helpers/live-dumps';
 
 // The round trip is the test of adoption (issue #29): definition → synth → the dumps of the
 // clusters that run it → import → the same definition, and plan --live finds nothing to change.
@@ -60,11 +59,7 @@ function comparable(d: ClusterSet): unknown {
 }
 
 export async function importRoundTrip(file: string): Promise<{ original: ClusterSet; imported: string; dumps: string[]; diagnostics: Diagnostic[] }> {
-  const checked = await checkDefinitions([file]);
-  expect(checked.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  const parsed = checked.parsed[0]!;
-  const original = parsed.definition;
-  const texts = simulateDumps(original, synthClusterSet(parsed));
+  const { definition: original, dumps: texts } = await runningClusterSet(file);
   const diagnostics: Diagnostic[] = [];
   const dir = mkdtempSync(join(tmp, 'case-'));
   const dumps: string[] = [];

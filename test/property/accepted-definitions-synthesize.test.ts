@@ -16,11 +16,11 @@ const RUNS = SOAK ? 200 : 50;
 // string field, and no file may hold a name a file system refuses or a character no output shows
 // as it is. A few hundred generated definitions here; `npm run bench -- fuzz` runs ten thousand
 // and builds their bundles with kubectl kustomize.
-test('a definition validate accepts synthesizes with only schema-valid objects; nothing crashes', () => {
+test('a definition validate accepts synthesizes with only schema-valid objects; nothing crashes', async () => {
   let valid = 0;
-  fc.assert(
-    fc.property(definitionArbitrary, (definition) => {
-      const outcome = compileData(definition);
+  await fc.assert(
+    fc.asyncProperty(definitionArbitrary, async (definition) => {
+      const outcome = await compileData(definition);
       if (outcome.valid) {
         valid++;
         expect(outcome.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

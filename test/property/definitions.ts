@@ -5,11 +5,8 @@
 import fc from 'fast-check';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { parseAllDocuments } from 'yaml';
-import { EmitCache, layoutClusterSet, type OutputFile } from '../../src/emit/layout';
-import type { SourceFile } from '../../src/load/source-file';
-import { parseClusterSet } from '../../src/model/parse-clusterset';
-import { synthClusterSet } from '../../src/synth/synth-clusterset';
-import { runRawRules, runRules } from '../../src/validate/run-rules';
+import type { OutputFile } from '../../src/emit/layout';
+import { compileSource, dataSource } from '../helpers/compile-data';
 import { SUPPORTED_VERSIONS } from '../helpers/releases';
 import { CORPUS } from '../hostile/corpus';
 
@@ -331,17 +328,11 @@ export interface Outcome {
   readonly files: readonly OutputFile[];
 }
 
-/** validate, then (when valid) synth and every emit self-check, in memory; throws only on a bug. */
-export function compileData(data: unknown): Outcome {
-  const source: SourceFile = { file: 'generated.yaml', text: '', data, locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) };
-  const diagnostics: Diagnostic[] = [];
-  runRawRules(source, diagnostics);
-  const parsed = parseClusterSet(source, diagnostics);
-  if (parsed) runRules(parsed, diagnostics);
-  if (!parsed || diagnostics.some((d) => d.severity === 'error')) return { valid: false, diagnostics, files: [] };
-  const emitted: Diagnostic[] = [];
-  const files = layoutClusterSet(synthClusterSet(parsed), emitted, new EmitCache());
-  return { valid: true, diagnostics: emitted, files };
+/** validate, then (when valid) synth and every check stage, in memory: the pipeline synth runs; throws only on a bug. */
+export async function compileData(data: unknown): Promise<Outcome> {
+  const { validate, check, files } = await compileSource(dataSource(data, 'generated.yaml'));
+  if (validate.some((d) => d.severity === 'error')) return { valid: false, diagnostics: validate, files: [] };
+  return { valid: true, diagnostics: check, files };
 }
 
 /** contents already read both ways: shared units and engine files recur across definitions */

@@ -1,13 +1,9 @@
 import { expect, test } from 'vitest';
 import { fleet } from '../../bench/fleet';
-import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import type { SourceFile } from '../../src/load/source-file';
 import type { ClusterSetInput } from '../../src/model/clusterset';
-import { parseClusterSet } from '../../src/model/parse-clusterset';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { antreaCoreKey } from '../../src/synth/parts/antrea-core';
-import { synthClusterSet } from '../../src/synth/synth-clusterset';
-import { runRules } from '../../src/validate/run-rules';
+import { compileSource, dataSource } from '../helpers/compile-data';
 import { LATEST } from '../helpers/releases';
 
 // Shared parts (context.ts): Antrea core depends on a cluster's Antrea settings alone, a member's
@@ -15,15 +11,12 @@ import { LATEST } from '../helpers/releases';
 // object (which emit serializes and checks once), any difference in them gives the cluster its
 // own objects, and nothing else of the cluster gets in.
 
-function synth(input: ClusterSetInput) {
-  const source: SourceFile = { file: 'fleet.yaml', text: '', data: input, locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) };
-  const diagnostics: Diagnostic[] = [];
-  const parsed = parseClusterSet(source, diagnostics)!;
-  runRules(parsed, diagnostics);
-  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  const output = synthClusterSet(parsed);
+/** The pipeline into memory (compile()'s sink); an object of a cluster's bundle by kind and name. */
+async function synth(input: ClusterSetInput) {
+  const { validate, check, output } = await compileSource(dataSource(input, 'fleet.yaml'));
+  expect([...validate, ...check].filter((d) => d.severity === 'error')).toEqual([]);
   return (id: string, kind = 'DaemonSet', name = 'antrea-agent'): KubeObject =>
-    output.bundles.find((b) => b.clusterID === id)!.objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+    output!.bundles.find((b) => b.clusterID === id)!.objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 }
 
 type Cluster = { clusterID: string; cloud?: string; namespace?: string; network?: Record<string, unknown> };
@@ -32,8 +25,8 @@ const withCluster = (input: ClusterSetInput, id: string, change: Omit<Cluster, '
   return { ...input, spec: { ...input.spec, clusters: spec.clusters.map((c) => (c.clusterID === id ? { ...c, ...change } : c)) } } as ClusterSetInput;
 };
 
-test('members with the same Antrea settings share Antrea core by identity, frozen, across runs', () => {
-  const object = synth(fleet(4));
+test('members with the same Antrea settings share Antrea core by identity, frozen, across runs', async () => {
+  const object = await synth(fleet(4));
   expect(object('cluster-1')).toBe(object('cluster-2'));
   expect(object('cluster-1', 'ClusterRole', 'antrea-agent')).toBe(object('cluster-3', 'ClusterRole', 'antrea-agent'));
   expect(Object.isFrozen(object('cluster-1'))).toBe(true);
@@ -41,17 +34,17 @@ test('members with the same Antrea settings share Antrea core by identity, froze
   // the leader keeps Multi-cluster off in its agents: other settings, other objects
   expect(object('cluster-0')).not.toEqual(object('cluster-1'));
   // a second run of the process renders nothing again
-  expect(synth(fleet(4))('cluster-1')).toBe(object('cluster-1'));
+  expect((await synth(fleet(4)))('cluster-1')).toBe(object('cluster-1'));
 });
 
-test('a cluster whose Antrea settings differ gets its own Antrea core; its other settings do not matter', () => {
-  const object = synth(withCluster(fleet(4), 'cluster-2', { cloud: 'EKS', network: { trafficEncapMode: 'networkPolicyOnly' } }));
+test('a cluster whose Antrea settings differ gets its own Antrea core; its other settings do not matter', async () => {
+  const object = await synth(withCluster(fleet(4), 'cluster-2', { cloud: 'EKS', network: { trafficEncapMode: 'networkPolicyOnly' } }));
   expect(object('cluster-2', 'ConfigMap', 'antrea-config')).not.toEqual(object('cluster-1', 'ConfigMap', 'antrea-config'));
   expect(object('cluster-2', 'DaemonSet', 'antrea-node-init')).toBeDefined();
   expect(object('cluster-1', 'DaemonSet', 'antrea-node-init')).toBeUndefined();
   expect(object('cluster-3')).toBe(object('cluster-1'));
   // cluster-1 differs from a plain member in its Gateway, CIDRs and name only: none reaches Antrea core
-  const plain = synth(fleet(4, { changedMember: 1 }));
+  const plain = await synth(fleet(4, { changedMember: 1 }));
   expect(plain('cluster-1')).toBe(object('cluster-1'));
 });
 
@@ -63,8 +56,8 @@ test('the key tells apart settings the release field of the options could hide',
   expect(key({ release: { a: 1 } })).not.toBe(key({ release: { a: 2 } }));
 });
 
-test("members in one Namespace share the mc-controller's access objects; its configuration stays each member's own", () => {
-  const object = synth(withCluster(fleet(4), 'cluster-3', { namespace: 'mc-elsewhere' }));
+test("members in one Namespace share the mc-controller's access objects; its configuration stays each member's own", async () => {
+  const object = await synth(withCluster(fleet(4), 'cluster-3', { namespace: 'mc-elsewhere' }));
   const sa = (id: string) => object(id, 'ServiceAccount', 'antrea-mc-controller');
   expect(sa('cluster-1')).toBe(sa('cluster-2'));
   expect(sa('cluster-3')).not.toBe(sa('cluster-1'));
