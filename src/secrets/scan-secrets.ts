@@ -1,6 +1,7 @@
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { LineIndex } from '../load/source-file';
 import { findTokenMaterial } from '../token-material';
@@ -86,45 +87,82 @@ export function definitionSecrets(file: string, text: string, findings: readonly
 /**
  * The same detectors over files about to be written: a secret that reached the output by any
  * route (a value split across fields, a transformation) stops the run before anything is written.
+ * A file whose bytes were scanned before in this process is not scanned again (`ScannedFiles`).
  */
 export async function scanOutputFiles(definition: string, files: readonly { path: string; content: string }[], diagnostics: Diagnostic[]): Promise<void> {
-  if (files.length === 0) return;
-  const joined = joinFiles(files);
-  outputSecrets(definition, files, joined, await findSecrets(joined, 'output.yaml'), diagnostics);
+  const pending = SCANNED.pending(files);
+  if (pending.length > 0) SCANNED.record(pending, await findSecrets(joinFiles(pending), 'output.yaml'));
+  SCANNED.report(definition, files, diagnostics);
 }
 
 /** One scan per batch: files joined with a separator no detector matches across. */
-export const joinFiles = (files: readonly { content: string }[]): string => files.map((f) => f.content).join('\n\u0000\n');
+export const joinFiles = (files: readonly { content: string }[]): string => files.map((f) => f.content).join(SEPARATOR);
+const SEPARATOR = '\n\u0000\n';
 
-export function outputSecrets(
-  definition: string,
-  files: readonly { path: string; content: string }[],
-  joined: string,
-  findings: readonly SecretFinding[],
-  diagnostics: Diagnostic[],
-): void {
-  if (findings.length === 0) return;
-  const starts: number[] = [];
-  let at = 0;
-  for (const f of files) {
-    starts.push(at);
-    at += f.content.length + 3;
+/**
+ * The findings of each file's bytes, by their SHA-256, in this process: a fleet's bundles repeat
+ * the same upstream files (the CRDs, the Antrea manifests of a release), and so do the runs of a
+ * long-lived process, so about half of what a synth writes has been scanned before. The detectors
+ * read nothing but the text, and no finding crosses the separator of a batch, so a file's
+ * findings are the same whichever batch it was scanned in. Bounded: the oldest entries go first.
+ */
+export class ScannedFiles {
+  private readonly findings = new Map<string, readonly SecretFinding[]>();
+  constructor(private readonly limit = 100_000) {}
+
+  /** The files (each content once) not scanned yet, with their keys. */
+  pending(files: readonly { content: string }[]): { key: string; content: string }[] {
+    const seen = new Set<string>();
+    const out: { key: string; content: string }[] = [];
+    for (const f of files) {
+      const key = keyOf(f.content);
+      if (this.findings.has(key) || seen.has(key)) continue;
+      seen.add(key);
+      out.push({ key, content: f.content });
+    }
+    return out;
   }
-  for (const finding of findings) {
-    let i = starts.length - 1;
-    while (i > 0 && starts[i]! > finding.start) i--;
-    // a file is named by its object, whose name may be the secret: the message never shows it
-    const secret = joined.slice(finding.start, finding.end);
-    const path = secret ? files[i]!.path.split(secret).join('<redacted>') : files[i]!.path;
-    diagnostics.push({
-      code: 'inline-secret',
-      severity: 'error',
-      message: `${path} would hold a secret (${finding.detector}); nothing is written`,
-      file: definition,
-      path: [],
-      line: 1,
-      column: 1,
-      hint: HINT,
-    });
+
+  /** The findings of one scan of `joinFiles(pending)`, split by file, offsets from each file's start. */
+  record(pending: readonly { key: string; content: string }[], findings: readonly SecretFinding[]): void {
+    let at = 0;
+    let next = 0;
+    for (const f of pending) {
+      const end = at + f.content.length;
+      const own: SecretFinding[] = [];
+      while (next < findings.length && findings[next]!.start < end + SEPARATOR.length) {
+        const x = findings[next++]!;
+        own.push({ ...x, start: x.start - at, end: Math.min(x.end, end) - at });
+      }
+      if (this.findings.size >= this.limit) this.findings.delete(this.findings.keys().next().value!);
+      this.findings.set(f.key, own);
+      at = end + SEPARATOR.length;
+    }
+  }
+
+  /** `inline-secret` for each finding of each file, in file order. */
+  report(definition: string, files: readonly { path: string; content: string }[], diagnostics: Diagnostic[]): void {
+    for (const f of files) {
+      for (const finding of this.findings.get(keyOf(f.content)) ?? []) {
+        // a file is named by its object, whose name may be the secret: the message never shows it
+        const secret = f.content.slice(finding.start, finding.end);
+        const path = secret ? f.path.split(secret).join('<redacted>') : f.path;
+        diagnostics.push({
+          code: 'inline-secret',
+          severity: 'error',
+          message: `${path} would hold a secret (${finding.detector}); nothing is written`,
+          file: definition,
+          path: [],
+          line: 1,
+          column: 1,
+          hint: HINT,
+        });
+      }
+    }
   }
 }
+
+const keyOf = (content: string): string => createHash('sha256').update(content).digest('base64');
+
+/** The process's record of scanned files, shared by the asynchronous and the synchronous scans. */
+export const SCANNED = new ScannedFiles();

@@ -6,6 +6,7 @@ import { replay } from './replay';
 import type { ArgoCdVersion } from './engine-versions';
 import type { Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled, type DefinitionData } from './scenario';
+import { soakRows } from '../helpers/soak';
 import { deployApplications, verificationReports } from './verification';
 
 /**
@@ -76,7 +77,15 @@ const memberIDs = (d: DefinitionData) => d.spec.clusters.filter((c) => c.member 
 const at = (log: readonly string[], re: RegExp): number => log.findIndex((l) => re.test(l));
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-describe.each(TABLE)('%s', (_, data, broken) => {
+/**
+ * npm test runs each of the three behaviours below through one engine per definition, the two in
+ * turn (so each behaviour and each definition meets both engines across the table); the soak tier
+ * (test/helpers/soak.ts) through both.
+ */
+const ENGINES = ['argocd', 'flux'] as const;
+const enginesFor = (row: number, behaviour: number) => soakRows(ENGINES, (_, i) => i === (row + behaviour) % ENGINES.length);
+
+describe.each(TABLE.map((row, index) => [...row, index] as const))('%s', (_, data, broken, row) => {
   const definition = withBothEngines(data);
   let compiled: Compiled;
   beforeAll(async () => {
@@ -105,34 +114,31 @@ describe.each(TABLE)('%s', (_, data, broken) => {
     return { r, reports: verificationReports(fleet) };
   }
 
-  test.each(['argocd', 'flux'] as const)(
-    '%s: every member’s verification runs last, after its layers are healthy, and is what turns it green',
-    async (engine) => {
-      const { r } = await run(engine);
-      const log = r.log;
-      for (const id of memberIDs(definition)) {
-        const passed = at(log, new RegExp(`^\\[${esc(id)}\\] Job \\S+/antrea-clusterset-verify-[0-9a-f]{10} Complete`));
-        expect(passed, `${id}\n${log.join('\n')}`).toBeGreaterThan(-1);
-        if (engine === 'flux') {
-          const unit = `${name}-${id}`;
-          const lastLayer = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-4-resources: Ready`));
-          const verifyStarts = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-verify: Progressing`));
-          const green = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-verify: Ready`));
-          expect([lastLayer < verifyStarts, verifyStarts < passed, passed < green], id).toEqual([true, true, true]);
-          expect(r.flux[`${unit}-verify`]?.state).toBe('Ready');
-        } else {
-          // its own Application (#38): the Job waits for the ClusterSet's connection, which the
-          // bundle's last wave brings; no sync of the bundle waits for the Job
-          const app = `${name}-${id}`;
-          const lastSyncWave = log.map((l, i) => (new RegExp(`^\\[argocd\\] ${esc(app)}: Sync wave`).test(l) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
-          const bundleSynced = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: sync Succeeded`));
-          expect([lastSyncWave < passed, bundleSynced < passed], id).toEqual([true, true]);
-          expect(r.argocd[app]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
-          expect(r.argocd[`${app}-verify`]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
-        }
+  test.each(enginesFor(row, 0))('%s: every member’s verification runs last, after its layers are healthy, and is what turns it green', async (engine) => {
+    const { r } = await run(engine);
+    const log = r.log;
+    for (const id of memberIDs(definition)) {
+      const passed = at(log, new RegExp(`^\\[${esc(id)}\\] Job \\S+/antrea-clusterset-verify-[0-9a-f]{10} Complete`));
+      expect(passed, `${id}\n${log.join('\n')}`).toBeGreaterThan(-1);
+      if (engine === 'flux') {
+        const unit = `${name}-${id}`;
+        const lastLayer = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-4-resources: Ready`));
+        const verifyStarts = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-verify: Progressing`));
+        const green = at(log, new RegExp(`^\\[flux\\] ${esc(unit)}-verify: Ready`));
+        expect([lastLayer < verifyStarts, verifyStarts < passed, passed < green], id).toEqual([true, true, true]);
+        expect(r.flux[`${unit}-verify`]?.state).toBe('Ready');
+      } else {
+        // its own Application (#38): the Job waits for the ClusterSet's connection, which the
+        // bundle's last wave brings; no sync of the bundle waits for the Job
+        const app = `${name}-${id}`;
+        const lastSyncWave = log.map((l, i) => (new RegExp(`^\\[argocd\\] ${esc(app)}: Sync wave`).test(l) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+        const bundleSynced = at(log, new RegExp(`^\\[argocd\\] ${esc(app)}: sync Succeeded`));
+        expect([lastSyncWave < passed, bundleSynced < passed], id).toEqual([true, true]);
+        expect(r.argocd[app]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
+        expect(r.argocd[`${app}-verify`]).toMatchObject({ operation: 'Succeeded', synced: true, health: { status: 'Healthy' } });
       }
-    },
-  );
+    }
+  });
 
   /**
    * Neither engine holds anything on a NotReady Node: Argo CD has no health rule for a Node, and
@@ -141,7 +147,7 @@ describe.each(TABLE)('%s', (_, data, broken) => {
    * the member's `4-resources`, which applies the Gateway Node's annotations with `wait`, is Ready
    * and its verification runs and says why.
    */
-  test.each(['argocd', 'flux'] as const)(
+  test.each(enginesFor(row, 1))(
     '%s: a member whose Gateway Node is NotReady (its kubelet is down): every layer healthy, the verification Failed and saying why, the other members green',
     async (engine) => {
       const gateways = definition.spec.clusters.find((c) => c.clusterID === broken)!.gateways!.map((g) => g.node);
@@ -162,7 +168,7 @@ describe.each(TABLE)('%s', (_, data, broken) => {
     },
   );
 
-  test.each(['argocd', 'flux'] as const)(
+  test.each(enginesFor(row, 2))(
     '%s: a member that never connects (its token never copied) shows its ClusterSet Progressing and its verification never starts; the others are green',
     async (engine) => {
       const { r } = await run(engine, { withoutToken: broken });
