@@ -16,6 +16,7 @@ import {
 import { replay, type ReplayResult } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type Compiled } from './scenario';
 import { deployApplications } from './verification';
+import { SOAK, soakRows } from '../helpers/soak';
 
 /**
  * The replay is a test only if it fails where the engines would stall: each case moves objects
@@ -95,7 +96,8 @@ describe('moved to a wave whose health it cannot reach', () => {
     expect(notConverged(await firstInstall('flux', moving(isApiService, '2-webhooks')))).toEqual([]);
   });
 
-  test.each(['argocd', 'flux'] as const)(
+  // one engine in npm test, both in the soak tier
+  test.each(soakRows(['argocd', 'flux'] as const, (engine) => engine === 'flux'))(
     '%s: antrea-agent after antrea-controller: on kubeadm the controller never schedules (it does not tolerate not-ready)',
     async (engine) => {
       const r = await firstInstall(engine, moving(isAgent, '4-resources'));
@@ -196,16 +198,6 @@ describe('#38: a fix reverted in the output', () => {
     expect(r).toMatchObject({ cordoned: false, tainted: false, labelled: false, gateway: true });
   });
 
-  test('flux: the exports Kustomizations guarded again: the last export removed stays exported', async () => {
-    const guard: Edit = (rev) =>
-      editObjects(
-        rev,
-        (o) => o.kind === 'Kustomization' && isExportsUnit(o),
-        (o) => annotated(o, 'kustomize.toolkit.fluxcd.io/prune', 'disabled'),
-      );
-    expect((await lastExportRemoved('flux', guard)).after).toBe(true);
-  });
-
   test('argocd: the exports Applications without the resources finalizer (preserved on deletion): the last export removed stays exported', async () => {
     const preserve: Edit = (rev) =>
       editObjects(
@@ -223,62 +215,70 @@ describe('#38: a fix reverted in the output', () => {
     expect((await lastExportRemoved('argocd', preserve)).after).toBe(true);
   });
 
-  test('flux: the exports units without the ServiceExport health check: a refused export reads Ready', async () => {
-    const r = await exportHealthUnderFlux('ExternalName', (rev) =>
-      editObjects(
-        rev,
-        (o) => o.kind === 'Kustomization' && isExportsUnit(o),
-        (o) => ({ ...o, spec: { ...o.spec, healthCheckExprs: undefined } }),
-      ),
-    );
-    expect(r.before.state).toBe('Ready');
-  });
-
-  test('argocd: the exports retries without refresh: an export added later never arrives while another Namespace is missing', async () => {
-    const r = await exportsRetryPinned((rev) =>
-      editObjects(
-        rev,
-        (o) => o.kind === 'ApplicationSet' && /-exports$/.test(o.metadata.name),
-        (o) => {
-          const out = structuredClone(o);
-          delete out.spec.template.spec.syncPolicy.retry.refresh;
-          return out;
-        },
-      ),
-    );
-    expect(r.shopExported).toBe(false);
-  });
-
-  test('argocd: the verification back as a PostSync hook of the bundle: a member that never connects holds the fix forever', async () => {
-    const hook: Edit = (rev) => {
-      const bundles = [...rev.files.keys()].filter((p) => /\/test-cluster-(east|west)\/kustomization\.yaml$/.test(p));
-      const withRoot = rev.with(Object.fromEntries(bundles.map((p) => [p, rev.read(p)!.replace('  - 4-resources\n', '  - 4-resources\n  - verify\n')])));
-      return editObjects(
-        withRoot,
-        (o) => o.kind === 'Job' && o.metadata.name.startsWith('antrea-clusterset-verify-'),
-        (o) => annotated(annotated(o, 'argocd.argoproj.io/hook', 'PostSync'), 'argocd.argoproj.io/hook-delete-policy', 'BeforeHookCreation'),
-      );
-    };
-    const r = await neverConnectingMember('argocd', hook);
-    expect(r.connected).toEqual([]);
-    // the first revision's operation still waits on the ClusterSet before its PostSync hook (gitops-engine Sync)
-    expect(r.second.argocd['test-clusterset-test-cluster-east']).toMatchObject({
-      operation: 'Running',
-      revision: 'earlier',
-      message: expect.stringMatching(/waiting for healthy state of .*ClusterSet/),
+  // npm test keeps one case per engine (above); the soak tier (test/helpers/soak.ts) reverts every fix
+  if (SOAK) {
+    test('flux: the exports Kustomizations guarded again: the last export removed stays exported', async () => {
+      const guard: Edit = (rev) =>
+        editObjects(
+          rev,
+          (o) => o.kind === 'Kustomization' && isExportsUnit(o),
+          (o) => annotated(o, 'kustomize.toolkit.fluxcd.io/prune', 'disabled'),
+        );
+      expect((await lastExportRemoved('flux', guard)).after).toBe(true);
     });
-  });
-
-  test('flux: the Tier-restart Job back in 4-resources: its unpullable image holds the leader’s last layer and, through the hub, every member', async () => {
-    const r = await unpullableRestartImage('flux', (rev, folder) => moveObjects(rev, folder.slice(0, folder.lastIndexOf('/')), isRestartJob, '4-resources'));
-    expect(r.stuck.filter((u) => /-(0-namespaces-crds|4-resources):/.test(u)).length).toBeGreaterThan(0);
-    expect(r.connected).toBe(false);
-  });
-
-  test('flux: the Tier-restart Job named by its Tier set only: a new template is refused (a Job is immutable) and its unit fails', async () => {
-    const r = await restartTemplateChange('flux', (rev) =>
-      editObjects(rev, isRestartJob, (o) => ({ ...o, metadata: { ...o.metadata, name: 'antrea-clusterset-tier-restart-0000000000' } })),
-    );
-    expect(r.stuck.join('\n')).toMatch(/-tier-restart: Failed .*field is immutable/);
-  });
+    test('flux: the exports units without the ServiceExport health check: a refused export reads Ready', async () => {
+      const r = await exportHealthUnderFlux('ExternalName', (rev) =>
+        editObjects(
+          rev,
+          (o) => o.kind === 'Kustomization' && isExportsUnit(o),
+          (o) => ({ ...o, spec: { ...o.spec, healthCheckExprs: undefined } }),
+        ),
+      );
+      expect(r.before.state).toBe('Ready');
+    });
+    test('argocd: the exports retries without refresh: an export added later never arrives while another Namespace is missing', async () => {
+      const r = await exportsRetryPinned((rev) =>
+        editObjects(
+          rev,
+          (o) => o.kind === 'ApplicationSet' && /-exports$/.test(o.metadata.name),
+          (o) => {
+            const out = structuredClone(o);
+            delete out.spec.template.spec.syncPolicy.retry.refresh;
+            return out;
+          },
+        ),
+      );
+      expect(r.shopExported).toBe(false);
+    });
+    test('argocd: the verification back as a PostSync hook of the bundle: a member that never connects holds the fix forever', async () => {
+      const hook: Edit = (rev) => {
+        const bundles = [...rev.files.keys()].filter((p) => /\/test-cluster-(east|west)\/kustomization\.yaml$/.test(p));
+        const withRoot = rev.with(Object.fromEntries(bundles.map((p) => [p, rev.read(p)!.replace('  - 4-resources\n', '  - 4-resources\n  - verify\n')])));
+        return editObjects(
+          withRoot,
+          (o) => o.kind === 'Job' && o.metadata.name.startsWith('antrea-clusterset-verify-'),
+          (o) => annotated(annotated(o, 'argocd.argoproj.io/hook', 'PostSync'), 'argocd.argoproj.io/hook-delete-policy', 'BeforeHookCreation'),
+        );
+      };
+      const r = await neverConnectingMember('argocd', hook);
+      expect(r.connected).toEqual([]);
+      // the first revision's operation still waits on the ClusterSet before its PostSync hook (gitops-engine Sync)
+      expect(r.second.argocd['test-clusterset-test-cluster-east']).toMatchObject({
+        operation: 'Running',
+        revision: 'earlier',
+        message: expect.stringMatching(/waiting for healthy state of .*ClusterSet/),
+      });
+    });
+    test('flux: the Tier-restart Job back in 4-resources: its unpullable image holds the leader’s last layer and, through the hub, every member', async () => {
+      const r = await unpullableRestartImage('flux', (rev, folder) => moveObjects(rev, folder.slice(0, folder.lastIndexOf('/')), isRestartJob, '4-resources'));
+      expect(r.stuck.filter((u) => /-(0-namespaces-crds|4-resources):/.test(u)).length).toBeGreaterThan(0);
+      expect(r.connected).toBe(false);
+    });
+    test('flux: the Tier-restart Job named by its Tier set only: a new template is refused (a Job is immutable) and its unit fails', async () => {
+      const r = await restartTemplateChange('flux', (rev) =>
+        editObjects(rev, isRestartJob, (o) => ({ ...o, metadata: { ...o.metadata, name: 'antrea-clusterset-tier-restart-0000000000' } })),
+      );
+      expect(r.stuck.join('\n')).toMatch(/-tier-restart: Failed .*field is immutable/);
+    });
+  }
 });
