@@ -37,7 +37,7 @@ export const LAYERS = {
  * same across definitions, and reads which engine folder (instance) an object is applied from.
  */
 export const EXCEPTIONS = {
-  'validate/rules/argocd-applicationset-size.ts': ['synth/delivery/argocd', 'synth/delivery/cluster-inputs', 'emit/serialize', 'emit/layout'],
+  'validate/rules/argocd-applicationset-size.ts': ['synth/delivery/argocd', 'synth/delivery/cluster-inputs'],
   'validate/rules/delivery-name-collision.ts': ['synth/delivery'],
   'validate/rules/delivery-name-across-definitions.ts': ['synth/delivery', 'synth/delivery/argocd', 'synth/delivery/flux'],
 };

@@ -10,7 +10,8 @@ import type { EngineObject } from '../synth/delivery';
 import { checkObjects } from './check-output';
 import { isShared } from './shared-units';
 import { fastYaml } from '../fast-yaml';
-import { canonical, toYaml, yamlV2 } from './serialize';
+import { canonical, toYaml, yamlV2 } from '../kube/serialize';
+import { MAX_OBJECT_BYTES } from '../kube/object-limits';
 
 /** A file to write, relative to the output directory. */
 export interface OutputFile {
@@ -165,9 +166,6 @@ export interface SharedUnit {
 }
 
 export const SHARED_ROOT = '_shared';
-
-/** The largest object we emit: 1 MiB. */
-export const MAX_OBJECT_BYTES = 1024 * 1024;
 
 /** Every file of one definition's output, shared units included, checked; diagnostics for any self-check failure. */
 export function layoutClusterSet(output: ClusterSetOutput, diagnostics: Diagnostic[], cache = new EmitCache()): OutputFile[] {

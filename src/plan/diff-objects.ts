@@ -1,4 +1,4 @@
-import { canonical } from '../emit/serialize';
+import { canonical } from '../kube/serialize';
 import { layerDirectoryOf } from '../synth/delivery/layer-paths';
 import type { KubeObject } from '../kube/kube-object';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';

@@ -4,7 +4,7 @@ import { parse, stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { fastYaml } from '../../src/fast-yaml';
-import { canonical, toYaml, yamlV2 as printableYamlV2 } from '../../src/emit/serialize';
+import { canonical, toYaml, yamlV2 as printableYamlV2 } from '../../src/kube/serialize';
 import { needsEscapes } from '../../src/diagnostics/printable';
 import type { SourceFile } from '../../src/load/source-file';
 import { parseClusterSet } from '../../src/model/parse-clusterset';

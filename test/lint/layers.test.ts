@@ -55,7 +55,7 @@ describe('layers/imports', () => {
     ['src/synth/parts/verify-job.ts', "import { checksFor } from '../../verify/checks';"],
     ['src/synth/delivery/index.ts', "import { layerOf } from '../layers';"],
     ['src/cli.ts', "import { runPlan } from './plan/run-plan';"],
-    ['src/validate/rules/argocd-applicationset-size.ts', "import { toYaml } from '../../emit/serialize';"],
+    ['src/validate/rules/argocd-applicationset-size.ts', "import { toYaml } from '../../kube/serialize';"],
     ['test/emit/layout.test.ts', "import { runPlan } from '../../src/plan/run-plan';"],
   ])('%s: %s is allowed', (file, code) => {
     expect(lint(file, code)).toEqual([]);

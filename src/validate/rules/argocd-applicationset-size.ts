@@ -1,5 +1,5 @@
-import { MAX_OBJECT_BYTES } from '../../emit/layout';
-import { toYaml } from '../../emit/serialize';
+import { MAX_OBJECT_BYTES } from '../../kube/object-limits';
+import { toYaml } from '../../kube/serialize';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
 import { argoCdClusterSetObjects, ARGOCD_FOLDER } from '../../synth/delivery/argocd';
@@ -9,7 +9,7 @@ import type { ModelRule } from '../rule';
 /**
  * The ApplicationSet's size as emit writes it. It is the one object that grows with the fleet
  * (its list generator holds every cluster), so this rule measures it by building it: the figure
- * is exactly what synth's own limit check (emit/layout.ts, `MAX_OBJECT_BYTES`) would measure, and
+ * is exactly what synth's own limit check (`MAX_OBJECT_BYTES`, kube/object-limits.ts) would measure, and
  * a definition validate accepts always synthesizes.
  */
 export function applicationSetBytes(definition: ClusterSet, clusters: readonly EffectiveCluster[]): number {
