@@ -3,7 +3,7 @@
 import { App } from 'cdk8s';
 import { performance } from 'node:perf_hooks';
 import { LATEST_RELEASE } from '../src/antrea/releases';
-import { EmitCache, layoutClusterSet } from '../src/emit/layout';
+import { EmitCache, layoutClusterSet } from '../src/check/layout';
 import { ClusterSetSchema } from '../src/model/clusterset';
 import { effectiveClusters } from '../src/model/effective';
 import { BundleChart } from '../src/synth/bundle-chart';

@@ -18,20 +18,21 @@ export const LAYERS = {
   verify: ['model'],
   validate: ['load', 'model', 'antrea'],
   synth: ['model', 'antrea', 'health', 'diagram', 'verify'],
-  emit: ['load', 'model', 'antrea', 'synth', 'secrets'],
-  pipeline: ['load', 'model', 'antrea', 'validate', 'synth', 'emit', 'secrets'],
-  compile: ['load', 'synth', 'emit', 'pipeline'],
-  plan: ['load', 'model', 'antrea', 'diagram', 'validate', 'synth', 'emit', 'pipeline'],
-  live: ['load', 'model', 'antrea', 'verify', 'validate', 'synth', 'emit', 'secrets', 'pipeline', 'plan'],
+  check: ['antrea', 'synth'],
+  output: ['synth', 'check'],
+  pipeline: ['load', 'model', 'antrea', 'validate', 'synth', 'check', 'output', 'secrets'],
+  compile: ['load', 'synth', 'check', 'pipeline'],
+  plan: ['load', 'model', 'antrea', 'diagram', 'validate', 'synth', 'pipeline'],
+  live: ['load', 'model', 'antrea', 'verify', 'validate', 'synth', 'secrets', 'pipeline', 'plan'],
   init: ['antrea', 'plan'],
-  construct: ['load', 'model', 'synth', 'emit', 'pipeline'],
+  construct: ['load', 'model', 'synth', 'check', 'pipeline'],
   cli: ['*'],
   index: ['*'],
 };
 
 /**
  * Documented exceptions, by file. `argocd-applicationset-size` measures the Argo CD ApplicationSet
- * as synth builds it and emit writes it, so that validate never accepts a fleet emit then refuses.
+ * as synth builds it and the output writes it, so that validate never accepts a fleet the check stage then refuses.
  * `delivery-name-collision` builds every cluster's engine objects as synth does, so that a unit added
  * to the builders is compared without a change to the rule; `delivery-name-across-definitions` does the
  * same across definitions, and reads which engine folder (instance) an object is applied from.

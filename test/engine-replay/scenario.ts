@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { checkDefinitions } from '../../src/pipeline/pipeline';
-import { EmitCache, layoutClusterSet } from '../../src/emit/layout';
+import { EmitCache, layoutClusterSet } from '../../src/check/layout';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';
 import type { ClusterSetOutput } from '../../src/synth/synth-clusterset';
 import type { ClusterSet } from '../../src/model/clusterset';

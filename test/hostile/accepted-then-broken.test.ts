@@ -4,7 +4,7 @@
 // `kubectl kustomize` building each bundle as Argo CD and Flux do), so each rule guards a real break.
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { EmitCache, layoutClusterSet } from '../../src/emit/layout';
+import { EmitCache, layoutClusterSet } from '../../src/check/layout';
 import { loadYaml } from '../../src/load/load-yaml';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { parseClusterSet } from '../../src/model/parse-clusterset';

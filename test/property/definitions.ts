@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { parseAllDocuments } from 'yaml';
-import { EmitCache, layoutClusterSet, type OutputFile } from '../../src/emit/layout';
+import { EmitCache, layoutClusterSet, type OutputFile } from '../../src/check/layout';
 import type { SourceFile } from '../../src/load/source-file';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { synthClusterSet } from '../../src/synth/synth-clusterset';

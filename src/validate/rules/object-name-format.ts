@@ -11,7 +11,7 @@ const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 const DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 /**
  * The longest name an object can have when the bundle names its file `<Kind>.<name>.yaml` or
- * `<Kind>.<namespace>.<name>.yaml` (emit/layout.ts, fileNameOf): a file name has at most 255 bytes.
+ * `<Kind>.<namespace>.<name>.yaml` (check/layout.ts, fileNameOf): a file name has at most 255 bytes.
  */
 const fileNameMax = (kind: string, namespace?: string): number => 255 - `${kind}.${namespace === undefined ? '' : `${namespace}.`}.yaml`.length;
 /** Argo CD evaluates `{{ … }}` in an ApplicationSet template (goTemplate: true). */
