@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { EXPORTS_DIRECTORY, LABELLED_UNIT_DIRECTORIES, LAYER_DIRECTORIES, layerDirectoryOf } from '../synth/delivery/layer-paths';
-import { layerIndex } from '../synth/layers';
+import { EXPORTS_DIRECTORY, LABELLED_UNIT_DIRECTORIES, LAYER_DIRECTORIES, layerDirectoryOf } from '../delivery/layer-paths';
+import { layerIndex } from '../delivery/layers';
 import type { KubeObject } from '../kube/kube-object';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
 import { HELM_VALUES_FILE } from '../synth/parts/antrea-core';
-import type { EngineObject } from '../synth/delivery';
+import type { EngineObject } from '../delivery';
 import { checkObjects } from './check-output';
 import { isShared } from './shared-units';
 import { fastYaml } from '../fast-yaml';

@@ -6,7 +6,7 @@ import type { FileSystemOps } from '../output/file-system-ops';
 import { EmitCache, SHARED_ROOT, unitsListed, type OutputFile } from '../check/layout';
 import { MANIFEST, manifestEntryOf, manifestFile, type BundleFiles, type Manifest, type ManifestEntry } from '../output/manifest';
 import { OutputTransaction } from '../output/output-transaction';
-import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import { LAYER_DIRECTORIES } from '../delivery/layer-paths';
 import type { CheckResult, Sink } from './pipeline';
 
 export interface EmitOptions {

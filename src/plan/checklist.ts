@@ -1,11 +1,11 @@
 import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet } from '../model/clusterset';
 import { activeMembers, effectiveClusters, isActiveMember, type EffectiveCluster } from '../model/effective';
-import { engineName } from '../synth/delivery/engine-names';
-import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import { engineName } from '../delivery/engine-names';
+import { LAYER_DIRECTORIES } from '../delivery/layer-paths';
 import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
-import { code } from '../synth/notes-markdown';
+import { code } from '../markdown';
 import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
 import { engineHandOverItems } from './engine-changes';

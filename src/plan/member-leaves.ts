@@ -1,12 +1,12 @@
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
-import { engineName, LABELS } from '../synth/delivery/engine-names';
-import { verifyKustomizationName } from '../synth/delivery/flux';
-import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY, VERIFY_UNIT } from '../synth/delivery/layer-paths';
-import { exportsService } from '../synth/parts/service-exports';
+import { engineName, LABELS } from '../delivery/engine-names';
+import { verifyKustomizationName } from '../delivery/flux/kustomizations';
+import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY, VERIFY_UNIT } from '../delivery/layer-paths';
+import { exportsService } from '../model/exports-service';
 import { kubectlIn, PRUNE_OFF_PATCH } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
-import { code } from '../synth/notes-markdown';
+import { code } from '../markdown';
 import type { ChecklistItem } from './checklist';
 
 /** An identifier in an item's text: a code span (notes-markdown.ts), as text and JSON show it too. */

@@ -1,0 +1,82 @@
+import type { KubeObject } from '../kube/kube-object';
+import type { ClusterSet } from '../model/clusterset';
+import type { EffectiveCluster } from '../model/effective';
+import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
+import type { Guard } from './prune-guards';
+
+/** An engine's name: its key in `spec.delivery`, which selects it (engines.ts holds one implementation per key). */
+export type EngineKey = keyof ClusterSet['spec']['delivery'];
+
+/**
+ * One way an engine delivers a ClusterSet (Flux: one hub, or one Flux per cluster; a move between
+ * the two is a change of engine for the plan): what the README and the plan speak of.
+ */
+export interface DeliveryMode {
+  readonly engine: EngineKey;
+  /** `argocd`, `flux-hub`, `flux-per-cluster` */
+  readonly id: string;
+  /** in the plan's sentences: "Argo CD", "a hub Flux" */
+  readonly name: string;
+  /** its section of the ClusterSet's README (notesSection's title) */
+  readonly section: string;
+  /** in the README's list of where the bundles are applied from */
+  readonly appliedFrom: string;
+  /** the engine runs in a cluster the definition does not name, reached through `$ARGOCD_CONTEXT` or `$FLUX_CONTEXT` */
+  readonly outsideTheDefinition: boolean;
+}
+
+/** The plan's words when a mode stops delivering a ClusterSet (plan/engine-changes.ts). */
+export interface HandOverWords {
+  /** what the engine's objects in the clusters do once they leave `dist/` */
+  detail(clusterSet: string): string;
+  /** how its objects go, in the plan's steps ("each Kustomization with prune turned off first") */
+  readonly removalStep: string;
+  /** the checklist item that removes them, without removing what they applied */
+  removal(
+    before: ClusterSet,
+    after: ClusterSet,
+    leaving: DeliveryMode,
+    modesAfter: readonly DeliveryMode[],
+  ): { readonly text: string; readonly commands: string[] };
+}
+
+/**
+ * A delivery engine: everything the compiler knows of one engine, behind one shape. The rest of the
+ * compiler reaches an engine only through the registry (engines.ts), by the names `spec.delivery`
+ * gives; what engines share (apply layers, unit folders and their labels, object names, which objects
+ * are guarded, each cluster's delivery inputs) lives beside the implementations in delivery/.
+ */
+export interface DeliveryEngine {
+  readonly key: EngineKey;
+  /** "Argo CD", "Flux" */
+  readonly title: string;
+  /** the command-line tool the README's commands call */
+  readonly tool: string;
+  /** what a cluster delivered well reads in the engine ("Healthy", "Ready") */
+  readonly healthy: string;
+  /** how it delivers this ClusterSet, when `spec.delivery` names it */
+  modeOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): DeliveryMode;
+  /** its objects can be built: every cluster has what the engine needs (delivery-destination-missing reports the rest) */
+  canBuild(definition: ClusterSet, clusters: readonly EffectiveCluster[]): boolean;
+
+  // names and layout: its objects by folder under dist/<clusterset>/
+  /** objects of the whole ClusterSet (Argo CD's ApplicationSets and health ConfigMap), by folder */
+  clusterSetObjects(clusters: readonly ClusterDeliveryInputs[]): Record<string, KubeObject[]>;
+  /** one cluster's objects: its bundle's layers in order, then the units after the last (exports, verify/, tier-restart/) */
+  clusterObjects(inputs: ClusterDeliveryInputs): EngineObject[];
+  /** the engine instance an object of one of its folders is applied into, as two definitions can share it; undefined for a cluster's own */
+  instanceOf(folder: string, object: KubeObject): string | undefined;
+
+  // order and guards on every bundle object: every engine marks every bundle, so a bundle is the same whichever engine applies it
+  /** its annotations on one bundle object: its apply order (a sync wave), its opt-outs */
+  annotate(annotations: Readonly<Record<string, string>>, object: KubeObject): Record<string, string>;
+  /** its guard on an object no engine may prune or delete (prune-guards.ts decides which), merged into the annotations; idempotent */
+  guard(annotations: Readonly<Record<string, string>>, guard: Guard): Record<string, string>;
+  /** whether the annotations carry its guard */
+  isGuarded(annotations: Readonly<Record<string, string>> | undefined): boolean;
+
+  // words: the README's section, the plan's hand-over
+  /** the README's section for the mode, as docs/delivery.md walks through it; paths relative to the README's folder */
+  notesSection(definition: ClusterSet, clusters: readonly EffectiveCluster[], mode: DeliveryMode): string;
+  readonly handOver: HandOverWords;
+}
