@@ -2,6 +2,7 @@ import type { KubeObject } from '../kube/kube-object';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
+import type { EngineVersion } from './engine-versions';
 import type { Guard } from './prune-guards';
 
 /** An engine's name: its key in `spec.delivery`, which selects it (engines.ts holds one implementation per key). */
@@ -23,6 +24,22 @@ export interface DeliveryMode {
   readonly appliedFrom: string;
   /** the engine runs in a cluster the definition does not name, reached through `$ARGOCD_CONTEXT` or `$FLUX_CONTEXT` */
   readonly outsideTheDefinition: boolean;
+  /** the engine delivers the leader before the members (RollingSync, a hub's `dependsOn`), so a person need not */
+  readonly ordersLeaderFirst: boolean;
+}
+
+/** A step the plan's checklist asks of a person: what to do, and the commands that do it. */
+export interface PlanStep {
+  readonly text: string;
+  readonly commands?: readonly string[];
+}
+
+/** What the plan's checklist asks of a person for an engine (plan/checklist.ts). */
+export interface ChecklistWords {
+  /** before merging a member that joins: what the engine needs to reach it (a destination, a kubeconfig, a Flux) */
+  memberJoins(after: ClusterSet, member: EffectiveCluster, mode: DeliveryMode): PlanStep[];
+  /** after merging an upgrade, where the mode does not order the leader first itself */
+  leaderFirst(after: ClusterSet, mode: DeliveryMode): PlanStep[];
 }
 
 /** The plan's words when a mode stops delivering a ClusterSet (plan/engine-changes.ts). */
@@ -52,6 +69,10 @@ export interface DeliveryEngine {
   readonly title: string;
   /** the command-line tool the README's commands call */
   readonly tool: string;
+  /** the engine's versions the bundles are written for, oldest first, with the Kubernetes minors each states */
+  readonly versions: readonly EngineVersion[];
+  /** how the engine states them, in `kubernetes-version-unsupported`'s message ("is tested with", "supports") */
+  readonly statesKubernetes: string;
   /** what a cluster delivered well reads in the engine ("Healthy", "Ready") */
   readonly healthy: string;
   /** how it delivers this ClusterSet, when `spec.delivery` names it */
@@ -79,4 +100,5 @@ export interface DeliveryEngine {
   /** the README's section for the mode, as docs/delivery.md walks through it; paths relative to the README's folder */
   notesSection(definition: ClusterSet, clusters: readonly EffectiveCluster[], mode: DeliveryMode): string;
   readonly handOver: HandOverWords;
+  readonly checklist: ChecklistWords;
 }

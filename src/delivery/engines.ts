@@ -2,6 +2,7 @@ import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { argoCd } from './argocd';
 import type { DeliveryEngine, DeliveryMode, EngineKey } from './engine';
+import type { EngineVersion } from './engine-versions';
 import { flux } from './flux';
 
 /**
@@ -10,6 +11,11 @@ import { flux } from './flux';
  * a new engine is a folder implementing it and a line here (with its key in the definition's schema).
  */
 export const ENGINES: Readonly<Record<EngineKey, DeliveryEngine>> = { argocd: argoCd, flux };
+
+/** Each engine's supported versions, by its name (argocd/versions.ts, flux/versions.ts; docs/delivery.md "Engine versions"). */
+export const ENGINE_VERSIONS = Object.fromEntries(Object.entries(ENGINES).map(([k, e]) => [k, e.versions])) as Readonly<
+  Record<EngineKey, readonly EngineVersion[]>
+>;
 
 /** Every engine, in the registry's order: what marks every bundle (annotations, guards). */
 export const ALL_ENGINES: readonly DeliveryEngine[] = Object.values(ENGINES);

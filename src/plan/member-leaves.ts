@@ -37,17 +37,14 @@ const c = code;
  * (applicationset/progressivesync/progressive_sync.go, SyncDesiredApplications, syncApplication),
  * so a ClusterSet deleted by hand comes back: there the leader lets the member go after the merge.
  */
-export function memberLeavingItems(
-  before: ClusterSet,
-  m: EffectiveCluster,
-  fleet: { readonly remainingMembers: readonly string[]; readonly fluxHub: boolean },
-): ChecklistItem[] {
+export function memberLeavingItems(before: ClusterSet, m: EffectiveCluster, remainingMembers: readonly string[]): ChecklistItem[] {
   const cs = before.metadata.name;
   const id = m.clusterID;
   const ns = m.cluster.namespace;
   const leader = before.spec.leader;
   const { flux, argocd } = before.spec.delivery;
-  const fluxContext = fleet.fluxHub ? '"$FLUX_CONTEXT"' : q(id);
+  // a hub Flux holds every cluster's Kustomizations; otherwise the member's own Flux does
+  const fluxContext = before.spec.clusters.some((o) => o.delivery.flux?.kubeConfigSecretRef) ? '"$FLUX_CONTEXT"' : q(id);
   const items: ChecklistItem[] = [];
   const add = (when: ChecklistItem['when'], text: string, commands?: readonly string[]) =>
     items.push({ clusterSet: cs, when, text, ...(commands && { commands }), leaving: id });
@@ -57,7 +54,7 @@ export function memberLeavingItems(
 
   // withdrawn in the base revision: its ClusterSet is gone and the leader let it go; only the clean-up is left
   if (!m.withdrawing) {
-    const exports = exportsItem(id, exported, fleet.remainingMembers);
+    const exports = exportsItem(id, exported, remainingMembers);
     if (exports) add('before merging', exports);
     // a suspended Flux Kustomization holds; an Argo CD Application does not (see above)
     if (argocd)

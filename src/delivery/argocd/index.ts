@@ -1,4 +1,6 @@
 import type { DeliveryEngine, DeliveryMode } from '../engine';
+import { argoCdChecklist } from './checklist';
+import { ARGOCD_VERSIONS } from './versions';
 import { argoCdClusterObjects, argoCdClusterSetObjects, ARGOCD_APPLICATIONS_FOLDER, ARGOCD_FOLDER } from './applications';
 import { isArgoCdGuarded, withArgoCdGuard } from './guards';
 import { argoCdHandOver } from './hand-over';
@@ -12,6 +14,7 @@ const MODE: DeliveryMode = {
   section: 'Delivery with Argo CD',
   appliedFrom: 'Argo CD (the ApplicationSet in `argocd/`, or the Applications in `argocd/applications/`)',
   outsideTheDefinition: true,
+  ordersLeaderFirst: true,
 };
 
 /** Argo CD: an ApplicationSet with RollingSync (or plain Applications), sync waves per layer, `argocd-cm` health rules in Lua. */
@@ -19,6 +22,8 @@ export const argoCd: DeliveryEngine = {
   key: 'argocd',
   title: 'Argo CD',
   tool: 'argocd',
+  versions: ARGOCD_VERSIONS,
+  statesKubernetes: 'is tested with',
   healthy: 'Healthy',
   modeOf: () => MODE,
   // an Application needs its cluster's destination
@@ -33,4 +38,5 @@ export const argoCd: DeliveryEngine = {
   isGuarded: isArgoCdGuarded,
   notesSection: (definition, clusters) => argoCdNotesSection(definition, clusters),
   handOver: argoCdHandOver,
+  checklist: argoCdChecklist,
 };

@@ -1,4 +1,6 @@
 import type { DeliveryEngine, DeliveryMode } from '../engine';
+import { fluxChecklist } from './checklist';
+import { FLUX_VERSIONS } from './versions';
 import { FLUX_SUBSTITUTE, isFluxGuarded, withFluxGuard } from './guards';
 import { fluxHandOver } from './hand-over';
 import { fluxClusterObjects, FLUX_FOLDER } from './kustomizations';
@@ -11,6 +13,7 @@ const HUB: DeliveryMode = {
   section: 'Delivery with Flux (hub)',
   appliedFrom: 'a hub Flux (the Kustomizations in `flux/`)',
   outsideTheDefinition: true,
+  ordersLeaderFirst: true,
 };
 const PER_CLUSTER: DeliveryMode = {
   engine: 'flux',
@@ -19,6 +22,7 @@ const PER_CLUSTER: DeliveryMode = {
   section: 'Delivery with Flux (one per cluster)',
   appliedFrom: "each cluster's own Flux (`flux/<clusterID>/`)",
   outsideTheDefinition: false,
+  ordersLeaderFirst: false,
 };
 
 /** Flux: a Kustomization per layer chained by `dependsOn`, units after the last layer, `healthCheckExprs` in CEL. */
@@ -26,6 +30,8 @@ export const flux: DeliveryEngine = {
   key: 'flux',
   title: 'Flux',
   tool: 'flux',
+  versions: FLUX_VERSIONS,
+  statesKubernetes: 'supports',
   healthy: 'Ready',
   // a kubeconfig Secret on any cluster makes Flux a hub that applies every cluster's Kustomizations
   modeOf: (_, clusters) => (clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef) ? HUB : PER_CLUSTER),
@@ -40,4 +46,5 @@ export const flux: DeliveryEngine = {
   isGuarded: isFluxGuarded,
   notesSection: (definition, clusters, mode) => fluxNotesSection(definition, clusters, mode.id === HUB.id),
   handOver: fluxHandOver,
+  checklist: fluxChecklist,
 };
