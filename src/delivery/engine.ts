@@ -40,6 +40,21 @@ export interface ChecklistWords {
   memberJoins(after: ClusterSet, member: EffectiveCluster, mode: DeliveryMode): PlanStep[];
   /** after merging an upgrade, where the mode does not order the leader first itself */
   leaderFirst(after: ClusterSet, mode: DeliveryMode): PlanStep[];
+  /**
+   * Why a member removed at once cannot withdraw before the merge under this engine: it re-applies a
+   * ClusterSet deleted by hand and cannot be paused for one cluster (Argo CD); undefined where it can.
+   */
+  readonly reappliesDeletedClusterSet?: string;
+  /** before merging a member's removal: what pauses the engine's delivery to it while it withdraws by hand */
+  pauseMember(before: ClusterSet, member: EffectiveCluster): PlanStep[];
+  /** after merging a member's removal: the engine's objects of it that stay, and how to remove them without removing what they applied */
+  memberGone(before: ClusterSet, member: EffectiveCluster): PlanStep[];
+  /**
+   * Once a definition is removed (a ClusterSet dissolved to be created again): the engine's objects
+   * it orphaned that would act on the new one, for the clusters not in `staying`, one command each
+   * up to `oneCommandEachUpTo` clusters, then one loop (validate/transitions/dissolve-steps.ts)
+   */
+  orphanSteps(definition: ClusterSet, clusters: readonly EffectiveCluster[], staying: ReadonlySet<string>, oneCommandEachUpTo: number): PlanStep[];
 }
 
 /** The plan's words when a mode stops delivering a ClusterSet (plan/engine-changes.ts). */

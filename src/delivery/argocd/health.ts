@@ -1,5 +1,21 @@
-import { argoCdHealthData } from '../../health';
+import { CLUSTER_SET_GATE, RESOURCE_EXPORT_HEALTH, SERVICE_EXPORT_HEALTH, type HealthRule } from '../../health';
 import type { KubeObject } from '../../kube/kube-object';
+
+/**
+ * The rules as Argo CD gets them from us: `argocd-cm` is one setting per kind for every
+ * Application, and a member's Application waits for the leader's (RollingSync), so its ClusterSet
+ * rule is the gate variant (`CLUSTER_SET_GATE`).
+ */
+export const ARGOCD_HEALTH_RULES: readonly HealthRule[] = [CLUSTER_SET_GATE, RESOURCE_EXPORT_HEALTH, SERVICE_EXPORT_HEALTH];
+
+/** The `argocd-cm` key of a rule: `resource.customizations.health.<group>_<Kind>`. */
+export const argoCdHealthKey = (rule: Pick<HealthRule, 'apiVersion' | 'kind'>): string =>
+  `resource.customizations.health.${rule.apiVersion.split('/')[0]}_${rule.kind}`;
+
+/** `argocd-cm` data: one `resource.customizations.health.<group>_<Kind>` key per rule. */
+export function argoCdHealthData(rules: readonly HealthRule[] = ARGOCD_HEALTH_RULES): Record<string, string> {
+  return Object.fromEntries(rules.map((r) => [argoCdHealthKey(r), r.lua]));
+}
 
 /**
  * The health rules as a partial `argocd-cm`: only the `resource.customizations.health.*` keys, to
