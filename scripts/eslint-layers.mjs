@@ -15,7 +15,7 @@ export const LAYERS = {
   secrets: ['load'],
   health: [],
   delivery: ['model', 'antrea', 'health'],
-  diagram: ['model'],
+  diagram: ['model', 'delivery'],
   verify: ['model'],
   validate: ['load', 'model', 'antrea', 'delivery'],
   synth: ['model', 'antrea', 'health', 'delivery', 'diagram', 'verify'],

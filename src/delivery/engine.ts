@@ -2,6 +2,7 @@ import type { KubeObject } from '../kube/kube-object';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
+import type { DeliveryDestination } from './destinations';
 import type { EngineVersion } from './engine-versions';
 import type { Guard } from './prune-guards';
 
@@ -63,6 +64,10 @@ export interface HandOverWords {
   detail(clusterSet: string): string;
   /** how its objects go, in the plan's steps ("each Kustomization with prune turned off first") */
   readonly removalStep: string;
+  /** how a member's exports units leave git and take its ServiceExports with them */
+  readonly exportsUnitsGo: string;
+  /** what the engine leaves behind of a member that withdraws (withdraw: true), beyond its bundle */
+  withdrawn(before: ClusterSet, clusterID: string): string[];
   /** the checklist item that removes them, without removing what they applied */
   removal(
     before: ClusterSet,
@@ -92,6 +97,8 @@ export interface DeliveryEngine {
   readonly healthy: string;
   /** how it delivers this ClusterSet, when `spec.delivery` names it */
   modeOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): DeliveryMode;
+  /** where it applies a cluster's bundle (an Argo CD destination, a hub Flux's kubeconfig Secret): equal keys are one real cluster */
+  destinations(definition: ClusterSet, cluster: EffectiveCluster): DeliveryDestination[];
   /** its objects can be built: every cluster has what the engine needs (delivery-destination-missing reports the rest) */
   canBuild(definition: ClusterSet, clusters: readonly EffectiveCluster[]): boolean;
 
@@ -112,6 +119,8 @@ export interface DeliveryEngine {
   isGuarded(annotations: Readonly<Record<string, string>> | undefined): boolean;
 
   // words: the README's section, the plan's hand-over
+  /** its line in the ClusterSet's diagram (src/diagram/): which objects, where */
+  diagramLine(definition: ClusterSet): string;
   /** the README's section for the mode, as docs/delivery.md walks through it; paths relative to the README's folder */
   notesSection(definition: ClusterSet, clusters: readonly EffectiveCluster[], mode: DeliveryMode): string;
   readonly handOver: HandOverWords;

@@ -1,6 +1,7 @@
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { argoCd } from './argocd';
+import type { DeliveryDestination } from './destinations';
 import type { DeliveryEngine, DeliveryMode, EngineKey } from './engine';
 import type { EngineVersion } from './engine-versions';
 import { flux } from './flux';
@@ -32,3 +33,7 @@ export const canBuildDelivery = (definition: ClusterSet, clusters: readonly Effe
   const engines = enginesOf(definition);
   return engines.length > 0 && engines.every((e) => e.canBuild(definition, clusters));
 };
+
+/** The destinations the engines a definition names deliver a cluster's bundle to; none for a cluster its own Flux applies. */
+export const deliveryDestinations = (definition: ClusterSet, c: EffectiveCluster): DeliveryDestination[] =>
+  enginesOf(definition).flatMap((e) => e.destinations(definition, c));

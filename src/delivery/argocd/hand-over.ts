@@ -19,6 +19,9 @@ import { LABELS } from '../engine-names';
 export const argoCdHandOver: HandOverWords = {
   detail: (cs) =>
     `Argo CD: the ApplicationSets applied from dist/${cs}/argocd/ keep their cluster lists and sync the bundles until they are deleted; deleting one deletes its Applications, and an Application deleted with the resources finalizer (the exports units carry it) deletes what it applied (controller/appcontroller.go, finalizeApplicationDeletion): the ApplicationSets go with --cascade=orphan, then each Application with its finalizers off`,
+  exportsUnitsGo: 'Argo CD deletes its exports Application, whose resources finalizer deletes them',
+  // its verify Application goes with the ApplicationSet's list and keeps what it applied, as the bundles do
+  withdrawn: () => [],
   removalStep: ', each Application with its finalizers off once its ApplicationSet is gone',
   removal: (before) => {
     const cs = before.metadata.name;

@@ -1,4 +1,5 @@
 import type { DeliveryEngine, DeliveryMode } from '../engine';
+import { argoCdDestinations } from './destinations';
 import { argoCdChecklist } from './checklist';
 import { ARGOCD_VERSIONS } from './versions';
 import { argoCdClusterObjects, argoCdClusterSetObjects, ARGOCD_APPLICATIONS_FOLDER, ARGOCD_FOLDER } from './applications';
@@ -27,6 +28,7 @@ export const argoCd: DeliveryEngine = {
   healthy: 'Healthy',
   modeOf: () => MODE,
   // an Application needs its cluster's destination
+  destinations: argoCdDestinations,
   canBuild: (_, clusters) => clusters.every((c) => c.cluster.delivery.argocd),
   clusterSetObjects: argoCdClusterSetObjects,
   clusterObjects: argoCdClusterObjects,
@@ -36,6 +38,7 @@ export const argoCd: DeliveryEngine = {
   annotate: (annotations, object) => ({ ...annotations, [ARGOCD_SYNC_WAVE]: syncWaveOf(object) }),
   guard: withArgoCdGuard,
   isGuarded: isArgoCdGuarded,
+  diagramLine: (definition) => `Argo CD ApplicationSet in ${definition.spec.delivery.argocd!.namespace}, project ${definition.spec.delivery.argocd!.project}`,
   notesSection: (definition, clusters) => argoCdNotesSection(definition, clusters),
   handOver: argoCdHandOver,
   checklist: argoCdChecklist,

@@ -17,6 +17,13 @@ import { engineName, LABELS } from '../engine-names';
 export const fluxHandOver: HandOverWords = {
   detail: (cs) =>
     `Flux: its Kustomizations of ${cs} leave dist/${cs}/flux/ and are orphaned: the parent antrea-${cs} fails (its path is gone) and prunes nothing, and each layer Kustomization (guarded from the parent's pruning) keeps applying its layer; deleted with prune on, a Kustomization deletes everything it applied, Antrea included (kustomization_controller.go, finalize)`,
+  exportsUnitsGo: 'Flux deletes each exports Kustomization, which prunes what it applied',
+  withdrawn: (before, id) =>
+    before.spec.verify.job
+      ? [
+          `Flux: its verify Kustomization leaves flux/ and is orphaned (guarded): its Job and RBAC stay, and it reports the missing path until the clean-up after ${id} is removed`,
+        ]
+      : [],
   removalStep: ', each Kustomization with prune turned off first',
   removal: (before, after, leaving, modesAfter) => ({
     text: `Then remove ${leaving.name}'s Kustomizations of ${code(before.metadata.name)}, each with prune turned off first, or Flux uninstalls what it applied, Antrea included.`,

@@ -1,4 +1,5 @@
 import type { DeliveryEngine, DeliveryMode } from '../engine';
+import { fluxDestinations } from './destinations';
 import { fluxChecklist } from './checklist';
 import { FLUX_VERSIONS } from './versions';
 import { FLUX_SUBSTITUTE, isFluxGuarded, withFluxGuard } from './guards';
@@ -35,6 +36,7 @@ export const flux: DeliveryEngine = {
   healthy: 'Ready',
   // a kubeconfig Secret on any cluster makes Flux a hub that applies every cluster's Kustomizations
   modeOf: (_, clusters) => (clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef) ? HUB : PER_CLUSTER),
+  destinations: fluxDestinations,
   canBuild: () => true,
   clusterSetObjects: () => ({}),
   clusterObjects: fluxClusterObjects,
@@ -44,6 +46,7 @@ export const flux: DeliveryEngine = {
   annotate: (annotations, object) => (/\$[{$]/.test(JSON.stringify(object)) ? { ...annotations, [FLUX_SUBSTITUTE]: 'disabled' } : { ...annotations }),
   guard: withFluxGuard,
   isGuarded: isFluxGuarded,
+  diagramLine: (definition) => `Flux Kustomizations in ${definition.spec.delivery.flux!.namespace}`,
   notesSection: (definition, clusters, mode) => fluxNotesSection(definition, clusters, mode.id === HUB.id),
   handOver: fluxHandOver,
   checklist: fluxChecklist,
