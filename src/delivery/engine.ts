@@ -1,3 +1,4 @@
+import type { DataPath } from '../diagnostics/diagnostic';
 import type { KubeObject } from '../kube/kube-object';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
@@ -58,6 +59,22 @@ export interface ChecklistWords {
   orphanSteps(definition: ClusterSet, clusters: readonly EffectiveCluster[], staying: ReadonlySet<string>, oneCommandEachUpTo: number): PlanStep[];
 }
 
+/** What an engine finds wrong in a definition, which a validation rule reports (`delivery-destination-missing`). */
+export interface EngineFinding {
+  readonly path: DataPath;
+  readonly message: string;
+  readonly hint: string;
+  readonly related?: readonly { readonly path: DataPath; readonly message: string }[];
+}
+
+/** A value of an engine's settings and the format it needs where it ends up (`object-name-format` checks it). */
+export interface EngineSetting {
+  readonly what: string;
+  readonly value: string;
+  readonly path: DataPath;
+  readonly format: 'label' | 'subdomain' | 'plain' | 'url' | 'duration' | 'secretKey';
+}
+
 /** The plan's words when a mode stops delivering a ClusterSet (plan/engine-changes.ts). */
 export interface HandOverWords {
   /** what the engine's objects in the clusters do once they leave `dist/` */
@@ -99,6 +116,12 @@ export interface DeliveryEngine {
   modeOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): DeliveryMode;
   /** where it applies a cluster's bundle (an Argo CD destination, a hub Flux's kubeconfig Secret): equal keys are one real cluster */
   destinations(definition: ClusterSet, cluster: EffectiveCluster): DeliveryDestination[];
+  /** the clusters it cannot deliver to as the definition stands (no Argo CD destination; a second cluster without a hub Flux's kubeconfig) */
+  missingDestinations(definition: ClusterSet, clusters: readonly EffectiveCluster[]): EngineFinding[];
+  /** the values of its settings in a cluster's `delivery` (whether or not the definition names the engine), with their formats */
+  clusterSettings(cluster: EffectiveCluster): EngineSetting[];
+  /** the values of its settings in `spec.delivery` (none when the definition does not name it), with their formats */
+  settings(definition: ClusterSet): EngineSetting[];
   /** its objects can be built: every cluster has what the engine needs (delivery-destination-missing reports the rest) */
   canBuild(definition: ClusterSet, clusters: readonly EffectiveCluster[]): boolean;
 

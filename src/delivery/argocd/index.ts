@@ -1,4 +1,5 @@
 import type { DeliveryEngine, DeliveryMode } from '../engine';
+import { argoCdMissingDestinations, argoCdClusterSettings, argoCdSettings } from './settings';
 import { argoCdDestinations } from './destinations';
 import { argoCdChecklist } from './checklist';
 import { ARGOCD_VERSIONS } from './versions';
@@ -29,6 +30,9 @@ export const argoCd: DeliveryEngine = {
   modeOf: () => MODE,
   // an Application needs its cluster's destination
   destinations: argoCdDestinations,
+  missingDestinations: argoCdMissingDestinations,
+  clusterSettings: argoCdClusterSettings,
+  settings: argoCdSettings,
   canBuild: (_, clusters) => clusters.every((c) => c.cluster.delivery.argocd),
   clusterSetObjects: argoCdClusterSetObjects,
   clusterObjects: argoCdClusterObjects,

@@ -1,4 +1,5 @@
 import type { DeliveryEngine, DeliveryMode } from '../engine';
+import { fluxMissingDestinations, fluxClusterSettings, fluxSettings } from './settings';
 import { fluxDestinations } from './destinations';
 import { fluxChecklist } from './checklist';
 import { FLUX_VERSIONS } from './versions';
@@ -37,6 +38,9 @@ export const flux: DeliveryEngine = {
   // a kubeconfig Secret on any cluster makes Flux a hub that applies every cluster's Kustomizations
   modeOf: (_, clusters) => (clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef) ? HUB : PER_CLUSTER),
   destinations: fluxDestinations,
+  missingDestinations: fluxMissingDestinations,
+  clusterSettings: fluxClusterSettings,
+  settings: fluxSettings,
   canBuild: () => true,
   clusterSetObjects: () => ({}),
   clusterObjects: fluxClusterObjects,
