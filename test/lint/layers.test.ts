@@ -123,6 +123,10 @@ describe("docs/architecture.md holds the linter's table", () => {
     expect({ base: [...doc.base].sort(), layers: sortedTable(doc.layers) }).not.toEqual(LINTER);
   });
 
+  test("the linter holds no exception: every import is one its folder's row allows (#41)", () => {
+    expect(EXCEPTIONS).toEqual({});
+  });
+
   test("the exceptions paragraph counts and names the linter's exceptions", () => {
     const paragraph = /^(\w+) exceptions? (?:is|are) written in `scripts\/eslint-layers.mjs`[\s\S]*?\n\n/m.exec(ARCHITECTURE);
     expect(paragraph, 'a paragraph opening "<number> exceptions are written in `scripts/eslint-layers.mjs`"').not.toBeNull();
