@@ -1,5 +1,5 @@
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
-import type { OutputFile } from './emit/layout';
+import type { OutputFile } from './check/layout';
 import type { SourceFile } from './load/source-file';
 import { memorySink } from './pipeline/memory-sink';
 import { runPipeline } from './pipeline/pipeline';

@@ -3,7 +3,7 @@ import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { diagnosticStyle } from '../diagnostics/diagnostic-style';
 import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
 import { render } from '../diagnostics/render';
-import { OutputError } from '../emit/output-error';
+import { OutputError } from '../output/output-error';
 import { findDefinitionsDir } from '../load/find-definitions-dir';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import { plural } from '../plural';

@@ -1,3 +1,4 @@
+import { enginesOf } from '../delivery/engines';
 import { activeGateways } from '../model/gateways';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
@@ -200,12 +201,8 @@ function drawLevel(definition: ClusterSet, clusters: readonly EffectiveCluster[]
 
 /** The engine that applies the bundles, and in which order. */
 function deliveryLines(definition: ClusterSet): string[] {
-  const { argocd, flux } = definition.spec.delivery;
-  const lines: string[] = [];
-  if (argocd) lines.push(`Argo CD ApplicationSet in ${argocd.namespace}, project ${argocd.project}`);
-  if (flux) lines.push(`Flux Kustomizations in ${flux.namespace}`);
-  if (lines.length === 0) lines.push('no engine: kubectl apply -k per cluster');
-  return lines;
+  const lines = enginesOf(definition).map((e) => e.diagramLine(definition));
+  return lines.length > 0 ? lines : ['no engine: kubectl apply -k per cluster'];
 }
 
 const tunnelText = (n: Network) => `${n.tunnelType}${n.tunnelPort ? ` port ${n.tunnelPort}` : ''}`;

@@ -28,10 +28,6 @@ export interface CelHealthCheck {
   readonly current: string;
 }
 
-/** The `argocd-cm` key of a rule: `resource.customizations.health.<group>_<Kind>`. */
-export const argoCdHealthKey = (rule: Pick<HealthRule, 'apiVersion' | 'kind'>): string =>
-  `resource.customizations.health.${rule.apiVersion.split('/')[0]}_${rule.kind}`;
-
 /** A CEL string literal; the values we put in expressions are fixed words, quoted all the same. */
 export const celString = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 

@@ -1,5 +1,5 @@
-import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from './cluster-set-health';
-import { argoCdHealthKey, type HealthRule } from './health-rule';
+import { CLUSTER_SET_HEALTH } from './cluster-set-health';
+import type { HealthRule } from './health-rule';
 import { RESOURCE_EXPORT_HEALTH } from './resource-export-health';
 import { SERVICE_EXPORT_HEALTH } from './service-export-health';
 
@@ -14,19 +14,7 @@ import { SERVICE_EXPORT_HEALTH } from './service-export-health';
  */
 export const HEALTH_RULES: readonly HealthRule[] = [CLUSTER_SET_HEALTH, RESOURCE_EXPORT_HEALTH, SERVICE_EXPORT_HEALTH];
 
-/**
- * The rules as the engines get them from us: Argo CD's `argocd-cm` is one setting per kind for
- * every Application, and a member's Application waits for the leader's (RollingSync), so its
- * ClusterSet rule is the gate variant (`CLUSTER_SET_GATE`).
- */
-export const ARGOCD_HEALTH_RULES: readonly HealthRule[] = [CLUSTER_SET_GATE, RESOURCE_EXPORT_HEALTH, SERVICE_EXPORT_HEALTH];
-
-/** `argocd-cm` data: one `resource.customizations.health.<group>_<Kind>` key per rule. */
-export function argoCdHealthData(rules: readonly HealthRule[] = ARGOCD_HEALTH_RULES): Record<string, string> {
-  return Object.fromEntries(rules.map((r) => [argoCdHealthKey(r), r.lua]));
-}
-
 export { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH, EXPECTED_MEMBERS_ANNOTATION } from './cluster-set-health';
-export { argoCdHealthKey, type HealthRule } from './health-rule';
+export type { HealthRule } from './health-rule';
 export { RESOURCE_EXPORT_HEALTH } from './resource-export-health';
 export { SERVICE_EXPORT_HEALTH, SERVICE_EXPORT_WAITING_REASONS } from './service-export-health';

@@ -24,7 +24,7 @@ export function scaffoldRepository(options: ScaffoldOptions): ScaffoldFile[] {
     { path: 'package.json', content: `${JSON.stringify(packageJson(options), null, 2)}\n` },
     { path: 'clustersets/prod.yaml', content: STARTER_DEFINITION },
     { path: 'cdk8s.yaml', content: CDK8S_YAML },
-    // .dist.clusterset/: synth's lock, next tree and spare beside dist/ (emit/output-transaction.ts)
+    // .dist.clusterset/: synth's lock, next tree and spare beside dist/ (output/output-transaction.ts)
     { path: '.gitignore', content: 'node_modules/\n.clusterset-tmp-*/\n.dist.clusterset/\n' },
     { path: '.github/workflows/clusterset.yml', content: WORKFLOW },
   ];

@@ -21,7 +21,7 @@ export const PRUNE_OFF_PATCH = `--type merge -p '{"spec":{"prune":false}}'`;
 export const KUSTOMIZATION_RESOURCE = 'kustomizations.kustomize.toolkit.fluxcd.io';
 
 /**
- * The labels every Flux Kustomization of a ClusterSet carries (synth/delivery/flux.ts
+ * The labels every Flux Kustomization of a ClusterSet carries (delivery/flux/kustomizations.ts
  * `kustomization`, the keys of engine-names.ts `LABELS`; test/validate/transitions/dissolve-steps.test.ts
  * checks that they select every one synth builds).
  */

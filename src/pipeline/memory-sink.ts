@@ -1,6 +1,6 @@
 import { hasErrors } from '../diagnostics/diagnostic';
-import type { OutputFile } from '../emit/layout';
-import { manifestEntryOf, manifestFile, type BundleFiles, type ManifestEntry } from '../emit/manifest';
+import type { OutputFile } from '../check/layout';
+import { manifestEntryOf, manifestFile, type BundleFiles, type ManifestEntry } from '../output/manifest';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import type { Sink } from './pipeline';
 

@@ -2,11 +2,11 @@ import { statSync } from 'node:fs';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
 import { COMPILER } from '../compiler-version';
-import type { FileSystemOps } from '../emit/file-system-ops';
-import { EmitCache, SHARED_ROOT, unitsListed, type OutputFile } from '../emit/layout';
-import { MANIFEST, manifestEntryOf, manifestFile, type BundleFiles, type Manifest, type ManifestEntry } from '../emit/manifest';
-import { OutputTransaction } from '../emit/output-transaction';
-import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import type { FileSystemOps } from '../output/file-system-ops';
+import { EmitCache, SHARED_ROOT, unitsListed, type OutputFile } from '../check/layout';
+import { MANIFEST, manifestEntryOf, manifestFile, type BundleFiles, type Manifest, type ManifestEntry } from '../output/manifest';
+import { OutputTransaction } from '../output/output-transaction';
+import { LAYER_DIRECTORIES } from '../delivery/layer-paths';
 import type { CheckResult, Sink } from './pipeline';
 
 export interface EmitOptions {

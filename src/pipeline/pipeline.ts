@@ -1,5 +1,5 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
-import type { EmitCache, ClusterEngineFiles, OutputFile, SharedUnit } from '../emit/layout';
+import type { EmitCache, ClusterEngineFiles, OutputFile, SharedUnit } from '../check/layout';
 import type { KubeObject } from '../kube/kube-object';
 import { loadClusterSets, type LoadOptions } from '../load/load-clustersets';
 import type { SourceFile } from '../load/source-file';

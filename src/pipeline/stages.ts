@@ -1,5 +1,5 @@
 // The back half's stage functions, loaded by the pipeline only once a run goes past validation
 // (`clusterset validate` starts without cdk8s and the schemas).
 export { clusterSetSources } from '../synth/synth-clusterset';
-export { byFolder } from '../synth/delivery';
-export { EmitCache, engineFilesByCluster, layoutBundle, layoutShared } from '../emit/layout';
+export { byFolder } from '../delivery';
+export { EmitCache, engineFilesByCluster, layoutBundle, layoutShared } from '../check/layout';

@@ -1,4 +1,4 @@
-import { deliveryObjects } from '../synth/delivery';
+import { deliveryObjects } from '../delivery';
 import type { BundleSource, ClusterSetOutput, ClusterSetSources } from '../synth/synth-clusterset';
 
 /*

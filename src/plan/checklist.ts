@@ -1,11 +1,10 @@
 import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet } from '../model/clusterset';
-import { activeMembers, effectiveClusters, isActiveMember, type EffectiveCluster } from '../model/effective';
-import { engineName } from '../synth/delivery/engine-names';
-import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import { activeMembers, effectiveClusters, isActiveMember } from '../model/effective';
+import { deliveryModes, ENGINES } from '../delivery/engines';
 import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
-import { code } from '../synth/notes-markdown';
+import { code } from '../markdown';
 import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
 import { engineHandOverItems } from './engine-changes';
@@ -55,19 +54,6 @@ export function planChecklist(base: Definitions, head: Definitions): ChecklistIt
   return items;
 }
 
-interface Engines {
-  readonly argocd: boolean;
-  readonly flux: boolean;
-  /** a hub Flux applies the clusters through kubeconfig Secrets */
-  readonly fluxHub: boolean;
-}
-
-const enginesOf = (d: ClusterSet, clusters: readonly EffectiveCluster[]): Engines => ({
-  argocd: d.spec.delivery.argocd !== undefined,
-  flux: d.spec.delivery.flux !== undefined,
-  fluxHub: d.spec.delivery.flux !== undefined && clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef),
-});
-
 /** An identifier in an item's text: a code span (notes-markdown.ts), as text and JSON show it too. */
 const c = code;
 
@@ -75,44 +61,15 @@ function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   const cs = after.metadata.name;
   const known = new Set(before.spec.clusters.map((c) => c.clusterID));
   const clusters = effectiveClusters(after);
-  const engines = enginesOf(after, clusters);
+  const modes = deliveryModes(after, clusters);
   const items: ChecklistItem[] = [];
   const add = (when: ChecklistItem['when'], text: string, commands?: readonly string[]) =>
     items.push({ clusterSet: cs, when, text, ...(commands && { commands }) });
   for (const m of clusters) {
     if (known.has(m.clusterID) || m.isLeader) continue;
     const id = m.clusterID;
-    const destination = m.cluster.delivery.argocd;
-    if (engines.argocd && destination) {
-      const argocdNs = after.spec.delivery.argocd!.namespace;
-      add(
-        'before merging',
-        'name' in destination
-          ? `Register ${c(id)} in Argo CD as cluster ${c(destination.name)} (its Application's destination); its AppProject must allow that destination.`
-          : `Register ${c(id)} in Argo CD with the server ${c(destination.server)} (its Application's destination); its AppProject must allow that destination.`,
-        [
-          `argocd cluster add ${q(id)}${'name' in destination ? ` --name ${q(destination.name)}` : ''}   # the kubeconfig context of ${id}`,
-          `kubectl --context "$ARGOCD_CONTEXT" -n ${q(argocdNs)} get secret -l argocd.argoproj.io/secret-type=cluster`,
-        ],
-      );
-    }
-    const kubeConfig = m.cluster.delivery.flux?.kubeConfigSecretRef;
-    if (engines.flux && kubeConfig) {
-      const fluxNs = after.spec.delivery.flux!.namespace;
-      add(
-        'before merging',
-        `Give the hub Flux the kubeconfig of ${c(id)}: Secret ${c(kubeConfig.name)} in ${c(fluxNs)}, key ${c(kubeConfig.key ?? 'value')}.`,
-        [
-          `kubectl --context "$FLUX_CONTEXT" -n ${q(fluxNs)} create secret generic ${q(kubeConfig.name)} --from-file=${q(kubeConfig.key ?? 'value')}=${q(`${id}.kubeconfig`)}`,
-        ],
-      );
-    } else if (engines.flux && !engines.fluxHub) {
-      add(
-        'before merging',
-        `Bootstrap Flux in ${c(id)} if it has none, with a source for this repository: its own Flux applies ${c(`dist/${cs}/flux/${id}/`)} (after the leader, by hand: nothing orders Fluxes of different clusters).`,
-      );
-    }
-    if (!engines.argocd && !engines.flux)
+    for (const mode of modes) for (const step of ENGINES[mode.engine].checklist.memberJoins(after, m, mode)) add('before merging', step.text, step.commands);
+    if (modes.length === 0)
       add('after merging', `Apply the bundle of ${c(id)} layer by layer, as "By hand, layer by layer" in ${c(`dist/${cs}/README.md`)} shows.`);
     const src = m.cluster.tokenSecret;
     if (src.source === 'manual')
@@ -179,7 +136,6 @@ function namespaceItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] 
 function leaveItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   const staying = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));
   const clusters = effectiveClusters(before);
-  const { fluxHub } = enginesOf(before, clusters);
   // the members that keep exporting: neither leaving nor withdrawing
   const remainingMembers = clusters
     .filter((c) => isActiveMember(c) && staying.has(c.clusterID) && !staying.get(c.clusterID)!.withdrawing)
@@ -189,7 +145,7 @@ function leaveItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   return clusters.flatMap((m) => {
     if (!m.isMember || m.isLeader) return [];
     const now = staying.get(m.clusterID);
-    if (!now) return memberLeavingItems(before, m, { remainingMembers, fluxHub });
+    if (!now) return memberLeavingItems(before, m, remainingMembers);
     // marked withdraw: true in this change (the first of the two merges)
     return now.withdrawing && !m.withdrawing ? memberWithdrawingItems(before, now, remainingMembers) : [];
   });
@@ -203,8 +159,7 @@ function upgradeItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   const upgrade = upgradeSteps(from, to, upgradeOptionsFor(after));
   if (upgrade.refused) return [];
   const items: ChecklistItem[] = [];
-  const clusters = effectiveClusters(after);
-  const engines = enginesOf(after, clusters);
+  const modes = deliveryModes(after, effectiveClusters(after));
   const add = (when: ChecklistItem['when'], text: string, commands?: readonly string[]) =>
     items.push({ clusterSet: cs, when, text, ...(commands && { commands }) });
   if (after.spec.antrea.upgradeFrom !== from)
@@ -215,14 +170,9 @@ function upgradeItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   upgrade.steps.forEach((step, i) => {
     const when = upgrade.when?.[i];
     // the leader-first order is the engines' job where they hold the members back
-    if (when === 'rollout order' && (engines.argocd || engines.fluxHub)) return;
+    if (when === 'rollout order' && modes.some((m) => m.ordersLeaderFirst)) return;
     add(when === 'before rollout' ? 'before merging' : 'after merging', step, upgrade.commands[i]);
   });
-  if (engines.flux && !engines.fluxHub) {
-    const leader = after.spec.leader.clusterID;
-    add('after merging', `One Flux per cluster: reconcile ${c(leader)} first, then the members.`, [
-      `flux --context ${q(leader)} -n ${q(after.spec.delivery.flux!.namespace)} reconcile kustomization ${q(engineName(cs, leader, LAYER_DIRECTORIES.at(-1)!))} --with-source`,
-    ]);
-  }
+  for (const mode of modes) for (const step of ENGINES[mode.engine].checklist.leaderFirst(after, mode)) add('after merging', step.text, step.commands);
   return items;
 }

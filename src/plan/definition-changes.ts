@@ -1,6 +1,7 @@
 // The plan's domain-level lines: what a change of the definition itself does (clusters, Gateways,
 // network settings, install mode, credentials, exports), before the object-level lines of plan-changes.ts.
 import { upgradeSteps } from '../antrea/upgrade';
+import { enginesOf } from '../delivery/engines';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { tierRestartJobName } from '../synth/objects/tier-restart';
@@ -145,7 +146,7 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
         'disruptive',
         `Service ${svc} no longer exported from ${list(removed)}: importing clusters lose its endpoints there`,
         [
-          // an exports unit that leaves git takes its ServiceExports along (synth/delivery/flux.ts, argocd.ts)
+          // an exports unit that leaves git takes its ServiceExports along (delivery/flux/, delivery/argocd/)
           `the engine deletes its ServiceExport in ${list(removed)}: Flux prunes it from its Namespace's exports Kustomization, or deletes that Kustomization with it when it was the Namespace's last export; Argo CD prunes it from the member's exports Application, or deletes that Application (resources finalizer) with it when it was the member's last`,
           ...(!exportsAfter.has(svc)
             ? [`no member exports ${svc} any more: its ServiceImport and antrea-mc-${svc.split('/')[1]} Service leave every member`]
@@ -239,6 +240,8 @@ function withdrawChange(cs: string, before: ClusterSet, c: EffectiveCluster): Pl
   const exported = before.spec.services.filter((s) => s.exportFrom === '*' || s.exportFrom.includes(id));
   const alone = exported.filter((s) => !others.some((o) => s.exportFrom === '*' || s.exportFrom.includes(o.clusterID)));
   const name = (s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`;
+  // Flux's words first, as the plan has always put them (the registry's order reversed)
+  const engines = [...enginesOf(before)].reverse();
   return {
     impact: 'disruptive',
     clusterSet: cs,
@@ -252,18 +255,9 @@ function withdrawChange(cs: string, before: ClusterSet, c: EffectiveCluster): Pl
           ]
         : []),
       ...(exported.length > 0
-        ? [
-            `its exports units leave git and take its ServiceExports with them (${[
-              ...(before.spec.delivery.flux ? ['Flux deletes each exports Kustomization, which prunes what it applied'] : []),
-              ...(before.spec.delivery.argocd ? ['Argo CD deletes its exports Application, whose resources finalizer deletes them'] : []),
-            ].join('; ')})`,
-          ]
+        ? [`its exports units leave git and take its ServiceExports with them (${engines.map((e) => e.handOver.exportsUnitsGo).join('; ')})`]
         : []),
-      ...(before.spec.delivery.flux && before.spec.verify.job
-        ? [
-            `Flux: its verify Kustomization leaves flux/ and is orphaned (guarded): its Job and RBAC stay, and it reports the missing path until the clean-up after ${id} is removed`,
-          ]
-        : []),
+      ...engines.flatMap((e) => e.handOver.withdrawn(before, id)),
       `its Antrea installation, its antrea-mc-controller and its leader credentials stay; remove ${id} from the definition in a later change, once the leader no longer lists its announce`,
     ],
     about: { clusters: [id], ...(exported.length > 0 && { services: exported.map(name) }) },

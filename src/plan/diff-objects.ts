@@ -1,5 +1,5 @@
-import { canonical } from '../emit/serialize';
-import { layerDirectoryOf } from '../synth/delivery/layer-paths';
+import { canonical } from '../kube/serialize';
+import { layerDirectoryOf } from '../delivery/layer-paths';
 import type { KubeObject } from '../kube/kube-object';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 

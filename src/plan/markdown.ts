@@ -1,4 +1,4 @@
-import { code, escapeMarkdown } from '../synth/notes-markdown';
+import { code, escapeMarkdown } from '../markdown';
 
 /**
  * Text whose identifiers the plan wrote as code spans (`code`, notes-markdown.ts: a fence longer

@@ -1,13 +1,17 @@
 import type { ClusterSet } from '../model/clusterset';
-import type { EffectiveCluster } from '../model/effective';
-import { engineName, LABELS } from '../synth/delivery/engine-names';
-import { verifyKustomizationName } from '../synth/delivery/flux';
-import { EXPORTS_DIRECTORY, LAYER_DIRECTORIES, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY, VERIFY_UNIT } from '../synth/delivery/layer-paths';
-import { exportsService } from '../synth/parts/service-exports';
-import { kubectlIn, PRUNE_OFF_PATCH } from '../kube/kubectl-command';
+import { LABELS } from '../delivery/engine-names';
+import { deliveryModes, ENGINES } from '../delivery/engines';
+import type { DeliveryEngine } from '../delivery/engine';
+import { VERIFY_UNIT } from '../delivery/layer-paths';
+import { effectiveClusters, type EffectiveCluster } from '../model/effective';
+import { exportsService } from '../model/exports-service';
+import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
-import { code } from '../synth/notes-markdown';
+import { code } from '../markdown';
 import type { ChecklistItem } from './checklist';
+
+/** the checklist has always listed Flux's clean-up before Argo CD's (the registry's order reversed) */
+const fluxFirst = (engines: readonly DeliveryEngine[]) => [...engines].reverse();
 
 /** An identifier in an item's text: a code span (notes-markdown.ts), as text and JSON show it too. */
 const c = code;
@@ -37,17 +41,14 @@ const c = code;
  * (applicationset/progressivesync/progressive_sync.go, SyncDesiredApplications, syncApplication),
  * so a ClusterSet deleted by hand comes back: there the leader lets the member go after the merge.
  */
-export function memberLeavingItems(
-  before: ClusterSet,
-  m: EffectiveCluster,
-  fleet: { readonly remainingMembers: readonly string[]; readonly fluxHub: boolean },
-): ChecklistItem[] {
+export function memberLeavingItems(before: ClusterSet, m: EffectiveCluster, remainingMembers: readonly string[]): ChecklistItem[] {
   const cs = before.metadata.name;
   const id = m.clusterID;
   const ns = m.cluster.namespace;
   const leader = before.spec.leader;
-  const { flux, argocd } = before.spec.delivery;
-  const fluxContext = fleet.fluxHub ? '"$FLUX_CONTEXT"' : q(id);
+  const engines = deliveryModes(before, effectiveClusters(before)).map((mode) => ENGINES[mode.engine]);
+  // an engine that re-applies a ClusterSet deleted by hand: the member cannot withdraw before the merge
+  const reapplies = engines.find((e) => e.checklist.reappliesDeletedClusterSet)?.checklist.reappliesDeletedClusterSet;
   const items: ChecklistItem[] = [];
   const add = (when: ChecklistItem['when'], text: string, commands?: readonly string[]) =>
     items.push({ clusterSet: cs, when, text, ...(commands && { commands }), leaving: id });
@@ -57,21 +58,16 @@ export function memberLeavingItems(
 
   // withdrawn in the base revision: its ClusterSet is gone and the leader let it go; only the clean-up is left
   if (!m.withdrawing) {
-    const exports = exportsItem(id, exported, fleet.remainingMembers);
+    const exports = exportsItem(id, exported, remainingMembers);
     if (exports) add('before merging', exports);
     // a suspended Flux Kustomization holds; an Argo CD Application does not (see above)
-    if (argocd)
+    if (reapplies)
       add(
         'before merging',
-        `Better: keep ${c(id)} in this change with ${c('withdraw: true')} and remove it in a later one (member-removed-without-withdraw). Argo CD re-creates a ClusterSet deleted by hand (its ApplicationSet controller owns the Application and syncs it), so ${c(id)} cannot withdraw before this merge: let it go on the leader after the merge (below).`,
+        `Better: keep ${c(id)} in this change with ${c('withdraw: true')} and remove it in a later one (member-removed-without-withdraw). ${reapplies}, so ${c(id)} cannot withdraw before this merge: let it go on the leader after the merge (below).`,
       );
     else {
-      if (flux)
-        add(
-          'before merging',
-          `Suspend the delivery of ${c(id)}, so that Flux does not re-create its ClusterSet while the member withdraws (or keep ${c(id)} with ${c('withdraw: true')} in this change instead, and remove it in a later one).`,
-          [`flux --context ${fluxContext} -n ${q(flux.namespace)} suspend kustomization ${q(engineName(cs, id, LAYER_DIRECTORIES.at(-1)!))}`],
-        );
+      for (const e of engines) for (const step of e.checklist.pauseMember(before, m)) add('before merging', step.text, step.commands);
       add(
         'before merging',
         `In ${c(id)}, delete its ClusterSet while its token still works: its ${c('antrea-mc-controller')} withdraws its announcement from the leader, the leader deletes its exports at once, and it removes what it imported. The second command prints nothing once the leader has let it go.`,
@@ -80,7 +76,7 @@ export function memberLeavingItems(
     }
     add(
       'after merging',
-      `${argocd ? `Let ${c(id)} go on the leader now: delete` : `If ${c(id)} could not withdraw before the merge, delete`} its announcement and exports on the leader: with its token revoked it cannot withdraw them itself, and the leader drops those of a silent member only after 24 to 36 hours (leader/stale_controller.go).`,
+      `${reapplies ? `Let ${c(id)} go on the leader now: delete` : `If ${c(id)} could not withdraw before the merge, delete`} its announcement and exports on the leader: with its token revoked it cannot withdraw them itself, and the leader drops those of a silent member only after 24 to 36 hours (leader/stale_controller.go).`,
       [
         `${kubectlIn(leader.clusterID)} -n ${q(leader.namespace)} delete memberclusterannounce ${q(`member-announce-from-${id}`)} --ignore-not-found`,
         `${kubectlIn(leader.clusterID)} -n ${q(leader.namespace)} delete resourceexport -l sourceClusterID=${q(id)}`,
@@ -104,27 +100,7 @@ export function memberLeavingItems(
       `${kubectlIn(id)} -n ${q(ns)} delete secret ${q(m.tokenSecretName)} --ignore-not-found`,
     ],
   );
-  if (flux) {
-    // every guarded Kustomization a member has had: its layers and its verification (its exports
-    // units are not guarded: the parent deleted them, and their ServiceExports, with the merge)
-    const names = [...LAYER_DIRECTORIES.map((l) => engineName(cs, id, l)), ...(before.spec.verify.job ? [verifyKustomizationName(cs, id)] : [])];
-    add(
-      'after merging',
-      `Remove the orphaned Flux Kustomizations of ${c(id)} once you no longer want them: they keep ${c('prune: true')}, so turn it off before deleting them, or Flux uninstalls Antrea from ${c(id)}.`,
-      names.flatMap((n) => [
-        `kubectl --context ${fluxContext} -n ${q(flux.namespace)} patch kustomization ${q(n)} ${PRUNE_OFF_PATCH}`,
-        `kubectl --context ${fluxContext} -n ${q(flux.namespace)} delete kustomization ${q(n)} --ignore-not-found`,
-      ]),
-    );
-  }
-  if (argocd)
-    add(
-      'after merging',
-      `Argo CD: the ApplicationSets delete the Applications of ${c(id)}; its bundle's and its verification's keep what they applied, its exports and Tier-restart Applications delete theirs (resources finalizer). If you applied ${c('argocd/applications/')} instead, delete them yourself (the same holds: its Antrea stays as it is).`,
-      [
-        `kubectl --context "$ARGOCD_CONTEXT" -n ${q(argocd.namespace)} delete application ${[engineName(cs, id), ...[EXPORTS_DIRECTORY, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY].map((u) => engineName(cs, id, u))].map(q).join(' ')} --ignore-not-found`,
-      ],
-    );
+  for (const e of fluxFirst(engines)) for (const step of e.checklist.memberGone(before, m)) add('after merging', step.text, step.commands);
   return items;
 }
 

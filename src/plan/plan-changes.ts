@@ -1,8 +1,8 @@
 import { plural } from '../plural';
 import { isVerificationRun } from '../synth/parts/verify-job';
-import { isGuarded } from '../synth/guards';
-import { LABELS } from '../synth/delivery/engine-names';
-import { VERIFY_UNIT } from '../synth/delivery/layer-paths';
+import { isGuarded } from '../delivery/prune-guards';
+import { LABELS } from '../delivery/engine-names';
+import { VERIFY_UNIT } from '../delivery/layer-paths';
 import { planChecklist } from './checklist';
 import { runTransitions } from '../validate/run-transitions';
 import type { TransitionFinding } from '../validate/transition';

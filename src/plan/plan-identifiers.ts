@@ -1,7 +1,7 @@
 import { MC_CONFIG_MAP, MC_CONTROLLER, MC_WEBHOOK_SERVICE } from '../antrea/workloads/constants';
 import { SHARED_MEMBER_ACCESS_SA } from '../antrea/workloads/mc-rbac';
 import type { ClusterSet } from '../model/clusterset';
-import { LAYER_DIRECTORIES } from '../synth/delivery/layer-paths';
+import { LAYER_DIRECTORIES } from '../delivery/layer-paths';
 import { effectiveClusters } from '../model/effective';
 import type { Plan } from './plan';
 

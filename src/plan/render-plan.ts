@@ -1,7 +1,7 @@
 import { plural } from '../plural';
 import { printable, printableJson, printableLines, workflowData } from '../diagnostics/printable';
 import { markdownWithIdentifiers } from './markdown';
-import { code, escapeMarkdown } from '../synth/notes-markdown';
+import { code, escapeMarkdown } from '../markdown';
 import { planIdentifiers } from './plan-identifiers';
 import { checklistMarkdown, checklistText } from './render-checklist';
 import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan';

@@ -1,8 +1,9 @@
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
-import { deliveryModes, ENGINE_CONTEXTS } from './notes-delivery';
+import { deliveryModes, ENGINES } from '../delivery/engines';
+import { ENGINE_CONTEXTS } from './notes-delivery';
 import { shellQuote as q } from '../shell-quote';
-import { code, sh } from './notes-markdown';
+import { code, sh } from '../markdown';
 
 /** The command-line tools the README's commands call, for this ClusterSet. */
 function toolsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string[] {
@@ -13,8 +14,7 @@ function toolsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]):
   tools.push('jq');
   if (clusters.some((c) => c.cluster.install === 'multiclusterOnly' && c.isMember)) tools.push('helm');
   if (members.some((m) => m.cluster.tokenSecret.source === 'sealedSecret')) tools.push('kubeseal');
-  if (modes.includes('argocd')) tools.push('argocd');
-  if (modes.some((m) => m.startsWith('flux'))) tools.push('flux');
+  for (const m of modes) tools.push(ENGINES[m.engine].tool);
   return tools;
 }
 
@@ -26,7 +26,7 @@ function toolsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]):
  */
 export function contextsSection(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string {
   const first = clusters[0]!.clusterID;
-  const engines = deliveryModes(definition, clusters).some((m) => m !== 'manual' && m !== 'flux-per-cluster');
+  const engines = deliveryModes(definition, clusters).some((m) => m.outsideTheDefinition);
   return [
     '## Tools and kubeconfig contexts',
     `The commands below need ${toolsOf(definition, clusters).map(code).join(', ')}. Each names its cluster with ${code('--context <clusterID>')}. ` +

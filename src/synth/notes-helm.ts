@@ -5,7 +5,7 @@ import type { EffectiveCluster } from '../model/effective';
 import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 import { antreaChartValues, HELM_VALUES_FILE } from './parts/antrea-core';
-import { code, table, sh } from './notes-markdown';
+import { code, table, sh } from '../markdown';
 
 /**
  * Clusters whose Antrea is installed elsewhere (`install: multiclusterOnly`): the chart values

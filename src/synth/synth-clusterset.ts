@@ -8,15 +8,15 @@ import { crdObject, crdsFor, type AntreaRelease } from '../antrea/release';
 import { releaseFor } from '../antrea/releases';
 import { COMPILER } from '../compiler-version';
 import { BundleChart, renderedOnce } from './bundle-chart';
-import { annotateForDelivery, deliverySources, type DeliverySources } from './delivery';
-import { roleOf, type Role } from './delivery/engine-names';
+import { annotateForDelivery, deliverySources, type DeliverySources } from '../delivery';
+import { roleOf, type Role } from '../delivery/engine-names';
 import { clusterSetNotes } from './notes';
 import type { KubeObject } from '../kube/kube-object';
 import { antreaChartValues } from './parts/antrea-core';
 import { sharedParts } from './parts';
 import type { BundleContext } from './parts/context';
 
-export type { Role } from './delivery/engine-names';
+export type { Role } from '../delivery/engine-names';
 
 /** One cluster's manifests. */
 export interface Bundle {

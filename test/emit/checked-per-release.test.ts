@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { crdModelFor, type AntreaRelease } from '../../src/antrea/release';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { EmitCache } from '../../src/emit/layout';
+import { EmitCache } from '../../src/check/layout';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { releaseWhere } from '../helpers/releases';
 

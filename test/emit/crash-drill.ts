@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { expect } from 'vitest';
-import { SimulatedCrash, type CommitStep, type FileSystemOps } from '../../src/emit/file-system-ops';
+import { SimulatedCrash, type CommitStep, type FileSystemOps } from '../../src/output/file-system-ops';
 import { outputSink, type EmitOptions } from '../../src/pipeline/output-sink';
 import { runPipeline } from '../../src/pipeline/pipeline';
 

@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import { fastYaml } from '../../src/fast-yaml';
-import { canonical, toYaml, yamlV2 as printableYamlV2 } from '../../src/emit/serialize';
+import { canonical, toYaml, yamlV2 as printableYamlV2 } from '../../src/kube/serialize';
 import { needsEscapes } from '../../src/diagnostics/printable';
 import { READER_SAFE } from '../../src/yaml-readers';
 import { compileSource, dataSource } from '../helpers/compile-data';

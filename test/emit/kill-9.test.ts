@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
-import type { CommitStep } from '../../src/emit/file-system-ops';
+import type { CommitStep } from '../../src/output/file-system-ops';
 import { CLI_BIN } from '../helpers/cli-bin';
 import { SOAK } from '../helpers/soak';
 import { emitToDirectory, expectOnlyState, faulty, points, same, snapshot, STEPS, tree, type Tree } from './crash-drill';
 
 // kill -9 of real processes of the CLI (crash-safety.test.ts states the invariant and faults the
-// writer in process), paused under the writer's test hook (src/emit/file-system-ops.ts `pauseAt`)
+// writer in process), paused under the writer's test hook (src/output/file-system-ops.ts `pauseAt`)
 // at each step of the commit and before changes spread over a whole run: kills at named points,
 // never after a time, so the drills hold however loaded the machine is. `npm test` kills a
 // process at each step of the commit and once mid-run; the soak tier (test/helpers/soak.ts) also

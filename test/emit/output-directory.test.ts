@@ -7,8 +7,8 @@ import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import { compile } from '../../src/compile';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { OutputError } from '../../src/emit/output-error';
-import type { FileSystemOps } from '../../src/emit/file-system-ops';
+import { OutputError } from '../../src/output/output-error';
+import type { FileSystemOps } from '../../src/output/file-system-ops';
 import { outputSink, type EmitOptions } from '../../src/pipeline/output-sink';
 import { runPipeline, type PipelineInput } from '../../src/pipeline/pipeline';
 import { loadYaml } from '../../src/load/load-yaml';
@@ -58,7 +58,7 @@ function tree(dir: string): Map<string, { content: string; ino: number }> {
 }
 const contents = (t: Map<string, { content: string }>) => new Map([...t].map(([p, f]) => [p, f.content]));
 
-/** The state folder a synth keeps beside its output (emit/output-transaction.ts). */
+/** The state folder a synth keeps beside its output (output/output-transaction.ts). */
 const stateOf = (out: string) => join(dirname(out), `.${basename(out)}.clusterset`);
 
 describe('incremental synth', () => {

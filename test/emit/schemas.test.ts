@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { validatorFor } from '../../src/emit/schemas';
+import { validatorFor } from '../../src/check/schemas';
 
 // The schema checks every emitted object passes before it is written (check-output.ts): built-in
 // kinds through kubernetes-models, engine kinds through @kubernetes-models packages.

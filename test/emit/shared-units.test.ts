@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isShared } from '../../src/emit/shared-units';
+import { isShared } from '../../src/check/shared-units';
 import { memberCredentials } from '../../src/synth/objects/member-credentials';
 import { leaderMcControllerObjects } from '../../src/antrea/workloads';
 import { LATEST_RELEASE } from '../../src/antrea/releases';

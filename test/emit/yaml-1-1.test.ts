@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parse, parseAllDocuments } from 'yaml';
 import { expect, test } from 'vitest';
-import { canonical, toYaml, yamlV2 } from '../../src/emit/serialize';
+import { canonical, toYaml, yamlV2 } from '../../src/kube/serialize';
 import { compileFiles } from '../helpers/golden';
 import { SOAK } from '../helpers/soak';
 

@@ -1,7 +1,7 @@
-import { ENGINE_VERSIONS } from '../../src/kube/engine-versions';
+import { ENGINE_VERSIONS } from '../../src/delivery/engines';
 
 /**
- * The engine versions the replay runs as: every supported one (src/kube/engine-versions.ts, which
+ * The engine versions the replay runs as: every supported one (src/delivery/argocd/versions.ts and flux/versions.ts, which
  * engine-versions.test.ts holds these lists to) and Argo CD 3.2, kept as the record of what the
  * RollingSync of older versions does. docs/delivery.md "Engine versions" says what each changes;
  * what the replay models of it is the predicates below, each with the engine code it reads.

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import type { OutputFile } from '../../src/emit/layout';
+import type { OutputFile } from '../../src/check/layout';
 import type { SourceFile } from '../../src/load/source-file';
 import { memorySink } from '../../src/pipeline/memory-sink';
 import { runPipeline } from '../../src/pipeline/pipeline';

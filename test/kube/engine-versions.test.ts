@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ENGINE_VERSIONS } from '../../src/kube/engine-versions';
+import { ENGINE_VERSIONS } from '../../src/delivery/engines';
 import { formatKubernetesRange, kubernetesMinor } from '../../src/kube/kubernetes-version';
 
 // The engine versions are data the rules read and a table users read (docs/delivery.md, Engine

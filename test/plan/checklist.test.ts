@@ -225,6 +225,33 @@ describe('what the checklist says, and leaves out', () => {
     expect(flux.checklist!.map((i) => i.text)).not.toContainEqual(expect.stringMatching(/^Set `spec\.antrea\.upgradeFrom/));
   });
 
+  it('one Flux per cluster: a joining member needs a Flux of its own, and an upgrade reaches the leader first by hand', async () => {
+    const join = await planOf(
+      ...edit('helm-clusterset', (d) =>
+        d.spec.clusters.push({ clusterID: 'onprem-south', serviceCIDR: '10.98.0.0/16', podCIDRs: ['10.247.0.0/16'], gateways: [{ node: 'worker-s' }] }),
+      ),
+    );
+    expect(join.checklist!.map((i) => `${i.when}: ${i.text}`)).toContainEqual(
+      expect.stringMatching(/^before merging: Bootstrap Flux in `onprem-south` .*`dist\/helm-clusterset\/flux\/onprem-south\/`/),
+    );
+    const before = example('helm-clusterset');
+    const { from, to } = perMemberCredentialsMove();
+    before.spec.antrea.version = from;
+    const after = structuredClone(before);
+    after.spec.antrea = { version: to, upgradeFrom: from };
+    const upgrade = (await planOf(before, after)).checklist!;
+    // nothing orders Fluxes of different clusters: the leader-first step stays, with the reconcile that does it
+    expect(upgrade.map((i) => i.text)).toContainEqual(expect.stringMatching(/Leader cluster first/));
+    const reconcile = upgrade.find((i) => i.text.startsWith('One Flux per cluster: reconcile `mgmt` first'));
+    expect(reconcile).toMatchObject({
+      when: 'after merging',
+      commands: ['flux --context mgmt -n flux-system reconcile kustomization helm-clusterset-mgmt-4-resources --with-source'],
+    });
+    // a hub Flux orders the leader first itself (dependsOn): neither item
+    const hub = (await planOf(...named('upgrade-flux').pair())).checklist!.map((i) => i.text);
+    expect(hub).not.toContainEqual(expect.stringMatching(/Leader cluster first|One Flux per cluster/));
+  });
+
   it('every command block parses as shell', async () => {
     for (const { pair } of cases) {
       const plan = await planOf(...pair());

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { effectiveClusters } from '../../src/model/effective';
 import { ClusterSetSchema } from '../../src/model/clusterset';
-import { FLUX_PRUNE } from '../../src/synth/guards';
-import { deliveryObjects, deliverySources } from '../../src/synth/delivery';
+import { FLUX_PRUNE } from '../../src/delivery/flux/guards';
+import { deliveryObjects, deliverySources } from '../../src/delivery';
 import type { KubeObject } from '../../src/kube/kube-object';
 
 const fluxOf = (name: string): KubeObject[] => {

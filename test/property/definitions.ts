@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { parseAllDocuments } from 'yaml';
-import type { OutputFile } from '../../src/emit/layout';
+import type { OutputFile } from '../../src/check/layout';
 import { compileSource, dataSource } from '../helpers/compile-data';
 import { SUPPORTED_VERSIONS } from '../helpers/releases';
 import { CORPUS } from '../hostile/corpus';

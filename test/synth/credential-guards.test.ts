@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../src/compile';
 import { memberTokenName } from '../../src/model/default-names';
-import { ARGOCD_SYNC_OPTIONS, isGuarded } from '../../src/synth/guards';
+import { ARGOCD_SYNC_OPTIONS } from '../../src/delivery/argocd/guards';
+import { isGuarded } from '../../src/delivery/prune-guards';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { allDefinitions } from './definitions';
 

@@ -1,8 +1,8 @@
 import { evaluate } from '@marcbachmann/cel-js';
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../src/compile';
-import { layerDirectoryOf } from '../../src/synth/delivery';
-import { ARGOCD_SYNC_WAVE } from '../../src/synth/delivery/sync-waves';
+import { layerDirectoryOf } from '../../src/delivery';
+import { ARGOCD_SYNC_WAVE } from '../../src/delivery/argocd/sync-waves';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { allDefinitions } from './definitions';
 

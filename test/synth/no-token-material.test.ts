@@ -13,7 +13,7 @@ function tokenMaterial(path: string, content: string): string[] {
   if (JWT.test(content)) found.push(`${path}: JWT-like text`);
   if (PEM.test(content)) found.push(`${path}: PEM block`);
   // only a document with a Secret's kind line is parsed: every object is written with its kind at
-  // the top level (emit/serialize.ts), and most files of a bundle hold none
+  // the top level (kube/serialize.ts), and most files of a bundle hold none
   if (!path.endsWith('.yaml') || !/^kind: ["']?Secret["']?$/m.test(content)) return found;
   for (const doc of parseAllDocuments(content)) {
     const o = doc.toJS() as { kind?: string; data?: Record<string, unknown>; stringData?: Record<string, unknown> } | null;

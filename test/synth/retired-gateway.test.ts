@@ -1,8 +1,8 @@
 import { evaluate } from '@marcbachmann/cel-js';
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_ANNOTATION, GATEWAY_IP_ANNOTATION } from '../../src/synth/objects/gateway-node';
-import { layerDirectoryOf } from '../../src/synth/delivery/layer-paths';
-import { isGuarded } from '../../src/synth/guards';
+import { layerDirectoryOf } from '../../src/delivery/layer-paths';
+import { isGuarded } from '../../src/delivery/prune-guards';
 import { example, revision } from '../helpers/plan-revision';
 
 /**

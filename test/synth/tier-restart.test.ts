@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { layerDirectoryOf } from '../../src/synth/delivery/layer-paths';
+import { layerDirectoryOf } from '../../src/delivery/layer-paths';
 import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { example, revision, type Definition } from '../helpers/plan-revision';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { compile } from '../../src/compile';
 import { VERIFY_IMAGE } from '../../src/model/clusterset';
-import { layerDirectoryOf } from '../../src/synth/delivery/layer-paths';
+import { layerDirectoryOf } from '../../src/delivery/layer-paths';
 import type { KubeObject } from '../../src/kube/kube-object';
 
 const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');

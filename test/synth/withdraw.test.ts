@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXPECTED_MEMBERS_ANNOTATION } from '../../src/health/cluster-set-health';
-import { isGuarded } from '../../src/synth/guards';
+import { isGuarded } from '../../src/delivery/prune-guards';
 import { checksOf } from '../../src/verify/checks';
 import { example, revision, type Definition } from '../helpers/plan-revision';
 

@@ -14,7 +14,7 @@ export const RETIRED_GATEWAY_ANNOTATION = 'antrea-clusterset/retired-gateway';
 
 /**
  * A Gateway candidate: only annotations of a Node the cluster already has. The delivery
- * annotations (synth/delivery/prune-guards.ts) apply it server-side, so the engines own just
+ * annotations (delivery/prune-guards.ts) apply it server-side, so the engines own just
  * these keys, and never prune or delete it: deleting a Node object removes it from the cluster.
  */
 export const gatewayNode = (props: GatewayNodeProps): KubeObject => ({

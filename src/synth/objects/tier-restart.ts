@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { MC_CONTROLLER } from '../../antrea/workloads/constants';
 import type { KubeObject } from '../../kube/kube-object';
 import { serviceAccountBinding } from '../../kube/rbac';
-import { LABELS as ENGINE_LABELS } from '../delivery/engine-names';
-import { TIER_RESTART_UNIT } from '../delivery/layer-paths';
+import { LABELS as ENGINE_LABELS } from '../../delivery/engine-names';
+import { TIER_RESTART_UNIT } from '../../delivery/layer-paths';
 
 const UNIT_LABEL = ENGINE_LABELS.unit;
 

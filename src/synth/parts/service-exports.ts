@@ -1,11 +1,7 @@
 import { isActiveMember } from '../../model/effective';
-import type { ClusterSet } from '../../model/clusterset';
+import { exportsService } from '../../model/exports-service';
 import { serviceExport } from '../objects/service-export';
 import type { BundlePart } from './context';
-
-/** Whether a member exports a Service: listed by ID, or every member for "*". */
-export const exportsService = (service: ClusterSet['spec']['services'][number], clusterID: string): boolean =>
-  service.exportFrom === '*' || service.exportFrom.includes(clusterID);
 
 /** On a member, a ServiceExport for each Service it exports; none while it withdraws (no ClusterSet to export through). */
 export const serviceExports: BundlePart = ({ definition, cluster }) =>

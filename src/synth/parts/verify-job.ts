@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { engineName, LABELS, MANAGED_BY } from '../delivery/engine-names';
+import { engineName, LABELS, MANAGED_BY } from '../../delivery/engine-names';
 import type { KubeObject } from '../../kube/kube-object';
 import { serviceAccountBinding } from '../../kube/rbac';
 import { checksFor, type CheckInstance, type ReadRule } from '../../verify/checks';
@@ -7,7 +7,7 @@ import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
 import { verificationScript } from '../../verify/verify-script';
 import type { BundlePart } from './context';
-import { VERIFY_UNIT } from '../delivery/layer-paths';
+import { VERIFY_UNIT } from '../../delivery/layer-paths';
 
 /** The Job and its script ConfigMap: named by content, so a change replaces them (plan does not call it a removal). */
 export const isVerificationRun = (kind: string, name: string): boolean =>

@@ -1,19 +1,20 @@
-import { MAX_OBJECT_BYTES } from '../../emit/layout';
-import { toYaml } from '../../emit/serialize';
+import { MAX_OBJECT_BYTES } from '../../kube/object-limits';
+import { toYaml } from '../../kube/serialize';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
-import { argoCdClusterSetObjects, ARGOCD_FOLDER } from '../../synth/delivery/argocd';
-import { clusterDeliveryInputs } from '../../synth/delivery/cluster-inputs';
+import { ARGOCD_FOLDER } from '../../delivery/argocd/applications';
+import { ENGINES } from '../../delivery/engines';
+import { clusterDeliveryInputs } from '../../delivery/cluster-inputs';
 import type { ModelRule } from '../rule';
 
 /**
  * The ApplicationSet's size as emit writes it. It is the one object that grows with the fleet
  * (its list generator holds every cluster), so this rule measures it by building it: the figure
- * is exactly what synth's own limit check (emit/layout.ts, `MAX_OBJECT_BYTES`) would measure, and
+ * is exactly what synth's own limit check (`MAX_OBJECT_BYTES`, kube/object-limits.ts) would measure, and
  * a definition validate accepts always synthesizes.
  */
 export function applicationSetBytes(definition: ClusterSet, clusters: readonly EffectiveCluster[]): number {
-  const [appset] = argoCdClusterSetObjects(clusterDeliveryInputs(definition, clusters))[ARGOCD_FOLDER] ?? [];
+  const [appset] = ENGINES.argocd.clusterSetObjects(clusterDeliveryInputs(definition, clusters))[ARGOCD_FOLDER] ?? [];
   return appset ? Buffer.byteLength(toYaml(appset)) : 0;
 }
 
@@ -23,7 +24,7 @@ export const argocdApplicationsetSize: ModelRule = {
   description: "Argo CD's ApplicationSet, which lists every cluster, would be larger than an API server takes per object",
   check({ definition, clusters, report }) {
     // every cluster needs a destination first (delivery-destination-missing)
-    if (!definition.spec.delivery.argocd || clusters.some((c) => !c.cluster.delivery.argocd)) return;
+    if (!definition.spec.delivery.argocd || !ENGINES.argocd.canBuild(definition, clusters)) return;
     const bytes = applicationSetBytes(definition, clusters);
     if (bytes <= MAX_OBJECT_BYTES) return;
     report({

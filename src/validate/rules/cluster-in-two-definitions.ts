@@ -2,18 +2,20 @@ import type { DataPath } from '../../diagnostics/diagnostic';
 import type { EffectiveCluster } from '../../model/effective';
 import { declaredHere, memberIpv4Values, overlapMessage, type Ipv4Value } from '../addresses';
 import { overlappingPairs } from '../cidr';
-import { deliveryDestinations, type DeliveryDestination } from '../delivery-destinations';
+import type { DeliveryDestination } from '../../delivery/destinations';
+import { deliveryDestinations } from '../../delivery/engines';
 import type { FleetDefinition, FleetRule } from '../rule';
 
 /** How a definition reaches a cluster, its ID and its delivery destinations: each key names one real cluster, whichever definition writes it. */
-function identities({ definition }: FleetDefinition, c: EffectiveCluster): DeliveryDestination[] {
+type Identity = Omit<DeliveryDestination, 'engine'> & { readonly engine?: DeliveryDestination['engine'] };
+
+function identities({ definition }: FleetDefinition, c: EffectiveCluster): Identity[] {
   return [{ key: `id\0${c.clusterID}`, what: `cluster ID "${c.clusterID}"`, path: [...c.path, 'clusterID'] }, ...deliveryDestinations(definition, c)];
 }
 
 /** Both clusters are delivered by the same engine to different destinations: two clusters. */
-function distinctDestinations(a: readonly DeliveryDestination[], b: readonly DeliveryDestination[]): boolean {
-  const engine = (k: string) => (k.startsWith('flux\0') ? 'flux' : k.startsWith('id\0') ? 'id' : 'argocd');
-  return a.some((x) => engine(x.key) !== 'id' && b.some((y) => engine(y.key) === engine(x.key) && y.key !== x.key));
+function distinctDestinations(a: readonly Identity[], b: readonly Identity[]): boolean {
+  return a.some((x) => x.engine !== undefined && b.some((y) => y.engine === x.engine && y.key !== x.key));
 }
 
 /**

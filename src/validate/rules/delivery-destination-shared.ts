@@ -1,4 +1,5 @@
-import { deliveryDestinations, type DeliveryDestination } from '../delivery-destinations';
+import type { DeliveryDestination } from '../../delivery/destinations';
+import { deliveryDestinations } from '../../delivery/engines';
 import type { ModelRule } from '../rule';
 
 /**

@@ -2,25 +2,26 @@ import type { DataPath } from '../../diagnostics/diagnostic';
 import type { KubeObject } from '../../kube/kube-object';
 import { objectRef } from '../../kube/kube-object';
 import type { EffectiveCluster } from '../../model/effective';
-import { deliverySources, type DeliverySources } from '../../synth/delivery';
-import { ARGOCD_APPLICATIONS_FOLDER, ARGOCD_FOLDER } from '../../synth/delivery/argocd';
-import { FLUX_FOLDER } from '../../synth/delivery/flux';
+import { deliverySources, type DeliverySources } from '../../delivery';
+import { ALL_ENGINES, canBuildDelivery } from '../../delivery/engines';
 import type { FleetRule } from '../rule';
 import { dashPrefixed } from './delivery-name-collision';
 
 /**
- * The engine instance an object of `folder` is applied to, as two definitions can share it: every
- * Argo CD object goes into the Argo CD Namespace (`dist/<cs>/argocd` or `argocd/applications`,
- * applied by the user into `spec.delivery.argocd.namespace`), every hub Flux Kustomization into the
- * hub's Flux Namespace (`dist/<cs>/flux`). A per-cluster Flux (`flux/<clusterID>`) is the cluster's
- * own: two definitions share one only when they share the cluster (cluster-in-two-definitions).
- * The health ConfigMap (`argocd/health`) is the same in every definition on purpose.
+ * The engine instance an object of `folder` is applied to, as two definitions can share it
+ * (`DeliveryEngine.instanceOf`): every Argo CD object goes into the Argo CD Namespace, every hub Flux
+ * Kustomization into the hub's Flux Namespace. A per-cluster Flux (`flux/<clusterID>`) is the
+ * cluster's own: two definitions share one only when they share the cluster
+ * (cluster-in-two-definitions). The health ConfigMap (`argocd/health`) is the same in every
+ * definition on purpose.
  */
-function instanceOf(folder: string, object: KubeObject): string | undefined {
-  if (folder === ARGOCD_FOLDER || folder === ARGOCD_APPLICATIONS_FOLDER) return `Argo CD in ${object.metadata.namespace ?? ''}`;
-  if (folder === FLUX_FOLDER) return `hub Flux in ${object.metadata.namespace ?? ''}`;
+const instanceOf = (folder: string, object: KubeObject): string | undefined => {
+  for (const e of ALL_ENGINES) {
+    const instance = e.instanceOf(folder, object);
+    if (instance !== undefined) return instance;
+  }
   return undefined;
-}
+};
 
 interface Owner {
   readonly at: number;
@@ -51,10 +52,7 @@ export const deliveryNameAcrossDefinitions: FleetRule = {
     'two definitions would put Argo CD or hub Flux objects of the same name into one engine Namespace (ClusterSet a with cluster b-c, ClusterSet a-b with cluster c)',
   checkFleet({ definitions, report }) {
     // a definition with Argo CD needs every cluster's destination first (delivery-destination-missing reports it)
-    const delivered = definitions.map(({ definition, clusters }) => {
-      const { argocd, flux } = definition.spec.delivery;
-      return argocd ? clusters.every((c) => c.cluster.delivery.argocd) : flux !== undefined;
-    });
+    const delivered = definitions.map(({ definition, clusters }) => canBuildDelivery(definition, clusters));
     const keyOf = (at: number, c: EffectiveCluster) => `${definitions[at]!.definition.metadata.name}-${c.clusterID}`;
     // names `<cs>-<id>` held twice (two definitions, or a ClusterSet name twice) or dash-prefixed
     const seen = new Set<string>();

@@ -1,6 +1,7 @@
 import { objectKey, objectRef } from '../../kube/kube-object';
 import type { EffectiveCluster } from '../../model/effective';
-import { deliverySources } from '../../synth/delivery';
+import { deliverySources } from '../../delivery';
+import { canBuildDelivery } from '../../delivery/engines';
 import type { ModelRule } from '../rule';
 
 /**
@@ -25,7 +26,7 @@ export function dashPrefixed(names: Iterable<string>): Set<string> {
 }
 
 /**
- * Engine objects are named by joining parts with `-` (`synth/delivery/engine-names.ts`
+ * Engine objects are named by joining parts with `-` (`delivery/engine-names.ts`
  * `engineName`): a cluster's Application `<cs>-<id>`, its exports Application `<cs>-<id>-exports`,
  * its Flux layers `<cs>-<id>-<n>-<layer>` and exports `<cs>-<id>-exports-<namespace>`. Two different
  * parts can join to one name (a cluster `a-exports` beside a member `a` that exports). The rule
@@ -44,10 +45,8 @@ export const deliveryNameCollision: ModelRule = {
   description:
     'two clusters would get Argo CD or Flux objects of the same name (a cluster ID ending in -exports, a Namespace named like a layer), or a cluster folder is an engine folder',
   check({ definition, clusters, report }) {
-    const { argocd, flux } = definition.spec.delivery;
-    if (!argocd && !flux) return;
-    // every cluster needs an Argo CD destination first (delivery-destination-missing)
-    if (argocd && clusters.some((c) => !c.cluster.delivery.argocd)) return;
+    // an engine and, for each, every cluster's destination first (delivery-destination-missing)
+    if (!canBuildDelivery(definition, clusters)) return;
     // the engine folders under dist/<cs>/: each engine's are the same for every cluster (argocd/…,
     // flux or flux/<id>), so a ClusterSet of its first cluster shows them at the cost of one cluster
     const top = (folder: string) => folder.split('/')[0]!;

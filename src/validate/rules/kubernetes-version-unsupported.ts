@@ -1,12 +1,7 @@
 import type { DataPath } from '../../diagnostics/diagnostic';
-import { ENGINE_VERSIONS } from '../../kube/engine-versions';
+import { enginesOf } from '../../delivery/engines';
 import { formatKubernetesRange, inKubernetesRange, kubernetesMinor, kubernetesMinorName } from '../../kube/kubernetes-version';
 import type { ModelRule } from '../rule';
-
-const ENGINES = [
-  { key: 'argocd', name: 'Argo CD', supports: 'is tested with' },
-  { key: 'flux', name: 'Flux', supports: 'supports' },
-] as const;
 
 export const kubernetesVersionUnsupported: ModelRule = {
   id: 'kubernetes-version-unsupported',
@@ -35,14 +30,13 @@ export const kubernetesVersionUnsupported: ModelRule = {
             : `${release.version} is built on the Kubernetes ${release.kubernetes.newest} libraries and upstream states nothing newer: the pair is untested until a release supports ${kubernetesMinorName(version)} (docs/releases.md)`,
         });
       }
-      for (const engine of ENGINES) {
-        if (!definition.spec.delivery[engine.key]) continue;
-        const versions = ENGINE_VERSIONS[engine.key];
+      for (const engine of enginesOf(definition)) {
+        const { versions } = engine;
         if (versions.some((v) => inKubernetesRange(version, v.kubernetes))) continue;
         report({
           path,
-          message: `no ${engine.name} version the bundles are written for (${versions.map((v) => v.version).join(', ')}) ${engine.supports} ${k8s}`,
-          hint: `${versions.map((v) => `${engine.name} ${v.version}: ${formatKubernetesRange(v.kubernetes)}`).join('; ')} (docs/delivery.md, Engine versions)`,
+          message: `no ${engine.title} version the bundles are written for (${versions.map((v) => v.version).join(', ')}) ${engine.statesKubernetes} ${k8s}`,
+          hint: `${versions.map((v) => `${engine.title} ${v.version}: ${formatKubernetesRange(v.kubernetes)}`).join('; ')} (docs/delivery.md, Engine versions)`,
         });
       }
     }

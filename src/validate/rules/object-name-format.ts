@@ -1,3 +1,5 @@
+import { ALL_ENGINES } from '../../delivery/engines';
+import type { EngineSetting } from '../../delivery/engine';
 import type { DataPath } from '../../diagnostics/diagnostic';
 import { firstUnprintable, printable } from '../../diagnostics/printable';
 import { IMAGE_PREFIX, isDns1123Subdomain, URL_TEXT } from '../kube-names';
@@ -11,7 +13,7 @@ const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 const DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 /**
  * The longest name an object can have when the bundle names its file `<Kind>.<name>.yaml` or
- * `<Kind>.<namespace>.<name>.yaml` (emit/layout.ts, fileNameOf): a file name has at most 255 bytes.
+ * `<Kind>.<namespace>.<name>.yaml` (check/layout.ts, fileNameOf): a file name has at most 255 bytes.
  */
 const fileNameMax = (kind: string, namespace?: string): number => 255 - `${kind}.${namespace === undefined ? '' : `${namespace}.`}.yaml`.length;
 /** Argo CD evaluates `{{ … }}` in an ApplicationSet template (goTemplate: true). */
@@ -78,6 +80,9 @@ export const objectNameFormat: ModelRule = {
         report({ path, message: `${what} "${shown(value)}" cannot be a Secret key`, hint: 'use letters, digits, "-", "_" and "." (at most 253 characters)' });
     };
 
+    const formats = { label, subdomain, plain, url, duration, secretKey };
+    const checkSetting = (s: EngineSetting) => formats[s.format](s.what, s.value, s.path);
+
     for (const c of clusters) {
       c.cluster.gateways.forEach((g, i) => subdomain('Gateway Node', g.node, [...c.path, 'gateways', i, 'node'], fileNameMax('Node')));
       const t = c.cluster.tokenSecret;
@@ -96,15 +101,8 @@ export const objectNameFormat: ModelRule = {
         plain('remote key', e.remoteRef.key, [...tp, 'externalSecret', 'remoteRef', 'key']);
         duration('refresh interval', e.refreshInterval, [...tp, 'externalSecret', 'refreshInterval']);
       }
-      const d = c.cluster.delivery;
-      const dp = [...c.path, 'delivery'];
-      if (d.argocd && 'name' in d.argocd) plain('Argo CD cluster name', d.argocd.name, [...dp, 'argocd', 'name']);
-      if (d.argocd && 'server' in d.argocd) url('Argo CD cluster server', d.argocd.server, [...dp, 'argocd', 'server']);
-      const kubeConfig = d.flux?.kubeConfigSecretRef;
-      if (kubeConfig) {
-        subdomain('kubeconfig Secret name', kubeConfig.name, [...dp, 'flux', 'kubeConfigSecretRef', 'name']);
-        if (kubeConfig.key !== undefined) secretKey('kubeconfig Secret key', kubeConfig.key, [...dp, 'flux', 'kubeConfigSecretRef', 'key']);
-      }
+      // every engine's, named or not: a cluster's delivery settings reach its objects once the engine is
+      for (const e of ALL_ENGINES) for (const setting of e.clusterSettings(c)) checkSetting(setting);
     }
 
     const registry = definition.spec.antrea.imageRegistry;
@@ -121,22 +119,7 @@ export const objectNameFormat: ModelRule = {
         subdomain('ResourceExport name', p.exportName, ['spec', 'policies', i, 'exportName'], fileNameMax('ResourceExport', leaderNamespace));
     });
 
-    const { argocd, flux } = definition.spec.delivery;
-    const dp: DataPath = ['spec', 'delivery'];
-    if (argocd) {
-      label('Argo CD Namespace', argocd.namespace, [...dp, 'argocd', 'namespace']);
-      subdomain('Argo CD project', argocd.project, [...dp, 'argocd', 'project']);
-      plain('repoURL', argocd.repoURL, [...dp, 'argocd', 'repoURL']);
-      plain('targetRevision', argocd.targetRevision, [...dp, 'argocd', 'targetRevision']);
-      plain('path', argocd.path, [...dp, 'argocd', 'path']);
-    }
-    if (flux) {
-      label('Flux Namespace', flux.namespace, [...dp, 'flux', 'namespace']);
-      duration('Flux interval', flux.interval, [...dp, 'flux', 'interval']);
-      subdomain('Flux source name', flux.sourceRef.name, [...dp, 'flux', 'sourceRef', 'name']);
-      if (flux.sourceRef.namespace !== undefined) label('Flux source Namespace', flux.sourceRef.namespace, [...dp, 'flux', 'sourceRef', 'namespace']);
-      plain('path', flux.path, [...dp, 'flux', 'path']);
-    }
+    for (const e of ALL_ENGINES) for (const setting of e.settings(definition)) checkSetting(setting);
   },
 };
 

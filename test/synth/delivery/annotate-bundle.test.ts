@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { crdObject, crdsFor } from '../../../src/antrea/release';
 import { LATEST_RELEASE } from '../../../src/antrea/releases';
-import { annotateForDelivery } from '../../../src/synth/delivery';
-import { withGuard } from '../../../src/synth/delivery/prune-guards';
-import { ARGOCD_SYNC_OPTIONS, FLUX_PRUNE } from '../../../src/synth/guards';
+import { annotateForDelivery } from '../../../src/delivery';
+import { withGuard } from '../../../src/delivery/prune-guards';
+import { ARGOCD_SYNC_OPTIONS } from '../../../src/delivery/argocd/guards';
+import { FLUX_PRUNE } from '../../../src/delivery/flux/guards';
 import type { KubeObject } from '../../../src/kube/kube-object';
 import { envsubst } from '../../engine-replay/post-build';
 

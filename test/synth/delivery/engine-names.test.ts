@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { bundlePath, engineName } from '../../../src/synth/delivery/engine-names';
+import { bundlePath, engineName } from '../../../src/delivery/engine-names';
 
 test.each([
   // [parts, the name, or the readable prefix kept before the hash]

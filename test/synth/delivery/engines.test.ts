@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../../src/compile';
 import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from '../../../src/health';
-import type { OutputFile } from '../../../src/emit/layout';
-import { validatorFor } from '../../../src/emit/schemas';
+import type { OutputFile } from '../../../src/check/layout';
+import { validatorFor } from '../../../src/check/schemas';
 import type { KubeObject } from '../../../src/kube/kube-object';
 import { compileFiles, expectGoldenTree } from '../../helpers/golden';
 

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { LAYER_DIRECTORIES } from '../../../src/synth/delivery';
-import { EXPORTS_DIRECTORY, LABELLED_UNIT_DIRECTORIES } from '../../../src/synth/delivery/layer-paths';
+import { LAYER_DIRECTORIES } from '../../../src/delivery';
+import { EXPORTS_DIRECTORY, LABELLED_UNIT_DIRECTORIES } from '../../../src/delivery/layer-paths';
 import { compileFiles, withSharedUnitsInBundles } from '../../helpers/golden';
 import { soakRows } from '../../helpers/soak';
 

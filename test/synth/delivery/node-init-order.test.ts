@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../../src/compile';
 import { CLOUDS, NODE_INIT } from '../../../src/antrea/workloads';
-import { layerDirectoryOf } from '../../../src/synth/delivery';
-import { ARGOCD_SYNC_WAVE } from '../../../src/synth/delivery/sync-waves';
+import { layerDirectoryOf } from '../../../src/delivery';
+import { ARGOCD_SYNC_WAVE } from '../../../src/delivery/argocd/sync-waves';
 import type { KubeObject } from '../../../src/kube/kube-object';
 import { LATEST } from '../../helpers/releases';
 

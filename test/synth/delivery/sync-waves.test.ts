@@ -1,9 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../../src/compile';
-import { ARGOCD_SYNC_WAVE } from '../../../src/synth/delivery/sync-waves';
-import { ARGOCD_SYNC_OPTIONS, FLUX_PRUNE, isGuarded } from '../../../src/synth/guards';
+import { ARGOCD_SYNC_WAVE } from '../../../src/delivery/argocd/sync-waves';
+import { ARGOCD_SYNC_OPTIONS } from '../../../src/delivery/argocd/guards';
+import { FLUX_PRUNE } from '../../../src/delivery/flux/guards';
+import { isGuarded } from '../../../src/delivery/prune-guards';
 import type { KubeObject } from '../../../src/kube/kube-object';
-import { LAYERS, layerIndex } from '../../../src/synth/layers';
+import { LAYERS, layerIndex } from '../../../src/delivery/layers';
 import { allDefinitions } from '../definitions';
 
 const annotations = (o: KubeObject) => (o.metadata.annotations ?? {}) as Record<string, string>;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../../src/compile';
-import { LABELS } from '../../../src/synth/delivery/engine-names';
-import { ARGOCD_SYNC_WAVE } from '../../../src/synth/delivery/sync-waves';
+import { LABELS } from '../../../src/delivery/engine-names';
+import { ARGOCD_SYNC_WAVE } from '../../../src/delivery/argocd/sync-waves';
 import type { KubeObject } from '../../../src/kube/kube-object';
 
 /**

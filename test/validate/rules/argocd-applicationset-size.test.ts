@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { checkDefinitions, compile } from '../../../src/compile';
-import { MAX_OBJECT_BYTES } from '../../../src/emit/layout';
+import { MAX_OBJECT_BYTES } from '../../../src/kube/object-limits';
 import { effectiveClusters } from '../../../src/model/effective';
 import { applicationSetBytes, argocdApplicationsetSize } from '../../../src/validate/rules/argocd-applicationset-size';
 import { ruleTester } from '../../helpers/rule-tester';

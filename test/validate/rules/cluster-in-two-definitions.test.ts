@@ -69,7 +69,7 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
     expected: [],
   },
   {
-    // the built-in destination is the cluster each Argo CD runs in (delivery-destinations.ts)
+    // the built-in destination is the cluster each Argo CD runs in (delivery/argocd/destinations.ts)
     name: 'the in-cluster server of two Argo CD instances: two clusters',
     files: {
       'a.yaml': definitionText('a', spec('east', argocd('east', '{ server: https://kubernetes.default.svc }', '10.96.0.0/16'))),

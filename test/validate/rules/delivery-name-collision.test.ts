@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { checkDefinitions } from '../../../src/pipeline/pipeline';
 import { effectiveClusters } from '../../../src/model/effective';
-import { deliverySources } from '../../../src/synth/delivery';
+import { deliverySources } from '../../../src/delivery';
 import { deliveryNameCollision } from '../../../src/validate/rules/delivery-name-collision';
 import { LATEST } from '../../helpers/releases';
 import { ruleTester } from '../../helpers/rule-tester';

@@ -1,4 +1,5 @@
-import { ENGINE_VERSIONS, type EngineVersion } from '../../../src/kube/engine-versions';
+import { ENGINE_VERSIONS } from '../../../src/delivery/engines';
+import type { EngineVersion } from '../../../src/delivery/engine-versions';
 import { inKubernetesRange, kubernetesMinor, type KubernetesRange } from '../../../src/kube/kubernetes-version';
 import { kubernetesVersionUnsupported } from '../../../src/validate/rules/kubernetes-version-unsupported';
 import { LATEST, SUPPORTED } from '../../helpers/releases';

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../../../src/diagnostics/diagnostic';
 import { loadYaml } from '../../../src/load/load-yaml';
 import { effectiveClusters } from '../../../src/model/effective';
 import { parseClusterSet } from '../../../src/model/parse-clusterset';
-import { deliverySources } from '../../../src/synth/delivery';
+import { deliverySources } from '../../../src/delivery';
 import { dissolveProcedure, dissolveSteps, KUSTOMIZATION_RESOURCE, type DissolveOptions } from '../../../src/validate/transitions/dissolve-steps';
 import { runWithFakeKubectl } from '../../helpers/fake-kubectl';
 import { source } from '../../helpers/source';

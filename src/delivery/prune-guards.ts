@@ -1,5 +1,5 @@
-import { ARGOCD_SYNC_OPTIONS, GUARD_ANNOTATIONS, PARTIAL_GUARD_ANNOTATIONS } from '../guards';
-import type { KubeObject } from '../../kube/kube-object';
+import type { KubeObject } from '../kube/kube-object';
+import { ALL_ENGINES } from './engines';
 
 /** `full`: never pruned or deleted; `partial`: the same, applied server-side (a patch of a live object). */
 export type Guard = 'full' | 'partial';
@@ -24,14 +24,17 @@ export function guardContext(objects: readonly KubeObject[]): GuardContext {
 }
 
 /**
- * Which objects an engine must never prune or delete (guards.ts says why for each): Namespaces,
- * CRDs, the member-side token source, and the partial Gateway Nodes.
+ * Which objects an engine must never prune or delete: the leader Namespace (deleting it deletes
+ * every ResourceExport and member credential), CRDs (deleting one deletes every custom resource of
+ * its kind), the member-side token source and the partial Gateway Nodes (deleting a Node object
+ * drains the real Node). Each engine writes its own guard (`DeliveryEngine.guard`); every engine's
+ * is always set.
  *
  * A member's credentials on the leader (its ServiceAccount, token Secret and RoleBinding) are
  * deliberately not guarded: removing the member from the definition removes them from the
  * leader's bundle, and the engine prunes them, which revokes the member's token. Renaming the
  * ClusterSet or moving its engine objects does not prune them: the layer Kustomizations are
- * guarded themselves (flux.ts), so their inventory is orphaned, not deleted.
+ * guarded themselves (flux/kustomizations.ts), so their inventory is orphaned, not deleted.
  */
 export function guardOf(o: KubeObject, ctx: GuardContext): Guard | undefined {
   const { namespace, name } = o.metadata;
@@ -52,29 +55,9 @@ export function guardOf(o: KubeObject, ctx: GuardContext): Guard | undefined {
   }
 }
 
-/**
- * The guard merged into existing annotations. Idempotent: other sync options keep their place,
- * a guard option replaces its own key (`Prune=true` becomes `Prune=false`), missing ones append.
- */
-export function withGuard(annotations: Readonly<Record<string, string>>, guard: Guard): Record<string, string> {
-  const wanted = guard === 'partial' ? PARTIAL_GUARD_ANNOTATIONS : GUARD_ANNOTATIONS;
-  return {
-    ...annotations,
-    ...wanted,
-    [ARGOCD_SYNC_OPTIONS]: mergeSyncOptions(annotations[ARGOCD_SYNC_OPTIONS], wanted[ARGOCD_SYNC_OPTIONS]!),
-  };
-}
+/** Every engine's guard merged into existing annotations (argocd/guards.ts, flux/guards.ts); idempotent. */
+export const withGuard = (annotations: Readonly<Record<string, string>>, guard: Guard): Record<string, string> =>
+  ALL_ENGINES.reduce<Record<string, string>>((a, e) => e.guard(a, guard), { ...annotations });
 
-function mergeSyncOptions(existing: string | undefined, wanted: string): string {
-  const options = new Map<string, string>();
-  const add = (list: string | undefined) => {
-    for (const option of (list ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean))
-      options.set(option.split('=')[0]!, option);
-  };
-  add(existing);
-  add(wanted);
-  return [...options.values()].join(',');
-}
+/** Whether an object carries every engine's guard. */
+export const isGuarded = (annotations: Readonly<Record<string, string>> | undefined): boolean => ALL_ENGINES.every((e) => e.isGuarded(annotations));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EffectiveCluster } from '../../model/effective';
+import type { EffectiveCluster } from '../model/effective';
 
 /** Labels on the engine objects; the role label is what Argo CD's RollingSync steps select. */
 export const LABELS = {

@@ -2,11 +2,11 @@ import type { IApplication } from '@kubernetes-models/argo-cd/argoproj.io/v1alph
 import type { IApplicationSet } from '@kubernetes-models/argo-cd/argoproj.io/v1alpha1/ApplicationSet';
 import type { ClusterSet } from '../../model/clusterset';
 import { asKubeObject, type KubeObject } from '../../kube/kube-object';
-import { bundlePath, engineName, LABELS, MANAGED_BY, type Role } from './engine-names';
-import { EXPORTS_DIRECTORY, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY } from './layer-paths';
-import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
+import { bundlePath, engineName, LABELS, MANAGED_BY, type Role } from '../engine-names';
+import { EXPORTS_DIRECTORY, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY } from '../layer-paths';
+import type { ClusterDeliveryInputs, EngineObject } from '../cluster-inputs';
 import { ignoreDifferences, syncOptions } from './ignore-differences';
-import { argoCdHealthConfigMap } from './argocd-health';
+import { argoCdHealthConfigMap } from './health';
 import { ARGOCD_SYNC_WAVE } from './sync-waves';
 
 type ArgoCdDelivery = NonNullable<ClusterSet['spec']['delivery']['argocd']>;

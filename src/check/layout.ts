@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { EXPORTS_DIRECTORY, LABELLED_UNIT_DIRECTORIES, LAYER_DIRECTORIES, layerDirectoryOf } from '../synth/delivery/layer-paths';
-import { layerIndex } from '../synth/layers';
+import { EXPORTS_DIRECTORY, LABELLED_UNIT_DIRECTORIES, LAYER_DIRECTORIES, layerDirectoryOf } from '../delivery/layer-paths';
+import { layerIndex } from '../delivery/layers';
 import type { KubeObject } from '../kube/kube-object';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import { helmChartVersion } from '../antrea/workloads/helm-values';
 import { HELM_VALUES_FILE } from '../synth/parts/antrea-core';
-import type { EngineObject } from '../synth/delivery';
+import type { EngineObject } from '../delivery';
 import { checkObjects } from './check-output';
 import { isShared } from './shared-units';
 import { fastYaml } from '../fast-yaml';
-import { canonical, toYaml, yamlV2 } from './serialize';
+import { canonical, toYaml, yamlV2 } from '../kube/serialize';
+import { MAX_OBJECT_BYTES } from '../kube/object-limits';
 
 /** A file to write, relative to the output directory. */
 export interface OutputFile {
@@ -165,9 +166,6 @@ export interface SharedUnit {
 }
 
 export const SHARED_ROOT = '_shared';
-
-/** The largest object we emit: 1 MiB. */
-export const MAX_OBJECT_BYTES = 1024 * 1024;
 
 /** One bundle's own files (`<clusterset>/<clusterID>/…`) and the shared units its layers list. */
 export function layoutBundle(output: LayoutContext, bundle: Bundle, diagnostics: Diagnostic[], cache: EmitCache): { files: OutputFile[]; units: SharedUnit[] } {

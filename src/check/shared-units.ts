@@ -1,6 +1,6 @@
 import type { KubeObject } from '../kube/kube-object';
-import { LABELS } from '../synth/delivery/engine-names';
-import { layerOf } from '../synth/layers';
+import { LABELS } from '../delivery/engine-names';
+import { layerOf } from '../delivery/layers';
 
 /**
  * Objects that are the same in every cluster of a fleet with the same release and settings

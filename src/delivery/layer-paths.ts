@@ -1,5 +1,5 @@
-import { LAYERS, layerOf, type Layer } from '../layers';
-import type { KubeObject } from '../../kube/kube-object';
+import { LAYERS, layerOf, type Layer } from './layers';
+import type { KubeObject } from '../kube/kube-object';
 import { LABELS } from './engine-names';
 
 /**

@@ -1,7 +1,7 @@
 import { relative, resolve, sep } from 'node:path';
 import { COMPILER } from '../compiler-version';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
-import { engineFilesByCluster, unitsListed, type ClusterEngineFiles, type OutputFile } from './layout';
+import { engineFilesByCluster, unitsListed, type ClusterEngineFiles, type OutputFile } from '../check/layout';
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -1,12 +1,12 @@
 import type { IKustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
 import type { ClusterSet } from '../../model/clusterset';
-import { FLUX_PRUNE } from '../guards';
-import { fluxExportHealthChecks, fluxLayerHealthChecks } from './flux-health-checks';
+import { FLUX_PRUNE } from './guards';
+import { fluxExportHealthChecks, fluxLayerHealthChecks } from './health-checks';
 import { LAYERS } from '../layers';
 import { asKubeObject } from '../../kube/kube-object';
-import { bundlePath, engineName, LABELS, MANAGED_BY } from './engine-names';
-import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
-import { EXPORTS_DIRECTORY, exportDirectory, layerDirectory, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY } from './layer-paths';
+import { bundlePath, engineName, LABELS, MANAGED_BY } from '../engine-names';
+import type { ClusterDeliveryInputs, EngineObject } from '../cluster-inputs';
+import { EXPORTS_DIRECTORY, exportDirectory, layerDirectory, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY } from '../layer-paths';
 
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
 

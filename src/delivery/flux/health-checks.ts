@@ -1,6 +1,6 @@
 import type { IKustomization } from '@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1/Kustomization';
 import { layerOf, type Layer } from '../layers';
-import type { Role } from './engine-names';
+import type { Role } from '../engine-names';
 import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from '../../health/cluster-set-health';
 import type { HealthRule } from '../../health/health-rule';
 import { RESOURCE_EXPORT_HEALTH } from '../../health/resource-export-health';

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { COMPILER } from '../../compiler-version';
-import type { ClusterSet } from '../../model/clusterset';
-import type { EffectiveCluster } from '../../model/effective';
-import type { KubeObject } from '../../kube/kube-object';
+import { COMPILER } from '../compiler-version';
+import type { ClusterSet } from '../model/clusterset';
+import type { EffectiveCluster } from '../model/effective';
+import type { KubeObject } from '../kube/kube-object';
 import { annotateBundle } from './annotate-bundle';
-import { argoCdClusterObjects, argoCdClusterSetObjects } from './argocd';
 import { clusterDeliveryInputs, type EngineObject } from './cluster-inputs';
-import { fluxClusterObjects } from './flux';
+import { enginesOf } from './engines';
 
 /** One cluster's engine objects, built on demand, and the hash of what they are built from. */
 export interface ClusterDelivery {
@@ -31,18 +30,18 @@ export interface DeliverySources {
  * `plan` compares it (plan/changed-outputs.ts).
  */
 export function deliverySources(definition: ClusterSet, clusters: readonly EffectiveCluster[]): DeliverySources {
-  const { argocd, flux } = definition.spec.delivery;
-  if (!argocd && !flux) return { clusterSet: {}, clusters: [] };
+  const engines = enginesOf(definition);
+  if (engines.length === 0) return { clusterSet: {}, clusters: [] };
   const inputs = clusterDeliveryInputs(definition, clusters);
   return {
-    clusterSet: argoCdClusterSetObjects(inputs),
+    clusterSet: Object.assign({}, ...engines.map((e) => e.clusterSetObjects(inputs))) as Record<string, KubeObject[]>,
     clusters: inputs.map((i) => {
       // built once: an in-memory compile reads them for the engine folders and again for manifest.json
       let built: readonly EngineObject[] | undefined;
       return {
         clusterID: i.clusterID,
         hash: createHash('sha256').update(COMPILER).update('\n').update(JSON.stringify(i)).digest('hex').slice(0, 32),
-        build: () => (built ??= [...argoCdClusterObjects(i), ...fluxClusterObjects(i)]),
+        build: () => (built ??= engines.flatMap((e) => e.clusterObjects(i))),
       };
     }),
   };
@@ -63,7 +62,7 @@ export function byFolder(clusterSet: DeliverySources['clusterSet'], objects: Ite
   return folders;
 }
 
-/** Per-bundle annotations for the engines (sync waves, prune guards); returns new objects. */
+/** Per-bundle annotations for every engine (sync waves, prune guards); returns new objects. */
 export function annotateForDelivery(objects: readonly KubeObject[]): KubeObject[] {
   return annotateBundle(objects);
 }

@@ -1,8 +1,8 @@
-import type { Cluster, ClusterSet } from '../../model/clusterset';
-import { isActiveMember, leaderOf, type EffectiveCluster } from '../../model/effective';
-import type { KubeObject } from '../../kube/kube-object';
+import type { Cluster, ClusterSet } from '../model/clusterset';
+import { isActiveMember, leaderOf, type EffectiveCluster } from '../model/effective';
+import type { KubeObject } from '../kube/kube-object';
 import { roleOf, type Role } from './engine-names';
-import { exportsService } from '../parts/service-exports';
+import { exportsService } from '../model/exports-service';
 
 /**
  * Everything one cluster's engine objects (its Argo CD Application, its Flux Kustomizations) are

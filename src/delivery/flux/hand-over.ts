@@ -1,0 +1,80 @@
+import { fluxKustomizationsOf, PRUNE_OFF_PATCH, removeFluxKustomizations } from '../../kube/kubectl-command';
+import { effectiveClusters, type EffectiveCluster } from '../../model/effective';
+import { code } from '../../markdown';
+import { shellQuote as q } from '../../shell-quote';
+import type { HandOverWords } from '../engine';
+import { engineName, LABELS } from '../engine-names';
+
+/**
+ * Flux leaving a ClusterSet: the parent Kustomization (`antrea-<clusterset>`, created from the
+ * README) fails once its folder is gone and prunes nothing; each layer Kustomization carries
+ * `kustomize.toolkit.fluxcd.io/prune: disabled`, so no parent's garbage collection deletes it
+ * (kustomization_controller.go, deleteObjects' exclusions), and it keeps applying its layer, whose
+ * folder is still in `dist/`. Deleted with `spec.prune` on, a Kustomization deletes everything it
+ * applied, Antrea included (finalizerShouldDeleteResources, finalize): each is deleted with prune
+ * turned off first (PRUNE_OFF_PATCH).
+ */
+export const fluxHandOver: HandOverWords = {
+  detail: (cs) =>
+    `Flux: its Kustomizations of ${cs} leave dist/${cs}/flux/ and are orphaned: the parent antrea-${cs} fails (its path is gone) and prunes nothing, and each layer Kustomization (guarded from the parent's pruning) keeps applying its layer; deleted with prune on, a Kustomization deletes everything it applied, Antrea included (kustomization_controller.go, finalize)`,
+  exportsUnitsGo: 'Flux deletes each exports Kustomization, which prunes what it applied',
+  withdrawn: (before, id) =>
+    before.spec.verify.job
+      ? [
+          `Flux: its verify Kustomization leaves flux/ and is orphaned (guarded): its Job and RBAC stay, and it reports the missing path until the clean-up after ${id} is removed`,
+        ]
+      : [],
+  removalStep: ', each Kustomization with prune turned off first',
+  removal: (before, after, leaving, modesAfter) => ({
+    text: `Then remove ${leaving.name}'s Kustomizations of ${code(before.metadata.name)}, each with prune turned off first, or Flux uninstalls what it applied, Antrea included.`,
+    commands: fluxRemoval(
+      before,
+      after,
+      leaving.id === 'flux-hub',
+      modesAfter.map((m) => m.id),
+    ),
+  }),
+};
+
+/**
+ * Where the Flux that leaves holds the ClusterSet's Kustomizations: the hub (`$FLUX_CONTEXT`), or
+ * each cluster. When a hub and one Flux per cluster trade places, the cluster the hub applies to
+ * locally (no kubeconfig Secret) keeps its Kustomizations, which come back by name: only the
+ * others' go.
+ */
+function fluxRemoval(
+  before: Parameters<HandOverWords['removal']>[0],
+  after: Parameters<HandOverWords['removal']>[1],
+  hubLeaving: boolean,
+  now: readonly string[],
+): string[] {
+  const cs = before.metadata.name;
+  const ns = before.spec.delivery.flux!.namespace;
+  const own = fluxKustomizationsOf(cs);
+  const parent = engineName('antrea', cs);
+  const removeParent = (context: string) => [
+    `kubectl --context ${context} -n ${q(ns)} patch kustomization ${q(parent)} ${PRUNE_OFF_PATCH}`,
+    `kubectl --context ${context} -n ${q(ns)} delete kustomization ${q(parent)} --ignore-not-found`,
+  ];
+  const remote = (c: EffectiveCluster) => c.cluster.delivery.flux?.kubeConfigSecretRef !== undefined;
+  const nowPerCluster = now.includes('flux-per-cluster');
+  const nowHub = now.includes('flux-hub');
+  if (hubLeaving) {
+    const FLUX = '"$FLUX_CONTEXT"';
+    const clusters = effectiveClusters(before);
+    // the hub applies to itself too: that cluster's own Flux takes its parent and Kustomizations over by name
+    if (nowPerCluster && !clusters.every(remote))
+      return clusters.filter(remote).map((c) => removeFluxKustomizations(FLUX, ns, q(`${own},${LABELS.clusterID}=${c.clusterID}`)));
+    return [...removeParent(FLUX), removeFluxKustomizations(FLUX, ns, q(own))];
+  }
+  const local = nowHub
+    ? new Set(
+        effectiveClusters(after)
+          .filter((c) => !remote(c))
+          .map((c) => c.clusterID),
+      )
+    : new Set<string>();
+  return effectiveClusters(before)
+    .filter((c) => !local.has(c.clusterID))
+    .flatMap((c) => [...removeParent(q(c.clusterID)), removeFluxKustomizations(q(c.clusterID), ns, q(own))]);
+}
