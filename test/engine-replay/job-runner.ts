@@ -224,7 +224,8 @@ const EPOCH = 1_700_000_000;
 /**
  * Runs by Pod, shared by every fleet of the worker: a fleet's run is reused only when its calls'
  * answers, asked again of that fleet's cluster, are the ones the run was given (a run whose
- * calls may write is not kept: asking again would write again).
+ * calls may write is not kept: asking again would write again). Without writes every call of a
+ * run saw one state, so its distinct calls are enough.
  */
 const MEMO = new Map<string, Memo>();
 
@@ -244,16 +245,28 @@ export class JobRunner {
     const key = `${c.clusterID}/${ns}/${job.metadata.name}/${JSON.stringify([pod, volumes])}`;
     // the same Pod, the same answers to the same calls: the same run (the scripts read nothing else)
     const memo = this.memo.get(key);
-    if (memo && JSON.stringify(memo.calls.map(answer)) === memo.answers) return memo.run;
-    const calls: string[][] = [];
-    const answers: KubectlAnswer[] = [];
+    // a read's answer is the cluster's state: until the Pod writes, the same call has the same
+    // answer (its retries, the memo's check), so it is computed once (a script that polls a
+    // condition asks the same few calls hundreds of times)
+    const known = new Map<string, KubectlAnswer>();
+    const ask = (args: readonly string[]): KubectlAnswer => {
+      const k = JSON.stringify(args);
+      const a = known.get(k) ?? answer(args);
+      if (a.writes) known.clear();
+      else known.set(k, a);
+      return a;
+    };
+    if (memo && JSON.stringify(memo.calls.map(ask)) === memo.answers) return memo.run;
+    // the run's calls, once each, in the order first made
+    const made = new Map<string, { args: string[]; answer: KubectlAnswer }>();
     const run = this.once(c, pod, ns, (args) => {
-      const a = answer(args);
-      calls.push(args);
-      answers.push(a);
+      const a = ask(args);
+      if (!made.has(JSON.stringify(args))) made.set(JSON.stringify(args), { args, answer: a });
       return a;
     });
-    if (!answers.some((a) => a.writes)) this.memo.set(key, { calls, answers: JSON.stringify(answers), run });
+    const calls = [...made.values()];
+    if (!calls.some((call) => call.answer.writes))
+      this.memo.set(key, { calls: calls.map((call) => call.args), answers: JSON.stringify(calls.map((call) => call.answer)), run });
     return run;
   }
 
