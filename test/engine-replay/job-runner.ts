@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { requireTool } from '../helpers/tools';
 import type { ApiServer } from './api-server';
 import type { Obj } from './kube';
@@ -17,13 +18,16 @@ import { serviceAccountUser } from './rbac';
  * are rewritten to it. The Job's status is the exit codes: every container 0 is success, any
  * other a failed Pod; a `kubectl wait` on what does not exist yet keeps the Pod running.
  *
- * The stand-in is a shell script that looks its answer up in a file of precomputed answers (no
- * process per call beyond its own): a call it has no answer for is recorded, the run is thrown
- * away, the answers are computed here from the cluster, and the Pod runs again from the start,
- * until every call is answered. The cluster does not move while a Pod runs: `sleep` and `date`
- * read a clock of the Pod's own, so a script's retries within one run see what its first
- * attempt saw, and time passes for the world between runs (the Job's retries, one per replay
- * step).
+ * Each call is answered while the Pod runs, in the order the script makes it, from the cluster
+ * as it is then (a `rollout restart` writes once, when it is made): the stand-in writes its
+ * arguments to a socket the Pod inherits and blocks reading it; a worker thread (the Pod's
+ * process is its child) hands the call to this thread, which waits for it with `Atomics.wait`
+ * (the replay is synchronous), answers it and writes the answer as a shell snippet the stand-in
+ * sources (no process per call). The cluster moves only by the Pod's own calls while it runs:
+ * `sleep` and `date` read a clock of the Pod's own, so a script's retries within one run see
+ * what its first attempt saw, and time passes for the world between runs (the Job's retries,
+ * one per replay step). Calls are one at a time, as the scripts make them (no `kubectl … &`:
+ * two calls at once could each source the other's answer).
  */
 export type PodOutcome = 'succeeded' | 'failed' | 'running';
 
@@ -33,7 +37,13 @@ export interface PodRun {
   readonly log: string;
 }
 
+/** between a call's arguments; after a call (the request's end) */
 const US = '\u001f';
+const RS = '\u001e';
+/** the Pod's descriptor to the stand-in's socket: above the ones scripts take for themselves (3 …) */
+const CALLS_FD = 7;
+/** a hung script fails its Pod, not the suite */
+const POD_TIMEOUT_MS = 60_000;
 
 interface Tools {
   readonly shell: string;
@@ -56,27 +66,22 @@ function imageTools(): Tools {
     for (const applet of spawnSync(shell, ['--list'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean))
       if (!['kubectl', 'date', 'sleep', 'bash'].includes(applet)) symlinkSync(shell, join(bin, applet));
   // kubectl, date and sleep as shell functions (a script's shell finds a function before PATH): no
-  // process per call. The answers are a function of `case` branches, read once per process (the
-  // file does not change while a Pod runs; read on every call it cost a parse of every answer's
-  // text per call); a call without one is recorded and fails (exit 97), the run goes on to record the calls after it, and is thrown away.
-  const functions = `. "$REPLAY_ANSWERS/answers.sh"
-__replay_kubectl() {
+  // process per call. kubectl writes its call to the socket and blocks until a line comes back,
+  // then sources its answer (written by the thread that answered, before the line); without a
+  // line (the runner is gone) it fails with 97. `read` takes the line a byte at a time, so one
+  // call never takes another's.
+  const functions = `__replay_kubectl() {
   __replay_args=
   for __replay_a in "$@"; do __replay_args="$__replay_args$__replay_a${US}"; done
-  __replay_code=
-  __replay_answer
-  if [ -z "$__replay_code" ]; then printf '%s\\n' "$__replay_args" >> "$REPLAY_ANSWERS/misses"; __replay_out=; __replay_err=; __replay_blocked=; __replay_code=97; fi
+  printf '%s${RS}' "$__replay_args" >&${CALLS_FD}
+  if read -r __replay_line <&${CALLS_FD}; then . "$REPLAY_STATE/answer.sh"; else __replay_out=; __replay_err='the kubectl stand-in got no answer
+'; __replay_code=97; fi
   printf '%s' "$__replay_out"
   printf '%s' "$__replay_err" >&2
-  [ -z "$__replay_blocked" ] || : > "$REPLAY_ANSWERS/blocked"
 }
 kubectl() { __replay_kubectl "$@"; return "$__replay_code"; }
 date() { if [ "\${1-}" = +%s ]; then read -r __replay_now < "$REPLAY_CLOCK"; echo "$__replay_now"; else ${shell ? `${shell} date` : '/bin/date'} "$@"; fi; }
-sleep() {
-  # a run that met calls without answers is thrown away: no need to wait for its retries
-  [ ! -s "$REPLAY_ANSWERS/misses" ] || kill -KILL 0
-  read -r __replay_now < "$REPLAY_CLOCK"; echo $((__replay_now + \${1%s})) > "$REPLAY_CLOCK"
-}
+sleep() { read -r __replay_now < "$REPLAY_CLOCK"; echo $((__replay_now + \${1%s})) > "$REPLAY_CLOCK"; }
 `;
   writeFileSync(join(bin, '.functions.sh'), functions);
   const script = (name: string, body: string) => {
@@ -92,14 +97,119 @@ sleep() {
 }
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-const keyOfCall = (args: readonly string[]): string => args.map((a) => `${a}${US}`).join('');
 
-function answersScript(answers: ReadonlyMap<string, KubectlAnswer>): string {
-  const branches = [...answers].map(
-    ([key, a]) =>
-      `  ${quote(key)}) __replay_out=${quote(a.stdout)}; __replay_err=${quote(a.stderr)}; __replay_blocked=${a.blocked ? 1 : "''"}; __replay_code=${a.code} ;;`,
-  );
-  return `__replay_answer() {\ncase "$__replay_args" in\n${branches.join('\n')}\nesac\n}\n`;
+/** An answer as the stand-in sources it. */
+const answerScript = (a: KubectlAnswer): string => `__replay_out=${quote(a.stdout)}; __replay_err=${quote(a.stderr)}; __replay_code=${a.code}\n`;
+
+/** What the worker thread reports: a call the Pod's process makes, or its end. */
+type FromProcess =
+  | { readonly type: 'call'; readonly args: string[] }
+  | { readonly type: 'exit'; readonly stdout: string; readonly stderr: string; readonly status: number | null; readonly signal: string | null };
+
+/**
+ * The worker thread that runs a Pod's process (plain JavaScript, evaluated: it is not compiled).
+ * It spawns the process with the stand-in's socket as descriptor CALLS_FD, posts each call (its
+ * arguments, up to RS) and the process's end to the main thread and raises the shared counter;
+ * on `answered` it writes the line the stand-in waits for. The process is a group of its own,
+ * killed whole at the timeout or on `kill`.
+ */
+const WORKER = `
+const { workerData } = require('node:worker_threads');
+const { spawn } = require('node:child_process');
+const { port, counter } = workerData;
+const raised = new Int32Array(counter);
+const post = (message) => { port.postMessage(message); Atomics.add(raised, 0, 1); Atomics.notify(raised, 0); };
+let running;
+port.on('message', (m) => {
+  if (m.type === 'answered') running?.socket.write('\\n');
+  else if (m.type === 'kill') running?.kill();
+  else if (m.type === 'start')
+    try {
+      start(m);
+    } catch (e) {
+      post({ type: 'exit', stdout: '', stderr: String(e) + '\\n', status: null, signal: null });
+    }
+});
+function start({ file, args, cwd, env, timeout }) {
+  const stdio = ['ignore', 'pipe', 'pipe'];
+  while (stdio.length < ${CALLS_FD}) stdio.push('ignore');
+  stdio.push('pipe');
+  const child = spawn(file, args, { cwd, env, stdio, detached: true });
+  const kill = () => { try { process.kill(-child.pid, 'SIGKILL'); } catch {} };
+  const out = [], err = [];
+  let calls = '';
+  const end = (status, signal, error) => {
+    if (running?.child !== child) return;
+    running = undefined;
+    clearTimeout(timer);
+    const stderr = Buffer.concat(err).toString('utf8') + (error ? String(error) + '\\n' : '');
+    post({ type: 'exit', stdout: Buffer.concat(out).toString('utf8'), stderr, status, signal });
+  };
+  const socket = child.stdio[${CALLS_FD}];
+  running = { child, socket, kill };
+  const timer = setTimeout(kill, timeout);
+  child.on('error', (e) => end(null, null, e));
+  child.on('close', (status, signal) => end(status, signal));
+  child.stdout.on('data', (d) => out.push(d));
+  child.stderr.on('data', (d) => err.push(d));
+  socket.on('error', () => {});
+  socket.setEncoding('utf8');
+  socket.on('data', (d) => {
+    calls += d;
+    for (let i; (i = calls.indexOf('${RS}')) >= 0; calls = calls.slice(i + 1)) post({ type: 'call', args: calls.slice(0, i).split('${US}').slice(0, -1) });
+  });
+}
+`;
+
+interface PodProcesses {
+  readonly port: MessagePort;
+  readonly raised: Int32Array;
+}
+
+let podProcesses: PodProcesses | undefined;
+
+/** The worker thread, once per test worker (it does not keep the test worker alive). */
+function processes(): PodProcesses {
+  if (podProcesses) return podProcesses;
+  const { port1, port2 } = new MessageChannel();
+  const counter = new SharedArrayBuffer(4);
+  const worker = new Worker(WORKER, { eval: true, workerData: { port: port2, counter }, transferList: [port2] });
+  worker.unref();
+  podProcesses = { port: port1, raised: new Int32Array(counter) };
+  return podProcesses;
+}
+
+/** The next report of the worker thread: this thread sleeps until there is one. */
+function next(p: PodProcesses): FromProcess {
+  for (;;) {
+    const seen = Atomics.load(p.raised, 0);
+    const got = receiveMessageOnPort(p.port);
+    if (got) return got.message as FromProcess;
+    // the worker ends the process at its timeout and reports that: silence beyond it is a bug
+    if (Atomics.wait(p.raised, 0, seen, POD_TIMEOUT_MS + 30_000) === 'timed-out') throw new Error('the Pod runner thread stopped answering');
+  }
+}
+
+/** A process of the Pod, to its end, each kubectl call answered by `answer` as it is made. */
+function runProcess(
+  spec: { file: string; args: string[]; cwd: string; env: Record<string, string> },
+  answer: (args: string[]) => void,
+): Extract<FromProcess, { type: 'exit' }> {
+  const p = processes();
+  p.port.postMessage({ type: 'start', ...spec, timeout: POD_TIMEOUT_MS });
+  for (;;) {
+    const m = next(p);
+    if (m.type === 'exit') return m;
+    try {
+      answer(m.args);
+    } catch (e) {
+      // a bug in the stand-in: the process ends before the error is thrown, so the next Pod starts clean
+      p.port.postMessage({ type: 'kill' });
+      while (next(p).type !== 'exit');
+      throw e;
+    }
+    p.port.postMessage({ type: 'answered' });
+  }
 }
 
 interface Memo {
@@ -113,7 +223,9 @@ const EPOCH = 1_700_000_000;
 
 /**
  * Runs by Pod, shared by every fleet of the worker: a fleet's run is reused only when its calls'
- * answers, asked again of that fleet's cluster, are the ones the run was given.
+ * answers, asked again of that fleet's cluster, are the ones the run was given (a run whose
+ * calls may write is not kept: asking again would write again). Without writes every call of a
+ * run saw one state, so its distinct calls are enough.
  */
 const MEMO = new Map<string, Memo>();
 
@@ -127,70 +239,65 @@ export class JobRunner {
     const ns = job.metadata.namespace!;
     const user = serviceAccountUser(ns, pod.serviceAccountName ?? 'default');
     const now = () => new Date((EPOCH + ++this.restarts) * 1000).toISOString().replace('.000', '');
-    const answer = (args: string[]) => kubectl(c, user, ns, args, now);
+    const answer = (args: readonly string[]) => kubectl(c, user, ns, args, now);
     // the Pod as it starts: its spec and the ConfigMaps it mounts
     const volumes = ((pod.volumes ?? []) as { configMap?: { name: string } }[]).map((v) => v.configMap && c.get('v1', 'ConfigMap', ns, v.configMap.name)?.data);
     const key = `${c.clusterID}/${ns}/${job.metadata.name}/${JSON.stringify([pod, volumes])}`;
     // the same Pod, the same answers to the same calls: the same run (the scripts read nothing else)
     const memo = this.memo.get(key);
-    const again = memo?.calls.map((args) => answer(args));
-    if (memo && JSON.stringify(again) === memo.answers) return memo.run;
-    // the calls the last run made are likely the calls this one makes: answered before it starts
-    const calls: string[][] = [...(memo?.calls ?? [])];
-    const answers = new Map<string, KubectlAnswer>(memo ? memo.calls.map((args, i) => [keyOfCall(args), again![i]!]) : []);
-    let run: PodRun | undefined;
-    for (let attempt = 0; attempt < 20 && run === undefined; attempt++) {
-      const result = this.once(c, pod, ns, answers);
-      if (result.misses.length === 0) run = result.run;
-      for (const args of result.misses) {
-        if (answers.has(keyOfCall(args))) continue;
-        calls.push(args);
-        answers.set(keyOfCall(args), answer(args));
-      }
-    }
-    run ??= { outcome: 'failed', log: 'the kubectl stand-in never got every answer' };
-    if (!calls.some((args) => answers.get(keyOfCall(args))!.writes))
-      this.memo.set(key, { calls, answers: JSON.stringify(calls.map((args) => answers.get(keyOfCall(args)))), run });
+    // a read's answer is the cluster's state: until the Pod writes, the same call has the same
+    // answer (its retries, the memo's check), so it is computed once (a script that polls a
+    // condition asks the same few calls hundreds of times)
+    const known = new Map<string, KubectlAnswer>();
+    const ask = (args: readonly string[]): KubectlAnswer => {
+      const k = JSON.stringify(args);
+      const a = known.get(k) ?? answer(args);
+      if (a.writes) known.clear();
+      else known.set(k, a);
+      return a;
+    };
+    if (memo && JSON.stringify(memo.calls.map(ask)) === memo.answers) return memo.run;
+    // the run's calls, once each, in the order first made
+    const made = new Map<string, { args: string[]; answer: KubectlAnswer }>();
+    const run = this.once(c, pod, ns, (args) => {
+      const a = ask(args);
+      if (!made.has(JSON.stringify(args))) made.set(JSON.stringify(args), { args, answer: a });
+      return a;
+    });
+    const calls = [...made.values()];
+    if (!calls.some((call) => call.answer.writes))
+      this.memo.set(key, { calls: calls.map((call) => call.args), answers: JSON.stringify(calls.map((call) => call.answer)), run });
     return run;
   }
 
-  private once(c: ApiServer, pod: any, ns: string, answers: ReadonlyMap<string, KubectlAnswer>): { run: PodRun; misses: string[][] } {
+  private once(c: ApiServer, pod: any, ns: string, answer: (args: string[]) => KubectlAnswer): PodRun {
     const tools = imageTools();
     const { bin } = tools;
     const root = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'replay-pod-'));
     try {
       const state = join(root, '.replay');
       mkdirSync(state);
-      writeFileSync(join(state, 'answers.sh'), answersScript(answers));
-      writeFileSync(join(state, 'misses'), '');
       const mounts = this.volumes(c, pod, ns, root);
+      let blocked = false;
       let log = '';
       for (const container of [...(pod.initContainers ?? []), ...(pod.containers ?? [])] as Container[]) {
         writeFileSync(join(state, 'clock'), String(EPOCH));
         const argv = [...(container.command ?? []), ...(container.args ?? [])].map((a) => rewrite(a, container, mounts));
         const program = argv[0] === undefined ? undefined : resolveProgram(argv, tools);
-        if (!program) return { run: { outcome: 'failed', log: `${log}exec: "${argv[0] ?? ''}": executable file not found in $PATH\n` }, misses: [] };
-        const env: Record<string, string> = { PATH: bin, REPLAY_ANSWERS: state, REPLAY_CLOCK: join(state, 'clock') };
+        if (!program) return { outcome: 'failed', log: `${log}exec: "${argv[0] ?? ''}": executable file not found in $PATH\n` };
+        const env: Record<string, string> = { PATH: bin, REPLAY_STATE: state, REPLAY_CLOCK: join(state, 'clock') };
         for (const e of container.env ?? [])
           env[e.name] = e.value !== undefined ? rewrite(e.value, container, mounts) : e.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace' ? ns : '';
-        const result = spawnSync(program.file, program.args, {
-          cwd: root,
-          env,
-          encoding: 'utf8',
-          timeout: 60_000,
-          // a process group of its own: a discovery run ends itself with `kill 0`
-          detached: true,
-        } as Parameters<typeof spawnSync>[2] & { encoding: 'utf8' });
-        log += `${result.stdout ?? ''}${result.stderr ?? ''}`;
-        const misses = readFileSync(join(state, 'misses'), 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => line.split(US).slice(0, -1));
-        if (misses.length > 0) return { run: { outcome: 'failed', log }, misses };
-        if (existsSync(join(state, 'blocked'))) return { run: { outcome: 'running', log }, misses: [] };
-        if (result.status !== 0) return { run: { outcome: 'failed', log: `${log}(exit ${result.status ?? result.signal})\n` }, misses: [] };
+        const result = runProcess({ file: program.file, args: program.args, cwd: root, env }, (args) => {
+          const a = answer(args);
+          blocked ||= a.blocked === true;
+          writeFileSync(join(state, 'answer.sh'), answerScript(a));
+        });
+        log += `${result.stdout}${result.stderr}`;
+        if (blocked) return { outcome: 'running', log };
+        if (result.status !== 0) return { outcome: 'failed', log: `${log}(exit ${result.status ?? result.signal})\n` };
       }
-      return { run: { outcome: 'succeeded', log }, misses: [] };
+      return { outcome: 'succeeded', log };
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

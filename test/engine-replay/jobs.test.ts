@@ -206,6 +206,45 @@ describe('a Job runs its containers (job-runner.ts): its status is their exit co
     expect(c.get('batch', 'Job', 'kube-system', 'run')?.status?.failed).toBe(1);
   });
 
+  test('each call is answered as it is made, from the cluster as it is then: a read after a write sees it, and each write happens once, in order', () => {
+    const { c, fleet } = world();
+    c.put({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'kube-system' },
+      spec: { replicas: 1, template: { metadata: {}, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    grant(c, 'restarter', [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'patch'] }]);
+    // the same read three times, the same write twice: each answered again, where it is made
+    scriptJob(
+      c,
+      [
+        "seen() { kubectl get deployment d -n kube-system -o 'jsonpath={.spec.template.metadata.annotations}'; echo; }",
+        'echo "before: $(seen)"',
+        'kubectl rollout restart deployment/d -n kube-system',
+        'echo "after one: $(seen)"',
+        'kubectl rollout restart deployment/d -n kube-system',
+        'echo "after two: $(seen)"',
+        '',
+      ].join('\n'),
+      'restarter',
+    );
+    fleet.settle();
+    expect(jobCondition(c, 'run')).toBe('Complete');
+    // the restarts' times: the runner's counter, one second per write
+    expect(fleet.jobLogs.get('east/kube-system/run')).toBe(
+      [
+        'before: ',
+        'deployment.apps/d restarted',
+        'after one: {"kubectl.kubernetes.io/restartedAt":"2023-11-14T22:13:21Z"}',
+        'deployment.apps/d restarted',
+        'after two: {"kubectl.kubernetes.io/restartedAt":"2023-11-14T22:13:22Z"}',
+        '',
+      ].join('\n'),
+    );
+    expect(c.get('apps', 'Deployment', 'kube-system', 'd')?.metadata.generation).toBe(3);
+  });
+
   test('the tier restart: kubectl wait --for=create keeps the Pod running until the Tier exists, then rollout restart patches the controller', () => {
     const { c, fleet } = world();
     c.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } });

@@ -11,7 +11,7 @@ export interface KubectlAnswer {
   readonly stderr: string;
   readonly code: number;
   readonly blocked?: boolean;
-  /** it wrote to the cluster (its answer cannot be computed again without writing again) */
+  /** a call that writes when it can (`rollout restart`, whatever its answer): asking it again could write again */
   readonly writes?: boolean;
 }
 
@@ -115,17 +115,18 @@ export function kubectl(c: ApiServer, user: User, podNamespace: string, args: re
     }
     return wait(client, namespace, targets, fors);
   }
-  if (verb === 'rollout' && rest[0] === 'restart') {
-    // `rollout restart`: a get, then a patch of the pod template's restartedAt annotation
-    const t = target(rest[1] ?? '');
-    if ('code' in t) return t;
-    const got = client.get(t.r.apiVersion, t.r.kind, namespace, t.name);
-    if (!got.ok) return fromServer(got.code, got.message);
-    const patched = client.patchTemplateAnnotations(t.r.apiVersion, t.r.kind, namespace, t.name, { 'kubectl.kubernetes.io/restartedAt': now() });
-    if (!patched.ok) return fromServer(patched.code, patched.message);
-    return { stdout: `${nameOf(t.r, t.name)} restarted\n`, stderr: '', code: 0, writes: true };
-  }
+  if (verb === 'rollout' && rest[0] === 'restart') return { ...restart(client, namespace, target(rest[1] ?? ''), now), writes: true };
   return fail(`error: unknown command "${positional.join(' ')}" for "kubectl"`);
+}
+
+/** `rollout restart`: a get, then a patch of the pod template's restartedAt annotation. */
+function restart(client: Client, namespace: string, t: { r: Resource; name: string } | KubectlAnswer, now: () => string): KubectlAnswer {
+  if ('code' in t) return t;
+  const got = client.get(t.r.apiVersion, t.r.kind, namespace, t.name);
+  if (!got.ok) return fromServer(got.code, got.message);
+  const patched = client.patchTemplateAnnotations(t.r.apiVersion, t.r.kind, namespace, t.name, { 'kubectl.kubernetes.io/restartedAt': now() });
+  if (!patched.ok) return fromServer(patched.code, patched.message);
+  return { stdout: `${nameOf(t.r, t.name)} restarted\n`, stderr: '', code: 0 };
 }
 
 /**
