@@ -47,7 +47,7 @@ class Unsupported extends Error {}
 const UNSUPPORTED = new Unsupported();
 
 /**
- * The YAML yaml v2 writes for canonical(value) with emit's options (serialize.ts, `toYaml`), or
+ * The YAML yaml v2 writes for canonical(value) with the serializer's options (kube/serialize.ts, `toYaml`), or
  * for the value as it is (`as-is`), or undefined where this writer
  * does not know the bytes for certain: a key or value with a character outside `OUTSIDE_FAST`'s
  * printable set, a number other than a safe integer, a multi-line string with leading or trailing white space or inside a

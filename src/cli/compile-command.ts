@@ -26,7 +26,7 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
   const diagnostics: Diagnostic[] = [];
   const files = findDefinitionFiles(full ? [definitionsDir] : args.positionals, diagnostics);
   const check = args.options.check === true;
-  // synth: the pipeline's sink is the output transaction (loaded only for synth: validate starts without emit)
+  // synth: the pipeline's sink is the output transaction (loaded only for synth: validate starts without the check and output stages)
   const output =
     name === 'synth' ? (await import('../pipeline/output-sink')).outputSink({ out, full, check, rebuild: args.options.rebuild === true }) : undefined;
   let result: PipelineResult<EmitResult | undefined> | undefined;

@@ -20,7 +20,7 @@ import type * as Stages from './stages';
  *
  * It is a generator so that one function serves both the asynchronous callers and the
  * synchronous one (cdk8s builds constructs synchronously): what can wait (loading TypeScript,
- * secretlint, loading synth and emit) is yielded as an Effect, which runPipeline awaits and
+ * secretlint, loading synth and the check stage) is yielded as an Effect, which runPipeline awaits and
  * runPipelineSync (run-sync.ts) performs while this thread waits.
  */
 
@@ -114,7 +114,7 @@ export function* pipeline<R>(inputs: readonly PipelineInput[], sink?: Sink<R>): 
   const diagnostics = revisions.flatMap((r) => r.diagnostics);
   if (!sink || hasErrors(diagnostics)) return { diagnostics, revisions };
 
-  // synth and emit are loaded only now: `validate` starts without them (cdk8s, the schemas)
+  // synth and the check stage are loaded only now: `validate` starts without them (cdk8s, the schemas)
   const stages = (yield { kind: 'stages' }) as typeof Stages;
   const sets = revisions.map((r) => r.parsed.map(stages.clusterSetSources));
   if (sink.begin?.(revisions, sets, diagnostics) === false || hasErrors(diagnostics)) return { diagnostics, revisions };
