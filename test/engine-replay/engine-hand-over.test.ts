@@ -1,0 +1,317 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { APPLICATION_RESOURCE, KUSTOMIZATION_RESOURCE } from '../../src/kube/kubectl-command';
+import { planChanges } from '../../src/plan/plan-changes';
+import { runWithFakeKubectl, type KubectlCall } from '../helpers/fake-kubectl';
+import { revision as planRevision, type Definition } from '../helpers/plan-revision';
+import { soakRows } from '../helpers/soak';
+import type { ApiServer } from './api-server';
+import { applicationSetsIn, deleteApplication, RESOURCES_FINALIZER, type ArgoApplication } from './argocd';
+import type { FluxRun } from './flux';
+import { keyOf, refOf, type Obj } from './kube';
+import { awaitsItsServices, replay, type ReplayResult } from './replay';
+import { compileDefinition, fleetFor, readDefinition, registerDelivery, type Compiled, type DefinitionData } from './scenario';
+import { deployApplications } from './verification';
+
+/**
+ * #37: a change of delivery engine, replayed end to end. test-clusterset is installed through one
+ * engine and converges; the plan of the change to the other engine is followed as printed: the
+ * new engine is prepared (registerDelivery) and applies the head until it converges, then the
+ * checklist's commands remove the old engine's objects, each kubectl call made on the replay's
+ * model of that engine with its own deletion rules; then the new engine keeps applying the head.
+ * Nothing of Antrea may be deleted on the way (test/plan/engine-changes.test.ts checks the same
+ * commands against recorded calls only).
+ */
+
+const TEST_CLUSTERSET = readDefinition('clustersets/test-clusterset.yaml');
+const ARGOCD = { namespace: 'argocd', project: 'default', repoURL: 'https://git.example.com/fleet.git', targetRevision: 'main' };
+
+/** test-clusterset as committed (a hub Flux on the leader), or delivered by Argo CD (each cluster registered under its ID). */
+function deliveredBy(engine: 'argocd' | 'flux'): DefinitionData {
+  const d = structuredClone(TEST_CLUSTERSET);
+  if (engine === 'flux') return d;
+  d.spec.delivery = { argocd: ARGOCD };
+  for (const c of d.spec.clusters) c.delivery = { argocd: { name: c.clusterID } };
+  return d;
+}
+
+/** The contexts the printed commands name the engines by (`$ARGOCD_CONTEXT`, `$FLUX_CONTEXT`). */
+const CONTEXT = { argocd: 'argocd-home', flux: 'flux-hub' };
+
+/** What must never be deleted, not even deleted and re-created (compiler-update.test.ts PROTECTED), and the ServiceExports. */
+const PROTECTED = (o: Pick<Obj, 'kind' | 'metadata'> & { type?: string }): boolean =>
+  o.kind === 'CustomResourceDefinition' ||
+  o.kind === 'ClusterSet' ||
+  o.kind === 'ServiceExport' ||
+  ((o.kind === 'Deployment' || o.kind === 'DaemonSet') && /^antrea-(agent|controller|mc-controller)$/.test(o.metadata.name)) ||
+  (o.kind === 'Secret' && (o.type === 'kubernetes.io/service-account-token' || /token/.test(o.metadata.name)));
+
+interface Deletion {
+  readonly cluster: string;
+  readonly obj: Obj;
+}
+
+/** Every DELETE the API servers carry out, with the live object (compiler-update.test.ts recordDeletions). */
+function recordDeletions(clusters: Iterable<ApiServer>): Deletion[] {
+  const out: Deletion[] = [];
+  for (const c of clusters) {
+    const original = c.delete.bind(c);
+    c.delete = (o) => {
+      const live = c.getLike(o);
+      const deleted = original(o);
+      if (deleted && live) out.push({ cluster: c.clusterID, obj: live });
+      return deleted;
+    };
+  }
+  return out;
+}
+
+/** Units not converged. */
+function unconverged(r: ReplayResult): string[] {
+  const out: string[] = [];
+  for (const [name, a] of Object.entries(r.argocd))
+    if (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy') out.push(`${name}: ${a.operation} ${a.message}`);
+  for (const [name, f] of Object.entries(r.flux)) if (f.state !== 'Ready' && !awaitsItsServices(r, name)) out.push(`${name}: ${f.state} ${f.message}`);
+  return out;
+}
+
+/** `kubectl -l`: equality requirements only (`k=v`, `k==v`), as the printed commands use. */
+function selects(selector: string, labels: Readonly<Record<string, string>> | undefined): boolean {
+  return selector.split(',').every((req) => {
+    const m = /^([^=!]+)==?(.*)$/.exec(req);
+    if (!m) throw new Error(`the replay does not model the selector ${req}`);
+    return labels?.[m[1]!] === m[2];
+  });
+}
+const selectorOf = (call: KubectlCall): string => {
+  const i = call.args.findIndex((a) => a === '-l' || a === '--selector');
+  if (i < 0) throw new Error(`${call.args.join(' ')}: no selector`);
+  return call.args[i + 1]!;
+};
+/** The merge patch a `kubectl patch --type merge -p` call sends. */
+const patchOf = (call: KubectlCall): Record<string, any> => {
+  expect(call.args[call.args.indexOf('--type') + 1]).toBe('merge');
+  return JSON.parse(call.args[call.args.indexOf('-p') + 1]!) as Record<string, any>;
+};
+/** The name in `<kind or resource>.<group>/<name>` (as `get -o name` prints it), if it is of `resource`. */
+const nameIn = (operand: string | undefined, resource: string): string | undefined => {
+  const m = /^([^/]+)\/(.+)$/.exec(operand ?? '');
+  const singular = (r: string) => r.replace(/^(\w+?)s?(\.|$)/, '$1$2');
+  return m && singular(m[1]!) === singular(resource) ? m[2] : undefined;
+};
+
+/**
+ * Argo CD's objects of the ClusterSet as the Argo CD API server holds them: the ApplicationSets
+ * applied from `argocd/`, and the Applications each generates, owned by it (controller reference:
+ * applicationset_controller.go createOrUpdateInCluster), with the finalizers of its template
+ * (applicationSetsIn: the resources finalizer unless preserveResourcesOnDeletion).
+ */
+class ArgoCdObjects {
+  readonly sets = new Map<string, { labels: Record<string, string> }>();
+  readonly apps = new Map<string, { app: ArgoApplication; finalizers: string[]; owner?: string; cluster: ApiServer }>();
+
+  constructor(base: Compiled, first: ReplayResult) {
+    const { revision, folder } = base.forEngine('argocd');
+    const clusterOf = new Map((first.argocdApps ?? []).map((a) => [a.app.name, a.cluster]));
+    for (const o of revision.objectsIn(folder).filter((x) => x.kind === 'ApplicationSet')) this.sets.set(o.metadata.name, { labels: o.metadata.labels ?? {} });
+    for (const set of applicationSetsIn(revision, folder))
+      for (const app of set.applications) {
+        const cluster = clusterOf.get(app.name);
+        if (cluster === undefined) throw new Error(`${app.name} reached no cluster in the first install`);
+        this.apps.set(app.name, { app, finalizers: [...(app.finalizers ?? [])], owner: set.name, cluster: first.fleet.cluster(cluster) });
+      }
+  }
+
+  /**
+   * An Application deleted: Argo CD's finalizer deletes what it applied when it still carries the
+   * resources finalizer (deleteApplication: controller/appcontroller.go finalizeApplicationDeletion).
+   */
+  private deleteApp(name: string): void {
+    const a = this.apps.get(name)!;
+    deleteApplication({ ...a.app, finalizers: a.finalizers }, a.cluster, () => {});
+    this.apps.delete(name);
+  }
+
+  perform(call: KubectlCall): void {
+    const [resource] = call.operands;
+    if (call.verb === 'delete' && /^applicationsets?(\.argoproj\.io)?$/.test(resource!)) {
+      const selector = selectorOf(call);
+      const gone = [...this.sets].filter(([, s]) => selects(selector, s.labels)).map(([n]) => n);
+      expect(gone, `${call.args.join(' ')}: selects no ApplicationSet`).not.toEqual([]);
+      // kubectl's default cascade is background: Kubernetes' garbage collector deletes the Applications the
+      // ApplicationSet owns (pkg/controller/garbagecollector/garbagecollector.go attemptToDeleteItem); with orphan it takes
+      // their owner references off (orphanDependents)
+      const cascade = call.args.find((a) => a.startsWith('--cascade='))?.slice('--cascade='.length) ?? 'background';
+      for (const set of gone) {
+        this.sets.delete(set);
+        for (const [name, a] of [...this.apps])
+          if (a.owner === set) {
+            if (cascade === 'orphan') delete a.owner;
+            else this.deleteApp(name);
+          }
+      }
+      return;
+    }
+    if (call.verb === 'get' && resource === APPLICATION_RESOURCE) {
+      // every Application the loop lists (CONTEXT's list: all there are) is one of the ClusterSet's
+      const selector = selectorOf(call);
+      for (const [name, a] of this.apps) expect(selects(selector, a.app.labels), `${name} not selected by ${selector}`).toBe(true);
+      return;
+    }
+    const name = nameIn(resource, APPLICATION_RESOURCE);
+    if (!name) throw new Error(`the replay does not model ${call.args.join(' ')}`);
+    const a = this.apps.get(name);
+    // an Application the ApplicationSet's cascade already deleted: kubectl answers NotFound and the loop goes on
+    if (!a) return;
+    if (call.verb === 'patch') {
+      const patch = patchOf(call);
+      if (patch.metadata && 'finalizers' in patch.metadata) a.finalizers = patch.metadata.finalizers ?? [];
+      // while its ApplicationSet is there (not being deleted), the ApplicationSet controller, which watches its
+      // Applications' finalizers, writes its template's back (applicationset_controller.go createOrUpdateInCluster:
+      // found.Finalizers = generatedApp.Finalizers); taken as done before the loop's delete
+      if (a.owner !== undefined && this.sets.has(a.owner)) a.finalizers = [...(a.app.finalizers ?? [])];
+      return;
+    }
+    expect(call.verb).toBe('delete');
+    this.deleteApp(name);
+  }
+
+  listed(): string[] {
+    return [...this.apps.keys()].map((n) => `application.argoproj.io/${n}`);
+  }
+}
+
+/**
+ * Flux's objects of the ClusterSet on the hub: the parent `antrea-<clusterset>` the README creates
+ * (`--prune=true`, its inventory the layer Kustomizations) and each layer Kustomization (the first
+ * install's runs). Deleted, a Kustomization whose live `spec.prune` is on deletes what it applied,
+ * but for objects that say `prune: disabled` (kustomization_controller.go finalize,
+ * finalizerShouldDeleteResources; FluxRun.deletedByPerson); the layer Kustomizations say so.
+ */
+class FluxObjects {
+  readonly runs: Map<string, FluxRun>;
+  readonly labels: Map<string, Record<string, string>>;
+  parent: { name: string; prune: boolean } | undefined;
+  private readonly pruneOff = new Set<string>();
+
+  constructor(base: Compiled, first: ReplayResult) {
+    const { revision, folder } = base.forEngine('flux');
+    this.runs = new Map(first.fluxRuns);
+    this.labels = new Map(revision.objectsIn(folder).map((o) => [o.metadata.name, o.metadata.labels ?? {}]));
+    this.parent = { name: `antrea-${base.definition.metadata.name}`, prune: true };
+  }
+
+  perform(call: KubectlCall): void {
+    const [resource] = call.operands;
+    if (call.verb === 'get' && resource === KUSTOMIZATION_RESOURCE) {
+      const selector = selectorOf(call);
+      for (const name of this.runs.keys()) expect(selects(selector, this.labels.get(name)), `${name} not selected by ${selector}`).toBe(true);
+      return;
+    }
+    const name = call.operands[0] === 'kustomization' ? call.operands[1] : nameIn(resource, KUSTOMIZATION_RESOURCE);
+    if (!name) throw new Error(`the replay does not model ${call.args.join(' ')}`);
+    if (name === this.parent?.name) {
+      if (call.verb === 'patch') this.parent.prune = patchOf(call).spec?.prune ?? this.parent.prune;
+      else {
+        expect(call.verb).toBe('delete');
+        // the parent's finalizer deletes the layer Kustomizations it applied, but for those that say prune: disabled
+        if (this.parent.prune) for (const [n, run] of [...this.runs]) if (!run.k.guarded) this.deleteRun(n, run.k.prune && !this.pruneOff.has(n));
+        this.parent = undefined;
+      }
+      return;
+    }
+    const run = this.runs.get(name);
+    expect(run, `${call.args.join(' ')}: no such Kustomization`).toBeDefined();
+    if (call.verb === 'patch') {
+      if (patchOf(call).spec?.prune === false) this.pruneOff.add(name);
+      return;
+    }
+    expect(call.verb).toBe('delete');
+    this.deleteRun(name, run!.k.prune && !this.pruneOff.has(name));
+  }
+
+  private deleteRun(name: string, prune: boolean): void {
+    this.runs.get(name)!.deletedByPerson(prune);
+    this.runs.delete(name);
+  }
+
+  listed(): string[] {
+    return [...this.runs.keys()].map((n) => `kustomization.kustomize.toolkit.fluxcd.io/${n}`);
+  }
+}
+
+const DIRECTIONS = [
+  { from: 'argocd', to: 'flux' },
+  { from: 'flux', to: 'argocd' },
+] as const;
+
+/** One direction in npm test, both in the soak tier (test/helpers/soak.ts). */
+describe.each(soakRows(DIRECTIONS, (d) => d.from === 'argocd'))('$from → $to', ({ from, to }) => {
+  beforeEach(() => {
+    vi.stubEnv('ARGOCD_CONTEXT', CONTEXT.argocd);
+    vi.stubEnv('FLUX_CONTEXT', CONTEXT.flux);
+  });
+  afterEach(() => vi.unstubAllEnvs());
+
+  test('the plan followed as printed deletes nothing of Antrea, and the new engine converges', async () => {
+    const [baseDef, headDef] = [deliveredBy(from), deliveredBy(to)];
+    const [base, head] = [await compileDefinition(baseDef), await compileDefinition(headDef)];
+    const fleet = await fleetFor(baseDef, base, { appNamespaces: true });
+    deployApplications(base.definition)(fleet);
+    const first = replay({ engine: from, ...base.forEngine(from), fleet, operator: true });
+    expect(unconverged(first), first.log.join('\n')).toEqual([]);
+    const deletions = recordDeletions(fleet.clusters.values());
+
+    // the plan: destructive, and the checklist's commands for the hand-over
+    const plan = planChanges(
+      await planRevision({ 'cs.yaml': baseDef as unknown as Definition }),
+      await planRevision({ 'cs.yaml': headDef as unknown as Definition }),
+    );
+    expect(plan.changes.some((c) => c.impact === 'destructive' && c.about?.delivery)).toBe(true);
+    const commands = (plan.checklist ?? []).flatMap((i) => i.commands ?? []);
+    expect(commands.length).toBeGreaterThan(0);
+
+    // before merging the new engine is prepared; after merging it applies the head until every cluster is Healthy or Ready
+    registerDelivery(fleet, head);
+    const taken = replay({ engine: to, ...head.forEngine(to), fleet, operator: true });
+    expect(unconverged(taken), taken.log.join('\n')).toEqual([]);
+
+    // then the old engine's objects go, with the checklist's commands, each call on the old engine's objects
+    const old = from === 'argocd' ? new ArgoCdObjects(base, first) : new FluxObjects(base, first);
+    // the old engine's deletion rules have something to delete: Applications with the resources finalizer (the exports
+    // units, #38), Kustomizations with prune on and an inventory
+    if (old instanceof ArgoCdObjects) expect([...old.apps.values()].filter((a) => a.finalizers.includes(RESOURCES_FINALIZER)).length).toBeGreaterThan(0);
+    else expect([...old.runs.values()].filter((r) => r.k.prune && r.inventory.length > 0).length).toBe(old.runs.size);
+    const context = CONTEXT[from];
+    const resource = from === 'argocd' ? APPLICATION_RESOURCE : KUSTOMIZATION_RESOURCE;
+    const calls: KubectlCall[] = [];
+    // one command at a time: a loop lists what is left when it runs
+    for (const command of commands) {
+      const ran = runWithFakeKubectl([command], { [`${context} ${resource}`]: old.listed() });
+      for (const call of ran) {
+        expect(call.context, call.args.join(' ')).toBe(context);
+        expect(call.namespace, call.args.join(' ')).toBe(from === 'argocd' ? ARGOCD.namespace : 'flux-system');
+        old.perform(call);
+        fleet.settle();
+      }
+      calls.push(...ran);
+    }
+    // the old engine holds nothing of the ClusterSet any more
+    if (old instanceof ArgoCdObjects) expect([...old.sets.keys(), ...old.apps.keys()]).toEqual([]);
+    else expect([...old.runs.keys(), ...(old.parent ? [old.parent.name] : [])]).toEqual([]);
+    expect(calls.filter((c) => c.verb === 'delete').length).toBeGreaterThan(0);
+
+    // nothing of Antrea was deleted on the way (and the fleet holds such objects), nor anything else the old engine applied
+    const held = Object.values(first.units).flatMap((u) => u.objects);
+    expect(new Set(held.filter(PROTECTED).map((o) => o.kind))).toEqual(
+      new Set(['CustomResourceDefinition', 'ClusterSet', 'ServiceExport', 'Deployment', 'DaemonSet', 'Secret']),
+    );
+    const applied = new Set(Object.values(first.units).flatMap((u) => u.objects.map((o) => `${u.cluster} ${keyOf(o)}`)));
+    const deleted = () => deletions.filter((d) => PROTECTED(d.obj) || applied.has(`${d.cluster} ${keyOf(d.obj)}`)).map((d) => `${d.cluster} ${refOf(d.obj)}`);
+    expect(deleted(), `deleted by the new engine or the hand-over's commands:\n${calls.map((c) => c.args.join(' ')).join('\n')}`).toEqual([]);
+
+    // the new engine keeps applying the head: still converged, and still nothing deleted
+    const after = replay({ engine: to, ...head.forEngine(to), fleet, operator: true, previous: taken });
+    expect(unconverged(after), after.log.join('\n')).toEqual([]);
+    expect(deleted(), `deleted once the new engine applies alone:\n${after.log.join('\n')}`).toEqual([]);
+  });
+});
