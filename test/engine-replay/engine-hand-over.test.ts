@@ -275,10 +275,10 @@ class FluxObjects {
 
   /**
    * The new engine's README creates its parent (`flux create kustomization antrea-<clusterset>`, an
-   * upsert) in a Flux that holds the old one: the same object, now with the new path. Its inventory
+   * upsert: flux2 cmd/flux/create_kustomization.go upsertKustomization) in a Flux that holds the old one: the same object, now with the new path. Its inventory
    * becomes the Kustomizations `kept` (the new engine's there, taken over by name), and
    * kustomize-controller prunes those that left it with its prune on, but for those that say
-   * `prune: disabled` (kustomization_controller.go prune → ssa DeleteAll, Exclusions); each pruned
+   * `prune: disabled` (kustomization_controller.go prune → deleteObjects, Exclusions); each pruned
    * one's finalizer then deletes what it applied under its name (FluxRun.deletedByPerson).
    */
   repointParent(flux: string, kept: ReadonlySet<string>): void {
