@@ -305,20 +305,22 @@ class FluxObjects {
 /**
  * The hand-overs the plan prints (test/plan/engine-changes.test.ts CASES); in npm test only Argo CD →
  * hub Flux. Between a hub and one Flux per cluster, the new engine's README takes the old parent in
- * the hub's cluster over by name (repointParent). A hub Flux → one Flux per cluster is not a row
- * yet: followed as printed, the re-pointed parent prunes the hub's unguarded exports Kustomization
- * of test-cluster-west, whose finalizer deletes its ServiceExport (#37, the handover-37b report).
+ * the hub's cluster over by name (repointParent): a hub Flux → one Flux per cluster is in npm test
+ * too, since the re-pointed parent pruned the hub's unguarded exports Kustomization of
+ * test-cluster-west, whose finalizer deleted its ServiceExport, until the plan removed the hub's
+ * other Kustomizations before that README (delivery/flux/hand-over.ts).
  */
 const DIRECTIONS: readonly { from: Engine; to: Engine }[] = [
   { from: 'argocd', to: 'flux-hub' },
+  { from: 'flux-hub', to: 'flux-own' },
   { from: 'flux-hub', to: 'argocd' },
   { from: 'flux-own', to: 'flux-hub' },
   { from: 'flux-own', to: 'argocd' },
   { from: 'flux-hub', to: 'manual' },
 ];
 
-/** One direction in npm test, the others in the soak tier (test/helpers/soak.ts). */
-describe.each(soakRows(DIRECTIONS, (d) => d.from === 'argocd'))('$from → $to', ({ from, to }) => {
+/** Two directions in npm test, the others in the soak tier (test/helpers/soak.ts). */
+describe.each(soakRows(DIRECTIONS, (d) => d.from === 'argocd' || d.to === 'flux-own'))('$from → $to', ({ from, to }) => {
   beforeEach(() => {
     vi.stubEnv('ARGOCD_CONTEXT', CONTEXT.argocd);
     vi.stubEnv('FLUX_CONTEXT', CONTEXT.flux);
