@@ -342,7 +342,10 @@ describe.each(soakRows(DIRECTIONS, (d) => d.from === 'argocd' || d.to === 'flux-
       await planRevision({ 'cs.yaml': headDef as unknown as Definition }),
     );
     expect(plan.changes.some((c) => c.impact === 'destructive' && c.about?.delivery)).toBe(true);
-    const commands = (plan.checklist ?? []).flatMap((i) => i.commands ?? []);
+    // the checklist's hand-over in its order: the commands of each item, and the new engine's objects applied where its
+    // "Deliver" item stands (test/plan/engine-changes.test.ts holds what the items say)
+    const items = (plan.checklist ?? []).filter((i) => (i.commands ?? []).length > 0 || i.text.startsWith('Deliver '));
+    const commands = items.flatMap((i) => i.commands ?? []);
     expect(commands.length).toBeGreaterThan(0);
 
     const old =
@@ -356,29 +359,36 @@ describe.each(soakRows(DIRECTIONS, (d) => d.from === 'argocd' || d.to === 'flux-
     // before merging the new engine is prepared; after merging it applies the head until every cluster is Healthy or
     // Ready (its README's parents in each Flux, taking over by name a Flux's old parent); with no new engine, nobody applies
     let taken: ReplayResult | undefined;
-    if (to !== 'manual') {
+    const deliver = () => {
       registerDelivery(fleet, head);
       taken = replay({ engine: replayed(to), ...head.forEngine(replayed(to)), fleet, operator: true });
       expect(unconverged(taken), taken.log.join('\n')).toEqual([]);
       if (old instanceof FluxObjects && to !== 'argocd')
         for (const flux of new Set([...taken.fluxRuns.values()].map((r) => r.home.clusterID)))
           old.repointParent(flux, new Set([...taken.fluxRuns].filter(([, r]) => r.home.clusterID === flux).map(([n]) => n)));
-    }
+    };
 
-    // then the old engine's objects go, with the checklist's commands, each call on the old engine's objects
+    // the old engine's objects go with the checklist's commands, each call on the old engine's objects
     const calls: KubectlCall[] = [];
-    // one command at a time: a loop lists what is left when it runs
-    for (const command of commands) {
-      const lists = old instanceof ArgoCdObjects ? { [`${CONTEXT.argocd} ${APPLICATION_RESOURCE}`]: old.listed() } : old.lists(runWithFakeKubectl([command]));
-      const ran = runWithFakeKubectl([command], lists);
-      for (const call of ran) {
-        if (old instanceof ArgoCdObjects) expect(call.context, call.args.join(' ')).toBe(CONTEXT.argocd);
-        expect(call.namespace, call.args.join(' ')).toBe(from === 'argocd' ? ARGOCD.namespace : 'flux-system');
-        old.perform(call);
-        fleet.settle();
+    for (const item of items) {
+      if (!item.commands) {
+        deliver();
+        continue;
       }
-      calls.push(...ran);
+      // one command at a time: a loop lists what is left when it runs
+      for (const command of item.commands) {
+        const lists = old instanceof ArgoCdObjects ? { [`${CONTEXT.argocd} ${APPLICATION_RESOURCE}`]: old.listed() } : old.lists(runWithFakeKubectl([command]));
+        const ran = runWithFakeKubectl([command], lists);
+        for (const call of ran) {
+          if (old instanceof ArgoCdObjects) expect(call.context, call.args.join(' ')).toBe(CONTEXT.argocd);
+          expect(call.namespace, call.args.join(' ')).toBe(from === 'argocd' ? ARGOCD.namespace : 'flux-system');
+          old.perform(call);
+          fleet.settle();
+        }
+        calls.push(...ran);
+      }
     }
+    expect(taken !== undefined, 'the checklist names the new engine').toBe(to !== 'manual');
     // the old engine holds nothing of the ClusterSet any more (but what the new engine took over by name)
     if (old instanceof ArgoCdObjects) expect([...old.sets.keys(), ...old.apps.keys()]).toEqual([]);
     else expect(old.left()).toEqual([]);
