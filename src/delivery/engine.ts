@@ -85,13 +85,17 @@ export interface HandOverWords {
   readonly exportsUnitsGo: string;
   /** what the engine leaves behind of a member that withdraws (withdraw: true), beyond its bundle */
   withdrawn(before: ClusterSet, clusterID: string): string[];
-  /** the checklist item that removes them, without removing what they applied */
+  /**
+   * the checklist item that removes them, without removing what they applied; `first`: it must run
+   * before the new engine's objects are applied (they would otherwise take some of the old ones over
+   * and delete the rest)
+   */
   removal(
     before: ClusterSet,
     after: ClusterSet,
     leaving: DeliveryMode,
     modesAfter: readonly DeliveryMode[],
-  ): { readonly text: string; readonly commands: string[] };
+  ): { readonly text: string; readonly commands: string[]; readonly first?: boolean };
 }
 
 /**

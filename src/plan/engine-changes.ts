@@ -32,20 +32,32 @@ function engineMoves(before: ClusterSet, after: ClusterSet): { leaving: Delivery
 
 /** The plan's line for a change of delivery engine: destructive, with the hand-over in order. */
 export function engineChange(cs: string, before: ClusterSet, after: ClusterSet): PlanChange | undefined {
-  const { leaving, coming } = engineMoves(before, after);
+  const { leaving, coming, now } = engineMoves(before, after);
   if (leaving.length === 0) return undefined;
   const to = coming.length > 0 ? names(coming) : 'nobody: spec.delivery no longer names an engine';
   const details = [...fluxFirst(leaving).map((m) => ENGINES[m.engine].handOver.detail(cs)), 'until the old engine is removed, both apply the same objects'];
+  // a removal the new engine's objects would turn destructive comes before them (HandOverWords.removal's `first`)
+  const first = leaving.filter((m) => ENGINES[m.engine].handOver.removal(before, after, m, now).first);
+  const later = leaving.filter((m) => !first.includes(m));
+  const removalSteps = (modes: readonly DeliveryMode[]) =>
+    fluxFirst(modes)
+      .map((m) => ENGINES[m.engine].handOver.removalStep)
+      .join('');
   const steps = [
     coming.length > 0
       ? `before merging, prepare ${names(coming)} as the ClusterSet's README says once merged ("${coming.map((m) => m.section).join('", "')}": destinations or kubeconfig Secrets, the source)`
       : 'before merging, decide who applies the bundles from now on: by hand, layer by layer (the README\'s "Order")',
+    ...(first.length > 0
+      ? [
+          `after merging and before anything else, remove the objects of ${names(first)} for ${cs} that the new engine's objects would take over and delete, with the checklist's commands${removalSteps(first)}: what they applied stays`,
+        ]
+      : []),
     coming.length > 0
       ? `after merging, apply ${names(coming)}'s objects from dist/${cs}/ and wait until every cluster is ${healthyIn(coming)}`
       : `after merging, nothing delivers ${cs}: the clusters keep running what was applied`,
-    `then remove ${names(leaving)}'s objects of ${cs} with the checklist's commands${fluxFirst(leaving)
-      .map((m) => ENGINES[m.engine].handOver.removalStep)
-      .join('')}: what they applied stays`,
+    ...(later.length > 0
+      ? [`then remove ${names(later)}'s objects of ${cs} with the checklist's commands${removalSteps(later)}: what they applied stays`]
+      : []),
   ];
   return {
     impact: 'destructive',
@@ -62,16 +74,21 @@ export function engineHandOverItems(before: ClusterSet, after: ClusterSet): Chec
   const { leaving, coming, now } = engineMoves(before, after);
   if (leaving.length === 0) return [];
   const cs = after.metadata.name;
-  const items: ChecklistItem[] = coming.map((m) => ({
+  const removals = leaving.map((m) => ENGINES[m.engine].handOver.removal(before, after, m, now));
+  const item = ({ text, commands }: { text: string; commands?: string[] }): ChecklistItem => ({
     clusterSet: cs,
     when: 'after merging',
-    text: `Deliver ${code(cs)} with ${m.name}: apply its objects as ${code(`dist/${cs}/README.md`)}, "${m.section}", shows, and wait until every cluster is Healthy or Ready.`,
-  }));
-  for (const m of leaving)
-    items.push({
-      clusterSet: cs,
-      when: 'after merging',
-      ...ENGINES[m.engine].handOver.removal(before, after, m, now),
-    });
-  return items;
+    text,
+    ...(commands && { commands }),
+  });
+  return [
+    // a removal the new engine's objects would turn destructive comes before them
+    ...removals.filter((r) => r.first).map(item),
+    ...coming.map((m) =>
+      item({
+        text: `Deliver ${code(cs)} with ${m.name}: apply its objects as ${code(`dist/${cs}/README.md`)}, "${m.section}", shows, and wait until every cluster is Healthy or Ready.`,
+      }),
+    ),
+    ...removals.filter((r) => !r.first).map(item),
+  ];
 }

@@ -305,20 +305,22 @@ class FluxObjects {
 /**
  * The hand-overs the plan prints (test/plan/engine-changes.test.ts CASES); in npm test only Argo CD →
  * hub Flux. Between a hub and one Flux per cluster, the new engine's README takes the old parent in
- * the hub's cluster over by name (repointParent). A hub Flux → one Flux per cluster is not a row
- * yet: followed as printed, the re-pointed parent prunes the hub's unguarded exports Kustomization
- * of test-cluster-west, whose finalizer deletes its ServiceExport (#37, the handover-37b report).
+ * the hub's cluster over by name (repointParent): a hub Flux → one Flux per cluster is in npm test
+ * too, since the re-pointed parent pruned the hub's unguarded exports Kustomization of
+ * test-cluster-west, whose finalizer deleted its ServiceExport, until the plan removed the hub's
+ * other Kustomizations before that README (delivery/flux/hand-over.ts).
  */
 const DIRECTIONS: readonly { from: Engine; to: Engine }[] = [
   { from: 'argocd', to: 'flux-hub' },
+  { from: 'flux-hub', to: 'flux-own' },
   { from: 'flux-hub', to: 'argocd' },
   { from: 'flux-own', to: 'flux-hub' },
   { from: 'flux-own', to: 'argocd' },
   { from: 'flux-hub', to: 'manual' },
 ];
 
-/** One direction in npm test, the others in the soak tier (test/helpers/soak.ts). */
-describe.each(soakRows(DIRECTIONS, (d) => d.from === 'argocd'))('$from → $to', ({ from, to }) => {
+/** Two directions in npm test, the others in the soak tier (test/helpers/soak.ts). */
+describe.each(soakRows(DIRECTIONS, (d) => d.from === 'argocd' || d.to === 'flux-own'))('$from → $to', ({ from, to }) => {
   beforeEach(() => {
     vi.stubEnv('ARGOCD_CONTEXT', CONTEXT.argocd);
     vi.stubEnv('FLUX_CONTEXT', CONTEXT.flux);
@@ -340,7 +342,10 @@ describe.each(soakRows(DIRECTIONS, (d) => d.from === 'argocd'))('$from → $to',
       await planRevision({ 'cs.yaml': headDef as unknown as Definition }),
     );
     expect(plan.changes.some((c) => c.impact === 'destructive' && c.about?.delivery)).toBe(true);
-    const commands = (plan.checklist ?? []).flatMap((i) => i.commands ?? []);
+    // the checklist's hand-over in its order: the commands of each item, and the new engine's objects applied where its
+    // "Deliver" item stands (test/plan/engine-changes.test.ts holds what the items say)
+    const items = (plan.checklist ?? []).filter((i) => (i.commands ?? []).length > 0 || i.text.startsWith('Deliver '));
+    const commands = items.flatMap((i) => i.commands ?? []);
     expect(commands.length).toBeGreaterThan(0);
 
     const old =
@@ -354,29 +359,36 @@ describe.each(soakRows(DIRECTIONS, (d) => d.from === 'argocd'))('$from → $to',
     // before merging the new engine is prepared; after merging it applies the head until every cluster is Healthy or
     // Ready (its README's parents in each Flux, taking over by name a Flux's old parent); with no new engine, nobody applies
     let taken: ReplayResult | undefined;
-    if (to !== 'manual') {
+    const deliver = () => {
       registerDelivery(fleet, head);
       taken = replay({ engine: replayed(to), ...head.forEngine(replayed(to)), fleet, operator: true });
       expect(unconverged(taken), taken.log.join('\n')).toEqual([]);
       if (old instanceof FluxObjects && to !== 'argocd')
         for (const flux of new Set([...taken.fluxRuns.values()].map((r) => r.home.clusterID)))
           old.repointParent(flux, new Set([...taken.fluxRuns].filter(([, r]) => r.home.clusterID === flux).map(([n]) => n)));
-    }
+    };
 
-    // then the old engine's objects go, with the checklist's commands, each call on the old engine's objects
+    // the old engine's objects go with the checklist's commands, each call on the old engine's objects
     const calls: KubectlCall[] = [];
-    // one command at a time: a loop lists what is left when it runs
-    for (const command of commands) {
-      const lists = old instanceof ArgoCdObjects ? { [`${CONTEXT.argocd} ${APPLICATION_RESOURCE}`]: old.listed() } : old.lists(runWithFakeKubectl([command]));
-      const ran = runWithFakeKubectl([command], lists);
-      for (const call of ran) {
-        if (old instanceof ArgoCdObjects) expect(call.context, call.args.join(' ')).toBe(CONTEXT.argocd);
-        expect(call.namespace, call.args.join(' ')).toBe(from === 'argocd' ? ARGOCD.namespace : 'flux-system');
-        old.perform(call);
-        fleet.settle();
+    for (const item of items) {
+      if (!item.commands) {
+        deliver();
+        continue;
       }
-      calls.push(...ran);
+      // one command at a time: a loop lists what is left when it runs
+      for (const command of item.commands) {
+        const lists = old instanceof ArgoCdObjects ? { [`${CONTEXT.argocd} ${APPLICATION_RESOURCE}`]: old.listed() } : old.lists(runWithFakeKubectl([command]));
+        const ran = runWithFakeKubectl([command], lists);
+        for (const call of ran) {
+          if (old instanceof ArgoCdObjects) expect(call.context, call.args.join(' ')).toBe(CONTEXT.argocd);
+          expect(call.namespace, call.args.join(' ')).toBe(from === 'argocd' ? ARGOCD.namespace : 'flux-system');
+          old.perform(call);
+          fleet.settle();
+        }
+        calls.push(...ran);
+      }
     }
+    expect(taken !== undefined, 'the checklist names the new engine').toBe(to !== 'manual');
     // the old engine holds nothing of the ClusterSet any more (but what the new engine took over by name)
     if (old instanceof ArgoCdObjects) expect([...old.sets.keys(), ...old.apps.keys()]).toEqual([]);
     else expect(old.left()).toEqual([]);

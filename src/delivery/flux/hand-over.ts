@@ -25,16 +25,32 @@ export const fluxHandOver: HandOverWords = {
         ]
       : [],
   removalStep: ', each Kustomization with prune turned off first',
-  removal: (before, after, leaving, modesAfter) => ({
-    text: `Then remove ${leaving.name}'s Kustomizations of ${code(before.metadata.name)}, each with prune turned off first, or Flux uninstalls what it applied, Antrea included.`,
-    commands: fluxRemoval(
-      before,
-      after,
-      leaving.id === 'flux-hub',
-      modesAfter.map((m) => m.id),
-    ),
-  }),
+  removal: (before, after, leaving, modesAfter) => {
+    const hubLeaving = leaving.id === 'flux-hub';
+    const now = modesAfter.map((m) => m.id);
+    const cs = code(before.metadata.name);
+    // the hub's own cluster keeps its parent by name, which the per-cluster README re-points: its
+    // garbage collection would then delete the hub's Kustomizations of the other clusters, and the
+    // unguarded ones (the exports units, #38) with prune on, which delete their ServiceExports
+    // (kustomization_controller.go, prune → deleteObjects; finalize)
+    if (hubLeaving && hubTakenOverLocally(before, now))
+      return {
+        first: true,
+        text: `Before applying the per-cluster Flux objects, remove the hub's Kustomizations of ${cs} for the clusters it reaches through a kubeconfig, each with prune turned off first: the README's parent ${code(engineName('antrea', before.metadata.name))} takes the hub's over by name in its own cluster, and its garbage collection would delete them with prune on, and with them what they applied (the ServiceExports).`,
+        commands: fluxRemoval(before, after, hubLeaving, now),
+      };
+    return {
+      text: `Then remove ${leaving.name}'s Kustomizations of ${cs}, each with prune turned off first, or Flux uninstalls what it applied, Antrea included.`,
+      commands: fluxRemoval(before, after, hubLeaving, now),
+    };
+  },
 };
+
+const remote = (c: EffectiveCluster) => c.cluster.delivery.flux?.kubeConfigSecretRef !== undefined;
+
+/** A hub that leaves for one Flux per cluster while it applies to its own cluster too: that cluster's Flux takes its parent over by name. */
+const hubTakenOverLocally = (before: Parameters<HandOverWords['removal']>[0], now: readonly string[]) =>
+  now.includes('flux-per-cluster') && !effectiveClusters(before).every(remote);
 
 /**
  * Where the Flux that leaves holds the ClusterSet's Kustomizations: the hub (`$FLUX_CONTEXT`), or
@@ -56,14 +72,12 @@ function fluxRemoval(
     `kubectl --context ${context} -n ${q(ns)} patch kustomization ${q(parent)} ${PRUNE_OFF_PATCH}`,
     `kubectl --context ${context} -n ${q(ns)} delete kustomization ${q(parent)} --ignore-not-found`,
   ];
-  const remote = (c: EffectiveCluster) => c.cluster.delivery.flux?.kubeConfigSecretRef !== undefined;
-  const nowPerCluster = now.includes('flux-per-cluster');
   const nowHub = now.includes('flux-hub');
   if (hubLeaving) {
     const FLUX = '"$FLUX_CONTEXT"';
     const clusters = effectiveClusters(before);
     // the hub applies to itself too: that cluster's own Flux takes its parent and Kustomizations over by name
-    if (nowPerCluster && !clusters.every(remote))
+    if (hubTakenOverLocally(before, now))
       return clusters.filter(remote).map((c) => removeFluxKustomizations(FLUX, ns, q(`${own},${LABELS.clusterID}=${c.clusterID}`)));
     return [...removeParent(FLUX), removeFluxKustomizations(FLUX, ns, q(own))];
   }
