@@ -1,7 +1,7 @@
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
 import { deliveryModes, ENGINES } from '../delivery/engines';
-import type { DeliveryMode } from '../delivery/engine';
+import type { DeliveryMode, HandOverWords } from '../delivery/engine';
 import { code } from '../markdown';
 import type { ChecklistItem } from './checklist';
 import type { PlanChange } from './plan';
@@ -22,23 +22,33 @@ const fluxFirst = (modes: readonly DeliveryMode[]) => [...modes].reverse();
 const healthyIn = (modes: readonly DeliveryMode[]) =>
   [...new Set(modes.map((m) => m.engine))].map((e) => `${ENGINES[e].healthy} (${ENGINES[e].title})`).join(' or ');
 
-/** The engines a change stops and starts using (a hub Flux and one Flux per cluster are two engines). */
-function engineMoves(before: ClusterSet, after: ClusterSet): { leaving: DeliveryMode[]; coming: DeliveryMode[]; now: DeliveryMode[] } {
+type Removal = ReturnType<HandOverWords['removal']>;
+
+/**
+ * The engines a change stops and starts using (a hub Flux and one Flux per cluster are two
+ * engines), each leaving one with the checklist item that removes its objects.
+ */
+function engineMoves(before: ClusterSet, after: ClusterSet): { leaving: { mode: DeliveryMode; removal: Removal }[]; coming: DeliveryMode[] } {
   const [was, now] = [modesOf(before), modesOf(after)];
   const ids = (ms: readonly DeliveryMode[]) => new Set(ms.map((m) => m.id));
   const [wasIds, nowIds] = [ids(was), ids(now)];
-  return { leaving: was.filter((m) => !nowIds.has(m.id)), coming: now.filter((m) => !wasIds.has(m.id)), now };
+  return {
+    leaving: was.filter((m) => !nowIds.has(m.id)).map((mode) => ({ mode, removal: ENGINES[mode.engine].handOver.removal(before, after, mode, now) })),
+    coming: now.filter((m) => !wasIds.has(m.id)),
+  };
 }
 
 /** The plan's line for a change of delivery engine: destructive, with the hand-over in order. */
 export function engineChange(cs: string, before: ClusterSet, after: ClusterSet): PlanChange | undefined {
-  const { leaving, coming, now } = engineMoves(before, after);
+  const moves = engineMoves(before, after);
+  const { coming } = moves;
+  const leaving = moves.leaving.map((l) => l.mode);
   if (leaving.length === 0) return undefined;
   const to = coming.length > 0 ? names(coming) : 'nobody: spec.delivery no longer names an engine';
   const details = [...fluxFirst(leaving).map((m) => ENGINES[m.engine].handOver.detail(cs)), 'until the old engine is removed, both apply the same objects'];
   // a removal the new engine's objects would turn destructive comes before them (HandOverWords.removal's `first`)
-  const first = leaving.filter((m) => ENGINES[m.engine].handOver.removal(before, after, m, now).first);
-  const later = leaving.filter((m) => !first.includes(m));
+  const first = moves.leaving.filter((l) => l.removal.first).map((l) => l.mode);
+  const later = moves.leaving.filter((l) => !l.removal.first).map((l) => l.mode);
   const removalSteps = (modes: readonly DeliveryMode[]) =>
     fluxFirst(modes)
       .map((m) => ENGINES[m.engine].handOver.removalStep)
@@ -71,10 +81,10 @@ export function engineChange(cs: string, before: ClusterSet, after: ClusterSet):
 
 /** The checklist's items for a change of delivery engine: the new engine set up, then the old one's objects removed. */
 export function engineHandOverItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
-  const { leaving, coming, now } = engineMoves(before, after);
+  const { leaving, coming } = engineMoves(before, after);
   if (leaving.length === 0) return [];
   const cs = after.metadata.name;
-  const removals = leaving.map((m) => ENGINES[m.engine].handOver.removal(before, after, m, now));
+  const removals = leaving.map((l) => l.removal);
   const item = ({ text, commands }: { text: string; commands?: string[] }): ChecklistItem => ({
     clusterSet: cs,
     when: 'after merging',

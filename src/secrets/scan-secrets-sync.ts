@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../diagnostics/diagnostic';
-import { definitionSecrets, findingsOf, joinFiles, SCANNED, type LintMessage, type SecretFinding } from './scan-secrets';
+import { definitionSecrets, findingsOf, joinFiles, outputSecrets, SCANNED, type LintMessage, type SecretFinding } from './scan-secrets';
 
 /*
  * The same scans for callers that cannot wait: cdk8s builds constructs synchronously. secretlint
@@ -73,7 +73,7 @@ export function scanDefinitionTextSync(file: string, text: string, diagnostics: 
 
 /** scanOutputFiles, synchronously. */
 export function scanOutputFilesSync(definition: string, files: readonly { path: string; content: string }[], diagnostics: Diagnostic[]): void {
-  const pending = SCANNED.pending(files);
-  if (pending.length > 0) SCANNED.record(pending, findSecretsSync(joinFiles(pending), 'output.yaml'));
-  SCANNED.report(definition, files, diagnostics);
+  const batch = SCANNED.begin(files);
+  if (batch.pending.length > 0) SCANNED.finish(batch, findSecretsSync(joinFiles(batch.pending), 'output.yaml'));
+  outputSecrets(definition, files, batch, diagnostics);
 }

@@ -89,77 +89,97 @@ export function definitionSecrets(file: string, text: string, findings: readonly
  * route (a value split across fields, a transformation) stops the run before anything is written.
  * A file whose bytes were scanned before in this process is not scanned again (`ScannedFiles`).
  */
-export async function scanOutputFiles(definition: string, files: readonly { path: string; content: string }[], diagnostics: Diagnostic[]): Promise<void> {
-  const pending = SCANNED.pending(files);
-  if (pending.length > 0) SCANNED.record(pending, await findSecrets(joinFiles(pending), 'output.yaml'));
-  SCANNED.report(definition, files, diagnostics);
+export async function scanOutputFiles(
+  definition: string,
+  files: readonly { path: string; content: string }[],
+  diagnostics: Diagnostic[],
+  record: ScannedFiles = SCANNED,
+): Promise<void> {
+  const batch = record.begin(files);
+  if (batch.pending.length > 0) record.finish(batch, await findSecrets(joinFiles(batch.pending), 'output.yaml'));
+  outputSecrets(definition, files, batch, diagnostics);
 }
 
 /** One scan per batch: files joined with a separator no detector matches across. */
 export const joinFiles = (files: readonly { content: string }[]): string => files.map((f) => f.content).join(SEPARATOR);
 const SEPARATOR = '\n\u0000\n';
 
+/** One output scan: each file's key, the findings known so far by key, and the contents (each once) still to scan. */
+export interface ScanBatch {
+  readonly keys: readonly string[];
+  readonly found: Map<string, readonly SecretFinding[]>;
+  readonly pending: readonly { readonly key: string; readonly content: string }[];
+}
+
 /**
  * The findings of each file's bytes, by their SHA-256, in this process: a fleet's bundles repeat
  * the same upstream files (the CRDs, the Antrea manifests of a release), and so do the runs of a
  * long-lived process, so about half of what a synth writes has been scanned before. The detectors
  * read nothing but the text, and no finding crosses the separator of a batch, so a file's
- * findings are the same whichever batch it was scanned in. Bounded: the oldest entries go first.
+ * findings are the same whichever batch it was scanned in. Bounded: the oldest entries go first;
+ * a batch keeps its own findings, so an entry that goes during a batch is still reported.
  */
 export class ScannedFiles {
   private readonly findings = new Map<string, readonly SecretFinding[]>();
   constructor(private readonly limit = 100_000) {}
 
-  /** The files (each content once) not scanned yet, with their keys. */
-  pending(files: readonly { content: string }[]): { key: string; content: string }[] {
-    const seen = new Set<string>();
-    const out: { key: string; content: string }[] = [];
-    for (const f of files) {
-      const key = keyOf(f.content);
-      if (this.findings.has(key) || seen.has(key)) continue;
-      seen.add(key);
-      out.push({ key, content: f.content });
-    }
-    return out;
+  /** A batch of files: what is known of them, and what is left to scan. */
+  begin(files: readonly { content: string }[]): ScanBatch {
+    const keys = files.map((f) => keyOf(f.content));
+    const found = new Map<string, readonly SecretFinding[]>();
+    const pending: { key: string; content: string }[] = [];
+    const queued = new Set<string>();
+    files.forEach((f, i) => {
+      const key = keys[i]!;
+      if (found.has(key) || queued.has(key)) return;
+      const known = this.findings.get(key);
+      if (known) found.set(key, known);
+      else {
+        queued.add(key);
+        pending.push({ key, content: f.content });
+      }
+    });
+    return { keys, found, pending };
   }
 
-  /** The findings of one scan of `joinFiles(pending)`, split by file, offsets from each file's start. */
-  record(pending: readonly { key: string; content: string }[], findings: readonly SecretFinding[]): void {
+  /** The findings of one scan of `joinFiles(batch.pending)`, split by file, offsets from each file's start. */
+  finish(batch: ScanBatch, findings: readonly SecretFinding[]): void {
     let at = 0;
     let next = 0;
-    for (const f of pending) {
+    for (const f of batch.pending) {
       const end = at + f.content.length;
       const own: SecretFinding[] = [];
       while (next < findings.length && findings[next]!.start < end + SEPARATOR.length) {
         const x = findings[next++]!;
         own.push({ ...x, start: x.start - at, end: Math.min(x.end, end) - at });
       }
+      batch.found.set(f.key, own);
       if (this.findings.size >= this.limit) this.findings.delete(this.findings.keys().next().value!);
       this.findings.set(f.key, own);
       at = end + SEPARATOR.length;
     }
   }
+}
 
-  /** `inline-secret` for each finding of each file, in file order. */
-  report(definition: string, files: readonly { path: string; content: string }[], diagnostics: Diagnostic[]): void {
-    for (const f of files) {
-      for (const finding of this.findings.get(keyOf(f.content)) ?? []) {
-        // a file is named by its object, whose name may be the secret: the message never shows it
-        const secret = f.content.slice(finding.start, finding.end);
-        const path = secret ? f.path.split(secret).join('<redacted>') : f.path;
-        diagnostics.push({
-          code: 'inline-secret',
-          severity: 'error',
-          message: `${path} would hold a secret (${finding.detector}); nothing is written`,
-          file: definition,
-          path: [],
-          line: 1,
-          column: 1,
-          hint: HINT,
-        });
-      }
+/** `inline-secret` for each finding of each file of a finished batch, in file order. */
+export function outputSecrets(definition: string, files: readonly { path: string; content: string }[], batch: ScanBatch, diagnostics: Diagnostic[]): void {
+  files.forEach((f, i) => {
+    for (const finding of batch.found.get(batch.keys[i]!) ?? []) {
+      // a file is named by its object, whose name may be the secret: the message never shows it
+      const secret = f.content.slice(finding.start, finding.end);
+      const path = secret ? f.path.split(secret).join('<redacted>') : f.path;
+      diagnostics.push({
+        code: 'inline-secret',
+        severity: 'error',
+        message: `${path} would hold a secret (${finding.detector}); nothing is written`,
+        file: definition,
+        path: [],
+        line: 1,
+        column: 1,
+        hint: HINT,
+      });
     }
-  }
+  });
 }
 
 const keyOf = (content: string): string => createHash('sha256').update(content).digest('base64');

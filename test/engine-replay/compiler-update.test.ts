@@ -9,6 +9,7 @@ import { ApiServer } from './api-server';
 import { Fleet } from './controllers';
 import { keyOf, refOf, type Obj } from './kube';
 import { awaitsItsServices, replay, type ReplayResult } from './replay';
+import { recordDeletions } from './recorded-deletions';
 import { Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
@@ -88,26 +89,6 @@ function oldSynth(definitions: readonly DefinitionData[]): Revision {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-interface Deletion {
-  readonly cluster: string;
-  readonly key: string;
-  readonly ref: string;
-}
-
-/** Every DELETE the engines send during the update (the model's controllers delete nothing of ours). */
-function recordDeletions(clusters: Iterable<ApiServer>): Deletion[] {
-  const out: Deletion[] = [];
-  for (const c of clusters) {
-    const original = c.delete.bind(c);
-    c.delete = (o) => {
-      const deleted = original(o);
-      if (deleted) out.push({ cluster: c.clusterID, key: keyOf(o), ref: refOf(o) });
-      return deleted;
-    };
-  }
-  return out;
 }
 
 /** What must never be deleted, not even deleted and re-created: Antrea's CNI and controllers, the CRDs, the ClusterSet, the tokens. */
@@ -298,8 +279,9 @@ describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on run
           c.engine,
         );
 
-      const deletions = recordDeletions(fleet.clusters.values());
+      const recorded = recordDeletions(fleet.clusters.values());
       const next = replay({ engine: c.engine, argocdMode: c.argocdMode, revision: current, folder, fleet, operator: true, previous: first });
+      const deletions = recorded.map((d) => ({ cluster: d.cluster, key: keyOf(d.obj), ref: refOf(d.obj) }));
       const log = next.log.join('\n');
       if (process.env.UPDATE_REPLAY_LOG) console.log(`${c.clusterSet} ${c.engine}\n${log}`);
       expect(notConverged(next), log).toEqual([]);

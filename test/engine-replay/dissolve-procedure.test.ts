@@ -8,8 +8,9 @@ import { soakRows } from '../helpers/soak';
 import { announcing, withAntreaBehaviour } from './antrea-behaviour';
 import type { Fleet } from './controllers';
 import { annotation, conditionOf, keyOf, type Obj } from './kube';
-import { awaitsItsServices, replay, type ReplayResult } from './replay';
+import { replay } from './replay';
 import { Revision } from './revision';
+import { notConverged } from './convergence';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
 
@@ -77,15 +78,6 @@ const vital = (o: Obj) => o.kind === 'CustomResourceDefinition' || o.kind === 'N
 /** The commands of the printed steps: what follows the step's text (docs/rules/clusterset-rename.md). */
 const commandsOf = (steps: readonly string[]) => steps.flatMap((s) => s.match(/: ((?:kubectl --context|for \w+ in) .*)$/)?.[1] ?? []);
 
-/** Units not converged. */
-function unconverged(r: ReplayResult): string[] {
-  const out: string[] = [];
-  for (const [name, a] of Object.entries(r.argocd))
-    if (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy') out.push(`${name}: ${a.operation} ${a.message}`);
-  for (const [name, f] of Object.entries(r.flux)) if (f.state !== 'Ready' && !awaitsItsServices(r, name)) out.push(`${name}: ${f.state} ${f.message}`);
-  return out;
-}
-
 /** Every ClusterSet of the fleet: `cluster namespace/name leader Ready`. */
 const clusterSets = (fleet: Fleet) =>
   [...fleet.clusters.values()].flatMap((c) =>
@@ -142,7 +134,7 @@ describe.each(ENGINES)('%s', (engine) => {
       };
     }
     const a = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
-    expect(unconverged(a), a.log.join('\n')).toEqual([]);
+    expect(notConverged(a), a.log.join('\n')).toEqual([]);
     const running = clusterSets(fleet);
 
     // 0. the plan refuses the head and prints the procedure, each command with its cluster
@@ -219,7 +211,7 @@ describe.each(ENGINES)('%s', (engine) => {
     const previous = { ...removal, fluxRuns: new Map([...orphans, ...removal.fluxRuns]) };
     const byPerson = deleted.length;
     const r = replay({ engine, ...next.forEngine(engine), fleet, operator: true, previous });
-    expect(unconverged(r), r.log.slice(-80).join('\n')).toEqual([]);
+    expect(notConverged(r), r.log.slice(-80).join('\n')).toEqual([]);
     // no Kustomization of the old revision is left orphaned (Flux: there were some): a rename deleted them all, a leader move those
     // of the clusters that left, and the head took over the others by name; deleting them deleted nothing in the clusters
     if (engine === 'flux') expect(a.fluxRuns.size).toBeGreaterThan(0);

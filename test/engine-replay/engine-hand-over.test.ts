@@ -9,7 +9,9 @@ import { applicationSetsIn, deleteApplication, RESOURCES_FINALIZER, type ArgoApp
 import type { FluxRun } from './flux';
 import { keyOf, refOf, type Obj } from './kube';
 import type { Revision } from './revision';
-import { awaitsItsServices, replay, type ReplayResult } from './replay';
+import { replay, type ReplayResult } from './replay';
+import { notConverged } from './convergence';
+import { recordDeletions } from './recorded-deletions';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, type Compiled, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
 
@@ -50,35 +52,6 @@ const PROTECTED = (o: Pick<Obj, 'kind' | 'metadata'> & { type?: string }): boole
   o.kind === 'ServiceExport' ||
   ((o.kind === 'Deployment' || o.kind === 'DaemonSet') && /^antrea-(agent|controller|mc-controller)$/.test(o.metadata.name)) ||
   (o.kind === 'Secret' && (o.type === 'kubernetes.io/service-account-token' || /token/.test(o.metadata.name)));
-
-interface Deletion {
-  readonly cluster: string;
-  readonly obj: Obj;
-}
-
-/** Every DELETE the API servers carry out, with the live object (compiler-update.test.ts recordDeletions). */
-function recordDeletions(clusters: Iterable<ApiServer>): Deletion[] {
-  const out: Deletion[] = [];
-  for (const c of clusters) {
-    const original = c.delete.bind(c);
-    c.delete = (o) => {
-      const live = c.getLike(o);
-      const deleted = original(o);
-      if (deleted && live) out.push({ cluster: c.clusterID, obj: live });
-      return deleted;
-    };
-  }
-  return out;
-}
-
-/** Units not converged. */
-function unconverged(r: ReplayResult): string[] {
-  const out: string[] = [];
-  for (const [name, a] of Object.entries(r.argocd))
-    if (a.operation !== 'Succeeded' || !a.synced || a.health.status !== 'Healthy') out.push(`${name}: ${a.operation} ${a.message}`);
-  for (const [name, f] of Object.entries(r.flux)) if (f.state !== 'Ready' && !awaitsItsServices(r, name)) out.push(`${name}: ${f.state} ${f.message}`);
-  return out;
-}
 
 /** `kubectl -l`: equality requirements only (`k=v`, `k==v`), as the printed commands use. */
 function selects(selector: string, labels: Readonly<Record<string, string>> | undefined): boolean {
@@ -335,7 +308,7 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
     const fleet = await fleetFor(baseDef, base, { appNamespaces: true });
     deployApplications(base.definition)(fleet);
     const first = replay({ engine: replayed(from), ...base.forEngine(replayed(from)), fleet, operator: true });
-    expect(unconverged(first), first.log.join('\n')).toEqual([]);
+    expect(notConverged(first), first.log.join('\n')).toEqual([]);
     const deletions = recordDeletions(fleet.clusters.values());
 
     // the plan: destructive, and the checklist's commands for the hand-over
@@ -364,7 +337,7 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
     const deliver = () => {
       registerDelivery(fleet, head);
       taken = replay({ engine: replayed(to), ...head.forEngine(replayed(to)), fleet, operator: true });
-      expect(unconverged(taken), taken.log.join('\n')).toEqual([]);
+      expect(notConverged(taken), taken.log.join('\n')).toEqual([]);
       if (old instanceof FluxObjects && to !== 'argocd')
         for (const flux of new Set([...taken.fluxRuns.values()].map((r) => r.home.clusterID)))
           old.repointParent(flux, new Set([...taken.fluxRuns].filter(([, r]) => r.home.clusterID === flux).map(([n]) => n)));
@@ -413,7 +386,7 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
     // the new engine keeps applying the head: still converged, and still nothing deleted
     if (!taken) return;
     const after = replay({ engine: replayed(to), ...head.forEngine(replayed(to)), fleet, operator: true, previous: taken });
-    expect(unconverged(after), after.log.join('\n')).toEqual([]);
+    expect(notConverged(after), after.log.join('\n')).toEqual([]);
     expect(deleted(), `deleted once the new engine applies alone:\n${after.log.join('\n')}`).toEqual([]);
   });
 });

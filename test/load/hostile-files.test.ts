@@ -91,6 +91,14 @@ const CORPUS: readonly {
   },
 ];
 
+/** A folder of `<name>.yaml` entries no reader may open: a link to the kernel's state, a link out of the repository, a FIFO. */
+function hostileFolder(folder: string, [proc, out, fifo]: readonly [string, string, string]): void {
+  mkdirSync(folder);
+  symlinkSync('/proc/self/environ', join(folder, `${proc}.yaml`));
+  symlinkSync(join(outside, 'secret.yaml'), join(folder, `${out}.yaml`));
+  execFileSync('mkfifo', [join(folder, `${fifo}.yaml`)]);
+}
+
 const outputs = new Map<string, CliRun>();
 /** Every command that reads definitions, in each of its output formats. */
 const COMMANDS: readonly (readonly string[])[] = [
@@ -185,11 +193,7 @@ describe('hostile files in clustersets/', () => {
   });
 
   test('cluster dumps are read the same way: import and plan --live refuse a link out of the folder and a FIFO, unread', async () => {
-    const dumps = join(repo, 'dumps');
-    mkdirSync(dumps);
-    symlinkSync('/proc/self/environ', join(dumps, 'environ.yaml'));
-    symlinkSync(join(outside, 'secret.yaml'), join(dumps, 'outside.yaml'));
-    execFileSync('mkfifo', [join(dumps, 'fifo.yaml')]);
+    hostileFolder(join(repo, 'dumps'), ['environ', 'outside', 'fifo']);
     for (const args of [
       ['import', 'dumps'],
       ['plan', '--live', 'dumps', 'clustersets/good.yaml'],
@@ -227,11 +231,7 @@ describe('hostile files in clustersets/', () => {
   });
 
   test('status --from reads saved objects the same way: a link out of the folder and a FIFO are refused, unread', async () => {
-    const saved = join(repo, 'saved-status');
-    mkdirSync(saved);
-    symlinkSync('/proc/self/environ', join(saved, 'good-north.yaml'));
-    symlinkSync(join(outside, 'secret.yaml'), join(saved, 'good-east.yaml'));
-    execFileSync('mkfifo', [join(saved, 'good-west.yaml')]);
+    hostileFolder(join(repo, 'saved-status'), ['good-north', 'good-east', 'good-west']);
     const run = await runCli(['status', '--from', 'saved-status', 'clustersets/good.yaml'], { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 60_000 });
     expect(run.killed, 'status --from did not end within its limit').toBe(false);
     expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);

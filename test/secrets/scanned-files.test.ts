@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { findSecrets, joinFiles, ScannedFiles } from '../../src/secrets/scan-secrets';
+import { scanOutputFiles, ScannedFiles } from '../../src/secrets/scan-secrets';
 
 // The output scan remembers each file's findings by its bytes (ScannedFiles): what it reports for
 // a file must not depend on whether, or in which batch, the file was scanned before.
@@ -19,13 +19,7 @@ const FILES = [
 /** The diagnostics of `batches` scanned one after the other by one record, each batch as the pipeline yields it. */
 async function scanned(batches: readonly (typeof FILES)[], record = new ScannedFiles()): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
-  for (const files of batches) {
-    const pending = record.pending(files);
-    if (pending.length > 0) record.record(pending, await findSecrets(joinFiles(pending), 'output.yaml'));
-    const diagnostics: Diagnostic[] = [];
-    record.report('d.yaml', files, diagnostics);
-    out.push(...diagnostics);
-  }
+  for (const files of batches) await scanOutputFiles('d.yaml', files, out, record);
   return out;
 }
 
@@ -53,11 +47,15 @@ describe('the output scan remembers files by their bytes', () => {
   test('a file scanned before is not scanned again, and the record keeps at most its limit', async () => {
     const record = new ScannedFiles(2);
     await scanned([FILES.slice(0, 2)], record);
-    expect(record.pending(FILES.slice(0, 2))).toEqual([]);
+    expect(record.begin(FILES.slice(0, 2)).pending).toEqual([]);
     // the same bytes under another path: scanned already
-    expect(record.pending([FILES[3]!]).length).toBe(0);
+    expect(record.begin([FILES[3]!]).pending.length).toBe(0);
     await scanned([[FILES[2]!]], record);
     // the oldest went first
-    expect(record.pending(FILES.slice(0, 3)).map((f) => f.content)).toEqual([FILES[0]!.content]);
+    expect(record.begin(FILES.slice(0, 3)).pending.map((f) => f.content)).toEqual([FILES[0]!.content]);
+  });
+
+  test('a batch larger than the record still reports every finding of every file', async () => {
+    expect(await scanned([FILES], new ScannedFiles(1))).toEqual(await scanned([FILES]));
   });
 });

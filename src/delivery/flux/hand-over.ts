@@ -28,20 +28,22 @@ export const fluxHandOver: HandOverWords = {
   removal: (before, after, leaving, modesAfter) => {
     const hubLeaving = leaving.id === 'flux-hub';
     const now = modesAfter.map((m) => m.id);
+    const takenOver = hubLeaving && hubTakenOverLocally(before, now);
+    const commands = fluxRemoval(before, after, hubLeaving, takenOver, now);
     const cs = code(before.metadata.name);
     // the hub's own cluster keeps its parent by name, which the per-cluster README re-points: its
     // garbage collection would then delete the hub's Kustomizations of the other clusters, and the
     // unguarded ones (the exports units, #38) with prune on, which delete their ServiceExports
     // (kustomization_controller.go, prune → deleteObjects; finalize)
-    if (hubLeaving && hubTakenOverLocally(before, now))
+    if (takenOver)
       return {
         first: true,
         text: `Before applying the per-cluster Flux objects, remove the hub's Kustomizations of ${cs} for the clusters it reaches through a kubeconfig, each with prune turned off first: the README's parent ${code(engineName('antrea', before.metadata.name))} takes the hub's over by name in its own cluster, and its garbage collection would delete them with prune on, and with them what they applied (the ServiceExports).`,
-        commands: fluxRemoval(before, after, hubLeaving, now),
+        commands,
       };
     return {
       text: `Then remove ${leaving.name}'s Kustomizations of ${cs}, each with prune turned off first, or Flux uninstalls what it applied, Antrea included.`,
-      commands: fluxRemoval(before, after, hubLeaving, now),
+      commands,
     };
   },
 };
@@ -62,6 +64,7 @@ function fluxRemoval(
   before: Parameters<HandOverWords['removal']>[0],
   after: Parameters<HandOverWords['removal']>[1],
   hubLeaving: boolean,
+  takenOver: boolean,
   now: readonly string[],
 ): string[] {
   const cs = before.metadata.name;
@@ -77,8 +80,7 @@ function fluxRemoval(
     const FLUX = '"$FLUX_CONTEXT"';
     const clusters = effectiveClusters(before);
     // the hub applies to itself too: that cluster's own Flux takes its parent and Kustomizations over by name
-    if (hubTakenOverLocally(before, now))
-      return clusters.filter(remote).map((c) => removeFluxKustomizations(FLUX, ns, q(`${own},${LABELS.clusterID}=${c.clusterID}`)));
+    if (takenOver) return clusters.filter(remote).map((c) => removeFluxKustomizations(FLUX, ns, q(`${own},${LABELS.clusterID}=${c.clusterID}`)));
     return [...removeParent(FLUX), removeFluxKustomizations(FLUX, ns, q(own))];
   }
   const local = nowHub
