@@ -85,6 +85,9 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
     say(`${shown} is up to date (${plural(emitted.files, 'file')}, ${plural(emitted.clusters, 'cluster')})`);
     return 0;
   }
+  // the pull request's links, FIFOs and devices in the output: named, whatever the format (never read; replaced or removed)
+  for (const entry of emitted.irregular)
+    io.stderr.write(`warning: ${shown}/${printable(entry)} was not a regular file: replaced or removed without being read or followed\n`);
   const total = `${plural(emitted.files, 'file')} for ${plural(emitted.clusters, 'cluster')}; ${plural(emitted.built, 'bundle')} built`;
   // written and removed apart: a member removed is its files removed, not written
   const wrote = `wrote ${plural(emitted.written, 'changed file')}`;

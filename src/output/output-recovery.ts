@@ -93,7 +93,7 @@ export function checkState(out: string, state: string): void {
     throw new OutputError(
       `${displayPath(state)} is tracked by git: the output's state folder is the compiler's own, never committed (a pull request could commit records that name any path)`,
       `run \`git rm -r --cached ${displayPath(state)}\`, commit, and run again (git ignores the folder from then on)`,
-      state,
+      displayPath(state),
     );
   const staging = join(state, 'staging');
   readRecord(state, 'commit.json', { differs: [out] }, cleanUp);
@@ -124,7 +124,7 @@ function readRecord(state: string, name: string, lists: Readonly<Record<string, 
   const file = join(state, name);
   const text = readRegular(file);
   if (text === undefined) return undefined;
-  const refuse = (why: string) => new OutputError(`${displayPath(file)} ${why}; nothing was changed`, hint, file);
+  const refuse = (why: string) => new OutputError(`${displayPath(file)} ${why}; nothing was changed`, hint, displayPath(file));
   if (typeof text === 'object') throw refuse(`is ${text.irregular}, not a record a synth wrote`);
   let record: unknown;
   try {

@@ -250,6 +250,8 @@ export class OutputTransaction {
   }
 
   private remove(rel: string, files: number): void {
+    // an irregular entry already named (with check) or already replaced by generated files (a folder linked away)
+    if (this.irregularEntries.has(rel) && (this.check || this.replaced.has(rel))) return;
     const kind = this.kindOf(rel);
     if (kind) this.irregularEntries.set(rel, kind);
     if (this.check) {
@@ -321,6 +323,8 @@ export class OutputTransaction {
         writeAtomically(join(this.state, 'commit.json'), JSON.stringify(record), this.fs);
         this.fs.at?.('committed');
         finishCommit(this.out, this.state, record, this.fs);
+        // the spare is the old tree: with the pull request's links or FIFOs in it, it is no base to build on
+        if (this.irregularEntries.size > 0) this.dropSpare();
       }
     }
     this.cleanUp();
@@ -328,12 +332,18 @@ export class OutputTransaction {
 
   /** Nothing is committed; the output stays as it was, and the next tree is kept as the spare. */
   abandon(): void {
-    if (this.prepared && this.outExists && nodeFs.existsSync(this.next)) {
+    if (this.prepared && this.outExists && nodeFs.existsSync(this.next) && this.irregularEntries.size === 0) {
       this.fs.renameSync(this.next, join(this.state, 'spare'));
       const record: SpareRecord = { base: manifestHash(this.out) ?? '', differs: [...this.written, ...this.deletes].sort() };
       writeAtomically(join(this.state, 'spare.json'), JSON.stringify(record), this.fs);
     }
     this.cleanUp();
+  }
+
+  /** The record goes first: a spare without one is never trusted. */
+  private dropSpare(): void {
+    this.fs.rmSync(join(this.state, 'spare.json'), { recursive: false, force: true });
+    this.fs.rmSync(join(this.state, 'spare'), { recursive: true, force: true });
   }
 
   /** true for an injected fault: like a killed process, the transaction leaves everything as it is. */
