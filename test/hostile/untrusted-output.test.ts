@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
+import { printable, printableLines } from '../../src/diagnostics/printable';
 import { runCli as runInProcess } from '../helpers/run-cli';
 import { runCli } from '../helpers/cli-process';
 import { unprintables, workflowCommands } from '../helpers/ci-log';
@@ -51,7 +52,13 @@ function snapshot(dir: string): Record<string, string> {
   const found: Record<string, string> = {};
   for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
     const stats = lstatSync(join(dir, rel));
-    found[rel] = stats.isSymbolicLink() ? `-> ${readlink(join(dir, rel))}` : stats.isFile() ? readFileSync(join(dir, rel), 'utf8') : stats.isDirectory() ? '/' : '?';
+    found[rel] = stats.isSymbolicLink()
+      ? `-> ${readlink(join(dir, rel))}`
+      : stats.isFile()
+        ? readFileSync(join(dir, rel), 'utf8')
+        : stats.isDirectory()
+          ? '/'
+          : '?';
   }
   return found;
 }
@@ -78,7 +85,11 @@ describe('the state folder is refused when its records name paths outside the ou
     readonly record: (c: ReturnType<typeof repository>) => unknown;
     readonly prepare?: (c: ReturnType<typeof repository>) => void;
   }[] = [
-    { name: 'a delete that climbs out of the output', file: JOURNAL, record: (c) => ({ deletes: [`../../${relative(join(c.repo, '..'), c.outside)}/victim.txt`], moves: [] }) },
+    {
+      name: 'a delete that climbs out of the output',
+      file: JOURNAL,
+      record: (c) => ({ deletes: [`../../${relative(join(c.repo, '..'), c.outside)}/victim.txt`], moves: [] }),
+    },
     { name: 'a delete of the repository beside the output', file: JOURNAL, record: () => ({ deletes: ['../clustersets'], moves: [] }) },
     { name: 'an absolute delete', file: JOURNAL, record: (c) => ({ deletes: [join(c.outside, 'victim.txt')], moves: [] }) },
     { name: 'a delete holding NUL', file: JOURNAL, record: () => ({ deletes: ['fleet\u0000/README.md'], moves: [] }) },
@@ -109,7 +120,10 @@ describe('the state folder is refused when its records name paths outside the ou
     mkdirSync(c.state, { recursive: true });
     writeFileSync(join(c.repo, row.file), JSON.stringify(row.record(c)));
     const before = { repo: snapshot(c.repo), outside: snapshot(c.outside) };
-    for (const args of [['synth', '--format', 'json'], ['synth', '--check', '--format', 'json']]) {
+    for (const args of [
+      ['synth', '--format', 'json'],
+      ['synth', '--check', '--format', 'json'],
+    ]) {
       const run = await runInProcess(args, { cwd: c.repo });
       expect(run.status, `${args.join(' ')}: ${run.stderr}`).toBe(2);
       expect(diagnosticsOf(run.stdout)).toEqual([
@@ -126,7 +140,10 @@ describe('the state folder is refused when its records name paths outside the ou
     git(c.repo, 'add', '-f', '.dist.clusterset');
     git(c.repo, 'commit', '-qm', 'state');
     const before = snapshot(c.repo);
-    for (const args of [['synth', '--format', 'json'], ['synth', '--check', '--format', 'json']]) {
+    for (const args of [
+      ['synth', '--format', 'json'],
+      ['synth', '--check', '--format', 'json'],
+    ]) {
       const run = await runInProcess(args, { cwd: c.repo });
       expect(run.status, `${args.join(' ')}: ${run.stderr}`).toBe(2);
       expect(diagnosticsOf(run.stdout)).toEqual([
@@ -152,6 +169,44 @@ describe('the state folder is refused when its records name paths outside the ou
   });
 });
 
+describe('a workflow command after any white space the runner trims (#48 item 3)', () => {
+  // .NET's Char.IsWhiteSpace, which String.TrimStart() trims (ActionCommand.TryParseV2)
+  const WHITE_SPACE = [
+    '\u0020',
+    '\u0009',
+    '\u000b',
+    '\u000c',
+    '\u0085',
+    '\u00a0',
+    '\u1680',
+    '\u2000',
+    '\u2003',
+    '\u200a',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u205f',
+    '\u3000',
+  ];
+  test.each(WHITE_SPACE.map((ws) => ({ ws, code: `U+${ws.charCodeAt(0).toString(16).padStart(4, '0')}` })))(
+    '$code then ::error: the runner reads a command; printable and printableLines leave none',
+    ({ ws }) => {
+      // the model first: it must see the raw line as the runner does, or the rows below prove nothing
+      expect(workflowCommands(`${ws}::error::forged`).map((c) => c.command)).toEqual(['error']);
+      expect(workflowCommands(`${ws}${ws}::error::forged`).map((c) => c.command)).toEqual(['error']);
+      for (const text of [`${ws}::error::forged`, `${ws}${ws}::warning::forged`, ` ${ws}::add-mask::x`]) {
+        expect(workflowCommands(printable(text)), JSON.stringify(text)).toEqual([]);
+        expect(workflowCommands(printableLines(`line\n${text}\n${text}`)), JSON.stringify(text)).toEqual([]);
+      }
+    },
+  );
+
+  test('a character that is not white space to the runner (a zero-width space) is escaped as unprintable, and no command either', () => {
+    expect(workflowCommands('\u200b::error::x')).toEqual([]);
+    expect(printable('\u200b::error::x')).toBe('\\u200b::error::x');
+  });
+});
+
 describe('names in dist/ are printed escaped (#48 item 3)', () => {
   const FORGERIES = [
     '::error title=forged::synth --check passed',
@@ -169,18 +224,23 @@ describe('names in dist/ are printed escaped (#48 item 3)', () => {
     ' \t\u00a0::warning::mixed',
   ];
 
-  test.each(FORGERIES.map((name) => ({ name, shown: JSON.stringify(name) })))('a file named $shown: synth --check names it, and no line is a workflow command or holds a control', async ({ name }) => {
-    const c = repository();
-    writeFileSync(join(c.out, 'fleet', name), 'x: 1\n');
-    for (const format of ['text', 'github', 'json']) {
-      const run = await runInProcess(['synth', '--check', '--format', format], { cwd: c.repo });
-      expect(run.status, run.stderr).toBe(1);
-      const printed = `${run.stdout}${run.stderr}`;
-      expect(workflowCommands(printed)).toEqual([]);
-      expect(unprintables(printed)).toEqual([]);
-      expect(run.stderr).toMatch(/not generated/);
-    }
-  });
+  test.each(FORGERIES.map((name) => ({ name, shown: JSON.stringify(name) })))(
+    'a file named $shown: synth --check names it, and no line is a workflow command or holds a control',
+    async ({ name }) => {
+      const c = repository();
+      // at the top of dist/, where the stale line starts with the name, and in a ClusterSet's folder
+      writeFileSync(join(c.out, name), 'x: 1\n');
+      writeFileSync(join(c.out, 'fleet', name), 'x: 1\n');
+      for (const format of ['text', 'github', 'json']) {
+        const run = await runInProcess(['synth', '--check', '--format', format], { cwd: c.repo });
+        expect(run.status, run.stderr).toBe(1);
+        const printed = `${run.stdout}${run.stderr}`;
+        expect(workflowCommands(printed)).toEqual([]);
+        expect(unprintables(printed)).toEqual([]);
+        expect(run.stderr).toMatch(/not generated/);
+      }
+    },
+  );
 });
 
 describe('dist/ entries that are not regular files are named, never read or followed (#48 item 2)', () => {
@@ -218,22 +278,26 @@ describe('dist/ entries that are not regular files are named, never read or foll
     },
   ];
 
-  test.each(ROWS)('$name: synth --check ends and names it; synth ends, replaces it without touching its target, and the output is then up to date', async (row) => {
-    const c = repository();
-    row.make(c);
-    const outside = snapshot(c.outside);
-    const check = await runCli(['synth', '--check'], { cwd: c.repo, limitMs: LIMIT });
-    expect(check.killed, 'synth --check did not end within its limit').toBe(false);
-    expect(check.code, check.stderr).toBe(1);
-    for (const entry of row.entries) expect(check.stderr).toMatch(entry);
-    const synth = await runCli(['synth'], { cwd: c.repo, limitMs: LIMIT });
-    expect(synth.killed, 'synth did not end within its limit').toBe(false);
-    expect(synth.code, synth.stderr).toBe(0);
-    expect(synth.stderr).toMatch(/not a regular file|symbolic link|FIFO/);
-    expect(snapshot(c.outside)).toEqual(outside);
-    for (const rel of ['fleet/README.md', 'fleet/east', 'fleet/east/kustomization.yaml'])
-      expect(lstatSync(join(c.out, rel)).isSymbolicLink() || lstatSync(join(c.out, rel)).isFIFO(), rel).toBe(false);
-    const again = await runCli(['synth', '--check'], { cwd: c.repo, limitMs: LIMIT });
-    expect(again.code, again.stderr).toBe(0);
-  }, 240_000);
+  test.each(ROWS)(
+    '$name: synth --check ends and names it; synth ends, replaces it without touching its target, and the output is then up to date',
+    async (row) => {
+      const c = repository();
+      row.make(c);
+      const outside = snapshot(c.outside);
+      const check = await runCli(['synth', '--check'], { cwd: c.repo, limitMs: LIMIT });
+      expect(check.killed, 'synth --check did not end within its limit').toBe(false);
+      expect(check.code, check.stderr).toBe(1);
+      for (const entry of row.entries) expect(check.stderr).toMatch(entry);
+      const synth = await runCli(['synth'], { cwd: c.repo, limitMs: LIMIT });
+      expect(synth.killed, 'synth did not end within its limit').toBe(false);
+      expect(synth.code, synth.stderr).toBe(0);
+      expect(synth.stderr).toMatch(/not a regular file|symbolic link|FIFO/);
+      expect(snapshot(c.outside)).toEqual(outside);
+      for (const rel of ['fleet/README.md', 'fleet/east', 'fleet/east/kustomization.yaml'])
+        expect(lstatSync(join(c.out, rel)).isSymbolicLink() || lstatSync(join(c.out, rel)).isFIFO(), rel).toBe(false);
+      const again = await runCli(['synth', '--check'], { cwd: c.repo, limitMs: LIMIT });
+      expect(again.code, again.stderr).toBe(0);
+    },
+    240_000,
+  );
 });

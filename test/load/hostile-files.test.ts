@@ -64,7 +64,10 @@ const CORPUS: readonly {
     name: 'hard-import.ts',
     make: (p) => {
       linkSync(join(outside, 'secret.json'), join(dir, 'hard.json'));
-      writeFileSync(p, `// hard.json is a second name of a file outside the repository\nimport secret from './hard.json';\nthrow new Error(JSON.stringify(secret));\n`);
+      writeFileSync(
+        p,
+        `// hard.json is a second name of a file outside the repository\nimport secret from './hard.json';\nthrow new Error(JSON.stringify(secret));\n`,
+      );
     },
     code: 'typescript-evaluation',
     line: 2,
