@@ -55,7 +55,6 @@ test.runIf(SOAK)(
           env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1', [SOAK_VARIABLE]: '', ...env },
         },
       );
-      // eslint-disable-next-line no-control-regex
       return { status: r.status, text: `${r.stdout}${r.stderr}`.replace(/\u001b\[[0-9;]*m/g, '') };
     };
     const required = run({ [TOOLS_VARIABLE]: 'required' });
