@@ -1,0 +1,225 @@
+import { basename, resolve } from 'node:path';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import { effectiveClusters } from '../model/effective';
+import type { ObjectChange } from '../plan/diff-objects';
+import type { Impact } from '../plan/plan';
+import { CLUSTER_ID_ANNOTATION } from '../synth/objects/member-credentials';
+import { dumpClusterID, runLivePlan } from './live-plan';
+import { readContext } from './read-context';
+import { dumpDiagnostic, loadDumps, type LiveDump } from './read-dump';
+
+/**
+ * What a finding is about, in ClusterSet words. The first six are drift: a running object the next
+ * sync would change. `unreadable` and `not-compared` say what was not looked at: never a match.
+ */
+export type DriftKind = 'membership' | 'gateway' | 'export' | 'policy' | 'credentials' | 'antrea' | 'unreadable' | 'not-compared';
+export const DRIFT_KINDS: ReadonlySet<DriftKind> = new Set(['membership', 'gateway', 'export', 'policy', 'credentials', 'antrea']);
+
+export interface DriftFinding {
+  readonly kind: DriftKind;
+  readonly message: string;
+  /** the objects behind the line: `<added|changed|missing> <Kind> <namespace/name> (<paths>)` */
+  readonly objects: readonly string[];
+}
+
+export interface DriftCluster {
+  readonly clusterSet: string;
+  readonly clusterID: string;
+  /** false: no dump of it could be read; never taken as matching */
+  readonly readable: boolean;
+  readonly findings: readonly DriftFinding[];
+}
+
+export interface DriftReport {
+  /** some readable cluster drifts */
+  readonly drift: boolean;
+  /** every cluster of every definition was read and compared */
+  readonly complete: boolean;
+  readonly clusters: readonly DriftCluster[];
+  /** what the next sync does, in plan's words (docs/plan.md) */
+  readonly nextSync: readonly { readonly clusterSet: string; readonly impact: Impact; readonly text: string }[];
+}
+
+export interface DriftResult {
+  readonly report: DriftReport;
+  /** the definitions' and the dumps' diagnostics; an error is exit 1 */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly sources: ReadonlyMap<string, string>;
+}
+
+export interface DriftOptions {
+  readonly cwd: string;
+  readonly paths: readonly string[];
+  /** what `--live` names: dump files, directories of dumps, `context:NAME` */
+  readonly live: readonly string[];
+}
+
+/** The name a person gave an input of one cluster: `context:NAME` → NAME, `dir/<name>.yaml` → name. */
+const inputName = (file: string) => (file.startsWith('context:') ? file.slice('context:'.length) : basename(file).replace(/\.(ya?ml|json)$/, ''));
+
+/** Each input read on its own: the dumps that read cleanly, and why the others could not be read, by input name. */
+function readInputs(options: DriftOptions) {
+  const dumps: LiveDump[] = [];
+  const failed = new Map<string, string>();
+  const problems: Diagnostic[] = [];
+  for (const input of options.live) {
+    const found: Diagnostic[] = [];
+    const read = input.startsWith('context:')
+      ? [readContext(input.slice('context:'.length), found) ?? []].flat()
+      : loadDumps([resolve(options.cwd, input)], found);
+    const bad = new Set(found.filter((d) => d.severity === 'error').map((d) => d.file));
+    dumps.push(...read.filter((d) => !bad.has(d.file)));
+    for (const d of found) if (d.severity === 'error' && !failed.has(inputName(d.file))) failed.set(inputName(d.file), `${d.file}: ${d.message}`);
+    // the reasons are the report's; kept as warnings, they do not stop the comparison of the others
+    problems.push(...found.map((d) => ({ ...d, severity: 'warning' as const })));
+  }
+  return { dumps, failed, problems };
+}
+
+/**
+ * `clusterset drift`: plan --live's comparison (live-plan.ts) of what runs with the definitions,
+ * cluster by cluster. A cluster without a readable dump is unreadable and left out of the
+ * comparison of the others; without its leader's dump a ClusterSet is not compared at all.
+ */
+export async function runDrift(options: DriftOptions): Promise<DriftResult> {
+  const { dumps, failed, problems } = readInputs(options);
+  // a dump without a ClusterSet is a cluster out of it (it left, or never joined): found by its name
+  const joined = dumps.filter((d) => dumpClusterID(d) !== undefined);
+  const outside = new Map(dumps.filter((d) => dumpClusterID(d) === undefined).map((d) => [inputName(d.file), d]));
+  const live = await runLivePlan({ cwd: options.cwd, paths: options.paths, dumps: [], read: joined, partial: true });
+  const diagnostics = [...problems, ...live.diagnostics];
+  const compared = live.plan !== undefined;
+  const clusters: DriftCluster[] = [];
+  const nextSync: DriftReport['nextSync'][number][] = [];
+  for (const definition of live.definitions) {
+    const cs = definition.metadata.name;
+    const missing = live.absent.get(cs) ?? new Set<string>();
+    const effective = effectiveClusters(definition);
+    const ids = effective.map((c) => c.clusterID);
+    const running = joined.filter((d) => d.objects.some((l) => l.object.kind === 'ClusterSet' && l.object.metadata.name === cs)).map(dumpClusterID);
+    const changes = live.plan?.objectChanges.filter((c) => c.clusterSet === cs && c.inBundle) ?? [];
+    for (const { clusterID: id, isMember, cluster } of effective) {
+      const entry = (readable: boolean, findings: DriftFinding[]) => clusters.push({ clusterSet: cs, clusterID: id, readable, findings });
+      const out = outside.get(id);
+      if (out && !running.includes(id))
+        entry(true, [
+          {
+            kind: 'membership',
+            message: `${id} is not in ClusterSet ${cs}: its dump holds no ClusterSet (it left, or never joined)`,
+            objects: [`missing ClusterSet ${isMember ? cluster.namespace : definition.spec.leader.namespace}/${cs} (${out.file})`],
+          },
+        ]);
+      else if (!running.includes(id))
+        entry(false, [
+          { kind: 'unreadable', message: `${id} could not be read: ${failed.get(id) ?? `no input holds its dump (${options.live.join(', ')})`}`, objects: [] },
+        ]);
+      else if (!compared || missing.has(id) || live.uncompared.has(cs)) {
+        const why = live.uncompared.has(cs)
+          ? `the leader ${definition.spec.leader.clusterID} could not be read, and a ClusterSet is compared from its leader's dump`
+          : 'the dumps could not be compared (see the diagnostics)';
+        entry(true, [{ kind: 'not-compared', message: `${id} was read but not compared: ${why}`, objects: [] }]);
+      } else
+        entry(
+          true,
+          findingsOf(
+            id,
+            cs,
+            changes.filter((c) => c.owner === id),
+          ),
+        );
+    }
+    for (const id of running)
+      if (id !== undefined && !ids.includes(id))
+        clusters.push({
+          clusterSet: cs,
+          clusterID: id,
+          readable: true,
+          findings: [
+            {
+              kind: 'membership',
+              message: `${id} runs in ClusterSet ${cs}, but the definition does not list it`,
+              objects: [`running ClusterSet ${cs} on ${id}`],
+            },
+          ],
+        });
+    for (const c of live.plan?.changes ?? [])
+      if (c.clusterSet === cs && !(c.about?.clusters?.length && c.about.clusters.every((id) => missing.has(id))))
+        nextSync.push({ clusterSet: cs, impact: c.impact, text: c.text });
+  }
+  for (const [name, d] of outside)
+    if (!clusters.some((c) => c.clusterID === name))
+      diagnostics.push(
+        dumpDiagnostic(
+          d,
+          {},
+          'the dump holds no ClusterSet, and its name is no cluster of the definitions',
+          'name the dump <clusterID>.yaml, or dump a cluster of the ClusterSet',
+        ),
+      );
+  const findings = clusters.flatMap((c) => c.findings);
+  const report: DriftReport = {
+    drift: findings.some((f) => DRIFT_KINDS.has(f.kind)),
+    complete: !hasErrors(diagnostics) && findings.every((f) => f.kind !== 'unreadable' && f.kind !== 'not-compared'),
+    clusters,
+    nextSync,
+  };
+  return { report, diagnostics, sources: live.sources };
+}
+
+const where = (c: { namespace?: string; name: string }) => (c.namespace === undefined ? c.name : `${c.namespace}/${c.name}`);
+const objectLine = (c: ObjectChange) =>
+  `${c.change === 'added' ? 'missing' : c.change === 'removed' ? 'extra' : 'changed'} ${c.kind} ${where(c)}${c.paths.length > 0 ? ` (${c.paths.join(', ')})` : ''}`;
+const CREDENTIAL_KINDS = new Set(['Secret', 'ExternalSecret', 'SealedSecret']);
+const MEMBERSHIP_KINDS = new Set(['ClusterSet', 'MemberClusterAnnounce']);
+
+/** What an object is about, in ClusterSet words. */
+function kindOf(c: ObjectChange): DriftKind {
+  const object = c.after ?? c.before;
+  if (c.kind === 'Node') return 'gateway';
+  if (MEMBERSHIP_KINDS.has(c.kind)) return 'membership';
+  if (c.kind === 'ServiceExport') return 'export';
+  if (c.kind === 'ResourceExport' || c.kind === 'Tier') return 'policy';
+  if (CREDENTIAL_KINDS.has(c.kind) || object?.metadata.annotations?.[CLUSTER_ID_ANNOTATION] !== undefined) return 'credentials';
+  if ((c.kind === 'ServiceAccount' || c.kind === 'RoleBinding') && c.name.endsWith('-member-token')) return 'credentials';
+  return 'antrea';
+}
+
+/** One line per object the next sync changes (one for all of Antrea's own objects), in ClusterSet words. */
+function findingsOf(id: string, cs: string, changes: readonly ObjectChange[]): DriftFinding[] {
+  const out: DriftFinding[] = [];
+  const antrea = changes.filter((c) => kindOf(c) === 'antrea');
+  for (const c of changes) {
+    const kind = kindOf(c);
+    if (kind === 'antrea') continue;
+    const missing = c.change === 'added';
+    const differs = `differs from git${c.paths.length > 0 ? ` at ${c.paths.join(', ')}` : ''}`;
+    const message = {
+      gateway: missing
+        ? `Gateway Node ${c.name} of ${id} does not exist`
+        : c.paths.some((p) => p.includes('multicluster.antrea.io/gateway'))
+          ? `the Gateway of ${id} is not active as git says: Node ${c.name}'s annotation multicluster.antrea.io/gateway ${differs.replace('differs from git', 'is not what git sets')}`
+          : `Gateway Node ${c.name} of ${id} ${differs}`,
+      membership: missing
+        ? `${id} is not connected to ClusterSet ${cs}: its ${c.kind} ${where(c)} is missing`
+        : `${id}'s ${c.kind} ${where(c)} ${differs}: it is not connected as git says`,
+      export: missing
+        ? `Service ${where(c)} is not exported from ${id} (no ServiceExport): the other members do not import it from ${id}`
+        : `the export of Service ${where(c)} from ${id} ${differs}`,
+      policy:
+        c.kind === 'Tier'
+          ? `Tier ${c.name} on ${id} ${missing ? 'is missing: replicated policies in it are not enforced' : differs}`
+          : missing
+            ? `policy export ${where(c)} is missing on the leader: the policy is not replicated to the members`
+            : `policy export ${where(c)} ${differs}: the members enforce what runs, not what git says`,
+      credentials: missing ? `credentials missing on ${id}: ${c.kind} ${where(c)}` : `credentials on ${id} differ from git: ${c.kind} ${where(c)} ${differs}`,
+    }[kind as Exclude<DriftKind, 'antrea' | 'unreadable' | 'not-compared'>];
+    out.push({ kind, message, objects: [objectLine(c)] });
+  }
+  if (antrea.length > 0)
+    out.push({
+      kind: 'antrea',
+      message: `Antrea on ${id} is not as git installs it: ${antrea.length} object${antrea.length === 1 ? '' : 's'} the next sync changes`,
+      objects: antrea.map(objectLine),
+    });
+  return out;
+}
