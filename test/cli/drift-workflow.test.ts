@@ -39,7 +39,7 @@ beforeAll(async () => {
   expect((await runCli(['init', '--quiet', dir])).status).toBe(0);
   text = readFileSync(join(dir, DRIFT_WORKFLOW_PATH), 'utf8');
   workflow = parse(text) as Workflow;
-});
+}, 120_000);
 const steps = () => Object.values(workflow.jobs).flatMap((j) => j.steps);
 const readStep = () => steps().find((s) => s.run?.includes('kubectl'))!;
 const compareStep = () => steps().find((s) => s.run?.includes('npx clusterset drift'))!;
@@ -138,7 +138,7 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
       `#!/bin/sh\n[ "$1" = clusterset ] && shift\n[ "$*" = 'help drift' ] && exit 0\nexec node '${ROOT}/bin/clusterset.mjs' "$@"\n`,
       { mode: 0o755 },
     );
-  });
+  }, 120_000);
 
   /** One scheduled run: each cluster's kubeconfig serves `dumps` (or is unreachable, or missing); both steps in bash. */
   function scheduledRun(dumps: ReadonlyMap<string, string | 'unreachable' | 'no secret'>) {

@@ -22,7 +22,7 @@ type Dumps = Map<string, List>;
 let running: Map<string, string>;
 beforeAll(async () => {
   running = (await runningClusterSet(DEFINITION)).dumps;
-});
+}, 120_000);
 
 /** The dumps after `edit`, written as `<clusterID>.yaml` into a new folder (a cluster whose list is deleted has no file). */
 function dumpsAfter(edit: (d: Dumps) => void): string {
