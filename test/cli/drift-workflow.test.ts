@@ -68,7 +68,7 @@ describe('the drift workflow init writes', () => {
     expect(text).not.toMatch(/set -x|toJSON\(secrets\)/);
   });
 
-  test('one kubeconfig secret per starter cluster, seen by the read step alone', async () => {
+  test('one kubeconfig secret per starter cluster, seen by the read step alone', () => {
     const starter = parse(readFileSync(join(tmp, 'init/clustersets/prod.yaml'), 'utf8')) as { spec: { clusters: { clusterID: string }[] } };
     const ids = starter.spec.clusters.map((c) => c.clusterID);
     expect(readStep().env!.CLUSTERS!.split(' ')).toEqual(ids);
@@ -90,7 +90,6 @@ describe('the drift workflow init writes', () => {
 // ---- the steps, run ----
 
 const DEFINITION = 'clustersets/test-clusterset.yaml';
-const IDS = ['test-cluster-north', 'test-cluster-east', 'test-cluster-west'];
 type List = { items: { kind: string; metadata: { name: string; annotations?: Record<string, string> } }[] };
 
 /** What `kubectl api-resources --verbs=list -o name` prints: a member serves no ResourceExport, a dedicated leader no Tier. */
@@ -140,8 +139,8 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
     );
   }, 120_000);
 
-  /** One scheduled run: each cluster's kubeconfig serves `dumps` (or is unreachable, or missing); both steps in bash. */
-  function scheduledRun(dumps: ReadonlyMap<string, string | 'unreachable' | 'no secret'>) {
+  /** One scheduled run: each cluster's kubeconfig serves its dump's text, or is 'unreachable', or its secret is missing ('no secret'); both steps in bash. */
+  function scheduledRun(dumps: ReadonlyMap<string, string>) {
     const run = mkdtempSync(join(tmp, 'run-'));
     const runnerTemp = join(run, 'temp');
     mkdirSync(runnerTemp);
