@@ -3,6 +3,7 @@ import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { effectiveClusters } from '../model/effective';
 import type { ObjectChange } from '../plan/diff-objects';
 import type { Impact } from '../plan/plan';
+import { GATEWAY_ANNOTATION } from '../synth/objects/gateway-node';
 import { CLUSTER_ID_ANNOTATION } from '../synth/objects/member-credentials';
 import { dumpClusterID, runLivePlan } from './live-plan';
 import { readContext } from './read-context';
@@ -196,8 +197,10 @@ function findingsOf(id: string, cs: string, changes: readonly ObjectChange[]): D
     const message = {
       gateway: missing
         ? `Gateway Node ${c.name} of ${id} does not exist`
-        : c.paths.some((p) => p.includes('multicluster.antrea.io/gateway'))
-          ? `the Gateway of ${id} is not active as git says: Node ${c.name}'s annotation multicluster.antrea.io/gateway ${differs.replace('differs from git', 'is not what git sets')}`
+        : c.paths.some((p) => p.includes(GATEWAY_ANNOTATION))
+          ? c.before?.metadata.annotations?.[GATEWAY_ANNOTATION] === undefined
+            ? `the Gateway of ${id} is not active: Node ${c.name} lacks the annotation ${GATEWAY_ANNOTATION}, so antrea-mc-controller does not make it a Gateway`
+            : `the Gateway of ${id} is not as git says: Node ${c.name}'s annotation ${GATEWAY_ANNOTATION} ${differs}`
           : `Gateway Node ${c.name} of ${id} ${differs}`,
       membership: missing
         ? `${id} is not connected to ClusterSet ${cs}: its ${c.kind} ${where(c)} is missing`

@@ -256,7 +256,7 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     headSide.definitions.set(set.name, { definition: target, file });
     const running = alignToHead(live.data, target, missing);
     base.definitions.set(set.name, { definition: running, file });
-    extra.push(...adoptionChanges(set.name, running, target, runningCredentials(set)));
+    extra.push(...adoptionChanges(set.name, running, target, runningCredentials(set), missing));
   }
   if (hasErrors(diagnostics)) return result();
   const plan = planChanges(base, headSide);
@@ -284,16 +284,23 @@ function unmanagedLeaving(change: PlanChange): PlanChange {
  * What only adoption can get wrong: names the head gives differently from what runs. The old
  * objects are not the engine's to prune, so they stay beside the new ones. What runs on the
  * leader is what its dump shows (`running`), never the import's names: a line calls credentials
- * running only when they are.
+ * running only when they are. A member without a dump (`missing`) has no line.
  */
-function adoptionChanges(cs: string, live: ClusterSet, head: ClusterSet, running: ReadonlyMap<string, RunningCredentials>): PlanChange[] {
+function adoptionChanges(
+  cs: string,
+  live: ClusterSet,
+  head: ClusterSet,
+  running: ReadonlyMap<string, RunningCredentials>,
+  missing: ReadonlySet<string>,
+): PlanChange[] {
   const out: PlanChange[] = [];
   const liveMembers = new Map(effectiveClusters(live).map((c) => [c.clusterID, c]));
   const names = (n: { serviceAccount: string; secret: string; roleBinding?: string | undefined }) =>
     `ServiceAccount ${n.serviceAccount}, Secret ${n.secret}${n.roleBinding === undefined ? '' : `, RoleBinding ${n.roleBinding}`}`;
   for (const c of effectiveClusters(head)) {
     const l = liveMembers.get(c.clusterID);
-    if (!l || !l.isMember || !c.isMember) continue;
+    // a member without a dump: what its ClusterSet reads is unknown, so nothing is said of its credentials
+    if (!l || !l.isMember || !c.isMember || missing.has(c.clusterID)) continue;
     const d = memberTokenName(c.clusterID);
     const n = c.leaderCredentials;
     const wanted = { serviceAccount: n?.serviceAccount ?? d, secret: n?.secret ?? d, roleBinding: n?.roleBinding ?? d };

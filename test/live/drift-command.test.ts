@@ -42,6 +42,7 @@ interface Finding {
 }
 interface Report {
   drift: boolean;
+  nextSync: { text: string }[];
   clusters: { clusterID: string; readable: boolean; findings: Finding[] }[];
 }
 
@@ -162,6 +163,8 @@ describe('a cluster that cannot be read is never taken as matching', () => {
     expect(clusterOf(report, EAST).findings.map((f) => f.kind)).toEqual(['gateway']);
     expect(clusterOf(report, LEADER)).toMatchObject({ readable: true, findings: [] });
     expect(report.drift).toBe(true);
+    // the leader holds west's credentials: nothing is said of them while west's ClusterSet cannot be read
+    expect(JSON.stringify(report)).not.toContain('new credentials');
   });
 
   test('a member unreadable and nothing else drifts: still exit 1, never 0', async () => {
@@ -205,7 +208,16 @@ describe('the command line', () => {
     expect(r.status).toBe(1);
     expect(r.stdout + r.stderr).not.toContain('\u001b');
     expect(r.stdout).toMatch(/test-cluster-west.*cannot be read|test-cluster-west.*could not be read/);
-  });
+    for (const format of ['markdown', 'github']) {
+      const other = await runCli(['drift', DEFINITION, '--live', dir, '--format', format]);
+      expect(other.status).toBe(1);
+      expect(other.stdout + other.stderr).not.toContain('\u001b');
+      // github: one workflow command per finding, each on its own line
+      if (format === 'github')
+        expect(other.stdout.split('\n').filter((l) => l.startsWith('::error title=clusterset drift%3A test-cluster-west unreadable::'))).toHaveLength(1);
+      if (format === 'markdown') expect(other.stdout.split('\n')[0]).toBe('<!-- clusterset drift -->');
+    }
+  }, 60_000);
 
   test('a definition with errors: exit 1', async () => {
     const dir = mkdtempSync(join(tmp, 'bad-'));
