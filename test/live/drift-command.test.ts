@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -230,6 +230,20 @@ describe('the command line', () => {
   test.each([[[]], [['--live', 'x', '--format', 'yaml']], [['--live', 'x', '--base', 'main']]])('usage mistake %j: exit 2', async (argv) => {
     expect((await runCli(['drift', DEFINITION, ...argv])).status).toBe(2);
   });
+
+  test("docs/adopt.md's report is what the command prints", async () => {
+    const dir = dumpsAfter((d) => {
+      d.delete(WEST);
+      delete find(d.get(EAST)!, 'Node', 'test-cluster-east-node-1').metadata.annotations!['multicluster.antrea.io/gateway'];
+    });
+    const cwd = mkdtempSync(join(tmp, 'docs-'));
+    renameSync(dir, join(cwd, 'dumps'));
+    const r = await runCli(['drift', join(process.cwd(), DEFINITION), '--live', 'dumps'], { cwd });
+    expect(r.status).toBe(1);
+    const doc = readFileSync('docs/adopt.md', 'utf8');
+    const shown = /A real report[\s\S]*?```text\n([\s\S]*?)```/.exec(doc)![1];
+    expect(r.stdout).toBe(shown);
+  }, 60_000);
 
   test('drift is in the command table and its help', async () => {
     expect((await runCli(['--help'])).stdout).toMatch(/^ {2}drift /m);
