@@ -1,5 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import type { ClusterSet } from '../model/clusterset';
+import { memberTokenName } from '../model/default-names';
 import { effectiveClusters } from '../model/effective';
 import type { ObjectChange } from '../plan/diff-objects';
 import type { Impact } from '../plan/plan';
@@ -124,7 +126,7 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
           true,
           findingsOf(
             id,
-            cs,
+            definition,
             changes.filter((c) => c.owner === id),
           ),
         );
@@ -170,27 +172,45 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
 const where = (c: { namespace?: string; name: string }) => (c.namespace === undefined ? c.name : `${c.namespace}/${c.name}`);
 const objectLine = (c: ObjectChange) =>
   `${c.change === 'added' ? 'missing' : c.change === 'removed' ? 'extra' : 'changed'} ${c.kind} ${where(c)}${c.paths.length > 0 ? ` (${c.paths.join(', ')})` : ''}`;
-const CREDENTIAL_KINDS = new Set(['Secret', 'ExternalSecret', 'SealedSecret']);
+const CREDENTIAL_KINDS = new Set(['ServiceAccount', 'Secret', 'RoleBinding', 'ExternalSecret', 'SealedSecret']);
+
+/**
+ * The names of the members' credentials a cluster holds, as the definition gives them: on the
+ * leader each member's ServiceAccount, token Secret and RoleBinding (`leaderCredentials`, else
+ * `<clusterID>-member-token`); on a member the Secret its ClusterSet reads (`tokenSecret.name`).
+ */
+function credentialNames(definition: ClusterSet, clusterID: string): Set<string> {
+  const names = new Set<string>();
+  for (const c of effectiveClusters(definition)) {
+    if (c.clusterID === clusterID && c.isMember) names.add(c.tokenSecretName);
+    if (clusterID !== definition.spec.leader.clusterID || !c.isMember) continue;
+    const d = memberTokenName(c.clusterID);
+    const n = c.leaderCredentials;
+    for (const name of [n?.serviceAccount ?? d, n?.secret ?? d, n?.roleBinding ?? d]) names.add(name);
+  }
+  return names;
+}
 const MEMBERSHIP_KINDS = new Set(['ClusterSet', 'MemberClusterAnnounce']);
 
-/** What an object is about, in ClusterSet words. */
-function kindOf(c: ObjectChange): DriftKind {
+/** What an object is about, in ClusterSet words; `credentials`: the names of members' credentials on its cluster. */
+function kindOf(c: ObjectChange, credentials: ReadonlySet<string>): DriftKind {
   const object = c.after ?? c.before;
   if (c.kind === 'Node') return 'gateway';
   if (MEMBERSHIP_KINDS.has(c.kind)) return 'membership';
   if (c.kind === 'ServiceExport') return 'export';
   if (c.kind === 'ResourceExport' || c.kind === 'Tier') return 'policy';
-  if (CREDENTIAL_KINDS.has(c.kind) || object?.metadata.annotations?.[CLUSTER_ID_ANNOTATION] !== undefined) return 'credentials';
-  if ((c.kind === 'ServiceAccount' || c.kind === 'RoleBinding') && c.name.endsWith('-member-token')) return 'credentials';
+  if (CREDENTIAL_KINDS.has(c.kind) && (credentials.has(c.name) || object?.metadata.annotations?.[CLUSTER_ID_ANNOTATION] !== undefined)) return 'credentials';
   return 'antrea';
 }
 
 /** One line per object the next sync changes (one for all of Antrea's own objects), in ClusterSet words. */
-function findingsOf(id: string, cs: string, changes: readonly ObjectChange[]): DriftFinding[] {
+function findingsOf(id: string, definition: ClusterSet, changes: readonly ObjectChange[]): DriftFinding[] {
+  const cs = definition.metadata.name;
+  const credentials = credentialNames(definition, id);
   const out: DriftFinding[] = [];
-  const antrea = changes.filter((c) => kindOf(c) === 'antrea');
+  const antrea = changes.filter((c) => kindOf(c, credentials) === 'antrea');
   for (const c of changes) {
-    const kind = kindOf(c);
+    const kind = kindOf(c, credentials);
     if (kind === 'antrea') continue;
     const missing = c.change === 'added';
     const differs = `differs from git${c.paths.length > 0 ? ` at ${c.paths.join(', ')}` : ''}`;
@@ -204,7 +224,9 @@ function findingsOf(id: string, cs: string, changes: readonly ObjectChange[]): D
           : `Gateway Node ${c.name} of ${id} ${differs}`,
       membership: missing
         ? `${id} is not connected to ClusterSet ${cs}: its ${c.kind} ${where(c)} is missing`
-        : `${id}'s ${c.kind} ${where(c)} ${differs}: it is not connected as git says`,
+        : c.paths.every((p) => p.startsWith('metadata.'))
+          ? `${id}'s ${c.kind} ${where(c)} ${differs}`
+          : `${id}'s ${c.kind} ${where(c)} ${differs}: it is not connected as git says`,
       export: missing
         ? `Service ${where(c)} is not exported from ${id} (no ServiceExport): the other members do not import it from ${id}`
         : `the export of Service ${where(c)} from ${id} ${differs}`,

@@ -126,6 +126,13 @@ describe('clusterset drift: what drifts, in ClusterSet words, with the objects b
       edit: (d: Dumps) => without(d.get(LEADER)!, (i) => !(i.kind === 'Secret' && i.metadata.name === 'test-cluster-west-member-token')),
     },
     {
+      name: "Antrea's own token Secret deleted on the leader: Antrea, not a member's credentials",
+      cluster: LEADER,
+      kind: 'antrea',
+      object: /missing Secret kube-system\/antctl-service-account-token/,
+      edit: (d: Dumps) => without(d.get(LEADER)!, (i) => !(i.kind === 'Secret' && i.metadata.name === 'antctl-service-account-token')),
+    },
+    {
       name: 'a hand-edited antrea-mc-controller-config',
       cluster: WEST,
       kind: 'antrea',
