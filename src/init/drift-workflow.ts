@@ -87,6 +87,7 @@ ${secrets}
       - name: compare with git, keep the drift issue up to date
         env:
           GH_TOKEN: \${{ github.token }}
+          GH_REPO: \${{ github.repository }}
           LABEL: '${DRIFT_LABEL}'
           RUN_URL: \${{ github.server_url }}/\${{ github.repository }}/actions/runs/\${{ github.run_id }}
         run: |

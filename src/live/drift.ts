@@ -7,7 +7,7 @@ import type { ObjectChange } from '../plan/diff-objects';
 import type { Impact } from '../plan/plan';
 import { GATEWAY_ANNOTATION } from '../synth/objects/gateway-node';
 import { CLUSTER_ID_ANNOTATION } from '../synth/objects/member-credentials';
-import { dumpClusterID, runLivePlan } from './live-plan';
+import { dumpClusterID, runLivePlan, type LivePlanResult } from './live-plan';
 import { readContext } from './read-context';
 import { dumpDiagnostic, loadDumps, type LiveDump } from './read-dump';
 
@@ -91,64 +91,15 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
   const outside = new Map(dumps.filter((d) => dumpClusterID(d) === undefined).map((d) => [inputName(d.file), d]));
   const live = await runLivePlan({ cwd: options.cwd, paths: options.paths, dumps: [], read: joined, partial: true });
   const diagnostics = [...problems, ...live.diagnostics];
-  const compared = live.plan !== undefined;
-  const clusters: DriftCluster[] = [];
-  const nextSync: DriftReport['nextSync'][number][] = [];
-  for (const definition of live.definitions) {
-    const cs = definition.metadata.name;
-    const missing = live.absent.get(cs) ?? new Set<string>();
-    const effective = effectiveClusters(definition);
-    const ids = effective.map((c) => c.clusterID);
-    const running = joined.filter((d) => d.objects.some((l) => l.object.kind === 'ClusterSet' && l.object.metadata.name === cs)).map(dumpClusterID);
-    const changes = live.plan?.objectChanges.filter((c) => c.clusterSet === cs && c.inBundle) ?? [];
-    for (const { clusterID: id, isMember, cluster } of effective) {
-      const entry = (readable: boolean, findings: DriftFinding[]) => clusters.push({ clusterSet: cs, clusterID: id, readable, findings });
-      const out = outside.get(id);
-      if (out && !running.includes(id))
-        entry(true, [
-          {
-            kind: 'membership',
-            message: `${id} is not in ClusterSet ${cs}: its dump holds no ClusterSet (it left, or never joined)`,
-            objects: [`missing ClusterSet ${isMember ? cluster.namespace : definition.spec.leader.namespace}/${cs} (${out.file})`],
-          },
-        ]);
-      else if (!running.includes(id))
-        entry(false, [
-          { kind: 'unreadable', message: `${id} could not be read: ${failed.get(id) ?? `no input holds its dump (${options.live.join(', ')})`}`, objects: [] },
-        ]);
-      else if (!compared || missing.has(id) || live.uncompared.has(cs)) {
-        const why = live.uncompared.has(cs)
-          ? `the leader ${definition.spec.leader.clusterID} could not be read, and a ClusterSet is compared from its leader's dump`
-          : 'the dumps could not be compared (see the diagnostics)';
-        entry(true, [{ kind: 'not-compared', message: `${id} was read but not compared: ${why}`, objects: [] }]);
-      } else
-        entry(
-          true,
-          findingsOf(
-            id,
-            definition,
-            changes.filter((c) => c.owner === id),
-          ),
-        );
-    }
-    for (const id of running)
-      if (id !== undefined && !ids.includes(id))
-        clusters.push({
-          clusterSet: cs,
-          clusterID: id,
-          readable: true,
-          findings: [
-            {
-              kind: 'membership',
-              message: `${id} runs in ClusterSet ${cs}, but the definition does not list it`,
-              objects: [`running ClusterSet ${cs} on ${id}`],
-            },
-          ],
-        });
-    for (const c of live.plan?.changes ?? [])
-      if (c.clusterSet === cs && !(c.about?.clusters?.length && c.about.clusters.every((id) => missing.has(id))))
-        nextSync.push({ clusterSet: cs, impact: c.impact, text: c.text });
-  }
+  const read: Read = { live, joined, outside, failed, inputs: options.live };
+  const clusters = live.definitions.flatMap((d) => clustersOf(d, read));
+  const nextSync = live.definitions.flatMap((d) => {
+    const missing = live.absent.get(d.metadata.name) ?? new Set<string>();
+    // plan's lines about clusters without a dump alone are not what runs
+    return (live.plan?.changes ?? [])
+      .filter((c) => c.clusterSet === d.metadata.name && !(c.about?.clusters?.length && c.about.clusters.every((id) => missing.has(id))))
+      .map((c) => ({ clusterSet: c.clusterSet, impact: c.impact, text: c.text }));
+  });
   for (const [name, d] of outside)
     if (!clusters.some((c) => c.clusterID === name))
       diagnostics.push(
@@ -167,6 +118,65 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
     nextSync,
   };
   return { report, diagnostics, sources: live.sources };
+}
+
+/** What was read: the comparison, the dumps with and without a ClusterSet, why inputs failed, the inputs. */
+interface Read {
+  readonly live: LivePlanResult;
+  readonly joined: readonly LiveDump[];
+  readonly outside: ReadonlyMap<string, LiveDump>;
+  readonly failed: ReadonlyMap<string, string>;
+  readonly inputs: readonly string[];
+}
+
+/** Each cluster of a definition, then each cluster running in its ClusterSet that it does not list. */
+function clustersOf(definition: ClusterSet, { live, joined, outside, failed, inputs }: Read): DriftCluster[] {
+  const cs = definition.metadata.name;
+  const effective = effectiveClusters(definition);
+  const running = joined.filter((d) => d.objects.some((l) => l.object.kind === 'ClusterSet' && l.object.metadata.name === cs)).map(dumpClusterID);
+  const changes = live.plan?.objectChanges.filter((c) => c.clusterSet === cs && c.inBundle) ?? [];
+  const entry = (clusterID: string, readable: boolean, findings: DriftFinding[]): DriftCluster => ({ clusterSet: cs, clusterID, readable, findings });
+  const listed = effective.map(({ clusterID: id, isMember, cluster }) => {
+    const out = outside.get(id);
+    if (!running.includes(id) && out) {
+      const namespace = isMember ? cluster.namespace : definition.spec.leader.namespace;
+      const message = `${id} is not in ClusterSet ${cs}: its dump holds no ClusterSet (it left, or never joined)`;
+      return entry(id, true, [{ kind: 'membership', message, objects: [`missing ClusterSet ${namespace}/${cs} (${out.file})`] }]);
+    }
+    if (!running.includes(id)) {
+      const why = failed.get(id) ?? `no input holds its dump (${inputs.join(', ')})`;
+      return entry(id, false, [{ kind: 'unreadable', message: `${id} could not be read: ${why}`, objects: [] }]);
+    }
+    if (!live.plan || live.uncompared.has(cs)) {
+      const why = live.uncompared.has(cs)
+        ? `the leader ${definition.spec.leader.clusterID} could not be read, and a ClusterSet is compared from its leader's dump`
+        : 'the dumps could not be compared (see the diagnostics)';
+      return entry(id, true, [{ kind: 'not-compared', message: `${id} was read but not compared: ${why}`, objects: [] }]);
+    }
+    return entry(
+      id,
+      true,
+      findingsOf(
+        id,
+        definition,
+        changes.filter((c) => c.owner === id),
+      ),
+    );
+  });
+  const unlisted = running.flatMap((id) =>
+    id === undefined || effective.some((c) => c.clusterID === id)
+      ? []
+      : [
+          entry(id, true, [
+            {
+              kind: 'membership',
+              message: `${id} runs in ClusterSet ${cs}, but the definition does not list it`,
+              objects: [`running ClusterSet ${cs} on ${id}`],
+            },
+          ]),
+        ],
+  );
+  return [...listed, ...unlisted];
 }
 
 const where = (c: { namespace?: string; name: string }) => (c.namespace === undefined ? c.name : `${c.namespace}/${c.name}`);

@@ -157,6 +157,20 @@ describe('clusterset drift: what drifts, in ClusterSet words, with the objects b
   });
 });
 
+test('a member running in the ClusterSet that the definition does not list: membership drift, exit 4', async () => {
+  const head = join(tmp, 'without-west.yaml');
+  writeFileSync(
+    head,
+    readFileSync(DEFINITION, 'utf8')
+      .replace(/    - clusterID: test-cluster-west\n(      .*\n|        .*\n)*/, '')
+      .replace('exportFrom: [test-cluster-west]', 'exportFrom: [test-cluster-east]'),
+  );
+  const r = await runCli(['drift', head, '--live', dumpsAfter(() => {}), '--format', 'json']);
+  const report = JSON.parse(r.stdout) as Report;
+  expect(clusterOf(report, WEST)).toMatchObject({ readable: true, findings: [{ kind: 'membership' }] });
+  expect(r.status).toBe(4);
+}, 60_000);
+
 describe('a cluster that cannot be read is never taken as matching', () => {
   test("a member's dump missing: exit 1, that member unreadable, the others still compared", async () => {
     const dir = dumpsAfter((d) => {
