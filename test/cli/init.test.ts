@@ -193,16 +193,19 @@ describe('the shipped workflow runs its plan step as it says (stubbed npx and gh
   /** `${{ path }}` and `${{ toJSON(path) }}` in a step's env, resolved from the context (`a.*.b` maps an array). */
   function resolveEnv(env: Record<string, string>, github: unknown): Record<string, string> {
     const lookup = (path: string): unknown =>
-      path.split('.').reduce<unknown>((value, key, i, keys) => {
-        if (key !== '*') return keys[i - 1] === '*' ? value : (value as Record<string, unknown> | undefined)?.[key];
-        return (value as Record<string, unknown>[]).map((item) => item[keys[i + 1]!]);
-      }, { github });
+      path.split('.').reduce<unknown>(
+        (value, key, i, keys) => {
+          if (key !== '*') return keys[i - 1] === '*' ? value : (value as Record<string, unknown> | undefined)?.[key];
+          return (value as Record<string, unknown>[]).map((item) => item[keys[i + 1]!]);
+        },
+        { github },
+      );
     return Object.fromEntries(
       Object.entries(env).map(([name, value]) => [
         name,
         value.replace(/\$\{\{\s*(toJSON\()?([\w.*]+)\)?\s*\}\}/g, (_, json: string | undefined, path: string) => {
           const v = lookup(path);
-          return json ? JSON.stringify(v) : v === undefined || v === null ? '' : String(v as string | number);
+          return json ? JSON.stringify(v) : typeof v === 'string' || typeof v === 'number' ? String(v) : '';
         }),
       ]),
     );
@@ -212,7 +215,12 @@ describe('the shipped workflow runs its plan step as it says (stubbed npx and gh
    * Runs the step with `plan` exiting `status` and existing comments `comments`. gh reads; its
    * writes answer 403 where `token` is `read-only`, as GitHub answers a fork's or Dependabot's token.
    */
-  async function step(status: number, comments: { id: number; body: string; user?: { login: string } }[], labels: string[], pr: PullRequest & { token?: 'read-only' } = {}) {
+  async function step(
+    status: number,
+    comments: { id: number; body: string; user?: { login: string } }[],
+    labels: string[],
+    pr: PullRequest & { token?: 'read-only' } = {},
+  ) {
     const { step: planStep } = await workflowRun();
     const bin = mkdtempSync(join(tmp, 'bin-'));
     const log = join(bin, 'calls.log');
