@@ -119,7 +119,8 @@ describe('the rules across definitions run over the ClusterSets of an app, at ap
   // a user may catch a construct's error and go on; the failed one must leave nothing behind (#49 item 9)
   test.each(['first', 'last'])('a ClusterSet that failed to construct, %s in the app, leaves the others checked and synthesizable', (where) => {
     const app = new App({ outdir: join(tmp, `out-failed-${where}`) });
-    const failed = () => expect(constructError(() => new AntreaClusterSet(app, 'broken', { definition: { file: file('broken', OVERLAP(demo)) } }))).toBeDefined();
+    const failed = () =>
+      expect(constructError(() => new AntreaClusterSet(app, 'broken', { definition: { file: file('broken', OVERLAP(demo)) } }))).toBeDefined();
     if (where === 'first') failed();
     new AntreaClusterSet(app, 'a', { definition: { file: file('kept-a', demo) } });
     new AntreaClusterSet(app, 'b', { definition: { file: file('kept-b', other(demo)) } });
