@@ -182,17 +182,26 @@ describe('what the checklist says, and leaves out', () => {
   });
 
   // Argo CD's built-in destination is the cluster Argo CD runs in: registered already, by name or server (#49 item 10)
-  it.each([{ name: 'in-cluster' }, { server: 'https://kubernetes.default.svc/' }])('a member joining at Argo CD\'s own cluster (%o) registers nothing', async (argocd) => {
-    const plan = await planOf(
-      ...edit('demo-clusterset', (d) =>
-        d.spec.clusters.push({ clusterID: 'demo-cluster-member4', podCIDRs: ['10.244.48.0/20'], serviceCIDR: '10.96.48.0/20', gateways: [{ node: 'cl4-node1' }], delivery: { argocd } }),
-      ),
-    );
-    const text = plan.checklist!.map((i) => [i.text, ...(i.commands ?? [])].join('\n')).join('\n');
-    expect(text).toContain('demo-cluster-member4');
-    expect(text).not.toContain('argocd cluster add');
-    expect(text).not.toMatch(/Register `demo-cluster-member4`/);
-  });
+  it.each([{ name: 'in-cluster' }, { server: 'https://kubernetes.default.svc/' }])(
+    "a member joining at Argo CD's own cluster (%o) registers nothing",
+    async (argocd) => {
+      const plan = await planOf(
+        ...edit('demo-clusterset', (d) =>
+          d.spec.clusters.push({
+            clusterID: 'demo-cluster-member4',
+            podCIDRs: ['10.244.48.0/20'],
+            serviceCIDR: '10.96.48.0/20',
+            gateways: [{ node: 'cl4-node1' }],
+            delivery: { argocd },
+          }),
+        ),
+      );
+      const text = plan.checklist!.map((i) => [i.text, ...(i.commands ?? [])].join('\n')).join('\n');
+      expect(text).toContain('demo-cluster-member4');
+      expect(text).not.toContain('argocd cluster add');
+      expect(text).not.toMatch(/Register `demo-cluster-member4`/);
+    },
+  );
 
   it('a member leaving: exports withdrawn on the leader, clean-up on the member, its Services stop being imported', async () => {
     const plan = await planOf(...named('leave-flux').pair());
