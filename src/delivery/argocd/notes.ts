@@ -23,7 +23,7 @@ export function argoCdNotesSection(definition: ClusterSet, clusters: readonly Ef
   return [
     '## Delivery with Argo CD',
     `Once, in the cluster that runs Argo CD (${code('$ARGOCD_CONTEXT')}): ${register.length > 0 ? `register every destination but Argo CD's own cluster (${code('in-cluster')}; the ${code('argocd')} CLI takes the kubeconfig context), ` : ''}allow the repository, the destinations and cluster-scoped kinds in AppProject ${code(argocd.project)}, ` +
-      `enable progressive syncs and add the ClusterSet health check (${DELIVERY_GUIDE}, "Delivering with Argo CD"). Then apply the ApplicationSet from this folder; its RollingSync syncs the leader before the members.`,
+      `enable progressive syncs and add the ClusterSet health check (${DELIVERY_GUIDE}, "Delivering with Argo CD"). Then apply the four ApplicationSets from this folder: the bundles', whose RollingSync syncs the leader before the members, and those of the exports, Tier-restart and verification units.`,
     sh([...register, `kubectl --context "$ARGOCD_CONTEXT" apply --server-side -f argocd/`]),
     `Without progressive syncs apply ${code(`${ARGOCD_APPLICATIONS_FOLDER}/`)} instead (never both): the leader's Application first, and the members once it is Healthy:`,
     sh([
