@@ -1,6 +1,6 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
+import { dataPathText, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { maskSecrets, renderText } from '../diagnostics/render';
 import { sortObjects } from '../check/layout';
@@ -49,7 +49,7 @@ export class ClusterSetError extends Error {
 /** One diagnostic as the CLI's text: with a code frame when it is in a file that can be read, its secrets masked. */
 function renderOne(d: Diagnostic, all: readonly Diagnostic[]): string {
   if (d.file.startsWith('<')) {
-    const path = d.path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${p}` : p), '') || 'the definition';
+    const path = dataPathText(d.path) || 'the definition';
     return `${path}: ${d.severity} ${d.code}: ${d.message}\n${d.hint ? `  hint: ${d.hint}\n` : ''}`;
   }
   // read as a definition is, or not at all: no code frame from a file that is not one (#37 item 1)
