@@ -6,7 +6,10 @@ import { scaffoldRepository } from '../../src/init/scaffold';
 
 // The workflows we ship: this repository's own, and the one `clusterset init` writes.
 const scaffold = scaffoldRepository({ name: 'gitops', version: '1.0.0' }).find((f) => f.path === '.github/workflows/clusterset.yml')!.content;
-const ours = readdirSync('.github/workflows').map((name) => ({ path: `.github/workflows/${name}`, content: readFileSync(`.github/workflows/${name}`, 'utf8') }));
+const ours = readdirSync('.github/workflows').map((name) => ({
+  path: `.github/workflows/${name}`,
+  content: readFileSync(`.github/workflows/${name}`, 'utf8'),
+}));
 const workflows = [{ path: 'scaffold: .github/workflows/clusterset.yml', content: scaffold }, ...ours];
 
 interface Workflow {
@@ -53,7 +56,11 @@ describe('the shipped workflows', () => {
     // the group as GitHub evaluates it: a pull request's number, else the commit
     const group = (pr: number | undefined, sha: string) =>
       concurrency!.group.replace(/\$\{\{([^}]*)\}\}/g, (_, expr: string) => {
-        const values: Record<string, string | number | undefined> = { 'github.workflow': 'clusterset', 'github.event.pull_request.number': pr, 'github.sha': sha };
+        const values: Record<string, string | number | undefined> = {
+          'github.workflow': 'clusterset',
+          'github.event.pull_request.number': pr,
+          'github.sha': sha,
+        };
         const found = expr
           .split('||')
           .map((term) => values[term.trim()])

@@ -219,7 +219,9 @@ describe('what the checklist says, and leaves out', () => {
     expect(before).toHaveLength(1);
     const items = plan.checklist!.filter((i) => i.when === 'before merging');
     expect(items).toHaveLength(1);
-    expect(items[0]!.text).toMatch(flux ? /^Prepare one Flux per cluster as `dist\/demo-clusterset\/README\.md` says/ : /^Decide who applies the bundles from now on/);
+    expect(items[0]!.text).toMatch(
+      flux ? /^Prepare one Flux per cluster as `dist\/demo-clusterset\/README\.md` says/ : /^Decide who applies the bundles from now on/,
+    );
   });
 
   it("an upgrade with upgradeFrom set points to the README's section of its steps", async () => {
