@@ -123,7 +123,7 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
   // the checklists are folded with their ClusterSets: what must happen before the merge shows here
   for (const cs of sets) {
     const before = (plan.checklist ?? []).filter((i) => i.clusterSet === cs && i.when === 'before merging').length;
-    if (before > 0) table.push('', `**${plural(before, 'step')} before merging** in the checklist of ${code(cs)} (below)`);
+    if (before > 0) table.push('', `**${plural(before, 'step')} before merging** in the checklist of ${code(cs)}`);
   }
   const identifiers = planIdentifiers(plan);
   const section = (cs: string, compact: boolean, diagram = ''): string => {

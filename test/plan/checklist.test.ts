@@ -237,7 +237,7 @@ describe('what the checklist says, and leaves out', () => {
     const before = plan.checklist!.filter((i) => i.when === 'before merging');
     expect(before).toHaveLength(2);
     const unfolded = renderPlan('markdown', plan, { base: 'main', head: 'work tree' }).replace(/<details>[\s\S]*?<\/details>/g, '');
-    expect(unfolded).toContain('**2 steps before merging** in the checklist of `demo-clusterset` (below)');
+    expect(unfolded).toContain('**2 steps before merging** in the checklist of `demo-clusterset`');
     // and a plan without any says nothing there
     const after = await planOf(...named('leave-after-withdraw-flux').pair());
     expect(after.checklist!.filter((i) => i.when === 'before merging')).toEqual([]);
