@@ -1,6 +1,7 @@
 import { PLAN_MARKER } from '../plan/render-plan';
 import { LATEST_RELEASE } from '../antrea/releases';
 import { DRIFT_WORKFLOW_PATH, driftWorkflow } from './drift-workflow';
+import { CHECKOUT, SETUP_NODE } from './action-pins';
 
 /** One file of a new GitOps repository. */
 export interface ScaffoldFile {
@@ -103,11 +104,6 @@ output: dist
 
 /** The label a pull request carries to accept a destructive plan. */
 export const DESTRUCTIVE_LABEL = 'clusterset: destructive ok';
-
-// Actions are pinned by commit (a tag can be moved), the release in the comment for Dependabot
-// and for readers; test/cli/workflows.test.ts holds every shipped workflow to one pin per action.
-const CHECKOUT = 'actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1';
-const SETUP_NODE = 'actions/setup-node@820762786026740c76f36085b0efc47a31fe5020 # v7.0.0';
 
 // `plan` is used only where the installed version has it, so the workflow works before and after.
 // GitHub grants permissions per job, not per step: the token reaches only the step given GH_TOKEN.

@@ -4,13 +4,14 @@ import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { scaffoldRepository } from '../../src/init/scaffold';
 
-// The workflows we ship: this repository's own, and the one `clusterset init` writes.
-const scaffold = scaffoldRepository({ name: 'gitops', version: '1.0.0' }).find((f) => f.path === '.github/workflows/clusterset.yml')!.content;
+// The workflows we ship: this repository's own, and each one `clusterset init` writes.
+const written = scaffoldRepository({ name: 'gitops', version: '1.0.0' }).filter((f) => f.path.startsWith('.github/workflows/'));
+const scaffold = written.find((f) => f.path === '.github/workflows/clusterset.yml')!.content;
 const ours = readdirSync('.github/workflows').map((name) => ({
   path: `.github/workflows/${name}`,
   content: readFileSync(`.github/workflows/${name}`, 'utf8'),
 }));
-const workflows = [{ path: 'scaffold: .github/workflows/clusterset.yml', content: scaffold }, ...ours];
+const workflows = [...written.map((f) => ({ path: `scaffold: ${f.path}`, content: f.content })), ...ours];
 
 interface Workflow {
   concurrency?: { group: string; 'cancel-in-progress': boolean | string };
