@@ -3,6 +3,7 @@ import { extname, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { readSourceFile } from './definition-folder';
+import type { TypeScriptBudget } from './evaluate-typescript';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
 import type { SourceFile } from './source-file';
@@ -56,6 +57,8 @@ export async function loadClusterSets(
   texts?: Map<string, string>,
 ): Promise<SourceFile[]> {
   const sources: SourceFile[] = [];
+  // one time budget for all TypeScript definitions of the call (#48 item 1)
+  const budget: TypeScriptBudget = {};
   for (const file of files) {
     const read = readSourceFile(file, MAX_DEFINITION_BYTES);
     if (!read.ok) {
@@ -80,7 +83,7 @@ export async function loadClusterSets(
       });
     } else {
       const compiler = await typeScriptCompiler(file, diagnostics);
-      if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, read, diagnostics);
+      if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, read, diagnostics, budget);
     }
     if (source) sources.push(source);
   }
