@@ -1,7 +1,7 @@
 'use strict';
 // The sandbox's child process (evaluate-typescript.ts): Node's permission model (it may read this
 // file and the QuickJS packages, nothing else), an empty environment, a session of its own. Its
-// stdin is one JSON object, { entry, modules, deadline, memoryBytes, stackBytes }: the definition's
+// stdin is one JSON object, { entry, modules, deadline, stackBytes }: the definition's
 // modules, read, syntax-checked and transpiled by the compiler. It prints one JSON line:
 // { ok, data }, { ok: false, message, where? }, { ok: false, timedOut: true } or
 // { ok: false, outOfMemory: true }.
@@ -14,8 +14,10 @@
 // we transpiled. Only strings cross in, only one string (JSON) comes out. The engine's memory is
 // a WebAssembly.Memory of a fixed maximum that every allocation of QuickJS lives in (objects,
 // strings, typed arrays), and an interrupt handler ends the run at the deadline.
-// the engine's modules, by the real paths the compiler found (argv: core, then the sync release build)
-const [corePath, variantPath] = process.argv.slice(2);
+// the engine's modules, by the real paths the compiler found, and the engine's memory in bytes
+// (argv: core, the sync release build, memory): the engine starts while the compiler still
+// transpiles the definition
+const [corePath, variantPath, memoryArg] = process.argv.slice(2);
 const { newQuickJSWASMModuleFromVariant, newVariant } = require(corePath);
 // the package's CommonJS export is { default: variant }
 const releaseSync = require(variantPath).default;
@@ -122,8 +124,12 @@ async function engine(memoryBytes) {
   return newQuickJSWASMModuleFromVariant(newVariant(releaseSync, { wasmMemory: memory }));
 }
 
-async function evaluate({ entry, modules, deadline, memoryBytes, stackBytes }) {
-  const QuickJS = await engine(memoryBytes);
+const started = engine(Number(memoryArg));
+// awaited by evaluate(), which reports its failure
+started.catch(() => undefined);
+
+async function evaluate({ entry, modules, deadline, stackBytes }) {
+  const QuickJS = await started;
   const runtime = QuickJS.newRuntime();
   let interrupted = false;
   runtime.setInterruptHandler(() => (interrupted ||= Date.now() > deadline));

@@ -90,6 +90,7 @@ export function sandboxArguments(script: string): string[] {
     '--disable-proto=delete',
     script,
     ...entries,
+    String(TYPESCRIPT_LIMITS.memoryMb * 1024 * 1024),
   ];
 }
 
@@ -126,22 +127,37 @@ export function evaluateTypeScript(
   const now = Date.now();
   budget.deadline ??= now + TYPESCRIPT_LIMITS.budgetMs;
   if (now >= budget.deadline) return Promise.resolve(notEvaluated());
-  const graph = collectModules(ts, file, text, real, folder, TYPESCRIPT_LIMITS);
+  // started first: its Node and its engine start while the modules are read and transpiled here
+  const child = startSandbox();
+  child.on('error', () => undefined);
+  child.stdin.on('error', () => undefined);
+  let graph: ModuleGraph | undefined;
+  try {
+    graph = collectModules(ts, file, text, real, folder, TYPESCRIPT_LIMITS);
+  } finally {
+    if (!graph?.ok) child.kill('SIGKILL');
+  }
   if (!graph.ok) return Promise.resolve({ ok: false, message: graph.message, hint: graph.hint, ...(graph.at ? { at: graph.at } : {}) });
   const deadline = Math.min(now + TYPESCRIPT_LIMITS.timeoutMs, budget.deadline);
   const tookLonger: Evaluation =
     deadline === budget.deadline && deadline < now + TYPESCRIPT_LIMITS.timeoutMs
-      ? { ok: false, message: `evaluating the definition took longer than what was left of the run's time budget (${TYPESCRIPT_LIMITS.budgetMs / 1000} s)`, hint: BUDGET_HINT }
-      : { ok: false, message: `evaluating the definition took longer than ${TYPESCRIPT_LIMITS.timeoutMs / 1000} s`, hint: 'a definition is data: remove loops and waits from it' };
+      ? {
+          ok: false,
+          message: `evaluating the definition took longer than what was left of the run's time budget (${TYPESCRIPT_LIMITS.budgetMs / 1000} s)`,
+          hint: BUDGET_HINT,
+        }
+      : {
+          ok: false,
+          message: `evaluating the definition took longer than ${TYPESCRIPT_LIMITS.timeoutMs / 1000} s`,
+          hint: 'a definition is data: remove loops and waits from it',
+        };
   const input = JSON.stringify({
     entry: graph.entry,
     modules: graph.modules,
     deadline,
-    memoryBytes: TYPESCRIPT_LIMITS.memoryMb * 1024 * 1024,
     stackBytes: TYPESCRIPT_LIMITS.stackKb * 1024,
   });
   return new Promise((done) => {
-    const child = startSandbox();
     const chunks: Buffer[] = [];
     let size = 0;
     let timedOut = false;
@@ -154,7 +170,6 @@ export function evaluateTypeScript(
       deadline - Date.now() + KILL_GRACE_MS,
     );
     // the child may be gone before it read its input (killed, out of memory): its close says why
-    child.stdin.on('error', () => undefined);
     child.stdin.end(input);
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;

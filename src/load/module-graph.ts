@@ -119,7 +119,11 @@ function transpile(ts: Ts, path: string, text: string): { ok: true; code: string
   const problem = (output.diagnostics ?? []).find((d) => d.category === ts.DiagnosticCategory.Error && d.start !== undefined);
   if (problem) {
     const { line, column } = lines.span(problem.start!, problem.start!);
-    return { ok: false, message: `${line}:${column}: ${ts.flattenDiagnosticMessageText(problem.messageText, ' ').replace(/\.$/, '')}`, hint: `TS${problem.code}; \`npx tsc --noEmit\` reports the same` };
+    return {
+      ok: false,
+      message: `${line}:${column}: ${ts.flattenDiagnosticMessageText(problem.messageText, ' ').replace(/\.$/, '')}`,
+      hint: `TS${problem.code}; \`npx tsc --noEmit\` reports the same`,
+    };
   }
   if (fileName.endsWith('.js')) {
     const jsx = findJsx(ts, ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS));

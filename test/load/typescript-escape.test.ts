@@ -61,7 +61,7 @@ export default { fine: true };
 `;
 
 describe('the escapes of the vm sandbox', () => {
-  test.each([
+  test.each<{ name: string; files: Record<string, string>; entry?: string }>([
     { name: 'JSX in a .js module (the differential import())', files: { 'helper.js': FORGER } },
     { name: 'JSX in a .jsx module', files: { 'helper.jsx': FORGER }, entry: IMPORTS_HELPER.replace('./helper.js', './helper.jsx') },
     { name: 'a .tsx module', files: { 'helper.tsx': 'export const probe = () => <b>x</b>;' }, entry: IMPORTS_HELPER.replace('./helper.js', './helper.tsx') },
@@ -76,9 +76,7 @@ describe('the escapes of the vm sandbox', () => {
     const file = folder({ 'helper.js': 'export const probe = () => {;\n', 'definition.ts': IMPORTS_HELPER });
     const { data, diagnostics } = await load([file]);
     expect(data).toEqual([]);
-    expect(diagnostics).toEqual([
-      expect.objectContaining({ code: 'typescript-evaluation', file, message: "helper.js:2:1: '}' expected" }),
-    ]);
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'typescript-evaluation', file, message: "helper.js:2:1: '}' expected" })]);
   });
 
   test("a dynamic import()'s error and Function are the engine's own, and reach nothing", async () => {
