@@ -37,6 +37,9 @@ function realm(wrapperLength) {
   const modules = create(null);
   // what a definition imports from the package: identity helpers, so the sandbox needs nothing else of the compiler
   const helpers = freeze({ defineClusterSet: (definition) => definition });
+  // console prints nothing, as it did in the node:vm realm: a definition that logs still loads
+  const quiet = () => undefined;
+  globalThis.console = freeze({ log: quiet, info: quiet, warn: quiet, error: quiet, debug: quiet, trace: quiet, dir: quiet, table: quiet });
 
   function text(value) {
     try {

@@ -147,6 +147,13 @@ describe('a TypeScript definition runs without powers', () => {
     expect(diagnostics).toMatchObject([{ code: 'typescript-evaluation', line: 1, column: 1, message: expect.stringMatching(message) as unknown }]);
   });
 
+  test('console prints nothing, and a definition that logs still loads', async () => {
+    const file = write('logs.ts', valid("console.log('computing'); console.warn('a warning'); const NAME = 'logs';"));
+    const { parsed, diagnostics } = await checkDefinitions([file]);
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(parsed[0]!.definition.metadata.name).toBe('logs');
+  });
+
   test('--no-typescript refuses TypeScript definitions without running them', async () => {
     const file = write('off.ts', valid("const NAME = 'off';"));
     const { diagnostics } = await checkDefinitions([file], { typescript: false });
