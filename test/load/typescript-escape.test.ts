@@ -165,8 +165,9 @@ function look(v: any, where: string): void {
   }
   if (typeof v === 'function') {
     try {
+      // (an async or generator function's constructor makes functions that return no array)
       const types = v('return [' + NAMES.map((n) => 'typeof ' + n).join(', ') + ']')();
-      NAMES.forEach((n, i) => { if (types[i] !== 'undefined') found.push(where + '(...) sees ' + n); });
+      if (Array.isArray(types)) NAMES.forEach((n, i) => { if (types[i] !== 'undefined') found.push(where + '(...) sees ' + n); });
     } catch { /* not a Function constructor */ }
   }
   for (const text of [typeof v === 'string' ? v : '', v instanceof Error ? String(v.stack) : '']) if (HOST_FILE.test(text)) found.push(where + ' names a host file: ' + text);
@@ -175,7 +176,10 @@ function probe(reach: () => unknown, where: string): void {
   let v: any;
   try { v = reach(); } catch (e) { v = e; }
   look(v, where);
-  if (v && typeof v.then === 'function') v.then((r: unknown) => look(r, where + ' resolved'), (e: unknown) => look(e, where + ' rejected'));
+  // (Promise.prototype has a then that throws on it)
+  try {
+    if (v && typeof v.then === 'function') v.then((r: unknown) => look(r, where + ' resolved'), (e: unknown) => look(e, where + ' rejected'));
+  } catch { /* not a promise */ }
 }
 for (const n of NAMES) if (n !== 'require' && typeof (globalThis as any)[n] !== 'undefined') found.push('global ' + n);
 look(new Error('x').stack, 'a stack');

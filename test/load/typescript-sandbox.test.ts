@@ -239,6 +239,13 @@ void new Error().stack;`,
     },
     { name: 'an async loop', code: 'void (async () => { for (;;) await null; })();', message: /took longer than/, timeoutMs: 1_000 },
     { name: 'a string too long to exist', code: "const huge = 'x'.repeat(2 ** 30);", message: /invalid string length/, line: 2 },
+    { name: 'endless recursion', code: 'const f = (n: number): number => f(n + 1) + 1; f(0);', message: /stack overflow/, line: 2 },
+    {
+      name: 'data nested past any stack',
+      code: 'let deep: any = []; for (let i = 0; i < 100000; i++) deep = [deep];',
+      data: 'deep',
+      message: /stack overflow/,
+    },
     { name: 'a string split into a memory-filling array', code: "const huge = 'x'.repeat(2 ** 27).split('');", message: /ran out of memory/ },
     {
       name: 'data larger than the limit',
