@@ -59,7 +59,11 @@ export const permissionFlag = (): string => (process.allowedNodeEnvironmentFlags
  * link, as an installed tool may be, would be read at a path the permission model does not allow),
  * and the folders of the three packages, which it may read.
  */
+let engineFiles: { entries: string[]; folders: string[] } | undefined;
 function engine(): { entries: string[]; folders: string[] } {
+  return (engineFiles ??= findEngine());
+}
+function findEngine(): { entries: string[]; folders: string[] } {
   const require = createRequire(import.meta.url);
   const core = realpathSync(require.resolve('quickjs-emscripten-core'));
   const entries = [core, realpathSync(require.resolve('@jitl/quickjs-wasmfile-release-sync'))];
