@@ -113,7 +113,10 @@ describe('SIGUSR1 to the CLI', () => {
     };
     const limit = setTimeout(() => cli.kill('SIGKILL'), 45_000);
     while (children() === '' && cli.exitCode === null) await new Promise((r) => setTimeout(r, 50));
-    cli.kill('SIGUSR1');
+    // sent to a CLI that is still evaluating (else the test would prove nothing)
+    expect(cli.exitCode).toBe(null);
+    expect(children()).not.toBe('');
+    expect(cli.kill('SIGUSR1')).toBe(true);
     const code = await closed;
     clearTimeout(limit);
     expect(stderr).not.toMatch(/debugger|inspector/i);
