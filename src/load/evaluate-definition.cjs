@@ -1,8 +1,9 @@
 'use strict';
 // The sandbox's child process (evaluate-typescript.ts): Node's permission model (it may read this
 // file and the QuickJS packages, nothing else), an empty environment, a session of its own. Its
-// stdin is one JSON object, { entry, modules, deadline, stackBytes }: the definition's
-// modules, read, syntax-checked and transpiled by the compiler. It prints one JSON line:
+// stdin is one JSON object a line, { entry, modules, deadline, stackBytes }, for each definition of
+// a command: its modules, read, syntax-checked and transpiled by the compiler. For each it prints
+// one JSON line:
 // { ok, data }, { ok: false, message, where? }, { ok: false, timedOut: true } or
 // { ok: false, outOfMemory: true }.
 //
@@ -128,19 +129,25 @@ function realm(wrapperLength) {
 /** Each module is a function of the CommonJS parameters, on the first line so that lines stay those of the transpiled code. */
 const WRAPPER = '(function (exports, require, module, __filename, __dirname) {';
 
-/** The engine with its memory: a WebAssembly.Memory no allocation can grow past. */
+// the engine's WebAssembly, compiled once for the process: each definition gets an instance of its own
+const compiled = WebAssembly.compile(require('node:fs').readFileSync(require('node:path').join(require('node:path').dirname(variantPath), 'emscripten-module.wasm')));
+
+/** An engine with its own memory: a WebAssembly.Memory no allocation can grow past, fresh for each definition. */
 async function engine(memoryBytes) {
   const pages = Math.max(1, Math.floor(memoryBytes / 65536));
   const memory = new WebAssembly.Memory({ initial: Math.min(256, pages), maximum: pages });
-  return newQuickJSWASMModuleFromVariant(newVariant(releaseSync, { wasmMemory: memory }));
+  return newQuickJSWASMModuleFromVariant(newVariant(releaseSync, { wasmModule: () => compiled, wasmMemory: memory }));
 }
 
-const started = engine(Number(memoryArg));
+// the next definition's engine is made ready while the compiler transpiles it
+let started = engine(Number(memoryArg));
 // awaited by evaluate(), which reports its failure
 started.catch(() => undefined);
 
 async function evaluate({ entry, modules, deadline, stackBytes }) {
   const QuickJS = await started;
+  started = engine(Number(memoryArg));
+  started.catch(() => undefined);
   const runtime = QuickJS.newRuntime();
   let interrupted = false;
   runtime.setInterruptHandler(() => (interrupted ||= Date.now() > deadline));
@@ -192,21 +199,43 @@ async function evaluate({ entry, modules, deadline, stackBytes }) {
   return failed(data) ?? data.value ?? { ok: false, message: 'the definition did not return its data' };
 }
 
-const chunks = [];
-process.stdin.on('data', (chunk) => chunks.push(chunk));
-process.stdin.on('end', async () => {
-  let result;
+/** One definition's outcome as the line to print, and whether this process may go on to the next. */
+async function answer(line) {
   try {
-    result = await evaluate(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    const result = await evaluate(JSON.parse(line));
+    return { line: typeof result === 'string' ? result : JSON.stringify(result), next: true };
   } catch (err) {
-    // the engine's own abort (its memory exhausted where QuickJS cannot recover) ends here too
+    // the engine's own abort (its memory exhausted where QuickJS cannot recover) ends here too,
+    // and so does its recursion past V8's own stack (deeply nested data) before its limit noticed:
+    // the process ends after the answer, since the instance that failed may be left broken
     const message = err instanceof Error ? err.message.split('\n')[0] : 'unknown error';
-    // and so does the engine's recursion past V8's own stack (deeply nested data), before its stack limit noticed
-    result = /out of memory|memory access out of bounds|Aborted/i.test(message)
+    const result = /out of memory|memory access out of bounds|Aborted/i.test(message)
       ? { ok: false, outOfMemory: true }
       : /Maximum call stack size exceeded/.test(message)
         ? { ok: false, message: 'cannot evaluate definition: stack overflow (its code recursed, or its data nests, too deeply)' }
         : { ok: false, message: `the sandbox failed: ${message}` };
+    return { line: JSON.stringify(result), next: false };
   }
-  process.stdout.write(`${typeof result === 'string' ? result : JSON.stringify(result)}\n`, () => process.exit(0));
+}
+
+// one request a line, one answer a line, in order; the end of the input ends the process
+let pending = [];
+let queue = Promise.resolve(true);
+process.stdin.on('data', (chunk) => {
+  let start = 0;
+  for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+    pending.push(chunk.subarray(start, nl));
+    const line = Buffer.concat(pending).toString('utf8');
+    pending = [];
+    start = nl + 1;
+    queue = queue.then(async (alive) => {
+      if (!alive) return false;
+      const { line: out, next } = await answer(line);
+      await new Promise((written) => process.stdout.write(`${out}\n`, written));
+      if (!next) process.exit(0);
+      return next;
+    });
+  }
+  if (start < chunk.length) pending.push(chunk.subarray(start));
 });
+process.stdin.on('end', () => queue.then(() => process.exit(0)));

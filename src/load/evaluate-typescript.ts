@@ -28,9 +28,20 @@ export const TYPESCRIPT_LIMITS = {
   maxSourceBytes: 16 * 1024 * 1024,
 };
 
-/** The time all TypeScript definitions of one command share: one per command (loadClusterSets), started by the first evaluation. */
+/**
+ * What all TypeScript definitions of one command share (one per loadClusterSets call): the time,
+ * from the first evaluation on, and the sandbox process, which evaluates them one after the other,
+ * each in an engine of its own. `closeSandbox` ends it.
+ */
 export interface TypeScriptBudget {
   deadline?: number;
+  sandbox?: SandboxSession;
+}
+
+/** Ends the command's sandbox process, if it started one. */
+export function closeSandbox(budget: TypeScriptBudget): void {
+  budget.sandbox?.close();
+  delete budget.sandbox;
 }
 
 export type Evaluation =
@@ -120,28 +131,22 @@ const KILL_GRACE_MS = 2_000;
  * own, and is killed past the deadline and an output limit by this process's timer. Whatever the
  * definition does, the result is an Evaluation; only data crosses back, as JSON.
  */
-export function evaluateTypeScript(
+export async function evaluateTypeScript(
   ts: Ts,
   file: string,
   text: string,
   real: string,
   folder: DefinitionFolder,
-  budget: TypeScriptBudget = {},
+  budget: TypeScriptBudget,
 ): Promise<Evaluation> {
   const now = Date.now();
   budget.deadline ??= now + TYPESCRIPT_LIMITS.budgetMs;
-  if (now >= budget.deadline) return Promise.resolve(notEvaluated());
+  if (now >= budget.deadline) return notEvaluated();
   // started first: its Node and its engine start while the modules are read and transpiled here
-  const child = startSandbox();
-  child.on('error', () => undefined);
-  child.stdin.on('error', () => undefined);
-  let graph: ModuleGraph | undefined;
-  try {
-    graph = collectModules(ts, file, text, real, folder, TYPESCRIPT_LIMITS);
-  } finally {
-    if (!graph?.ok) child.kill('SIGKILL');
-  }
-  if (!graph.ok) return Promise.resolve({ ok: false, message: graph.message, hint: graph.hint, ...(graph.at ? { at: graph.at } : {}) });
+  if (!budget.sandbox?.alive) budget.sandbox = new SandboxSession();
+  const sandbox = budget.sandbox;
+  const graph = collectModules(ts, file, text, real, folder, TYPESCRIPT_LIMITS);
+  if (!graph.ok) return { ok: false, message: graph.message, hint: graph.hint, ...(graph.at ? { at: graph.at } : {}) };
   const deadline = Math.min(now + TYPESCRIPT_LIMITS.timeoutMs, budget.deadline);
   const tookLonger: Evaluation =
     deadline === budget.deadline && deadline < now + TYPESCRIPT_LIMITS.timeoutMs
@@ -155,59 +160,95 @@ export function evaluateTypeScript(
           message: `evaluating the definition took longer than ${TYPESCRIPT_LIMITS.timeoutMs / 1000} s`,
           hint: 'a definition is data: remove loops and waits from it',
         };
-  const input = JSON.stringify({
-    entry: graph.entry,
-    modules: graph.modules,
-    deadline,
-    stackBytes: TYPESCRIPT_LIMITS.stackKb * 1024,
-  });
-  return new Promise((done) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let timedOut = false;
-    let tooBig = false;
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        child.kill('SIGKILL');
-      },
-      deadline - Date.now() + KILL_GRACE_MS,
-    );
-    // the child may be gone before it read its input (killed, out of memory): its close says why
-    child.stdin.end(input);
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > TYPESCRIPT_LIMITS.maxOutputBytes) {
-        tooBig = true;
-        child.kill('SIGKILL');
-      } else chunks.push(chunk);
+  const input = JSON.stringify({ entry: graph.entry, modules: graph.modules, deadline, stackBytes: TYPESCRIPT_LIMITS.stackKb * 1024 });
+  const answer = await sandbox.request(input, deadline + KILL_GRACE_MS);
+  if ('timedOut' in answer) return tookLonger;
+  if ('tooBig' in answer) return { ok: false, message: `the definition's data is larger than ${TYPESCRIPT_LIMITS.maxOutputBytes} bytes` };
+  if ('startFailed' in answer) return { ok: false, message: `cannot start the evaluation of the definition: ${answer.startFailed}` };
+  const parsed = 'line' in answer ? parseResult(answer.line) : undefined;
+  // the engine's own error, which the definition may have caught and thrown on
+  const result = typeof parsed === 'object' && !parsed.ok && /: out of memory$/.test(parsed.message) ? 'out of memory' : parsed;
+  if (result === 'timed out') return tookLonger;
+  if (result === 'out of memory' || result === undefined)
+    return {
+      ok: false,
+      message:
+        result === 'out of memory'
+          ? `evaluating the definition ran out of memory (limit ${TYPESCRIPT_LIMITS.memoryMb} MB)`
+          : `evaluating the definition failed (${'closed' in answer ? answer.closed : 'its answer was not understood'})`,
+      hint: 'a definition is data: it must return it without side effects',
+    };
+  if (result.ok || !result.where) return result;
+  return located(result, result.where, graph);
+}
+
+type Answer = { line: string } | { timedOut: true } | { tooBig: true } | { closed: string } | { startFailed: string };
+
+/**
+ * The sandbox process of one command: one request a line on its stdin, one answer a line on its
+ * stdout. Past a request's time or the output limit it is killed, and the next definition starts
+ * another.
+ */
+class SandboxSession {
+  private readonly child = startSandbox();
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private waiting: ((answer: Answer) => void) | undefined;
+  alive = true;
+
+  constructor() {
+    this.child.stdin.on('error', () => undefined);
+    this.child.stderr.resume();
+    this.child.on('error', (err) => this.settle({ startFailed: err.message }, true));
+    this.child.stdout.on('data', (chunk: Buffer) => this.read(chunk));
+    this.child.on('close', (code, signal) => {
+      this.alive = false;
+      this.settle({ closed: signal ?? `exit code ${String(code)}` });
     });
-    child.stderr.resume();
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      done({ ok: false, message: `cannot start the evaluation of the definition: ${err.message}` });
+  }
+
+  request(input: string, killAt: number): Promise<Answer> {
+    return new Promise((done) => {
+      const timer = setTimeout(() => this.settle({ timedOut: true }, true), Math.max(0, killAt - Date.now()));
+      this.waiting = (answer) => {
+        clearTimeout(timer);
+        done(answer);
+      };
+      if (!this.alive) return this.settle({ closed: 'the sandbox process had ended' });
+      this.child.stdin.write(`${input}\n`);
     });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (timedOut) return done(tookLonger);
-      if (tooBig) return done({ ok: false, message: `the definition's data is larger than ${TYPESCRIPT_LIMITS.maxOutputBytes} bytes` });
-      const parsed = code === 0 ? parseResult(Buffer.concat(chunks).toString('utf8')) : undefined;
-      // the engine's own error, which the definition may have caught and thrown on
-      const result = typeof parsed === 'object' && !parsed.ok && /: out of memory$/.test(parsed.message) ? 'out of memory' : parsed;
-      if (result === 'timed out') return done(tookLonger);
-      if (result === 'out of memory' || result === undefined)
-        return done({
-          ok: false,
-          message:
-            result === 'out of memory'
-              ? `evaluating the definition ran out of memory (limit ${TYPESCRIPT_LIMITS.memoryMb} MB)`
-              : `evaluating the definition failed (${signal ?? `exit code ${code}`})`,
-          hint: 'a definition is data: it must return it without side effects',
-        });
-      if (result.ok || !result.where) return done(result);
-      return done(located(result, result.where, graph));
-    });
-  });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
+
+  private read(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+      if (this.size + nl - start > TYPESCRIPT_LIMITS.maxOutputBytes) return this.settle({ tooBig: true }, true);
+      this.chunks.push(chunk.subarray(start, nl));
+      const line = Buffer.concat(this.chunks).toString('utf8');
+      this.chunks = [];
+      this.size = 0;
+      start = nl + 1;
+      this.settle({ line });
+    }
+    this.size += chunk.length - start;
+    if (this.size > TYPESCRIPT_LIMITS.maxOutputBytes) this.settle({ tooBig: true }, true);
+    else if (start < chunk.length) this.chunks.push(chunk.subarray(start));
+  }
+
+  /** Answers the request waiting, if any; `kill` ends the process (it is then not used again). */
+  private settle(answer: Answer, kill = false): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (kill) {
+      this.alive = false;
+      this.child.kill('SIGKILL');
+    }
+    waiting?.(answer);
+  }
 }
 
 const BUDGET_HINT =

@@ -15,7 +15,7 @@ export async function loadTypeScript(
   read: { readonly text: string; readonly real: string; readonly folder: DefinitionFolder },
   diagnostics: Diagnostic[],
   /** the time all definitions of the command share */
-  budget: TypeScriptBudget = {},
+  budget: TypeScriptBudget,
 ): Promise<SourceFile | undefined> {
   const { text } = read;
   const lines = new LineIndex(text);

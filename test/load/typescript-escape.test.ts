@@ -106,6 +106,26 @@ export default { found };
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'typescript-evaluation', file, message: expect.stringMatching(/out of memory/) as unknown })]);
   });
 
+  // a command's definitions share one sandbox process, each in an engine (and a memory) of its own
+  test('a definition leaves nothing for the next one, and one that hangs or exhausts memory does not stop the next', async () => {
+    const first = folder(
+      {
+        'a-leaves.ts': '(globalThis as any).left = "by a"; (Object.prototype as any).polluted = true; export default { a: 1 };\n',
+        'b-hangs.ts': 'for (;;) {}\nexport default {};\n',
+        'c-hog.ts': 'const hog: Uint8Array[] = [];\nfor (;;) hog.push(new Uint8Array(1 << 24));\nexport default {};\n',
+        'd-looks.ts': 'export default { left: typeof (globalThis as any).left, polluted: typeof ({} as any).polluted };\n',
+      },
+      'a-leaves.ts',
+    );
+    const paths = ['a-leaves.ts', 'b-hangs.ts', 'c-hog.ts', 'd-looks.ts'].map((f) => join(first, '..', f));
+    const { data, diagnostics } = await withLimits({ timeoutMs: 1_000, memoryMb: 64 }, () => load(paths));
+    expect(data).toEqual([{ a: 1 }, { left: 'undefined', polluted: 'undefined' }]);
+    expect(diagnostics.map((d) => [d.file, d.message])).toEqual([
+      [paths[1], 'evaluating the definition took longer than 1 s'],
+      [paths[2], 'evaluating the definition ran out of memory (limit 64 MB)'],
+    ]);
+  }, 60_000);
+
   test('one time budget for all definitions: twenty endless loops end in about one, the rest not evaluated', async () => {
     const files = Array.from({ length: 20 }, (_, i) => `hang-${String(i).padStart(2, '0')}.ts`);
     const first = folder(Object.fromEntries(files.map((f) => [f, 'for (;;) {}\nexport default {};\n'])), files[0]);
