@@ -3,7 +3,8 @@
 // ratios hold on a loaded machine: a bare child process (the second wall alone), the engine's
 // start-up (compiling and instantiating its WebAssembly, a runtime and a context) and a
 // definition's evaluation in it, both in this process, and the whole of a definition, as
-// loadClusterSets does it, against the same definition in YAML.
+// loadClusterSets does it, alone and as one of ten in a command (which share one sandbox
+// process), against the same definition in YAML.
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,10 +76,14 @@ export default async function bench(): Promise<void> {
     writeFileSync(join(dir, 'bench.ts'), DEFINITION);
     writeFileSync(join(dir, 'members.ts'), MEMBERS);
     writeFileSync(join(dir, 'bench.yaml'), YAML);
-    const load = async (file: string) => {
+    // a command with ten definitions: one sandbox process, an engine instance each
+    const ten = Array.from({ length: 10 }, (_, i) => join(dir, `bench-${i}.ts`));
+    for (const file of ten) writeFileSync(file, DEFINITION);
+    const load = async (file: string | string[]) => {
+      const files = typeof file === 'string' ? [file] : file;
       const diagnostics: Diagnostic[] = [];
-      const sources = await loadClusterSets([file], diagnostics);
-      if (diagnostics.length > 0 || sources.length !== 1) throw new Error(`the bench's definition did not load: ${JSON.stringify(diagnostics)}`);
+      const sources = await loadClusterSets(files, diagnostics);
+      if (diagnostics.length > 0 || sources.length !== files.length) throw new Error(`the bench's definitions did not load: ${JSON.stringify(diagnostics)}`);
     };
     // the typescript package loads once per process: not a cost per definition
     await load(join(dir, 'bench.ts'));
@@ -109,6 +114,7 @@ export default async function bench(): Promise<void> {
         return Promise.resolve();
       }),
       'a TypeScript definition with an import, loaded (all of it)': await median(runs, () => load(join(dir, 'bench.ts'))),
+      'ten such definitions in one command, per definition': (await median(runs, () => load(ten))) / ten.length,
       'the same definition in YAML, loaded': await median(runs, () => load(join(dir, 'bench.yaml'))),
     };
     context.dispose();
