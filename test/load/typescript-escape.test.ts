@@ -118,10 +118,11 @@ export default { found };
       'a-leaves.ts',
     );
     const paths = ['a-leaves.ts', 'b-hangs.ts', 'c-hog.ts', 'd-looks.ts'].map((f) => join(first, '..', f));
-    const { data, diagnostics } = await withLimits({ timeoutMs: 1_000, memoryMb: 64 }, () => load(paths));
+    // three seconds, not one: the first definition's time includes the sandbox process's start
+    const { data, diagnostics } = await withLimits({ timeoutMs: 3_000, memoryMb: 64 }, () => load(paths));
     expect(data).toEqual([{ a: 1 }, { left: 'undefined', polluted: 'undefined' }]);
     expect(diagnostics.map((d) => [d.file, d.message])).toEqual([
-      [paths[1], 'evaluating the definition took longer than 1 s'],
+      [paths[1], 'evaluating the definition took longer than 3 s'],
       [paths[2], 'evaluating the definition ran out of memory (limit 64 MB)'],
     ]);
   }, 60_000);
