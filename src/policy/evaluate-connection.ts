@@ -223,13 +223,13 @@ export function evaluateConnection(world: World, from: Endpoint, to: Endpoint, p
     const backend = leg.backend ? { backend: leg.backend } : {};
     if (leg.uncertain) {
       const u: DirectionAnswer = { verdict: 'uncertain', rule: 'none', reason: leg.uncertain };
-      return { ...head, ...backend, verdict: 'uncertain', egress: u, ingress: u, reason: leg.uncertain };
+      return { ...head, verdict: 'uncertain', egress: u, ingress: u, reason: leg.uncertain, ...backend };
     }
     const egress = leg.egress ? runEnd(leg.egress, 'egress') : OUTSIDE_SOURCE;
     const ingress = leg.ingress ? runEnd(leg.ingress, 'ingress') : OUTSIDE_DESTINATION;
     const verdict = compose(egress, ingress);
     const reason = verdict === egress.verdict && egress.verdict !== 'allowed' ? egress.reason : verdict === ingress.verdict ? ingress.reason : undefined;
-    return { ...head, ...backend, verdict, egress, ingress, ...(reason && { reason }) };
+    return { ...head, verdict, egress, ingress, ...(reason && { reason }), ...backend };
   });
   const first = answers[0]!;
   const differs = answers.find((a) => a.verdict !== first.verdict || a.egress.rule !== first.egress.rule || a.ingress.rule !== first.ingress.rule);
