@@ -1,0 +1,93 @@
+import type { ClusterSet } from '../model/clusterset';
+import { plural } from '../plural';
+import type { PlanChange } from '../plan/plan';
+import { CHANGE_KINDS, connectionChanges, type ChangeKind, type ConnectionChange } from './connection-changes';
+import type { Inventory } from './inventory';
+
+/** The plan's Connections section of one ClusterSet (docs/plan.md, Policy impact). */
+export interface ConnectionsReport {
+  readonly clusterSet: string;
+  /** what the pairs are: the inventory's Pods and Services */
+  readonly basis: 'inventory';
+  readonly summary: string;
+  readonly changes: readonly ConnectionChange[];
+  /** what the evaluation assumes or could not do */
+  readonly notes: readonly string[];
+}
+
+const VERBS: Record<ChangeKind, [string, string]> = {
+  opened: ['opens', 'opens'],
+  closed: ['closes', 'closes'],
+  changed: ['changes', 'changes'],
+  uncertain: ['uncertain', 'uncertain'],
+  'added-path': ['adds paths', 'adds paths'],
+  'removed-path': ['removes paths', 'removes paths'],
+};
+
+/** "opens 2, closes 5, uncertain 1 across clusters; inside members closes 14". */
+export function summaryLine(changes: readonly ConnectionChange[]): string {
+  const part = (list: readonly ConnectionChange[]) =>
+    CHANGE_KINDS.flatMap((k) => {
+      const n = list.filter((c) => c.change === k).length;
+      return n > 0 ? [`${VERBS[k][0]} ${n}`] : [];
+    }).join(', ');
+  const across = part(changes.filter((c) => c.across));
+  const inside = part(changes.filter((c) => !c.across));
+  if (!across && !inside) return 'no connection changes';
+  return [across ? `${across} across clusters` : 'nothing across clusters', ...(inside ? [`inside members ${inside}`] : [])].join('; ');
+}
+
+export const NOT_IN_INVENTORY = 'member-local Antrea-native policies are not in the inventory: the verdicts assume there are none';
+
+const DNS_PORTS = /^(UDP|TCP)\/(\d+)(?:-(\d+))?$/;
+const coversDns = (ports: string): boolean => {
+  const m = DNS_PORTS.exec(ports);
+  return !!m && Number(m[2]) <= 53 && Number(m[3] ?? m[2]) >= 53;
+};
+/** A connection to kube-system on port 53 that the head drops or rejects and the base did not. */
+export const isDnsDrop = (c: ConnectionChange): boolean =>
+  (c.to.includes('/kube-system/') || c.to.startsWith('mcs/kube-system/')) && coversDns(c.ports) && c.change === 'closed';
+
+const pairWords = (c: ConnectionChange) => `${c.from} → ${c.to} ${c.ports}: ${c.before.verdict} → ${c.after.verdict} (${c.after.rule})`;
+
+/**
+ * The Connections section of every ClusterSet both revisions hold, over the inventory, and the
+ * plan changes it raises: a connection that was open and closes is `disruptive`, named; a drop of
+ * DNS to kube-system is a warning of its own.
+ */
+export function planConnections(
+  base: ReadonlyMap<string, ClusterSet>,
+  head: ReadonlyMap<string, ClusterSet>,
+  inventory: Inventory,
+): { reports: ConnectionsReport[]; changes: PlanChange[] } {
+  const reports: ConnectionsReport[] = [];
+  const changes: PlanChange[] = [];
+  for (const [name, after] of [...head].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const before = base.get(name);
+    if (!before) continue;
+    if (!after.spec.clusters.some((c) => inventory.clusters.has(c.clusterID))) continue;
+    const list = connectionChanges(before, after, inventory);
+    const notes = [NOT_IN_INVENTORY];
+    reports.push({ clusterSet: name, basis: 'inventory', summary: summaryLine(list), changes: list, notes });
+    const closed = list.filter((c) => c.change === 'closed');
+    const policies = after.spec.policies.map((p) => p.name);
+    if (closed.length > 0)
+      changes.push({
+        impact: 'disruptive',
+        clusterSet: name,
+        text: `the policies close ${plural(closed.length, 'connection')} that ${closed.length === 1 ? 'was' : 'were'} open (Connections below)`,
+        details: [...closed.slice(0, 5).map(pairWords), ...(closed.length > 5 ? [`… ${closed.length - 5} more in Connections`] : [])],
+        about: { policies },
+      });
+    const dns = list.filter(isDnsDrop);
+    if (dns.length > 0)
+      changes.push({
+        impact: 'disruptive',
+        clusterSet: name,
+        text: `warning: the policies drop DNS to kube-system for ${plural(dns.length, 'connection')}: Pods there can no longer resolve names`,
+        details: [...dns.slice(0, 5).map(pairWords), ...(dns.length > 5 ? [`… ${dns.length - 5} more in Connections`] : [])],
+        about: { policies },
+      });
+  }
+  return { reports, changes };
+}

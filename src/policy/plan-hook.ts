@@ -1,0 +1,22 @@
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import type { Plan } from '../plan/plan';
+import { loadInventory } from './connections-command';
+import { planConnections } from './plan-connections';
+
+/**
+ * The plan with its Connections section over the inventory files, and the changes it raises
+ * (closed connections, DNS drops) after each ClusterSet's own; undefined when the inventory has
+ * errors (its diagnostics are added).
+ */
+export function withConnections(plan: Plan, files: readonly string[], diagnostics: Diagnostic[]): Plan | undefined {
+  const found: Diagnostic[] = [];
+  const inventory = loadInventory(files, found);
+  diagnostics.push(...found);
+  if (!inventory || hasErrors(found)) return undefined;
+  if (!plan.definitions) return plan;
+  const { reports, changes } = planConnections(plan.definitions.base, plan.definitions.head, inventory);
+  // after each ClusterSet's own changes, in ClusterSet order as the plan keeps them
+  const all = [...plan.changes, ...changes].map((c, i) => ({ c, i }));
+  all.sort((x, y) => (x.c.clusterSet < y.c.clusterSet ? -1 : x.c.clusterSet > y.c.clusterSet ? 1 : x.i - y.i));
+  return { ...plan, changes: all.map((x) => x.c), connections: reports };
+}
