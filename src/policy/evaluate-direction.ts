@@ -95,7 +95,9 @@ export function evaluateDirection(input: DirectionInput): DirectionResult {
   const outcome = (e: Entry, baseline: boolean): Inner =>
     e.rule.action === 'Pass'
       ? { ...from(baseline ? program.defaultIndex : program.kubernetesIndex), passedBy: ruleWords(e) }
-      : { verdict: FINAL[e.rule.action]!, rule: ruleWords(e) };
+      : e.rule.l7
+        ? { verdict: 'uncertain', rule: ruleWords(e), reason: 'an L7 rule: the requests decide (toAntreaL7ProtocolsForCRD)' }
+        : { verdict: FINAL[e.rule.action]!, rule: ruleWords(e) };
   const at = (i: number): Inner => {
     const stage = program.stages[i]!;
     if (stage.kind === 'default') return { verdict: 'allowed', rule: 'default' };

@@ -56,8 +56,10 @@ export interface Rule {
   readonly toServices?: readonly ServiceRef[];
   /** undefined: every port and protocol */
   readonly ports?: readonly PortRule[];
-  /** the rule matches something the evaluator cannot know (L7, source ports) */
+  /** the rule matches something the evaluator cannot know (source ports, an unknown action) */
   readonly unknown?: string;
+  /** an L7 rule: where it matches, the requests decide (the verdict is uncertain) */
+  readonly l7?: boolean;
   readonly appliedTo?: readonly AppliedTo[];
 }
 
@@ -150,11 +152,7 @@ function readRule(direction: Direction, r: unknown, index: number): Rule {
   );
   const { ports, unknown: portUnknown } = readPorts(r);
   const appliedTo = readAppliedTo(r.appliedTo);
-  const unknown = !action
-    ? `an action the evaluator does not know (${String(r.action)})`
-    : r.l7Protocols !== undefined
-      ? 'an L7 rule: the verdict depends on the requests'
-      : portUnknown;
+  const unknown = !action ? `an action the evaluator does not know (${String(r.action)})` : portUnknown;
   return {
     direction,
     index,
@@ -165,6 +163,7 @@ function readRule(direction: Direction, r: unknown, index: number): Rule {
     ...(services.length > 0 && { toServices }),
     ...(ports && { ports }),
     ...(unknown && { unknown }),
+    ...(r.l7Protocols !== undefined && { l7: true }),
     ...(appliedTo && { appliedTo }),
   };
 }

@@ -35,13 +35,14 @@ interface NsInput {
   services?: InventoryService[];
 }
 
-export function cluster(clusterID: string, namespaces: Record<string, NsInput>, networkPolicies: KubernetesNetworkPolicy[] | undefined = []): InventoryCluster {
+/** `networkPolicies: 'unknown'`: the inventory does not say (key absent). */
+export function cluster(clusterID: string, namespaces: Record<string, NsInput>, networkPolicies: KubernetesNetworkPolicy[] | 'unknown' = []): InventoryCluster {
   return {
     clusterID,
     namespaces: new Map(
       Object.entries(namespaces).map(([name, n]) => [name, { name, labels: namespaceLabels(name, n.labels ?? {}), pods: n.pods ?? [], services: n.services ?? [] }]),
     ),
-    ...(networkPolicies && { networkPolicies }),
+    ...(networkPolicies !== 'unknown' && { networkPolicies }),
   };
 }
 
