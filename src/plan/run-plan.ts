@@ -18,8 +18,10 @@ export interface PlanOptions {
   readonly paths: readonly string[];
   /** git revision to compare with; default: the merge base with the default branch */
   readonly base?: string;
-  /** inventory files: the plan adds its Connections section (src/policy/) */
+  /** inventory files for the Connections section (src/policy/); without any, representative endpoints */
   readonly inventory?: readonly string[];
+  /** false: no Connections section (the bench's measure of the plan without it) */
+  readonly policyImpact?: boolean;
 }
 
 export interface PlanResult {
@@ -83,9 +85,9 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
       head: definitionsOf(headResult, (f) => relative(options.cwd, resolve(f)).split('\\').join('/')),
     };
     let plan = planChanges({ outputs: outputs[0]!.outputs, definitions: definitions.base }, { outputs: outputs[1]!.outputs, definitions: definitions.head });
-    if (options.inventory?.length) {
+    if (options.policyImpact !== false) {
       const { withConnections } = await import('../policy/plan-hook');
-      const connected = withConnections(plan, options.inventory, diagnostics);
+      const connected = withConnections(plan, options.inventory ?? [], diagnostics);
       if (!connected) return { base, head: 'work tree', header, diagnostics, sources };
       plan = connected;
     }

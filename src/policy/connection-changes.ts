@@ -67,7 +67,11 @@ export const rangeWords = (r: PortRange): string => `${r.protocol}/${r.from === 
  * representative port decides the range.
  */
 export function portRanges(definitions: readonly ClusterSet[], inventory: Inventory): PortRange[] {
-  const cuts = new Map<string, Set<number>>([['TCP', new Set([1])]]);
+  // TCP always, and DNS (53) in both protocols, so a drop of DNS is seen
+  const cuts = new Map<string, Set<number>>([
+    ['TCP', new Set([1, 53, 54])],
+    ['UDP', new Set([1, 53, 54])],
+  ]);
   const cut = (protocol: string, port: number) => {
     if (!['TCP', 'UDP', 'SCTP'].includes(protocol)) return;
     let s = cuts.get(protocol);

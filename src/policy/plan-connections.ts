@@ -1,14 +1,15 @@
 import type { ClusterSet } from '../model/clusterset';
 import { plural } from '../plural';
 import type { PlanChange } from '../plan/plan';
-import { CHANGE_KINDS, connectionChanges, type ChangeKind, type ConnectionChange } from './connection-changes';
+import { CHANGE_KINDS, connectionChanges, policyFacts, type ChangeKind, type ConnectionChange } from './connection-changes';
+import { representatives } from './representative-endpoints';
 import type { Inventory } from './inventory';
 
 /** The plan's Connections section of one ClusterSet (docs/plan.md, Policy impact). */
 export interface ConnectionsReport {
   readonly clusterSet: string;
-  /** what the pairs are: the inventory's Pods and Services */
-  readonly basis: 'inventory';
+  /** what the pairs are: the inventory's Pods and Services, or representative endpoints (representative-endpoints.ts) */
+  readonly basis: 'inventory' | 'representative';
   readonly summary: string;
   readonly changes: readonly ConnectionChange[];
   /** what the evaluation assumes or could not do */
@@ -58,17 +59,20 @@ const pairWords = (c: ConnectionChange) => `${c.from} → ${c.to} ${c.ports}: ${
 export function planConnections(
   base: ReadonlyMap<string, ClusterSet>,
   head: ReadonlyMap<string, ClusterSet>,
-  inventory: Inventory,
+  inventory: Inventory | undefined,
 ): { reports: ConnectionsReport[]; changes: PlanChange[] } {
   const reports: ConnectionsReport[] = [];
   const changes: PlanChange[] = [];
   for (const [name, after] of [...head].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const before = base.get(name);
     if (!before) continue;
-    if (!after.spec.clusters.some((c) => inventory.clusters.has(c.clusterID))) continue;
-    const list = connectionChanges(before, after, inventory);
-    const notes = [NOT_IN_INVENTORY];
-    reports.push({ clusterSet: name, basis: 'inventory', summary: summaryLine(list), changes: list, notes });
+    if (policyFacts(before) === policyFacts(after)) continue;
+    if (inventory && !after.spec.clusters.some((c) => inventory.clusters.has(c.clusterID))) continue;
+    const shown = inventory ? { inventory, notes: [NOT_IN_INVENTORY] } : representatives(before, after);
+    const list = connectionChanges(before, after, shown.inventory);
+    // representative endpoints that change nothing: the plan reads as it did without the section
+    if (!inventory && list.length === 0) continue;
+    reports.push({ clusterSet: name, basis: inventory ? 'inventory' : 'representative', summary: summaryLine(list), changes: list, notes: shown.notes });
     const closed = list.filter((c) => c.change === 'closed');
     const policies = after.spec.policies.map((p) => p.name);
     if (closed.length > 0)

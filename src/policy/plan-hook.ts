@@ -4,15 +4,16 @@ import { loadInventory } from './connections-command';
 import { planConnections } from './plan-connections';
 
 /**
- * The plan with its Connections section over the inventory files, and the changes it raises
+ * The plan with its Connections section over the inventory files (representative endpoints without any), and the changes it raises
  * (closed connections, DNS drops) after each ClusterSet's own; undefined when the inventory has
  * errors (its diagnostics are added).
  */
 export function withConnections(plan: Plan, files: readonly string[], diagnostics: Diagnostic[]): Plan | undefined {
   const found: Diagnostic[] = [];
-  const inventory = loadInventory(files, found);
+  // no files: representative endpoints (representative-endpoints.ts)
+  const inventory = files.length > 0 ? loadInventory(files, found) : undefined;
   diagnostics.push(...found);
-  if (!inventory || hasErrors(found)) return undefined;
+  if (hasErrors(found) || (files.length > 0 && !inventory)) return undefined;
   if (!plan.definitions) return plan;
   const { reports, changes } = planConnections(plan.definitions.base, plan.definitions.head, inventory);
   // after each ClusterSet's own changes, in ClusterSet order as the plan keeps them

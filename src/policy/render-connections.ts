@@ -3,7 +3,7 @@ import { CHANGE_KINDS, type ChangeKind, type ConnectionChange } from './connecti
 import type { ConnectionsReport } from './plan-connections';
 
 /** Rows shown per change kind in text and Markdown; `--format json` lists every pair. */
-export const ROWS_PER_KIND = 30;
+export const ROWS_PER_KIND = 20;
 
 interface Row {
   readonly from: string;
@@ -37,10 +37,12 @@ export function groupRows(changes: readonly ConnectionChange[]): Row[] {
   );
 }
 
+const basisWords = (r: ConnectionsReport) => (r.basis === 'inventory' ? 'the inventory' : 'representative endpoints');
+
 const byKind = (r: ConnectionsReport, k: ChangeKind) => r.changes.filter((c) => c.change === k);
 
 export function connectionsText(r: ConnectionsReport): string[] {
-  const lines = [`  connections (policy impact over the inventory): ${r.summary}`];
+  const lines = [`  connections (policy impact over ${basisWords(r)}): ${r.summary}`];
   for (const k of CHANGE_KINDS) {
     const rows = groupRows(byKind(r, k));
     if (rows.length === 0) continue;
@@ -55,7 +57,7 @@ export function connectionsText(r: ConnectionsReport): string[] {
 
 export function connectionsMarkdown(r: ConnectionsReport | undefined): string[] {
   if (!r) return [];
-  const lines = ['', `**Connections** (policy impact over the inventory): ${escapeMarkdown(r.summary)}`];
+  const lines = ['', `**Connections** (policy impact over ${basisWords(r)}): ${escapeMarkdown(r.summary)}`];
   for (const k of CHANGE_KINDS) {
     const rows = groupRows(byKind(r, k));
     if (rows.length === 0) continue;

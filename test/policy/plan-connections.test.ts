@@ -54,11 +54,16 @@ describe('plan --inventory: strict-namespace-isolation', () => {
     });
   });
 
-  test('without --inventory the plan reads as before: no connections key', async () => {
-    const r = await runCli(['plan', '--base', 'HEAD', '--format', 'json'], { cwd: dir });
-    const plan = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(plan).not.toHaveProperty('connections');
-    expect(plan.summary).toMatchObject({ disruptive: 0 });
+  test('without --inventory: representative endpoints, named by their labels, grouped where clusters behave alike', async () => {
+    const r = await runCli(['plan', '--base', 'HEAD'], { cwd: dir });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('connections (policy impact over representative endpoints): nothing across clusters; inside members closes');
+    // a Pod of another Namespace to CoreDNS, in both members alike
+    expect(r.stdout).toContain(
+      '*/demo/pods k8s-app=other → */kube-system/pods k8s-app=kube-dns TCP/1-65535: allowed (ingress: default) → dropped (ingress: antrea-mc-strict-namespace-isolation · securityops · 1 · ingress[1] · Drop) in test-cluster-east, test-cluster-west',
+    );
+    expect(r.stdout).toContain('[disruptive] warning: the policies drop DNS to kube-system');
+    expect(r.stdout).toContain('note: representative endpoints (no --inventory)');
   });
 
   test('markdown: the Connections table inside the ClusterSet', async () => {
