@@ -1,9 +1,10 @@
+import { findDefinitionsDir } from '../load/find-definitions-dir';
 import { HELP, UsageError, type Command } from './command';
 
 /** `clusterset connections`: the verdict of connections over the ClusterSet's replicated policies (src/policy/). */
 export const connections: Command = {
   summary: "whether connections are allowed by the ClusterSet's policies, both directions, offline (docs/plan.md#policy-impact)",
-  arguments: 'DEFINITION',
+  arguments: '[DEFINITION...]',
   options: {
     inventory: { type: 'string', value: 'FILE', repeatable: true, description: 'what runs in the members: a ClusterSetInventory or kubectl dumps (repeatable)' },
     from: { type: 'string', value: 'ENDPOINT', description: 'the source: CLUSTER/NAMESPACE/POD or ip/A.B.C.D' },
@@ -22,11 +23,11 @@ export const connections: Command = {
     const { connectionsCommand, ConnectionsUsageError } = await import('../policy/connections-command');
     const format = (options.format ?? 'text') as string;
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not "${format}"`, 'connections');
-    if (positionals.length === 0) throw new UsageError('connections needs a DEFINITION', 'connections');
     const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const inventories = Array.isArray(options.inventory) ? (options.inventory as string[]) : typeof options.inventory === 'string' ? [options.inventory] : [];
     const given = {
-      paths: positionals,
+      // default: the repository's clustersets/, as every command that reads definitions
+      paths: positionals.length > 0 ? positionals : [findDefinitionsDir(process.cwd())],
       inventories,
       format,
       ...(str(options.from) !== undefined && { from: str(options.from)! }),
