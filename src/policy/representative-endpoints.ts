@@ -14,6 +14,8 @@ import { readPolicySpec, type AppliedTo, type Peer } from './policy-spec';
  */
 export const MAX_LABEL_CLASSES = 12;
 export const MAX_CLUSTERS = 6;
+/** Pods over all clusters: the pairs grow with its square. */
+export const MAX_ENDPOINTS = 36;
 
 export interface Representatives {
   readonly inventory: Inventory;
@@ -111,25 +113,31 @@ export function representatives(base: ClusterSet, head: ClusterSet): Representat
   }
   const byID = new Map([...effectiveClusters(base), ...effectiveClusters(head)].map((c) => [c.clusterID, c]));
   const clusters = new Map<string, InventoryCluster>();
+  // within MAX_ENDPOINTS: the named Namespaces first (kube-system, the Services'), then the label classes
+  const perCluster = Math.max(2, Math.floor(MAX_ENDPOINTS / Math.max(1, ids.length)));
+  const nsList: { name: string; labels: Record<string, string> }[] = [
+    ...[...names].sort().map((name) => ({ name, labels: {} })),
+    ...nsClasses.classes.flatMap((labels) => ['1', '2'].map((twin) => ({ name: `ns ${labelWords(labels)} #${twin}`, labels }))),
+  ];
+  const podsPerNs = Math.max(1, Math.min(podClasses.classes.length, Math.floor(perCluster / nsList.length)));
+  const nsShown = nsList.slice(0, Math.max(1, Math.floor(perCluster / podsPerNs)));
+  if (podsPerNs < podClasses.classes.length || nsShown.length < nsList.length)
+    notes.push(
+      `at most ${MAX_ENDPOINTS} representative Pods: ${nsShown.length} of ${nsList.length} Namespaces and ${podsPerNs} of ${podClasses.classes.length} Pod label classes per cluster are analysed (pass --inventory for every Pod)`,
+    );
   for (const id of ids) {
     const c = byID.get(id)!;
     const cidr = c.cluster.podCIDRs.map(parseCidr).find((x) => x !== undefined);
     let next = 1;
     const ip = () => (cidr ? [24, 16, 8, 0].map((s) => (((cidr.base + next) >>> s) & 255).toString()).join('.') : undefined);
     const pods = (): InventoryPod[] =>
-      podClasses.classes.map((labels) => {
+      podClasses.classes.slice(0, podsPerNs).map((labels) => {
         const address = ip();
         next++;
         return { name: `pods ${labelWords(labels)}`, labels, ...(address && { ip: address }) };
       });
     const namespaces = new Map<string, InventoryNamespace>();
-    // two Namespaces per label class: Self sees the same Namespace and another with the same labels
-    for (const labels of nsClasses.classes)
-      for (const twin of ['1', '2']) {
-        const name = `ns ${labelWords(labels)} #${twin}`;
-        namespaces.set(name, { name, labels: namespaceLabels(name, labels), pods: pods(), services: [] });
-      }
-    for (const name of [...names].sort()) namespaces.set(name, { name, labels: namespaceLabels(name, {}), pods: pods(), services: [] });
+    for (const n of nsShown) namespaces.set(n.name, { name: n.name, labels: namespaceLabels(n.name, n.labels), pods: pods(), services: [] });
     // the multi-cluster Services it exports, selecting every Pod of their Namespace, on the ports the rules name
     for (const d of [base, head])
       for (const s of d.spec.services) {
