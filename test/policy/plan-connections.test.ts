@@ -38,6 +38,18 @@ describe('plan --inventory: strict-namespace-isolation', () => {
     expect(r.stdout).not.toMatch(/test-cluster-east\/\S+ → test-cluster-west/);
   });
 
+  test("README's excerpt is this plan's output, line for line", async () => {
+    const r = await runCli(['plan', '--base', 'HEAD', '--inventory', INVENTORY], { cwd: dir });
+    const readme = readFileSync('README.md', 'utf8');
+    const block = readme.slice(readme.indexOf('### Policy impact in the plan'));
+    const start = block.indexOf('```text\n') + '```text\n'.length;
+    const excerpt = block.slice(start, block.indexOf('\n```', start)).split('\n');
+    const shown = excerpt.filter((l) => l.trim() !== '…');
+    expect(shown.length).toBeGreaterThan(5);
+    const output = r.stdout.split('\n');
+    for (const line of shown) expect(output, line).toContain(line);
+  });
+
   test('json: one entry per concrete pair with from, to, ports, change, before, after', async () => {
     const r = await runCli(['plan', '--base', 'HEAD', '--inventory', INVENTORY, '--format', 'json'], { cwd: dir });
     const plan = JSON.parse(r.stdout) as { summary: Record<string, number>; connections: Record<string, unknown>[] };
