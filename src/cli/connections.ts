@@ -6,7 +6,12 @@ export const connections: Command = {
   summary: "whether connections are allowed by the ClusterSet's policies, both directions, offline (docs/plan.md#policy-impact)",
   arguments: '[DEFINITION...]',
   options: {
-    inventory: { type: 'string', value: 'FILE', repeatable: true, description: 'what runs in the members: a ClusterSetInventory or kubectl dumps (repeatable)' },
+    inventory: {
+      type: 'string',
+      value: 'FILE',
+      repeatable: true,
+      description: 'what runs in the members: a ClusterSetInventory or kubectl dumps (repeatable)',
+    },
     from: { type: 'string', value: 'ENDPOINT', description: 'the source: CLUSTER/NAMESPACE/POD or ip/A.B.C.D' },
     to: {
       type: 'string',

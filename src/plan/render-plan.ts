@@ -64,7 +64,15 @@ export function renderPlan(format: PlanFormat, plan: Plan, header: PlanHeader): 
             // the policy impact, one entry per concrete pair (only with an inventory: plans without one read as before)
             ...(plan.connections && {
               connections: plan.connections.flatMap((r) =>
-                r.changes.map((c) => ({ clusterSet: r.clusterSet, from: c.from, to: c.to, ports: c.ports, change: c.change, before: c.before, after: c.after })),
+                r.changes.map((c) => ({
+                  clusterSet: r.clusterSet,
+                  from: c.from,
+                  to: c.to,
+                  ports: c.ports,
+                  change: c.change,
+                  before: c.before,
+                  after: c.after,
+                })),
               ),
             }),
           },

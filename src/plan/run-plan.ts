@@ -86,7 +86,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     };
     let plan = planChanges({ outputs: outputs[0]!.outputs, definitions: definitions.base }, { outputs: outputs[1]!.outputs, definitions: definitions.head });
     if (options.policyImpact !== false) {
-      const { withConnections } = await import('../policy/plan-hook');
+      const { withConnections } = await import('./policy-impact');
       const connected = withConnections(plan, options.inventory ?? [], diagnostics);
       if (!connected) return { base, head: 'work tree', header, diagnostics, sources };
       plan = connected;

@@ -101,12 +101,17 @@ export function portRanges(definitions: readonly ClusterSet[], inventory: Invent
             }
           }
     for (const ns of c.namespaces.values()) {
-      for (const pod of ns.pods) for (const cp of pod.ports ?? []) (cut(cp.protocol, cp.containerPort), cut(cp.protocol, cp.containerPort + 1));
+      for (const pod of ns.pods)
+        for (const cp of pod.ports ?? []) {
+          cut(cp.protocol, cp.containerPort);
+          cut(cp.protocol, cp.containerPort + 1);
+        }
       for (const s of ns.services)
         for (const sp of s.ports)
           if (typeof sp.targetPort === 'number' || sp.targetPort === undefined) {
             const t = typeof sp.targetPort === 'number' ? sp.targetPort : sp.port;
-            (cut(sp.protocol, t), cut(sp.protocol, t + 1));
+            cut(sp.protocol, t);
+            cut(sp.protocol, t + 1);
           }
     }
   }
@@ -147,7 +152,10 @@ function pairs(worlds: readonly World[], inventory: Inventory, ranges: readonly 
     for (const ns of [...inventory.clusters.get(id)!.namespaces.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
       for (const p of ns.pods) pods.push({ kind: 'pod', cluster: id, namespace: ns.name, name: p.name });
       for (const s of ns.services)
-        services.push({ to: { kind: 'service', cluster: id, namespace: ns.name, name: s.name }, ranges: s.ports.map((p) => ({ protocol: p.protocol, from: p.port, to: p.port })) });
+        services.push({
+          to: { kind: 'service', cluster: id, namespace: ns.name, name: s.name },
+          ranges: s.ports.map((p) => ({ protocol: p.protocol, from: p.port, to: p.port })),
+        });
     }
   }
   const exported = new Map<string, Set<string>>();
@@ -155,8 +163,14 @@ function pairs(worlds: readonly World[], inventory: Inventory, ranges: readonly 
   for (const [key, exporters] of [...exported].sort())
     for (const exporter of [...exporters].sort()) {
       const [namespace, name] = key.split('/') as [string, string];
-      const svc = inventory.clusters.get(exporter)?.namespaces.get(namespace)?.services.find((s) => s.name === name);
-      services.push({ to: { kind: 'mcs', namespace, name, exporter }, ranges: (svc?.ports ?? []).map((p) => ({ protocol: p.protocol, from: p.port, to: p.port })) });
+      const svc = inventory.clusters
+        .get(exporter)
+        ?.namespaces.get(namespace)
+        ?.services.find((s) => s.name === name);
+      services.push({
+        to: { kind: 'mcs', namespace, name, exporter },
+        ranges: (svc?.ports ?? []).map((p) => ({ protocol: p.protocol, from: p.port, to: p.port })),
+      });
     }
   return pods.flatMap((from) => [...pods.map((to) => ({ from, to, ranges })), ...services.map((s) => ({ from, to: s.to, ranges: s.ranges }))]);
 }

@@ -8,11 +8,10 @@ import { findDefinitionFiles } from '../load/load-clustersets';
 import { loadYaml } from '../load/load-yaml';
 import type { ClusterSet } from '../model/clusterset';
 import { checkDefinitions } from '../pipeline/pipeline';
-import { DUMP_LIMITS } from '../live/read-dump';
 import { endpointCluster, parseEndpoint, parsePort, type Endpoint, type PortWord } from './endpoint';
 import { evaluateConnection, type Answer } from './evaluate-connection';
 import type { Inventory } from './inventory';
-import { mergeInventories, readInventory } from './read-inventory';
+import { INVENTORY_LIMITS, mergeInventories, readInventory } from './read-inventory';
 import { answersJson, answersText } from './render-answer';
 import { buildWorld, type World } from './world';
 
@@ -43,7 +42,7 @@ interface Query {
 /** Every file of the inventory, merged; diagnostics at the line of what is wrong. */
 export function loadInventory(files: readonly string[], diagnostics: Diagnostic[]): Inventory | undefined {
   const parts = files.flatMap((file) => {
-    const read = readSourceFile(file, DUMP_LIMITS.maxBytes);
+    const read = readSourceFile(file, INVENTORY_LIMITS.maxBytes);
     if (!read.ok) {
       diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
       return [];
@@ -57,7 +56,7 @@ export function loadInventory(files: readonly string[], diagnostics: Diagnostic[
 
 /** `QUERIES.yaml`: a list of `{from, to, port}` in endpoint words; each mistake at its line. */
 function loadQueries(file: string, diagnostics: Diagnostic[]): Query[] {
-  const read = readSourceFile(file, DUMP_LIMITS.maxBytes);
+  const read = readSourceFile(file, INVENTORY_LIMITS.maxBytes);
   if (!read.ok) {
     diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
     return [];
@@ -65,16 +64,25 @@ function loadQueries(file: string, diagnostics: Diagnostic[]): Query[] {
   const source = loadYaml(file, read.text, diagnostics);
   if (!source) return [];
   const problem = (path: (string | number)[], message: string) =>
-    diagnostics.push({ code: 'inventory', severity: 'error', message, file, path, ...source.locate(path), hint: 'a query is { from: east/shop/web, to: west/pay/api, port: TCP/8080 }' });
+    diagnostics.push({
+      code: 'inventory',
+      severity: 'error',
+      message,
+      file,
+      path,
+      ...source.locate(path),
+      hint: 'a query is { from: east/shop/web, to: west/pay/api, port: TCP/8080 }',
+    });
   if (!Array.isArray(source.data)) {
     problem([], 'the queries file must be a list of { from, to, port }');
     return [];
   }
   return source.data.flatMap((q, i): Query[] => {
     if (!isPlainObject(q)) return (problem([i], 'a query must be a map with from, to and port'), []);
-    const from = parseEndpoint(String(q.from ?? ''));
-    const to = parseEndpoint(String(q.to ?? ''));
-    const port = parsePort(String(q.port ?? ''));
+    const word = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+    const from = parseEndpoint(word(q.from));
+    const to = parseEndpoint(word(q.to));
+    const port = parsePort(word(q.port));
     if (typeof from === 'string') problem([i, 'from'], from);
     if (typeof to === 'string') problem([i, 'to'], to);
     if (typeof port === 'string') problem([i, 'port'], port);
@@ -88,7 +96,11 @@ function worldFor(worlds: readonly World[], q: Query): World {
   return worlds.find((w) => ids.some((id) => w.clusters.has(id))) ?? worlds[0]!;
 }
 
-export async function connectionsCommand(options: ConnectionsOptions, io: { stdout: Stream; stderr: Stream }, env: Readonly<Record<string, string | undefined>>): Promise<number> {
+export async function connectionsCommand(
+  options: ConnectionsOptions,
+  io: { stdout: Stream; stderr: Stream },
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
   if (options.inventories.length === 0) throw new ConnectionsUsageError('connections needs --inventory FILE (a ClusterSetInventory or a kubectl dump)');
   const single = [options.from, options.to, options.port].filter((v) => v !== undefined).length;
   if (options.queries !== undefined && single > 0) throw new ConnectionsUsageError('give either --queries FILE or --from, --to and --port, not both');

@@ -45,7 +45,11 @@ interface Leg {
 }
 
 const OUTSIDE_SOURCE: DirectionAnswer = { verdict: 'allowed', rule: 'default', reason: 'the source is outside the ClusterSet: no egress rules apply' };
-const OUTSIDE_DESTINATION: DirectionAnswer = { verdict: 'allowed', rule: 'default', reason: 'the destination is outside the ClusterSet: no ingress rules apply' };
+const OUTSIDE_DESTINATION: DirectionAnswer = {
+  verdict: 'allowed',
+  rule: 'default',
+  reason: 'the destination is outside the ClusterSet: no ingress rules apply',
+};
 const NO_PATH: DirectionAnswer = { verdict: 'no-path' as DirectionVerdict, rule: 'none' };
 
 const ip = (text: string): Address => ({ kind: 'ip', ip: parseIPv4(text)!, text });
@@ -75,7 +79,12 @@ function findPod(world: World, cluster: string, namespace: string, name: string)
   return { state, ns, pod };
 }
 
-function findService(world: World, cluster: string, namespace: string, name: string): Found<{ state: ClusterState; ns: InventoryNamespace; service: InventoryService }> {
+function findService(
+  world: World,
+  cluster: string,
+  namespace: string,
+  name: string,
+): Found<{ state: ClusterState; ns: InventoryNamespace; service: InventoryService }> {
   const state = world.clusters.get(cluster);
   if (!state?.inventory) return { noPath: `cluster ${cluster} is not in the ${state ? 'inventory' : 'definition'}` };
   const ns = state.inventory.namespaces.get(namespace);
@@ -117,7 +126,8 @@ function legs(world: World, from: Endpoint, to: Endpoint, port: PortWord): Found
   const srcAddress = (viewer: ClusterState, gatewayOf?: ClusterState): Address =>
     gatewayOf ? gatewayOf.gateway! : src ? podAddress(src.state, src.ns, src.pod) : ip((from as { ip: string }).ip);
   const srcSubject = src && { cluster: src.state.cluster.clusterID, namespace: src.ns, pod: src.pod };
-  const egressEnd = (view: Omit<PeerView, 'protocol'>): End | undefined => src && { state: src.state, subject: srcSubject!, view: { ...view, protocol: port.protocol } };
+  const egressEnd = (view: Omit<PeerView, 'protocol'>): End | undefined =>
+    src && { state: src.state, subject: srcSubject!, view: { ...view, protocol: port.protocol } };
   const ingressEnd = (state: ClusterState, ns: InventoryNamespace, pod: InventoryPod, portNumber: number, gatewayOf?: ClusterState): End => ({
     state,
     subject: { cluster: state.cluster.clusterID, namespace: ns, pod },
@@ -157,7 +167,8 @@ function legs(world: World, from: Endpoint, to: Endpoint, port: PortWord): Found
   }
   if (!src) return { noPath: 'an address outside the clusters reaches a Service through a NodePort or a LoadBalancer, which is not analysed' };
   const cluster = to.kind === 'service' ? to.cluster : to.exporter;
-  if (to.kind === 'service' && src.state.cluster.clusterID !== to.cluster) return { noPath: 'a Service is reachable in its own cluster only: name mcs/NAMESPACE/NAME@EXPORTER' };
+  if (to.kind === 'service' && src.state.cluster.clusterID !== to.cluster)
+    return { noPath: 'a Service is reachable in its own cluster only: name mcs/NAMESPACE/NAME@EXPORTER' };
   if (to.kind === 'mcs') {
     const exporters = world.exports.get(`${to.namespace}/${to.name}`) ?? [];
     if (!exporters.includes(to.exporter)) return { noPath: `${to.exporter} does not export ${to.namespace}/${to.name} to the ClusterSet` };
@@ -182,14 +193,23 @@ function legs(world: World, from: Endpoint, to: Endpoint, port: PortWord): Found
       port: target,
       ...(pod.ports && { destinationPorts: pod.ports }),
     };
-    if (to.kind === 'service') return { backend, egress: egressEnd({ ...podView, service: { namespace: to.namespace, name: to.name } }), ingress: ingressEnd(exporter, svc.ns, pod, target) };
+    if (to.kind === 'service')
+      return {
+        backend,
+        egress: egressEnd({ ...podView, service: { namespace: to.namespace, name: to.name } }),
+        ingress: ingressEnd(exporter, svc.ns, pod, target),
+      };
     // a multi-cluster Service: egress sees `antrea-mc-<name>` and, with endpointIPType ClusterIP,
     // the exporting cluster's ClusterIP (the imported Endpoints, resourceimport_controller.go);
     // across clusters the backend sees the source Gateway's IP
     const service = { namespace: to.namespace, name: `antrea-mc-${to.name}` };
     const clusterIP: Address = svc.service.clusterIP
       ? ip(svc.service.clusterIP)
-      : { kind: 'unknown', reason: `the ClusterIP of ${backend.split('/')[0]}/${svc.ns.name}/${svc.service.name} is not in the inventory`, within: exporter.serviceCIDR ? [exporter.serviceCIDR] : [] };
+      : {
+          kind: 'unknown',
+          reason: `the ClusterIP of ${backend.split('/')[0]}/${svc.ns.name}/${svc.service.name} is not in the inventory`,
+          within: exporter.serviceCIDR ? [exporter.serviceCIDR] : [],
+        };
     const egress =
       src.state.cluster.network.endpointIPType === 'ClusterIP'
         ? egressEnd({ address: clusterIP, port: port.port, service })

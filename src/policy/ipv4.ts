@@ -26,5 +26,5 @@ export function parseCidr(s: string): Cidr | undefined {
 export function inCidr(cidr: Cidr, ip: number): boolean {
   if (cidr.bits === 0) return true;
   const mask = (~0 << (32 - cidr.bits)) >>> 0;
-  return ((cidr.base & mask) >>> 0) === ((ip & mask) >>> 0);
+  return (cidr.base & mask) >>> 0 === (ip & mask) >>> 0;
 }

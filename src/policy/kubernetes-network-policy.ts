@@ -42,7 +42,8 @@ function peerMatches(peer: unknown, np: KubernetesNetworkPolicy, view: PeerView)
   if (!p?.local) return false;
   const podSelector = readSelector(peer.podSelector);
   const namespaceSelector = readSelector(peer.namespaceSelector);
-  if (podSelector === 'invalid' || namespaceSelector === 'invalid') return { unknown: `NetworkPolicy ${np.namespace}/${np.name}: a selector that is not a label selector` };
+  if (podSelector === 'invalid' || namespaceSelector === 'invalid')
+    return { unknown: `NetworkPolicy ${np.namespace}/${np.name}: a selector that is not a label selector` };
   if (podSelector && !matches(podSelector, p.pod.labels)) return false;
   // podSelector alone: the policy's own Namespace
   return namespaceSelector ? matches(namespaceSelector, p.namespace.labels) : p.namespace.name === np.namespace;
@@ -57,14 +58,19 @@ function portsMatch(ports: unknown, view: PeerView): Tri {
       if ((typeof p.protocol === 'string' ? p.protocol : 'TCP') !== view.protocol) return false;
       if (p.port === undefined) return true;
       if (typeof p.port === 'number') return view.port >= p.port && view.port <= (typeof p.endPort === 'number' ? p.endPort : p.port);
-      if (!view.destinationPorts) return { unknown: `the named port ${String(p.port)}: the destination Pod's container ports are not stated` };
+      if (!view.destinationPorts) return { unknown: `the named port ${JSON.stringify(p.port)}: the destination Pod's container ports are not stated` };
       return view.destinationPorts.some((c) => c.name === p.port && c.protocol === view.protocol && c.containerPort === view.port);
     }),
   );
 }
 
 /** The Kubernetes NetworkPolicies of the subject's cluster (undefined: the inventory does not say) for one direction. */
-export function kubernetesVerdict(policies: readonly KubernetesNetworkPolicy[] | undefined, direction: Direction, subject: Subject, view: PeerView): KubernetesVerdict {
+export function kubernetesVerdict(
+  policies: readonly KubernetesNetworkPolicy[] | undefined,
+  direction: Direction,
+  subject: Subject,
+  view: PeerView,
+): KubernetesVerdict {
   if (!policies) return { unknown: `the inventory does not state the Kubernetes NetworkPolicies of ${subject.cluster}` };
   const type = direction === 'ingress' ? 'Ingress' : 'Egress';
   const selecting: KubernetesNetworkPolicy[] = [];
@@ -81,7 +87,10 @@ export function kubernetesVerdict(policies: readonly KubernetesNetworkPolicy[] |
       list(np.spec[direction]).map(
         (rule) => (): Tri =>
           isRecord(rule)
-            ? all([() => portsMatch(rule.ports, view), () => (list(rule[key]).length === 0 ? true : any(list(rule[key]).map((p) => () => peerMatches(p, np, view))))])
+            ? all([
+                () => portsMatch(rule.ports, view),
+                () => (list(rule[key]).length === 0 ? true : any(list(rule[key]).map((p) => () => peerMatches(p, np, view)))),
+              ])
             : false,
       ),
     ),

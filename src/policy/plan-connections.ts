@@ -1,6 +1,4 @@
 import type { ClusterSet } from '../model/clusterset';
-import { plural } from '../plural';
-import type { PlanChange } from '../plan/plan';
 import { CHANGE_KINDS, connectionChanges, policyFacts, type ChangeKind, type ConnectionChange } from './connection-changes';
 import { representatives } from './representative-endpoints';
 import type { Inventory } from './inventory';
@@ -51,18 +49,28 @@ export const isDnsDrop = (c: ConnectionChange): boolean =>
 
 const pairWords = (c: ConnectionChange) => `${c.from} → ${c.to} ${c.ports}: ${c.before.verdict} → ${c.after.verdict} (${c.after.rule})`;
 
+/** What the section raises in the plan: connections that were open and close, DNS to kube-system dropped. */
+export interface ConnectionWarning {
+  readonly clusterSet: string;
+  readonly kind: 'closed' | 'dns';
+  /** each pair in words */
+  readonly pairs: readonly string[];
+  readonly policies: readonly string[];
+}
+
 /**
- * The Connections section of every ClusterSet both revisions hold, over the inventory, and the
- * plan changes it raises: a connection that was open and closes is `disruptive`, named; a drop of
- * DNS to kube-system is a warning of its own.
+ * The Connections section of every ClusterSet both revisions hold, over the inventory (else
+ * representative endpoints), and what it raises: a connection that was open and closes makes the
+ * plan `disruptive` (src/plan/policy-impact.ts names it); a drop of DNS to kube-system is a warning
+ * of its own.
  */
 export function planConnections(
   base: ReadonlyMap<string, ClusterSet>,
   head: ReadonlyMap<string, ClusterSet>,
   inventory: Inventory | undefined,
-): { reports: ConnectionsReport[]; changes: PlanChange[] } {
+): { reports: ConnectionsReport[]; warnings: ConnectionWarning[] } {
   const reports: ConnectionsReport[] = [];
-  const changes: PlanChange[] = [];
+  const warnings: ConnectionWarning[] = [];
   for (const [name, after] of [...head].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const before = base.get(name);
     if (!before) continue;
@@ -73,25 +81,11 @@ export function planConnections(
     // representative endpoints that change nothing: the plan reads as it did without the section
     if (!inventory && list.length === 0) continue;
     reports.push({ clusterSet: name, basis: inventory ? 'inventory' : 'representative', summary: summaryLine(list), changes: list, notes: shown.notes });
-    const closed = list.filter((c) => c.change === 'closed');
     const policies = after.spec.policies.map((p) => p.name);
-    if (closed.length > 0)
-      changes.push({
-        impact: 'disruptive',
-        clusterSet: name,
-        text: `the policies close ${plural(closed.length, 'connection')} that ${closed.length === 1 ? 'was' : 'were'} open (Connections below)`,
-        details: [...closed.slice(0, 5).map(pairWords), ...(closed.length > 5 ? [`… ${closed.length - 5} more in Connections`] : [])],
-        about: { policies },
-      });
+    const closed = list.filter((c) => c.change === 'closed');
+    if (closed.length > 0) warnings.push({ clusterSet: name, kind: 'closed', pairs: closed.map(pairWords), policies });
     const dns = list.filter(isDnsDrop);
-    if (dns.length > 0)
-      changes.push({
-        impact: 'disruptive',
-        clusterSet: name,
-        text: `warning: the policies drop DNS to kube-system for ${plural(dns.length, 'connection')}: Pods there can no longer resolve names`,
-        details: [...dns.slice(0, 5).map(pairWords), ...(dns.length > 5 ? [`… ${dns.length - 5} more in Connections`] : [])],
-        about: { policies },
-      });
+    if (dns.length > 0) warnings.push({ clusterSet: name, kind: 'dns', pairs: dns.map(pairWords), policies });
   }
-  return { reports, changes };
+  return { reports, warnings };
 }

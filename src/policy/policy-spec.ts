@@ -84,8 +84,8 @@ function readPeer(p: unknown): Peer {
     const cidr = typeof p.ipBlock.cidr === 'string' ? parseCidr(p.ipBlock.cidr) : undefined;
     return cidr ? { kind: 'ipBlock', cidr } : { kind: 'unknown', reason: `an ipBlock that is not an IPv4 CIDR (${String(p.ipBlock.cidr)})` };
   }
-  if (p.group !== undefined) return { kind: 'unknown', reason: `the ClusterGroup ${String(p.group)} is not in the definition` };
-  if (p.fqdn !== undefined) return { kind: 'unknown', reason: `an FQDN peer (${String(p.fqdn)}) resolves at run time` };
+  if (p.group !== undefined) return { kind: 'unknown', reason: `the ClusterGroup ${JSON.stringify(p.group)} is not in the definition` };
+  if (p.fqdn !== undefined) return { kind: 'unknown', reason: `an FQDN peer (${JSON.stringify(p.fqdn)}) resolves at run time` };
   if (p.nodeSelector !== undefined) return { kind: 'unknown', reason: 'a nodeSelector peer matches Nodes, which the inventory does not hold' };
   if (p.serviceAccount !== undefined) return { kind: 'unknown', reason: 'a serviceAccount peer: the inventory does not hold Pods’ ServiceAccounts' };
   if (p.externalEntitySelector !== undefined && p.podSelector === undefined && p.namespaceSelector === undefined) return { kind: 'none' };
@@ -95,7 +95,8 @@ function readPeer(p: unknown): Peer {
   let namespaces: PeerNamespaces | undefined;
   if (isRecord(p.namespaces)) {
     if (p.namespaces.match === 'Self') namespaces = { kind: 'self' };
-    else if (Array.isArray(p.namespaces.sameLabels)) namespaces = { kind: 'sameLabels', keys: p.namespaces.sameLabels.filter((k): k is string => typeof k === 'string') };
+    else if (Array.isArray(p.namespaces.sameLabels))
+      namespaces = { kind: 'sameLabels', keys: p.namespaces.sameLabels.filter((k): k is string => typeof k === 'string') };
     else return { kind: 'unknown', reason: 'a namespaces field the evaluator does not know' };
   }
   return {
@@ -111,7 +112,7 @@ function readAppliedTo(v: unknown): AppliedTo[] | undefined {
   if (!Array.isArray(v) || v.length === 0) return undefined;
   return v.map((a): AppliedTo => {
     if (!isRecord(a)) return { kind: 'unknown', reason: 'an appliedTo entry that is not a map' };
-    if (a.group !== undefined) return { kind: 'unknown', reason: `the appliedTo ClusterGroup ${String(a.group)} is not in the definition` };
+    if (a.group !== undefined) return { kind: 'unknown', reason: `the appliedTo ClusterGroup ${JSON.stringify(a.group)} is not in the definition` };
     if (a.serviceAccount !== undefined) return { kind: 'unknown', reason: 'an appliedTo serviceAccount: the inventory does not hold Pods’ ServiceAccounts' };
     // a Service (NodePort traffic) or ExternalEntities: never a Pod
     if (a.service !== undefined || (a.externalEntitySelector !== undefined && a.podSelector === undefined)) return { kind: 'none' };
@@ -148,7 +149,9 @@ function readRule(direction: Direction, r: unknown, index: number): Rule {
   const peers = list(r[peerKey]);
   const services = direction === 'egress' ? list(r.toServices) : [];
   const toServices = services.flatMap((s): ServiceRef[] =>
-    isRecord(s) && typeof s.name === 'string' ? [{ name: s.name, namespace: typeof s.namespace === 'string' ? s.namespace : '', clusterSet: s.scope === 'ClusterSet' }] : [],
+    isRecord(s) && typeof s.name === 'string'
+      ? [{ name: s.name, namespace: typeof s.namespace === 'string' ? s.namespace : '', clusterSet: s.scope === 'ClusterSet' }]
+      : [],
   );
   const { ports, unknown: portUnknown } = readPorts(r);
   const appliedTo = readAppliedTo(r.appliedTo);

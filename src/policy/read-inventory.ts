@@ -1,9 +1,8 @@
 import { basename } from 'node:path';
 import { isPlainObject } from '../antrea/workloads/deep-merge';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
-import { loadYaml } from '../load/load-yaml';
+import { loadYaml, YAML_LIMITS } from '../load/load-yaml';
 import type { SourceFile } from '../load/source-file';
-import { DUMP_LIMITS } from '../live/read-dump';
 import {
   namespaceLabels,
   type ContainerPort,
@@ -15,6 +14,9 @@ import {
   type KubernetesNetworkPolicy,
   type ServicePort,
 } from './inventory';
+
+/** An inventory (or a kubectl dump) holds a whole cluster's Pods: larger than a definition may be, as live dumps are. */
+export const INVENTORY_LIMITS: typeof YAML_LIMITS = { ...YAML_LIMITS, maxBytes: 256 * 1024 * 1024, maxExpandedBytes: 256 * 1024 * 1024 };
 
 export const INVENTORY_API_VERSION = 'antrea-clusterset/v1alpha1';
 export const INVENTORY_KIND = 'ClusterSetInventory';
@@ -53,7 +55,7 @@ class Reader {
   list(o: Obj, key: string, path: DataPath): unknown[] | undefined {
     const v = o[key];
     if (v === undefined || v === null) return [];
-    if (Array.isArray(v)) return v;
+    if (Array.isArray(v)) return v as unknown[];
     return this.problem([...path, key], `${key} must be a list`);
   }
 }
@@ -88,7 +90,11 @@ function readPod(r: Reader, p: unknown, at: DataPath): InventoryPod | undefined 
     ports = [];
     for (const [i, c] of list.entries()) {
       if (!isPlainObject(c) || typeof c.containerPort !== 'number') return r.problem([...at, 'ports', i], 'a container port needs containerPort');
-      ports.push({ containerPort: c.containerPort, protocol: typeof c.protocol === 'string' ? c.protocol : 'TCP', ...(typeof c.name === 'string' && { name: c.name }) });
+      ports.push({
+        containerPort: c.containerPort,
+        protocol: typeof c.protocol === 'string' ? c.protocol : 'TCP',
+        ...(typeof c.name === 'string' && { name: c.name }),
+      });
     }
   }
   if (name === undefined || labels === undefined) return undefined;
@@ -142,7 +148,7 @@ function readCluster(r: Reader, c: unknown, at: DataPath): InventoryCluster | un
 
 /** A `ClusterSetInventory` from its text; undefined (with diagnostics at the line) when it is not one. */
 export function readInventory(file: string, text: string, diagnostics: Diagnostic[]): Inventory | undefined {
-  const source = loadYaml(file, text, diagnostics, DUMP_LIMITS);
+  const source = loadYaml(file, text, diagnostics, INVENTORY_LIMITS);
   if (!source) return undefined;
   const before = diagnostics.length;
   const r = new Reader(file, source, diagnostics);
@@ -192,18 +198,22 @@ function inventoryFromList(r: Reader, items: unknown[], file: string): Inventory
     if (kind === 'Namespace') ns(name).labels = r.labels(o.metadata.labels, [...at, 'metadata', 'labels']) ?? {};
     else if (kind === 'Pod' && namespace) {
       const containers = Array.isArray((o.spec as Obj | undefined)?.containers) ? ((o.spec as Obj).containers as unknown[]) : [];
-      const ports = containers.flatMap((c) => (isPlainObject(c) && Array.isArray(c.ports) ? c.ports : []));
-      const pod = readPod(
-        r,
-        { name, labels: o.metadata.labels, ...(str(o, 'status', 'podIP') && { ip: str(o, 'status', 'podIP') }), ports },
-        [...at, 'metadata'],
-      );
+      const ports = containers.flatMap((c): unknown[] => (isPlainObject(c) && Array.isArray(c.ports) ? (c.ports as unknown[]) : []));
+      const pod = readPod(r, { name, labels: o.metadata.labels, ...(str(o, 'status', 'podIP') && { ip: str(o, 'status', 'podIP') }), ports }, [
+        ...at,
+        'metadata',
+      ]);
       if (pod) ns(namespace).pods.push(pod);
     } else if (kind === 'Service' && namespace && isPlainObject(o.spec)) {
       const cip = str(o, 'spec', 'clusterIP');
       const svc = readService(
         r,
-        { name, ...(o.spec.selector !== undefined && { selector: o.spec.selector }), ports: o.spec.ports ?? [], ...(cip && cip !== 'None' && { clusterIP: cip }) },
+        {
+          name,
+          ...(o.spec.selector !== undefined && { selector: o.spec.selector }),
+          ports: o.spec.ports ?? [],
+          ...(cip && cip !== 'None' && { clusterIP: cip }),
+        },
         [...at, 'spec'],
       );
       if (svc) ns(namespace).services.push(svc);

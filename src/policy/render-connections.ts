@@ -33,7 +33,9 @@ export function groupRows(changes: readonly ConnectionChange[]): Row[] {
     else groups.set(key, { row, where: [where], concrete: c });
   }
   return [...groups.values()].map((g) =>
-    g.where.length === 1 ? { from: g.concrete.from, to: g.concrete.to, ports: g.row.ports, before: g.row.before, after: g.row.after, where: [] } : { ...g.row, where: g.where },
+    g.where.length === 1
+      ? { from: g.concrete.from, to: g.concrete.to, ports: g.row.ports, before: g.row.before, after: g.row.after, where: [] }
+      : { ...g.row, where: g.where },
   );
 }
 
@@ -63,7 +65,9 @@ export function connectionsMarkdown(r: ConnectionsReport | undefined): string[] 
     if (rows.length === 0) continue;
     lines.push('', `${k}:`, '', '| from | to | ports | before | after | clusters |', '|---|---|---|---|---|---|');
     for (const row of rows.slice(0, ROWS_PER_KIND))
-      lines.push(`| ${code(row.from)} | ${code(row.to)} | ${code(row.ports)} | ${escapeMarkdown(row.before)} | ${escapeMarkdown(row.after)} | ${escapeMarkdown(row.where.join(', '))} |`);
+      lines.push(
+        `| ${code(row.from)} | ${code(row.to)} | ${code(row.ports)} | ${escapeMarkdown(row.before)} | ${escapeMarkdown(row.after)} | ${escapeMarkdown(row.where.join(', '))} |`,
+      );
     if (rows.length > ROWS_PER_KIND) lines.push('', `_${rows.length - ROWS_PER_KIND} more not shown; \`--format json\` lists every pair_`);
   }
   lines.push('', ...r.notes.map((n) => `_${escapeMarkdown(n)}_`));

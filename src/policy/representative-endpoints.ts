@@ -1,6 +1,14 @@
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters, isActiveMember, type EffectiveCluster } from '../model/effective';
-import { namespaceLabels, NAMESPACE_NAME_LABEL, type Inventory, type InventoryCluster, type InventoryNamespace, type InventoryPod, type InventoryService } from './inventory';
+import {
+  namespaceLabels,
+  NAMESPACE_NAME_LABEL,
+  type Inventory,
+  type InventoryCluster,
+  type InventoryNamespace,
+  type InventoryPod,
+  type InventoryService,
+} from './inventory';
 import { parseCidr } from './ipv4';
 import type { Selector } from './label-selector';
 import { readPolicySpec, type AppliedTo, type Peer } from './policy-spec';
@@ -15,7 +23,7 @@ import { readPolicySpec, type AppliedTo, type Peer } from './policy-spec';
 export const MAX_LABEL_CLASSES = 12;
 export const MAX_CLUSTERS = 6;
 /** Pods over all clusters: the pairs grow with its square. */
-export const MAX_ENDPOINTS = 36;
+export const MAX_ENDPOINTS = 28;
 
 export interface Representatives {
   readonly inventory: Inventory;
@@ -40,7 +48,7 @@ function collect(definitions: readonly ClusterSet[]) {
     if (p.kind !== 'selector') return;
     addSelector(pod, p.podSelector);
     addSelector(ns, p.namespaceSelector);
-    if ('namespaces' in p && p.namespaces?.kind === 'sameLabels') for (const k of p.namespaces.keys) ns.get(k) ?? ns.set(k, new Set());
+    if ('namespaces' in p && p.namespaces?.kind === 'sameLabels') for (const k of p.namespaces.keys) if (!ns.has(k)) ns.set(k, new Set());
   };
   for (const d of definitions) {
     for (const s of d.spec.services) names.add(s.namespace);
@@ -94,8 +102,10 @@ export function representatives(base: ClusterSet, head: ClusterSet): Representat
   const notes: string[] = [];
   const nsClasses = labelClasses(ns, MAX_LABEL_CLASSES);
   const podClasses = labelClasses(pod, MAX_LABEL_CLASSES);
-  if (nsClasses.total > MAX_LABEL_CLASSES) notes.push(`the selectors cut ${nsClasses.total} Namespace label classes; the first ${MAX_LABEL_CLASSES} are analysed (pass --inventory for every Pod)`);
-  if (podClasses.total > MAX_LABEL_CLASSES) notes.push(`the selectors cut ${podClasses.total} Pod label classes; the first ${MAX_LABEL_CLASSES} are analysed (pass --inventory for every Pod)`);
+  if (nsClasses.total > MAX_LABEL_CLASSES)
+    notes.push(`the selectors cut ${nsClasses.total} Namespace label classes; the first ${MAX_LABEL_CLASSES} are analysed (pass --inventory for every Pod)`);
+  if (podClasses.total > MAX_LABEL_CLASSES)
+    notes.push(`the selectors cut ${podClasses.total} Pod label classes; the first ${MAX_LABEL_CLASSES} are analysed (pass --inventory for every Pod)`);
   // one or two clusters of each kind, over both revisions
   const chosen = new Map<string, string[]>();
   const members = new Map<string, number>();
@@ -148,7 +158,9 @@ export function representatives(base: ClusterSet, head: ClusterSet): Representat
       }
     clusters.set(id, { clusterID: id, namespaces, networkPolicies: [] });
   }
-  const alike = [...chosen.entries()].filter(([k]) => (members.get(k) ?? 0) > 2).map(([k, l]) => `${l.join(' and ')} stand for ${members.get(k)!} clusters alike`);
+  const alike = [...chosen.entries()]
+    .filter(([k]) => (members.get(k) ?? 0) > 2)
+    .map(([k, l]) => `${l.join(' and ')} stand for ${members.get(k)!} clusters alike`);
   notes.push(
     'representative endpoints (no --inventory): Pods and Namespaces named by their labels, Kubernetes NetworkPolicies and member-local policies assumed absent',
     ...alike,

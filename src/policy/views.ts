@@ -13,8 +13,7 @@ export interface Subject {
  * Pod CIDRs of its cluster, so a CIDR outside them still decides), or none (no address at all).
  */
 export type Address =
-  | { readonly kind: 'ip'; readonly ip: number; readonly text: string }
-  | { readonly kind: 'unknown'; readonly reason: string; readonly within: readonly Cidr[] };
+  { readonly kind: 'ip'; readonly ip: number; readonly text: string } | { readonly kind: 'unknown'; readonly reason: string; readonly within: readonly Cidr[] };
 
 export interface PeerPod {
   readonly cluster: string;

@@ -44,7 +44,16 @@ const READS_DEFINITIONS: readonly { command: string; args: readonly string[]; co
   { command: 'plan', args: ['--live', GUIDE], code: 0, stdout: /3 changes: 0 destructive, 0 disruptive, 3 rollout/ },
   {
     command: 'connections',
-    args: ['--inventory', resolve('examples/inventory/test-clusterset.yaml'), '--from', 'test-cluster-east/shop/web', '--to', 'test-cluster-east/shop/web', '--port', 'TCP/80'],
+    args: [
+      '--inventory',
+      resolve('examples/inventory/test-clusterset.yaml'),
+      '--from',
+      'test-cluster-east/shop/web',
+      '--to',
+      'test-cluster-east/shop/web',
+      '--port',
+      'TCP/80',
+    ],
     code: 0,
     stdout: /^test-cluster-east\/shop\/web → test-cluster-east\/shop\/web TCP\/80: /,
   },

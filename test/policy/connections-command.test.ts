@@ -15,7 +15,18 @@ const INVENTORY = 'examples/inventory/test-clusterset.yaml';
 
 describe('clusterset connections', () => {
   test('one query in text: both directions explained', async () => {
-    const r = await runCli(['connections', DEFINITION, '--inventory', INVENTORY, '--from', 'test-cluster-east/shop/web', '--to', 'test-cluster-east/kube-system/service/kube-dns', '--port', 'UDP/53']);
+    const r = await runCli([
+      'connections',
+      DEFINITION,
+      '--inventory',
+      INVENTORY,
+      '--from',
+      'test-cluster-east/shop/web',
+      '--to',
+      'test-cluster-east/kube-system/service/kube-dns',
+      '--port',
+      'UDP/53',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
@@ -61,11 +72,22 @@ describe('clusterset connections', () => {
   });
 
   test.each([
-    ['labels not strings', "      - { name: shop, labels: { org: 1 } }", 'the label org is not a string'],
+    ['labels not strings', '      - { name: shop, labels: { org: 1 } }', 'the label org is not a string'],
     ['a Pod ip that is not IPv4', "      - { name: shop, pods: [{ name: web, labels: {}, ip: 'fe80::1' }] }", 'is not an IPv4 address'],
     ['a port outside 1-65535', '      - { name: shop, services: [{ name: s, selector: {}, ports: [{ port: 70000 }] }] }', 'port must be 1-65535'],
   ])('inventory: %s is a diagnostic at its line', async (_, line, message) => {
-    const inv = file('inv.yaml', ['apiVersion: antrea-clusterset/v1alpha1', 'kind: ClusterSetInventory', 'clusters:', '  - clusterID: test-cluster-east', '    namespaces:', line, ''].join('\n'));
+    const inv = file(
+      'inv.yaml',
+      [
+        'apiVersion: antrea-clusterset/v1alpha1',
+        'kind: ClusterSetInventory',
+        'clusters:',
+        '  - clusterID: test-cluster-east',
+        '    namespaces:',
+        line,
+        '',
+      ].join('\n'),
+    );
     const r = await runCli(['connections', DEFINITION, '--inventory', inv, '--from', 'test-cluster-east/shop/web', '--to', 'ip/1.1.1.1', '--port', 'TCP/1']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('inventory');
@@ -79,7 +101,12 @@ describe('clusterset connections', () => {
         apiVersion: 'v1',
         kind: 'List',
         items: [
-          { apiVersion: 'multicluster.crd.antrea.io/v1alpha2', kind: 'ClusterSet', metadata: { name: 'test-clusterset', namespace: 'kube-system' }, spec: { clusterID: 'test-cluster-east' } },
+          {
+            apiVersion: 'multicluster.crd.antrea.io/v1alpha2',
+            kind: 'ClusterSet',
+            metadata: { name: 'test-clusterset', namespace: 'kube-system' },
+            spec: { clusterID: 'test-cluster-east' },
+          },
           { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop', labels: { org: 'a' } } },
           { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } },
           { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'shop', labels: { app: 'web' } }, status: { podIP: '10.10.2.5' } },
@@ -87,7 +114,20 @@ describe('clusterset connections', () => {
         ],
       }),
     );
-    const r = await runCli(['connections', DEFINITION, '--inventory', dump, '--from', 'test-cluster-east/shop/web', '--to', 'test-cluster-east/other/db', '--port', 'TCP/5432', '--format', 'json']);
+    const r = await runCli([
+      'connections',
+      DEFINITION,
+      '--inventory',
+      dump,
+      '--from',
+      'test-cluster-east/shop/web',
+      '--to',
+      'test-cluster-east/other/db',
+      '--port',
+      'TCP/5432',
+      '--format',
+      'json',
+    ]);
     expect(r.stderr).toBe('');
     const [a] = JSON.parse(r.stdout) as { verdict: string; ingress: { rule: string } }[];
     // strict-namespace-isolation: another Namespace is dropped

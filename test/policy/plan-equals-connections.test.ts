@@ -24,9 +24,13 @@ const peer = fc.constantFrom<unknown>(
 );
 const ports = fc.option(
   fc.array(
-    fc.record({ protocol: fc.constantFrom('TCP', 'UDP'), port: fc.constantFrom(53, 80, 8000, 8080), endPort: fc.option(fc.constantFrom(81, 8999), { nil: undefined }) }).map((p) =>
-      p.endPort !== undefined && p.endPort >= p.port ? p : { protocol: p.protocol, port: p.port },
-    ),
+    fc
+      .record({
+        protocol: fc.constantFrom('TCP', 'UDP'),
+        port: fc.constantFrom(53, 80, 8000, 8080),
+        endPort: fc.option(fc.constantFrom(81, 8999), { nil: undefined }),
+      })
+      .map((p) => (p.endPort !== undefined && p.endPort >= p.port ? p : { protocol: p.protocol, port: p.port })),
     { minLength: 1, maxLength: 2 },
   ),
   { nil: undefined },
@@ -40,7 +44,11 @@ const rule = (key: 'from' | 'to') =>
 const policy = fc.record({
   tier: fc.constantFrom('securityops', 'application', 'baseline'),
   priority: fc.integer({ min: 1, max: 3 }),
-  appliedTo: fc.constantFrom<unknown[]>([{ namespaceSelector: {} }], [{ podSelector: { matchLabels: { app: 'api' } } }], [{ namespaceSelector: { matchLabels: { org: 'a' } } }]),
+  appliedTo: fc.constantFrom<unknown[]>(
+    [{ namespaceSelector: {} }],
+    [{ podSelector: { matchLabels: { app: 'api' } } }],
+    [{ namespaceSelector: { matchLabels: { org: 'a' } } }],
+  ),
   ingress: fc.array(rule('from'), { maxLength: 2 }),
   egress: fc.array(rule('to'), { maxLength: 2 }),
 });
@@ -56,9 +64,16 @@ test('plan connections == pairs whose connections answer differs', () => {
       const before = buildWorld(base, inventory);
       const after = buildWorld(head, inventory);
       const pods: Endpoint[] = [];
-      for (const [id, c] of inventory.clusters) for (const ns of c.namespaces.values()) for (const p of ns.pods) pods.push({ kind: 'pod', cluster: id, namespace: ns.name, name: p.name });
+      for (const [id, c] of inventory.clusters)
+        for (const ns of c.namespaces.values()) for (const p of ns.pods) pods.push({ kind: 'pod', cluster: id, namespace: ns.name, name: p.name });
       const targets: { to: Endpoint; ports: [string, number][] }[] = [
-        ...pods.map((to) => ({ to, ports: PORTS.flatMap((p): [string, number][] => [['TCP', p], ['UDP', p]]) })),
+        ...pods.map((to) => ({
+          to,
+          ports: PORTS.flatMap((p): [string, number][] => [
+            ['TCP', p],
+            ['UDP', p],
+          ]),
+        })),
         { to: { kind: 'mcs', namespace: 'pay', name: 'api', exporter: 'west' }, ports: [['TCP', 8080]] },
         { to: { kind: 'service', cluster: 'west', namespace: 'pay', name: 'api' }, ports: [['TCP', 8080]] },
         { to: { kind: 'service', cluster: 'east', namespace: 'kube-system', name: 'kube-dns' }, ports: [['UDP', 53]] },

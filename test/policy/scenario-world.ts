@@ -1,5 +1,12 @@
 import { ClusterSetSchema, type ClusterSet, type ClusterSetInput } from '../../src/model/clusterset';
-import { namespaceLabels, type Inventory, type InventoryCluster, type InventoryPod, type InventoryService, type KubernetesNetworkPolicy } from '../../src/policy/inventory';
+import {
+  namespaceLabels,
+  type Inventory,
+  type InventoryCluster,
+  type InventoryPod,
+  type InventoryService,
+  type KubernetesNetworkPolicy,
+} from '../../src/policy/inventory';
 
 type Policy = ClusterSetInput['spec']['policies'] extends (infer P)[] | undefined ? P : never;
 
@@ -8,7 +15,10 @@ type Policy = ClusterSetInput['spec']['policies'] extends (infer P)[] | undefine
  * stretched policy and Pod-to-Pod on, Service `pay/api` exported from west; the policies and
  * anything else as each scenario states.
  */
-export function scenarioDefinition(policies: readonly Policy[], extra: { tiers?: ClusterSetInput['spec']['tiers']; network?: Record<string, unknown>; clusters?: unknown[]; services?: unknown[] } = {}): ClusterSet {
+export function scenarioDefinition(
+  policies: readonly Policy[],
+  extra: { tiers?: ClusterSetInput['spec']['tiers']; network?: Record<string, unknown>; clusters?: unknown[]; services?: unknown[] } = {},
+): ClusterSet {
   return ClusterSetSchema.parse({
     apiVersion: 'antrea-clusterset/v1alpha1',
     kind: 'ClusterSetDefinition',
@@ -40,7 +50,10 @@ export function cluster(clusterID: string, namespaces: Record<string, NsInput>, 
   return {
     clusterID,
     namespaces: new Map(
-      Object.entries(namespaces).map(([name, n]) => [name, { name, labels: namespaceLabels(name, n.labels ?? {}), pods: n.pods ?? [], services: n.services ?? [] }]),
+      Object.entries(namespaces).map(([name, n]) => [
+        name,
+        { name, labels: namespaceLabels(name, n.labels ?? {}), pods: n.pods ?? [], services: n.services ?? [] },
+      ]),
     ),
     ...(networkPolicies !== 'unknown' && { networkPolicies }),
   };
@@ -55,7 +68,13 @@ export function scenarioInventory(over: { east?: InventoryCluster; west?: Invent
   const east =
     over.east ??
     cluster('east', {
-      shop: { labels: { org: 'a', role: 'tenant' }, pods: [{ name: 'web', labels: { app: 'web' }, ip: '10.10.1.5' }, { name: 'cart', labels: { app: 'cart' }, ip: '10.10.1.6' }] },
+      shop: {
+        labels: { org: 'a', role: 'tenant' },
+        pods: [
+          { name: 'web', labels: { app: 'web' }, ip: '10.10.1.5' },
+          { name: 'cart', labels: { app: 'cart' }, ip: '10.10.1.6' },
+        ],
+      },
       'kube-system': {
         pods: [{ name: 'coredns', labels: { 'k8s-app': 'kube-dns' }, ip: '10.10.0.2' }],
         services: [{ name: 'kube-dns', selector: { 'k8s-app': 'kube-dns' }, ports: [{ port: 53, protocol: 'UDP', targetPort: 53 }], clusterIP: '10.96.0.10' }],
@@ -67,10 +86,18 @@ export function scenarioInventory(over: { east?: InventoryCluster; west?: Invent
     cluster('west', {
       pay: {
         labels: { org: 'b', role: 'tenant' },
-        pods: [{ name: 'api', labels: { app: 'api' }, ip: '10.20.1.5' }, { name: 'worker', labels: { app: 'worker' }, ip: '10.20.1.6' }],
+        pods: [
+          { name: 'api', labels: { app: 'api' }, ip: '10.20.1.5' },
+          { name: 'worker', labels: { app: 'worker' }, ip: '10.20.1.6' },
+        ],
         services: [{ name: 'api', selector: { app: 'api' }, ports: [{ port: 8080, protocol: 'TCP', targetPort: 8080 }], clusterIP: '10.112.0.50' }],
       },
       shop: { labels: { org: 'a' }, pods: [{ name: 'web', labels: { app: 'web' }, ip: '10.20.2.5' }] },
     });
-  return { clusters: new Map([['east', east], ['west', west]]) };
+  return {
+    clusters: new Map([
+      ['east', east],
+      ['west', west],
+    ]),
+  };
 }

@@ -8,7 +8,12 @@ import { scenarioInventory } from './scenario-world';
 
 const inventoryOf = (s: Scenario) => s.inventory ?? scenarioInventory();
 const answer = (s: Scenario) =>
-  evaluateConnection(buildWorld(s.definition, inventoryOf(s)), parseEndpoint(s.from) as Endpoint, parseEndpoint(s.to) as Endpoint, parsePort(s.port) as PortWord);
+  evaluateConnection(
+    buildWorld(s.definition, inventoryOf(s)),
+    parseEndpoint(s.from) as Endpoint,
+    parseEndpoint(s.to) as Endpoint,
+    parsePort(s.port) as PortWord,
+  );
 
 describe.each(SCENARIOS)('$name ($cites)', (s) => {
   test('connections gives the verdict Antrea would', () => {
@@ -20,18 +25,21 @@ describe.each(SCENARIOS)('$name ($cites)', (s) => {
   test('plan, from the same definition without policies, reports the pair as the verdict says', () => {
     const base = { ...s.definition, spec: { ...s.definition.spec, policies: [] } };
     const inventory = inventoryOf(s);
-    const before = evaluateConnection(buildWorld(base, inventory), parseEndpoint(s.from) as Endpoint, parseEndpoint(s.to) as Endpoint, parsePort(s.port) as PortWord);
+    const before = evaluateConnection(
+      buildWorld(base, inventory),
+      parseEndpoint(s.from) as Endpoint,
+      parseEndpoint(s.to) as Endpoint,
+      parsePort(s.port) as PortWord,
+    );
     const port = parsePort(s.port) as PortWord;
     const covering = connectionChanges(base, s.definition, inventory).filter((c) => {
       if (c.from !== s.from || c.to !== s.to) return false;
       const m = /^(\w+)\/(\d+)(?:-(\d+))?$/.exec(c.ports)!;
       return m[1] === port.protocol && Number(m[2]) <= port.port && port.port <= Number(m[3] ?? m[2]);
     });
+    // one entry at most; with one, it ends at the scenario's verdict; without, nothing changed
     expect(covering.length).toBeLessThanOrEqual(1);
-    const changed = before.verdict !== s.verdict || s.rule !== undefined;
     if (covering[0]) expect(covering[0].after.verdict).toBe(s.verdict);
     else expect(before.verdict).toBe(s.verdict);
-    if (before.verdict !== s.verdict) expect(covering).toHaveLength(1);
-    void changed;
   });
 });

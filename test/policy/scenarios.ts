@@ -44,7 +44,8 @@ const PEER = 'pkg/controller/networkpolicy/crd_utils.go toAntreaPeerForCRD';
 const SVC_REF = 'pkg/controller/networkpolicy/crd_utils.go svcRefToPeerForCRD (ClusterSet scope → antrea-mc-<name>, dropped without stretched policy)';
 const PORTS = 'pkg/controller/networkpolicy/crd_utils.go toAntreaServicesForCRD (port, endPort, protocols)';
 const IMPORT = 'multicluster/controllers/multicluster/member acnp_resourceimport_controller.go (antrea-mc-<name> only where the Tier exists)';
-const MC_SVC = 'multicluster/controllers/multicluster/member resourceimport_controller.go (antrea-mc-<svc> Endpoints: the exporter ClusterIP); docs/multicluster/user-guide.md (traffic through the Gateways)';
+const MC_SVC =
+  'multicluster/controllers/multicluster/member resourceimport_controller.go (antrea-mc-<svc> Endpoints: the exporter ClusterIP); docs/multicluster/user-guide.md (traffic through the Gateways)';
 const K8S = 'Kubernetes NetworkPolicy isolation (networking.k8s.io/v1) installed by pkg/agent/openflow before the Baseline tables';
 
 const W = 'east/shop/web';
@@ -55,7 +56,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'a SecurityOps Allow decides before an Application Drop',
     cites: PRIORITY,
-    definition: scenarioDefinition([ingressPolicy('app-drop', 'application', 1, [from(everyoneAnywhere, 'Drop')]), ingressPolicy('sec-allow', 'securityops', 9, [from(everyoneAnywhere, 'Allow')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('app-drop', 'application', 1, [from(everyoneAnywhere, 'Drop')]),
+      ingressPolicy('sec-allow', 'securityops', 9, [from(everyoneAnywhere, 'Allow')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -65,7 +69,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'Emergency (50) before NetworkOps (150)',
     cites: PRIORITY,
-    definition: scenarioDefinition([ingressPolicy('net-allow', 'networkops', 1, [from(everyoneAnywhere, 'Allow')]), ingressPolicy('em-drop', 'emergency', 9, [from(everyoneAnywhere, 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('net-allow', 'networkops', 1, [from(everyoneAnywhere, 'Allow')]),
+      ingressPolicy('em-drop', 'emergency', 9, [from(everyoneAnywhere, 'Drop')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -75,9 +82,15 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'a custom Tier at 40 runs before Emergency',
     cites: `${PRIORITY}; getTierPriority (crd_utils.go)`,
-    definition: scenarioDefinition([ingressPolicy('em-drop', 'emergency', 1, [from(everyoneAnywhere, 'Drop')]), ingressPolicy('custom-allow', 'early', 1, [from(everyoneAnywhere, 'Allow')])], {
-      tiers: [{ name: 'early', priority: 40 }],
-    }),
+    definition: scenarioDefinition(
+      [
+        ingressPolicy('em-drop', 'emergency', 1, [from(everyoneAnywhere, 'Drop')]),
+        ingressPolicy('custom-allow', 'early', 1, [from(everyoneAnywhere, 'Allow')]),
+      ],
+      {
+        tiers: [{ name: 'early', priority: 40 }],
+      },
+    ),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -86,9 +99,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'a custom Tier at 60 runs after Emergency',
     cites: PRIORITY,
-    definition: scenarioDefinition([ingressPolicy('em-drop', 'emergency', 1, [from(everyoneAnywhere, 'Drop')]), ingressPolicy('custom-allow', 'late', 1, [from(everyoneAnywhere, 'Allow')])], {
-      tiers: [{ name: 'late', priority: 60 }],
-    }),
+    definition: scenarioDefinition(
+      [ingressPolicy('em-drop', 'emergency', 1, [from(everyoneAnywhere, 'Drop')]), ingressPolicy('custom-allow', 'late', 1, [from(everyoneAnywhere, 'Allow')])],
+      {
+        tiers: [{ name: 'late', priority: 60 }],
+      },
+    ),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -110,7 +126,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'policy priority 1 before 2 in one Tier',
     cites: PRIORITY,
-    definition: scenarioDefinition([ingressPolicy('second', 'application', 2, [from(everyoneAnywhere, 'Allow')]), ingressPolicy('first', 'application', 1, [from(everyoneAnywhere, 'Reject')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('second', 'application', 2, [from(everyoneAnywhere, 'Allow')]),
+      ingressPolicy('first', 'application', 1, [from(everyoneAnywhere, 'Reject')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -130,7 +149,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'equal Tier and policy priority with different actions is indeterminate',
     cites: `${PRIORITY}: equal Priority, one OpenFlow priority`,
-    definition: scenarioDefinition([ingressPolicy('a', 'application', 5, [from(everyoneAnywhere, 'Allow')]), ingressPolicy('b', 'application', 5, [from(everyoneAnywhere, 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('a', 'application', 5, [from(everyoneAnywhere, 'Allow')]),
+      ingressPolicy('b', 'application', 5, [from(everyoneAnywhere, 'Drop')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -139,7 +161,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'equal priorities with the same action decide (the order does not matter)',
     cites: PRIORITY,
-    definition: scenarioDefinition([ingressPolicy('a', 'application', 5, [from(everyoneAnywhere, 'Drop')]), ingressPolicy('b', 'application', 5, [from(everyoneAnywhere, 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('a', 'application', 5, [from(everyoneAnywhere, 'Drop')]),
+      ingressPolicy('b', 'application', 5, [from(everyoneAnywhere, 'Drop')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -171,7 +196,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'Pass skips the remaining non-Baseline rules: an Application Drop does not apply',
     cites: PASS,
-    definition: scenarioDefinition([ingressPolicy('pass', 'securityops', 1, [from(everyoneAnywhere, 'Pass')]), ingressPolicy('drop', 'application', 1, [from(everyoneAnywhere, 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('pass', 'securityops', 1, [from(everyoneAnywhere, 'Pass')]),
+      ingressPolicy('drop', 'application', 1, [from(everyoneAnywhere, 'Drop')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -181,7 +209,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'Pass goes on to Baseline: a Baseline Drop applies',
     cites: `${PASS}; ${BASELINE}`,
-    definition: scenarioDefinition([ingressPolicy('pass', 'securityops', 1, [from(everyoneAnywhere, 'Pass')]), ingressPolicy('base', 'baseline', 1, [from(everyoneAnywhere, 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('pass', 'securityops', 1, [from(everyoneAnywhere, 'Pass')]),
+      ingressPolicy('base', 'baseline', 1, [from(everyoneAnywhere, 'Drop')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -297,7 +328,11 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'a ClusterSet-scoped peer matches another member by Namespace and Pod labels',
     cites: `${PEER} (LabelIdentities)`,
-    definition: scenarioDefinition([ingressPolicy('cs-drop', 'securityops', 1, [from([{ namespaceSelector: { matchLabels: { org: 'a' } }, podSelector: { matchLabels: { app: 'web' } }, scope: 'ClusterSet' }], 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('cs-drop', 'securityops', 1, [
+        from([{ namespaceSelector: { matchLabels: { org: 'a' } }, podSelector: { matchLabels: { app: 'web' } }, scope: 'ClusterSet' }], 'Drop'),
+      ]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -306,7 +341,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'a ClusterSet-scoped peer whose labels differ does not match',
     cites: PEER,
-    definition: scenarioDefinition([ingressPolicy('cs-drop', 'securityops', 1, [from([{ namespaceSelector: { matchLabels: { org: 'b' } }, scope: 'ClusterSet' }], 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('cs-drop', 'securityops', 1, [from([{ namespaceSelector: { matchLabels: { org: 'b' } }, scope: 'ClusterSet' }], 'Drop')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -315,7 +352,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'without stretched policy the ClusterSet scope is ignored',
     cites: `${PEER} (n.stretchNPEnabled)`,
-    definition: scenarioDefinition([ingressPolicy('cs-drop', 'securityops', 1, [from(everyoneAnywhere, 'Drop')])], { network: { stretchedNetworkPolicy: false } }),
+    definition: scenarioDefinition([ingressPolicy('cs-drop', 'securityops', 1, [from(everyoneAnywhere, 'Drop')])], {
+      network: { stretchedNetworkPolicy: false },
+    }),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -324,7 +363,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'egress to selectors never match another cluster’s Pods, even with scope',
     cites: PEER,
-    definition: scenarioDefinition([egressPolicy('no-api', 'securityops', 1, [to([{ podSelector: { matchLabels: { app: 'api' } }, scope: 'ClusterSet' }], 'Drop')])]),
+    definition: scenarioDefinition([
+      egressPolicy('no-api', 'securityops', 1, [to([{ podSelector: { matchLabels: { app: 'api' } }, scope: 'ClusterSet' }], 'Drop')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -342,7 +383,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'namespaces match Self with ClusterSet scope: the same Namespace name in another member',
     cites: `${PEER}; crdv1beta1.NamespaceMatchSelf`,
-    definition: scenarioDefinition([ingressPolicy('self', 'securityops', 1, [from([{ namespaces: { match: 'Self' }, scope: 'ClusterSet' }], 'Allow'), from(everyoneAnywhere, 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('self', 'securityops', 1, [from([{ namespaces: { match: 'Self' }, scope: 'ClusterSet' }], 'Allow'), from(everyoneAnywhere, 'Drop')]),
+    ]),
     from: W,
     to: 'west/shop/web',
     port: 'TCP/80',
@@ -351,7 +394,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'namespaces match Self: another Namespace is not Self',
     cites: `${PEER}; crdv1beta1.NamespaceMatchSelf`,
-    definition: scenarioDefinition([ingressPolicy('self', 'securityops', 1, [from([{ namespaces: { match: 'Self' }, scope: 'ClusterSet' }], 'Allow'), from(everyoneAnywhere, 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('self', 'securityops', 1, [from([{ namespaces: { match: 'Self' }, scope: 'ClusterSet' }], 'Allow'), from(everyoneAnywhere, 'Drop')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -360,7 +405,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'namespaces match Self without scope: the same name in another member is not local',
     cites: PEER,
-    definition: scenarioDefinition([ingressPolicy('self', 'securityops', 1, [from([{ namespaces: { match: 'Self' } }], 'Allow'), from(everyoneAnywhere, 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('self', 'securityops', 1, [from([{ namespaces: { match: 'Self' } }], 'Allow'), from(everyoneAnywhere, 'Drop')]),
+    ]),
     from: W,
     to: 'west/shop/web',
     port: 'TCP/80',
@@ -369,7 +416,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'sameLabels: the Namespaces with the same org',
     cites: `${PEER}; crdv1beta1 PeerNamespaces.SameLabels`,
-    definition: scenarioDefinition([ingressPolicy('same', 'securityops', 1, [from([{ namespaces: { sameLabels: ['org'] }, scope: 'ClusterSet' }], 'Allow'), from(everyoneAnywhere, 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('same', 'securityops', 1, [from([{ namespaces: { sameLabels: ['org'] }, scope: 'ClusterSet' }], 'Allow'), from(everyoneAnywhere, 'Drop')]),
+    ]),
     from: W,
     to: 'west/shop/web',
     port: 'TCP/80',
@@ -378,7 +427,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'sameLabels: another org is dropped',
     cites: PEER,
-    definition: scenarioDefinition([ingressPolicy('same', 'securityops', 1, [from([{ namespaces: { sameLabels: ['org'] }, scope: 'ClusterSet' }], 'Allow'), from(everyoneAnywhere, 'Drop')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('same', 'securityops', 1, [from([{ namespaces: { sameLabels: ['org'] }, scope: 'ClusterSet' }], 'Allow'), from(everyoneAnywhere, 'Drop')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -397,7 +448,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'with endpointIPType PodIP egress sees the backend Pod IP instead',
     cites: MC_SVC,
-    definition: scenarioDefinition([egressPolicy('no-clusterip', 'securityops', 1, [to([{ ipBlock: { cidr: '10.112.0.50/32' } }], 'Drop')])], { network: { endpointIPType: 'PodIP' } }),
+    definition: scenarioDefinition([egressPolicy('no-clusterip', 'securityops', 1, [to([{ ipBlock: { cidr: '10.112.0.50/32' } }], 'Drop')])], {
+      network: { endpointIPType: 'PodIP' },
+    }),
     from: W,
     to: 'mcs/pay/api@west',
     port: 'TCP/8080',
@@ -434,7 +487,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'toServices with scope ClusterSet matches the multi-cluster Service',
     cites: SVC_REF,
-    definition: scenarioDefinition([egressPolicy('no-mcs', 'securityops', 1, [{ action: 'Drop', toServices: [{ name: 'api', namespace: 'pay', scope: 'ClusterSet' }] }])]),
+    definition: scenarioDefinition([
+      egressPolicy('no-mcs', 'securityops', 1, [{ action: 'Drop', toServices: [{ name: 'api', namespace: 'pay', scope: 'ClusterSet' }] }]),
+    ]),
     from: W,
     to: 'mcs/pay/api@west',
     port: 'TCP/8080',
@@ -461,9 +516,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'toServices with scope ClusterSet but stretched policy off is dropped from the rule',
     cites: SVC_REF,
-    definition: scenarioDefinition([egressPolicy('no-mcs', 'securityops', 1, [{ action: 'Drop', toServices: [{ name: 'api', namespace: 'pay', scope: 'ClusterSet' }] }])], {
-      network: { stretchedNetworkPolicy: false },
-    }),
+    definition: scenarioDefinition(
+      [egressPolicy('no-mcs', 'securityops', 1, [{ action: 'Drop', toServices: [{ name: 'api', namespace: 'pay', scope: 'ClusterSet' }] }])],
+      {
+        network: { stretchedNetworkPolicy: false },
+      },
+    ),
     from: W,
     to: 'mcs/pay/api@west',
     port: 'TCP/8080',
@@ -478,17 +536,17 @@ export const SCENARIOS: readonly Scenario[] = [
       ['TCP/9000', 'allowed'],
       ['UDP/8080', 'allowed'],
     ] as const
-  ).map(
-    ([port, verdict]): Scenario => ({
-      name: `port 8000 endPort 8999 TCP against ${port}`,
-      cites: PORTS,
-      definition: scenarioDefinition([ingressPolicy('range', 'securityops', 1, [from(everyoneAnywhere, 'Drop', { ports: [{ protocol: 'TCP', port: 8000, endPort: 8999 }] })])]),
-      from: W,
-      to: API,
-      port,
-      verdict,
-    }),
-  ),
+  ).map(([port, verdict]): Scenario => ({
+    name: `port 8000 endPort 8999 TCP against ${port}`,
+    cites: PORTS,
+    definition: scenarioDefinition([
+      ingressPolicy('range', 'securityops', 1, [from(everyoneAnywhere, 'Drop', { ports: [{ protocol: 'TCP', port: 8000, endPort: 8999 }] })]),
+    ]),
+    from: W,
+    to: API,
+    port,
+    verdict,
+  })),
   {
     name: 'a protocols (ICMP) rule does not match TCP',
     cites: PORTS,
@@ -501,7 +559,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'a named port without declared container ports is uncertain',
     cites: PORTS,
-    definition: scenarioDefinition([ingressPolicy('named', 'securityops', 1, [from(everyoneAnywhere, 'Drop', { ports: [{ protocol: 'TCP', port: 'http' }] })])]),
+    definition: scenarioDefinition([
+      ingressPolicy('named', 'securityops', 1, [from(everyoneAnywhere, 'Drop', { ports: [{ protocol: 'TCP', port: 'http' }] })]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
@@ -510,9 +570,16 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'a named port resolves against declared container ports',
     cites: PORTS,
-    definition: scenarioDefinition([ingressPolicy('named', 'securityops', 1, [from(everyoneAnywhere, 'Drop', { ports: [{ protocol: 'TCP', port: 'http' }] })])]),
+    definition: scenarioDefinition([
+      ingressPolicy('named', 'securityops', 1, [from(everyoneAnywhere, 'Drop', { ports: [{ protocol: 'TCP', port: 'http' }] })]),
+    ]),
     inventory: scenarioInventory({
-      west: cluster('west', { pay: { labels: { org: 'b' }, pods: [{ name: 'api', labels: { app: 'api' }, ip: '10.20.1.5', ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }] }] } }),
+      west: cluster('west', {
+        pay: {
+          labels: { org: 'b' },
+          pods: [{ name: 'api', labels: { app: 'api' }, ip: '10.20.1.5', ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }] }],
+        },
+      }),
     }),
     from: W,
     to: API,
@@ -548,7 +615,22 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'a dedicated leader holds no copy',
     cites: IMPORT,
     definition: scenarioDefinition([ingressPolicy('drop', 'securityops', 1, [from(everyone, 'Drop')])]),
-    inventory: { clusters: new Map([...scenarioInventory().clusters, ['hub', cluster('hub', { tools: { pods: [{ name: 'a', labels: {} }, { name: 'b', labels: {} }] } })]]) },
+    inventory: {
+      clusters: new Map([
+        ...scenarioInventory().clusters,
+        [
+          'hub',
+          cluster('hub', {
+            tools: {
+              pods: [
+                { name: 'a', labels: {} },
+                { name: 'b', labels: {} },
+              ],
+            },
+          }),
+        ],
+      ]),
+    },
     from: 'hub/tools/a',
     to: 'hub/tools/b',
     port: 'TCP/80',
@@ -594,7 +676,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'an unknown rule of a Tier after a deciding Drop does not matter',
     cites: PRIORITY,
-    definition: scenarioDefinition([ingressPolicy('drop', 'emergency', 1, [from(everyoneAnywhere, 'Drop')]), ingressPolicy('fqdn', 'application', 1, [from([{ group: 'g' }], 'Allow')])]),
+    definition: scenarioDefinition([
+      ingressPolicy('drop', 'emergency', 1, [from(everyoneAnywhere, 'Drop')]),
+      ingressPolicy('fqdn', 'application', 1, [from([{ group: 'g' }], 'Allow')]),
+    ]),
     from: W,
     to: API,
     port: 'TCP/8080',
