@@ -1,4 +1,5 @@
 import type { Command } from './command';
+import { connections } from './connections';
 import { drift } from './drift';
 import { help } from './help';
 import { importDefinition } from './import';
@@ -10,4 +11,4 @@ import { synth } from './synth';
 import { validate } from './validate';
 
 /** The command table, in the order `clusterset --help` lists it: adding a command is a file and a row. */
-export const COMMANDS: Readonly<Record<string, Command>> = { validate, synth, plan, drift, import: importDefinition, status, schema, init, help };
+export const COMMANDS: Readonly<Record<string, Command>> = { validate, synth, plan, connections, drift, import: importDefinition, status, schema, init, help };

@@ -19,6 +19,12 @@ export const plan: Command = {
       repeatable: true,
       description: 'compare with what runs instead: a cluster dump, a directory of dumps or context:NAME (repeatable; docs/adopt.md)',
     },
+    inventory: {
+      type: 'string',
+      value: 'FILE',
+      repeatable: true,
+      description: 'what runs in the members (a ClusterSetInventory or kubectl dumps): the plan adds the connections the change opens or closes',
+    },
     format: { type: 'string', value: 'text|json|markdown|github', description: 'how the plan is printed (default: text)' },
     help: HELP,
   },
@@ -31,7 +37,13 @@ export const plan: Command = {
     try {
       // loaded only for plan, like synth's modules: validate starts light
       const { runPlan } = await import('../plan/run-plan');
-      result = await runPlan({ cwd: process.cwd(), paths, ...(typeof args.options.base === 'string' && { base: args.options.base }) });
+      const inventory = args.options.inventory;
+      result = await runPlan({
+        cwd: process.cwd(),
+        paths,
+        ...(typeof args.options.base === 'string' && { base: args.options.base }),
+        ...(Array.isArray(inventory) && { inventory: inventory as string[] }),
+      });
     } catch (err) {
       if (err instanceof GitError) throw new UsageError(err.message, 'plan');
       throw err;

@@ -77,6 +77,8 @@ export const DIAGNOSTIC_CODES = [
   'delivery-name-collision',
   // adopting a running ClusterSet (clusterset import, plan --live)
   'live-dump',
+  // policy impact (clusterset connections, plan --inventory)
+  'inventory',
   'unset-value',
   'cluster-in-two-definitions',
   'delivery-name-across-definitions',

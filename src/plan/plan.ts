@@ -5,6 +5,7 @@ import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import type { TransitionFinding } from '../validate/transition';
 import type { ChecklistItem } from './checklist';
 import type { ObjectChange } from './diff-objects';
+import type { ConnectionsReport } from '../policy/plan-connections';
 
 /**
  * Each change of a plan carries one impact class (docs/plan.md):
@@ -64,6 +65,8 @@ export interface Plan {
   readonly objectChanges: readonly ObjectChange[];
   /** the definitions compared, by ClusterSet name (the diagram draws the head and what the base loses) */
   readonly definitions?: { readonly base: ReadonlyMap<string, ClusterSet>; readonly head: ReadonlyMap<string, ClusterSet> };
+  /** the policy impact, by ClusterSet, when the plan was given an inventory (src/policy/plan-connections.ts) */
+  readonly connections?: readonly ConnectionsReport[];
 }
 
 /** One compiled revision: its outputs and the definitions they came from, by ClusterSet name. */

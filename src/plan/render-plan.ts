@@ -6,6 +6,7 @@ import { planIdentifiers } from './plan-identifiers';
 import { checklistMarkdown, checklistText } from './render-checklist';
 import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan';
 import { planDiagram } from './plan-diagram';
+import { connectionsMarkdown, connectionsText } from '../policy/render-connections';
 
 export type PlanFormat = 'text' | 'json' | 'markdown' | 'github';
 export const PLAN_FORMATS: readonly PlanFormat[] = ['text', 'json', 'markdown', 'github'];
@@ -60,6 +61,20 @@ export function renderPlan(format: PlanFormat, plan: Plan, header: PlanHeader): 
             changes: plan.changes,
             checklist: plan.checklist ?? [],
             counts: plan.counts,
+            // the policy impact, one entry per concrete pair (only with an inventory: plans without one read as before)
+            ...(plan.connections && {
+              connections: plan.connections.flatMap((r) =>
+                r.changes.map((c) => ({
+                  clusterSet: r.clusterSet,
+                  from: c.from,
+                  to: c.to,
+                  ports: c.ports,
+                  change: c.change,
+                  before: c.before,
+                  after: c.after,
+                })),
+              ),
+            }),
           },
           null,
           2,
@@ -97,6 +112,8 @@ function renderText(plan: Plan, header: PlanHeader): string {
       if (c.steps?.length) lines.push(`      ${v(stepsTitle(c))}:`, ...c.steps.map((step, i) => `        ${i + 1}. ${v(step)}`));
     }
     lines.push(...checklistText(plan.checklist, cs));
+    const connections = plan.connections?.find((r) => r.clusterSet === cs);
+    if (connections) lines.push(...connectionsText(connections).map(v));
     const counts = countText(plan, cs);
     if (counts.length > 0) lines.push('  objects (+ added, ~ changed, - removed):', ...counts.map((l) => `    ${v(l)}`));
     lines.push('');
@@ -149,6 +166,7 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
       ...(diagram ? [diagram, ''] : []),
       ...body,
       ...(compact ? [] : checklistMarkdown(plan.checklist, cs)),
+      ...(compact ? [] : connectionsMarkdown(plan.connections?.find((r) => r.clusterSet === cs))),
       ...(counts.length > 0 ? ['', 'objects (+ added, ~ changed, - removed):', '', ...counts] : []),
       '',
       '</details>',

@@ -18,6 +18,10 @@ export interface PlanOptions {
   readonly paths: readonly string[];
   /** git revision to compare with; default: the merge base with the default branch */
   readonly base?: string;
+  /** inventory files for the Connections section (src/policy/); without any, representative endpoints */
+  readonly inventory?: readonly string[];
+  /** false: no Connections section (the bench's measure of the plan without it) */
+  readonly policyImpact?: boolean;
 }
 
 export interface PlanResult {
@@ -80,7 +84,13 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
       base: definitionsOf(baseResult, rename),
       head: definitionsOf(headResult, (f) => relative(options.cwd, resolve(f)).split('\\').join('/')),
     };
-    const plan = planChanges({ outputs: outputs[0]!.outputs, definitions: definitions.base }, { outputs: outputs[1]!.outputs, definitions: definitions.head });
+    let plan = planChanges({ outputs: outputs[0]!.outputs, definitions: definitions.base }, { outputs: outputs[1]!.outputs, definitions: definitions.head });
+    if (options.policyImpact !== false) {
+      const { withConnections } = await import('./policy-impact');
+      const connected = withConnections(plan, options.inventory ?? [], diagnostics);
+      if (!connected) return { base, head: 'work tree', header, diagnostics, sources };
+      plan = connected;
+    }
     // what the clusters refuse: at its line in the head file (or the base file, for what the change removed)
     diagnostics.push(...findingDiagnostics(plan.findings, definitions.base, definitions.head, base));
     return { base, head: 'work tree', header, diagnostics, sources, plan };

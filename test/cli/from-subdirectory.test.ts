@@ -45,6 +45,21 @@ const READS_DEFINITIONS: readonly { command: string; args: readonly string[]; co
   { command: 'synth', args: ['--check'], code: 1, stdout: /^$/ }, // no dist/ yet: stale, named below
   { command: 'plan', args: ['--base', 'HEAD~1'], code: 0, stdout: /\[disruptive\] Gateway of demo-cluster-member2 moves from cl2-node1 to cl2-node2/ },
   { command: 'plan', args: ['--live', GUIDE], code: 0, stdout: /3 changes: 0 destructive, 0 disruptive, 3 rollout/ },
+  {
+    command: 'connections',
+    args: [
+      '--inventory',
+      resolve('examples/inventory/test-clusterset.yaml'),
+      '--from',
+      'test-cluster-east/shop/web',
+      '--to',
+      'test-cluster-east/shop/web',
+      '--port',
+      'TCP/80',
+    ],
+    code: 0,
+    stdout: /^test-cluster-east\/shop\/web → test-cluster-east\/shop\/web TCP\/80: /,
+  },
   // no objects saved: every check fails, but on the clusters of both definitions
   { command: 'status', args: ['--from', '../../saved'], code: 1, stdout: /demo-clusterset {2}demo-cluster-leader[^]*test-clusterset {2}test-cluster-north/ },
 ];

@@ -52,6 +52,7 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'image-digest-version': 'error',
   'leader-credentials-collision': 'error',
   'policy-export-name-duplicate': 'error',
+  inventory: 'error',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

@@ -1,0 +1,262 @@
+import { isActiveMember } from '../model/effective';
+import { endpointWords, portWords, type Endpoint, type PortWord } from './endpoint';
+import { evaluateDirection, type DirectionResult, type DirectionVerdict } from './evaluate-direction';
+import type { InventoryNamespace, InventoryPod, InventoryService } from './inventory';
+import { parseIPv4 } from './ipv4';
+import type { Address, PeerPod, PeerView, Subject } from './views';
+import type { ClusterState, World } from './world';
+
+export type Verdict = DirectionVerdict | 'no-path';
+export const VERDICTS: readonly Verdict[] = ['allowed', 'dropped', 'rejected', 'uncertain', 'indeterminate', 'no-path'];
+
+export interface DirectionAnswer extends DirectionResult {
+  /** the cluster whose rules decide; absent when the end is outside the ClusterSet or there is no path */
+  readonly cluster?: string;
+}
+
+/** One answer of `clusterset connections` (the `--format json` object). */
+export interface Answer {
+  readonly from: string;
+  readonly to: string;
+  readonly port: string;
+  readonly verdict: Verdict;
+  readonly egress: DirectionAnswer;
+  readonly ingress: DirectionAnswer;
+  readonly reason?: string;
+  /** the backend Pod the answer was evaluated against, for a Service */
+  readonly backend?: string;
+}
+
+interface End {
+  readonly state: ClusterState;
+  readonly subject: Subject;
+  readonly view: PeerView;
+}
+
+/** One way the connection can go: a Service has one per backend Pod. */
+interface Leg {
+  readonly backend?: string;
+  /** undefined: the source is outside the ClusterSet, no egress rules apply */
+  readonly egress?: End;
+  /** undefined: the destination is outside the ClusterSet */
+  readonly ingress?: End;
+  /** the leg cannot be evaluated: a named targetPort without container ports */
+  readonly uncertain?: string;
+}
+
+const OUTSIDE_SOURCE: DirectionAnswer = { verdict: 'allowed', rule: 'default', reason: 'the source is outside the ClusterSet: no egress rules apply' };
+const OUTSIDE_DESTINATION: DirectionAnswer = {
+  verdict: 'allowed',
+  rule: 'default',
+  reason: 'the destination is outside the ClusterSet: no ingress rules apply',
+};
+const NO_PATH: DirectionAnswer = { verdict: 'no-path' as DirectionVerdict, rule: 'none' };
+
+const ip = (text: string): Address => ({ kind: 'ip', ip: parseIPv4(text)!, text });
+const podAddress = (state: ClusterState, ns: InventoryNamespace, pod: InventoryPod): Address =>
+  pod.ip !== undefined && parseIPv4(pod.ip) !== undefined
+    ? ip(pod.ip)
+    : { kind: 'unknown', reason: `Pod ${state.cluster.clusterID}/${ns.name}/${pod.name} has no ip in the inventory`, within: state.podCIDRs };
+
+const stretched = (s: ClusterState) => isActiveMember(s.cluster) && s.cluster.network.stretchedNetworkPolicy;
+
+/** A Pod as the rules of `evaluating` see it: local, or another member's Pod with its label identity. */
+function peerPod(evaluating: ClusterState, owner: ClusterState, namespace: InventoryNamespace, pod: InventoryPod): PeerPod {
+  const local = evaluating === owner;
+  return { cluster: owner.cluster.clusterID, namespace, pod, local, labelIdentity: !local && stretched(owner) && stretched(evaluating) };
+}
+
+type Found<T> = T | { readonly noPath: string };
+const isNoPath = <T>(f: Found<T>): f is { readonly noPath: string } => typeof f === 'object' && f !== null && 'noPath' in f;
+
+function findPod(world: World, cluster: string, namespace: string, name: string): Found<{ state: ClusterState; ns: InventoryNamespace; pod: InventoryPod }> {
+  const state = world.clusters.get(cluster);
+  if (!state) return { noPath: `cluster ${cluster} is not in the definition` };
+  if (!state.inventory) return { noPath: `cluster ${cluster} is not in the inventory` };
+  const ns = state.inventory.namespaces.get(namespace);
+  const pod = ns?.pods.find((p) => p.name === name);
+  if (!ns || !pod) return { noPath: `the inventory has no Pod ${cluster}/${namespace}/${name}` };
+  return { state, ns, pod };
+}
+
+function findService(
+  world: World,
+  cluster: string,
+  namespace: string,
+  name: string,
+): Found<{ state: ClusterState; ns: InventoryNamespace; service: InventoryService }> {
+  const state = world.clusters.get(cluster);
+  if (!state?.inventory) return { noPath: `cluster ${cluster} is not in the ${state ? 'inventory' : 'definition'}` };
+  const ns = state.inventory.namespaces.get(namespace);
+  const service = ns?.services.find((s) => s.name === name);
+  if (!ns || !service) return { noPath: `the inventory has no Service ${cluster}/${namespace}/${name}` };
+  return { state, ns, service };
+}
+
+/** Cross-cluster traffic needs both clusters in the ClusterSet with a Gateway each. */
+function crossPath(a: ClusterState, b: ClusterState, podToPod: boolean): string | undefined {
+  for (const s of [a, b]) {
+    if (!isActiveMember(s.cluster)) return `${s.cluster.clusterID} is not an active member of the ClusterSet`;
+    if (!s.gateway) return `${s.cluster.clusterID} has no Gateway`;
+    if (podToPod && !s.cluster.network.podToPodConnectivity) return `${s.cluster.clusterID} does not route Pod-to-Pod traffic (podToPodConnectivity is off)`;
+  }
+  return undefined;
+}
+
+/** The Service's backends and the container port each serves `port` on. */
+function backends(ns: InventoryNamespace, service: InventoryService, port: PortWord): Found<{ pod: InventoryPod; target: number | string }[]> {
+  const sp = service.ports.find((p) => p.protocol === port.protocol && p.port === port.port);
+  if (!sp) return { noPath: `the Service ${ns.name}/${service.name} has no port ${portWords(port)}` };
+  if (!service.selector) return { noPath: `the Service ${ns.name}/${service.name} has no selector: its endpoints are not in the inventory` };
+  const selector = service.selector;
+  const pods = ns.pods.filter((p) => Object.entries(selector).every(([k, v]) => p.labels[k] === v));
+  if (pods.length === 0) return { noPath: `the Service ${ns.name}/${service.name} has no backend Pod in the inventory` };
+  return pods.map((pod) => {
+    const t = sp.targetPort ?? sp.port;
+    if (typeof t === 'number') return { pod, target: t };
+    const named = pod.ports?.find((c) => c.name === t && c.protocol === port.protocol);
+    return { pod, target: named ? named.containerPort : t };
+  });
+}
+
+function legs(world: World, from: Endpoint, to: Endpoint, port: PortWord): Found<Leg[]> {
+  if (from.kind === 'service' || from.kind === 'mcs') return { noPath: 'a Service is not a source: name one of its Pods' };
+  const src = from.kind === 'pod' ? findPod(world, from.cluster, from.namespace, from.name) : undefined;
+  if (src && isNoPath(src)) return src;
+  const srcAddress = (viewer: ClusterState, gatewayOf?: ClusterState): Address =>
+    gatewayOf ? gatewayOf.gateway! : src ? podAddress(src.state, src.ns, src.pod) : ip((from as { ip: string }).ip);
+  const srcSubject = src && { cluster: src.state.cluster.clusterID, namespace: src.ns, pod: src.pod };
+  const egressEnd = (view: Omit<PeerView, 'protocol'>): End | undefined =>
+    src && { state: src.state, subject: srcSubject!, view: { ...view, protocol: port.protocol } };
+  const ingressEnd = (state: ClusterState, ns: InventoryNamespace, pod: InventoryPod, portNumber: number, gatewayOf?: ClusterState): End => ({
+    state,
+    subject: { cluster: state.cluster.clusterID, namespace: ns, pod },
+    view: {
+      ...(src && { pod: peerPod(state, src.state, src.ns, src.pod) }),
+      address: srcAddress(state, gatewayOf),
+      protocol: port.protocol,
+      port: portNumber,
+      ...(pod.ports && { destinationPorts: pod.ports }),
+    },
+  });
+
+  if (to.kind === 'ip') {
+    if (!src) return { noPath: 'both ends are addresses outside the ClusterSet' };
+    return [{ egress: egressEnd({ address: ip(to.ip), port: port.port }) }];
+  }
+  if (to.kind === 'pod') {
+    const dst = findPod(world, to.cluster, to.namespace, to.name);
+    if (isNoPath(dst)) return dst;
+    if (src && src.state !== dst.state) {
+      const why = crossPath(src.state, dst.state, true);
+      if (why) return { noPath: why };
+    }
+    return [
+      {
+        ...(src && {
+          egress: egressEnd({
+            pod: peerPod(src.state, dst.state, dst.ns, dst.pod),
+            address: podAddress(dst.state, dst.ns, dst.pod),
+            port: port.port,
+            ...(dst.pod.ports && { destinationPorts: dst.pod.ports }),
+          }),
+        }),
+        ingress: ingressEnd(dst.state, dst.ns, dst.pod, port.port),
+      },
+    ];
+  }
+  if (!src) return { noPath: 'an address outside the clusters reaches a Service through a NodePort or a LoadBalancer, which is not analysed' };
+  const cluster = to.kind === 'service' ? to.cluster : to.exporter;
+  if (to.kind === 'service' && src.state.cluster.clusterID !== to.cluster)
+    return { noPath: 'a Service is reachable in its own cluster only: name mcs/NAMESPACE/NAME@EXPORTER' };
+  if (to.kind === 'mcs') {
+    const exporters = world.exports.get(`${to.namespace}/${to.name}`) ?? [];
+    if (!exporters.includes(to.exporter)) return { noPath: `${to.exporter} does not export ${to.namespace}/${to.name} to the ClusterSet` };
+    if (!isActiveMember(src.state.cluster)) return { noPath: `${src.state.cluster.clusterID} does not import multi-cluster Services` };
+  }
+  const svc = findService(world, cluster, to.namespace, to.name);
+  if (isNoPath(svc)) return svc;
+  const exporter = svc.state;
+  const cross = exporter !== src.state;
+  if (cross) {
+    const why = crossPath(src.state, exporter, false);
+    if (why) return { noPath: why };
+  }
+  const found = backends(svc.ns, svc.service, port);
+  if (isNoPath(found)) return found;
+  return found.map(({ pod, target }): Leg => {
+    const backend = `${exporter.cluster.clusterID}/${svc.ns.name}/${pod.name}`;
+    if (typeof target === 'string') return { backend, uncertain: `the targetPort ${target}: ${backend} states no container port of that name` };
+    const podView = {
+      pod: peerPod(src.state, exporter, svc.ns, pod),
+      address: podAddress(exporter, svc.ns, pod),
+      port: target,
+      ...(pod.ports && { destinationPorts: pod.ports }),
+    };
+    if (to.kind === 'service')
+      return {
+        backend,
+        egress: egressEnd({ ...podView, service: { namespace: to.namespace, name: to.name } }),
+        ingress: ingressEnd(exporter, svc.ns, pod, target),
+      };
+    // a multi-cluster Service: egress sees `antrea-mc-<name>` and, with endpointIPType ClusterIP,
+    // the exporting cluster's ClusterIP (the imported Endpoints, resourceimport_controller.go);
+    // across clusters the backend sees the source Gateway's IP
+    const service = { namespace: to.namespace, name: `antrea-mc-${to.name}` };
+    const clusterIP: Address = svc.service.clusterIP
+      ? ip(svc.service.clusterIP)
+      : {
+          kind: 'unknown',
+          reason: `the ClusterIP of ${backend.split('/')[0]}/${svc.ns.name}/${svc.service.name} is not in the inventory`,
+          within: exporter.serviceCIDR ? [exporter.serviceCIDR] : [],
+        };
+    const egress =
+      src.state.cluster.network.endpointIPType === 'ClusterIP'
+        ? egressEnd({ address: clusterIP, port: port.port, service })
+        : egressEnd({ ...podView, service });
+    return { backend, egress, ingress: ingressEnd(exporter, svc.ns, pod, target, cross ? src.state : undefined) };
+  });
+}
+
+function runEnd(end: End, direction: 'ingress' | 'egress'): DirectionAnswer {
+  const r = evaluateDirection({
+    program: end.state[direction],
+    subject: end.subject,
+    view: end.view,
+    stretched: stretched(end.state),
+    kubernetes: end.state.inventory?.networkPolicies,
+  });
+  return { ...r, cluster: end.state.cluster.clusterID };
+}
+
+/** Allowed only when egress in the source cluster and ingress in the destination cluster both allow: the first that does not, decides. */
+export function compose(egress: DirectionAnswer, ingress: DirectionAnswer): Verdict {
+  return egress.verdict === 'allowed' ? ingress.verdict : egress.verdict;
+}
+
+/** The verdict of one connection over the ClusterSet. */
+export function evaluateConnection(world: World, from: Endpoint, to: Endpoint, port: PortWord): Answer {
+  const head = { from: endpointWords(from), to: endpointWords(to), port: portWords(port) };
+  const found = legs(world, from, to, port);
+  if (isNoPath(found)) return { ...head, verdict: 'no-path', egress: NO_PATH, ingress: NO_PATH, reason: found.noPath };
+  const answers = found.map((leg): Answer => {
+    const backend = leg.backend ? { backend: leg.backend } : {};
+    if (leg.uncertain) {
+      const u: DirectionAnswer = { verdict: 'uncertain', rule: 'none', reason: leg.uncertain };
+      return { ...head, verdict: 'uncertain', egress: u, ingress: u, reason: leg.uncertain, ...backend };
+    }
+    const egress = leg.egress ? runEnd(leg.egress, 'egress') : OUTSIDE_SOURCE;
+    const ingress = leg.ingress ? runEnd(leg.ingress, 'ingress') : OUTSIDE_DESTINATION;
+    const verdict = compose(egress, ingress);
+    const reason = verdict === egress.verdict && egress.verdict !== 'allowed' ? egress.reason : verdict === ingress.verdict ? ingress.reason : undefined;
+    return { ...head, verdict, egress, ingress, ...(reason && { reason }), ...backend };
+  });
+  const first = answers[0]!;
+  const differs = answers.find((a) => a.verdict !== first.verdict || a.egress.rule !== first.egress.rule || a.ingress.rule !== first.ingress.rule);
+  if (!differs) return first;
+  return {
+    ...first,
+    verdict: 'uncertain',
+    reason: `the Service's backends differ: ${first.backend} is ${first.verdict}, ${differs.backend} is ${differs.verdict}${differs.verdict === first.verdict ? ' by another rule' : ''}`,
+  };
+}
