@@ -1,23 +1,20 @@
 import * as nodeFs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { resolve } from 'node:path';
 import { MANIFEST } from './manifest';
 import { displayPath, OutputError } from './output-error';
 import { realFs, SimulatedCrash, type FileSystemOps } from './file-system-ops';
 import { irregularKind, isMissing, linkTree, listFiles, pruneEmpty, readRegular, writeAtomically } from './output-tree';
+import { OutputLock } from './output-lock';
 import { checkState, finishCommit, manifestHash, readSpareRecord, recover, type SpareRecord } from './output-recovery';
-
-/** locks this process holds: a lock naming this process but none of these is a crashed transaction's */
-const heldLocks = new Set<string>();
 
 /**
  * One synth's changes to the output directory. The invariant: whenever a reader looks, the output
  * is the old tree or the new one, never a mix; it is absent only between two renames of a commit,
  * and the next run restores it. Under kill -9 at any moment:
  *
- * - a lock file beside the output (`.<out>.clusterset/lock`) keeps two writers apart (the second is
- *   refused, so no update is lost); a lock whose process is gone is taken over;
+ * - a lock file beside the output (`.<out>.clusterset/lock`, `output-lock.ts`) keeps two writers
+ *   apart (the second is refused, so no update is lost); a lock whose process is gone is taken over;
  * - the new tree is built whole in `.<out>.clusterset/next`, never in the output: from the spare (the
  *   tree before the previous commit, kept with a record of the paths where it differs from the
  *   output), those paths brought up to date by hard links to the output's files, then this run's
@@ -58,7 +55,7 @@ export class OutputTransaction {
   private readonly replaced = new Set<string>();
   private outExists = false;
   private prepared = false;
-  private lockToken: string | undefined;
+  private readonly outputLock: OutputLock;
 
   constructor(out: string, options: { check: boolean; fs?: FileSystemOps }) {
     this.out = resolve(out);
@@ -66,6 +63,7 @@ export class OutputTransaction {
     this.next = join(this.state, 'next');
     this.fs = options.fs ?? realFs;
     this.check = options.check;
+    this.outputLock = new OutputLock(this.out, this.state, this.fs);
   }
 
   /** Lock, finish or drop what a killed run left, and refuse a directory that is not ours; with check, only look. */
@@ -80,14 +78,14 @@ export class OutputTransaction {
       this.fs.mkdirSync(this.state, { recursive: true });
       // the state folder sits in the user's repository: git ignores it whole
       if (!nodeFs.existsSync(join(this.state, '.gitignore'))) this.fs.writeFileSync(join(this.state, '.gitignore'), '*\n');
-      this.lock();
+      this.outputLock.take();
       recover(this.out, this.state, this.fs);
     }
     this.outExists = nodeFs.existsSync(this.out);
     if (this.outExists) {
       const entries = nodeFs.readdirSync(this.out).filter((e) => !e.startsWith('.'));
       if (entries.length > 0 && !nodeFs.existsSync(join(this.out, MANIFEST))) {
-        this.release();
+        this.outputLock.release();
         throw new OutputError(`refusing to write into ${displayPath(this.out)}: it is not empty and has no ${MANIFEST} from a previous synth`);
       }
     }
@@ -350,14 +348,14 @@ export class OutputTransaction {
   crashed(err: unknown): boolean {
     if (!(err instanceof SimulatedCrash)) return false;
     // a dead process holds no lock: its lock file stays for the next run to take over
-    if (this.lockToken) heldLocks.delete(this.lockToken);
+    this.outputLock.drop();
     return true;
   }
 
   private cleanUp(): void {
     if (this.check) return;
     this.fs.rmSync(this.next, { recursive: true, force: true });
-    this.release();
+    this.outputLock.release();
   }
 
   /** With check: a commit that a killed run left unfinished, or another run writing, is said, not finished. */
@@ -368,59 +366,7 @@ export class OutputTransaction {
         `${displayPath(this.out)} has an interrupted synth pending (${displayPath(this.state)}): it is the old tree until a synth finishes the commit`,
         'run `clusterset synth` to finish it, then check again',
       );
-    let holder = '';
-    try {
-      holder = nodeFs.readFileSync(join(this.state, 'lock'), 'utf8');
-    } catch {
-      return;
-    }
-    if (isAlive(holder))
-      throw new OutputError(`${displayPath(this.out)} is being written by another clusterset process (pid ${holder.split(' ')[0]}); wait for it to finish`);
-  }
-
-  private lock(): void {
-    const file = join(this.state, 'lock');
-    const token = `${process.pid} ${randomBytes(8).toString('hex')}`;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        nodeFs.writeFileSync(file, token, { flag: 'wx' });
-        this.lockToken = token;
-        heldLocks.add(token);
-        return;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-      let holder = '';
-      try {
-        holder = nodeFs.readFileSync(file, 'utf8');
-      } catch {
-        continue; // released meanwhile
-      }
-      if (isAlive(holder))
-        throw new OutputError(`${displayPath(this.out)} is being written by another clusterset process (pid ${holder.split(' ')[0]}); wait for it to finish`);
-      this.fs.rmSync(file, { recursive: false, force: true });
-    }
-    throw new OutputError(`could not lock ${displayPath(this.out)}: ${file} keeps coming back`);
-  }
-
-  private release(): void {
-    if (!this.lockToken) return;
-    heldLocks.delete(this.lockToken);
-    this.lockToken = undefined;
-    this.fs.rmSync(join(this.state, 'lock'), { recursive: false, force: true });
-  }
-}
-
-function isAlive(holder: string): boolean {
-  const pid = Number(holder.split(' ')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  // this process's own lock from a transaction that did not finish (an injected fault)
-  if (pid === process.pid) return heldLocks.has(holder);
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    this.outputLock.assertFree();
   }
 }
 
