@@ -106,6 +106,8 @@ export interface FleetOptions {
   readonly appNamespaces: boolean;
   /** Kubernetes minor version of every cluster */
   readonly kubernetesMinor?: number;
+  /** a hub Flux on a management cluster the definition does not name (every cluster has a kubeConfigSecretRef): its ID */
+  readonly fluxHub?: string;
 }
 
 /**
@@ -147,7 +149,9 @@ export async function fleetFor(definition: DefinitionData, compiled: Compiled, o
         kubernetesMinor: options.kubernetesMinor,
       }),
   );
-  const fleet = new Fleet(servers);
+  const hub = options.fluxHub !== undefined ? [new ApiServer({ clusterID: options.fluxHub, nodes: [], cni: 'other' })] : [];
+  const fleet = new Fleet([...servers, ...hub]);
+  if (options.fluxHub !== undefined) fleet.operator.fluxHomes.set(compiled.forEngine('flux').folder, options.fluxHub);
   registerDelivery(fleet, compiled);
   fleet.settle();
   return fleet;
