@@ -379,7 +379,7 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
   test('the plan followed as printed deletes nothing of Antrea, and the new engine converges', async () => {
     const [baseDef, headDef] = [deliveredBy(from), deliveredBy(to)];
     const [base, head] = [await compileDefinition(baseDef), await compileDefinition(headDef)];
-    const fleet = await fleetFor(baseDef, base, { appNamespaces: true, ...(from === 'flux-mgmt' && { fluxHub: CONTEXT.flux }) });
+    const fleet = await fleetFor(baseDef, base, { appNamespaces: true, ...((from === 'flux-mgmt' || to === 'flux-mgmt') && { fluxHub: CONTEXT.flux }) });
     deployApplications(base.definition)(fleet);
     const first = replay({ engine: replayed(from), ...base.forEngine(replayed(from)), fleet, operator: true });
     expect(notConverged(first), first.log.join('\n')).toEqual([]);
@@ -410,6 +410,8 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
     // Ready (its README's parents in each Flux, taking over by name a Flux's old parent); with no new engine, nobody applies
     let taken: ReplayResult | undefined;
     const deliver = () => {
+      // a hub on a management cluster: the person runs the README's commands there (`$FLUX_CONTEXT`)
+      if (to === 'flux-mgmt') fleet.operator.fluxHomes.set(head.forEngine('flux').folder, CONTEXT.flux);
       registerDelivery(fleet, head);
       taken = replay({ engine: replayed(to), ...head.forEngine(replayed(to)), fleet, operator: true });
       expect(notConverged(taken), taken.log.join('\n')).toEqual([]);

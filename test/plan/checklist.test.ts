@@ -232,7 +232,7 @@ describe('what the checklist says, and leaves out', () => {
       ),
     );
     expect(join.checklist!.map((i) => `${i.when}: ${i.text}`)).toContainEqual(
-      expect.stringMatching(/^before merging: Bootstrap Flux in `onprem-south` .*`dist\/helm-clusterset\/flux\/onprem-south\/`/),
+      expect.stringMatching(/^before merging: Bootstrap Flux in `onprem-south` .*`dist\/helm-clusterset\/flux-per-cluster\/onprem-south\/`/),
     );
     const before = example('helm-clusterset');
     const { from, to } = perMemberCredentialsMove();
