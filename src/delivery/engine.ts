@@ -85,6 +85,8 @@ export interface HandOverWords {
   readonly exportsUnitsGo: string;
   /** what the engine leaves behind of a member that withdraws (withdraw: true), beyond its bundle */
   withdrawn(before: ClusterSet, clusterID: string): string[];
+  /** what must be done before merging, or the merge itself makes the engine delete something (an app-of-apps that prunes) */
+  beforeMerging?(before: ClusterSet): PlanStep[];
   /**
    * the checklist item that removes them, without removing what they applied; `first`: it must run
    * before the new engine's objects are applied (they would otherwise take some of the old ones over

@@ -53,7 +53,9 @@ export function engineChange(cs: string, before: ClusterSet, after: ClusterSet):
     fluxFirst(modes)
       .map((m) => ENGINES[m.engine].handOver.removalStep)
       .join('');
+  const beforeMerging = leaving.flatMap((m) => ENGINES[m.engine].handOver.beforeMerging?.(before) ?? []);
   const steps = [
+    ...beforeMerging.map((s) => `before merging, ${s.text.charAt(0).toLowerCase()}${s.text.slice(1)}`),
     coming.length > 0
       ? `before merging, prepare ${names(coming)} as the ClusterSet's README says once merged ("${coming.map((m) => m.section).join('", "')}": destinations or kubeconfig Secrets, the source)`
       : 'before merging, decide who applies the bundles from now on: by hand, layer by layer (the README\'s "Order")',
@@ -92,6 +94,8 @@ export function engineHandOverItems(before: ClusterSet, after: ClusterSet): Chec
     ...(commands && { commands }),
   });
   return [
+    // what the merge itself would make a leaving engine delete (an app-of-apps that prunes) is done before it
+    ...leaving.flatMap((l) => ENGINES[l.mode.engine].handOver.beforeMerging?.(before) ?? []).map((s) => ({ ...item(s), when: 'before merging' as const })),
     // a removal the new engine's objects would turn destructive comes before them
     ...removals.filter((r) => r.first).map(item),
     ...coming.map((m) =>

@@ -171,6 +171,14 @@ describe.each(CASES)('%s', (_, from, to) => {
     const removal = (plan.checklist ?? []).filter((i) => i.commands?.some((c) => / delete /.test(c)));
     expect(removal.length).toBeGreaterThan(0);
     expect(removal.every((i) => i.when === 'after merging')).toBe(true);
+    // an app-of-apps that applies argocd/applications/ prunes those Applications as soon as the merge takes the folder
+    // out of git (their exports units' resources finalizer then deletes the ServiceExports): its prune goes before merging
+    const appOfApps = (plan.checklist ?? []).filter((i) => /app-of-apps/.test(i.text));
+    expect(appOfApps.map((i) => i.when)).toEqual(from === 'argocd' ? ['before merging'] : []);
+    const steps = change!.steps ?? [];
+    const warned = steps.findIndex((s) => /app-of-apps/.test(s));
+    if (from === 'argocd') expect(warned >= 0 && steps.slice(0, warned).every((s) => s.startsWith('before merging'))).toBe(true);
+    else expect(warned).toBe(-1);
   });
 });
 
