@@ -154,7 +154,10 @@ export async function fleetFor(definition: DefinitionData, compiled: Compiled, o
   );
   const hub = options.fluxHub !== undefined ? [new ApiServer({ clusterID: options.fluxHub, nodes: [], cni: 'other' })] : [];
   const fleet = new Fleet([...servers, ...hub]);
-  if (options.fluxHub !== undefined && definition.spec.clusters.every((c) => c.delivery?.flux?.kubeConfigSecretRef))
+  if (
+    options.fluxHub !== undefined &&
+    definition.spec.clusters.every((c) => (c.delivery?.flux as { kubeConfigSecretRef?: unknown } | undefined)?.kubeConfigSecretRef)
+  )
     fleet.operator.fluxHomes.set(compiled.forEngine('flux').folder, options.fluxHub);
   registerDelivery(fleet, compiled);
   fleet.settle();

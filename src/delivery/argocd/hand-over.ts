@@ -23,6 +23,8 @@ export const argoCdHandOver: HandOverWords = {
   // its verify Application goes with the ApplicationSet's list and keeps what it applied, as the bundles do
   withdrawn: () => [],
   removalStep: ', each Application with its finalizers off once its ApplicationSet is gone',
+  // argo-cd common/common.go ArgoCDSSAManager: the bundles' Applications sync with ServerSideApply=true
+  fieldManager: 'argocd-controller',
   // an app-of-apps that applies argocd/applications/ with automated prune deletes those Applications as soon as the
   // merge takes the folder out of git (gitops-engine sync: a live resource no longer in git is pruned), and the
   // exports units' resources finalizer then deletes the ServiceExports: only a step before the merge prevents it

@@ -28,6 +28,8 @@ export const fluxHandOver: HandOverWords = {
         ]
       : [],
   removalStep: ', each Kustomization with prune turned off first',
+  // kustomize-controller's --controller-name, its ssa owner: a hub and one Flux per cluster apply as the same manager
+  fieldManager: 'kustomize-controller',
   removal: (before, after, leaving, modesAfter) => {
     const hubLeaving = leaving.id === 'flux-hub';
     const now = modesAfter.map((m) => m.id);
