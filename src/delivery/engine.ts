@@ -81,10 +81,18 @@ export interface HandOverWords {
   detail(clusterSet: string): string;
   /** how its objects go, in the plan's steps ("each Kustomization with prune turned off first") */
   readonly removalStep: string;
+  /**
+   * the field manager it applies as (its server-side apply's): after a hand-over to an engine that
+   * applies as another, it still co-owns every field and a later removal from git does not take
+   * effect until it lets go of them (plan/engine-changes.ts)
+   */
+  readonly fieldManager: string;
   /** how a member's exports units leave git and take its ServiceExports with them */
   readonly exportsUnitsGo: string;
   /** what the engine leaves behind of a member that withdraws (withdraw: true), beyond its bundle */
   withdrawn(before: ClusterSet, clusterID: string): string[];
+  /** what must be done before merging, or the merge itself makes the engine delete something (an app-of-apps that prunes) */
+  beforeMerging?(before: ClusterSet): PlanStep[];
   /**
    * the checklist item that removes them, without removing what they applied; `first`: it must run
    * before the new engine's objects are applied (they would otherwise take some of the old ones over

@@ -3,6 +3,8 @@ import { effectiveClusters } from '../model/effective';
 import { deliveryModes, ENGINES } from '../delivery/engines';
 import type { DeliveryMode, HandOverWords } from '../delivery/engine';
 import { code } from '../markdown';
+import { bundlePath } from '../delivery/engine-names';
+import { releaseFieldManager } from '../kube/kubectl-command';
 import type { ChecklistItem } from './checklist';
 import type { PlanChange } from './plan';
 
@@ -53,7 +55,9 @@ export function engineChange(cs: string, before: ClusterSet, after: ClusterSet):
     fluxFirst(modes)
       .map((m) => ENGINES[m.engine].handOver.removalStep)
       .join('');
+  const beforeMerging = leaving.flatMap((m) => ENGINES[m.engine].handOver.beforeMerging?.(before) ?? []);
   const steps = [
+    ...beforeMerging.map((s) => `before merging, ${s.text.charAt(0).toLowerCase()}${s.text.slice(1)}`),
     `before merging, ${prepareStep(coming, "the ClusterSet's README")}`,
     ...(first.length > 0
       ? [
@@ -66,6 +70,9 @@ export function engineChange(cs: string, before: ClusterSet, after: ClusterSet):
     ...(later.length > 0
       ? [`then remove ${names(later)}'s objects of ${cs} with the checklist's commands${removalSteps(later)}: what they applied stays`]
       : []),
+    ...managersToRelease(leaving, coming).map(
+      (m) => `last, ${m} lets go of the fields it still co-owns in every cluster (the checklist's commands), or a field a later change drops stays`,
+    ),
   ];
   return {
     impact: 'destructive',
@@ -83,13 +90,28 @@ const prepareStep = (coming: readonly DeliveryMode[], readme: string) =>
     ? `prepare ${names(coming)} as ${readme} says once merged ("${coming.map((m) => m.section).join('", "')}": destinations or kubeconfig Secrets, the source)`
     : 'decide who applies the bundles from now on: by hand, layer by layer (the README\'s "Order")';
 
+/**
+ * The field managers of the leaving engines that no coming engine applies as (a hub Flux and one
+ * Flux per cluster are both `kustomize-controller`), when an engine comes: each still co-owns
+ * every field it applied, so a field a later change drops from git stays (kustomize-controller's
+ * clean-up takes over only `kubectl*`, `before-first-apply` and its own managers, fluxcd/pkg ssa
+ * `cleanupMetadata`; Argo CD migrates only `kubectl-client-side-apply`,
+ * `performClientSideApplyMigration`) until that manager lets go of them. With no engine coming,
+ * nobody else owns the fields and letting go would remove them: nothing is released.
+ */
+function managersToRelease(leaving: readonly DeliveryMode[], coming: readonly DeliveryMode[]): string[] {
+  if (coming.length === 0) return [];
+  const staying = new Set(coming.map((m) => ENGINES[m.engine].handOver.fieldManager));
+  return [...new Set(leaving.map((m) => ENGINES[m.engine].handOver.fieldManager))].filter((m) => !staying.has(m));
+}
+
 /** The checklist's items for a change of delivery engine: the new engine set up, then the old one's objects removed. */
 export function engineHandOverItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   const { leaving, coming } = engineMoves(before, after);
   if (leaving.length === 0) return [];
   const cs = after.metadata.name;
   const removals = leaving.map((l) => l.removal);
-  const item = ({ text, commands }: { text: string; commands?: string[] }): ChecklistItem => ({
+  const item = ({ text, commands }: { text: string; commands?: readonly string[] }): ChecklistItem => ({
     clusterSet: cs,
     when: 'after merging',
     text,
@@ -97,6 +119,8 @@ export function engineHandOverItems(before: ClusterSet, after: ClusterSet): Chec
   });
   const prepare = prepareStep(coming, code(`dist/${cs}/README.md`));
   return [
+    // what the merge itself would make a leaving engine delete (an app-of-apps that prunes) is done before it
+    ...leaving.flatMap((l) => ENGINES[l.mode.engine].handOver.beforeMerging?.(before) ?? []).map((s) => ({ ...item(s), when: 'before merging' as const })),
     { clusterSet: cs, when: 'before merging', text: `${prepare[0]!.toUpperCase()}${prepare.slice(1)}.` },
     // a removal the new engine's objects would turn destructive comes before them
     ...removals.filter((r) => r.first).map(item),
@@ -106,5 +130,16 @@ export function engineHandOverItems(before: ClusterSet, after: ClusterSet): Chec
       }),
     ),
     ...removals.filter((r) => !r.first).map(item),
+    ...managersToRelease(
+      leaving.map((l) => l.mode),
+      coming,
+    ).map((manager) =>
+      item({
+        text: `Last, once the old engine's objects are gone: the field manager ${code(manager)} still co-owns every field it applied, so a field a later change drops from git (a retired Gateway's annotation) would stay. Let it go of them in each cluster: it applies each object with its identity only, and server-side apply keeps what ${names(coming)} applies too.`,
+        commands: effectiveClusters(before).map((c) =>
+          releaseFieldManager(c.clusterID, bundlePath(after.spec.delivery[coming[0]!.engine]!.path, cs, c.clusterID), manager),
+        ),
+      }),
+    ),
   ];
 }

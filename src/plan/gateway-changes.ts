@@ -35,7 +35,7 @@ export function gatewayChange(
         ? `Gateway of ${id} moves from ${before.map(label).join(', ')} to ${after.map(label).join(', ')}`
         : `Gateway ${retired.map(label).join(', ')} of ${id} is retired`,
       [
-        `${when}, server-side apply removes the Gateway annotations the engine set on ${retired.map((g) => g.node).join(', ')} (the Node stays); annotations also set by hand stay until removed by hand (kubectl annotate node <name> multicluster.antrea.io/gateway-)`,
+        `${when}, server-side apply removes the Gateway annotations the engine set on ${retired.map((g) => g.node).join(', ')} (the Node stays); an annotation another field manager also owns stays: one set by hand until removed by hand (kubectl annotate node <name> multicluster.antrea.io/gateway-), one an engine used before also applied until its manager lets go of it (the last step of that change of engine)`,
         `${elect} as soon as the active Gateway loses its annotation; cross-cluster traffic of ${id} pauses while the Gateways reconnect`,
         'remove the retired entries in a later change',
       ],

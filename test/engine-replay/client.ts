@@ -56,7 +56,14 @@ export class Client {
   }
 
   /** A strategic-merge `patch` of the pod template's annotations (what `kubectl rollout restart` sends). */
-  patchTemplateAnnotations(apiVersion: string, kind: string, namespace: string, name: string, annotations: Record<string, string>): ClientResult {
+  patchTemplateAnnotations(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    name: string,
+    annotations: Record<string, string>,
+    manager: string,
+  ): ClientResult {
     const refused = this.allowed(this.attributes('patch', apiVersion, kind, namespace, name));
     if (refused) return refused;
     const live = this.server.get(apiVersion, kind, namespace, name);
@@ -68,7 +75,7 @@ export class Client {
     };
     return {
       ok: true,
-      object: this.server.put({ ...live, spec, metadata: { ...live.metadata, generation: (live.metadata.generation ?? 1) + 1 } }),
+      object: this.server.put({ ...live, spec, metadata: { ...live.metadata, generation: (live.metadata.generation ?? 1) + 1 } }, manager),
     };
   }
 

@@ -259,12 +259,18 @@ describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on run
       const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
       deployApplications(compiled.definition)(fleet);
       const { revision: current, folder } = compiled.forEngine(c.engine);
+      // one Flux per cluster read flux/<clusterID>/ in the old output (flux-per-cluster/<clusterID>/ since #49): each
+      // cluster's Flux applied its old folder, and after the update the person re-points its parent (docs/delivery.md)
+      const oldFolder = [...old.files.keys()].some((p) => p.startsWith(`${folder}/`)) ? folder : `dist/${c.clusterSet}/${c.engine}`;
+      if (oldFolder !== folder)
+        for (const [f, home] of [...fleet.operator.fluxHomes])
+          if (f.startsWith(`${folder}/`)) fleet.operator.fluxHomes.set(`${oldFolder}/${f.slice(folder.length + 1)}`, home);
 
       const first = replay({
         engine: c.engine,
         argocdMode: c.argocdMode,
         revision: old,
-        folder,
+        folder: oldFolder,
         fleet,
         operator: true,
         events: c.engine === 'argocd' ? unstick(old, c.clusterSet) : [],

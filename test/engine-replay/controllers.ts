@@ -53,7 +53,7 @@ export interface Operator {
   argocdHome?: string;
   /** Argo CD's cluster Secrets: `name` and `server` */
   readonly argocdClusters: { readonly name: string; readonly server: string }[];
-  /** engine folder → the cluster whose Flux applies it (a hub's `flux/`, or each cluster's `flux/<clusterID>/`) */
+  /** engine folder → the cluster whose Flux applies it (a hub's `flux/`, or each cluster's `flux-per-cluster/<clusterID>/`) */
   readonly fluxHomes: Map<string, string>;
 }
 

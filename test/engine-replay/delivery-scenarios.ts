@@ -290,6 +290,25 @@ export async function unpullableRestartImage(engine: Engine, edit: Edit = asSynt
  * Tier-restart Job's Pod template changes, which Kubernetes refuses on an existing Job. Reports
  * whether every unit converged, the Jobs the members hold and their images.
  */
+/**
+ * The Tier restart, then the engine's next reconcile of the same revision (Flux at its interval,
+ * every Kustomization applied again; Argo CD's next sync): the member's mc-controller pod template
+ * as the restart left it, and after that reconcile. A reconcile that removes the restart's
+ * `restartedAt` changes the template again, and the Deployment rolls the controller a second time.
+ */
+export async function restartThenReconcile(engine: Engine) {
+  const definition = tieredHubFlux();
+  const compiled = await compileDefinition(definition);
+  const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
+  const { revision, folder } = compiled.forEngine(engine);
+  const first = replay({ engine, revision, folder, fleet, operator: true });
+  const member = fleet.cluster('demo-cluster-member2');
+  const template = () => member.list('Deployment').find((d) => d.metadata.name === 'antrea-mc-controller')?.spec.template.metadata?.annotations ?? {};
+  const restarted = template()['kubectl.kubernetes.io/restartedAt'] as string | undefined;
+  const second = replay({ engine, revision, folder, fleet, operator: true, previous: first });
+  return { stuck: [...notConverged(first), ...notConverged(second)], restarted, after: template()['kubectl.kubernetes.io/restartedAt'] as string | undefined };
+}
+
 export async function restartTemplateChange(engine: Engine, edit: Edit = asSynthesized) {
   const definition = tieredHubFlux();
   const compiled = await compileDefinition(definition);

@@ -1,14 +1,17 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { APPLICATION_RESOURCE, KUSTOMIZATION_RESOURCE } from '../../src/kube/kubectl-command';
 import { planChanges } from '../../src/plan/plan-changes';
-import { runWithFakeKubectl, type KubectlCall } from '../helpers/fake-kubectl';
+import { stringify } from 'yaml';
+import { runWithFakeKubectl, type FakeOutput, type KubectlCall } from '../helpers/fake-kubectl';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { soakRows } from '../helpers/soak';
 import type { ApiServer } from './api-server';
 import { applicationSetsIn, deleteApplication, RESOURCES_FINALIZER, type ArgoApplication } from './argocd';
-import type { FluxRun } from './flux';
+import { fluxKustomizationOf, FluxRun, isFluxKustomization, kustomizationsIn, OWNER } from './flux';
+import type { Fleet } from './controllers';
+import { FLUX_MANAGER } from './server-side-apply';
 import { keyOf, refOf, type Obj } from './kube';
-import type { Revision } from './revision';
+import { fluxBuild, type Revision } from './revision';
 import { replay, type ReplayResult } from './replay';
 import { notConverged } from './convergence';
 import { recordDeletions } from './recorded-deletions';
@@ -28,13 +31,21 @@ import { deployApplications } from './verification';
 const TEST_CLUSTERSET = readDefinition('clustersets/test-clusterset.yaml');
 const ARGOCD = { namespace: 'argocd', project: 'default', repoURL: 'https://git.example.com/fleet.git', targetRevision: 'main' };
 
-/** How test-clusterset is delivered: a hub Flux (as committed), one Flux per cluster, Argo CD, or nobody (`spec.delivery` names no engine). */
-type Engine = 'argocd' | 'flux-hub' | 'flux-own' | 'manual';
+/**
+ * How test-clusterset is delivered: a hub Flux on the leader (as committed), a hub Flux on a
+ * management cluster outside the definition (`flux-mgmt`: every cluster has a kubeconfig Secret),
+ * one Flux per cluster, Argo CD, or nobody (`spec.delivery` names no engine).
+ */
+type Engine = 'argocd' | 'flux-hub' | 'flux-mgmt' | 'flux-own' | 'manual';
 
 /** test-clusterset as committed (a hub Flux on the leader), or delivered another way (Argo CD: each cluster registered under its ID). */
 function deliveredBy(engine: Engine): DefinitionData {
   const d = structuredClone(TEST_CLUSTERSET);
   if (engine === 'flux-hub') return d;
+  if (engine === 'flux-mgmt') {
+    for (const c of d.spec.clusters) c.delivery = { flux: { kubeConfigSecretRef: { name: `${c.clusterID}-kubeconfig` } } };
+    return d;
+  }
   if (engine === 'argocd') d.spec.delivery = { argocd: ARGOCD };
   if (engine === 'manual') d.spec.delivery = {};
   for (const c of d.spec.clusters) c.delivery = engine === 'argocd' ? { argocd: { name: c.clusterID } } : {};
@@ -42,7 +53,7 @@ function deliveredBy(engine: Engine): DefinitionData {
 }
 const replayed = (engine: Engine): 'argocd' | 'flux' => (engine === 'argocd' ? 'argocd' : 'flux');
 
-/** The contexts the printed commands name the engines by (`$ARGOCD_CONTEXT`, `$FLUX_CONTEXT`). */
+/** The contexts the printed commands name the engines by (`$ARGOCD_CONTEXT`, `$FLUX_CONTEXT`); `flux-mgmt`'s hub is the cluster `flux-hub`. */
 const CONTEXT = { argocd: 'argocd-home', flux: 'flux-hub' };
 
 /** What must never be deleted, not even deleted and re-created (compiler-update.test.ts PROTECTED), and the ServiceExports. */
@@ -176,8 +187,8 @@ function objectsUnder(revision: Revision, folder: string): Obj[] {
 class FluxObjects {
   readonly runs: Map<string, FluxRun>;
   readonly labels: Map<string, Record<string, string>>;
-  /** the parent in each Flux, by the cluster it runs in */
-  readonly parents = new Map<string, { prune: boolean }>();
+  /** the parent in each Flux, by the cluster it runs in: its path (the README's `--path`) and its live `spec.prune` */
+  readonly parents = new Map<string, { path: string; prune: boolean }>();
   /** the clusters a Flux of the old engine runs in */
   private readonly fluxes: ReadonlySet<string>;
   readonly parentName: string;
@@ -188,13 +199,61 @@ class FluxObjects {
     base: Compiled,
     first: ReplayResult,
     private readonly hub: string | undefined,
+    private readonly fleet: Fleet,
   ) {
     const { revision, folder } = base.forEngine('flux');
     this.runs = new Map(first.fluxRuns);
     this.labels = new Map(objectsUnder(revision, folder).map((o) => [o.metadata.name, o.metadata.labels ?? {}]));
     this.parentName = `antrea-${base.definition.metadata.name}`;
     this.fluxes = new Set([...this.runs.values()].map((r) => r.home.clusterID));
-    for (const flux of this.fluxes) this.parents.set(flux, { prune: true });
+    // the README's parents: in each Flux, one Kustomization of the folder that Flux applies
+    for (const [path, flux] of fleet.operator.fluxHomes)
+      if (this.fluxes.has(flux) && kustomizationsIn(revision, path).length > 0) this.parents.set(flux, { path, prune: true });
+    expect([...this.parents.keys()].sort()).toEqual([...this.fluxes].sort());
+  }
+
+  /**
+   * Each old parent reconciles `revision` (git after the merge): kustomize-controller builds its
+   * path as it stands there (fluxBuild: gone, it fails and applies and prunes nothing; without a
+   * kustomization.yaml, every YAML file below it) and applies the Kustomizations it finds into its
+   * Flux, server-side as the same manager: a field it applied before and applies no more (a
+   * `spec.kubeConfig`) is removed (server-side-apply.ts). Those that left its inventory are pruned
+   * with its prune on, but for those that say `prune: disabled`. Each Kustomization it changed then
+   * reconciles, as the controller's watch makes it, until it settles.
+   */
+  reconcileParents(revision: Revision, log: (m: string) => void): void {
+    for (const [flux, parent] of this.parents) {
+      const built = fluxBuild(revision, parent.path);
+      if (!built) {
+        log(`[flux] ${flux} ${this.parentName}: kustomization path not found: ${parent.path}`);
+        continue;
+      }
+      const home = this.fleet.cluster(flux);
+      const ks = built.filter(isFluxKustomization).map(fluxKustomizationOf);
+      const changed: FluxRun[] = [];
+      for (const k of ks) {
+        const before = this.runs.get(k.name);
+        if (before && before.home.clusterID !== flux) continue;
+        if (before && JSON.stringify(before.k) === JSON.stringify(k)) continue;
+        const run = new FluxRun(k, home, this.fleet, revision, log);
+        if (before) [run.inventory, run.applied] = [before.inventory, before.applied];
+        this.runs.set(k.name, run);
+        changed.push(run);
+      }
+      const kept = new Set(ks.map((k) => k.name));
+      for (const [n, run] of [...this.runs])
+        if (run.home.clusterID === flux && !kept.has(n) && parent.prune && !run.k.guarded) {
+          run.removedFromParent();
+          this.runs.delete(n);
+        }
+      const ready = (n: string) => this.runs.get(n)?.state === 'Ready';
+      for (let round = 0; round < 20 && changed.some((r) => r.state !== 'Ready'); round++) {
+        for (const run of changed)
+          if (run.state === 'Progressing') run.checkHealth();
+          else if (run.state !== 'Ready') run.reconcile(ready);
+        this.fleet.settle();
+      }
+    }
   }
 
   /** The cluster whose Flux a context names. */
@@ -286,6 +345,8 @@ class FluxObjects {
 const DIRECTIONS: readonly { from: Engine; to: Engine }[] = [
   { from: 'argocd', to: 'flux-hub' },
   { from: 'flux-hub', to: 'flux-own' },
+  { from: 'flux-mgmt', to: 'flux-own' },
+  { from: 'flux-own', to: 'flux-mgmt' },
   { from: 'flux-hub', to: 'argocd' },
   { from: 'flux-own', to: 'flux-hub' },
   { from: 'flux-own', to: 'argocd' },
@@ -294,7 +355,66 @@ const DIRECTIONS: readonly { from: Engine; to: Engine }[] = [
   { from: 'flux-own', to: 'manual' },
 ];
 
-/** Two directions in npm test, the others in the soak tier (test/helpers/soak.ts). */
+const GATEWAY = 'multicluster.antrea.io/gateway';
+
+/**
+ * What kubectl prints for a field manager's release (src/kube/kubectl-command.ts releaseFieldManager):
+ * `kubectl kustomize <folder>` the folder's objects as YAML (Revision.build: the files synth wrote), and
+ * `kubectl --context <cluster> get -f - -o json`, given exactly that YAML, those objects as the cluster
+ * holds them (a List, or the one object; `--ignore-not-found` leaves out the missing).
+ */
+function bundleReads(revision: Revision, fleet: Fleet): FakeOutput[] {
+  // the folders the release reads: each bundle's root and its units outside it (not the layers, not the shared units)
+  const dirs = [...revision.files.keys()]
+    .filter((p) => p.endsWith('/kustomization.yaml'))
+    .map((p) => p.slice(0, -'/kustomization.yaml'.length))
+    .filter((d) => /^[^/]+\/[^/]+\/[^/_][^/]*(\/(exports\/[^/]+|verify|tier-restart))?$/.test(d));
+  return dirs.flatMap((dir) => {
+    const objects = revision.build(dir);
+    const yaml = objects.map((o) => stringify(o)).join('---\n');
+    return [
+      { pattern: `*" kustomize ${dir} "*`, stdout: yaml },
+      ...[...fleet.clusters.values()].map((c) => {
+        const live = objects.map((o) => c.getLike(o)).filter((o) => o !== undefined);
+        const json = live.length === 1 ? live[0] : { apiVersion: 'v1', kind: 'List', items: live };
+        return { pattern: `*" --context ${c.clusterID} get "*`, stdin: yaml, stdout: live.length === 0 ? '' : `${JSON.stringify(json, null, 4)}\n` };
+      }),
+    ];
+  });
+}
+
+/** `kubectl apply --server-side --field-manager=<m> -f -` of the objects jq wrote, one JSON document a line. */
+function release(cluster: ApiServer, call: KubectlCall): void {
+  const manager = call.args.find((a) => a.startsWith('--field-manager='))?.slice('--field-manager='.length);
+  expect(manager, call.args.join(' ')).toBeDefined();
+  expect(call.args).toContain('--server-side');
+  const objects = (call.stdin ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Obj);
+  for (const o of objects) {
+    const r = cluster.apply(o, { manager: manager!, force: false });
+    expect(r.ok, `${refOf(o)}: ${JSON.stringify(r)}`).toBe(true);
+  }
+}
+
+/** Every apply kustomize-controller makes from now on: the cluster, and the Kustomization that made it (its owner label). */
+function recordFluxApplies(clusters: Iterable<ApiServer>): { cluster: string; by: string; ref: string }[] {
+  const out: { cluster: string; by: string; ref: string }[] = [];
+  for (const c of clusters) {
+    const original = c.apply.bind(c);
+    c.apply = (o, options = {}) => {
+      const r = original(o, options);
+      // a Kustomization's apply carries its owner label (a field manager's release, as kustomize-controller, does not)
+      if (r.ok && !options.dryRun && options.manager === FLUX_MANAGER && o.metadata.labels?.[OWNER] !== undefined)
+        out.push({ cluster: c.clusterID, by: o.metadata.labels?.[OWNER] ?? '', ref: refOf(o) });
+      return r;
+    };
+  }
+  return out;
+}
+
+/** Three directions in npm test, the others in the soak tier (test/helpers/soak.ts). */
 describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux-hub') || d.to === 'flux-own'))('$from → $to', ({ from, to }) => {
   beforeEach(() => {
     vi.stubEnv('ARGOCD_CONTEXT', CONTEXT.argocd);
@@ -305,11 +425,12 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
   test('the plan followed as printed deletes nothing of Antrea, and the new engine converges', async () => {
     const [baseDef, headDef] = [deliveredBy(from), deliveredBy(to)];
     const [base, head] = [await compileDefinition(baseDef), await compileDefinition(headDef)];
-    const fleet = await fleetFor(baseDef, base, { appNamespaces: true });
+    const fleet = await fleetFor(baseDef, base, { appNamespaces: true, ...((from === 'flux-mgmt' || to === 'flux-mgmt') && { fluxHub: CONTEXT.flux }) });
     deployApplications(base.definition)(fleet);
     const first = replay({ engine: replayed(from), ...base.forEngine(replayed(from)), fleet, operator: true });
     expect(notConverged(first), first.log.join('\n')).toEqual([]);
     const deletions = recordDeletions(fleet.clusters.values());
+    const applies = recordFluxApplies(fleet.clusters.values());
 
     // the plan: destructive, and the checklist's commands for the hand-over
     const plan = planChanges(
@@ -326,7 +447,7 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
     const old =
       from === 'argocd'
         ? new ArgoCdObjects(base, first)
-        : new FluxObjects(base, first, from === 'flux-hub' ? fleet.operator.fluxHomes.get(base.forEngine('flux').folder) : undefined);
+        : new FluxObjects(base, first, from === 'flux-own' ? undefined : fleet.operator.fluxHomes.get(base.forEngine('flux').folder), fleet);
     // the old engine's deletion rules have something to delete: Applications with the resources finalizer (the exports
     // units, #38), Kustomizations with prune on and an inventory
     if (old instanceof ArgoCdObjects) expect([...old.apps.values()].filter((a) => a.finalizers.includes(RESOURCES_FINALIZER)).length).toBeGreaterThan(0);
@@ -335,6 +456,8 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
     // Ready (its README's parents in each Flux, taking over by name a Flux's old parent); with no new engine, nobody applies
     let taken: ReplayResult | undefined;
     const deliver = () => {
+      // a hub on a management cluster: the person runs the README's commands there (`$FLUX_CONTEXT`)
+      if (to === 'flux-mgmt') fleet.operator.fluxHomes.set(head.forEngine('flux').folder, CONTEXT.flux);
       registerDelivery(fleet, head);
       taken = replay({ engine: replayed(to), ...head.forEngine(replayed(to)), fleet, operator: true });
       expect(notConverged(taken), taken.log.join('\n')).toEqual([]);
@@ -343,22 +466,39 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
           old.repointParent(flux, new Set([...taken.fluxRuns].filter(([, r]) => r.home.clusterID === flux).map(([n]) => n)));
     };
 
+    // once merged, git holds the head: the old parents reconcile it at their interval, at any point of the hand-over
+    const headRevision = head.forEngine('flux').revision;
+    const parentsReconcile = () => {
+      if (old instanceof FluxObjects) old.reconcileParents(headRevision, (m) => parentLog.push(m));
+    };
+    const parentLog: string[] = [];
+    parentsReconcile();
     // the old engine's objects go with the checklist's commands, each call on the old engine's objects
     const calls: KubectlCall[] = [];
     for (const item of items) {
       if (!item.commands) {
         deliver();
+        parentsReconcile();
         continue;
       }
       // one command at a time: a loop lists what is left when it runs
       for (const command of item.commands) {
         const lists = old instanceof ArgoCdObjects ? { [`${CONTEXT.argocd} ${APPLICATION_RESOURCE}`]: old.listed() } : old.lists(runWithFakeKubectl([command]));
-        const ran = runWithFakeKubectl([command], lists);
+        const ran = runWithFakeKubectl([command], lists, bundleReads(headRevision, fleet));
         for (const call of ran) {
+          // a field manager letting go of its fields: kubectl reads the bundle and the live objects (bundleReads), jq
+          // makes their identities, and the apply is made on the cluster as that manager
+          if (call.verb === 'kustomize' || (call.verb === 'get' && call.stdin !== undefined)) continue;
+          if (call.verb === 'apply') {
+            release(fleet.cluster(call.context!), call);
+            fleet.settle();
+            continue;
+          }
           if (old instanceof ArgoCdObjects) expect(call.context, call.args.join(' ')).toBe(CONTEXT.argocd);
           expect(call.namespace, call.args.join(' ')).toBe(from === 'argocd' ? ARGOCD.namespace : 'flux-system');
           old.perform(call);
           fleet.settle();
+          parentsReconcile();
         }
         calls.push(...ran);
       }
@@ -377,6 +517,14 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
     const applied = new Set(Object.values(first.units).flatMap((u) => u.objects.map((o) => `${u.cluster} ${keyOf(o)}`)));
     const deleted = () => deletions.filter((d) => PROTECTED(d.obj) || applied.has(`${d.cluster} ${keyOf(d.obj)}`)).map((d) => `${d.cluster} ${refOf(d.obj)}`);
     expect(deleted(), `deleted by the new engine or the hand-over's commands:\n${calls.map((c) => c.args.join(' ')).join('\n')}`).toEqual([]);
+    // every Kustomization applied only to the cluster it applied to in the first install, or as the new engine applies it
+    const where = new Map(
+      [...Object.entries(first.units), ...Object.entries(taken?.units ?? {})].filter(([, u]) => u.cluster !== undefined).map(([n, u]) => [n, u.cluster!]),
+    );
+    const wrong = [
+      ...new Set(applies.filter((a) => where.get(a.by) !== a.cluster).map((a) => `${a.by} applied ${a.ref} to ${a.cluster}, not ${where.get(a.by)}`)),
+    ];
+    expect(wrong.slice(0, 10), `${wrong.length} applies to the wrong cluster:\n${parentLog.slice(0, 40).join('\n')}`).toEqual([]);
     // and it all still runs, delivered or not
     const gone = Object.values(first.units).flatMap((u) =>
       u.objects.filter((o) => !fleet.cluster(u.cluster!).getLike(o)).map((o) => `${u.cluster} ${refOf(o)}`),
@@ -388,5 +536,23 @@ describe.each(soakRows(DIRECTIONS, (d) => (d.from === 'argocd' && d.to === 'flux
     const after = replay({ engine: replayed(to), ...head.forEngine(replayed(to)), fleet, operator: true, previous: taken });
     expect(notConverged(after), after.log.join('\n')).toEqual([]);
     expect(deleted(), `deleted once the new engine applies alone:\n${after.log.join('\n')}`).toEqual([]);
-  });
+
+    // #49 item 2: a later change drops a field, and the new engine's removal takes effect: test-cluster-west's Gateway
+    // retired, its Node loses the annotation (server-side apply removes a field its manager no longer applies only when
+    // no other manager owns it: the old engine's manager let go of it at the end of the hand-over)
+    const retiredDef = deliveredBy(to);
+    const west = retiredDef.spec.clusters.find((c) => c.clusterID === 'test-cluster-west')!;
+    // retired for another candidate (a member keeps one: gateway-missing), a Node the cluster has
+    west.gateways = [...west.gateways!.map((g) => ({ ...g, retired: true })), { node: 'test-cluster-west-worker' }];
+    const retired = await compileDefinition(retiredDef);
+    const node = () => fleet.cluster('test-cluster-west').get('v1', 'Node', undefined, 'test-cluster-west-node-1')!;
+    expect(node().metadata.annotations?.[GATEWAY]).toBeDefined();
+    const later = replay({ engine: replayed(to), ...retired.forEngine(replayed(to)), fleet, operator: true, previous: after });
+    expect(
+      notConverged(later).filter((u) => !/verify/.test(u)),
+      later.log.join('\n'),
+    ).toEqual([]);
+    expect(node().metadata.annotations?.[GATEWAY], JSON.stringify(node().metadata.managedFields)).toBeUndefined();
+    // a whole hand-over and a later change, replayed on four clusters: longer than vitest's default on a loaded machine
+  }, 120_000);
 });

@@ -2,8 +2,8 @@ import { ENGINE_VERSIONS } from '../../src/delivery/engines';
 
 /**
  * The engine versions the replay runs as: every supported one (src/delivery/argocd/versions.ts and flux/versions.ts, which
- * engine-versions.test.ts holds these lists to) and Argo CD 3.2, kept as the record of what the
- * RollingSync of older versions does. docs/delivery.md "Engine versions" says what each changes;
+ * engine-versions.test.ts holds these lists to) and Argo CD 3.2 and 3.3, past the supported range and kept as the record
+ * of what a cluster still running them does: 3.2's RollingSync step rule, 3.3's `Missing` health. docs/delivery.md "Engine versions" says what each changes;
  * what the replay models of it is the predicates below, each with the engine code it reads.
  */
 export const ARGOCD_VERSIONS = ['3.2', '3.3', '3.4', '3.5', '3.6'] as const;

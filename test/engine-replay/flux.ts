@@ -10,7 +10,7 @@ import { FLUX_MANAGER, fluxCleanup, fluxSkips } from './server-side-apply';
 
 const PRUNE = 'kustomize.toolkit.fluxcd.io/prune';
 /** the inventory owner's label kustomize-controller sets on what it applies (its name; the namespace label is left out here) */
-const OWNER = 'kustomize.toolkit.fluxcd.io/name';
+export const OWNER = 'kustomize.toolkit.fluxcd.io/name';
 
 /** A Flux Kustomization as kustomize-controller reads it. */
 export interface FluxKustomization {
@@ -31,21 +31,25 @@ export interface FluxKustomization {
 }
 
 export function kustomizationsIn(revision: Revision, folder: string): FluxKustomization[] {
-  return revision
-    .objectsIn(folder)
-    .filter((o) => o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/'))
-    .map((o) => ({
-      name: o.metadata.name,
-      path: o.spec.path,
-      dependsOn: ((o.spec.dependsOn ?? []) as { name: string }[]).map((d) => d.name),
-      prune: o.spec.prune === true,
-      wait: o.spec.wait === true,
-      healthCheckExprs: o.spec.healthCheckExprs ?? [],
-      namespace: o.metadata.namespace ?? 'flux-system',
-      ...(o.spec.kubeConfig?.secretRef && { kubeConfig: { name: o.spec.kubeConfig.secretRef.name, key: o.spec.kubeConfig.secretRef.key } }),
-      guarded: annotation(o, PRUNE) === 'disabled',
-      ...(o.spec.postBuild && { postBuild: o.spec.postBuild as PostBuild }),
-    }));
+  return revision.objectsIn(folder).filter(isFluxKustomization).map(fluxKustomizationOf);
+}
+
+export const isFluxKustomization = (o: Obj): boolean => o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/');
+
+/** A Kustomization object as kustomize-controller reads its spec. */
+export function fluxKustomizationOf(o: Obj): FluxKustomization {
+  return {
+    name: o.metadata.name,
+    path: o.spec.path,
+    dependsOn: ((o.spec.dependsOn ?? []) as { name: string }[]).map((d) => d.name),
+    prune: o.spec.prune === true,
+    wait: o.spec.wait === true,
+    healthCheckExprs: o.spec.healthCheckExprs ?? [],
+    namespace: o.metadata.namespace ?? 'flux-system',
+    ...(o.spec.kubeConfig?.secretRef && { kubeConfig: { name: o.spec.kubeConfig.secretRef.name, key: o.spec.kubeConfig.secretRef.key } }),
+    guarded: annotation(o, PRUNE) === 'disabled',
+    ...(o.spec.postBuild && { postBuild: o.spec.postBuild as PostBuild }),
+  };
 }
 
 export type FluxState = 'Pending' | 'Progressing' | 'Ready' | 'Failed';

@@ -115,16 +115,19 @@ export function kubectl(c: ApiServer, user: User, podNamespace: string, args: re
     }
     return wait(client, namespace, targets, fors);
   }
-  if (verb === 'rollout' && rest[0] === 'restart') return { ...restart(client, namespace, target(rest[1] ?? ''), now), writes: true };
+  // its field manager: `--field-manager`, by default `kubectl-rollout` (kubectl pkg/cmd/rollout/rollout_restart.go,
+  // AddFieldManagerFlagVar), which Flux's clean-up of `kubectl` managers takes over (server-side-apply.ts fluxCleanup)
+  if (verb === 'rollout' && rest[0] === 'restart')
+    return { ...restart(client, namespace, target(rest[1] ?? ''), now, flags.get('--field-manager') ?? 'kubectl-rollout'), writes: true };
   return fail(`error: unknown command "${positional.join(' ')}" for "kubectl"`);
 }
 
 /** `rollout restart`: a get, then a patch of the pod template's restartedAt annotation. */
-function restart(client: Client, namespace: string, t: { r: Resource; name: string } | KubectlAnswer, now: () => string): KubectlAnswer {
+function restart(client: Client, namespace: string, t: { r: Resource; name: string } | KubectlAnswer, now: () => string, manager: string): KubectlAnswer {
   if ('code' in t) return t;
   const got = client.get(t.r.apiVersion, t.r.kind, namespace, t.name);
   if (!got.ok) return fromServer(got.code, got.message);
-  const patched = client.patchTemplateAnnotations(t.r.apiVersion, t.r.kind, namespace, t.name, { 'kubectl.kubernetes.io/restartedAt': now() });
+  const patched = client.patchTemplateAnnotations(t.r.apiVersion, t.r.kind, namespace, t.name, { 'kubectl.kubernetes.io/restartedAt': now() }, manager);
   if (!patched.ok) return fromServer(patched.code, patched.message);
   return { stdout: `${nameOf(t.r, t.name)} restarted\n`, stderr: '', code: 0 };
 }

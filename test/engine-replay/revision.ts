@@ -84,6 +84,45 @@ export class Revision {
 }
 
 /**
+ * What kustomize-controller builds from a Kustomization's `spec.path` at this revision, or undefined
+ * when the path is gone (kustomization_controller.go `build`: "kustomization path not found", the
+ * Kustomization fails and applies and prunes nothing). With a kustomization.yaml at the path, its
+ * build; without one, kustomize-controller generates one (fluxcd/pkg kustomize/kustomize_generator.go
+ * `generateKustomization`, its `scan` walk): every `.yaml`/`.yml` file below the path, recursively,
+ * and a sub-folder that holds a kustomization.yaml as one base, not descended into.
+ */
+export function fluxBuild(revision: Revision, dir: string): Obj[] | undefined {
+  const root = posix.normalize(dir.replace(/^\.\//, ''));
+  const below = [...revision.files.keys()].filter((p) => p.startsWith(`${root}/`)).sort();
+  if (below.length === 0) return undefined;
+  if (revision.read(posix.join(root, 'kustomization.yaml')) !== undefined) return revision.build(root);
+  const bases = new Set<string>();
+  const seen = new Map<string, string>();
+  const out: Obj[] = [];
+  const add = (objects: readonly Obj[], path: string) => {
+    for (const o of objects) {
+      const key = keyOf(o);
+      if (seen.has(key)) throw new Error(`kustomize: ${key} in ${path} and ${seen.get(key)}`);
+      seen.set(key, path);
+      out.push(o);
+    }
+  };
+  for (const path of below) {
+    // the nearest folder between the root and the file that holds a kustomization.yaml: a base
+    const parts = path.slice(root.length + 1).split('/');
+    const base = parts
+      .slice(0, -1)
+      .map((_, i) => posix.join(root, ...parts.slice(0, i + 1)))
+      .find((d) => revision.read(posix.join(d, 'kustomization.yaml')) !== undefined);
+    if (base !== undefined) {
+      if (!bases.has(base)) add(revision.build(base), base);
+      bases.add(base);
+    } else if (/\.ya?ml$/.test(path)) add(parseShared(revision.read(path)!, path), path);
+  }
+  return out;
+}
+
+/**
  * Parsed files by content, for the whole run: the fleets of all replays hold the same CRDs and
  * shared units, and the objects are never mutated (the API server model stores copies; a test that
  * edits an object edits a clone of it).

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { compile, type CompileResult } from '../../src/compile';
+import { FLUX_PER_CLUSTER_FOLDER } from '../../src/delivery/flux/kustomizations';
 import type { ClusterSetOutput } from '../../src/synth/synth-clusterset';
 import type { ClusterSet } from '../../src/model/clusterset';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
@@ -85,7 +86,9 @@ export async function compileDefinition(definition: DefinitionData): Promise<Com
     definition: parsed,
     forEngine: (engine) => {
       const path = delivery[engine]?.path.replace(/^\.\/|\/$/g, '') ?? 'dist';
-      return { revision: Revision.fromOutput(files, path), folder: `${path}/${output.name}/${engine}` };
+      // one Flux per cluster: the root of the clusters' folders (FLUX_PER_CLUSTER_FOLDER), as synth wrote them
+      const perCluster = engine === 'flux' && files.some((f) => f.path.startsWith(`${output.name}/${FLUX_PER_CLUSTER_FOLDER}/`));
+      return { revision: Revision.fromOutput(files, path), folder: `${path}/${output.name}/${perCluster ? FLUX_PER_CLUSTER_FOLDER : engine}` };
     },
   };
 }
@@ -106,6 +109,8 @@ export interface FleetOptions {
   readonly appNamespaces: boolean;
   /** Kubernetes minor version of every cluster */
   readonly kubernetesMinor?: number;
+  /** a hub Flux on a management cluster the definition does not name (every cluster has a kubeConfigSecretRef): its ID */
+  readonly fluxHub?: string;
 }
 
 /**
@@ -147,7 +152,13 @@ export async function fleetFor(definition: DefinitionData, compiled: Compiled, o
         kubernetesMinor: options.kubernetesMinor,
       }),
   );
-  const fleet = new Fleet(servers);
+  const hub = options.fluxHub !== undefined ? [new ApiServer({ clusterID: options.fluxHub, nodes: [], cni: 'other' })] : [];
+  const fleet = new Fleet([...servers, ...hub]);
+  if (
+    options.fluxHub !== undefined &&
+    definition.spec.clusters.every((c) => (c.delivery?.flux as { kubeConfigSecretRef?: unknown } | undefined)?.kubeConfigSecretRef)
+  )
+    fleet.operator.fluxHomes.set(compiled.forEngine('flux').folder, options.fluxHub);
   registerDelivery(fleet, compiled);
   fleet.settle();
   return fleet;
@@ -162,7 +173,7 @@ const IN_CLUSTER = 'https://kubernetes.default.svc';
  * cluster's first address) or URL, and Argo CD runs in the cluster whose destination is
  * `https://kubernetes.default.svc`; a hub Flux runs in the one cluster without a
  * `kubeConfigSecretRef` and holds a kubeconfig Secret for each other, in the Kustomizations'
- * Namespace; otherwise each cluster's own Flux applies `flux/<clusterID>/`. Called again for a
+ * Namespace; otherwise each cluster's own Flux applies `flux-per-cluster/<clusterID>/`. Called again for a
  * definition that renames or moves things, as the person would follow it.
  */
 export function registerDelivery(fleet: Fleet, compiled: Pick<Compiled, 'definition' | 'forEngine' | 'output'>): void {

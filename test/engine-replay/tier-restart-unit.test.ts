@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { restartTemplateChange, unpullableRestartImage } from './delivery-scenarios';
+import { restartTemplateChange, restartThenReconcile, unpullableRestartImage } from './delivery-scenarios';
 
 /**
  * #38 item 6: the Tier-restart Job is a unit of its own after the Tiers' unit, with the image the
@@ -18,6 +18,16 @@ describe.each(['flux', 'argocd'] as const)('%s: the Tier-restart Job', (engine) 
     expect(r.connected).toBe(true);
     expect(r.stuck.filter((u) => /-tier-restart:/.test(u)).length).toBeGreaterThan(0);
     expect(r.stuck.filter((u) => !/-(tier-restart|verify):/.test(u))).toEqual([]);
+  });
+
+  // #49 item 3: `kubectl rollout restart` writes as `kubectl-rollout` by default, which kustomize-controller's clean-up
+  // of `kubectl*` managers makes its own and its next apply removes (server-side-apply.ts fluxCleanup): the Job names
+  // a manager of its own, so the restart happens once
+  test('the engine reconciling again keeps the restart: the controller restarts once', async () => {
+    const r = await restartThenReconcile(engine);
+    expect(r.stuck).toEqual([]);
+    expect(r.restarted).toBeDefined();
+    expect(r.after).toBe(r.restarted);
   });
 
   test('a changed image (spec.verify.image, a mirror) is a new Job, run once, and nothing is refused', async () => {

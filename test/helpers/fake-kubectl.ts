@@ -12,6 +12,19 @@ export interface KubectlCall {
   readonly verb?: string;
   /** what follows the verb: the resource and the names */
   readonly operands: readonly string[];
+  /** what the call read from its standard input (`-f -`) */
+  readonly stdin?: string;
+}
+
+/**
+ * What the fake kubectl prints for the calls a shell `case` pattern over " $* " matches (`*" kustomize
+ * dist/x "*`); with `stdin`, only when the call's standard input is exactly that text (as `get -f -`
+ * answers for the objects it is given).
+ */
+export interface FakeOutput {
+  readonly pattern: string;
+  readonly stdin?: string;
+  readonly stdout: string;
 }
 
 /**
@@ -21,24 +34,44 @@ export interface KubectlCall {
  * `get <resource> -o name` would), so that a loop over what kubectl lists runs: the key is
  * `<resource>`, or `<context> <resource>` for what one context lists.
  */
-export function runWithFakeKubectl(commands: readonly string[], lists: Readonly<Record<string, readonly string[]>> = {}): KubectlCall[] {
+export function runWithFakeKubectl(
+  commands: readonly string[],
+  lists: Readonly<Record<string, readonly string[]>> = {},
+  outputs: readonly FakeOutput[] = [],
+): KubectlCall[] {
   const bin = mkdtempSync(join(tmpdir(), 'fake-kubectl-'));
   try {
     const log = join(bin, 'calls');
     writeFileSync(log, '');
+    // a call that reads `-f -` keeps its standard input, numbered, and logs where
+    const stdin = `case " $* " in *" -f - "*) n=$$; cat > '${bin}/stdin-'$n; printf '%s\t' "<stdin-$n>" >> '${log}' ;; esac\n`;
+    const printed = outputs.map((o, i) => {
+      writeFileSync(join(bin, `out-${i}`), o.stdout);
+      if (o.stdin === undefined) return `case " $* " in ${o.pattern}) cat '${join(bin, `out-${i}`)}' ;; esac\n`;
+      writeFileSync(join(bin, `in-${i}`), o.stdin);
+      return `case " $* " in ${o.pattern}) cmp -s '${join(bin, `in-${i}`)}' '${bin}/stdin-'$n && cat '${join(bin, `out-${i}`)}' ;; esac\n`;
+    });
     const listing = Object.entries(lists).map(([resource, lines], i) => {
       writeFileSync(join(bin, `list-${i}`), lines.map((l) => `${l}\n`).join(''));
       const [context, kind] = resource.includes(' ') ? resource.split(' ') : [undefined, resource];
       const pattern = context === undefined ? `*" get ${kind} "*` : `*" --context ${context} "*" get ${kind} "*`;
       return `case " $* " in ${pattern}) cat '${join(bin, `list-${i}`)}' ;; esac\n`;
     });
-    writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\nfor a in "$@"; do printf '%s\\t' "$a"; done >> '${log}'\necho >> '${log}'\n${listing.join('')}`);
+    writeFileSync(
+      join(bin, 'kubectl'),
+      `#!/bin/sh\n${stdin}for a in "$@"; do printf '%s\\t' "$a"; done >> '${log}'\necho >> '${log}'\n${listing.join('')}${printed.join('')}true\n`,
+    );
     chmodSync(join(bin, 'kubectl'), 0o755);
     for (const c of commands) execFileSync('sh', ['-e', '-c', c], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
     return readFileSync(log, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((line) => parseCall(line.split('\t').slice(0, -1)));
+      .map((line) => {
+        const fields = line.split('\t').slice(0, -1);
+        const file = /^<(stdin-\d+)>$/.exec(fields[0] ?? '')?.[1];
+        const call = parseCall(file ? fields.slice(1) : fields);
+        return file ? { ...call, stdin: readFileSync(join(bin, file), 'utf8') } : call;
+      });
   } finally {
     rmSync(bin, { recursive: true, force: true });
   }

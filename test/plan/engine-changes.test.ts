@@ -171,6 +171,21 @@ describe.each(CASES)('%s', (_, from, to) => {
     const removal = (plan.checklist ?? []).filter((i) => i.commands?.some((c) => / delete /.test(c)));
     expect(removal.length).toBeGreaterThan(0);
     expect(removal.every((i) => i.when === 'after merging')).toBe(true);
+    // #49 item 2: the leaving engine's field manager lets go of what it co-owns, last, when another engine (another
+    // manager) comes; a hub Flux and one Flux per cluster are one manager, and with nobody coming nothing is released
+    const managers = { argocd: 'argocd-controller', 'flux-hub': 'kustomize-controller', 'flux-own': 'kustomize-controller' } as const;
+    const released = (plan.checklist ?? []).flatMap((i) => (i.commands ?? []).map((c) => /--field-manager=(\S+)/.exec(c)?.[1]).filter(Boolean));
+    const releases = to !== 'manual' && managers[from] !== managers[to];
+    expect([...new Set(released)]).toEqual(releases ? [managers[from]] : []);
+    if (releases) expect((plan.checklist ?? []).at(-1)!.commands!.every((c) => c.includes(`--field-manager=${managers[from]}`))).toBe(true);
+    // an app-of-apps that applies argocd/applications/ prunes those Applications as soon as the merge takes the folder
+    // out of git (their exports units' resources finalizer then deletes the ServiceExports): its prune goes before merging
+    const appOfApps = (plan.checklist ?? []).filter((i) => /app-of-apps/.test(i.text));
+    expect(appOfApps.map((i) => i.when)).toEqual(from === 'argocd' ? ['before merging'] : []);
+    const steps = change!.steps ?? [];
+    const warned = steps.findIndex((s) => /app-of-apps/.test(s));
+    if (from === 'argocd') expect(warned >= 0 && steps.slice(0, warned).every((s) => s.startsWith('before merging'))).toBe(true);
+    else expect(warned).toBe(-1);
   });
 });
 

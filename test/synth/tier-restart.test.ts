@@ -111,6 +111,8 @@ describe('a member restarts its antrea-mc-controller once its Tier set changes, 
       'rollout',
       'restart',
       'deployment/antrea-mc-controller',
+      // a manager of its own, not kubectl-rollout, which Flux's clean-up of kubectl* managers takes over (tier-restart-unit.test.ts)
+      '--field-manager=antrea-clusterset-tier-restart',
     ]);
   });
 

@@ -23,12 +23,25 @@ export const argoCdHandOver: HandOverWords = {
   // its verify Application goes with the ApplicationSet's list and keeps what it applied, as the bundles do
   withdrawn: () => [],
   removalStep: ', each Application with its finalizers off once its ApplicationSet is gone',
+  // argo-cd common/common.go ArgoCDSSAManager: the bundles' Applications sync with ServerSideApply=true
+  fieldManager: 'argocd-controller',
+  // an app-of-apps that applies argocd/applications/ with automated prune deletes those Applications as soon as the
+  // merge takes the folder out of git (gitops-engine sync: a live resource no longer in git is pruned), and the
+  // exports units' resources finalizer then deletes the ServiceExports: only a step before the merge prevents it
+  beforeMerging: (before) => {
+    const cs = before.metadata.name;
+    return [
+      {
+        text: `If an app-of-apps of yours applies ${code(`dist/${cs}/argocd/applications/`)}, turn its automated prune off before merging: the merge takes that folder out of git, and with prune on it deletes those Applications at once, the exports units' resources finalizer taking the ServiceExports along. After merging, the checklist's commands remove them with their finalizers off.`,
+      },
+    ];
+  },
   removal: (before) => {
     const cs = before.metadata.name;
     const namespace = before.spec.delivery.argocd!.namespace;
     const own = q(`${LABELS.clusterSet}=${cs}`);
     return {
-      text: `Then remove Argo CD's ApplicationSets of ${code(cs)} without their Applications, then each Application with its finalizers taken off first, or the exports units delete the ServiceExports. If your app-of-apps applies ${code(`dist/${cs}/argocd/applications/`)}, take that folder out of it first, its prune off, or it syncs them back.`,
+      text: `Then remove Argo CD's ApplicationSets of ${code(cs)} without their Applications, then each Application with its finalizers taken off first, or the exports units delete the ServiceExports.`,
       commands: [
         `kubectl --context "$ARGOCD_CONTEXT" -n ${q(namespace)} delete applicationset -l ${own} --cascade=orphan`,
         removeArgoApplications('"$ARGOCD_CONTEXT"', namespace, own),

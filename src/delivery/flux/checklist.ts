@@ -5,7 +5,7 @@ import type { ClusterSet } from '../../model/clusterset';
 import type { ChecklistWords } from '../engine';
 import { engineName } from '../engine-names';
 import { LAYER_DIRECTORIES } from '../layer-paths';
-import { verifyKustomizationName } from './kustomizations';
+import { fluxFolder, verifyKustomizationName } from './kustomizations';
 import { fluxOrphanSteps } from './orphan-steps';
 
 /**
@@ -32,7 +32,7 @@ export const fluxChecklist: ChecklistWords = {
     if (mode.ordersLeaderFirst) return [];
     return [
       {
-        text: `Bootstrap Flux in ${c(id)} if it has none, with a source for this repository: its own Flux applies ${c(`dist/${cs}/flux/${id}/`)} (after the leader, by hand: nothing orders Fluxes of different clusters).`,
+        text: `Bootstrap Flux in ${c(id)} if it has none, with a source for this repository: its own Flux applies ${c(`dist/${cs}/${fluxFolder(false, id)}/`)} (after the leader, by hand: nothing orders Fluxes of different clusters).`,
       },
     ];
   },

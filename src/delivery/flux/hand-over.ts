@@ -4,10 +4,13 @@ import { code } from '../../markdown';
 import { shellQuote as q } from '../../shell-quote';
 import type { HandOverWords } from '../engine';
 import { engineName, LABELS } from '../engine-names';
+import { FLUX_FOLDER, FLUX_PER_CLUSTER_FOLDER } from './kustomizations';
 
 /**
  * Flux leaving a ClusterSet: the parent Kustomization (`antrea-<clusterset>`, created from the
- * README) fails once its folder is gone and prunes nothing; each layer Kustomization carries
+ * README) fails once its folder is gone and prunes nothing (kustomization_controller.go `build`:
+ * "kustomization path not found"); a hub's `flux/` and the folders of one Flux per cluster are
+ * apart (kustomizations.ts FLUX_PER_CLUSTER_FOLDER), so a parent never reads the other mode's; each layer Kustomization carries
  * `kustomize.toolkit.fluxcd.io/prune: disabled`, so no parent's garbage collection deletes it
  * (kustomization_controller.go, deleteObjects' exclusions), and it keeps applying its layer, whose
  * folder is still in `dist/`. Deleted with `spec.prune` on, a Kustomization deletes everything it
@@ -16,15 +19,17 @@ import { engineName, LABELS } from '../engine-names';
  */
 export const fluxHandOver: HandOverWords = {
   detail: (cs) =>
-    `Flux: its Kustomizations of ${cs} leave dist/${cs}/flux/ and are orphaned: the parent antrea-${cs} fails (its path is gone) and prunes nothing, and each layer Kustomization (guarded from the parent's pruning) keeps applying its layer; deleted with prune on, a Kustomization deletes everything it applied, Antrea included (kustomization_controller.go, finalize)`,
+    `Flux: its Kustomizations of ${cs} leave dist/${cs}/${FLUX_FOLDER}/ (a hub's) or dist/${cs}/${FLUX_PER_CLUSTER_FOLDER}/<clusterID>/ (each cluster's own) and are orphaned: the parent antrea-${cs} in each Flux fails (its path is gone: neither folder holds the other) and prunes nothing, and each layer Kustomization (guarded from the parent's pruning) keeps applying its layer; deleted with prune on, a Kustomization deletes everything it applied, Antrea included (kustomization_controller.go, finalize)`,
   exportsUnitsGo: 'Flux deletes each exports Kustomization, which prunes what it applied',
   withdrawn: (before, id) =>
     before.spec.verify.job
       ? [
-          `Flux: its verify Kustomization leaves flux/ and is orphaned (guarded): its Job and RBAC stay, and it reports the missing path until the clean-up after ${id} is removed`,
+          `Flux: its verify Kustomization leaves its Flux folder and is orphaned (guarded): its Job and RBAC stay, and it reports the missing path until the clean-up after ${id} is removed`,
         ]
       : [],
   removalStep: ', each Kustomization with prune turned off first',
+  // kustomize-controller's --controller-name, its ssa owner: a hub and one Flux per cluster apply as the same manager
+  fieldManager: 'kustomize-controller',
   removal: (before, after, leaving, modesAfter) => {
     const hubLeaving = leaving.id === 'flux-hub';
     const now = modesAfter.map((m) => m.id);

@@ -22,7 +22,7 @@ const PER_CLUSTER: DeliveryMode = {
   id: 'flux-per-cluster',
   name: 'one Flux per cluster',
   section: 'Delivery with Flux (one per cluster)',
-  appliedFrom: "each cluster's own Flux (`flux/<clusterID>/`)",
+  appliedFrom: "each cluster's own Flux (`flux-per-cluster/<clusterID>/`)",
   outsideTheDefinition: false,
   ordersLeaderFirst: false,
 };
@@ -44,7 +44,7 @@ export const flux: DeliveryEngine = {
   canBuild: () => true,
   clusterSetObjects: () => ({}),
   clusterObjects: fluxClusterObjects,
-  // a hub's Kustomizations go into the hub's Namespace; a per-cluster Flux (`flux/<clusterID>`) is the cluster's own
+  // a hub's Kustomizations go into the hub's Namespace; a per-cluster Flux (`flux-per-cluster/<clusterID>`) is the cluster's own
   instanceOf: (folder, object) => (folder === FLUX_FOLDER ? `hub Flux in ${object.metadata.namespace ?? ''}` : undefined),
   // no Kustomization of ours sets postBuild, but a user's parent might: keep `${…}` and `$$` as written
   annotate: (annotations, object) => (/\$[{$]/.test(JSON.stringify(object)) ? { ...annotations, [FLUX_SUBSTITUTE]: 'disabled' } : { ...annotations }),

@@ -10,7 +10,22 @@ import { EXPORTS_DIRECTORY, exportDirectory, layerDirectory, TIER_RESTART_DIRECT
 
 type FluxDelivery = NonNullable<ClusterSet['spec']['delivery']['flux']>;
 
+/** A hub Flux's folder: its parent applies `flux/` and nothing else. */
 export const FLUX_FOLDER = 'flux';
+/**
+ * The root of the folders of one Flux per cluster (`flux-per-cluster/<clusterID>/`), beside the
+ * hub's and never inside it: a hub's parent still pointing at `flux/` after a change to one Flux per
+ * cluster finds its path gone and fails, applying and pruning nothing. Were the cluster folders
+ * below `flux/`, kustomize-controller would generate a kustomization of every YAML file below it,
+ * recursively (fluxcd/pkg kustomize/kustomize_generator.go `generateKustomization`, its `scan`
+ * walk), and the hub would apply every cluster's Kustomizations under the hub's names without
+ * `spec.kubeConfig`, each cluster's layers to the hub's own cluster. The same holds the other way:
+ * a cluster's parent at `flux-per-cluster/<clusterID>/` never reads a hub's `flux/`.
+ */
+export const FLUX_PER_CLUSTER_FOLDER = 'flux-per-cluster';
+
+/** The folder of a cluster's Flux Kustomizations: the hub's, or the cluster's own Flux's. */
+export const fluxFolder = (hub: boolean, clusterID: string): string => (hub ? FLUX_FOLDER : `${FLUX_PER_CLUSTER_FOLDER}/${clusterID}`);
 
 /**
  * A cluster's Flux Kustomizations, one per apply layer, chained with `dependsOn` and `wait`, so that
@@ -19,13 +34,13 @@ export const FLUX_FOLDER = 'flux';
  * - With a hub Flux (any cluster has `delivery.flux.kubeConfigSecretRef`), every Kustomization
  *   goes to `flux/` for the hub, and each member's first layer also waits for the leader's
  *   last one.
- * - Otherwise each cluster runs its own Flux and gets `flux/<clusterID>/`; Flux cannot depend on
+ * - Otherwise each cluster runs its own Flux and gets `flux-per-cluster/<clusterID>/`; Flux cannot depend on
  *   another cluster's Kustomization, so members simply retry until the leader is ready.
  */
 export function fluxClusterObjects(inputs: ClusterDeliveryInputs): EngineObject[] {
   const flux = inputs.delivery.flux;
   if (!flux) return [];
-  const folder = inputs.fluxHub ? FLUX_FOLDER : `${FLUX_FOLDER}/${inputs.clusterID}`;
+  const folder = fluxFolder(inputs.fluxHub, inputs.clusterID);
   const after =
     inputs.fluxHub && inputs.role === 'member' && inputs.leaderID !== undefined ? layerName(inputs.clusterSet, inputs.leaderID, LAYERS.length - 1) : undefined;
   return [

@@ -5,6 +5,7 @@ import { code, sh } from '../../markdown';
 import { shellQuote as q } from '../../shell-quote';
 import { engineName, LABELS } from '../engine-names';
 import { LAYER_DIRECTORIES } from '../layer-paths';
+import { FLUX_FOLDER, FLUX_PER_CLUSTER_FOLDER, fluxFolder } from './kustomizations';
 
 /**
  * The README's Flux section, for a hub Flux or one Flux per cluster: the Kustomization that applies
@@ -31,7 +32,7 @@ export function fluxNotesSection(definition: ClusterSet, clusters: readonly Effe
           const ref = c.cluster.delivery.flux!.kubeConfigSecretRef!;
           return `kubectl --context "$FLUX_CONTEXT" -n ${ns} create secret generic ${q(ref.name)} --from-file=${q(ref.key ?? 'value')}=${q(`kubeconfigs/${c.clusterID}.yaml`)}`;
         }),
-        `flux --context "$FLUX_CONTEXT" create kustomization ${q(engineName('antrea', cs))} ${source} ${path('flux')} --prune=true --interval=${q(flux.interval)}`,
+        `flux --context "$FLUX_CONTEXT" create kustomization ${q(engineName('antrea', cs))} ${source} ${path(FLUX_FOLDER)} --prune=true --interval=${q(flux.interval)}`,
       ]),
       'Watch the rollout and health: a layer is Ready when everything in it is healthy, and the last layer of a member only once its ClusterSet is connected to the leader (its token in place).',
       sh([
@@ -44,11 +45,11 @@ export function fluxNotesSection(definition: ClusterSet, clusters: readonly Effe
   const ordered = [...clusters.filter((c) => c.isLeader), ...clusters.filter((c) => !c.isLeader)];
   return [
     '## Delivery with Flux (one per cluster)',
-    `Once, in each cluster: a Kustomization for its own folder ${code('flux/<clusterID>/')}, leader first: nothing orders Fluxes of different clusters, so a member's last layer stays not-ready (and retries) until the leader accepts it.`,
+    `Once, in each cluster: a Kustomization for its own folder ${code(`${FLUX_PER_CLUSTER_FOLDER}/<clusterID>/`)}, leader first: nothing orders Fluxes of different clusters, so a member's last layer stays not-ready (and retries) until the leader accepts it.`,
     sh(
       ordered.map(
         (c) =>
-          `flux --context ${q(c.clusterID)} create kustomization ${q(engineName('antrea', cs))} ${source} ${path(`flux/${c.clusterID}`)} --prune=true --interval=${q(flux.interval)}`,
+          `flux --context ${q(c.clusterID)} create kustomization ${q(engineName('antrea', cs))} ${source} ${path(fluxFolder(false, c.clusterID))} --prune=true --interval=${q(flux.interval)}`,
       ),
     ),
     "Watch each cluster's layers; the last one is Ready once its ClusterSet is (connected to the leader, for a member):",

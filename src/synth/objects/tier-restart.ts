@@ -41,7 +41,14 @@ const LABELS = {
  *   so an image the clusters cannot pull holds nothing else; its init container waits until each
  *   Tier exists, as nothing orders Argo CD's Applications;
  * - the image is the definition's, for mirrors and air-gapped registries; requests and limits;
- * - RBAC: get and patch of that one Deployment, and reading those Tiers.
+ * - RBAC: get and patch of that one Deployment, and reading those Tiers;
+ * - its restart writes `restartedAt` as a field manager of its own (`--field-manager`): under the
+ *   default, `kubectl-rollout`, kustomize-controller would take the field over before each apply
+ *   (fluxcd/pkg ssa `cleanupMetadata`, `kubectl` managers by prefix; kustomize-controller's
+ *   `apply`) and remove it at the next reconcile of `3-workloads`, restarting the controller a
+ *   second time. Neither engine removes another manager's field: Argo CD migrates only
+ *   `kubectl-client-side-apply`, and a client-side apply deletes only what its last-applied
+ *   configuration held.
  */
 export function tierRestartObjects(props: TierRestartProps): KubeObject[] {
   const { namespace } = props;
@@ -99,7 +106,7 @@ function tierRestartJob(props: TierRestartProps): KubeObject {
         securityContext: { runAsNonRoot: true, runAsUser: 65534, runAsGroup: 65534, seccompProfile: { type: 'RuntimeDefault' } },
         // a negative timeout waits a week per attempt: a member whose Tiers are held back still restarts once they arrive
         initContainers: [kubectl('wait-for-tiers', ['wait', '--for=create', '--timeout=-1s', ...names.map((n) => `tiers.crd.antrea.io/${n}`)])],
-        containers: [kubectl('restart', [`--namespace=${namespace}`, 'rollout', 'restart', `deployment/${MC_CONTROLLER}`])],
+        containers: [kubectl('restart', [`--namespace=${namespace}`, 'rollout', 'restart', `deployment/${MC_CONTROLLER}`, `--field-manager=${TIER_RESTART}`])],
         volumes: [{ name: 'tmp', emptyDir: { sizeLimit: '16Mi' } }],
       },
     },

@@ -10,7 +10,7 @@ import { dashPrefixed } from './delivery-name-collision';
 /**
  * The engine instance an object of `folder` is applied to, as two definitions can share it
  * (`DeliveryEngine.instanceOf`): every Argo CD object goes into the Argo CD Namespace, every hub Flux
- * Kustomization into the hub's Flux Namespace. A per-cluster Flux (`flux/<clusterID>`) is the
+ * Kustomization into the hub's Flux Namespace. A per-cluster Flux (`flux-per-cluster/<clusterID>`) is the
  * cluster's own: two definitions share one only when they share the cluster
  * (cluster-in-two-definitions). The health ConfigMap (`argocd/health`) is the same in every
  * definition on purpose.

@@ -48,7 +48,7 @@ export const deliveryNameCollision: ModelRule = {
     // an engine and, for each, every cluster's destination first (delivery-destination-missing)
     if (!canBuildDelivery(definition, clusters)) return;
     // the engine folders under dist/<cs>/: each engine's are the same for every cluster (argocd/…,
-    // flux or flux/<id>), so a ClusterSet of its first cluster shows them at the cost of one cluster
+    // flux or flux-per-cluster/<id>), so a ClusterSet of its first cluster shows them at the cost of one cluster
     const top = (folder: string) => folder.split('/')[0]!;
     const sample = deliverySources(definition, clusters.slice(0, 1));
     const engineFolders = new Set([...Object.keys(sample.clusterSet).map(top), ...(sample.clusters[0]?.build() ?? []).map((o) => top(o.folder))]);

@@ -17,7 +17,7 @@ const DELIVERY_FIXTURES = readdirSync(FIXTURES)
   .sort();
 
 /** Engine folders, and the kustomizations that give each Flux Kustomization its directory. */
-const isDeliveryFile = (path: string) => /^[^/]+\/(argocd|flux)\//.test(path) || path.endsWith('/kustomization.yaml');
+const isDeliveryFile = (path: string) => /^[^/]+\/(argocd|flux|flux-per-cluster)\//.test(path) || path.endsWith('/kustomization.yaml');
 
 /** The files under `<prefix>/`, relative to it. */
 const under = (files: readonly OutputFile[], prefix: string) =>
@@ -28,7 +28,7 @@ describe.each(EXAMPLES)('example %s', (example) => {
   test('engine folders match dist/', async () => {
     const files = await compileFiles([join('clustersets', example)]);
     const clusterSet = files.find((f) => f.path.endsWith('/README.md'))!.path.split('/')[0]!;
-    const engines = ['argocd', 'flux'].filter((e) => files.some((f) => f.path.startsWith(`${clusterSet}/${e}/`)));
+    const engines = ['argocd', 'flux', 'flux-per-cluster'].filter((e) => files.some((f) => f.path.startsWith(`${clusterSet}/${e}/`)));
     expect(engines.length).toBeGreaterThan(0);
     for (const engine of engines) await expectGoldenTree(under(files, `${clusterSet}/${engine}`), join('dist', clusterSet, engine), () => true);
   });
@@ -119,7 +119,7 @@ describe('Flux ordering', () => {
       expect(exprs[4]![0]).toEqual({ apiVersion: clusterSetRule.apiVersion, kind: 'ClusterSet', ...clusterSetRule.cel });
     }
     expect(Object.keys(output.engines).sort()).toEqual(
-      hub ? ['argocd', 'argocd/applications', 'argocd/health', 'flux'] : output.bundles.map((b) => `flux/${b.clusterID}`).sort(),
+      hub ? ['argocd', 'argocd/applications', 'argocd/health', 'flux'] : output.bundles.map((b) => `flux-per-cluster/${b.clusterID}`).sort(),
     );
   });
 });
