@@ -88,6 +88,7 @@ export const DIAGNOSTIC_CODES = [
   'tier-priority-immutable',
   'tier-removed-in-use',
   'tier-swap',
+  'token-rotation-lowered',
   // output self-checks
   'output-schema',
   'output-collision',

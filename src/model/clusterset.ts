@@ -100,12 +100,22 @@ export const GatewaySchema = z.strictObject({
 });
 
 const tokenName = z.string().optional().describe('Secret name the member ClusterSet refers to; default <clusterID>-leader-token');
+// optional without a default: a definition without it hashes (manifest.json) as before
+const rotation = z
+  .number()
+  .int()
+  .min(0)
+  .optional()
+  .describe(
+    "raise by one to rotate the member's leader token (absent: 0): the leader mints a second token for the same ServiceAccount (<secret>-r<n>), the member reads <name>-r<n>, and the plan's checklist revokes the old token once the member is Ready; lowering it is refused (token-rotation-lowered)",
+  );
 
 export const TokenSecretSchema = z.discriminatedUnion('source', [
-  z.strictObject({ source: z.literal('manual'), name: tokenName }),
+  z.strictObject({ source: z.literal('manual'), name: tokenName, rotation }),
   z.strictObject({
     source: z.literal('externalSecret'),
     name: tokenName,
+    rotation,
     externalSecret: z.strictObject({
       secretStoreRef: z.strictObject({
         kind: z.enum(['SecretStore', 'ClusterSecretStore']).default('ClusterSecretStore'),
@@ -122,6 +132,7 @@ export const TokenSecretSchema = z.discriminatedUnion('source', [
   z.strictObject({
     source: z.literal('sealedSecret'),
     name: tokenName,
+    rotation,
     sealedSecret: z.strictObject({
       encryptedData: z.strictObject({
         'ca.crt': z.string().describe('kubeseal-encrypted ca.crt'),

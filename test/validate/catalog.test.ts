@@ -52,6 +52,8 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'image-digest-version': 'error',
   'leader-credentials-collision': 'error',
   'policy-export-name-duplicate': 'error',
+  'token-rotation-lowered': 'error',
+  'gateway-ha': 'warning',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
