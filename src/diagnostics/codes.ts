@@ -39,6 +39,7 @@ export const DIAGNOSTIC_CODES = [
   'gateway-ip-in-cidr',
   'gateway-ip-duplicate',
   'gateway-missing',
+  'gateway-ha',
   'list-duplicate',
   // traffic mode, tunnels, encryption
   'tunnel-type-mismatch',

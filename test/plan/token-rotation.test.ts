@@ -54,7 +54,8 @@ describe('a member token rotated (tokenSecret.rotation)', async () => {
     // the identity is unchanged: the ServiceAccount and its cluster-id annotation, and the RoleBinding
     const identity = (r: typeof before) => objects(r, LEADER).filter((o) => o.kind === 'ServiceAccount' || o.kind === 'RoleBinding');
     expect(identity(one)).toEqual(identity(before));
-    const secretOf = (r: typeof before, id: string) => (objects(r, id).find((o) => o.kind === 'ClusterSet')!.spec as any).leaders[0].secret;
+    const secretOf = (r: typeof before, id: string) =>
+      (objects(r, id).find((o) => o.kind === 'ClusterSet')!.spec as { leaders: { secret: string }[] }).leaders[0]!.secret;
     expect([secretOf(before, EAST), secretOf(one, EAST), secretOf(one, WEST)]).toEqual([
       `${EAST}-leader-token`,
       `${EAST}-leader-token-r1`,
