@@ -71,7 +71,14 @@ describe('Gateway failover', () => {
     ]);
 
     // east's active Gateway Node stops: node-2 takes over, west tunnels to its IP
-    r = replay({ engine: 'flux', ...compiled.forEngine('flux'), fleet, operator: true, previous: r, events: [{ at: 0, run: (f) => stop(f, EAST, `${EAST}-node-1`, true) }] });
+    r = replay({
+      engine: 'flux',
+      ...compiled.forEngine('flux'),
+      fleet,
+      operator: true,
+      previous: r,
+      events: [{ at: 0, run: (f) => stop(f, EAST, `${EAST}-node-1`, true) }],
+    });
     const second = activeGateway(east)!;
     expect(second.metadata.name, r.log.join('\n')).toBe(`${EAST}-node-2`);
     expect(second.gatewayIP).not.toBe(first.gatewayIP);
@@ -82,11 +89,25 @@ describe('Gateway failover', () => {
     expect(r.log.join('\n')).toMatch(new RegExp(`\\[${WEST}\\] ClusterInfoImport ${EAST}-clusterinfo: Gateway IP ${second.gatewayIP as string}`));
 
     // node-1 is back: node-2 keeps the role
-    r = replay({ engine: 'flux', ...compiled.forEngine('flux'), fleet, operator: true, previous: r, events: [{ at: 0, run: (f) => stop(f, EAST, `${EAST}-node-1`, false) }] });
+    r = replay({
+      engine: 'flux',
+      ...compiled.forEngine('flux'),
+      fleet,
+      operator: true,
+      previous: r,
+      events: [{ at: 0, run: (f) => stop(f, EAST, `${EAST}-node-1`, false) }],
+    });
     expect(activeGateway(east)!.metadata.name).toBe(`${EAST}-node-2`);
 
     // west has one candidate: when it stops, every cross-cluster path of west is lost
-    r = replay({ engine: 'flux', ...compiled.forEngine('flux'), fleet, operator: true, previous: r, events: [{ at: 0, run: (f) => stop(f, WEST, `${WEST}-node-1`, true) }] });
+    r = replay({
+      engine: 'flux',
+      ...compiled.forEngine('flux'),
+      fleet,
+      operator: true,
+      previous: r,
+      events: [{ at: 0, run: (f) => stop(f, WEST, `${WEST}-node-1`, true) }],
+    });
     expect(activeGateway(fleet.cluster(WEST)), r.log.slice(-30).join('\n')).toBeUndefined();
     expect(paths(fleet, [EAST, WEST])).toEqual([`${EAST} → ${WEST}: lost (${WEST} has no Gateway)`, `${WEST} → ${EAST}: lost (${WEST} has no Gateway)`]);
   });
