@@ -63,6 +63,17 @@ describe('a member token rotated (tokenSecret.rotation)', async () => {
     ]);
   });
 
+  it("the leader's bundle is rebuilt (its inputs hash the member's rotation), and the plan shows its Secrets without calling them destructive", () => {
+    const inputs = (r: typeof before) => r.outputs[0]!.bundles.find((b) => b.clusterID === LEADER)!.inputs;
+    expect(inputs(one)).not.toBe(inputs(before));
+    const plan = planChanges(before, one);
+    expect(
+      plan.objectChanges.filter((c) => c.owner === LEADER && c.kind === 'Secret').map((c) => `${c.change} ${c.name}`),
+    ).toEqual(expect.arrayContaining([`added ${EAST}-member-token-r1`, `removed ${EAST}-member-token`]));
+    // the old token Secret leaves the bundle guarded by the checklist, revoked only once the member is Ready
+    expect(plan.changes.filter((c) => c.impact === 'destructive')).toEqual([]);
+  });
+
   it('rotation 0 is the same output as no rotation', async () => {
     const zero = await revision({ 'cs.yaml': rotated(base, [EAST, WEST], 0) });
     expect(JSON.stringify(zero.outputs[0]!.bundles.map((b) => b.objects))).toBe(JSON.stringify(before.outputs[0]!.bundles.map((b) => b.objects)));
