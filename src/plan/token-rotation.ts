@@ -27,6 +27,12 @@ export function rotations(before: ClusterSet, after: ClusterSet): Rotation[] {
   });
 }
 
+/** `namespace/name` of the leader's token Secrets a rotation leaves to its checklist: guarded before the merge, revoked after. */
+export function revokedByChecklist(before: ClusterSet | undefined, after: ClusterSet | undefined): Set<string> {
+  if (!before || !after) return new Set();
+  return new Set(rotations(before, after).map((r) => `${before.spec.leader.namespace}/${r.before.leaderTokenName}`));
+}
+
 /**
  * One change for every member rotated at once. The leader's bundle holds a second token Secret
  * of the same ServiceAccount (so its cluster-id annotation, which the v2.7 webhooks match, is

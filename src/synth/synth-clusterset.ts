@@ -160,7 +160,15 @@ function bundleSource(ctx: BundleContext, shared: string, hashed: ReadonlyMap<Ef
   const hash = createHash('sha256').update(shared).update('\n');
   for (const c of ctx.clusters) {
     const whole = c === cluster || c.isLeader;
-    const identity = [c.clusterID, c.isLeader, c.isMember, ...(c.leaderCredentials ? [c.leaderCredentials] : []), ...(c.withdrawing ? ['withdrawing'] : [])];
+    const identity = [
+      c.clusterID,
+      c.isLeader,
+      c.isMember,
+      ...(c.leaderCredentials ? [c.leaderCredentials] : []),
+      ...(c.withdrawing ? ['withdrawing'] : []),
+      // the name of its token Secret on the leader (tokenSecret.rotation)
+      ...(c.rotation > 0 ? [`rotation ${c.rotation}`] : []),
+    ];
     hash.update(whole ? hashed.get(c)! : JSON.stringify(identity)).update('\n');
   }
   const inputs = hash.digest('hex').slice(0, 32);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { compile } from '../../src/compile';
 import { LATEST } from '../helpers/releases';
+import { notGatewayHa } from '../helpers/gateway-ha';
 
 const tmp = mkdtempSync(join(tmpdir(), 'load-typescript-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -51,7 +52,6 @@ describe('TypeScript definitions', () => {
 import type { App } from 'cdk8s';
 import { LEADER, members } from './lib';
 import { VERSION } from './linked';
-import { notGatewayHa } from '../helpers/gateway-ha';
 type Unused = App;
 const definition: ClusterSetInput = {
   apiVersion: 'antrea-clusterset/v1alpha1',

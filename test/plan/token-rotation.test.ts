@@ -67,9 +67,9 @@ describe('a member token rotated (tokenSecret.rotation)', async () => {
     const inputs = (r: typeof before) => r.outputs[0]!.bundles.find((b) => b.clusterID === LEADER)!.inputs;
     expect(inputs(one)).not.toBe(inputs(before));
     const plan = planChanges(before, one);
-    expect(
-      plan.objectChanges.filter((c) => c.owner === LEADER && c.kind === 'Secret').map((c) => `${c.change} ${c.name}`),
-    ).toEqual(expect.arrayContaining([`added ${EAST}-member-token-r1`, `removed ${EAST}-member-token`]));
+    expect(plan.objectChanges.filter((c) => c.owner === LEADER && c.kind === 'Secret').map((c) => `${c.change} ${c.name}`)).toEqual(
+      expect.arrayContaining([`added ${EAST}-member-token-r1`, `removed ${EAST}-member-token`]),
+    );
     // the old token Secret leaves the bundle guarded by the checklist, revoked only once the member is Ready
     expect(plan.changes.filter((c) => c.impact === 'destructive')).toEqual([]);
   });
