@@ -138,7 +138,7 @@ function copyCommands(after: ClusterSet, m: EffectiveCluster): string[] {
 function waitCommand(cs: string, m: EffectiveCluster): string {
   const get = `${kubectlIn(m.clusterID)} -n ${q(m.cluster.namespace)} get ${CLUSTERSET_RESOURCE} ${q(cs)} -o json`;
   const ready = `'.spec.leaders[0].secret == $secret and .status.observedGeneration == .metadata.generation and any(.status.conditions[]?; .type == "Ready" and .status == "True")'`;
-  const fail = `{ echo ${q(`${m.clusterID} is not Ready on ${m.tokenSecretName}: keep the old token and see docs/adopt.md, Rotate a member token`)} >&2; exit 1; }`;
+  const fail = `{ echo ${q(`${m.clusterID} is not Ready on ${m.tokenSecretName}: keep the old token and see docs/day-two.md, Rotate a member token`)} >&2; exit 1; }`;
   return `for i in $(seq ${WAIT_TRIES}); do ${get} | jq -e --arg secret ${q(m.tokenSecretName)} ${ready} >/dev/null && break; [ "$i" -lt ${WAIT_TRIES} ] || ${fail}; sleep ${WAIT_SECONDS}; done`;
 }
 
