@@ -576,7 +576,9 @@ export class AntreaMulticluster {
     const leader = this.host.reach(area.server);
     const user = leader && authenticate(leader, area.token);
     if (!leader || !user || !new Client(leader, user).canList(`${MC}/v1alpha1`, 'ResourceImport', area.leaderNamespace).ok) return;
-    const imports = leader.list('ResourceImport', area.leaderNamespace).filter((i) => i.spec.kind === 'ClusterInfo' && i.spec.clusterInfo?.clusterID !== area.localID);
+    const imports = leader
+      .list('ResourceImport', area.leaderNamespace)
+      .filter((i) => i.spec.kind === 'ClusterInfo' && i.spec.clusterInfo?.clusterID !== area.localID);
     for (const i of imports) {
       const live = c.get(MC, 'ClusterInfoImport', ns, i.metadata.name);
       if (live && JSON.stringify(live.spec) === JSON.stringify(i.spec.clusterInfo)) continue;
