@@ -1,5 +1,6 @@
 import { PLAN_MARKER } from '../plan/render-plan';
 import { LATEST_RELEASE } from '../antrea/releases';
+import { DRIFT_WORKFLOW_PATH, driftWorkflow } from './drift-workflow';
 
 /** One file of a new GitOps repository. */
 export interface ScaffoldFile {
@@ -27,6 +28,8 @@ export function scaffoldRepository(options: ScaffoldOptions): ScaffoldFile[] {
     // .dist.clusterset/: synth's lock, next tree and spare beside dist/ (output/output-transaction.ts)
     { path: '.gitignore', content: 'node_modules/\n.clusterset-tmp-*/\n.dist.clusterset/\n' },
     { path: '.github/workflows/clusterset.yml', content: WORKFLOW },
+    // the drift watch, for the starter definition's clusters (a test holds them equal)
+    { path: DRIFT_WORKFLOW_PATH, content: driftWorkflow(['leader', 'east', 'west']) },
   ];
 }
 

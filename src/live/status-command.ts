@@ -86,7 +86,7 @@ export async function statusCommand(
   io.stdout.write(format === 'json' ? `${printableJson(JSON.stringify(report, null, 2))}\n` : renderStatus(report));
   if (unmapped.length > 0)
     io.stderr.write(
-      `hint: your kubeconfig has no context for ${unmapped.join(', ')}: name each cluster's context with --contexts ID=CONTEXT,..., ` +
+      `hint: your kubeconfig has no context for ${unmapped.map(printable).join(', ')}: name each cluster's context with --contexts ID=CONTEXT,..., ` +
         `or give each cluster a context named after its ID (the ClusterSet's README, "Tools and kubeconfig contexts")\n`,
     );
   return report.healthy ? 0 : 1;

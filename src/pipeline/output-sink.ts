@@ -45,6 +45,11 @@ export interface EmitResult {
    * unchanged), so only `synth --rebuild` repairs it
    */
   readonly keptStale: boolean;
+  /**
+   * entries of the output that were not regular files (links, FIFOs, devices: the pull request's),
+   * as `path (what it is)`: never read or followed; a synth replaced or removed them
+   */
+  readonly irregular: readonly string[];
 }
 
 /**
@@ -199,6 +204,7 @@ export function outputSink(options: EmitOptions): OutputSink {
         removed: tx.removedFiles,
         stale,
         keptStale: stale.some((s) => kept(s.slice(0, s.lastIndexOf(' (')))),
+        irregular: tx.irregular,
       };
     },
     abort: (err) => {

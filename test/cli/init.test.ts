@@ -20,7 +20,14 @@ async function run(...argv: string[]) {
   return { code, stdout, stderr };
 }
 
-const SCAFFOLD = ['.github/workflows/clusterset.yml', '.gitignore', 'cdk8s.yaml', 'clustersets/prod.yaml', 'package.json'];
+const SCAFFOLD = [
+  '.github/workflows/clusterset-drift.yml',
+  '.github/workflows/clusterset.yml',
+  '.gitignore',
+  'cdk8s.yaml',
+  'clustersets/prod.yaml',
+  'package.json',
+];
 const files = (dir: string) =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
