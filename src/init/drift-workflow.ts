@@ -1,3 +1,4 @@
+import { CHECKOUT, SETUP_NODE } from './action-pins';
 import { dumpKinds, OPTIONAL_KINDS } from '../live/dump-kinds';
 import { DRIFT_MARKER } from '../live/render-drift';
 
@@ -50,10 +51,10 @@ jobs:
     runs-on: ubuntu-latest
     timeout-minutes: 30
     steps:
-      - uses: actions/checkout@v4
+      - uses: ${CHECKOUT}
         with:
           persist-credentials: false
-      - uses: actions/setup-node@v4
+      - uses: ${SETUP_NODE}
         with:
           node-version: 24
           cache: npm

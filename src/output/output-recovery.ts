@@ -130,12 +130,20 @@ function readRecord(state: string, name: string, lists: Readonly<Record<string, 
   try {
     record = JSON.parse(text);
   } catch {
+    if (name === 'spare.json') return undefined;
     throw refuse('is not JSON');
   }
-  if (typeof record !== 'object' || record === null) throw refuse('is not a record a synth wrote');
+  if (typeof record !== 'object' || record === null) {
+    if (name === 'spare.json') return undefined;
+    throw refuse('is not a record a synth wrote');
+  }
   for (const [key, bases] of Object.entries(lists)) {
     const entries = (record as Record<string, unknown>)[key];
-    if (!Array.isArray(entries)) throw refuse(`has no list "${key}"`);
+    if (!Array.isArray(entries)) {
+      // a spare record that is not one is never used (readSpareRecord); the others are applied as they are
+      if (name === 'spare.json') continue;
+      throw refuse(`has no list "${key}"`);
+    }
     for (const entry of entries) {
       const why = entryProblem(entry, bases);
       if (why) throw refuse(`names ${typeof entry === 'string' ? `"${printable(entry)}"` : 'a value that is not a path'} in "${key}", ${why}`);

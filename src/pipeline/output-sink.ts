@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
 import { COMPILER } from '../compiler-version';
@@ -223,6 +223,9 @@ export interface OutputSink extends Sink<EmitResult | undefined> {
 
 function outputDirectoryProblem(out: string, action: string): Diagnostic | undefined {
   try {
+    // a committed `dist` that is a link (to the runner's home, to /) would have the output written or read there (#48 item 2)
+    if (lstatSync(out).isSymbolicLink())
+      return fileSystemDiagnostic(out, action, 'it is a symbolic link', '--out names a folder of its own, not a link to one: replace the link by a folder');
     if (!statSync(out).isDirectory()) return fileSystemDiagnostic(out, action, 'not a directory', '--out names the directory that holds the bundles');
   } catch (err) {
     if (errnoCode(err) !== 'ENOENT') return fileSystemDiagnostic(out, action, err);

@@ -158,6 +158,30 @@ describe('the state folder is refused when its records name paths outside the ou
     expect(snapshot(c.repo)).toEqual(before);
   });
 
+  test('a dist/ that is a symbolic link (to a folder outside) is refused by synth and synth --check, and its target is untouched', async () => {
+    const c = repository();
+    cpSync(c.out, join(c.outside, 'dist'), { recursive: true });
+    rmSync(c.out, { recursive: true });
+    symlinkSync(join(c.outside, 'dist'), c.out);
+    const before = snapshot(c.outside);
+    for (const args of [
+      ['synth', '--format', 'json'],
+      ['synth', '--check', '--format', 'json'],
+    ]) {
+      const run = await runInProcess(args, { cwd: c.repo });
+      expect(run.status, `${args.join(' ')}: ${run.stderr}`).toBe(2);
+      expect(diagnosticsOf(run.stdout)).toEqual([
+        expect.objectContaining({
+          code: 'file-system',
+          file: 'dist',
+          message: expect.stringMatching(/symbolic link/) as unknown,
+          hint: expect.any(String) as unknown,
+        }),
+      ]);
+    }
+    expect(snapshot(c.outside)).toEqual(before);
+  });
+
   test('the records a synth writes pass: an older version’s journal inside the output is still finished', async () => {
     const c = repository();
     writeFileSync(join(c.out, 'fleet', 'stray.yaml'), 'x: 1\n');
