@@ -39,6 +39,7 @@ export const DIAGNOSTIC_CODES = [
   'gateway-ip-in-cidr',
   'gateway-ip-duplicate',
   'gateway-missing',
+  'gateway-ha',
   'list-duplicate',
   // traffic mode, tunnels, encryption
   'tunnel-type-mismatch',
@@ -90,6 +91,7 @@ export const DIAGNOSTIC_CODES = [
   'tier-priority-immutable',
   'tier-removed-in-use',
   'tier-swap',
+  'token-rotation-lowered',
   // output self-checks
   'output-schema',
   'output-collision',

@@ -86,11 +86,13 @@ spec:
     - clusterID: east
       serviceCIDR: 10.96.0.0/16       # Service CIDRs must not overlap across members
       gateways:
-        - node: east-gateway-node     # the Node that carries cross-cluster traffic
+        - node: east-gateway-node     # a Node that carries cross-cluster traffic
+        - node: east-standby-node     # a second candidate: Antrea fails over to it (gateway-ha)
     - clusterID: west
       serviceCIDR: 10.112.0.0/16
       gateways:
         - node: west-gateway-node
+        - node: west-standby-node
   # services:                         # export a Service from members, e.g.
   #   - { name: nginx, namespace: web, exportFrom: "*" }
 `;

@@ -237,7 +237,9 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
       .filter((n) => n.object.metadata.annotations?.[GATEWAY_ANNOTATION] === 'true')
       .map((n) => {
         const ip = n.object.metadata.annotations?.[GATEWAY_IP_ANNOTATION];
-        return { node: n.object.metadata.name, ...(ip !== undefined && { ip }) };
+        // the Node's failure zone, for gateway-ha: candidates in one zone fail together
+        const zone = n.object.metadata.labels?.['topology.kubernetes.io/zone'];
+        return { node: n.object.metadata.name, ...(ip !== undefined && { ip }), ...(zone && { zone }) };
       });
     if (gateways.length > 0) out.gateways = gateways;
     const overrides: Obj = {};

@@ -1,5 +1,5 @@
 import { SHARED_MEMBER_ACCESS_SA } from '../antrea/workloads/mc-rbac';
-import { memberTokenName } from '../model/default-names';
+import { memberTokenName, rotatedName } from '../model/default-names';
 import { CLUSTER_ID_ANNOTATION, MEMBER_ROLE } from '../synth/objects/member-credentials';
 import { field, indexBy, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import type { LiveObject } from './read-dump';
@@ -73,9 +73,14 @@ export function runningCredentials(set: LiveClusterSet): Map<string, RunningCred
     const read = memberSecretName(c);
     const annotated = byClusterID.get(id)?.[0]?.object.metadata.name;
     const ofAnnotated = annotated === undefined ? [] : (tokensOf.get(annotated) ?? []);
+    // a rotated token (tokenSecret.rotation): the member reads <name>-r<n>, the leader holds <secret>-r<n>
+    // beside the older one until the checklist revokes it; the one of the member's rotation is the running one
+    const rotation = /-r([1-9][0-9]*)$/.exec(read ?? '')?.[0];
+    const ofRotation = (l: LiveObject) => (rotation === undefined ? !/-r[1-9][0-9]*$/.test(l.object.metadata.name) : l.object.metadata.name.endsWith(rotation));
     const credentials =
       usable(read === undefined ? undefined : tokenByName.get(read)) ??
-      usable(ofAnnotated.find((l) => l.object.metadata.name === read) ?? ofAnnotated[0]) ??
+      usable(ofAnnotated.find((l) => l.object.metadata.name === read) ?? ofAnnotated.find(ofRotation) ?? ofAnnotated[0]) ??
+      usable(tokenByName.get(rotatedName(memberTokenName(id), rotation === undefined ? 0 : Number(rotation.slice(2))))) ??
       usable(tokenByName.get(memberTokenName(id)));
     if (credentials) found.set(id, credentials);
   }

@@ -103,24 +103,34 @@ export async function statusCommand(
 /** Objects of one cluster, or why they could not be read. */
 export type ReadCluster = (clusterID: string) => Promise<LiveObjects | { error: string }>;
 
-async function statusReport(definitions: readonly ClusterSet[], read: ReadCluster): Promise<StatusReport> {
+async function statusReport(definitions: readonly ClusterSet[], readCluster: ReadCluster): Promise<StatusReport> {
   const cache = new Map<string, Promise<LiveObjects | { error: string }>>();
   const clusterSets = [];
   for (const definition of definitions) {
     const checks = checksOf(definition);
     const clusters: StatusReport['clusterSets'][number]['clusters'] = [];
-    for (const clusterID of [...new Set(checks.map((c) => c.clusterID))]) {
-      if (!cache.has(clusterID)) cache.set(clusterID, read(clusterID));
-      const objects = await cache.get(clusterID)!;
+    const ids = [...new Set(checks.map((c) => c.clusterID))];
+    // every cluster first: a check across clusters (evaluateFleet) reads the others' objects
+    const read = new Map<string, LiveObjects | { error: string }>();
+    for (const clusterID of ids) {
+      if (!cache.has(clusterID)) cache.set(clusterID, readCluster(clusterID));
+      read.set(clusterID, await cache.get(clusterID)!);
+    }
+    const objectsOf = (id: string) => {
+      const o = read.get(id);
+      return o === undefined || 'error' in o ? undefined : o;
+    };
+    for (const clusterID of ids) {
+      const objects = read.get(clusterID)!;
       clusters.push({
         clusterID,
         checks: checks
           .filter((c) => c.clusterID === clusterID)
-          .flatMap(({ check, subject, evaluate, hint }) => {
-            if (!evaluate) return [];
+          .flatMap(({ check, subject, evaluate, evaluateFleet, hint }) => {
+            if (!evaluate && !evaluateFleet) return [];
             // objects that could not be read: the reason is the message, and a check's hint (tokens, Gateways) does not apply
             if ('error' in objects) return [{ check, subject, ok: false, message: objects.error }];
-            const verdict = evaluate(objects);
+            const verdict = evaluate ? evaluate(objects) : evaluateFleet!(objectsOf);
             return [{ check, subject, ...verdict, ...(!verdict.ok && { hint }) }];
           }),
       });

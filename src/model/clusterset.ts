@@ -15,6 +15,7 @@ export const TunnelType = z.enum(['geneve', 'vxlan', 'gre', 'stt']);
 export const EndpointIPType = z.enum(['ClusterIP', 'PodIP']);
 export const Encryption = z.enum(['none', 'wireGuard']);
 export const GatewayIPPrecedence = z.enum(['private', 'public', 'internal', 'external']);
+export const GatewayHA = z.enum(['required', 'preferred']);
 
 const networkFields = {
   trafficEncapMode: TrafficEncapMode.describe('Antrea traffic encapsulation mode of the cluster (antrea-agent.conf trafficEncapMode)'),
@@ -25,6 +26,9 @@ const networkFields = {
   stretchedNetworkPolicy: z.boolean().describe('ClusterSet-scoped policy peers and toServices scope ClusterSet'),
   encryption: Encryption.describe('cross-cluster tunnel encryption between Gateways'),
   gatewayIPPrecedence: GatewayIPPrecedence.describe('which Node IP a Gateway uses: private (InternalIP) or public (ExternalIP)'),
+  gatewayHA: GatewayHA.describe(
+    'required: a member with fewer than two Gateway candidates, or with candidates all in one zone, is an error (gateway-ha); else a warning',
+  ),
 };
 
 export const NetworkSchema = z
@@ -37,6 +41,8 @@ export const NetworkSchema = z
     stretchedNetworkPolicy: networkFields.stretchedNetworkPolicy.default(false),
     encryption: networkFields.encryption.default('none'),
     gatewayIPPrecedence: networkFields.gatewayIPPrecedence.default('private'),
+    // optional without a default: a definition without it hashes (manifest.json) as before
+    gatewayHA: networkFields.gatewayHA.optional(),
   })
   .describe('ClusterSet-wide network settings; each cluster may override them under clusters[].network');
 
@@ -50,6 +56,7 @@ export const NetworkOverrideSchema = z
     stretchedNetworkPolicy: networkFields.stretchedNetworkPolicy.optional(),
     encryption: networkFields.encryption.optional(),
     gatewayIPPrecedence: networkFields.gatewayIPPrecedence.optional(),
+    gatewayHA: networkFields.gatewayHA.optional(),
   })
   .describe('per-cluster overrides of spec.network');
 
@@ -97,15 +104,30 @@ export const GatewaySchema = z.strictObject({
     .boolean()
     .optional()
     .describe('true: no longer a Gateway; the delivery removes the Gateway annotations it applied to this Node (remove the entry in a later change)'),
+  zone: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("the Node's failure zone (its topology.kubernetes.io/zone label): candidates all in one zone fail together (gateway-ha)"),
 });
 
 const tokenName = z.string().optional().describe('Secret name the member ClusterSet refers to; default <clusterID>-leader-token');
+// optional without a default: a definition without it hashes (manifest.json) as before
+const rotation = z
+  .number()
+  .int()
+  .min(0)
+  .optional()
+  .describe(
+    "raise by one to rotate the member's leader token (absent: 0): the leader mints a second token for the same ServiceAccount (<secret>-r<n>), the member reads <name>-r<n>, and the plan's checklist revokes the old token once the member is Ready; lowering it is refused (token-rotation-lowered)",
+  );
 
 export const TokenSecretSchema = z.discriminatedUnion('source', [
-  z.strictObject({ source: z.literal('manual'), name: tokenName }),
+  z.strictObject({ source: z.literal('manual'), name: tokenName, rotation }),
   z.strictObject({
     source: z.literal('externalSecret'),
     name: tokenName,
+    rotation,
     externalSecret: z.strictObject({
       secretStoreRef: z.strictObject({
         kind: z.enum(['SecretStore', 'ClusterSecretStore']).default('ClusterSecretStore'),
@@ -122,6 +144,7 @@ export const TokenSecretSchema = z.discriminatedUnion('source', [
   z.strictObject({
     source: z.literal('sealedSecret'),
     name: tokenName,
+    rotation,
     sealedSecret: z.strictObject({
       encryptedData: z.strictObject({
         'ca.crt': z.string().describe('kubeseal-encrypted ca.crt'),

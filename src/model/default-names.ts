@@ -13,3 +13,11 @@ export const memberTokenName = (clusterID: string): string => `${clusterID}-memb
 
 /** A policy's ResourceExport on the leader (`exportName`): `<policy>-for-<clusterset>`, the naming of Antrea's user guide. */
 export const replicatedPolicyName = (policy: string, clusterSet: string): string => `${policy}-for-${clusterSet}`;
+
+/**
+ * A credential's name at a token rotation (`tokenSecret.rotation`): the name itself at 0, then
+ * `<name>-r<n>`. A rotation is a new name, never new data under the old one: Antrea's member
+ * controller reads its token again only when `spec.leaders[0].secret` changes
+ * (member/clusterset_controller.go, Reconcile, leaderChanged).
+ */
+export const rotatedName = (name: string, rotation: number | undefined): string => (rotation ? `${name}-r${rotation}` : name);

@@ -1,5 +1,6 @@
 import type { DataPath } from '../diagnostics/diagnostic';
 import type { Cluster, ClusterSet, Network } from './clusterset';
+import { memberTokenName, rotatedName } from './default-names';
 
 /** A cluster with the settings that apply to it: ClusterSet defaults merged with its overrides. */
 export interface EffectiveCluster {
@@ -11,8 +12,12 @@ export interface EffectiveCluster {
   /** a member marked `withdraw: true`: its bundle keeps no ClusterSet, so it leaves the leader (the leader cannot withdraw) */
   readonly withdrawing: boolean;
   readonly network: Network;
-  /** Secret name the member ClusterSet refers to */
+  /** Secret name the member ClusterSet refers to (at its token rotation) */
   readonly tokenSecretName: string;
+  /** its token Secret on the leader (at its token rotation): a Secret of the same ServiceAccount at every rotation */
+  readonly leaderTokenName: string;
+  /** `tokenSecret.rotation`, 0 when absent */
+  readonly rotation: number;
   /** names of its credentials in the leader Namespace, where a running ClusterSet chose its own */
   readonly leaderCredentials?: NonNullable<Cluster['leaderCredentials']>;
   /** data path of this cluster in the definition */
@@ -39,7 +44,9 @@ export function effectiveClusters(definition: ClusterSet): EffectiveCluster[] {
       // the leader cannot withdraw (withdraw-leader reports it)
       withdrawing: cluster.withdraw === true && !isLeader,
       network: { ...definition.spec.network, ...overrides },
-      tokenSecretName: cluster.tokenSecret.name ?? `${cluster.clusterID}-leader-token`,
+      tokenSecretName: rotatedName(cluster.tokenSecret.name ?? `${cluster.clusterID}-leader-token`, cluster.tokenSecret.rotation),
+      leaderTokenName: rotatedName(cluster.leaderCredentials?.secret ?? memberTokenName(cluster.clusterID), cluster.tokenSecret.rotation),
+      rotation: cluster.tokenSecret.rotation ?? 0,
       ...(cluster.leaderCredentials && { leaderCredentials: cluster.leaderCredentials }),
       path: ['spec', 'clusters', index],
       networkPath: (key) => (key in overrides ? ['spec', 'clusters', index, 'network', key] : ['spec', 'network', key]),

@@ -9,6 +9,7 @@ import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands'
 import { upgradeOptionsFor } from '../synth/upgrade-options';
 import { engineHandOverItems } from './engine-changes';
 import { memberLeavingItems, memberWithdrawingItems } from './member-leaves';
+import { tokenRotationItems } from './token-rotation';
 
 /**
  * What a change asks of a person, beyond merging it: the manual steps of a member joining or
@@ -48,6 +49,7 @@ export function planChecklist(base: Definitions, head: Definitions): ChecklistIt
       ...joinItems(before, after),
       ...namespaceItems(before, after),
       ...leaveItems(before, after),
+      ...tokenRotationItems(before, after),
       ...engineHandOverItems(before, after),
     );
   }

@@ -11,6 +11,7 @@ import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote } from '../shell-quote';
 import { engineChange } from './engine-changes';
 import { gatewayChange } from './gateway-changes';
+import { tokenRotationChange } from './token-rotation';
 import type { ChangeSubjects, Impact, PlanChange } from './plan';
 
 const list = (ids: readonly string[]) => (ids.length <= 5 ? ids.join(', ') : `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more`);
@@ -131,12 +132,15 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
       if (cb.network[key] !== ca.network[key]) note('disruptive', `${key} changes from ${String(cb.network[key])} to ${String(ca.network[key])}`, id);
     }
     gatewayChange(id, cb, ca, add);
-    if (cb.isMember && ca.isMember && cb.tokenSecretName !== ca.tokenSecretName) out.push(tokenSecretRename(cs, cb, ca));
+    // a raised rotation renames the Secret too: its own change below (token-rotation.ts)
+    if (cb.isMember && ca.isMember && cb.tokenSecretName !== ca.tokenSecretName && ca.rotation === cb.rotation) out.push(tokenSecretRename(cs, cb, ca));
     installChange(id, cb, ca, add);
     if (cb.network.stretchedNetworkPolicy !== ca.network.stretchedNetworkPolicy)
       note('rollout', `stretchedNetworkPolicy changes from ${String(cb.network.stretchedNetworkPolicy)} to ${String(ca.network.stretchedNetworkPolicy)}`, id);
   }
   for (const [text, { impact, ids }] of settingChanges) add(impact, `${text} in ${clusterCount(ids)}`, undefined, { clusters: ids });
+  const rotation = tokenRotationChange(cs, before, after);
+  if (rotation) out.push(rotation);
 
   // Services: one line per Service and direction
   const exportsBefore = exportsOf(before, [...b.values()]);

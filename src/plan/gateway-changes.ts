@@ -28,6 +28,12 @@ export function gatewayChange(
   const elect = after.length > 0 ? `Antrea's member controller elects a Ready candidate among ${after.map(label).join(', ')}` : `${id} has no Gateway left`;
   const stay = dropped.filter((g) => !retiring.has(g.node));
   const retired = dropped.filter((g) => retiring.has(g.node));
+  // the member's cross-cluster connections are SNATed on the active Gateway: another active Gateway has none of their conntrack entries
+  const RESET = `connections of ${id} through the old Gateway lose their conntrack state (SNAT on its Node) and must reconnect`;
+  const failover =
+    after.length > 0
+      ? `if ${retired.map((g) => g.node).join(' or ')} is the active Gateway, Antrea fails over to ${after.map((g) => g.node).join(' or ')} (a Ready candidate, in no defined order: member/node_controller.go, recreateActiveGateway), and the other members learn its IP from ${id}'s ClusterInfo export (gateway_controller.go, updateResourceExport); ${RESET}`
+      : `every cross-cluster path of ${id} is lost: no candidate is left to fail over to`;
   if (retired.length > 0)
     add(
       'disruptive',
@@ -37,6 +43,7 @@ export function gatewayChange(
       [
         `${when}, server-side apply removes the Gateway annotations the engine set on ${retired.map((g) => g.node).join(', ')} (the Node stays); an annotation another field manager also owns stays: one set by hand until removed by hand (kubectl annotate node <name> multicluster.antrea.io/gateway-), one an engine used before also applied until its manager lets go of it (the last step of that change of engine)`,
         `${elect} as soon as the active Gateway loses its annotation; cross-cluster traffic of ${id} pauses while the Gateways reconnect`,
+        failover,
         'remove the retired entries in a later change',
       ],
       here,
@@ -54,13 +61,20 @@ export function gatewayChange(
       add(
         'safe',
         `${added.map(label).join(', ')} becomes a Gateway candidate of ${id}`,
-        [`Antrea keeps the active Gateway while it stays annotated and Ready: traffic moves to ${added.map((g) => g.node).join(', ')} only on a failover`],
+        [
+          `Antrea keeps the active Gateway while it stays annotated and Ready: traffic moves to ${added.map((g) => g.node).join(', ')} only on a failover (its Node NotReady), where ${RESET}`,
+        ],
         here,
       );
   }
   for (const g of after) {
     const old = before.find((x) => x.node === g.node);
     if (old && old.ip !== g.ip)
-      add('disruptive', `Gateway IP of ${g.node} in ${id} changes from ${old.ip ?? 'the Node address'} to ${g.ip ?? 'the Node address'}`, undefined, here);
+      add(
+        'disruptive',
+        `Gateway IP of ${g.node} in ${id} changes from ${old.ip ?? 'the Node address'} to ${g.ip ?? 'the Node address'}`,
+        [`if ${g.node} is the active Gateway, the other members tunnel to the new IP once its ClusterInfo reaches them; ${RESET}`],
+        here,
+      );
   }
 }

@@ -9,6 +9,7 @@ import type { TransitionFinding } from '../validate/transition';
 import { diffObjects, type ObjectChange } from './diff-objects';
 import type { ChangeSubjects, CompiledRevision, OwnerCounts, Plan, PlanChange } from './plan';
 import { clusterCount, definitionChanges } from './definition-changes';
+import { revokedByChecklist } from './token-rotation';
 
 const GUARDED_REMOVAL =
   'Flux: its Kustomizations are guarded (kustomize.toolkit.fluxcd.io/prune: disabled), so they stay and report the missing path; nothing in the clusters is pruned. Argo CD: its Applications have no resources finalizer, so deleting them leaves the clusters as they are. Delete what you no longer want on purpose (docs/delivery.md).';
@@ -149,11 +150,16 @@ const destructiveRemoval = (c: ObjectChange): boolean => DESTRUCTIVE_KINDS.has(c
 function removals(changes: readonly ObjectChange[], base: CompiledRevision, head: CompiledRevision, explained: ReadonlySet<string>): PlanChange[] {
   const remaining = (cs: string, owner: string) => head.outputs.some((o) => o.name === cs && o.bundles.some((b) => b.clusterID === owner));
   // Gateway Nodes are reported as Gateway moves; a verification run is replaced by the next one
+  // a rotated member token's old Secret on the leader: its checklist guards it and revokes it once the member is Ready (token-rotation.ts)
+  const revoked = (c: ObjectChange) =>
+    c.kind === 'Secret' &&
+    revokedByChecklist(base.definitions.get(c.clusterSet)?.definition, head.definitions.get(c.clusterSet)?.definition).has(`${c.namespace}/${c.name}`);
   const removed = changes.filter(
     (c) =>
       c.change === 'removed' &&
       c.inBundle &&
       c.kind !== 'Node' &&
+      !revoked(c) &&
       !isVerificationRun(c.kind, c.name) &&
       remaining(c.clusterSet, c.owner) &&
       base.definitions.has(c.clusterSet),

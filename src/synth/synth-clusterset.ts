@@ -112,6 +112,8 @@ function sliceFor(
             member: c.isMember,
             ...(c.leaderCredentials && { leaderCredentials: c.leaderCredentials }),
             ...(c.withdrawing && { withdraw: true }),
+            // the name of its token Secret on the leader moves with each rotation
+            ...(c.rotation > 0 && { tokenSecret: { rotation: c.rotation } }),
           },
     ),
   };
@@ -120,7 +122,18 @@ function sliceFor(
 
 // leaderCredentials: the names of a member's credentials, which the leader bundle holds
 // withdrawing: the leader's ClusterSet expects only the members that stay
-const IDENTITY = new Set<PropertyKey>(['clusterID', 'isLeader', 'isMember', 'index', 'path', 'leaderCredentials', 'withdrawing']);
+// leaderTokenName, rotation: the member's token Secret on the leader, at its rotation (tokenSecret.rotation)
+const IDENTITY = new Set<PropertyKey>([
+  'clusterID',
+  'isLeader',
+  'isMember',
+  'index',
+  'path',
+  'leaderCredentials',
+  'withdrawing',
+  'leaderTokenName',
+  'rotation',
+]);
 
 /** Another cluster as the leader sees it: its ID and role; reading anything else is a bug in a part. */
 function identityView(c: EffectiveCluster): EffectiveCluster {
@@ -147,7 +160,15 @@ function bundleSource(ctx: BundleContext, shared: string, hashed: ReadonlyMap<Ef
   const hash = createHash('sha256').update(shared).update('\n');
   for (const c of ctx.clusters) {
     const whole = c === cluster || c.isLeader;
-    const identity = [c.clusterID, c.isLeader, c.isMember, ...(c.leaderCredentials ? [c.leaderCredentials] : []), ...(c.withdrawing ? ['withdrawing'] : [])];
+    const identity = [
+      c.clusterID,
+      c.isLeader,
+      c.isMember,
+      ...(c.leaderCredentials ? [c.leaderCredentials] : []),
+      ...(c.withdrawing ? ['withdrawing'] : []),
+      // the name of its token Secret on the leader (tokenSecret.rotation)
+      ...(c.rotation > 0 ? [`rotation ${c.rotation}`] : []),
+    ];
     hash.update(whole ? hashed.get(c)! : JSON.stringify(identity)).update('\n');
   }
   const inputs = hash.digest('hex').slice(0, 32);

@@ -1,7 +1,6 @@
 import { MC_CONTROLLER } from '../antrea/workloads/constants';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
-import { memberTokenName } from '../model/default-names';
 import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../shell-quote';
 
@@ -11,7 +10,7 @@ import { shellQuote as q } from '../shell-quote';
  * into its program text; every kubectl names its cluster with `--context <clusterID>`.
  */
 export const leaderSecretCommand = (definition: ClusterSet, m: EffectiveCluster): string =>
-  `${kubectlIn(definition.spec.leader.clusterID)} -n ${q(definition.spec.leader.namespace)} get secret ${q(m.cluster.leaderCredentials?.secret ?? memberTokenName(m.clusterID))} -o json \\`;
+  `${kubectlIn(definition.spec.leader.clusterID)} -n ${q(definition.spec.leader.namespace)} get secret ${q(m.leaderTokenName)} -o json \\`;
 
 /** jq turning the leader's service-account-token Secret into the member's Opaque Secret. */
 export const toMemberSecret = (m: EffectiveCluster): string =>

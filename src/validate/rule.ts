@@ -11,6 +11,8 @@ export interface Report {
   readonly hint?: string;
   /** point at the key rather than the value (unknown or forbidden keys) */
   readonly key?: boolean;
+  /** the definition raised this report's severity (e.g. `gatewayHA: required`); default the rule's */
+  readonly severity?: Severity;
   readonly related?: readonly { readonly path: DataPath; readonly message: string }[];
 }
 

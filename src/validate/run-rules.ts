@@ -10,7 +10,7 @@ function reporter(source: SourceFile, rule: Rule, diagnostics: Diagnostic[], sou
   return (r: Report | FleetReport) => {
     diagnostics.push({
       code: rule.id,
-      severity: rule.severity,
+      severity: ('severity' in r && r.severity) || rule.severity,
       message: r.message,
       file: source.file,
       path: r.path,

@@ -1,6 +1,7 @@
 import type { ClusterSet } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsWhileWithdrawing } from '../model/withdraw';
+import { activeGateways } from '../model/gateways';
 import { shellQuote } from '../shell-quote';
 import { LIVE_KINDS, type LiveObjects } from './live-objects';
 
@@ -19,6 +20,8 @@ export interface CheckInstance {
   readonly subject: string;
   /** the check over saved or live objects (`status`), or undefined when only the Job can run it (from inside the cluster's network) */
   readonly evaluate?: (objects: LiveObjects) => Verdict;
+  /** a check across clusters (`status` only): the objects of each cluster, by ID (undefined: not readable) */
+  readonly evaluateFleet?: (objectsOf: (clusterID: string) => LiveObjects | undefined) => Verdict;
   /** the same check as a shell line for the Job, or undefined when it needs another cluster (the leader's view) */
   readonly shell?: string;
   /** what the Job reads for it: Role rules, least privilege (get, by name) */
@@ -29,7 +32,8 @@ export interface CheckInstance {
   readonly hint: string;
 }
 
-export type CheckId = 'clusterset-connected' | 'members-connected' | 'gateway-elected' | 'service-imported' | 'service-answers';
+export type CheckId =
+  'clusterset-connected' | 'members-connected' | 'gateway-elected' | 'gateway-candidates' | 'gateway-known' | 'service-imported' | 'service-answers';
 
 export interface Verdict {
   readonly ok: boolean;
@@ -68,6 +72,8 @@ export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCl
     ...(c.isLeader ? [membersConnected(c, name, leader.namespace, activeMembers(clusters))] : []),
     ...(c.isMember ? [clusterSetConnected(c, name, leader.clusterID, leader.server)] : []),
     ...(c.isMember && c.cluster.gateways.length > 0 ? [gatewayElected(c)] : []),
+    // `status` only: the candidates' readiness, and what the other members know of this member's Gateway
+    ...(c.isMember && c.cluster.gateways.length > 0 ? [gatewayCandidates(c), gatewayKnown(c, () => activeMembers(clusters).filter((o) => o !== c))] : []),
     // Antrea's importer imports every Service exported anywhere in the ClusterSet, the exporter's own included
     ...(c.isMember ? definition.spec.services.map((s) => serviceImported(c, s.namespace, s.name, s.exportFrom)) : []),
     // opt-in: one connection through the imported Service, from inside the member's Pod network (the Job only)
@@ -196,6 +202,66 @@ function gatewayElected(c: EffectiveCluster): CheckInstance {
       `if [ -n "$elected" ]; then pass gateway-elected ${words('Gateway ', { v: 'elected' }, ' is active (gatewayIP ', { v: 'ip' }, ')')}`,
       `else fail gateway-elected ${words(none)}; fi`,
     ].join('\n'),
+  };
+}
+
+/**
+ * `status` only: exactly one Gateway in the member's Namespace, on a declared candidate (the
+ * Gateway is named after its Node: member/node_controller.go, createGateway), and which candidates
+ * are not Ready (their Node's Ready condition): the standby Antrea could fail over to
+ * (recreateActiveGateway takes only a Ready candidate).
+ */
+function gatewayCandidates(c: EffectiveCluster): CheckInstance {
+  const ns = c.cluster.namespace;
+  const nodes = activeGateways(c.cluster).map((g) => g.node);
+  return {
+    check: 'gateway-candidates',
+    clusterID: c.clusterID,
+    hint: `a Gateway on a Node the definition does not list: a multicluster.antrea.io/gateway annotation set by hand (kubectl annotate node <name> multicluster.antrea.io/gateway-); a candidate not Ready: its Node's conditions`,
+    subject: 'Gateway candidates',
+    reads: [],
+    evaluate: (objects) => {
+      const gateways = objects.list('Gateway', ns).map((g) => text((g.metadata as Record<string, unknown> | undefined)?.name));
+      const notReady = nodes.filter((n) => text(condition(status(objects.get('Node', '', n)).conditions, 'Ready')?.status) !== 'True');
+      const standby = notReady.length > 0 ? `; not Ready: ${notReady.join(', ')}` : '; every candidate Ready';
+      if (gateways.length === 0) return { ok: false, message: `no Gateway among ${nodes.join(', ')}${standby}` };
+      if (gateways.length > 1) return { ok: false, message: `${gateways.length} Gateways (${gateways.join(', ')}): Antrea keeps one${standby}` };
+      const active = gateways[0]!;
+      if (!nodes.includes(active)) return { ok: false, message: `Gateway ${active} is not a declared candidate (${nodes.join(', ')})${standby}` };
+      return { ok: true, message: `active ${active} (gatewayIP ${text(objects.get('Gateway', ns, active)?.gatewayIP)})${standby}` };
+    },
+  };
+}
+
+/**
+ * `status` only: every other member tunnels to this member's active Gateway: its ClusterInfoImport
+ * `<clusterID>-clusterinfo` carries that Gateway's IP (member/gateway_controller.go exports it,
+ * member/clusterinfo_importer.go imports it). After a failover the others learn the new IP this way.
+ */
+function gatewayKnown(c: EffectiveCluster, others: () => readonly EffectiveCluster[]): CheckInstance {
+  const ns = c.cluster.namespace;
+  const name = `${c.clusterID}-clusterinfo`;
+  return {
+    check: 'gateway-known',
+    clusterID: c.clusterID,
+    hint: `each member's ClusterInfoImport ${name} (in its controller Namespace) and its clusterset-connected check: a member that is not connected keeps the old IP`,
+    subject: `ClusterInfo ${c.clusterID}`,
+    reads: [],
+    evaluateFleet: (objectsOf) => {
+      const here = objectsOf(c.clusterID);
+      const gateway = here?.list('Gateway', ns)[0];
+      if (!gateway) return { ok: false, message: `no active Gateway in ${c.clusterID}` };
+      const ip = text(gateway.gatewayIP);
+      const stale = others().flatMap((o) => {
+        const imported = objectsOf(o.clusterID)?.get('ClusterInfoImport', o.cluster.namespace, name);
+        const infos = (imported?.spec as Record<string, unknown> | undefined)?.gatewayInfos;
+        const ips = Array.isArray(infos) ? infos.map((i) => text((i as Record<string, unknown> | undefined)?.gatewayIP)) : [];
+        return ips.includes(ip) ? [] : [`${o.clusterID} (${ips.length > 0 ? ips.join(', ') : 'none'})`];
+      });
+      return stale.length === 0
+        ? { ok: true, message: `every other member tunnels to ${ip}` }
+        : { ok: false, message: `not tunnelling to ${ip}: ${stale.join(', ')}` };
+    },
   };
 }
 

@@ -3,6 +3,8 @@ import { parseAllDocuments } from 'yaml';
 /** What `clusterset status` reads of one cluster: its live objects, by kind, namespace and name. */
 export interface LiveObjects {
   get(kind: LiveKind, namespace: string, name: string): Record<string, unknown> | undefined;
+  /** every object of a kind in a Namespace ('' for cluster-scoped kinds), in name order */
+  list(kind: LiveKind, namespace: string): Record<string, unknown>[];
 }
 
 /** The kinds the checks read (and the only ones `kubectl get` is asked for), by their full resource name. */
@@ -10,6 +12,9 @@ export const LIVE_KINDS = {
   ClusterSet: 'clustersets.multicluster.crd.antrea.io',
   Gateway: 'gateways.multicluster.crd.antrea.io',
   ServiceImport: 'serviceimports.multicluster.x-k8s.io',
+  // `status` only (the Job does not read them): a member's view of the others' Gateways, and the candidates' readiness
+  ClusterInfoImport: 'clusterinfoimports.multicluster.crd.antrea.io',
+  Node: 'nodes',
 } as const;
 export type LiveKind = keyof typeof LIVE_KINDS;
 
@@ -36,7 +41,14 @@ export function parseLiveObjects(text: string): LiveObjects {
     }
     collect(data, byKey);
   }
-  return { get: (kind, namespace, name) => byKey.get(key(kind, namespace, name)) };
+  return {
+    get: (kind, namespace, name) => byKey.get(key(kind, namespace, name)),
+    list: (kind, namespace) =>
+      [...byKey.entries()]
+        .filter(([k]) => k.startsWith(`${kind}\0${namespace}\0`))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([, o]) => o),
+  };
 }
 
 const key = (kind: string, namespace: string, name: string) => `${kind}\0${namespace}\0${name}`;

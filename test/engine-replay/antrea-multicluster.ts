@@ -59,6 +59,13 @@ export function mcController(host: MulticlusterHost, c: ApiServer, namespace: st
   return { mode, version, ready: host.workloadReady(c, 'Deployment', namespace, 'antrea-mc-controller') };
 }
 
+/** A Node's InternalIP in the model: one address per cluster and Node (the Gateway's IP without the gateway-ip annotation). */
+function nodeIP(c: ApiServer, node: string): string {
+  let h = 0;
+  for (const ch of `${c.clusterID}/${node}`) h = (h * 31 + ch.charCodeAt(0)) % 65_521;
+  return `10.${(h >> 8) % 250}.${h % 250}.${c.nodes.findIndex((n) => n.name === node) + 1}`;
+}
+
 /** `vX.Y.Z` at least `v<major>.<minor>`: a rule Antrea added in that release. */
 const since = (version: string, major: number, minor: number): boolean => {
   const m = /^v(\d+)\.(\d+)/.exec(version);
@@ -106,6 +113,8 @@ export class AntreaMulticluster {
         if (!this.host.off.has('serviceexport')) this.serviceExports(c, ns);
         this.serviceImports(c, ns);
         this.gateways(c, ns);
+        this.clusterInfoExport(c, ns);
+        this.clusterInfoImports(c, ns);
       }
     }
   }
@@ -132,8 +141,16 @@ export class AntreaMulticluster {
     if (!leader || !localID) return;
     const key = `${c.clusterID}/${ns}`;
     let area = this.areas.get(key);
-    if (area && (area.leaderID !== leader.clusterID || area.server !== leader.server || area.secret !== leader.secret || area.localID !== localID)) {
+    if (area && area.localID !== localID) {
+      // a new cluster ID is a new ClusterSet: cleanUpResources withdraws it from the leader
       this.leave(c, key);
+      area = undefined;
+    } else if (area && (area.leaderID !== leader.clusterID || area.server !== leader.server || area.secret !== leader.secret)) {
+      // leaderChanged: createRemoteCommonArea stops the running connection and makes a new one from the
+      // Secret now named, retrying until it exists; the MemberClusterAnnounce and the imports stay
+      this.areas.delete(key);
+      for (const k of this.announcing) if (k.endsWith(`/${area.leaderNamespace}/${area.localID}`)) this.announcing.delete(k);
+      this.host.note(c, `ClusterSet ${cs.metadata.name}: leader changed (secret ${leader.secret ?? ''}), reconnecting`);
       area = undefined;
     }
     if (!area) {
@@ -325,6 +342,10 @@ export class AntreaMulticluster {
   private resourceExports(c: ApiServer, ns: string): void {
     for (const e of c.list('ResourceExport', ns)) {
       const kind = e.spec?.kind as string | undefined;
+      if (kind === 'ClusterInfo') {
+        this.clusterInfoKind(c, ns, e);
+        continue;
+      }
       if (kind !== 'Service' && kind !== 'Endpoints' && kind !== 'AntreaClusterNetworkPolicy') continue;
       if (e.metadata.deletionTimestamp) {
         const finalizers = (e.metadata.finalizers ?? []) as string[];
@@ -369,6 +390,19 @@ export class AntreaMulticluster {
       });
       if (!from) c.delete(i);
     }
+  }
+
+  /** leader/resourceexport_controller.go handleClusterInfoKind: a member's ClusterInfo becomes the ResourceImport of the same name every member reads. */
+  private clusterInfoKind(c: ApiServer, ns: string, e: Obj): void {
+    if (e.metadata.deletionTimestamp) return;
+    const imported: Obj = {
+      apiVersion: `${MC}/v1alpha1`,
+      kind: 'ResourceImport',
+      metadata: { name: e.metadata.name, namespace: ns },
+      spec: { kind: 'ClusterInfo', name: e.spec.name, namespace: e.spec.namespace, clusterInfo: e.spec.clusterInfo },
+    };
+    const live = c.getLike(imported);
+    if (!live || JSON.stringify(live.spec) !== JSON.stringify(imported.spec)) c.put(imported);
   }
 
   // --- member: member/serviceexport_controller.go, member/resourceimport_controller.go, node_controller.go
@@ -494,8 +528,63 @@ export class AntreaMulticluster {
     for (const g of active) c.delete(g);
     const node = candidates[0];
     if (!node) return;
-    const ip = node.metadata.annotations?.['multicluster.antrea.io/gateway-ip'] ?? '192.0.2.1';
+    const ip = node.metadata.annotations?.['multicluster.antrea.io/gateway-ip'] ?? nodeIP(c, node.metadata.name);
     c.put({ apiVersion: `${MC}/v1alpha1`, kind: 'Gateway', metadata: { name: node.metadata.name, namespace: ns }, gatewayIP: ip, internalIP: ip });
-    this.host.note(c, `Gateway ${node.metadata.name} elected`);
+    this.host.note(c, `Gateway ${node.metadata.name} elected (${ip})`);
+  }
+
+  /**
+   * member/gateway_controller.go GatewayReconciler.Reconcile: while connected, the member's
+   * ClusterInfo (its cluster ID and its Gateway's IP, getClusterInfo) is the ResourceExport
+   * `<clusterID>-clusterinfo` in the leader's Namespace (createResourceExport, updateResourceExport),
+   * deleted when the member has no Gateway.
+   */
+  private clusterInfoExport(c: ApiServer, ns: string): void {
+    const area = this.connectedArea(c, ns);
+    if (!area) return;
+    const leader = this.host.reach(area.server);
+    const user = leader && authenticate(leader, area.token);
+    if (!leader || !user) return;
+    const client = new Client(leader, user);
+    const name = `${area.localID}-clusterinfo`;
+    const gateway = c.list('Gateway', ns)[0];
+    const live = leader.get(MC, 'ResourceExport', area.leaderNamespace, name);
+    if (!gateway) {
+      if (live) client.delete(`${MC}/v1alpha1`, 'ResourceExport', area.leaderNamespace, name);
+      return;
+    }
+    const spec = {
+      kind: 'ClusterInfo',
+      clusterID: area.localID,
+      name: area.localID,
+      namespace: ns,
+      clusterInfo: { clusterID: area.localID, gatewayInfos: [{ gatewayIP: gateway.gatewayIP as string }] },
+    };
+    if (live && JSON.stringify(live.spec) === JSON.stringify(spec)) return;
+    const written = client.write({ apiVersion: `${MC}/v1alpha1`, kind: 'ResourceExport', metadata: { name, namespace: area.leaderNamespace }, spec });
+    if (written.ok) this.host.note(c, `ClusterInfo of ${area.localID} exported (Gateway IP ${spec.clusterInfo.gatewayInfos[0]!.gatewayIP})`);
+  }
+
+  /**
+   * member/clusterinfo_importer.go handleResImpUpdateForClusterInfo: each ClusterInfo import of
+   * another member becomes a ClusterInfoImport of the same name in the member's Namespace, updated
+   * when it changes, and goes with it (handleResImpDeleteForClusterInfo).
+   */
+  private clusterInfoImports(c: ApiServer, ns: string): void {
+    const area = this.connectedArea(c, ns);
+    if (!area) return;
+    const leader = this.host.reach(area.server);
+    const user = leader && authenticate(leader, area.token);
+    if (!leader || !user || !new Client(leader, user).canList(`${MC}/v1alpha1`, 'ResourceImport', area.leaderNamespace).ok) return;
+    const imports = leader
+      .list('ResourceImport', area.leaderNamespace)
+      .filter((i) => i.spec.kind === 'ClusterInfo' && i.spec.clusterInfo?.clusterID !== area.localID);
+    for (const i of imports) {
+      const live = c.get(MC, 'ClusterInfoImport', ns, i.metadata.name);
+      if (live && JSON.stringify(live.spec) === JSON.stringify(i.spec.clusterInfo)) continue;
+      c.put({ apiVersion: `${MC}/v1alpha1`, kind: 'ClusterInfoImport', metadata: { name: i.metadata.name, namespace: ns }, spec: i.spec.clusterInfo });
+      this.host.note(c, `ClusterInfoImport ${i.metadata.name}: Gateway IP ${(i.spec.clusterInfo.gatewayInfos as { gatewayIP: string }[])[0]?.gatewayIP}`);
+    }
+    for (const live of c.list('ClusterInfoImport', ns)) if (!imports.some((i) => i.metadata.name === live.metadata.name)) c.delete(live);
   }
 }

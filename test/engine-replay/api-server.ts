@@ -28,6 +28,8 @@ export type ApplyResult = { ok: true; created: boolean } | { ok: false; error: s
 interface NodeState {
   name: string;
   controlPlane: boolean;
+  /** a test stopped it (its kubelet no longer posts status): the node lifecycle controller marks it NotReady */
+  down?: boolean;
 }
 
 const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];

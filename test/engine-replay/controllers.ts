@@ -142,6 +142,7 @@ export class Fleet {
    * another CNI is Ready once the agent's Pod runs on it.
    */
   nodeReady(c: ApiServer, node: string): boolean {
+    if (c.nodes.find((n) => n.name === node)?.down) return false;
     if (c.cni === 'other') return true;
     const agent = c.get('apps', 'DaemonSet', 'kube-system', 'antrea-agent');
     return agent !== undefined && this.podRuns(c, agent, node);
@@ -329,13 +330,20 @@ export class Fleet {
     }
   }
 
-  /** kube-controller-manager's token controller (pkg/controller/serviceaccount/tokens_controller.go) fills a service-account-token Secret. */
+  /**
+   * kube-controller-manager's token controller (pkg/controller/serviceaccount/tokens_controller.go) fills a
+   * service-account-token Secret. Each Secret gets its own token (a legacy token's claims name its Secret:
+   * pkg/serviceaccount/legacy.go, LegacyClaims), so two Secrets of one ServiceAccount are two credentials.
+   */
   private tokenController(c: ApiServer): void {
     for (const s of c.list('Secret')) {
       if (s.type !== 'kubernetes.io/service-account-token' || s.data?.token) continue;
       const sa = s.metadata.annotations?.['kubernetes.io/service-account.name'];
       if (sa && c.get('v1', 'ServiceAccount', s.metadata.namespace, sa))
-        c.put({ ...s, data: { 'ca.crt': c.ca, namespace: btoa(s.metadata.namespace!), token: btoa(`${c.clusterID}/${s.metadata.namespace}/${sa}`) } });
+        c.put({
+          ...s,
+          data: { 'ca.crt': c.ca, namespace: btoa(s.metadata.namespace!), token: btoa(`${c.clusterID}/${s.metadata.namespace}/${sa}/${s.metadata.name}`) },
+        });
     }
   }
 

@@ -54,10 +54,11 @@ function definitionData(at: { refused?: string; accepted?: string }): Record<str
         {
           clusterID: 'east',
           serviceCIDR: '10.96.0.0/16',
-          gateways: [{ node: 'east-1' }],
+          // a standby each: gateway-ha (#51) has nothing to say about these members
+          gateways: [{ node: 'east-1' }, { node: 'east-2' }],
           tokenSecret: { source: 'manual', ...(at.refused !== undefined && { name: at.refused }) },
         },
-        { clusterID: 'west', serviceCIDR: '10.97.0.0/16', gateways: [{ node: 'west-1' }] },
+        { clusterID: 'west', serviceCIDR: '10.97.0.0/16', gateways: [{ node: 'west-1' }, { node: 'west-2' }] },
       ],
       tiers: [{ name: 'ops', priority: 10, ...(at.accepted !== undefined && { description: at.accepted }) }],
       policies: [

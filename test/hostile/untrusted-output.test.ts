@@ -28,8 +28,8 @@ spec:
   leader: { clusterID: north, server: "https://172.18.0.1:6443" }
   clusters:
     - { clusterID: north, member: false }
-    - { clusterID: east, serviceCIDR: 10.96.0.0/16, gateways: [{ node: east-1 }] }
-    - { clusterID: west, serviceCIDR: 10.112.0.0/16, gateways: [{ node: west-1 }] }
+    - { clusterID: east, serviceCIDR: 10.96.0.0/16, gateways: [{ node: east-1 }, { node: east-2 }] }
+    - { clusterID: west, serviceCIDR: 10.112.0.0/16, gateways: [{ node: west-1 }, { node: west-2 }] }
 `;
 
 const git = (cwd: string, ...args: string[]) =>

@@ -32,8 +32,8 @@ spec:
   leader: { clusterID: ${name}-north, server: "https://172.18.0.1:6443" }
   clusters:
     - { clusterID: ${name}-north, member: false }
-    - { clusterID: ${name}-east, serviceCIDR: 10.96.0.0/16, gateways: [{ node: east-1 }] }
-    - { clusterID: ${name}-west, serviceCIDR: 10.112.0.0/16, gateways: [{ node: west-1 }] }
+    - { clusterID: ${name}-east, serviceCIDR: 10.96.0.0/16, gateways: [{ node: east-1 }, { node: east-2 }] }
+    - { clusterID: ${name}-west, serviceCIDR: 10.112.0.0/16, gateways: [{ node: west-1 }, { node: west-2 }] }
 `;
 const secret = `token: ${CANARY}\nmetadata: ${CANARY}\n`;
 const at = (name: string) => join(dir, name);

@@ -53,6 +53,8 @@ const BEYOND_CONTRACT: Readonly<Record<string, 'error' | 'warning'>> = {
   'leader-credentials-collision': 'error',
   'policy-export-name-duplicate': 'error',
   inventory: 'error',
+  'token-rotation-lowered': 'error',
+  'gateway-ha': 'warning',
 };
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();

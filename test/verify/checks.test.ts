@@ -90,7 +90,8 @@ const SCENARIOS: Record<string, Record<string, Obj[]>> = {
 
 const definition = async () => {
   const { parsed, diagnostics } = await checkDefinitions([DEFINITION]);
-  expect(diagnostics).toEqual([]);
+  // north and west have one Gateway candidate each: gateway-ha's warnings (#51)
+  expect(diagnostics.filter((d) => d.code !== 'gateway-ha')).toEqual([]);
   return parsed[0]!.definition;
 };
 
@@ -161,14 +162,20 @@ describe('the checks of a ClusterSet', () => {
       'north members-connected ClusterSet verify-clusterset',
       'north clusterset-connected ClusterSet verify-clusterset',
       'north gateway-elected Gateway',
+      'north gateway-candidates Gateway candidates',
+      'north gateway-known ClusterInfo north',
       'north service-imported Service demo/nginx',
       'north service-imported Service shop/api',
       'east clusterset-connected ClusterSet verify-clusterset',
       'east gateway-elected Gateway',
+      'east gateway-candidates Gateway candidates',
+      'east gateway-known ClusterInfo east',
       'east service-imported Service demo/nginx',
       'east service-imported Service shop/api',
       'west clusterset-connected ClusterSet verify-clusterset',
       'west gateway-elected Gateway',
+      'west gateway-candidates Gateway candidates',
+      'west gateway-known ClusterInfo west',
       'west service-imported Service demo/nginx',
       'west service-imported Service shop/api',
     ]);

@@ -29,18 +29,39 @@ const leader = {
     clusterStatuses: ['north', 'east', 'west'].map((clusterID) => ({ clusterID, conditions: [cond('Ready', 'True')] })),
   },
 };
-const gateway = (name: string) => ({
+const IPS: Record<string, string> = { north: '10.0.1.1', east: '10.0.2.1', west: '10.0.3.1' };
+const gateway = (name: string, ip = IPS[name.split('-')[0]!]!) => ({
   apiVersion: 'multicluster.crd.antrea.io/v1alpha1',
   kind: 'Gateway',
   metadata: { name, namespace: 'kube-system' },
-  gatewayIP: '10.0.0.1',
+  gatewayIP: ip,
 });
+const node = (name: string, ready = 'True') => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { conditions: [cond('Ready', ready)] } });
+/** what a member imported of another member's ClusterInfo (member/clusterinfo_importer.go) */
+const clusterInfo = (of: string, ip = IPS[of]!) => ({
+  apiVersion: 'multicluster.crd.antrea.io/v1alpha1',
+  kind: 'ClusterInfoImport',
+  metadata: { name: `${of}-clusterinfo`, namespace: 'kube-system' },
+  spec: { clusterID: of, gatewayInfos: [{ gatewayIP: ip }] },
+});
+const knows = (self: string) =>
+  Object.keys(IPS)
+    .filter((id) => id !== self)
+    .map((id) => clusterInfo(id));
 const imported = (namespace: string, name: string) => ({ apiVersion: 'multicluster.x-k8s.io/v1alpha1', kind: 'ServiceImport', metadata: { name, namespace } });
 
 const HEALTHY = {
-  north: list(leader, member('True'), gateway('north-node-1'), imported('demo', 'nginx'), imported('shop', 'api')),
-  east: list(member('True'), gateway('east-node-1'), imported('demo', 'nginx'), imported('shop', 'api')),
-  west: list(member('True'), gateway('west-node-1'), imported('demo', 'nginx'), imported('shop', 'api')),
+  north: list(leader, member('True'), gateway('north-node-1'), node('north-node-1'), ...knows('north'), imported('demo', 'nginx'), imported('shop', 'api')),
+  east: list(
+    member('True'),
+    gateway('east-node-1'),
+    node('east-node-1'),
+    node('east-node-2'),
+    ...knows('east'),
+    imported('demo', 'nginx'),
+    imported('shop', 'api'),
+  ),
+  west: list(member('True'), gateway('west-node-1'), node('west-node-1'), ...knows('west'), imported('demo', 'nginx'), imported('shop', 'api')),
 };
 
 function saved(name: string, files: Record<string, string>): string {
@@ -66,9 +87,9 @@ describe('clusterset status', () => {
     const { code, stdout } = await run('--from', saved('healthy', HEALTHY));
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines).toHaveLength(14);
+    expect(lines).toHaveLength(20);
     expect(lines[0]).toMatch(/^verify-clusterset {2}north {2}members-connected +ClusterSet verify-clusterset +ok +3 of 3 members connected$/);
-    expect(lines.at(-1)).toBe('all 13 checks pass');
+    expect(lines.at(-1)).toBe('all 19 checks pass');
   });
 
   it('exit 1 naming what fails; a cluster without saved output fails every check', async () => {
@@ -83,6 +104,8 @@ describe('clusterset status', () => {
     expect(east.checks.map((c) => [c.check, c.ok, c.message])).toEqual([
       ['clusterset-connected', false, 'disconnected from leader north: '],
       ['gateway-elected', false, 'no Gateway elected among east-node-1, east-node-2'],
+      ['gateway-candidates', false, 'no Gateway among east-node-1, east-node-2; not Ready: east-node-1, east-node-2'],
+      ['gateway-known', false, 'no active Gateway in east'],
       ['service-imported', false, 'Service demo/nginx, exported by every member, is not imported here'],
       ['service-imported', false, 'Service shop/api, exported by east, is not imported here'],
     ]);
@@ -97,9 +120,10 @@ describe('clusterset status', () => {
     const text = await run('--from', broken);
     const lines = text.stdout.trim().split('\n');
     const fails = lines.map((l, i) => [l, i] as const).filter(([l]) => / FAIL /.test(l));
-    expect(fails.length).toBe(4);
+    // east's four, its two Gateway checks (#51), and north and west no longer learning east's Gateway IP from it
+    expect(fails.length).toBe(8);
     for (const [, i] of fails) expect(lines[i + 1]).toMatch(/^ {2}hint: \S/);
-    expect(lines.filter((l) => l.startsWith('  hint: '))).toHaveLength(4);
+    expect(lines.filter((l) => l.startsWith('  hint: '))).toHaveLength(8);
     const connected = lines[fails.find(([l]) => l.includes('clusterset-connected'))![1] + 1]!;
     expect(connected).toContain('kube-system/east-leader-token');
     expect(connected).toContain('dist/verify-clusterset/README.md');
@@ -109,6 +133,62 @@ describe('clusterset status', () => {
     const checks = json.clusterSets[0]!.clusters.flatMap((c) => c.checks);
     expect(checks.filter((c) => !c.ok).every((c) => typeof c.hint === 'string' && c.hint.length > 0)).toBe(true);
     expect(checks.filter((c) => c.ok).some((c) => 'hint' in c)).toBe(false);
+  });
+
+  // #51: the active Gateway per member, the candidates that are not Ready, and what the others tunnel to
+  it.each([
+    [
+      'healthy',
+      {},
+      [
+        'east gateway-candidates ok active east-node-1 (gatewayIP 10.0.2.1); every candidate Ready',
+        'east gateway-known ok every other member tunnels to 10.0.2.1',
+      ],
+    ],
+    [
+      'the standby not Ready',
+      { east: list(member('True'), gateway('east-node-1'), node('east-node-1'), node('east-node-2', 'False'), ...knows('east')) },
+      [
+        'east gateway-candidates ok active east-node-1 (gatewayIP 10.0.2.1); not Ready: east-node-2',
+        'east gateway-known ok every other member tunnels to 10.0.2.1',
+      ],
+    ],
+    [
+      'after a failover west has not learnt the new IP yet',
+      {
+        east: list(member('True'), gateway('east-node-2', '10.0.2.2'), node('east-node-1', 'False'), node('east-node-2'), ...knows('east')),
+        north: list(leader, member('True'), gateway('north-node-1'), node('north-node-1'), clusterInfo('east', '10.0.2.2'), clusterInfo('west')),
+      },
+      [
+        'east gateway-candidates ok active east-node-2 (gatewayIP 10.0.2.2); not Ready: east-node-1',
+        'east gateway-known FAIL not tunnelling to 10.0.2.2: west (10.0.2.1)',
+      ],
+    ],
+    [
+      'two Gateways',
+      { east: list(member('True'), gateway('east-node-1'), gateway('east-node-2'), node('east-node-1'), node('east-node-2'), ...knows('east')) },
+      [
+        'east gateway-candidates FAIL 2 Gateways (east-node-1, east-node-2): Antrea keeps one; every candidate Ready',
+        'east gateway-known ok every other member tunnels to 10.0.2.1',
+      ],
+    ],
+    [
+      'a Gateway on a Node the definition does not list',
+      { east: list(member('True'), gateway('east-node-9'), node('east-node-1'), node('east-node-2'), ...knows('east')) },
+      [
+        'east gateway-candidates FAIL Gateway east-node-9 is not a declared candidate (east-node-1, east-node-2); every candidate Ready',
+        'east gateway-known ok every other member tunnels to 10.0.2.1',
+      ],
+    ],
+  ])('the Gateway checks: %s', async (name, changed, expected) => {
+    const { stdout } = await run('--from', saved(`gateways-${name.replace(/\W+/g, '-')}`, { ...HEALTHY, ...changed }), '--format', 'json');
+    const report = JSON.parse(stdout) as { clusterSets: { clusters: { clusterID: string; checks: { check: string; ok: boolean; message: string }[] }[] }[] };
+    const east = report.clusterSets[0]!.clusters.find((c) => c.clusterID === 'east')!;
+    expect(
+      east.checks
+        .filter((c) => c.check.startsWith('gateway-') && c.check !== 'gateway-elected')
+        .map((c) => `east ${c.check} ${c.ok ? 'ok' : 'FAIL'} ${c.message}`),
+    ).toEqual(expected);
   });
 
   // a missing dump is one reason for every check of that cluster; the checks' hints (tokens,
@@ -165,7 +245,7 @@ describe('clusterset status', () => {
     try {
       const { code, stdout } = await run('--contexts', 'east=ctx-east,west=ctx-west');
       // a kind the cluster does not serve is read as none of it (here the dumps hold the imports already)
-      expect(stdout).toContain('all 13 checks pass');
+      expect(stdout).toContain('all 19 checks pass');
       expect(code).toBe(0);
       const calls = readFileSync(join(tmp, 'calls'), 'utf8').trim().split('\n');
       expect(new Set(calls.map((c) => c.split(' ').slice(0, 3).join(' ')))).toEqual(

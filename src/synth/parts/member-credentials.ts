@@ -10,7 +10,8 @@ export const memberCredentials: BundlePart = ({ definition, clusters, cluster, r
           clusterID: member.clusterID,
           namespace: definition.spec.leader.namespace,
           bindClusterID: release.facts.perMemberCredentials,
-          ...(member.leaderCredentials && { names: member.leaderCredentials }),
+          // at a rotation, a new token Secret of the same ServiceAccount (the old one: the plan's checklist)
+          names: { ...member.leaderCredentials, secret: member.leaderTokenName },
         }),
       )
     : [];

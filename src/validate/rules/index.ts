@@ -25,6 +25,7 @@ import { podServiceCidrOverlap } from './pod-service-cidr-overlap';
 import { gatewayIpInCidr } from './gateway-ip-in-cidr';
 import { gatewayIpDuplicate } from './gateway-ip-duplicate';
 import { gatewayMissing } from './gateway-missing';
+import { gatewayHa } from './gateway-ha';
 import { listDuplicate } from './list-duplicate';
 // --- traffic, exports, tiers, policies, secrets, delivery: imports ---
 import { tunnelTypeMismatch } from './tunnel-type-mismatch';
@@ -91,6 +92,7 @@ export const allRules: readonly Rule[] = [
   gatewayIpInCidr,
   gatewayIpDuplicate,
   gatewayMissing,
+  gatewayHa,
   listDuplicate,
   // --- traffic, exports, tiers, policies, secrets, delivery ---
   tunnelTypeMismatch,

@@ -6,6 +6,7 @@ import { memberRemovedWithoutWithdraw } from './member-removed-without-withdraw'
 import { tierPriorityImmutable } from './tier-priority-immutable';
 import { tierRemovedInUse } from './tier-removed-in-use';
 import { tierSwap } from './tier-swap';
+import { tokenRotationLowered } from './token-rotation-lowered';
 
 /** Every transition rule (docs/rules/<id>.md); ids equal the file names. */
 export const allTransitions: readonly TransitionRule[] = [
@@ -16,4 +17,5 @@ export const allTransitions: readonly TransitionRule[] = [
   tierPriorityImmutable,
   tierRemovedInUse,
   tierSwap,
+  tokenRotationLowered,
 ];
