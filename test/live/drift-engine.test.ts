@@ -76,7 +76,8 @@ async function drift(definition: string, dir: string, format = 'json') {
   const r = await runCli(['drift', definition, '--live', dir, '--format', format]);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, report: format === 'json' ? (JSON.parse(r.stdout) as Report) : undefined };
 }
-const engineFindings = (report: Report) => report.clusters.flatMap((c) => c.findings.filter((f) => f.kind === 'engine').map((f) => ({ cluster: c.clusterID, ...f })));
+const engineFindings = (report: Report) =>
+  report.clusters.flatMap((c) => c.findings.filter((f) => f.kind === 'engine').map((f) => ({ cluster: c.clusterID, ...f })));
 
 describe('a hub Flux (test-clusterset: the leader runs it)', () => {
   const DEFINITION = 'clustersets/test-clusterset.yaml';
@@ -119,13 +120,22 @@ describe('a hub Flux (test-clusterset: the leader runs it)', () => {
       edit: (k: Map<string, Item>) => {
         const s = k.get(westLayer)!.status;
         s.lastAttemptedRevision = NEXT;
-        s.conditions = [{ type: 'Ready', status: 'False', reason: 'HealthCheckFailed', message: 'timeout waiting for: [Deployment/kube-system/antrea-mc-controller status: InProgress]' }];
+        s.conditions = [
+          {
+            type: 'Ready',
+            status: 'False',
+            reason: 'HealthCheckFailed',
+            message: 'timeout waiting for: [Deployment/kube-system/antrea-mc-controller status: InProgress]',
+          },
+        ];
       },
     },
     {
       name: 'waiting for the layer before it (DependencyNotReady)',
       edit: (k: Map<string, Item>) => {
-        k.get(westLayer)!.status.conditions = [{ type: 'Ready', status: 'False', reason: 'DependencyNotReady', message: "dependency 'flux-system/x' is not ready" }];
+        k.get(westLayer)!.status.conditions = [
+          { type: 'Ready', status: 'False', reason: 'DependencyNotReady', message: "dependency 'flux-system/x' is not ready" },
+        ];
       },
     },
   ])('$name: not drift, exit 0', async ({ edit }) => {
@@ -138,14 +148,16 @@ describe('a hub Flux (test-clusterset: the leader runs it)', () => {
     {
       name: "west's workloads layer suspended",
       cluster: WEST,
-      message: /Flux's Kustomization flux-system\/test-clusterset-test-cluster-west-3-workloads is suspended: Flux does not apply test-cluster-west's 3-workloads/,
+      message:
+        /Flux's Kustomization flux-system\/test-clusterset-test-cluster-west-3-workloads is suspended: Flux does not apply test-cluster-west's 3-workloads/,
       object: /Kustomization flux-system\/test-clusterset-test-cluster-west-3-workloads \(spec\.suspend: true\)/,
       edit: (k: Map<string, Item>) => void (k.get(westLayer)!.spec.suspend = true),
     },
     {
       name: "east's last apply failed",
       cluster: EAST,
-      message: /Flux's last apply of test-cluster-east's 1-rbac-config failed: Kustomization flux-system\/test-clusterset-test-cluster-east-1-rbac-config is not Ready \(ReconciliationFailed: RoleBinding\/x dry-run failed\): it runs main@sha1:1111111111111111111111111111111111111111, not main@sha1:2222222222222222222222222222222222222222/,
+      message:
+        /Flux's last apply of test-cluster-east's 1-rbac-config failed: Kustomization flux-system\/test-clusterset-test-cluster-east-1-rbac-config is not Ready \(ReconciliationFailed: RoleBinding\/x dry-run failed\): it runs main@sha1:1111111111111111111111111111111111111111, not main@sha1:2222222222222222222222222222222222222222/,
       object: /Kustomization flux-system\/test-clusterset-test-cluster-east-1-rbac-config \(status\.conditions\[Ready\]: False\)/,
       edit: (k: Map<string, Item>) => {
         const s = k.get('test-clusterset-test-cluster-east-1-rbac-config')!.status;
@@ -156,7 +168,8 @@ describe('a hub Flux (test-clusterset: the leader runs it)', () => {
     {
       name: "west's exports Kustomization deleted on the hub",
       cluster: WEST,
-      message: /Flux does not apply test-cluster-west's exports\/demo: its Kustomization flux-system\/test-clusterset-test-cluster-west-exports-demo is missing on test-cluster-north/,
+      message:
+        /Flux does not apply test-cluster-west's exports\/demo: its Kustomization flux-system\/test-clusterset-test-cluster-west-exports-demo is missing on test-cluster-north/,
       object: /missing Kustomization flux-system\/test-clusterset-test-cluster-west-exports-demo/,
       edit: (k: Map<string, Item>) => void k.delete('test-clusterset-test-cluster-west-exports-demo'),
     },
