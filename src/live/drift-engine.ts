@@ -1,5 +1,4 @@
 import { isPlainObject } from '../antrea/workloads/deep-merge';
-import { LABELS } from '../delivery/engine-names';
 import type { KubeObject } from '../kube/kube-object';
 import { groupKind } from './live-cluster';
 import type { LiveDump, LiveObject } from './read-dump';
@@ -12,7 +11,7 @@ export interface EngineObject {
 
 /** What drift says of one engine object that does not sync: in ClusterSet words, and the object behind it. */
 export interface EngineFinding {
-  /** the cluster whose delivery it is (the object's `antrea-clusterset/cluster-id` label) */
+  /** the cluster whose delivery it is: its bundle's folder in the object's path */
   readonly clusterID: string;
   readonly message: string;
   readonly object: string;
@@ -31,23 +30,23 @@ const where = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.nam
 /** A per-cluster Flux's folder, `flux/<clusterID>` (flux/kustomizations.ts): its objects run in that cluster. */
 const ownCluster = (folder: string): string | undefined => /^flux\/(.+)$/.exec(folder)?.[1];
 
-/** What an engine object delivers of its cluster: the part of its path after the bundle (`3-workloads`, `exports/demo`), or the bundle. */
-function deliveredPart(o: KubeObject, clusterID: string): string {
+/**
+ * The cluster an engine object delivers and what of it: its path is `<dist>/<clusterset>/<clusterID>`
+ * and a unit folder under it (delivery/engine-names.ts `bundlePath`): `3-workloads`, `exports/demo`,
+ * or the bundle.
+ */
+function delivered(o: KubeObject, clusterSet: string, clusterIDs: ReadonlySet<string>): { clusterID: string; part: string } | undefined {
   const path = str(at(o, 'spec', 'path')) ?? str(at(o, 'spec', 'source', 'path')) ?? '';
   const parts = path.split('/');
-  const i = parts.lastIndexOf(clusterID);
-  const rest = i === -1 ? '' : parts.slice(i + 1).join('/');
-  return rest === '' ? 'bundle' : rest;
+  const i = parts.findIndex((p, j) => p === clusterSet && clusterIDs.has(parts[j + 1] ?? ''));
+  if (i === -1) return undefined;
+  return { clusterID: parts[i + 1]!, part: parts.slice(i + 2).join('/') || 'bundle' };
 }
 
-/** A dump holds engine objects of these: any of the names synth gives, or the ClusterSet's label. */
-export function holdsEngineObjects(dump: LiveDump, clusterSet: string, expected: readonly EngineObject[]): boolean {
+/** A dump holds engine objects of these: any of the names synth gives them. */
+export function holdsEngineObjects(dump: LiveDump, expected: readonly EngineObject[]): boolean {
   const names = new Set(expected.map((e) => key(groupKind(e.object), e.object.metadata.namespace, e.object.metadata.name)));
-  return dump.objects.some(
-    ({ object: o }) =>
-      ENGINE_GROUP_KINDS.has(groupKind(o)) &&
-      (names.has(key(groupKind(o), o.metadata.namespace, o.metadata.name)) || o.metadata.labels?.[LABELS.clusterSet] === clusterSet),
-  );
+  return dump.objects.some(({ object: o }) => ENGINE_GROUP_KINDS.has(groupKind(o)) && names.has(key(groupKind(o), o.metadata.namespace, o.metadata.name)));
 }
 
 /**
@@ -58,16 +57,18 @@ export function holdsEngineObjects(dump: LiveDump, clusterSet: string, expected:
  */
 export function engineFindings(
   clusterSet: string,
+  clusterIDs: ReadonlySet<string>,
   expected: readonly EngineObject[],
   dumps: readonly LiveDump[],
   nameOf: (d: LiveDump) => string,
 ): EngineFinding[] {
   const engine = expected.filter((e) => ENGINE_GROUP_KINDS.has(groupKind(e.object)));
-  const shared = dumps.filter((d) => holdsEngineObjects(d, clusterSet, engine));
+  const shared = dumps.filter((d) => holdsEngineObjects(d, engine));
   const out: EngineFinding[] = [];
   for (const { folder, object } of engine) {
-    const clusterID = object.metadata.labels?.[LABELS.clusterID];
-    if (clusterID === undefined) continue;
+    const of = delivered(object, clusterSet, clusterIDs);
+    if (of === undefined) continue;
+    const { clusterID } = of;
     const own = ownCluster(folder);
     const candidates = own === undefined ? shared : dumps.filter((d) => nameOf(d) === own && d.objects.some((l) => groupKind(l.object) === KUSTOMIZATION));
     if (candidates.length === 0) continue;
@@ -78,7 +79,7 @@ export function engineFindings(
       );
       return l ? [{ dump: d, live: l }] : [];
     })[0];
-    const what = `${clusterID}'s ${deliveredPart(object, clusterID)}`;
+    const what = `${clusterID}'s ${of.part}`;
     const title = kind === APPLICATION ? 'Argo CD' : 'Flux';
     if (!found) {
       out.push({

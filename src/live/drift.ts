@@ -93,7 +93,7 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
   const live = await runLivePlan({ cwd: options.cwd, paths: options.paths, dumps: [], read: joined, partial: true });
   const diagnostics = [...problems, ...live.diagnostics];
   const read: Read = { live, joined, outside, failed, inputs: options.live };
-  const clusters = live.definitions.flatMap((d) => withEngineFindings(clustersOf(d, read), d.metadata.name, live, dumps));
+  const clusters = live.definitions.flatMap((d) => withEngineFindings(clustersOf(d, read), d, live, dumps));
   const nextSync = live.definitions.flatMap((d) => {
     const missing = live.absent.get(d.metadata.name) ?? new Set<string>();
     // plan's lines about clusters without a dump alone are not what runs
@@ -102,7 +102,7 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
       .map((c) => ({ clusterSet: c.clusterSet, impact: c.impact, text: c.text }));
   });
   // the cluster an engine runs in outside the definitions (Argo CD's, a hub Flux's) holds its objects, no ClusterSet
-  const engineDump = (d: LiveDump) => [...live.engineObjects].some(([cs, objects]) => holdsEngineObjects(d, cs, objects));
+  const engineDump = (d: LiveDump) => [...live.engineObjects.values()].some((objects) => holdsEngineObjects(d, objects));
   for (const [name, d] of outside)
     if (!clusters.some((c) => c.clusterID === name) && !engineDump(d))
       diagnostics.push(
@@ -127,9 +127,11 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
 const dumpName = (d: LiveDump) => dumpClusterID(d) ?? inputName(d.file);
 
 /** Each cluster of a ClusterSet with the lines of its engine's objects that do not sync (drift-engine.ts). */
-function withEngineFindings(clusters: DriftCluster[], cs: string, live: LivePlanResult, dumps: readonly LiveDump[]): DriftCluster[] {
+function withEngineFindings(clusters: DriftCluster[], definition: ClusterSet, live: LivePlanResult, dumps: readonly LiveDump[]): DriftCluster[] {
+  const cs = definition.metadata.name;
   if (live.uncompared.has(cs)) return clusters;
-  const found = engineFindings(cs, live.engineObjects.get(cs) ?? [], dumps, dumpName);
+  const ids = new Set(effectiveClusters(definition).map((c) => c.clusterID));
+  const found = engineFindings(cs, ids, live.engineObjects.get(cs) ?? [], dumps, dumpName);
   return clusters.map((c) => {
     const mine = found.filter((f) => f.clusterID === c.clusterID);
     return mine.length === 0
@@ -265,7 +267,7 @@ function findingsOf(id: string, definition: ClusterSet, changes: readonly Object
             ? `policy export ${where(c)} is missing on the leader: the policy is not replicated to the members`
             : `policy export ${where(c)} ${differs}: the members enforce what runs, not what git says`,
       credentials: missing ? `credentials missing on ${id}: ${c.kind} ${where(c)}` : `credentials on ${id} differ from git: ${c.kind} ${where(c)} ${differs}`,
-    }[kind as Exclude<DriftKind, 'antrea' | 'unreadable' | 'not-compared'>];
+    }[kind as Exclude<DriftKind, 'antrea' | 'engine' | 'unreadable' | 'not-compared'>];
     out.push({ kind, message, objects: [objectLine(c)] });
   }
   if (antrea.length > 0)

@@ -23,7 +23,24 @@ import { runningClusterSet } from '../helpers/live-dumps';
 const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? '/tmp', 'drift-engine-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-type Item = { kind: string; apiVersion: string; metadata: { name: string; namespace?: string; [k: string]: unknown }; spec?: any; status?: any };
+type Condition = { type: string; status: string; reason: string; message: string };
+type Operation = { phase: string; message: string; syncResult?: { revision: string } };
+/** The fields of a stored Kustomization or Application the rows set. */
+type Item = {
+  kind: string;
+  apiVersion: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; [k: string]: unknown };
+  spec: { suspend?: boolean; syncPolicy: { automated?: { enabled?: boolean } } };
+  status: {
+    observedGeneration?: number;
+    lastAppliedRevision?: string;
+    lastAttemptedRevision?: string;
+    conditions?: Condition[];
+    sync?: { status: string; revision: string };
+    health?: { status: string; message?: string };
+    operationState?: Operation;
+  };
+};
 type List = { items: Item[] };
 interface Finding {
   kind: string;
@@ -287,7 +304,7 @@ describe('Argo CD outside the definition (demo-clusterset: its own dump, no Clus
       edit: (a: Map<string, Item>) => {
         const app = a.get(APP)!;
         outOfSync(app);
-        app.spec.syncPolicy.automated.enabled = false;
+        app.spec.syncPolicy.automated!.enabled = false;
       },
     },
     {
