@@ -140,7 +140,8 @@ const FAILED = new Set(['Failed', 'Error']);
  * `SyncPolicyAutomated`; controller/appcontroller.go `autoSync`): only an automated sync policy
  * (not `enabled: false`) syncs an OutOfSync Application, except one an ApplicationSet's RollingSync
  * owns, which turns automated sync off and syncs it itself (docs/operator-manual/applicationset/
- * Progressive-Syncs.md); `autoSync` does not try again a revision whose sync failed; an operation
+ * Progressive-Syncs.md); `autoSync` does not try again a revision whose sync failed; sync status
+ * Unknown with a ComparisonError condition compares nothing, so syncs nothing; an operation
  * Running is a sync in flight; health alone (Degraded, Progressing) is the status of what it applied.
  */
 function judgeApplication({ object: o }: LiveObject, what: string): { message: string; fields: string } | undefined {
@@ -160,6 +161,14 @@ function judgeApplication({ object: o }: LiveObject, what: string): { message: s
     return {
       message: `Argo CD's last sync of ${what} failed: Application ${where(o)}: ${str(at(o, 'status', 'operationState', 'message')) ?? phase}`,
       fields: `status.sync.status: ${sync ?? 'none'}; status.operationState.phase: ${phase}`,
+    };
+  // no comparison, no sync: the manifests could not be generated or compared (`ApplicationConditionComparisonError`)
+  const conditions = at(o, 'status', 'conditions');
+  const comparison = Array.isArray(conditions) ? (conditions.find((c) => isPlainObject(c) && c.type === 'ComparisonError') as Obj | undefined) : undefined;
+  if (sync === 'Unknown' && comparison)
+    return {
+      message: `Argo CD cannot compare ${what} with git: Application ${where(o)}: ${str(comparison.message) ?? 'ComparisonError'}`,
+      fields: 'status.sync.status: Unknown; status.conditions[ComparisonError]',
     };
   const owners = at(o, 'metadata', 'ownerReferences');
   const rolling = Array.isArray(owners) && owners.some((r) => isPlainObject(r) && r.kind === 'ApplicationSet' && str(r.apiVersion)?.startsWith('argoproj.io/'));

@@ -277,6 +277,10 @@ describe('Argo CD outside the definition (demo-clusterset: its own dump, no Clus
       },
     },
     {
+      name: 'sync status Unknown without a ComparisonError (not compared yet)',
+      edit: (a: Map<string, Item>) => void (a.get(APP)!.status.sync = { status: 'Unknown', revision: '' }),
+    },
+    {
       name: 'Synced, Degraded (status of what it applied)',
       edit: (a: Map<string, Item>) => void (a.get(APP)!.status.health = { status: 'Degraded', message: 'Deployment x exceeded its progress deadline' }),
     },
@@ -315,6 +319,18 @@ describe('Argo CD outside the definition (demo-clusterset: its own dump, no Clus
         const app = a.get(APP)!;
         outOfSync(app);
         app.status.operationState = { phase: 'Failed', message: 'one or more objects failed to apply, reason: x' };
+      },
+    },
+    {
+      name: 'its manifests cannot be compared (sync status Unknown, ComparisonError)',
+      message: new RegExp(
+        `Argo CD cannot compare ${MEMBER}'s bundle with git: Application argocd/${APP}: Failed to load target state: app path does not exist`,
+      ),
+      object: /status\.sync\.status: Unknown; status\.conditions\[ComparisonError\]/,
+      edit: (a: Map<string, Item>) => {
+        const app = a.get(APP)!;
+        app.status.sync = { status: 'Unknown', revision: '' };
+        app.status.conditions = [{ type: 'ComparisonError', status: '', reason: '', message: 'Failed to load target state: app path does not exist' }];
       },
     },
     {
