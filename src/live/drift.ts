@@ -7,16 +7,17 @@ import type { ObjectChange } from '../plan/diff-objects';
 import type { Impact } from '../plan/plan';
 import { GATEWAY_ANNOTATION } from '../synth/objects/gateway-node';
 import { CLUSTER_ID_ANNOTATION } from '../synth/objects/member-credentials';
+import { engineFindings, holdsEngineObjects } from './drift-engine';
 import { dumpClusterID, runLivePlan, type LivePlanResult } from './live-plan';
 import { readContext } from './read-context';
 import { dumpDiagnostic, loadDumps, type LiveDump } from './read-dump';
 
 /**
- * What a finding is about, in ClusterSet words. The first six are drift: a running object the next
- * sync would change. `unreadable` and `not-compared` say what was not looked at: never a match.
+ * What a finding is about, in ClusterSet words. The first seven are drift: a running object the next
+ * sync would change, or (`engine`) an engine that does not sync a cluster's delivery (drift-engine.ts). `unreadable` and `not-compared` say what was not looked at: never a match.
  */
-export type DriftKind = 'membership' | 'gateway' | 'export' | 'policy' | 'credentials' | 'antrea' | 'unreadable' | 'not-compared';
-export const DRIFT_KINDS: ReadonlySet<DriftKind> = new Set(['membership', 'gateway', 'export', 'policy', 'credentials', 'antrea']);
+export type DriftKind = 'membership' | 'gateway' | 'export' | 'policy' | 'credentials' | 'antrea' | 'engine' | 'unreadable' | 'not-compared';
+export const DRIFT_KINDS: ReadonlySet<DriftKind> = new Set(['membership', 'gateway', 'export', 'policy', 'credentials', 'antrea', 'engine']);
 
 export interface DriftFinding {
   readonly kind: DriftKind;
@@ -92,7 +93,7 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
   const live = await runLivePlan({ cwd: options.cwd, paths: options.paths, dumps: [], read: joined, partial: true });
   const diagnostics = [...problems, ...live.diagnostics];
   const read: Read = { live, joined, outside, failed, inputs: options.live };
-  const clusters = live.definitions.flatMap((d) => clustersOf(d, read));
+  const clusters = live.definitions.flatMap((d) => withEngineFindings(clustersOf(d, read), d, live, dumps));
   const nextSync = live.definitions.flatMap((d) => {
     const missing = live.absent.get(d.metadata.name) ?? new Set<string>();
     // plan's lines about clusters without a dump alone are not what runs
@@ -100,8 +101,10 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
       .filter((c) => c.clusterSet === d.metadata.name && !(c.about?.clusters?.length && c.about.clusters.every((id) => missing.has(id))))
       .map((c) => ({ clusterSet: c.clusterSet, impact: c.impact, text: c.text }));
   });
+  // the cluster an engine runs in outside the definitions (Argo CD's, a hub Flux's) holds its objects, no ClusterSet
+  const engineDump = (d: LiveDump) => [...live.engineObjects.values()].some((objects) => holdsEngineObjects(d, objects));
   for (const [name, d] of outside)
-    if (!clusters.some((c) => c.clusterID === name))
+    if (!clusters.some((c) => c.clusterID === name) && !engineDump(d))
       diagnostics.push(
         dumpDiagnostic(
           d,
@@ -118,6 +121,23 @@ export async function runDrift(options: DriftOptions): Promise<DriftResult> {
     nextSync,
   };
   return { report, diagnostics, sources: live.sources };
+}
+
+/** The dump's name: its cluster's ID, or the input's name (`argocd` for `dumps/argocd.yaml`). */
+const dumpName = (d: LiveDump) => dumpClusterID(d) ?? inputName(d.file);
+
+/** Each cluster of a ClusterSet with the lines of its engine's objects that do not sync (drift-engine.ts). */
+function withEngineFindings(clusters: DriftCluster[], definition: ClusterSet, live: LivePlanResult, dumps: readonly LiveDump[]): DriftCluster[] {
+  const cs = definition.metadata.name;
+  if (live.uncompared.has(cs)) return clusters;
+  const ids = new Set(effectiveClusters(definition).map((c) => c.clusterID));
+  const found = engineFindings(cs, ids, live.engineObjects.get(cs) ?? [], dumps, dumpName);
+  return clusters.map((c) => {
+    const mine = found.filter((f) => f.clusterID === c.clusterID);
+    return mine.length === 0
+      ? c
+      : { ...c, findings: [...c.findings, ...mine.map((f) => ({ kind: 'engine' as const, message: f.message, objects: [f.object] }))] };
+  });
 }
 
 /** What was read: the comparison, the dumps with and without a ClusterSet, why inputs failed, the inputs. */
@@ -247,7 +267,7 @@ function findingsOf(id: string, definition: ClusterSet, changes: readonly Object
             ? `policy export ${where(c)} is missing on the leader: the policy is not replicated to the members`
             : `policy export ${where(c)} ${differs}: the members enforce what runs, not what git says`,
       credentials: missing ? `credentials missing on ${id}: ${c.kind} ${where(c)}` : `credentials on ${id} differ from git: ${c.kind} ${where(c)} ${differs}`,
-    }[kind as Exclude<DriftKind, 'antrea' | 'unreadable' | 'not-compared'>];
+    }[kind as Exclude<DriftKind, 'antrea' | 'engine' | 'unreadable' | 'not-compared'>];
     out.push({ kind, message, objects: [objectLine(c)] });
   }
   if (antrea.length > 0)

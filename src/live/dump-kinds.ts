@@ -40,10 +40,25 @@ const MEMBER_KINDS: readonly DumpKind[] = [
   k('daemonsets', 'apps/DaemonSet'),
 ];
 
-/** Token sources a member may run; add them to its command where their CRDs exist. */
+/**
+ * The delivery engines' objects, read where the engine runs (the Argo CD or hub Flux cluster,
+ * each cluster for one Flux per cluster): drift tells from their status whether the engine
+ * syncs (drift-engine.ts). No bundle holds them, so plan --live compares none of them.
+ */
+export const ENGINE_KINDS: readonly DumpKind[] = [
+  k('applications.argoproj.io', 'argoproj.io/Application'),
+  k('kustomizations.kustomize.toolkit.fluxcd.io', 'kustomize.toolkit.fluxcd.io/Kustomization'),
+];
+
+/**
+ * Kinds a cluster may serve or not: token sources a member may run, and the engines' objects.
+ * read-context.ts and the drift workflow add each where the cluster's API serves it: a cluster
+ * without the CRD is no error, its dump simply holds none.
+ */
 export const OPTIONAL_KINDS: readonly DumpKind[] = [
   k('externalsecrets.external-secrets.io', 'external-secrets.io/ExternalSecret'),
   k('sealedsecrets.bitnami.com', 'bitnami.com/SealedSecret'),
+  ...ENGINE_KINDS,
 ];
 
 export type DumpRole = 'leader' | 'member' | 'dual-role';

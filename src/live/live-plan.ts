@@ -44,6 +44,8 @@ export interface LivePlanResult extends PlanResult {
   readonly absent: ReadonlyMap<string, ReadonlySet<string>>;
   /** with `partial`: the ClusterSets not compared, their leader having no dump */
   readonly uncompared: ReadonlySet<string>;
+  /** by ClusterSet, the engine objects synth writes beside the bundles (argocd/, flux/), with their folders */
+  readonly engineObjects: ReadonlyMap<string, readonly { readonly folder: string; readonly object: KubeObject }[]>;
 }
 
 type Obj = Record<string, unknown>;
@@ -135,6 +137,7 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
   const notCompared = new Map<string, number>();
   const absent = new Map<string, ReadonlySet<string>>();
   const uncompared = new Set<string>();
+  const engineObjects = new Map<string, { folder: string; object: KubeObject }[]>();
   let definitions: ClusterSet[] = [];
   const result = (plan?: Plan): LivePlanResult => ({
     base: 'live',
@@ -146,6 +149,7 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     definitions,
     absent,
     uncompared,
+    engineObjects,
     ...(plan && { plan }),
   });
 
@@ -193,6 +197,11 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
   for (const s of head?.sources ?? []) sources.set(s.file, s.text);
   const built = run?.result?.[0];
   if (hasErrors(diagnostics) || !head || !built) return result();
+  for (const o of built.outputs)
+    engineObjects.set(
+      o.name,
+      Object.entries(o.engines).flatMap(([folder, objects]) => objects.map((object) => ({ folder, object }))),
+    );
 
   const base: { outputs: ClusterSetOutput[]; definitions: Map<string, { definition: ClusterSet; file: string }> } = { outputs: [], definitions: new Map() };
   const headSide: typeof base = { outputs: [], definitions: new Map() };
