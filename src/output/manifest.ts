@@ -1,7 +1,8 @@
-import { relative, resolve, sep } from 'node:path';
 import { COMPILER } from '../compiler-version';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import { engineFilesByCluster, unitsListed, type ClusterEngineFiles, type OutputFile } from '../check/layout';
+import { MANIFEST, sourcePath, type DefinitionRecord } from './definition-index';
+import { blobId } from './output-blobs';
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -9,6 +10,8 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export interface ManifestEntry {
   /** the definition, relative to the output directory's parent (normally the repository root) */
   readonly source: string;
+  /** the definition's text hash and the facts the rules across definitions read, when it has no diagnostic (definition-index.ts) */
+  readonly definition?: DefinitionRecord;
   /** the shared units its bundles list */
   readonly shared: readonly string[];
   /**
@@ -18,6 +21,8 @@ export interface ManifestEntry {
    * so keeping a bundle reads nothing of it
    */
   readonly clusters: readonly ManifestCluster[];
+  /** every file of its folder (relative to it) and its git blob id, shortened (output-blobs.ts): what `synth --check` compares without building */
+  readonly blobs?: Readonly<Record<string, string>>;
 }
 
 export interface ManifestCluster {
@@ -42,7 +47,7 @@ export interface Manifest {
   readonly clusterSets: Readonly<Record<string, ManifestEntry>>;
 }
 
-export const MANIFEST = 'manifest.json';
+export { MANIFEST };
 
 /** dist/manifest.json: which definition produced which folder; also marks the folder as ours. */
 export function manifestFile(entries: Readonly<Record<string, ManifestEntry>>): OutputFile {
@@ -70,21 +75,24 @@ export function manifestEntry(output: ClusterSetOutput, root: string, laid: read
     const own = byFolder.get(b.clusterID) ?? [];
     folders.set(b.clusterID, { files: own.length, units: unitsListed(own.filter((f) => f.path.endsWith('/kustomization.yaml')).map((f) => f.content)) });
   }
-  return manifestEntryOf(output, root, output.bundles, engineFilesByCluster(output), folders);
+  const blobs = new Map(laid.filter((f) => f.path.startsWith(`${output.name}/`)).map((f) => [f.path, blobId(f.content)]));
+  return manifestEntryOf(output, root, output.bundles, engineFilesByCluster(output), folders, { blobs });
 }
 
 /** A ClusterSet's entry: its clusters with role, input hash, engine hash, file count and shared units. */
 export function manifestEntryOf(
-  output: Pick<ClusterSetOutput, 'file'>,
+  output: Pick<ClusterSetOutput, 'file' | 'name'>,
   root: string,
   bundles: readonly Pick<Bundle, 'clusterID' | 'role' | 'inputs'>[],
   engines: ReadonlyMap<string, ClusterEngineFiles>,
   folders: ReadonlyMap<string, BundleFiles>,
+  extra: { readonly record?: DefinitionRecord; readonly blobs?: ReadonlyMap<string, string> } = {},
 ): ManifestEntry {
   const shared = [...new Set([...folders.values()].flatMap((f) => f.units))].sort(cmp);
   const index = new Map(shared.map((u, i) => [u, i]));
   return {
     source: sourcePath(output.file, root),
+    ...(extra.record && { definition: extra.record }),
     shared,
     clusters: bundles.map((b) => {
       const e = engines.get(b.clusterID);
@@ -97,10 +105,13 @@ export function manifestEntryOf(
         ...(f && { files: f.files, units: [...new Set(f.units)].map((u) => index.get(u)!).sort((x, y) => x - y) }),
       };
     }),
+    ...(extra.blobs && { blobs: folderBlobs(output.name, extra.blobs) }),
   };
 }
 
-/** A definition's path as manifest.json records it: relative to `root`, with forward slashes. */
-function sourcePath(file: string, root: string): string {
-  return relative(resolve(root), resolve(file)).split(sep).join('/');
+/** The blob ids of a ClusterSet's files (paths of the output), relative to its folder and in path order. */
+function folderBlobs(name: string, blobs: ReadonlyMap<string, string>): Record<string, string> {
+  const prefix = `${name}/`;
+  const paths = [...blobs.keys()].filter((p) => p.startsWith(prefix)).sort(cmp);
+  return Object.fromEntries(paths.map((p) => [p.slice(prefix.length), blobs.get(p)!]));
 }

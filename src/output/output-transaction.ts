@@ -133,6 +133,11 @@ export class OutputTransaction {
     }
   }
 
+  /** The files under a folder of the output (paths relative to the output). */
+  listFiles(rel: string): string[] {
+    return this.outExists ? listFiles(this.out, rel, []) : [];
+  }
+
   /** Files under a folder of the output. */
   countFiles(rel: string): number {
     return listFiles(this.out, rel, []).length;

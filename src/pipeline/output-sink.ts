@@ -5,6 +5,8 @@ import { COMPILER } from '../compiler-version';
 import type { FileSystemOps } from '../output/file-system-ops';
 import { EmitCache, SHARED_ROOT, unitsListed, type OutputFile } from '../check/layout';
 import { MANIFEST, manifestEntryOf, manifestFile, type BundleFiles, type Manifest, type ManifestEntry } from '../output/manifest';
+import { blobId } from '../output/output-blobs';
+import { withoutMentioned } from '../output/definition-index';
 import { OutputTransaction } from '../output/output-transaction';
 import { LAYER_DIRECTORIES } from '../delivery/layer-paths';
 import type { CheckResult, Sink } from './pipeline';
@@ -69,12 +71,22 @@ export function outputSink(options: EmitOptions): OutputSink {
   let expected = new Set<string>();
   let kept: string[] = [];
   let folders = new Map<string, BundleFiles>();
+  // the ClusterSet's files and their blob ids (manifest.json records them for `synth --check`)
+  let blobs = new Map<string, string>();
+  // each entry's definition file: its record stays in the index only without a diagnostic
+  const definitionFiles = new Map<string, string>();
   let units: readonly { dir: string; files: readonly OutputFile[] }[] = [];
   const reuse = !options.check && !options.rebuild;
   // with check: what a synth without --rebuild would keep, so the repair can be named
   const keptFolders = new Set<string>();
   const keptFiles = new Set<string>();
   let recordedUnits = new Set<string>();
+
+  // a kept file's blob id: as the previous run recorded it, or read (an older manifest.json has none)
+  const keptBlob = (path: string): string => {
+    const slash = path.indexOf('/');
+    return before?.blobs?.[path.slice(slash + 1)] ?? blobId(tx.read(path) ?? '');
+  };
 
   const sink: OutputSink = {
     begin: (revisions, _sets, diagnostics) => {
@@ -97,6 +109,12 @@ export function outputSink(options: EmitOptions): OutputSink {
       cache = new EmitCache(undefined, (dir) => reuse && inOutput(dir));
       if (options.check) for (const dir of recordedUnits) if (inOutput(dir)) keptFolders.add(dir);
       entries = options.full ? {} : { ...previous.clusterSets };
+      // definitions the index vouched for, output verified (compile-command.ts): their entries as recorded, their folders untouched
+      for (const { name, entry } of revisions[0]?.indexed ?? []) {
+        entries[name] = entry;
+        clusters += entry.clusters.length;
+        files += Object.keys(entry.blobs ?? {}).length;
+      }
     },
     cache: () => cache,
     clusterSet: (_r, set) => {
@@ -105,6 +123,7 @@ export function outputSink(options: EmitOptions): OutputSink {
       expected = new Set();
       kept = [];
       folders = new Map();
+      blobs = new Map();
       clusters += set.sources.length;
     },
     keepBundle: (_r, set, source) => {
@@ -121,6 +140,9 @@ export function outputSink(options: EmitOptions): OutputSink {
           ? { files: old.files, units: listed }
           : { files: tx.countFiles(dir), units: unitsListed(LAYER_DIRECTORIES.map((l) => tx.read(`${dir}/${l}/kustomization.yaml`) ?? '')) };
       folders.set(source.clusterID, folder);
+      const recordedBlobs = before?.blobs && Object.entries(before.blobs).filter(([rel]) => rel.startsWith(`${source.clusterID}/`));
+      if (recordedBlobs) for (const [rel, id] of recordedBlobs) blobs.set(`${set.name}/${rel}`, id);
+      else for (const rel of tx.listFiles(dir)) blobs.set(rel, keptBlob(rel));
       kept.push(dir);
       files += folder.files;
       return true;
@@ -130,6 +152,7 @@ export function outputSink(options: EmitOptions): OutputSink {
       built++;
       for (const f of laid.files) {
         expected.add(f.path);
+        blobs.set(f.path, blobId(f.content));
         tx.put(f.path, f.content);
       }
       files += laid.files.length;
@@ -139,19 +162,24 @@ export function outputSink(options: EmitOptions): OutputSink {
       const unchanged = recorded.get(clusterID)?.engines === e.hash && e.paths.every((path) => tx.listed(path));
       if (options.check && unchanged) for (const path of e.paths) keptFiles.add(path);
       if (!reuse || !unchanged) return false;
-      for (const path of e.paths) expected.add(path);
+      for (const path of e.paths) {
+        expected.add(path);
+        blobs.set(path, keptBlob(path));
+      }
       files += e.paths.length;
       return true;
     },
     endClusterSet: (_r, set, shared, engineFiles) => {
       for (const f of shared) {
         expected.add(f.path);
+        blobs.set(f.path, blobId(f.content));
         tx.put(f.path, f.content);
         files++;
       }
       // whatever else is under the ClusterSet's folder is no longer generated
       tx.removeOthers(set.name, expected, kept);
-      entries[set.name] = manifestEntryOf(set, `${options.out}/..`, set.sources, engineFiles, folders);
+      entries[set.name] = manifestEntryOf(set, `${options.out}/..`, set.sources, engineFiles, folders, { ...(set.record && { record: set.record }), blobs });
+      definitionFiles.set(set.name, set.file);
     },
     units: (_r, built) => {
       units = built;
@@ -180,7 +208,7 @@ export function outputSink(options: EmitOptions): OutputSink {
         [...wanted].filter((d) => !written.has(d)),
       );
       if (options.full) tx.removeTopLevelExcept(new Set([...Object.keys(entries), SHARED_ROOT, MANIFEST]));
-      const manifest = manifestFile(entries);
+      const manifest = manifestFile(withoutMentioned(entries, definitionFiles, diagnostics));
       tx.put(manifest.path, manifest.content);
       files++;
       if (hasErrors(diagnostics)) {
