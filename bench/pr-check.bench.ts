@@ -81,8 +81,8 @@ export default function bench(): void {
   const file = join(repo, 'clustersets', `fleet-${String(CHANGED).padStart(4, '0')}.yaml`);
   const before = readFileSync(file, 'utf8');
   try {
-    // the pull request: one Gateway Node of one member renamed, one line
-    writeFileSync(file, before.replace('- node: cl2-node1', '- node: cl2-node2'));
+    // the pull request: the Argo CD project of one ClusterSet, one line
+    writeFileSync(file, before.replace('project: default', 'project: platform'));
     const commands: [string, string[]][] = [
       ['validate', ['validate', '--quiet']],
       ['plan', ['plan', '--base', 'HEAD']],

@@ -67,6 +67,11 @@ export class UsageError extends Error {
 export const FORMAT: OptionSpec = { type: 'string', value: 'text|json|github', description: 'how diagnostics are printed (default: text)' };
 export const QUIET: OptionSpec = { type: 'boolean', short: 'q', description: 'print only diagnostics, no summary or result lines' };
 export const HELP: OptionSpec = { type: 'boolean', short: 'h', description: 'show help for the command' };
+export const NO_INDEX: OptionSpec = {
+  type: 'boolean',
+  description: "compile every definition: use no index from the output's manifest.json (the full check)",
+};
+
 export const NO_TYPESCRIPT: OptionSpec = {
   type: 'boolean',
   description: 'refuse TypeScript definitions: read YAML only, run no definition code',

@@ -36,7 +36,8 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
   let failure: unknown;
   try {
     // validate and synth --check read manifest.json's index: unchanged definitions are hashed, not compiled
-    const index = name === 'validate' || (check && args.options.rebuild !== true) ? await pullRequestIndex(out, check) : undefined;
+    const indexed = args.options['no-index'] !== true && (name === 'validate' || (check && args.options.rebuild !== true));
+    const index = indexed ? await pullRequestIndex(out, check) : undefined;
     result =
       files.length > 0
         ? await runPipeline([{ files, load: { typescript: args.options['no-typescript'] !== true }, ...(index && { index: { index, root: `${out}/..` } }) }], output)

@@ -1,0 +1,154 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DefinitionIndex } from '../../src/output/definition-index';
+import { runPipeline } from '../../src/pipeline/pipeline';
+import { runCli } from '../helpers/run-cli';
+
+// Issue #54: validate and synth --check of a repository read manifest.json's index and compile
+// only the changed definitions (and those whose facts meet theirs). Whatever the index holds,
+// their results equal a full run's (--no-index).
+const DEMO = readFileSync(join(import.meta.dirname, '../../clustersets/demo-clusterset.yaml'), 'utf8');
+const definition = (name: string, prefix: string) => DEMO.replaceAll('demo-clusterset', name).replaceAll('demo-cluster-', `${prefix}-`);
+// fleet-c and fleet-c-x are dash-prefixed names: the delivery-name rule reads both
+const SETS = [
+  ['fleet-a', 'a'],
+  ['fleet-b', 'b'],
+  ['fleet-c', 'c'],
+  ['fleet-c-x', 'x'],
+] as const;
+
+let repo: string;
+const file = (name: string) => join(repo, 'clustersets', `${name}.yaml`);
+const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'pipe' });
+const cli = (...argv: string[]) => runCli(argv, { cwd: repo, env: { NO_COLOR: '1' } });
+
+const validateBoth = async () => ({ incremental: await cli('validate'), full: await cli('validate', '--no-index') });
+const checkBoth = async () => ({ incremental: await cli('synth', '--check'), full: await cli('synth', '--check', '--no-index') });
+
+/** The definitions the index vouches for in this state of the repository (so the runs above did take the incremental path). */
+async function vouched(): Promise<string[]> {
+  const index = new DefinitionIndex(JSON.parse(readFileSync(join(repo, 'dist/manifest.json'), 'utf8')));
+  const files = SETS.map(([name]) => file(name));
+  const run = await runPipeline([{ files, index: { index, root: repo } }]);
+  return run.revisions[0]!.indexed.map((d) => d.name);
+}
+
+beforeAll(async () => {
+  repo = mkdtempSync(join(tmpdir(), 'pr-check-index-'));
+  mkdirSync(join(repo, 'clustersets'));
+  for (const [name, prefix] of SETS) writeFileSync(file(name), definition(name, prefix));
+  git('init', '-q');
+  expect((await cli('synth', '--quiet')).status).toBe(0);
+  git('add', '.');
+  git('commit', '-qm', 'base');
+}, 120_000);
+
+afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+const restore = () => {
+  git('checkout', '-q', '--', '.');
+  git('clean', '-qfdx', 'dist', 'clustersets');
+};
+
+describe('the pull-request check with an index equals the full check', () => {
+  test('nothing changed: every definition outside the dash-prefixed pair is vouched for', async () => {
+    expect(await vouched()).toEqual(['fleet-a', 'fleet-b']);
+    const v = await validateBoth();
+    expect(v.incremental).toEqual(v.full);
+    const c = await checkBoth();
+    expect(c.incremental).toEqual(c.full);
+    expect(c.incremental.status).toBe(0);
+  }, 120_000);
+
+  test('one line of one definition changed', async () => {
+    try {
+      writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replace('project: default', 'project: platform'));
+      expect(await vouched()).toEqual(['fleet-a']);
+      const v = await validateBoth();
+      expect(v.incremental).toEqual(v.full);
+      const c = await checkBoth();
+      expect(c.incremental).toEqual(c.full);
+      expect(c.incremental.status).toBe(1);
+      expect(c.incremental.stderr).toContain('fleet-b/argocd');
+    } finally {
+      restore();
+    }
+  }, 120_000);
+
+  test('a changed definition takes a cluster ID of an unchanged one: the rule across definitions names both', async () => {
+    try {
+      writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replaceAll('b-member3', 'a-member3'));
+      // fleet-a meets fleet-b now: it is parsed again
+      expect(await vouched()).toEqual([]);
+      const v = await validateBoth();
+      expect(v.incremental).toEqual(v.full);
+      expect(v.incremental.stderr).toContain('cluster-in-two-definitions');
+      expect(v.incremental.stderr).toContain('fleet-a.yaml');
+      const c = await checkBoth();
+      expect(c.incremental).toEqual(c.full);
+    } finally {
+      restore();
+    }
+  }, 120_000);
+
+  test.each([
+    {
+      what: 'a definition hash in the index that does not match its file',
+      tamper: () => {
+        const path = join(repo, 'dist/manifest.json');
+        const m = JSON.parse(readFileSync(path, 'utf8')) as { clusterSets: Record<string, { definition: { sha256: string } }> };
+        m.clusterSets['fleet-a']!.definition.sha256 = '0'.repeat(32);
+        writeFileSync(path, `${JSON.stringify(m, null, 2)}\n`);
+      },
+      vouched: ['fleet-b'],
+    },
+    {
+      what: 'a file of an unchanged ClusterSet edited in dist/',
+      tamper: () => {
+        const path = join(repo, 'dist/fleet-a/a-member2/kustomization.yaml');
+        writeFileSync(path, `${readFileSync(path, 'utf8')}# edited\n`);
+      },
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+    {
+      what: 'a file added to the folder of an unchanged ClusterSet',
+      tamper: () => writeFileSync(join(repo, 'dist/fleet-a/stray.yaml'), 'x: 1\n'),
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+    {
+      what: 'a file of a shared unit edited',
+      tamper: () => {
+        const m = JSON.parse(readFileSync(join(repo, 'dist/manifest.json'), 'utf8')) as { clusterSets: Record<string, { shared: string[] }> };
+        const unit = join(repo, 'dist', m.clusterSets['fleet-a']!.shared.at(-1)!, 'kustomization.yaml');
+        writeFileSync(unit, `${readFileSync(unit, 'utf8')}# edited\n`);
+      },
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+    {
+      what: 'a blob id in manifest.json changed',
+      tamper: () => {
+        const path = join(repo, 'dist/manifest.json');
+        const m = JSON.parse(readFileSync(path, 'utf8')) as { clusterSets: Record<string, { blobs: Record<string, string> }> };
+        m.clusterSets['fleet-b']!.blobs['README.md'] = '0'.repeat(16);
+        writeFileSync(path, `${JSON.stringify(m, null, 2)}\n`);
+      },
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+  ])('$what: the check falls back for it, and equals the full check', async ({ tamper, vouched: expected }) => {
+    try {
+      tamper();
+      // validate does not read dist/ beyond the index: the definitions are unchanged
+      expect(await vouched()).toEqual(expected);
+      const v = await validateBoth();
+      expect(v.incremental).toEqual(v.full);
+      const c = await checkBoth();
+      expect(c.incremental).toEqual(c.full);
+      expect(c.incremental.status).toBe(1);
+    } finally {
+      restore();
+    }
+  }, 120_000);
+});
