@@ -24,9 +24,11 @@ function compiledCli(): { bin: string; key: string } {
   copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
   execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--javascript-only', '--out', join(pkg, 'lib')], { stdio: 'inherit' });
+  // the repository is kept while the sources that make the output are the same (the CLI and plan do not write dist/)
   const hash = createHash('sha256');
-  for (const f of readdirSync(join(pkg, 'lib'), { recursive: true }).map(String).sort()) {
-    if (f.endsWith('.js')) hash.update(f).update(readFileSync(join(pkg, 'lib', f)));
+  const src = join(ROOT, 'src');
+  for (const f of readdirSync(src, { recursive: true }).map(String).sort()) {
+    if (/\.(ts|cjs|json|yaml)$/.test(f) && !/^(cli|plan)[/\\]/.test(f)) hash.update(f).update(readFileSync(join(src, f)));
   }
   return { bin: join(pkg, 'bin/clusterset.mjs'), key: hash.digest('hex').slice(0, 12) };
 }

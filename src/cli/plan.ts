@@ -1,3 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { DefinitionIndex, MANIFEST } from '../output/definition-index';
+import type { Manifest } from '../output/manifest';
 import { diagnosticStyle } from '../diagnostics/diagnostic-style';
 import { render } from '../diagnostics/render';
 import { findDefinitionsDir } from '../load/find-definitions-dir';
@@ -5,7 +9,7 @@ import { hasDestructive, hasRefused } from '../plan/plan';
 import { GitError } from '../plan/read-revision';
 import { PLAN_FORMATS, renderPlan, type PlanFormat } from '../plan/render-plan';
 import type { PlanResult } from '../plan/run-plan';
-import { HELP, UsageError, type Command } from './command';
+import { HELP, NO_INDEX, UsageError, type Command } from './command';
 
 /** `clusterset plan`: compile the base revision and the work tree, print what changes; 3 when destructive. */
 export const plan: Command = {
@@ -20,6 +24,7 @@ export const plan: Command = {
       description: 'compare with what runs instead: a cluster dump, a directory of dumps or context:NAME (repeatable; docs/adopt.md)',
     },
     format: { type: 'string', value: 'text|json|markdown|github', description: 'how the plan is printed (default: text)' },
+    'no-index': NO_INDEX,
     help: HELP,
   },
   run: async (args, { io, env, docs }) => {
@@ -31,7 +36,8 @@ export const plan: Command = {
     try {
       // loaded only for plan, like synth's modules: validate starts light
       const { runPlan } = await import('../plan/run-plan');
-      result = await runPlan({ cwd: process.cwd(), paths, ...(typeof args.options.base === 'string' && { base: args.options.base }) });
+      const index = args.options['no-index'] === true ? undefined : await workTreeIndex();
+      result = await runPlan({ cwd: process.cwd(), paths, ...(typeof args.options.base === 'string' && { base: args.options.base }), ...(index && { index }) });
     } catch (err) {
       if (err instanceof GitError) throw new UsageError(err.message, 'plan');
       throw err;
@@ -47,3 +53,16 @@ export const plan: Command = {
     return hasRefused(result.plan) ? 1 : hasDestructive(result.plan) ? 3 : 0;
   },
 };
+
+/** The index in dist/manifest.json beside clustersets/ (as synth writes it), with the folder its sources are relative to. */
+async function workTreeIndex(): Promise<{ index: DefinitionIndex; root: string } | undefined> {
+  const root = dirname(findDefinitionsDir(process.cwd()));
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(await readFile(join(root, 'dist', MANIFEST), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const index = new DefinitionIndex(manifest as Partial<Manifest>);
+  return index.size > 0 ? { index, root } : undefined;
+}

@@ -61,7 +61,7 @@ const git = (cwd: string, args: readonly string[]): string =>
  * unchanged (paths relative to `out`); undefined outside a repository, or where git could convert
  * bytes between the work tree and the index (attributes, core.autocrlf, core.eol).
  */
-function gitBlobs(out: string): Map<string, string> | undefined {
+export function gitBlobs(out: string): Map<string, string> | undefined {
   const dir = resolve(out);
   if (!existsSync(dir)) return undefined;
   try {
@@ -72,7 +72,7 @@ function gitBlobs(out: string): Map<string, string> | undefined {
     // `<mode> <id> <stage>\t<path>`, paths relative to the working directory; a regular file at stage 0 only
     for (const line of git(dir, ['ls-files', '-s', '-z', '--', '.']).split('\0')) {
       const tab = line.indexOf('\t');
-      if (tab !== 50 || !/^100(644|755) [0-9a-f]{40} 0$/.test(line.slice(0, tab))) continue;
+      if (tab !== 49 || !/^100(644|755) [0-9a-f]{40} 0$/.test(line.slice(0, tab))) continue;
       const path = line.slice(tab + 1);
       if (!changed.has(path)) ids.set(path, line.slice(7, 7 + ID_LENGTH));
     }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DefinitionIndex } from '../../src/output/definition-index';
+import { blobId, folderBlobs, gitBlobs } from '../../src/output/output-blobs';
 import { runPipeline } from '../../src/pipeline/pipeline';
 import { runCli } from '../helpers/run-cli';
 
@@ -26,6 +27,10 @@ const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@exam
 const cli = (...argv: string[]) => runCli(argv, { cwd: repo, env: { NO_COLOR: '1' } });
 
 const validateBoth = async () => ({ incremental: await cli('validate'), full: await cli('validate', '--no-index') });
+const planBoth = async () => {
+  const both = async (...extra: string[]) => [await cli('plan', '--base', 'HEAD', ...extra), await cli('plan', '--base', 'HEAD', '--format', 'json', ...extra)];
+  return { incremental: await both(), full: await both('--no-index') };
+};
 const checkBoth = async () => ({ incremental: await cli('synth', '--check'), full: await cli('synth', '--check', '--no-index') });
 
 /** The definitions the index vouches for in this state of the repository (so the runs above did take the incremental path). */
@@ -69,6 +74,8 @@ describe('the pull-request check with an index equals the full check', () => {
       expect(await vouched()).toEqual(['fleet-a']);
       const v = await validateBoth();
       expect(v.incremental).toEqual(v.full);
+      const p = await planBoth();
+      expect(p.incremental).toEqual(p.full);
       const c = await checkBoth();
       expect(c.incremental).toEqual(c.full);
       expect(c.incremental.status).toBe(1);
@@ -144,6 +151,8 @@ describe('the pull-request check with an index equals the full check', () => {
       expect(await vouched()).toEqual(expected);
       const v = await validateBoth();
       expect(v.incremental).toEqual(v.full);
+      const p = await planBoth();
+      expect(p.incremental).toEqual(p.full);
       const c = await checkBoth();
       expect(c.incremental).toEqual(c.full);
       expect(c.incremental.status).toBe(1);
@@ -151,4 +160,68 @@ describe('the pull-request check with an index equals the full check', () => {
       restore();
     }
   }, 120_000);
+});
+
+describe("git's blob ids stand in for reading the output's files only where git vouches for the bytes", () => {
+  const work = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'git-blobs-'));
+    const run = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'pipe' });
+    mkdirSync(join(dir, 'dist/a'), { recursive: true });
+    writeFileSync(join(dir, 'dist/a/one.yaml'), 'one: 1\n');
+    writeFileSync(join(dir, 'dist/a/two.yaml'), 'two: 2\n');
+    run('init', '-q');
+    run('add', '.');
+    run('commit', '-qm', 'base');
+    return { dir, run };
+  };
+
+  test('a committed, unchanged file: the index id, equal to the id of its bytes', () => {
+    const { dir } = work();
+    try {
+      const ids = gitBlobs(join(dir, 'dist'))!;
+      expect(ids.get('a/one.yaml')).toBe(blobId('one: 1\n'));
+      expect(ids.get('a/two.yaml')).toBe(blobId('two: 2\n'));
+      expect(folderBlobs(join(dir, 'dist'), ['a']).get('a')).toEqual(
+        new Map([
+          ['one.yaml', blobId('one: 1\n')],
+          ['two.yaml', blobId('two: 2\n')],
+        ]),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a file edited after checkout, or added, is hashed from its bytes', () => {
+    const { dir } = work();
+    try {
+      writeFileSync(join(dir, 'dist/a/one.yaml'), 'one: 11\n');
+      writeFileSync(join(dir, 'dist/a/three.yaml'), 'three: 3\n');
+      expect(gitBlobs(join(dir, 'dist'))!.has('a/one.yaml')).toBe(false);
+      expect(folderBlobs(join(dir, 'dist'), ['a']).get('a')).toEqual(
+        new Map([
+          ['one.yaml', blobId('one: 11\n')],
+          ['three.yaml', blobId('three: 3\n')],
+          ['two.yaml', blobId('two: 2\n')],
+        ]),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test.each([
+    ['a .gitattributes file', (dir: string, run: (...a: string[]) => unknown) => (writeFileSync(join(dir, '.gitattributes'), '* text eol=crlf\n'), run('add', '.gitattributes'))],
+    ['core.autocrlf', (_dir: string, run: (...a: string[]) => unknown) => run('config', 'core.autocrlf', 'true')],
+    ['core.eol', (_dir: string, run: (...a: string[]) => unknown) => run('config', 'core.eol', 'crlf')],
+  ])('%s: git may convert bytes, so no id of its is used', (_what, setUp) => {
+    const { dir, run } = work();
+    try {
+      expect(gitBlobs(join(dir, 'dist'))).toBeDefined();
+      setUp(dir, run);
+      expect(gitBlobs(join(dir, 'dist'))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
