@@ -40,7 +40,10 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
     const index = indexed ? await pullRequestIndex(out, check) : undefined;
     result =
       files.length > 0
-        ? await runPipeline([{ files, load: { typescript: args.options['no-typescript'] !== true }, ...(index && { index: { index, root: `${out}/..` } }) }], output)
+        ? await runPipeline(
+            [{ files, load: { typescript: args.options['no-typescript'] !== true }, ...(index && { index: { index, root: `${out}/..` } }) }],
+            output,
+          )
         : undefined;
   } catch (err) {
     // the output is untouched (or finished by the next run); the user sees the path and the reason

@@ -72,7 +72,7 @@ export function gitBlobs(out: string): Map<string, string> | undefined {
     // `<mode> <id> <stage>\t<path>`, paths relative to the working directory; a regular file at stage 0 only
     for (const line of git(dir, ['ls-files', '-s', '-z', '--', '.']).split('\0')) {
       const tab = line.indexOf('\t');
-      if (tab !== 49 || !/^100(644|755) [0-9a-f]{40} 0$/.test(line.slice(0, tab))) continue;
+      if (tab !== 49 || !(line.startsWith('100644 ') || line.startsWith('100755 ')) || !line.endsWith(' 0', tab)) continue;
       const path = line.slice(tab + 1);
       if (!changed.has(path)) ids.set(path, line.slice(7, 7 + ID_LENGTH));
     }

@@ -144,22 +144,26 @@ describe('the pull-request check with an index equals the full check', () => {
       },
       vouched: ['fleet-a', 'fleet-b'],
     },
-  ])('$what: the check falls back for it, and equals the full check', async ({ tamper, vouched: expected }) => {
-    try {
-      tamper();
-      // validate does not read dist/ beyond the index: the definitions are unchanged
-      expect(await vouched()).toEqual(expected);
-      const v = await validateBoth();
-      expect(v.incremental).toEqual(v.full);
-      const p = await planBoth();
-      expect(p.incremental).toEqual(p.full);
-      const c = await checkBoth();
-      expect(c.incremental).toEqual(c.full);
-      expect(c.incremental.status).toBe(1);
-    } finally {
-      restore();
-    }
-  }, 120_000);
+  ])(
+    '$what: the check falls back for it, and equals the full check',
+    async ({ tamper, vouched: expected }) => {
+      try {
+        tamper();
+        // validate does not read dist/ beyond the index: the definitions are unchanged
+        expect(await vouched()).toEqual(expected);
+        const v = await validateBoth();
+        expect(v.incremental).toEqual(v.full);
+        const p = await planBoth();
+        expect(p.incremental).toEqual(p.full);
+        const c = await checkBoth();
+        expect(c.incremental).toEqual(c.full);
+        expect(c.incremental.status).toBe(1);
+      } finally {
+        restore();
+      }
+    },
+    120_000,
+  );
 });
 
 describe("git's blob ids stand in for reading the output's files only where git vouches for the bytes", () => {
@@ -211,7 +215,10 @@ describe("git's blob ids stand in for reading the output's files only where git 
   });
 
   test.each([
-    ['a .gitattributes file', (dir: string, run: (...a: string[]) => unknown) => (writeFileSync(join(dir, '.gitattributes'), '* text eol=crlf\n'), run('add', '.gitattributes'))],
+    [
+      'a .gitattributes file',
+      (dir: string, run: (...a: string[]) => unknown) => (writeFileSync(join(dir, '.gitattributes'), '* text eol=crlf\n'), run('add', '.gitattributes')),
+    ],
     ['core.autocrlf', (_dir: string, run: (...a: string[]) => unknown) => run('config', 'core.autocrlf', 'true')],
     ['core.eol', (_dir: string, run: (...a: string[]) => unknown) => run('config', 'core.eol', 'crlf')],
   ])('%s: git may convert bytes, so no id of its is used', (_what, setUp) => {
