@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { DefinitionIndex, MANIFEST } from '../output/definition-index';
+import { DefinitionIndex, MANIFEST } from '../pipeline/definition-index';
 import type { Manifest } from '../output/manifest';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { diagnosticStyle } from '../diagnostics/diagnostic-style';

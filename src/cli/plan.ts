@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { DefinitionIndex, MANIFEST } from '../output/definition-index';
+import { DefinitionIndex, MANIFEST } from '../pipeline/definition-index';
 import type { Manifest } from '../output/manifest';
 import { diagnosticStyle } from '../diagnostics/diagnostic-style';
 import { render } from '../diagnostics/render';

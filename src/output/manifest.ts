@@ -1,8 +1,7 @@
 import { COMPILER } from '../compiler-version';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
-import { engineFilesByCluster, unitsListed, type ClusterEngineFiles, type OutputFile } from '../check/layout';
-import { MANIFEST, sourcePath, type DefinitionRecord } from './definition-index';
-import { blobId } from './output-blobs';
+import { relative, resolve, sep } from 'node:path';
+import type { ClusterEngineFiles, OutputFile } from '../check/layout';
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -10,7 +9,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export interface ManifestEntry {
   /** the definition, relative to the output directory's parent (normally the repository root) */
   readonly source: string;
-  /** the definition's text hash and the facts the rules across definitions read, when it has no diagnostic (definition-index.ts) */
+  /** the definition's text hash and the facts the rules across definitions read, when it has no diagnostic (pipeline/definition-index.ts) */
   readonly definition?: DefinitionRecord;
   /** the shared units its bundles list */
   readonly shared: readonly string[];
@@ -23,6 +22,16 @@ export interface ManifestEntry {
   readonly clusters: readonly ManifestCluster[];
   /** every file of its folder (relative to it) and its git blob id, shortened (output-blobs.ts): what `synth --check` compares without building */
   readonly blobs?: Readonly<Record<string, string>>;
+}
+
+/** What manifest.json records of a definition without diagnostics: the index of pipeline/definition-index.ts. */
+export interface DefinitionRecord {
+  /** sha256 (hex, 32 characters) of the definition's text */
+  readonly sha256: string;
+  /** the definition's engines can build its delivery objects (canBuildDelivery) */
+  readonly delivered: boolean;
+  /** each cluster's identities: its ID and its delivery destinations (cluster-in-two-definitions) */
+  readonly identities: readonly string[];
 }
 
 export interface ManifestCluster {
@@ -47,7 +56,7 @@ export interface Manifest {
   readonly clusterSets: Readonly<Record<string, ManifestEntry>>;
 }
 
-export { MANIFEST };
+export const MANIFEST = 'manifest.json';
 
 /** dist/manifest.json: which definition produced which folder; also marks the folder as ours. */
 export function manifestFile(entries: Readonly<Record<string, ManifestEntry>>): OutputFile {
@@ -57,26 +66,6 @@ export function manifestFile(entries: Readonly<Record<string, ManifestEntry>>): 
       .map((name) => [name, entries[name]]),
   );
   return { path: MANIFEST, content: `${JSON.stringify({ generator: 'antrea-clusterset', compiler: COMPILER, clusterSets }, null, 2)}\n` };
-}
-
-/** The manifest entry of a ClusterSet compiled in memory, from its laid-out files, with its source relative to `root`. */
-export function manifestEntry(output: ClusterSetOutput, root: string, laid: readonly OutputFile[]): ManifestEntry {
-  // one pass over the files, grouped by the folder under the ClusterSet's (a bundle's is its cluster ID)
-  const byFolder = new Map<string, OutputFile[]>();
-  for (const f of laid) {
-    const [cs, folder] = f.path.split('/', 2);
-    if (cs !== output.name || folder === undefined) continue;
-    let list = byFolder.get(folder);
-    if (!list) byFolder.set(folder, (list = []));
-    list.push(f);
-  }
-  const folders = new Map<string, BundleFiles>();
-  for (const b of output.bundles) {
-    const own = byFolder.get(b.clusterID) ?? [];
-    folders.set(b.clusterID, { files: own.length, units: unitsListed(own.filter((f) => f.path.endsWith('/kustomization.yaml')).map((f) => f.content)) });
-  }
-  const blobs = new Map(laid.filter((f) => f.path.startsWith(`${output.name}/`)).map((f) => [f.path, blobId(f.content)]));
-  return manifestEntryOf(output, root, output.bundles, engineFilesByCluster(output), folders, { blobs });
 }
 
 /** A ClusterSet's entry: its clusters with role, input hash, engine hash, file count and shared units. */
@@ -114,4 +103,9 @@ function folderBlobs(name: string, blobs: ReadonlyMap<string, string>): Record<s
   const prefix = `${name}/`;
   const paths = [...blobs.keys()].filter((p) => p.startsWith(prefix)).sort(cmp);
   return Object.fromEntries(paths.map((p) => [p.slice(prefix.length), blobs.get(p)!]));
+}
+
+/** A definition's path as manifest.json records it: relative to `root`, with forward slashes. */
+export function sourcePath(file: string, root: string): string {
+  return relative(resolve(root), resolve(file)).split(sep).join('/');
 }

@@ -126,7 +126,8 @@ export class OutputTransaction {
   read(rel: string): string | undefined {
     if (!this.outExists) return undefined;
     try {
-      return nodeFs.readFileSync(join(this.out, rel), 'utf8');
+      // rel is ours, relative with forward slashes: no path.join (a fleet's synth spent a second in it)
+      return nodeFs.readFileSync(`${this.out}/${rel}`, 'utf8');
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;
@@ -152,8 +153,8 @@ export class OutputTransaction {
       return;
     }
     this.prepare();
-    const target = join(this.next, rel);
-    const dir = dirname(target);
+    const target = `${this.next}/${rel}`;
+    const dir = target.slice(0, target.lastIndexOf('/'));
     if (!this.madeDirs.has(dir)) {
       this.fs.mkdirSync(dir, { recursive: true });
       this.madeDirs.add(dir);

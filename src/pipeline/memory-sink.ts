@@ -1,7 +1,7 @@
 import { hasErrors } from '../diagnostics/diagnostic';
 import type { OutputFile } from '../check/layout';
-import { manifestEntryOf, manifestFile, type BundleFiles, type ManifestEntry } from '../output/manifest';
-import { withoutMentioned } from '../output/definition-index';
+import { manifestEntryOf, manifestFile, type BundleFiles, type DefinitionRecord, type ManifestEntry } from '../output/manifest';
+import { definitionRecords, withoutMentioned } from './definition-index';
 import { blobId } from '../output/output-blobs';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import type { Sink } from './pipeline';
@@ -26,9 +26,14 @@ export function memorySink(outDir = 'dist'): Sink<InMemory[]> {
   let folders = new Map<string, BundleFiles>();
   let blobs = new Map<string, string>();
   const definitionFiles = new Map<string, string>();
+  let records: ReadonlyMap<string, DefinitionRecord> = new Map();
   const revision = (r: number) => (revisions[r] ??= { outputs: [], byPath: new Map(), entries: {} });
   return {
-    begin: (checked) => void checked.forEach((_, r) => revision(r)),
+    begin: (checked) => {
+      checked.forEach((_, r) => revision(r));
+      // one revision's records: the manifest of compile(); plan's revisions write none
+      records = definitionRecords(checked.length === 1 ? checked[0]!.parsed : []);
+    },
     clusterSet: () => {
       bundles = [];
       folders = new Map();
@@ -43,14 +48,17 @@ export function memorySink(outDir = 'dist'): Sink<InMemory[]> {
       }
     },
     endClusterSet: (r, set, files, engineFiles, engines) => {
-      const { sources, record: _record, ...rest } = set;
+      const { sources, ...rest } = set;
       const into = revision(r);
       into.outputs.push({ ...rest, bundles, engines });
       for (const f of files) {
         into.byPath.set(f.path, f);
         blobs.set(f.path, blobId(f.content));
       }
-      into.entries[set.name] = manifestEntryOf(set, root, sources, engineFiles, folders, { ...(set.record && { record: set.record }), blobs });
+      into.entries[set.name] = manifestEntryOf(set, root, sources, engineFiles, folders, {
+        ...(records.get(set.file) && { record: records.get(set.file)! }),
+        blobs,
+      });
       definitionFiles.set(set.name, set.file);
     },
     units: (r, units) => {

@@ -4,9 +4,9 @@ import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
 import { COMPILER } from '../compiler-version';
 import type { FileSystemOps } from '../output/file-system-ops';
 import { EmitCache, SHARED_ROOT, unitsListed, type OutputFile } from '../check/layout';
-import { MANIFEST, manifestEntryOf, manifestFile, type BundleFiles, type Manifest, type ManifestEntry } from '../output/manifest';
+import { MANIFEST, manifestEntryOf, manifestFile, type BundleFiles, type DefinitionRecord, type Manifest, type ManifestEntry } from '../output/manifest';
 import { blobId } from '../output/output-blobs';
-import { withoutMentioned } from '../output/definition-index';
+import { definitionRecords, withoutMentioned } from './definition-index';
 import { OutputTransaction } from '../output/output-transaction';
 import { LAYER_DIRECTORIES } from '../delivery/layer-paths';
 import type { CheckResult, Sink } from './pipeline';
@@ -75,6 +75,7 @@ export function outputSink(options: EmitOptions): OutputSink {
   let blobs = new Map<string, string>();
   // each entry's definition file: its record stays in the index only without a diagnostic
   const definitionFiles = new Map<string, string>();
+  let records: ReadonlyMap<string, DefinitionRecord> = new Map();
   let units: readonly { dir: string; files: readonly OutputFile[] }[] = [];
   const reuse = !options.check && !options.rebuild;
   // with check: what a synth without --rebuild would keep, so the repair can be named
@@ -91,6 +92,7 @@ export function outputSink(options: EmitOptions): OutputSink {
   const sink: OutputSink = {
     begin: (revisions, _sets, diagnostics) => {
       sink.validated = { revisions, diagnostics };
+      records = definitionRecords(revisions[0]?.parsed ?? []);
       // an output path that is a file (or below one) is named before anything is compared or written
       sink.problem = outputDirectoryProblem(options.out, options.check ? 'compare with' : 'write into');
       if (sink.problem) return false;
@@ -178,7 +180,10 @@ export function outputSink(options: EmitOptions): OutputSink {
       }
       // whatever else is under the ClusterSet's folder is no longer generated
       tx.removeOthers(set.name, expected, kept);
-      entries[set.name] = manifestEntryOf(set, `${options.out}/..`, set.sources, engineFiles, folders, { ...(set.record && { record: set.record }), blobs });
+      entries[set.name] = manifestEntryOf(set, `${options.out}/..`, set.sources, engineFiles, folders, {
+        ...(records.get(set.file) && { record: records.get(set.file)! }),
+        blobs,
+      });
       definitionFiles.set(set.name, set.file);
     },
     units: (_r, built) => {

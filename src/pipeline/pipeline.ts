@@ -7,7 +7,7 @@ import { parseClusterSet, type ParsedClusterSet } from '../model/parse-clusterse
 import { scanDefinitionText, scanOutputFiles } from '../secrets/scan-secrets';
 import type { Bundle, BundleSource, ClusterSetSources } from '../synth/synth-clusterset';
 import type { Rule } from '../validate/rule';
-import { definitionRecord, fleetFacts, involved, sourcePath, type DefinitionIndex, type FleetFacts } from '../output/definition-index';
+import { fleetFacts, involved, sourcePath, type DefinitionIndex, type FleetFacts } from './definition-index';
 import type { ManifestEntry } from '../output/manifest';
 import { runFleetRules, runRawRules, runRules } from '../validate/run-rules';
 import { checkWhatRemains } from '../validate/salvage';
@@ -141,8 +141,7 @@ export function* pipeline<R>(inputs: readonly PipelineInput[], sink?: Sink<R>): 
 
   // synth and the check stage are loaded only now: `validate` starts without them (cdk8s, the schemas)
   const stages = (yield { kind: 'stages' }) as typeof Stages;
-  // each definition with its record for the index (the sinks keep it where no diagnostic names the file)
-  const sets = revisions.map((r) => r.parsed.map((p) => ({ ...stages.clusterSetSources(p), record: definitionRecord(p) })));
+  const sets = revisions.map((r) => r.parsed.map(stages.clusterSetSources));
   if (sink.begin?.(revisions, sets, diagnostics) === false || hasErrors(diagnostics)) return { diagnostics, revisions };
   try {
     const cache = sink.cache?.() ?? new stages.EmitCache();

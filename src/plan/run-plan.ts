@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { runPipeline, type CheckResult, type PipelineInput } from '../pipeline/pipeline';
-import { sourcePath, type DefinitionIndex } from '../output/definition-index';
+import { sourcePath, type DefinitionIndex } from '../pipeline/definition-index';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import { planSink } from './plan-sink';

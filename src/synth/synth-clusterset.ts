@@ -4,7 +4,6 @@ import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsWhileWithdrawing } from '../model/withdraw';
 import type { ClusterSet } from '../model/clusterset';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
-import type { DefinitionRecord } from '../output/definition-index';
 import { crdObject, crdsFor, type AntreaRelease } from '../antrea/release';
 import { releaseFor } from '../antrea/releases';
 import { COMPILER } from '../compiler-version';
@@ -60,11 +59,7 @@ export interface ClusterSetOutput {
 }
 
 /** A ClusterSet whose bundles are built on demand, one at a time (bounded memory for a fleet). */
-export type ClusterSetSources = Omit<ClusterSetOutput, 'bundles' | 'engines'> & {
-  readonly sources: readonly BundleSource[];
-  /** the definition's record for manifest.json's index (definition-index.ts), kept where no diagnostic names it */
-  readonly record?: DefinitionRecord;
-};
+export type ClusterSetSources = Omit<ClusterSetOutput, 'bundles' | 'engines'> & { readonly sources: readonly BundleSource[] };
 
 /** The ClusterSet's shared outputs, and one source per bundle that builds it when asked. */
 export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {

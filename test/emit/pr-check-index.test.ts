@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DefinitionIndex } from '../../src/output/definition-index';
+import type { Manifest } from '../../src/output/manifest';
+import { DefinitionIndex } from '../../src/pipeline/definition-index';
 import { blobId, folderBlobs, gitBlobs } from '../../src/output/output-blobs';
 import { runPipeline } from '../../src/pipeline/pipeline';
 import { runCli } from '../helpers/run-cli';
@@ -35,7 +36,7 @@ const checkBoth = async () => ({ incremental: await cli('synth', '--check'), ful
 
 /** The definitions the index vouches for in this state of the repository (so the runs above did take the incremental path). */
 async function vouched(): Promise<string[]> {
-  const index = new DefinitionIndex(JSON.parse(readFileSync(join(repo, 'dist/manifest.json'), 'utf8')));
+  const index = new DefinitionIndex(JSON.parse(readFileSync(join(repo, 'dist/manifest.json'), 'utf8')) as Partial<Manifest>);
   const files = SETS.map(([name]) => file(name));
   const run = await runPipeline([{ files, index: { index, root: repo } }]);
   return run.revisions[0]!.indexed.map((d) => d.name);

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { extname, relative, resolve, sep } from 'node:path';
+import { extname } from 'node:path';
 import { COMPILER } from '../compiler-version';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { canBuildDelivery, deliveryDestinations } from '../delivery/engines';
 import { effectiveClusters } from '../model/effective';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { dashPrefixed } from '../validate/rules/delivery-name-collision';
-import type { Manifest, ManifestEntry } from './manifest';
+import type { DefinitionRecord, Manifest, ManifestEntry } from '../output/manifest';
+
+export { MANIFEST, sourcePath } from '../output/manifest';
 
 /*
  * The index of definitions kept in manifest.json (issue #54): for each definition a synth found
@@ -19,18 +21,6 @@ import type { Manifest, ManifestEntry } from './manifest';
  * a name or a dash-prefixed name, so leaving out the others changes no report. A file whose hash
  * differs from the index is parsed: the index never stands in for text it does not match.
  */
-
-export const MANIFEST = 'manifest.json';
-
-/** What manifest.json records of a definition without diagnostics. */
-export interface DefinitionRecord {
-  /** sha256 (hex, 32 characters) of the definition's text */
-  readonly sha256: string;
-  /** the definition's engines can build its delivery objects (canBuildDelivery) */
-  readonly delivered: boolean;
-  /** each cluster's identities: its ID and its delivery destinations (cluster-in-two-definitions) */
-  readonly identities: readonly string[];
-}
 
 /** What the rules across definitions read of one definition. */
 export interface FleetFacts {
@@ -104,7 +94,7 @@ function validRecord(record: DefinitionRecord, entry: ManifestEntry): boolean {
     typeof record.delivered === 'boolean' &&
     strings(record.identities) &&
     Array.isArray(entry.clusters) &&
-    entry.clusters.every((c) => typeof c?.clusterID === 'string')
+    entry.clusters.every((c: unknown) => typeof (c as { clusterID?: unknown } | null)?.clusterID === 'string')
   );
 }
 
@@ -145,9 +135,14 @@ export function involved(facts: readonly FleetFacts[]): Set<number> {
   return out;
 }
 
-/** A definition's path as manifest.json records it: relative to `root`, with forward slashes. */
-export function sourcePath(file: string, root: string): string {
-  return relative(resolve(root), resolve(file)).split(sep).join('/');
+/** Each definition's record for the index, by file (none for TypeScript). */
+export function definitionRecords(parsed: readonly ParsedClusterSet[]): Map<string, DefinitionRecord> {
+  const out = new Map<string, DefinitionRecord>();
+  for (const p of parsed) {
+    const record = definitionRecord(p);
+    if (record) out.set(p.source.file, record);
+  }
+  return out;
 }
 
 /** The entries with the definition records of files no diagnostic names (the others are parsed every time). */
@@ -161,7 +156,8 @@ export function withoutMentioned(
     Object.entries(entries).map(([name, entry]) => {
       const file = files.get(name);
       if (!entry.definition || file === undefined || !named.has(file)) return [name, entry];
-      const { definition: _dropped, ...rest } = entry;
+      const rest: { -readonly [K in keyof ManifestEntry]: ManifestEntry[K] } = { ...entry };
+      delete rest.definition;
       return [name, rest];
     }),
   );
