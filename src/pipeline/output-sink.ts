@@ -67,6 +67,7 @@ export function outputSink(options: EmitOptions): OutputSink {
   let built = 0;
   // the ClusterSet being emitted
   let before: ManifestEntry | undefined;
+  let blobsByFolder: Map<string, [string, string][]> | undefined;
   let recorded = new Map<string, ManifestEntry['clusters'][number]>();
   let expected = new Set<string>();
   let kept: string[] = [];
@@ -121,6 +122,17 @@ export function outputSink(options: EmitOptions): OutputSink {
     cache: () => cache,
     clusterSet: (_r, set) => {
       before = previous.clusterSets[set.name];
+      blobsByFolder = undefined;
+      if (before?.blobs && typeof before.blobs === 'object') {
+        // the recorded ids by the folder under the ClusterSet's (a bundle's is its cluster ID), once per ClusterSet
+        blobsByFolder = new Map();
+        for (const [rel, id] of Object.entries(before.blobs)) {
+          const folder = rel.slice(0, Math.max(rel.indexOf('/'), 0));
+          let list = blobsByFolder.get(folder);
+          if (!list) blobsByFolder.set(folder, (list = []));
+          list.push([rel, id]);
+        }
+      }
       recorded = new Map((before?.clusters ?? []).map((c) => [c.clusterID, c]));
       expected = new Set();
       kept = [];
@@ -142,7 +154,7 @@ export function outputSink(options: EmitOptions): OutputSink {
           ? { files: old.files, units: listed }
           : { files: tx.countFiles(dir), units: unitsListed(LAYER_DIRECTORIES.map((l) => tx.read(`${dir}/${l}/kustomization.yaml`) ?? '')) };
       folders.set(source.clusterID, folder);
-      const recordedBlobs = before?.blobs && Object.entries(before.blobs).filter(([rel]) => rel.startsWith(`${source.clusterID}/`));
+      const recordedBlobs = blobsByFolder?.get(source.clusterID);
       if (recordedBlobs) for (const [rel, id] of recordedBlobs) blobs.set(`${set.name}/${rel}`, id);
       else for (const rel of tx.listFiles(dir)) blobs.set(rel, keptBlob(rel));
       kept.push(dir);
