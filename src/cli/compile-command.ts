@@ -37,7 +37,9 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
   try {
     // validate and synth --check read manifest.json's index: unchanged definitions are hashed, not compiled
     const indexed = args.options['no-index'] !== true && (name === 'validate' || (check && args.options.rebuild !== true));
-    const index = indexed ? await pullRequestIndex(out, check) : undefined;
+    const read = indexed ? await pullRequestIndex(out, check) : undefined;
+    const index = read?.index;
+    if (output && read) output.recorded = read.manifest;
     result =
       files.length > 0
         ? await runPipeline(
@@ -114,15 +116,15 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
  * what their names say (output-blobs.ts, layout.ts unitOnDisk): the output is untrusted, so a
  * ClusterSet whose files differ in any way is compiled and compared as a full check would.
  */
-async function pullRequestIndex(out: string, check: boolean): Promise<DefinitionIndex | undefined> {
-  let manifest: unknown;
+async function pullRequestIndex(out: string, check: boolean): Promise<{ index?: DefinitionIndex; manifest: Partial<Manifest> | null } | undefined> {
+  let manifest: Partial<Manifest> | null;
   try {
-    manifest = JSON.parse(readFileSync(join(out, MANIFEST), 'utf8'));
+    manifest = JSON.parse(readFileSync(join(out, MANIFEST), 'utf8')) as Partial<Manifest> | null;
   } catch {
     return undefined;
   }
-  const index = new DefinitionIndex(manifest as Partial<Manifest>);
-  if (index.size === 0 || !check) return index.size === 0 ? undefined : index;
+  const index = new DefinitionIndex(manifest ?? undefined);
+  if (index.size === 0 || !check) return { manifest, ...(index.size > 0 && { index }) };
   const entries = [...index.entries()];
   const { folderBlobs } = await import('../output/output-blobs');
   const { unitOnDisk } = await import('../check/layout');
@@ -142,5 +144,5 @@ async function pullRequestIndex(out: string, check: boolean): Promise<Definition
     const same = recorded !== undefined && recorded.length === files.size && recorded.every(([path, id]) => files.get(path) === id);
     if (!same || !Array.isArray(entry.shared) || !entry.shared.every(unitOk)) index.forget(source);
   }
-  return index.size === 0 ? undefined : index;
+  return { manifest, ...(index.size > 0 && { index }) };
 }
