@@ -101,7 +101,8 @@ export function manifestEntryOf(
 /** The blob ids of a ClusterSet's files (paths of the output), relative to its folder and in path order. */
 function folderBlobs(name: string, blobs: ReadonlyMap<string, string>): Record<string, string> {
   const prefix = `${name}/`;
-  const paths = [...blobs.keys()].filter((p) => p.startsWith(prefix)).sort(cmp);
+  // the default sort compares UTF-16 code units, as cmp does, without a call per comparison (29,128 paths in a fleet)
+  const paths = [...blobs.keys()].filter((p) => p.startsWith(prefix)).sort();
   return Object.fromEntries(paths.map((p) => [p.slice(prefix.length), blobs.get(p)!]));
 }
 
