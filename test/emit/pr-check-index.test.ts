@@ -95,8 +95,27 @@ describe('the pull-request check with an index equals the full check', () => {
       expect(v.incremental).toEqual(v.full);
       expect(v.incremental.stderr).toContain('cluster-in-two-definitions');
       expect(v.incremental.stderr).toContain('fleet-a.yaml');
+      // the base revision has no such error, the work tree has: plan prints it and no plan, with or without the index
+      const p = await planBoth();
+      expect(p.incremental).toEqual(p.full);
+      expect(p.incremental[0]!.stderr).toContain('cluster-in-two-definitions');
       const c = await checkBoth();
       expect(c.incremental).toEqual(c.full);
+    } finally {
+      restore();
+    }
+  }, 120_000);
+
+  test("a changed definition's name now dash-prefixed with an unchanged one's: plan compiles that one in both revisions", async () => {
+    try {
+      // fleet-b becomes fleet-a-b: fleet-a is read by the delivery-name rule in the work tree only
+      writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replaceAll('fleet-b', 'fleet-a-b'));
+      expect(await vouched()).toEqual([]);
+      const p = await planBoth();
+      expect(p.incremental).toEqual(p.full);
+      expect(p.incremental[0]!.stdout).not.toContain('ClusterSet fleet-a\n');
+      const v = await validateBoth();
+      expect(v.incremental).toEqual(v.full);
     } finally {
       restore();
     }
