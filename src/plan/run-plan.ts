@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { runPipeline, type CheckResult, type PipelineInput } from '../pipeline/pipeline';
+import { runPipeline, type CheckResult, type PipelineResult, type Sink } from '../pipeline/pipeline';
 import { sourcePath, type DefinitionIndex } from '../pipeline/definition-index';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { findDefinitionFiles } from '../load/load-clustersets';
@@ -65,8 +65,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     diagnostics.push(...found.filter((d) => !(d.code === 'file-system' && existing.some((p) => join(options.cwd, p) === d.file))));
     // the pipeline over both revisions: base files (read from git) are named `<ref>:<path>` in
     // diagnostics, by their repository path otherwise; what differs is built and checked as synth would
-    const inputs = await planInputs(options, revision, files);
-    const run = await runPipeline(inputs, hasErrors(diagnostics) ? undefined : planSink());
+    const run = await runBoth(options, revision, files, () => (hasErrors(diagnostics) ? undefined : planSink()));
     const rename = (file: string) => (file.startsWith(revision.dir) ? file.slice(revision.dir.length + 1) : file);
     const named = (file: string) => (file.startsWith(revision.dir) ? `${base}:${rename(file)}` : file);
     // a message may name a base file by its path in the temporary copy (file-system's): by `<ref>:<path>` too
@@ -98,25 +97,28 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
 }
 
 /**
- * The pipeline's two inputs, base and work tree, with the index where there is one. A definition
- * is left out only when it is left out of both revisions: one the index vouches for in one
- * revision and not in the other (its text changed, or the other revision's rules across
- * definitions read it) is forgotten and compiled in both, so the plan compares it.
+ * The pipeline over both revisions, base and work tree, with the index where there is one. A
+ * definition is left out only when it is left out of both revisions: one the index vouches for in
+ * one revision and not in the other (its text changed, or the other revision's rules across
+ * definitions read it) is forgotten and the run repeated, so both compile it and the plan compares
+ * it. The usual change needs one run.
  */
-async function planInputs(options: PlanOptions, revision: Revision, files: readonly string[]): Promise<PipelineInput[]> {
+async function runBoth<R>(options: PlanOptions, revision: Revision, files: readonly string[], sink: () => Sink<R> | undefined): Promise<PipelineResult<R>> {
   const baseFiles = revision.files.map((f) => join(revision.dir, f));
-  if (!options.index) return [{ files: baseFiles }, { files }];
+  if (!options.index) return runPipeline([{ files: baseFiles }, { files }], sink());
   const { index, root } = options.index;
   const roots = [join(revision.dir, relative(options.cwd, resolve(root))), root];
-  const inputs = (): PipelineInput[] => [baseFiles, files].map((f, r) => ({ files: f, index: { index, root: roots[r]! } }));
-  for (let pass = 0; pass < 3; pass++) {
-    const { revisions } = await runPipeline(inputs());
-    const [base, head] = revisions.map((r, i) => new Set(r.indexed.map((d) => sourcePath(d.file, roots[i]!))));
+  for (;;) {
+    const run = await runPipeline(
+      [baseFiles, files].map((f, r) => ({ files: f, index: { index, root: roots[r]! } })),
+      sink(),
+    );
+    const [base, head] = run.revisions.map((r, i) => new Set(r.indexed.map((d) => sourcePath(d.file, roots[i]!))));
     const once = [...base!, ...head!].filter((s) => !base!.has(s) || !head!.has(s));
-    if (once.length === 0) break;
+    // each pass forgets at least one definition: the loop ends
+    if (once.length === 0) return run;
     for (const source of once) index.forget(source);
   }
-  return inputs();
 }
 
 /** A revision's definitions, keyed by ClusterSet name and named by repository path. */
