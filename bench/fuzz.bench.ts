@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
 import { render } from '../src/diagnostics/render';
 import { unprintables, workflowCommands } from '../test/helpers/ci-log';
-import { bundleRoots, haveKubectl, kustomizeFailures, longSegments } from '../test/helpers/kustomize';
+import { bundleRoots, kubectlPresent, kustomizeFailures, longSegments } from '../test/helpers/kustomize';
 import { CORPUS } from '../test/hostile/corpus';
 import { compileData, definitionArbitrary, readDifferently } from '../test/property/definitions';
 
@@ -51,7 +51,7 @@ function edges(definition: unknown) {
 export default async function bench(): Promise<void> {
   const runs = Number(process.env.FUZZ_RUNS ?? 10_000);
   const seed = Number(process.env.FUZZ_SEED ?? 33);
-  const kustomizeBudget = haveKubectl ? Number(process.env.FUZZ_KUSTOMIZE ?? 400) : 0;
+  const kustomizeBudget = kubectlPresent ? Number(process.env.FUZZ_KUSTOMIZE ?? 400) : 0;
   const start = performance.now();
   let valid = 0;
   let files = 0;
@@ -142,7 +142,7 @@ export default async function bench(): Promise<void> {
   console.log(
     `failures: ${crashes} crashes, ${synthFailures} validate-ok/synth-fail, ${readDifferentlyCount} with a file that reads differently in YAML 1.1 and 1.2, ` +
       `${longNames} with a file name too long, ${unprintableOutputs} with a control, format or invisible character in an output, ${forgedCommands} with a forged workflow command, ` +
-      `${kustomizeFailed} that kubectl kustomize cannot build (${kustomizeBuilt} distinct bundles built${haveKubectl ? '' : ': kubectl not installed'})`,
+      `${kustomizeFailed} that kubectl kustomize cannot build (${kustomizeBuilt} distinct bundles built${kubectlPresent ? '' : ': kubectl not installed'})`,
   );
   for (const e of examples) console.log(`  ${e}`);
 }

@@ -4,6 +4,11 @@
 // sources run through tsx, so a git pull or an edit never runs a stale build.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 
+// SIGUSR1 opens Node's inspector (127.0.0.1:9229, no authentication), which runs code in this
+// process with CI's environment: a listener replaces that default, so whoever can signal the CLI
+// gets nothing (#48 item 1). The sandbox process has --disable-sigusr1 where Node knows it.
+if (process.platform !== 'win32') process.on('SIGUSR1', () => {});
+
 const root = new URL('../', import.meta.url);
 const compiled = new URL('lib/cli.js', root);
 const sources = new URL('src/', root);

@@ -25,7 +25,7 @@ export const LAYERS = {
   compile: ['load', 'synth', 'check', 'pipeline'],
   plan: ['load', 'model', 'antrea', 'diagram', 'validate', 'delivery', 'synth', 'pipeline'],
   live: ['load', 'model', 'antrea', 'verify', 'validate', 'synth', 'secrets', 'pipeline', 'plan'],
-  init: ['antrea', 'plan'],
+  init: ['antrea', 'plan', 'live'],
   construct: ['load', 'model', 'synth', 'check', 'pipeline'],
   cli: ['*'],
   index: ['*'],

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// npm test: the static checks (types and lint, format) run beside the test suite (which checks
-// that the committed dist/ is fresh, in process: test/cli/committed-dist.test.ts). Each check is single-threaded and the longest (types and lint) takes a fifth of
-// the suite's time, so run one after the other they left a core idle for that long. The suite
-// prints as it goes; each check's output is printed whole after it, so the end of the output
-// says what failed. Exit 1 if anything failed; every check and the suite always run to the end,
-// so one run reports everything.
+// npm test: the test suite alone (which checks that the committed dist/ is fresh, in process:
+// test/cli/committed-dist.test.ts); extra arguments go to vitest.
+// `--check` (npm run check, before a commit and in .ci/run): the static checks (types and lint on
+// one program, format) run beside the suite. Each check is single-threaded and the longest takes a
+// fifth of the suite's time, so run one after the other they would leave a core idle for that
+// long. The suite prints as it goes; each check's output is printed whole after it, so the end of
+// the output says what failed. Exit 1 if anything failed; every check and the suite always run to
+// the end, so one run reports everything.
 // `--soak` (npm run test:soak): the suite's second tier alone, the exhaustive drills that CI runs
-// after npm test (test/helpers/soak.ts); no static checks, which npm test has run.
+// after npm run check (test/helpers/soak.ts).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -16,7 +18,7 @@ const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, impo
 // the package's own scripts, so each check is spelled once (package.json)
 const npm = (script) => ['npm', ['run', '--silent', script]];
 const STATIC = [
-  ['types and lint', ...npm('lint')],
+  ['types and lint', 'node', ['scripts/lint.mjs', '--types']],
   ['format', ...npm('format:check')],
 ];
 
@@ -45,9 +47,10 @@ function inherited(command, args, env = process.env) {
   });
 }
 
-const soak = process.argv[2] === '--soak';
-const vitestArgs = process.argv.slice(soak ? 3 : 2);
-const checks = Promise.all(soak ? [] : STATIC.map(([name, command, args]) => captured(name, command, args)));
+const mode = ['--soak', '--check'].includes(process.argv[2]) ? process.argv[2] : 'test';
+const soak = mode === '--soak';
+const vitestArgs = process.argv.slice(mode === 'test' ? 2 : 3);
+const checks = Promise.all(mode === '--check' ? STATIC.map(([name, command, args]) => captured(name, command, args)) : []);
 // the variable test/helpers/soak.ts and vitest.config.ts read
 const suite = await inherited(bin('vitest'), ['run', ...vitestArgs], soak ? { ...process.env, CLUSTERSET_SOAK: '1' } : process.env);
 const results = await checks;

@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, type Context, type Io } from './cli/command';
 import { COMMANDS } from './cli/commands';
+import { printableLines } from './diagnostics/printable';
 import { parseCommandLine } from './cli/parse-command-line';
 import { commandNamed, commandUsage, usage } from './cli/usage';
 
@@ -49,10 +50,12 @@ export async function main(argv: readonly string[], io: Io = { stdout: process.s
   } catch (err) {
     if (err instanceof UsageError) {
       const about = err.command ?? (name && name !== 'help' && Object.hasOwn(COMMANDS, name) ? name : undefined);
-      io.stderr.write(`clusterset: ${err.message}\nrun \`clusterset help${about ? ` ${about}` : ''}\` for usage\n`);
+      io.stderr.write(`clusterset: ${printableLines(err.message)}\nrun \`clusterset help${about ? ` ${about}` : ''}\` for usage\n`);
       return 2;
     }
-    io.stderr.write(`clusterset: internal error (a bug; please report it): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    io.stderr.write(
+      `clusterset: internal error (a bug; please report it): ${printableLines(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
+    );
     return 2;
   }
 }

@@ -2,7 +2,7 @@
 // chart (one per cluster, one per delivery engine) holding the objects `clusterset synth` writes.
 import { App } from 'cdk8s';
 import { AntreaClusterSet } from 'antrea-clusterset';
-import prod from './prod';
+import prod from './prod.js';
 
 const app = new App();
 const clusterSet = new AntreaClusterSet(app, 'prod', { definition: prod });

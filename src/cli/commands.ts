@@ -1,4 +1,5 @@
 import type { Command } from './command';
+import { drift } from './drift';
 import { help } from './help';
 import { importDefinition } from './import';
 import { init } from './init';
@@ -9,4 +10,4 @@ import { synth } from './synth';
 import { validate } from './validate';
 
 /** The command table, in the order `clusterset --help` lists it: adding a command is a file and a row. */
-export const COMMANDS: Readonly<Record<string, Command>> = { validate, synth, plan, import: importDefinition, status, schema, init, help };
+export const COMMANDS: Readonly<Record<string, Command>> = { validate, synth, plan, drift, import: importDefinition, status, schema, init, help };

@@ -5,6 +5,7 @@ import type { Manifest } from '../output/manifest';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { diagnosticStyle } from '../diagnostics/diagnostic-style';
 import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
+import { printable } from '../diagnostics/printable';
 import { render } from '../diagnostics/render';
 import { OutputError } from '../output/output-error';
 import { findDefinitionsDir } from '../load/find-definitions-dir';
@@ -66,6 +67,8 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
       (style.format === 'github' ? io.stdout : io.stderr).write(render(style.format, all, sources, { files: checked, color: style.color, docs }));
     return hasErrors(all);
   };
+  // --out and CDK8S_OUTDIR are text we print too
+  const shown = printable(out);
   const say = (line: string) => {
     if (!quiet && format === 'text') io.stdout.write(`${line}\n`);
   };
@@ -73,7 +76,8 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
   if (failure || output?.problem) {
     const action = check ? 'compare with' : 'write into';
     const hint = 'choose an empty or absent --out, or the output of a previous synth';
-    if (failure instanceof OutputError) report([{ ...fileSystemDiagnostic(out, action, failure), message: failure.message, hint: failure.hint ?? hint }]);
+    if (failure instanceof OutputError)
+      report([{ ...fileSystemDiagnostic(failure.file ?? out, action, failure), message: failure.message, hint: failure.hint ?? hint }]);
     else report([output?.problem ?? fileSystemDiagnostic((failure as NodeJS.ErrnoException).path ?? out, check ? 'read' : 'write', failure)]);
     return 2;
   }
@@ -88,24 +92,28 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
     if (emitted.stale.length > 0) {
       // a synth without --rebuild keeps what its recorded inputs say is unchanged, edited or not
       const repair = emitted.keptStale ? 'clusterset synth --rebuild' : 'clusterset synth';
-      io.stderr.write(`${out} is stale; run \`${repair}\` and commit the result:\n${emitted.stale.map((s) => `  ${s}`).join('\n')}\n`);
+      // the names are the pull request's (a file added to dist/): each on its line, escaped (printable.ts)
+      io.stderr.write(`${shown} is stale; run \`${repair}\` and commit the result:\n${emitted.stale.map((s) => `  ${printable(s)}`).join('\n')}\n`);
       return 1;
     }
-    say(`${out} is up to date (${plural(emitted.files, 'file')}, ${plural(emitted.clusters, 'cluster')})`);
+    say(`${shown} is up to date (${plural(emitted.files, 'file')}, ${plural(emitted.clusters, 'cluster')})`);
     return 0;
   }
+  // the pull request's links, FIFOs and devices in the output: named, whatever the format (never read; replaced or removed)
+  for (const entry of emitted.irregular)
+    io.stderr.write(`warning: ${shown}/${printable(entry)} was not a regular file: replaced or removed without being read or followed\n`);
   const total = `${plural(emitted.files, 'file')} for ${plural(emitted.clusters, 'cluster')}; ${plural(emitted.built, 'bundle')} built`;
   // written and removed apart: a member removed is its files removed, not written
   const wrote = `wrote ${plural(emitted.written, 'changed file')}`;
   const removed = `removed ${plural(emitted.removed, 'file')}`;
   say(
     emitted.changed === 0
-      ? `${out} unchanged (${total})`
+      ? `${shown} unchanged (${total})`
       : emitted.removed === 0
-        ? `${wrote} into ${out} (${total})`
+        ? `${wrote} into ${shown} (${total})`
         : emitted.written === 0
-          ? `${removed} from ${out} (${total})`
-          : `${wrote} and ${removed} in ${out} (${total})`,
+          ? `${removed} from ${shown} (${total})`
+          : `${wrote} and ${removed} in ${shown} (${total})`,
   );
   return 0;
 }

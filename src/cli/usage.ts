@@ -4,7 +4,7 @@ import { UsageError, type Command, type OptionSpec } from './command';
 type Commands = Readonly<Record<string, Command>>;
 
 const EXIT_CODES =
-  'exit codes: 0 no errors (warnings allowed), 1 error diagnostics or stale output, 2 usage or internal failure, 3 (plan) a destructive change';
+  'exit codes: 0 no errors (warnings allowed), 1 error diagnostics or stale output, 2 usage or internal failure, 3 (plan) a destructive change, 4 (drift) the running fleet drifts from git';
 
 /** `clusterset --help`: every command with its summary. */
 export function usage(commands: Commands): string {

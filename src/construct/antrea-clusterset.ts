@@ -1,6 +1,6 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
+import { dataPathText, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { maskSecrets, renderText } from '../diagnostics/render';
 import { sortObjects } from '../check/layout';
@@ -49,7 +49,7 @@ export class ClusterSetError extends Error {
 /** One diagnostic as the CLI's text: with a code frame when it is in a file that can be read, its secrets masked. */
 function renderOne(d: Diagnostic, all: readonly Diagnostic[]): string {
   if (d.file.startsWith('<')) {
-    const path = d.path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${p}` : p), '') || 'the definition';
+    const path = dataPathText(d.path) || 'the definition';
     return `${path}: ${d.severity} ${d.code}: ${d.message}\n${d.hint ? `  hint: ${d.hint}\n` : ''}`;
   }
   // read as a definition is, or not at all: no code frame from a file that is not one (#37 item 1)
@@ -78,25 +78,32 @@ export class AntreaClusterSet extends Construct {
 
   constructor(scope: Construct, id: string, props: AntreaClusterSetProps) {
     super(scope, id);
-    const diagnostics: Diagnostic[] = [];
-    const source = sourceOf(id, props.definition, diagnostics);
-    if (!source) throw new ClusterSetError(id, diagnostics);
-    // the compiler's pipeline, synchronously (cdk8s constructs are): the rules, what remains checkable
-    // after a schema error, the definition's secret scan, the fleet rules, synth, and the output
-    // self-checks of every file `clusterset synth` would write (schemas, collisions, secret scan)
-    const run = runPipelineSync([{ sources: [source] }], memorySink());
-    diagnostics.push(...run.diagnostics);
-    const output = run.result?.[0]?.outputs[0];
-    if (!output || hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
+    try {
+      const diagnostics: Diagnostic[] = [];
+      const source = sourceOf(id, props.definition, diagnostics);
+      if (!source) throw new ClusterSetError(id, diagnostics);
+      // the compiler's pipeline, synchronously (cdk8s constructs are): the rules, what remains checkable
+      // after a schema error, the definition's secret scan, the fleet rules, synth, and the output
+      // self-checks of every file `clusterset synth` would write (schemas, collisions, secret scan)
+      const run = runPipelineSync([{ sources: [source] }], memorySink());
+      diagnostics.push(...run.diagnostics);
+      const output = run.result?.[0]?.outputs[0];
+      if (!output || hasErrors(diagnostics)) throw new ClusterSetError(id, diagnostics);
 
-    this.output = output;
-    this.diagnostics = diagnostics;
-    this.source = source;
-    // the fleet rules across every ClusterSet of the app (a cluster in two of them, one name twice),
-    // at app.synth(), once all are constructed; the first ClusterSet of the app reports for all
-    this.node.addValidation({ validate: () => this.validateFleet() });
-    this.charts = Object.fromEntries(output.bundles.map((b) => [b.clusterID, this.chart(b.clusterID, b.objects)]));
-    this.engineCharts = Object.fromEntries(Object.entries(output.engines).map(([engine, objects]) => [engine, this.chart(engine, objects)]));
+      this.output = output;
+      this.diagnostics = diagnostics;
+      this.source = source;
+      // the fleet rules across every ClusterSet of the app (a cluster in two of them, one name twice),
+      // at app.synth(), once all are constructed; the first ClusterSet of the app reports for all
+      this.node.addValidation({ validate: () => this.validateFleet() });
+      this.charts = Object.fromEntries(output.bundles.map((b) => [b.clusterID, this.chart(b.clusterID, b.objects)]));
+      this.engineCharts = Object.fromEntries(Object.entries(output.engines).map(([engine, objects]) => [engine, this.chart(engine, objects)]));
+    } catch (err) {
+      // an app that catches the error goes on without this ClusterSet: left in the tree half-built,
+      // it would stand first in validateFleet (which then checks nothing) or break app.synth()
+      scope.node.tryRemoveChild(id);
+      throw err;
+    }
   }
 
   private readonly source: SourceFile;

@@ -3,6 +3,9 @@ import type { DiagnosticCode } from './codes';
 export type Severity = 'error' | 'warning';
 export type DataPath = readonly (string | number)[];
 
+/** A data path as every diagnostic writes it: `spec.clusters[0].gateways`. */
+export const dataPathText = (path: DataPath): string => path.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${p}` : p), '');
+
 /** A place in a source file; line and column are 1-based. */
 export interface Location {
   readonly file: string;

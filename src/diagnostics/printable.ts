@@ -27,9 +27,13 @@ export function firstUnprintable(s: string): string | undefined {
  * splitting at LF, CR LF and CR alike: a line whose text starts with `::` after leading white
  * space is a workflow command (ActionCommand.TryParseV2), and so is `##[` anywhere in a line
  * (ActionCommand.TryParse, the old syntax), for `error`, `add-mask`, `stop-commands` and the other
- * registered commands. A value must start neither: its `:` or `[` shows as its escape.
+ * registered commands. A value must start neither: its `:` or `[` shows as its escape. The
+ * runner's white space is .NET's `String.TrimStart()`: every Unicode White_Space character (the
+ * no-break space U+00A0, U+2003, U+3000, …), not only spaces and tabs (#48 item 3).
  */
-const WORKFLOW_COMMAND = /^([ \t]*):(?=:)|##\[/gm;
+const WORKFLOW_COMMAND = /^((?:(?!\n)\p{White_Space})*):(?=:)|##\[/gmu;
+/** a line of multi-line text that starts with `::` after white space */
+const COMMAND_LINE = /(?:^|\n)(?:(?!\n)\p{White_Space})*::/u;
 const defuse = (m: string, indent: string | undefined): string => (m === '##[' ? '##\\x5b' : `${indent}\\x3a`);
 
 /**
@@ -49,7 +53,7 @@ export const printableLines = (s: string): string => s.replace(UNPRINTABLE_BUT_N
 const UNPRINTABLE_INSIDE_LINES = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
 /** Whether multi-line text holds anything `printableLines` changes (most does not: the common case costs three tests). */
-export const needsEscapes = (s: string): boolean => UNPRINTABLE_INSIDE_LINES.test(s) || s.includes('##[') || /(?:^|\n)[ \t]*::/.test(s);
+export const needsEscapes = (s: string): boolean => UNPRINTABLE_INSIDE_LINES.test(s) || s.includes('##[') || COMMAND_LINE.test(s);
 
 /**
  * The data of a workflow command (`::error …::<data>`), as the runner unescapes it

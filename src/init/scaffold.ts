@@ -1,5 +1,7 @@
 import { PLAN_MARKER } from '../plan/render-plan';
 import { LATEST_RELEASE } from '../antrea/releases';
+import { DRIFT_WORKFLOW_PATH, driftWorkflow } from './drift-workflow';
+import { CHECKOUT, SETUP_NODE } from './action-pins';
 
 /** One file of a new GitOps repository. */
 export interface ScaffoldFile {
@@ -27,6 +29,10 @@ export function scaffoldRepository(options: ScaffoldOptions): ScaffoldFile[] {
     // .dist.clusterset/: synth's lock, next tree and spare beside dist/ (output/output-transaction.ts)
     { path: '.gitignore', content: 'node_modules/\n.clusterset-tmp-*/\n.dist.clusterset/\n' },
     { path: '.github/workflows/clusterset.yml', content: WORKFLOW },
+    // the drift watch, for the starter definition's clusters (a test holds them equal)
+    { path: DRIFT_WORKFLOW_PATH, content: driftWorkflow(['leader', 'east', 'west']) },
+    // GitHub collapses generated files in pull-request diffs and leaves them out of language statistics
+    { path: '.gitattributes', content: 'dist/** linguist-generated=true\n' },
   ];
 }
 
@@ -99,12 +105,15 @@ output: dist
 /** The label a pull request carries to accept a destructive plan. */
 export const DESTRUCTIVE_LABEL = 'clusterset: destructive ok';
 
-// `plan` is used only where the installed version has it, so the workflow works before and after
+// `plan` is used only where the installed version has it, so the workflow works before and after.
+// GitHub grants permissions per job, not per step: the token reaches only the step given GH_TOKEN.
 const WORKFLOW = `# Pull-request checks for the ClusterSet definitions in clustersets/: diagnostics as annotations
 # on the changed lines, a check that the committed dist/ is up to date, and the plan of what the
-# pull request changes in the fleet: annotations, and one pull-request comment updated on every push.
-# A plan that deletes or orphans objects fails the check until the pull request carries the label
-# "${DESTRUCTIVE_LABEL}".
+# pull request changes in the fleet: annotations, the run's summary, and one pull-request comment
+# updated on every push. A pull request from a fork or from Dependabot gets a read-only token: its
+# plan is in the run's summary only. A plan that deletes or orphans objects fails the check until
+# the pull request carries the label "${DESTRUCTIVE_LABEL}".
+# \`clusterset init\` writes this file; it never overwrites one that exists.
 name: clusterset
 on:
   pull_request:
@@ -114,15 +123,19 @@ on:
 permissions:
   contents: read
   pull-requests: write
+concurrency:
+  # a newer push or label change to a pull request cancels its older run; pushes to main never wait
+  group: \${{ github.workflow }}-\${{ github.event.pull_request.number || github.sha }}
+  cancel-in-progress: true
 jobs:
   check:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: ${CHECKOUT}
         with:
           fetch-depth: 0
           persist-credentials: false   # no token in .git/config while pull-request code runs
-      - uses: actions/setup-node@v4
+      - uses: ${SETUP_NODE}
         with:
           node-version: 24              # a line antrea-clusterset states in its engines; lts/* moves on untested
           cache: npm
@@ -131,11 +144,12 @@ jobs:
         run: npx clusterset validate --format github
       - name: dist/ is up to date
         run: npx clusterset synth --check
-      - name: plan as annotations and a pull-request comment
+      - name: plan as annotations, the run's summary and a pull-request comment
         if: github.event_name == 'pull_request'
         env:
           GH_TOKEN: \${{ github.token }}
           PR: \${{ github.event.pull_request.number }}
+          HEAD_REPO: \${{ github.event.pull_request.head.repo.full_name }}
           BASE: origin/\${{ github.base_ref }}
           LABELS: \${{ toJSON(github.event.pull_request.labels.*.name) }}
         run: |
@@ -145,20 +159,30 @@ jobs:
           npx clusterset plan --base "$BASE" --format github || true
           status=0
           npx clusterset plan --base "$BASE" --format markdown > plan.md || status=$?
-          # the comment that starts with the plan's marker line is updated, else one is added
-          id=$(gh api "repos/$GITHUB_REPOSITORY/issues/$PR/comments" --paginate \\
-            --jq '.[] | select(.body | startswith("${PLAN_MARKER}")) | .id' | head -n 1)
-          if [ -n "$id" ]; then
-            gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F body=@plan.md > /dev/null
-          else
-            gh pr comment "$PR" --body-file plan.md
+          cat plan.md >> "$GITHUB_STEP_SUMMARY"
+          # the plan's comment starts with its marker line and is the workflow's own: updated, else added
+          comment() {
+            ids=$(gh api "repos/$GITHUB_REPOSITORY/issues/$PR/comments" --paginate \\
+              --jq '.[] | select(.user.login == "github-actions[bot]" and (.body | startswith("${PLAN_MARKER}"))) | .id') || return
+            id=$(printf '%s\\n' "$ids" | head -n 1)
+            if [ -n "$id" ]; then
+              gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F body=@plan.md > /dev/null
+            else
+              gh pr comment "$PR" --body-file plan.md
+            fi
+          }
+          # a fork's or Dependabot's pull request runs with a read-only token: writing would answer 403
+          if [ "$HEAD_REPO" != "$GITHUB_REPOSITORY" ] || [ "$GITHUB_ACTOR" = "dependabot[bot]" ]; then
+            echo "::notice title=clusterset plan::the plan is in this run's summary (a pull request from a fork or Dependabot has a read-only token, so no comment)"
+          elif ! comment; then
+            echo "::warning title=clusterset plan::the plan comment could not be written (see above); the plan is in this run's summary"
           fi
-          # 3: the plan deletes or orphans objects; the comment says which
+          # 3: the plan deletes or orphans objects; the plan says which
           if [ "$status" -eq 3 ]; then
             if printf '%s' "$LABELS" | jq -e 'index("${DESTRUCTIVE_LABEL}")' > /dev/null; then
               echo "destructive plan accepted by the label ${DESTRUCTIVE_LABEL}"; exit 0
             fi
-            echo "::error title=clusterset plan::the plan deletes or orphans objects (see the pull-request comment); add the label '${DESTRUCTIVE_LABEL}' to accept it"
+            echo "::error title=clusterset plan::the plan deletes or orphans objects (see the run's summary or the pull-request comment); add the label '${DESTRUCTIVE_LABEL}' to accept it"
             exit 3
           fi
           exit "$status"

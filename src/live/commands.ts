@@ -81,7 +81,7 @@ export async function importCommand(
     return 0;
   } catch (err) {
     if (!(err instanceof CommandError)) throw err;
-    io.stderr.write(`clusterset: ${err.message}\nrun \`clusterset help import\` for usage\n`);
+    io.stderr.write(`clusterset: ${printable(err.message)}\nrun \`clusterset help import\` for usage\n`);
     return 2;
   }
 }
@@ -115,7 +115,7 @@ export async function livePlanCommand(
     io.stderr.write(
       `not compared (no dump holds these kinds; the first sync applies them as the bundles say): ${[...result.notCompared]
         .sort()
-        .map(([k, n]) => `${n} ${k}`)
+        .map(([k, n]) => `${n} ${printable(k)}`)
         .join(', ')}\n`,
     );
   return hasDestructive(result.plan) ? 3 : 0;

@@ -85,9 +85,10 @@ function liveCluster(dump: LiveDump, clusterID: string, leaderSet?: LiveObject, 
 /**
  * Which cluster each dump is, and the ClusterSet they make. A user's mistake (a dump without a
  * ClusterSet, two leaders, a member the leader expects without a dump, a release the compiler
- * does not model) is a `live-dump` diagnostic at its line; undefined then.
+ * does not model) is a `live-dump` diagnostic at its line; undefined then. `absent`: members
+ * known to have no dump (drift reports them unreadable), which the leader may name.
  */
-export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diagnostic[]): LiveClusterSet | undefined {
+export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diagnostic[], absent: ReadonlySet<string> = new Set()): LiveClusterSet | undefined {
   const before = diagnostics.length;
   const clusters: LiveCluster[] = [];
   const byID = new Map<string, LiveCluster>();
@@ -212,7 +213,7 @@ export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diag
       );
   }
   const leaderNamespace = leader.leaderSet!.object.metadata.namespace;
-  const known = new Set(clusters.map((c) => c.clusterID));
+  const known = new Set([...clusters.map((c) => c.clusterID), ...absent]);
   for (const sa of leader.ofKind('ServiceAccount')) {
     const id = sa.object.metadata.annotations?.[CLUSTER_ID_ANNOTATION];
     if (sa.object.metadata.namespace !== leaderNamespace || id === undefined || known.has(id)) continue;

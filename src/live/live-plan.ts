@@ -14,7 +14,7 @@ import type { KubeObject } from '../kube/kube-object';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { dumpKinds, type DumpRole } from './dump-kinds';
 import { importDefinition } from './import-definition';
-import { groupKind, readLiveClusterSet, type LiveCluster, type LiveClusterSet } from './live-cluster';
+import { groupKind, readLiveClusterSet, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { readContext } from './read-context';
 import { runningCredentials, type RunningCredentials } from './running-credentials';
 import { dumpDiagnostic, loadDumps, type LiveDump } from './read-dump';
@@ -26,11 +26,24 @@ export interface LivePlanOptions {
   readonly paths: readonly string[];
   /** dump files or directories of dumps (read-dump.ts) */
   readonly dumps: readonly string[];
+  /** dumps read already (drift reads each input apart, to tell which cluster could not be read) */
+  readonly read?: readonly LiveDump[];
+  /**
+   * drift: a cluster of a definition without a dump is left out of the comparison (`absent`),
+   * and a ClusterSet whose leader has no dump is not compared (`uncompared`); plan --live refuses both
+   */
+  readonly partial?: boolean;
 }
 
 export interface LivePlanResult extends PlanResult {
   /** objects of the head whose kind no dump holds, by kind: not compared */
   readonly notCompared: ReadonlyMap<string, number>;
+  /** the head's definitions, once they parsed */
+  readonly definitions: readonly ClusterSet[];
+  /** with `partial`: by ClusterSet, its clusters without a dump, left out of the comparison */
+  readonly absent: ReadonlyMap<string, ReadonlySet<string>>;
+  /** with `partial`: the ClusterSets not compared, their leader having no dump */
+  readonly uncompared: ReadonlySet<string>;
 }
 
 type Obj = Record<string, unknown>;
@@ -94,8 +107,8 @@ const roleOf = (c: LiveCluster): DumpRole => (c.leaderSet && c.memberSet ? 'dual
 /** The kinds a cluster's dump answers for: its role's documented kinds and whatever else it holds. */
 const comparedKinds = (c: LiveCluster): Set<string> => new Set([...dumpKinds(roleOf(c)).map((d) => d.kind), ...c.dump.objects.map((l) => groupKind(l.object))]);
 
-/** Dumps grouped by the ClusterSet their ClusterSet objects name (dumps without one go with the first group). */
-function byClusterSet(dumps: readonly LiveDump[]): LiveDump[][] {
+/** Dumps grouped by the ClusterSet their ClusterSet objects name (dumps without one make the group ''). */
+function byClusterSet(dumps: readonly LiveDump[]): Map<string, LiveDump[]> {
   const groups = new Map<string, LiveDump[]>();
   for (const d of dumps) {
     const cs = d.objects.find((l) => l.object.kind === 'ClusterSet')?.object.metadata.name ?? '';
@@ -103,8 +116,12 @@ function byClusterSet(dumps: readonly LiveDump[]): LiveDump[][] {
     g.push(d);
     groups.set(cs, g);
   }
-  return [...groups.values()];
+  return groups;
 }
+
+/** The cluster a dump is, as its ClusterSet objects name it. */
+export const dumpClusterID = (d: LiveDump): string | undefined =>
+  d.objects.flatMap((l) => (l.object.kind === 'ClusterSet' ? [text(l.object, 'spec', 'clusterID')] : [])).find((id) => id !== undefined);
 
 /**
  * `plan --live`: the change from what runs (the dumps) to the head definitions, in plan's classes.
@@ -116,6 +133,9 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
   const diagnostics: Diagnostic[] = [];
   const sources = new Map<string, string>();
   const notCompared = new Map<string, number>();
+  const absent = new Map<string, ReadonlySet<string>>();
+  const uncompared = new Set<string>();
+  let definitions: ClusterSet[] = [];
   const result = (plan?: Plan): LivePlanResult => ({
     base: 'live',
     head: 'work tree',
@@ -123,11 +143,15 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     diagnostics,
     sources,
     notCompared,
+    definitions,
+    absent,
+    uncompared,
     ...(plan && { plan }),
   });
 
   const contexts = options.dumps.filter((d) => d.startsWith('context:'));
   const dumps = [
+    ...(options.read ?? []),
     ...loadDumps(
       options.dumps.filter((d) => !contexts.includes(d)).map((d) => resolve(options.cwd, d)),
       diagnostics,
@@ -146,7 +170,20 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     ...memory,
     begin: (revisions, all, found) => {
       if (hasErrors(diagnostics)) return false;
-      sets = byClusterSet(dumps).flatMap((g) => readLiveClusterSet(g, found) ?? []);
+      definitions = revisions[0]?.parsed.map((p) => p.definition) ?? [];
+      sets = [...byClusterSet(dumps)].flatMap(([name, g]) => {
+        const definition = options.partial ? definitions.find((d) => d.metadata.name === name) : undefined;
+        if (!definition) return readLiveClusterSet(g, found) ?? [];
+        const present = new Set(g.map(dumpClusterID));
+        const missing = new Set(effectiveClusters(definition).flatMap((c) => (present.has(c.clusterID) ? [] : [c.clusterID])));
+        // the leader's dump tells the release, the credentials and the policies: without it nothing is compared
+        if (missing.has(definition.spec.leader.clusterID)) {
+          uncompared.add(name);
+          return [];
+        }
+        absent.set(name, missing);
+        return readLiveClusterSet(g, found, missing) ?? [];
+      });
       return memory.begin?.(revisions, all, found);
     },
   };
@@ -190,9 +227,12 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     // the head's side as synth would emit it (checked by the pipeline: schemas, secrets)
     const output = built.outputs.find((o) => o.name === set.name)!;
     const liveById = new Map(set.clusters.map((c) => [c.clusterID, c]));
+    const missing = absent.get(set.name) ?? new Set<string>();
     const headBundles = [];
     const baseBundles = [];
     for (const bundle of output.bundles) {
+      // a cluster without a dump: nothing to compare with, on either side
+      if (missing.has(bundle.clusterID)) continue;
       const cluster = liveById.get(bundle.clusterID);
       const kinds = cluster ? comparedKinds(cluster) : undefined;
       const compared: KubeObject[] = [];
@@ -214,9 +254,9 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     headSide.outputs.push({ ...output, bundles: headBundles, engines: {} });
     base.outputs.push({ ...output, bundles: baseBundles, engines: {} });
     headSide.definitions.set(set.name, { definition: target, file });
-    const running = alignToHead(live.data, target);
+    const running = alignToHead(live.data, target, missing);
     base.definitions.set(set.name, { definition: running, file });
-    extra.push(...adoptionChanges(set.name, running, target, runningCredentials(set)));
+    extra.push(...adoptionChanges(set.name, running, target, runningCredentials(set), missing));
   }
   if (hasErrors(diagnostics)) return result();
   const plan = planChanges(base, headSide);
@@ -244,16 +284,23 @@ function unmanagedLeaving(change: PlanChange): PlanChange {
  * What only adoption can get wrong: names the head gives differently from what runs. The old
  * objects are not the engine's to prune, so they stay beside the new ones. What runs on the
  * leader is what its dump shows (`running`), never the import's names: a line calls credentials
- * running only when they are.
+ * running only when they are. A member without a dump (`missing`) has no line.
  */
-function adoptionChanges(cs: string, live: ClusterSet, head: ClusterSet, running: ReadonlyMap<string, RunningCredentials>): PlanChange[] {
+function adoptionChanges(
+  cs: string,
+  live: ClusterSet,
+  head: ClusterSet,
+  running: ReadonlyMap<string, RunningCredentials>,
+  missing: ReadonlySet<string>,
+): PlanChange[] {
   const out: PlanChange[] = [];
   const liveMembers = new Map(effectiveClusters(live).map((c) => [c.clusterID, c]));
   const names = (n: { serviceAccount: string; secret: string; roleBinding?: string | undefined }) =>
     `ServiceAccount ${n.serviceAccount}, Secret ${n.secret}${n.roleBinding === undefined ? '' : `, RoleBinding ${n.roleBinding}`}`;
   for (const c of effectiveClusters(head)) {
     const l = liveMembers.get(c.clusterID);
-    if (!l || !l.isMember || !c.isMember) continue;
+    // a member without a dump: what its ClusterSet reads is unknown, so nothing is said of its credentials
+    if (!l || !l.isMember || !c.isMember || missing.has(c.clusterID)) continue;
     const d = memberTokenName(c.clusterID);
     const n = c.leaderCredentials;
     const wanted = { serviceAccount: n?.serviceAccount ?? d, secret: n?.secret ?? d, roleBinding: n?.roleBinding ?? d };
@@ -314,11 +361,12 @@ function adoptionChanges(cs: string, live: ClusterSet, head: ClusterSet, running
 }
 
 /**
- * The running definition in the head's terms where the difference is not a change: Gateways in
+ * The running definition in the head's terms where the difference is not a change: clusters
+ * without a dump (`missing`) as the head has them, Gateways in
  * the head's order (a dump lists Nodes by name), and a dedicated leader's network settings its
  * objects do not show (only a member's agent and controller read them) taken from the head.
  */
-function alignToHead(live: ClusterSet, head: ClusterSet): ClusterSet {
+function alignToHead(live: ClusterSet, head: ClusterSet, missing: ReadonlySet<string>): ClusterSet {
   const headClusters = new Map(effectiveClusters(head).map((c) => [c.clusterID, c]));
   const key = (g: { node: string; ip?: string | undefined }) => `${g.node} ${g.ip ?? ''}`;
   const clusters = live.spec.clusters.map((c, i) => {
@@ -330,5 +378,7 @@ function alignToHead(live: ClusterSet, head: ClusterSet): ClusterSet {
     const network = isMember ? c.network : { ...Object.fromEntries(Object.entries(h.network).filter(([k]) => !shown.has(k))), ...c.network };
     return { ...c, gateways: same ? h.cluster.gateways : c.gateways, network };
   });
-  return { ...live, spec: { ...live.spec, clusters } };
+  // a cluster without a dump (drift's partial comparison) runs as the head says: no line for it
+  const unread = head.spec.clusters.filter((c) => missing.has(c.clusterID));
+  return { ...live, spec: { ...live.spec, clusters: [...clusters, ...unread] } };
 }

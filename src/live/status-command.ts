@@ -1,5 +1,6 @@
 import { printable, printableJson } from '../diagnostics/printable';
 import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DUMP_LIMITS } from './read-dump';
@@ -79,14 +80,21 @@ export async function statusCommand(
           if ('error' in objects && NO_SUCH_CONTEXT.test(objects.error)) unmapped.push(clusterID);
           return objects;
         };
-  const report = await statusReport(
-    result.parsed.map((p) => p.definition),
-    read,
-  );
+  let definitions = result.parsed.map((p) => p.definition);
+  // saved objects without named definitions: the ClusterSets of the clusters the folder holds
+  if (options.from !== undefined && options.paths.length === 0) {
+    const saved = savedClusterIDs(options.from);
+    definitions = definitions.filter((d) => d.spec.clusters.some((c) => saved.has(c.clusterID)));
+    if (definitions.length === 0)
+      throw new StatusUsageError(
+        `${options.from} holds no saved objects of a cluster of the definitions (<clusterID>.yaml): name the definitions to check, or save their clusters' objects there`,
+      );
+  }
+  const report = await statusReport(definitions, read);
   io.stdout.write(format === 'json' ? `${printableJson(JSON.stringify(report, null, 2))}\n` : renderStatus(report));
   if (unmapped.length > 0)
     io.stderr.write(
-      `hint: your kubeconfig has no context for ${unmapped.join(', ')}: name each cluster's context with --contexts ID=CONTEXT,..., ` +
+      `hint: your kubeconfig has no context for ${unmapped.map(printable).join(', ')}: name each cluster's context with --contexts ID=CONTEXT,..., ` +
         `or give each cluster a context named after its ID (the ClusterSet's README, "Tools and kubeconfig contexts")\n`,
     );
   return report.healthy ? 0 : 1;
@@ -110,7 +118,9 @@ async function statusReport(definitions: readonly ClusterSet[], read: ReadCluste
           .filter((c) => c.clusterID === clusterID)
           .flatMap(({ check, subject, evaluate, hint }) => {
             if (!evaluate) return [];
-            const verdict = 'error' in objects ? { ok: false, message: objects.error } : evaluate(objects);
+            // objects that could not be read: the reason is the message, and a check's hint (tokens, Gateways) does not apply
+            if ('error' in objects) return [{ check, subject, ok: false, message: objects.error }];
+            const verdict = evaluate(objects);
             return [{ check, subject, ...verdict, ...(!verdict.ok && { hint }) }];
           }),
       });
@@ -149,6 +159,19 @@ function parseContexts(value: string | undefined): Map<string, string> {
 }
 
 class RefusedFile extends Error {}
+
+/** The cluster IDs with a file in a folder of saved objects (names only: each file is read as a dump is). */
+function savedClusterIDs(dir: string): Set<string> {
+  try {
+    return new Set(
+      readdirSync(dir)
+        .filter((name) => name.endsWith('.yaml'))
+        .map((name) => name.slice(0, -'.yaml'.length)),
+    );
+  } catch (err) {
+    throw new StatusUsageError(`--from ${dir}: ${errnoCode(err) === 'ENOENT' ? 'no such folder' : `cannot list it (${errnoCode(err) ?? String(err)})`}`);
+  }
+}
 
 /** `<dir>/<clusterID>.yaml`: what `kubectl get <kinds> -A -o yaml` printed for that cluster. */
 const savedObjects =

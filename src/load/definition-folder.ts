@@ -7,7 +7,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
  * folder's real path is inside the repository holding it (the nearest folder above with `.git`).
  * Symbolic links that stay inside are followed; one that leaves (into /proc, to a device, to a file
  * CI wrote into the checkout beside clustersets/) is refused before anything is opened, and so are
- * FIFOs (opening one would block the run), sockets, devices and folders. A refused file's text is
+ * FIFOs (opening one would block the run), sockets, devices, folders and hard links (a file with
+ * more than one name: its other name may be anywhere on the file system). A refused file's text is
  * never read, so no diagnostic can show it in a code frame.
  */
 export type FolderRead = { readonly ok: true; readonly text: string; readonly real: string } | Refusal;
@@ -94,7 +95,7 @@ export function readInFolder(file: string, folder: DefinitionFolder, maxBytes: n
     const pseudo = PSEUDO_FILE_SYSTEMS.get(statfsSync(real).type);
     if (pseudo) return { ok: false, reason: `it is a file of ${pseudo}, the kernel's state`, hint: LINK_HINT };
     const kind = notRegular(statSync(real));
-    if (kind) return { ok: false, reason: kind, hint: KIND_HINT };
+    if (kind) return { ok: false, reason: kind, hint: kind === HARD_LINK ? HARD_LINK_HINT : KIND_HINT };
     fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (err) {
     return { ok: false, reason: err, hint: 'check the permissions of the file' };
@@ -102,7 +103,7 @@ export function readInFolder(file: string, folder: DefinitionFolder, maxBytes: n
   try {
     const stats = fstatSync(fd);
     const swapped = notRegular(stats);
-    if (swapped) return { ok: false, reason: swapped, hint: KIND_HINT };
+    if (swapped) return { ok: false, reason: swapped, hint: swapped === HARD_LINK ? HARD_LINK_HINT : KIND_HINT };
     if (stats.size > maxBytes)
       return { ok: false, reason: `it is larger than ${maxBytes} bytes`, hint: 'a definition of ten thousand clusters is a few megabytes; check the file' };
     const buffer = Buffer.alloc(stats.size);
@@ -114,8 +115,14 @@ export function readInFolder(file: string, folder: DefinitionFolder, maxBytes: n
   }
 }
 
+const HARD_LINK = 'it is a hard link (the file has other names, which may be outside its folder)';
+const HARD_LINK_HINT =
+  'definitions, the files a TypeScript definition imports and cluster dumps are files of their own: replace the hard link by a copy of the file';
+
 function notRegular(stats: Stats): string | undefined {
-  if (stats.isFile()) return undefined;
+  // a second name of a file anywhere on the file system (a key, another checkout's file): its real
+  // path is inside the folder, its text is not the folder's (#48 item 7). git never checks one out.
+  if (stats.isFile()) return stats.nlink > 1 ? HARD_LINK : undefined;
   if (stats.isDirectory()) return 'it is a directory';
   if (stats.isFIFO()) return 'it is a FIFO (a named pipe), not a regular file';
   if (stats.isSocket()) return 'it is a socket, not a regular file';

@@ -1,21 +1,48 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { DefinitionFolder } from './definition-folder';
-import { collectModules } from './module-graph';
+import { collectModules, type ModuleGraph } from './module-graph';
+import { LineIndex } from './source-file';
+import { originalOffset } from './transpiled-position';
 import type { Ts } from './typescript-compiler';
 
-/** Limits of one definition's evaluation; beyond them it is stopped and reported. */
+/** Limits of one definition's evaluation, and of all of a command's; beyond them it is stopped and reported. */
 export const TYPESCRIPT_LIMITS = {
-  timeoutMs: 10_000,
-  maxOldSpaceMb: 256,
+  /** one definition's time */
+  timeoutMs: 5_000,
+  /** all definitions of one command together (#48 item 1): the ones after it are not evaluated */
+  budgetMs: 20_000,
+  /** the engine's memory: every allocation of QuickJS, typed arrays included */
+  memoryMb: 128,
+  /** the engine's stack: deep recursion is a RangeError, not a crash */
+  stackKb: 256,
+  /** the sandbox process's own V8 heap (Node and the engine's glue; the engine's memory is apart) */
+  maxOldSpaceMb: 64,
   maxOutputBytes: 16 * 1024 * 1024,
   /** the files a definition may consist of, and their text in all */
   maxModules: 256,
   maxSourceBytes: 16 * 1024 * 1024,
 };
+
+/**
+ * What all TypeScript definitions of one command share (one per loadClusterSets call): the time,
+ * from the first evaluation on, and the sandbox process, which evaluates them one after the other,
+ * each in an engine of its own. `closeSandbox` ends it.
+ */
+export interface TypeScriptBudget {
+  deadline?: number;
+  sandbox?: SandboxSession;
+}
+
+/** Ends the command's sandbox process, if it started one. */
+export function closeSandbox(budget: TypeScriptBudget): void {
+  budget.sandbox?.close();
+  delete budget.sandbox;
+}
 
 export type Evaluation =
   | { ok: true; data: unknown }
@@ -37,86 +64,222 @@ function childScript(): string {
  */
 export const permissionFlag = (): string => (process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission');
 
-/** The sandbox's Node flags: the permission model with reads of its own script only (no writes, child processes, workers or addons), and the heap limit. */
+/**
+ * The engine (QuickJS and its WebAssembly build): the real paths of the two modules the child
+ * script loads, passed to it as arguments (it resolves no name itself: a package found through a
+ * link, as an installed tool may be, would be read at a path the permission model does not allow),
+ * and the folders of the three packages, which it may read.
+ */
+let engineFiles: { entries: string[]; folders: string[] } | undefined;
+function engine(): { entries: string[]; folders: string[] } {
+  return (engineFiles ??= findEngine());
+}
+function findEngine(): { entries: string[]; folders: string[] } {
+  const require = createRequire(import.meta.url);
+  const core = realpathSync(require.resolve('quickjs-emscripten-core'));
+  const entries = [core, realpathSync(require.resolve('@jitl/quickjs-wasmfile-release-sync'))];
+  const types = realpathSync(createRequire(core).resolve('@jitl/quickjs-ffi-types'));
+  const folders = [...entries, types].map((entry) => {
+    let dir = dirname(entry);
+    while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+    return dir;
+  });
+  return { entries, folders };
+}
+
+/**
+ * The sandbox's Node flags: the permission model with reads of its own script and the engine's
+ * packages only (no writes, child processes, workers or addons), no inspector by SIGUSR1 where
+ * Node has the flag, and the heap limit of Node's own side (the engine's memory is its own limit).
+ */
 export function sandboxArguments(script: string): string[] {
+  const reads = [...new Set([script, realpathSync(script)])];
+  const { entries, folders } = engine();
   return [
     permissionFlag(),
-    ...[...new Set([script, realpathSync(script)])].map((p) => `--allow-fs-read=${p}`),
+    ...reads.map((p) => `--allow-fs-read=${p}`),
+    ...folders.map((p) => `--allow-fs-read=${join(p, '*')}`),
+    ...(process.allowedNodeEnvironmentFlags.has('--disable-sigusr1') ? ['--disable-sigusr1'] : []),
     `--max-old-space-size=${TYPESCRIPT_LIMITS.maxOldSpaceMb}`,
     '--no-warnings',
     '--disable-proto=delete',
     script,
+    ...entries,
+    String(TYPESCRIPT_LIMITS.memoryMb * 1024 * 1024),
   ];
 }
 
 /**
- * The sandbox's process: an empty environment, and a session and process group of its own, so that
- * even code that got past the vm context (evaluate-definition.cjs) and signalled its group would
+ * The sandbox's process: an empty environment, and a session and process group of its own, so
+ * that even code that got past the engine (evaluate-definition.cjs) and signalled its group would
  * not reach the compiler. The script is the sandbox's own; tests run probes in its place.
  */
 export function startSandbox(script = childScript()): ChildProcessByStdio<Writable, Readable, Readable> {
   return spawn(process.execPath, sandboxArguments(script), { env: {}, stdio: ['pipe', 'pipe', 'pipe'], cwd: dirname(script), detached: true });
 }
 
+/** Past the engine's own deadline, the child is killed: it may be stuck outside the interrupt handler's reach (starting, a long native call). */
+const KILL_GRACE_MS = 2_000;
+
 /**
- * Evaluates one TypeScript definition with no powers (#14 item 1, #37 items 1 and 2): its modules
- * are read here under the folder's rules (module-graph.ts) and handed as text to a child process
- * that runs them in a vm context without any object of Node's (evaluate-definition.cjs); the
- * child has the permission model, no environment, a session of its own, and is killed past a time,
- * memory and output limit by this process's timer. Whatever the definition does (throw, loop,
- * exhaust memory, try to reach the process), the result is an Evaluation; only data crosses back, as JSON.
+ * Evaluates one TypeScript definition with no powers (#14 item 1, #37, #48 item 1): its modules
+ * are read here under the folder's rules, syntax-checked and transpiled (module-graph.ts), and
+ * handed as text to a child process that runs them in QuickJS compiled to WebAssembly
+ * (evaluate-definition.cjs), whose realm has no object of Node's. The engine's memory and stack
+ * are bounded, its time by an interrupt at a deadline: the earlier of the definition's limit and
+ * the command's budget. The child has the permission model, no environment, a session of its
+ * own, and is killed past the deadline and an output limit by this process's timer. Whatever the
+ * definition does, the result is an Evaluation; only data crosses back, as JSON.
  */
-export function evaluateTypeScript(ts: Ts, file: string, text: string, real: string, folder: DefinitionFolder): Promise<Evaluation> {
+export async function evaluateTypeScript(
+  ts: Ts,
+  file: string,
+  text: string,
+  real: string,
+  folder: DefinitionFolder,
+  budget: TypeScriptBudget,
+): Promise<Evaluation> {
+  const now = Date.now();
+  budget.deadline ??= now + TYPESCRIPT_LIMITS.budgetMs;
+  if (now >= budget.deadline) return notEvaluated();
+  // started first: its Node and its engine start while the modules are read and transpiled here
+  if (!budget.sandbox?.alive) budget.sandbox = new SandboxSession();
+  const sandbox = budget.sandbox;
   const graph = collectModules(ts, file, text, real, folder, TYPESCRIPT_LIMITS);
-  if (!graph.ok) return Promise.resolve({ ok: false, message: graph.message, hint: graph.hint, ...(graph.at ? { at: graph.at } : {}) });
-  const tookLonger: Evaluation = {
-    ok: false,
-    message: `evaluating the definition took longer than ${TYPESCRIPT_LIMITS.timeoutMs / 1000} s`,
-    hint: 'a definition is data: remove loops and waits from it',
-  };
-  return new Promise((done) => {
-    const child = startSandbox();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let timedOut = false;
-    let tooBig = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, TYPESCRIPT_LIMITS.timeoutMs);
-    // the child may be gone before it read its input (killed, out of memory): its close says why
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(JSON.stringify({ entry: graph.entry, modules: graph.modules, timeoutMs: TYPESCRIPT_LIMITS.timeoutMs }));
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > TYPESCRIPT_LIMITS.maxOutputBytes) {
-        tooBig = true;
-        child.kill('SIGKILL');
-      } else chunks.push(chunk);
-    });
-    child.stderr.resume();
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      done({ ok: false, message: `cannot start the evaluation of the definition: ${err.message}` });
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (timedOut) return done(tookLonger);
-      if (tooBig) return done({ ok: false, message: `the definition's data is larger than ${TYPESCRIPT_LIMITS.maxOutputBytes} bytes` });
-      const result = code === 0 ? parseResult(Buffer.concat(chunks).toString('utf8')) : undefined;
-      if (result === 'timed out') return done(tookLonger);
-      if (result) return done(result);
-      return done({
-        ok: false,
-        message: `evaluating the definition failed (${signal ?? `exit code ${code}`}): it may have run out of memory (limit ${TYPESCRIPT_LIMITS.maxOldSpaceMb} MB)`,
-        hint: 'a definition is data: it must return it without side effects',
-      });
-    });
-  });
+  if (!graph.ok) return { ok: false, message: graph.message, hint: graph.hint, ...(graph.at ? { at: graph.at } : {}) };
+  const deadline = Math.min(now + TYPESCRIPT_LIMITS.timeoutMs, budget.deadline);
+  const tookLonger: Evaluation =
+    deadline === budget.deadline && deadline < now + TYPESCRIPT_LIMITS.timeoutMs
+      ? {
+          ok: false,
+          message: `evaluating the definition took longer than what was left of the run's time budget (${TYPESCRIPT_LIMITS.budgetMs / 1000} s)`,
+          hint: BUDGET_HINT,
+        }
+      : {
+          ok: false,
+          message: `evaluating the definition took longer than ${TYPESCRIPT_LIMITS.timeoutMs / 1000} s`,
+          hint: 'a definition is data: remove loops and waits from it',
+        };
+  const input = JSON.stringify({ entry: graph.entry, modules: graph.modules, deadline, stackBytes: TYPESCRIPT_LIMITS.stackKb * 1024 });
+  const answer = await sandbox.request(input, deadline + KILL_GRACE_MS);
+  if ('timedOut' in answer) return tookLonger;
+  if ('tooBig' in answer) return { ok: false, message: `the definition's data is larger than ${TYPESCRIPT_LIMITS.maxOutputBytes} bytes` };
+  if ('startFailed' in answer) return { ok: false, message: `cannot start the evaluation of the definition: ${answer.startFailed}` };
+  const parsed = 'line' in answer ? parseResult(answer.line) : undefined;
+  // the engine's own error, which the definition may have caught and thrown on
+  const result = typeof parsed === 'object' && !parsed.ok && /: out of memory$/.test(parsed.message) ? 'out of memory' : parsed;
+  if (result === 'timed out') return tookLonger;
+  if (result === 'out of memory' || result === undefined)
+    return {
+      ok: false,
+      message:
+        result === 'out of memory'
+          ? `evaluating the definition ran out of memory (limit ${TYPESCRIPT_LIMITS.memoryMb} MB)`
+          : `evaluating the definition failed (${'closed' in answer ? answer.closed : 'its answer was not understood'})`,
+      hint: 'a definition is data: it must return it without side effects',
+    };
+  if (result.ok || !result.where) return result;
+  return located(result, result.where, graph);
 }
 
-/** The child's one line: data, a message, or that its own time limit ended the evaluation. */
-function parseResult(line: string): Evaluation | 'timed out' | undefined {
+type Answer = { line: string } | { timedOut: true } | { tooBig: true } | { closed: string } | { startFailed: string };
+
+/**
+ * The sandbox process of one command: one request a line on its stdin, one answer a line on its
+ * stdout. Past a request's time or the output limit it is killed, and the next definition starts
+ * another.
+ */
+class SandboxSession {
+  private readonly child = startSandbox();
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private waiting: ((answer: Answer) => void) | undefined;
+  alive = true;
+
+  constructor() {
+    this.child.stdin.on('error', () => undefined);
+    this.child.stderr.resume();
+    this.child.on('error', (err) => this.settle({ startFailed: err.message }, true));
+    this.child.stdout.on('data', (chunk: Buffer) => this.read(chunk));
+    this.child.on('close', (code, signal) => {
+      this.alive = false;
+      this.settle({ closed: signal ?? `exit code ${String(code)}` });
+    });
+  }
+
+  request(input: string, killAt: number): Promise<Answer> {
+    return new Promise((done) => {
+      const timer = setTimeout(() => this.settle({ timedOut: true }, true), Math.max(0, killAt - Date.now()));
+      this.waiting = (answer) => {
+        clearTimeout(timer);
+        done(answer);
+      };
+      if (!this.alive) return this.settle({ closed: 'the sandbox process had ended' });
+      this.child.stdin.write(`${input}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
+
+  private read(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+      if (this.size + nl - start > TYPESCRIPT_LIMITS.maxOutputBytes) return this.settle({ tooBig: true }, true);
+      this.chunks.push(chunk.subarray(start, nl));
+      const line = Buffer.concat(this.chunks).toString('utf8');
+      this.chunks = [];
+      this.size = 0;
+      start = nl + 1;
+      this.settle({ line });
+    }
+    this.size += chunk.length - start;
+    if (this.size > TYPESCRIPT_LIMITS.maxOutputBytes) this.settle({ tooBig: true }, true);
+    else if (start < chunk.length) this.chunks.push(chunk.subarray(start));
+  }
+
+  /** Answers the request waiting, if any; `kill` ends the process (it is then not used again). */
+  private settle(answer: Answer, kill = false): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (kill) {
+      this.alive = false;
+      this.child.kill('SIGKILL');
+    }
+    waiting?.(answer);
+  }
+}
+
+const BUDGET_HINT =
+  "a definition is data and evaluates in milliseconds: fix the definitions reported as taking longer; the run's TypeScript definitions share one time budget";
+
+function notEvaluated(): Evaluation {
+  return {
+    ok: false,
+    message: `not evaluated: the run's TypeScript definitions used up their time budget (${TYPESCRIPT_LIMITS.budgetMs / 1000} s) before this one`,
+    hint: BUDGET_HINT,
+  };
+}
+
+/** A thrown error's place: in the definition, its span (`process` where it is used); in a module it imports, named in the message. */
+function located(result: Evaluation & { ok: false }, where: Where, graph: ModuleGraph & { ok: true }): Evaluation {
+  const source = graph.sources.get(where.id);
+  const offset = source ? originalOffset(source.map, source.text, where.line, where.column) : undefined;
+  if (offset === undefined) return result;
+  if (where.id === graph.entry) return { ...result, at: { start: offset, end: offset } };
+  const { line, column } = new LineIndex(source!.text).span(offset, offset);
+  return { ...result, message: result.message.replace(/^cannot evaluate definition: /, `cannot evaluate definition: ${where.id}:${line}:${column}: `) };
+}
+
+interface Where {
+  readonly id: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** The child's one line: data, a message (with where it was thrown), or which of its limits ended the evaluation. */
+function parseResult(line: string): (Evaluation & { where?: Where }) | 'timed out' | 'out of memory' | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -126,6 +289,19 @@ function parseResult(line: string): Evaluation | 'timed out' | undefined {
   if (typeof parsed !== 'object' || parsed === null || !('ok' in parsed)) return undefined;
   if (parsed.ok === true && 'data' in parsed) return { ok: true, data: parsed.data };
   if ('timedOut' in parsed && parsed.timedOut === true) return 'timed out';
-  if (parsed.ok === false && 'message' in parsed && typeof parsed.message === 'string') return { ok: false, message: parsed.message };
+  if ('outOfMemory' in parsed && parsed.outOfMemory === true) return 'out of memory';
+  if (parsed.ok === false && 'message' in parsed && typeof parsed.message === 'string') {
+    const where = 'where' in parsed ? parsed.where : undefined;
+    const valid =
+      typeof where === 'object' &&
+      where !== null &&
+      'id' in where &&
+      typeof where.id === 'string' &&
+      'line' in where &&
+      Number.isInteger(where.line) &&
+      'column' in where &&
+      Number.isInteger(where.column);
+    return { ok: false, message: parsed.message, ...(valid ? { where: where as Where } : {}) };
+  }
   return undefined;
 }

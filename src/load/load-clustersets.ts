@@ -3,6 +3,7 @@ import { extname, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { readSourceFile } from './definition-folder';
+import { closeSandbox, type TypeScriptBudget } from './evaluate-typescript';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
 import type { SourceFile } from './source-file';
@@ -58,34 +59,40 @@ export async function loadClusterSets(
   skip?: (file: string, text: string) => boolean,
 ): Promise<SourceFile[]> {
   const sources: SourceFile[] = [];
-  for (const file of files) {
-    const read = readSourceFile(file, MAX_DEFINITION_BYTES);
-    if (!read.ok) {
-      // never read, so never shown: a refused file has no code frame
-      diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
-      continue;
+  // one time budget and one sandbox process for all TypeScript definitions of the call (#48 item 1)
+  const budget: TypeScriptBudget = {};
+  try {
+    for (const file of files) {
+      const read = readSourceFile(file, MAX_DEFINITION_BYTES);
+      if (!read.ok) {
+        // never read, so never shown: a refused file has no code frame
+        diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
+        continue;
+      }
+      const { text } = read;
+      texts?.set(file, text);
+      if (skip?.(file, text)) continue;
+      let source: SourceFile | undefined;
+      if (!TYPESCRIPT_EXTENSIONS.includes(extname(file))) source = loadYaml(file, text, diagnostics);
+      else if (options.typescript === false) {
+        diagnostics.push({
+          code: 'typescript-evaluation',
+          severity: 'error',
+          message: 'TypeScript definitions are turned off (--no-typescript)',
+          file,
+          path: [],
+          line: 1,
+          column: 1,
+          hint: 'write the definition in YAML, or run without --no-typescript where its code is trusted',
+        });
+      } else {
+        const compiler = await typeScriptCompiler(file, diagnostics);
+        if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, read, diagnostics, budget);
+      }
+      if (source) sources.push(source);
     }
-    const { text } = read;
-    texts?.set(file, text);
-    if (skip?.(file, text)) continue;
-    let source: SourceFile | undefined;
-    if (!TYPESCRIPT_EXTENSIONS.includes(extname(file))) source = loadYaml(file, text, diagnostics);
-    else if (options.typescript === false) {
-      diagnostics.push({
-        code: 'typescript-evaluation',
-        severity: 'error',
-        message: 'TypeScript definitions are turned off (--no-typescript)',
-        file,
-        path: [],
-        line: 1,
-        column: 1,
-        hint: 'write the definition in YAML, or run without --no-typescript where its code is trusted',
-      });
-    } else {
-      const compiler = await typeScriptCompiler(file, diagnostics);
-      if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, read, diagnostics);
-    }
-    if (source) sources.push(source);
+  } finally {
+    closeSandbox(budget);
   }
   return sources;
 }

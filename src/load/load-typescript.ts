@@ -1,6 +1,6 @@
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import type { DefinitionFolder } from './definition-folder';
-import { evaluateTypeScript } from './evaluate-typescript';
+import { evaluateTypeScript, type TypeScriptBudget } from './evaluate-typescript';
 import { LineIndex, type SourceFile, type Span } from './source-file';
 import type { Ts, TypeScriptCompiler } from './typescript-compiler';
 
@@ -14,11 +14,13 @@ export async function loadTypeScript(
   /** the definition as read (definition-folder.ts): its text, its real path and its folder */
   read: { readonly text: string; readonly real: string; readonly folder: DefinitionFolder },
   diagnostics: Diagnostic[],
+  /** the time all definitions of the command share */
+  budget: TypeScriptBudget,
 ): Promise<SourceFile | undefined> {
   const { text } = read;
   const lines = new LineIndex(text);
   // a definition from a pull request is untrusted code: it runs in a sandbox (evaluate-typescript.ts)
-  const evaluation = await evaluateTypeScript(ts, file, text, read.real, read.folder);
+  const evaluation = await evaluateTypeScript(ts, file, text, read.real, read.folder, budget);
   if (!evaluation.ok) {
     diagnostics.push({
       code: 'typescript-evaluation',

@@ -62,8 +62,12 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], 
       return undefined;
     }
     let indented: { start: number; end: number } | undefined;
+    // a tab or a mis-indented line moves the keys after it into other mappings: a key found twice
+    // there is the parser's misreading, not a second mistake
+    const misread = doc.errors.some((e) => e.code === 'TAB_AS_INDENT' || INDENTATION_ERRORS.has(e.code));
     for (const e of doc.errors) {
       failed = true;
+      if (misread && e.code === 'DUPLICATE_KEY') continue;
       // the rest of a mis-indented line is misread too (as a multi-line implicit key): the line's one diagnostic says why
       if (indented && e.pos[0] >= indented.start && e.pos[0] <= indented.end) continue;
       if (!INDENTATION_ERRORS.has(e.code)) {

@@ -23,6 +23,9 @@ export interface EffectiveCluster {
 
 export function effectiveClusters(definition: ClusterSet): EffectiveCluster[] {
   const leaderID = definition.spec.leader.clusterID;
+  // a leader ID that names no cluster (leader-unknown) is a typo: a cluster marked member: false is
+  // then the dedicated leader meant, so no rule reports it as a member without Gateway or CIDRs
+  const leaderKnown = definition.spec.clusters.some((c) => c.clusterID === leaderID);
   return definition.spec.clusters.map((cluster, index) => {
     const overrides = Object.fromEntries(Object.entries(cluster.network).filter(([, v]) => v !== undefined));
     const isLeader = cluster.clusterID === leaderID;
@@ -32,7 +35,7 @@ export function effectiveClusters(definition: ClusterSet): EffectiveCluster[] {
       cluster,
       isLeader,
       // only the leader may opt out of membership (member-flag reports the others)
-      isMember: cluster.member || !isLeader,
+      isMember: cluster.member || (!isLeader && leaderKnown),
       // the leader cannot withdraw (withdraw-leader reports it)
       withdrawing: cluster.withdraw === true && !isLeader,
       network: { ...definition.spec.network, ...overrides },

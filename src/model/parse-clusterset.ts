@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
+import { dataPathText, type DataPath, type Diagnostic } from '../diagnostics/diagnostic';
 import type { SourceFile } from '../load/source-file';
 import { API_VERSION, ClusterSetSchema, KIND, type ClusterSet } from './clusterset';
 import { didYouMean } from './did-you-mean';
@@ -174,9 +174,6 @@ export function valueAt(data: unknown, path: DataPath): unknown {
   return v;
 }
 
-function describePath(path: DataPath): string {
-  if (path.length === 0) return 'the definition';
-  return path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${p}` : p), '');
-}
+const describePath = (path: DataPath): string => dataPathText(path) || 'the definition';
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);

@@ -5,6 +5,8 @@ export class OutputError extends Error {
   constructor(
     message: string,
     readonly hint?: string,
+    /** the file the refusal is about (a journal of the state folder), when not the output itself */
+    readonly file?: string,
   ) {
     super(message);
   }

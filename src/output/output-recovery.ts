@@ -1,10 +1,12 @@
 import * as nodeFs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { printable } from '../diagnostics/printable';
 import { MANIFEST } from './manifest';
 import { SimulatedCrash, type FileSystemOps } from './file-system-ops';
 import { displayPath, OutputError } from './output-error';
-import { pruneEmpty, writeAtomically } from './output-tree';
+import { pruneEmpty, readRegular, writeAtomically } from './output-tree';
 
 // The commit protocol's far side (output-transaction.ts): finishing a recorded commit, dropping an
 // unrecorded one, and the spare tree's record.
@@ -65,7 +67,115 @@ export function finishCommit(out: string, state: string, record: SpareRecord, fs
   fs.rmSync(join(state, 'commit.json'), { recursive: false, force: true });
 }
 
-/** Finish a committed run, drop an uncommitted next tree, remove older versions' leftovers. */
+/**
+ * The state folder (`.<out>.clusterset/`) is a file we did not write until shown otherwise: a pull
+ * request can commit one, with records that name any path (#48 item 2). Before anything is
+ * touched, with check or not: the folder is a folder (not a link), git does not track it (synth
+ * writes a `.gitignore` of `*` into it, so only a commit made on purpose adds it), and every
+ * record it holds is one a synth writes, each of its paths relative, inside the output, and through
+ * no link, in the output and in the tree it names. Anything else is refused, naming the file.
+ */
+export function checkState(out: string, state: string): void {
+  let stats: nodeFs.Stats;
+  try {
+    stats = nodeFs.lstatSync(state);
+  } catch {
+    return; // no state folder: nothing recorded
+  }
+  const cleanUp = `remove ${displayPath(state)} (a synth recreates it; it holds nothing that is not in the output or the definitions) and run again`;
+  if (!stats.isDirectory())
+    throw new OutputError(
+      `${displayPath(state)} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}: the output's state folder is the compiler's own`,
+      cleanUp,
+      state,
+    );
+  if (trackedByGit(state))
+    throw new OutputError(
+      `${displayPath(state)} is tracked by git: the output's state folder is the compiler's own, never committed (a pull request could commit records that name any path)`,
+      `run \`git rm -r --cached ${displayPath(state)}\`, commit, and run again (git ignores the folder from then on)`,
+      displayPath(state),
+    );
+  const staging = join(state, 'staging');
+  readRecord(state, 'commit.json', { differs: [out] }, cleanUp);
+  readRecord(state, 'spare.json', { differs: [out, join(state, 'spare')] }, cleanUp);
+  readRecord(state, 'journal.json', { deletes: [out], moves: [out, staging] }, cleanUp);
+}
+
+/**
+ * Whether git tracks anything in the folder. One `git ls-files` in its parent; without git, or
+ * outside a work tree, nothing can be tracked and the records' own checks stand alone.
+ */
+function trackedByGit(dir: string): boolean {
+  try {
+    const listed = execFileSync('git', ['ls-files', '-z', '--', basename(dir)], {
+      cwd: dirname(dir),
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+      maxBuffer: 1 << 20,
+    });
+    return listed.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A record of the state folder, parsed, its path lists checked against the folders they are joined to. */
+function readRecord(state: string, name: string, lists: Readonly<Record<string, readonly string[]>>, hint: string): unknown {
+  const file = join(state, name);
+  const text = readRegular(file);
+  if (text === undefined) return undefined;
+  const refuse = (why: string) => new OutputError(`${displayPath(file)} ${why}; nothing was changed`, hint, displayPath(file));
+  if (typeof text === 'object') throw refuse(`is ${text.irregular}, not a record a synth wrote`);
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    if (name === 'spare.json') return undefined;
+    throw refuse('is not JSON');
+  }
+  if (typeof record !== 'object' || record === null) {
+    if (name === 'spare.json') return undefined;
+    throw refuse('is not a record a synth wrote');
+  }
+  for (const [key, bases] of Object.entries(lists)) {
+    const entries = (record as Record<string, unknown>)[key];
+    if (!Array.isArray(entries)) {
+      // a spare record that is not one is never used (readSpareRecord); the others are applied as they are
+      if (name === 'spare.json') continue;
+      throw refuse(`has no list "${key}"`);
+    }
+    for (const entry of entries) {
+      const why = entryProblem(entry, bases);
+      if (why) throw refuse(`names ${typeof entry === 'string' ? `"${printable(entry)}"` : 'a value that is not a path'} in "${key}", ${why}`);
+    }
+  }
+  return record;
+}
+
+/** Why a recorded path may not be joined to these folders: a path of a synth is relative, inside, and through folders only. */
+export function entryProblem(entry: unknown, bases: readonly string[]): string | undefined {
+  if (typeof entry !== 'string' || entry === '') return 'not a path';
+  if (entry.includes('\0')) return 'a path holding NUL';
+  if (entry.startsWith('/')) return 'an absolute path';
+  const parts = entry.split('/');
+  if (parts.some((p) => p === '..' || p === '.' || p === '')) return 'a path that leaves the output';
+  for (const base of bases) {
+    let path = base;
+    for (const part of parts) {
+      path = join(path, part);
+      let stats: nodeFs.Stats;
+      try {
+        stats = nodeFs.lstatSync(path);
+      } catch {
+        break; // absent from here on
+      }
+      if (stats.isSymbolicLink()) return `a path through the symbolic link ${displayPath(path)}`;
+    }
+  }
+  return undefined;
+}
+
+/** Finish a committed run, drop an uncommitted next tree, remove older versions' leftovers (the records checked by `checkState`). */
 export function recover(out: string, state: string, fs: FileSystemOps): void {
   const commitFile = join(state, 'commit.json');
   if (nodeFs.existsSync(commitFile)) finishCommit(out, state, JSON.parse(nodeFs.readFileSync(commitFile, 'utf8')) as SpareRecord, fs);
@@ -114,22 +224,19 @@ export function readSpareRecord(state: string): SpareRecord | undefined {
   try {
     const r = JSON.parse(nodeFs.readFileSync(join(state, 'spare.json'), 'utf8')) as Partial<SpareRecord>;
     return typeof r.base === 'string' && Array.isArray(r.differs)
-      ? { base: r.base, differs: r.differs.filter((p) => typeof p === 'string' && safeRelative(p)) }
+      ? { base: r.base, differs: r.differs.filter((p) => entryProblem(p, []) === undefined) }
       : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** a record's path stays inside the tree */
-const safeRelative = (p: string) => p !== '' && !p.startsWith('/') && !p.split('/').includes('..');
-
 /** The identity of a tree this compiler wrote: its manifest's bytes. */
 export function manifestHash(dir: string): string | undefined {
   try {
-    return createHash('sha256')
-      .update(nodeFs.readFileSync(join(dir, MANIFEST)))
-      .digest('hex');
+    // a manifest.json that is a link or a FIFO is no tree of ours (and is never read)
+    const text = readRegular(join(dir, MANIFEST));
+    return typeof text === 'string' ? createHash('sha256').update(text).digest('hex') : undefined;
   } catch {
     return undefined;
   }

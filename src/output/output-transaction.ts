@@ -5,8 +5,8 @@ import { resolve } from 'node:path';
 import { MANIFEST } from './manifest';
 import { displayPath, OutputError } from './output-error';
 import { realFs, SimulatedCrash, type FileSystemOps } from './file-system-ops';
-import { isMissing, linkTree, listFiles, pruneEmpty, writeAtomically } from './output-tree';
-import { finishCommit, manifestHash, readSpareRecord, recover, type SpareRecord } from './output-recovery';
+import { irregularKind, isMissing, linkTree, listFiles, pruneEmpty, readRegular, writeAtomically } from './output-tree';
+import { checkState, finishCommit, manifestHash, readSpareRecord, recover, type SpareRecord } from './output-recovery';
 
 /** locks this process holds: a lock naming this process but none of these is a crashed transaction's */
 const heldLocks = new Set<string>();
@@ -46,6 +46,16 @@ export class OutputTransaction {
   private readonly madeDirs = new Set<string>();
   /** folder listings of the output, which does not change before the commit */
   private readonly listings = new Map<string, Set<string>>();
+  /**
+   * Entries of the output that are neither regular files nor folders (links, FIFOs, devices,
+   * sockets), by path, with what they are: named, never read or followed, and replaced or removed
+   * by a synth. A folder's entry stands for everything below it.
+   */
+  private readonly irregularEntries = new Map<string, string>();
+  /** folders of the output known to be folders all the way down (or the irregular entry above them) */
+  private readonly dirChecks = new Map<string, string | undefined>();
+  /** irregular entries already taken out of the next tree */
+  private readonly replaced = new Set<string>();
   private outExists = false;
   private prepared = false;
   private lockToken: string | undefined;
@@ -60,6 +70,8 @@ export class OutputTransaction {
 
   /** Lock, finish or drop what a killed run left, and refuse a directory that is not ours; with check, only look. */
   begin(): void {
+    // the state folder is the pull request's too until shown otherwise: refused before anything is touched
+    checkState(this.out, this.state);
     if (this.check) this.assertNothingPending();
     else {
       // a read-only output (a read-only mount, no write permission) is named before anything is written
@@ -99,9 +111,53 @@ export class OutputTransaction {
     return [...this.staleFiles].sort();
   }
 
+  /** Entries of the output that were not regular files (`path (a symbolic link)`), in path order. */
+  get irregular(): readonly string[] {
+    return [...this.irregularEntries].map(([rel, kind]) => `${rel} (${kind})`).sort();
+  }
+
+  /** Whether the output has this regular file (below folders only: no link on the way). */
   exists(rel: string): boolean {
-    // rel is ours, relative with forward slashes: no path.join (its normalization showed in profiles)
-    return this.outExists && nodeFs.existsSync(`${this.out}/${rel}`);
+    if (!this.outExists || this.aboveIs(rel) !== undefined) return false;
+    try {
+      // rel is ours, relative with forward slashes: no path.join (its normalization showed in profiles)
+      return nodeFs.lstatSync(`${this.out}/${rel}`).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The irregular entry on the way to `rel` (a link to a folder, a FIFO where a folder is
+   * expected), if any: each folder is looked at once.
+   */
+  private aboveIs(rel: string): string | undefined {
+    const slash = rel.lastIndexOf('/');
+    if (slash < 0) return undefined;
+    const dir = rel.slice(0, slash);
+    if (this.dirChecks.has(dir)) return this.dirChecks.get(dir);
+    let found = this.aboveIs(dir);
+    if (found === undefined) {
+      try {
+        const stats = nodeFs.lstatSync(`${this.out}/${dir}`);
+        const kind = irregularKind(stats);
+        if (kind) {
+          found = dir;
+          this.note(dir, kind);
+        }
+      } catch (err) {
+        if (!isMissing(err)) throw err;
+      }
+    }
+    this.dirChecks.set(dir, found);
+    return found;
+  }
+
+  /** An irregular entry is named: with check as a stale line, in a synth as a finding of the result. */
+  private note(rel: string, kind: string): void {
+    if (this.irregularEntries.has(rel)) return;
+    this.irregularEntries.set(rel, kind);
+    if (this.check) this.staleFiles.push(`${rel} (${kind}: not read)`);
   }
 
   /** Whether the output has this file, from its folder's listing (read once): for the many files of one folder. */
@@ -111,9 +167,10 @@ export class OutputTransaction {
     let names = this.listings.get(dir);
     if (!names) {
       names = new Set();
-      if (this.outExists) {
+      if (this.outExists && (dir === '' || this.aboveIs(`${dir}/.`) === undefined)) {
         try {
-          for (const e of nodeFs.readdirSync(`${this.out}/${dir}`, { withFileTypes: true })) if (!e.isDirectory()) names.add(e.name);
+          // regular files only: a link or a FIFO of that name is not the file
+          for (const e of nodeFs.readdirSync(`${this.out}/${dir}`, { withFileTypes: true })) if (e.isFile()) names.add(e.name);
         } catch (err) {
           if (!isMissing(err)) throw err;
         }
@@ -123,15 +180,21 @@ export class OutputTransaction {
     return names.has(rel.slice(slash + 1));
   }
 
+  /** A regular file of the output; an irregular entry (named, see `irregular`) reads as absent. */
   read(rel: string): string | undefined {
+    const current = this.current(rel);
+    return typeof current === 'string' ? current : undefined;
+  }
+
+  /** The file's text, absent, or the irregular entry at or above it (named, never read). */
+  private current(rel: string): string | { readonly entry: string } | undefined {
     if (!this.outExists) return undefined;
-    try {
-      // rel is ours, relative with forward slashes: no path.join (a fleet's synth spent a second in it)
-      return nodeFs.readFileSync(`${this.out}/${rel}`, 'utf8');
-    } catch (err) {
-      if (isMissing(err)) return undefined;
-      throw err;
-    }
+    const above = this.aboveIs(rel);
+    if (above !== undefined) return { entry: above };
+    const read = readRegular(join(this.out, rel));
+    if (typeof read !== 'object') return read;
+    this.note(rel, read.irregular);
+    return { entry: rel };
   }
 
   /** The files under a folder of the output (paths relative to the output). */
@@ -146,15 +209,23 @@ export class OutputTransaction {
 
   /** The file as it must be: written into the next tree when its bytes differ from the output's (with check: reported). */
   put(rel: string, content: string): void {
-    const current = this.read(rel);
+    const current = this.current(rel);
     if (current === content) return;
     if (this.check) {
-      this.staleFiles.push(`${rel} (${current === undefined ? 'missing' : 'changed'})`);
+      // an irregular entry is already named
+      if (typeof current !== 'object') this.staleFiles.push(`${rel} (${current === undefined ? 'missing' : 'changed'})`);
       return;
     }
     this.prepare();
-    const target = `${this.next}/${rel}`;
-    const dir = target.slice(0, target.lastIndexOf('/'));
+    if (typeof current === 'object' && !this.replaced.has(current.entry)) {
+      // the next tree holds the entry as the output does (a link, a FIFO): it goes, unread, before anything is written there
+      this.replaced.add(current.entry);
+      this.written.add(current.entry);
+      this.fs.rmSync(join(this.next, current.entry), { recursive: true, force: true });
+      for (const d of this.madeDirs) if (d === join(this.next, current.entry) || d.startsWith(`${join(this.next, current.entry)}/`)) this.madeDirs.delete(d);
+    }
+    const target = join(this.next, rel);
+    const dir = dirname(target);
     if (!this.madeDirs.has(dir)) {
       this.fs.mkdirSync(dir, { recursive: true });
       this.madeDirs.add(dir);
@@ -178,20 +249,33 @@ export class OutputTransaction {
     for (const entry of nodeFs.readdirSync(this.out).sort()) {
       if (entry.startsWith('.') || names.has(entry)) continue;
       const files = listFiles(this.out, entry, []);
-      if (this.check) for (const rel of files) this.staleFiles.push(`${rel} (not generated)`);
+      if (this.check) for (const rel of files) this.remove(rel, 1);
       else this.remove(entry, files.length);
     }
   }
 
   private remove(rel: string, files: number): void {
+    // an irregular entry already named (with check) or already replaced by generated files (a folder linked away)
+    if (this.irregularEntries.has(rel) && (this.check || this.replaced.has(rel))) return;
+    const kind = this.kindOf(rel);
+    if (kind) this.irregularEntries.set(rel, kind);
     if (this.check) {
-      this.staleFiles.push(`${rel} (not generated)`);
+      this.staleFiles.push(`${rel} (not generated${kind ? `; ${kind}: not read` : ''})`);
       return;
     }
     this.prepare();
     this.deletes.push(rel);
     this.removedCount += files;
     this.fs.rmSync(join(this.next, rel), { recursive: true, force: true });
+  }
+
+  /** What an entry that is not generated is, when it is neither a regular file nor a folder. */
+  private kindOf(rel: string): string | undefined {
+    try {
+      return irregularKind(nodeFs.lstatSync(join(this.out, rel)));
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -244,6 +328,8 @@ export class OutputTransaction {
         writeAtomically(join(this.state, 'commit.json'), JSON.stringify(record), this.fs);
         this.fs.at?.('committed');
         finishCommit(this.out, this.state, record, this.fs);
+        // the spare is the old tree: with the pull request's links or FIFOs in it, it is no base to build on
+        if (this.irregularEntries.size > 0) this.dropSpare();
       }
     }
     this.cleanUp();
@@ -251,12 +337,18 @@ export class OutputTransaction {
 
   /** Nothing is committed; the output stays as it was, and the next tree is kept as the spare. */
   abandon(): void {
-    if (this.prepared && this.outExists && nodeFs.existsSync(this.next)) {
+    if (this.prepared && this.outExists && nodeFs.existsSync(this.next) && this.irregularEntries.size === 0) {
       this.fs.renameSync(this.next, join(this.state, 'spare'));
       const record: SpareRecord = { base: manifestHash(this.out) ?? '', differs: [...this.written, ...this.deletes].sort() };
       writeAtomically(join(this.state, 'spare.json'), JSON.stringify(record), this.fs);
     }
     this.cleanUp();
+  }
+
+  /** The record goes first: a spare without one is never trusted. */
+  private dropSpare(): void {
+    this.fs.rmSync(join(this.state, 'spare.json'), { recursive: false, force: true });
+    this.fs.rmSync(join(this.state, 'spare'), { recursive: true, force: true });
   }
 
   /** true for an injected fault: like a killed process, the transaction leaves everything as it is. */

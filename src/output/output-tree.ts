@@ -5,9 +5,55 @@ import type { FileSystemOps } from './file-system-ops';
 // Operations on the trees of an output transaction (output-transaction.ts): hard links, atomic
 // writes and listings, through FileSystemOps so that the kill drills reach every mutation.
 
+/**
+ * What an entry of the output is when it is neither a regular file nor a folder: `dist/` comes from
+ * the pull request (#48 item 2), and such an entry is named, never read or followed (a link to
+ * /dev/zero reads without end, a FIFO blocks the open).
+ */
+export function irregularKind(stats: nodeFs.Stats | nodeFs.Dirent): string | undefined {
+  if (stats.isFile() || stats.isDirectory()) return undefined;
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/**
+ * A regular file's text, read without following a link and without blocking: `undefined` when it
+ * is absent, what it is when it is not a regular file (not opened then).
+ */
+export function readRegular(path: string): string | { readonly irregular: string } | undefined {
+  let stats: nodeFs.Stats;
+  try {
+    stats = nodeFs.lstatSync(path);
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    throw err;
+  }
+  const kind = stats.isDirectory() ? 'a folder' : irregularKind(stats);
+  if (kind) return { irregular: kind };
+  // O_NOFOLLOW and O_NONBLOCK: an entry swapped for a link or a FIFO after the lstat is refused, not followed or waited on
+  const fd = nodeFs.openSync(path, nodeFs.constants.O_RDONLY | nodeFs.constants.O_NOFOLLOW | nodeFs.constants.O_NONBLOCK);
+  try {
+    const swapped = irregularKind(nodeFs.fstatSync(fd));
+    if (swapped) return { irregular: swapped };
+    return nodeFs.readFileSync(fd, 'utf8');
+  } finally {
+    nodeFs.closeSync(fd);
+  }
+}
+
 /** `to` (absent) becomes a tree of hard links to the files of `from`; copies where links are refused. */
 export function linkTree(from: string, to: string, fs: FileSystemOps): void {
-  if (!nodeFs.statSync(from).isDirectory()) {
+  const top = nodeFs.lstatSync(from);
+  // a link is copied as a link, never followed (it is the pull request's, and is replaced or removed)
+  if (top.isSymbolicLink()) {
+    fs.mkdirSync(dirname(to), { recursive: true });
+    nodeFs.symlinkSync(nodeFs.readlinkSync(from), to);
+    return;
+  }
+  if (!top.isDirectory()) {
     fs.mkdirSync(dirname(to), { recursive: true });
     linkFile(from, to, fs);
     return;
@@ -27,7 +73,8 @@ function linkFile(from: string, to: string, fs: FileSystemOps): void {
   } catch (err) {
     // a file system without hard links (or at the limit of links of a file)
     if (!['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK', 'EOPNOTSUPP'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
-    nodeFs.copyFileSync(from, to);
+    // only a regular file is copied: copying a FIFO or a device would read it (the entry is dropped instead)
+    if (nodeFs.lstatSync(from).isFile()) nodeFs.copyFileSync(from, to);
   }
 }
 
@@ -68,7 +115,14 @@ export function listFiles(base: string, sub: string, kept: readonly string[]): s
       } else out.push(child);
     }
   };
-  if (nodeFs.existsSync(join(base, sub)) && !nodeFs.statSync(join(base, sub)).isDirectory()) return [sub];
+  // lstat: a link named `sub` is an entry of its own, never the folder it points to
+  let top: nodeFs.Stats | undefined;
+  try {
+    top = nodeFs.lstatSync(join(base, sub));
+  } catch (err) {
+    if (!isMissing(err)) throw err;
+  }
+  if (top && !top.isDirectory()) return [sub];
   walk(sub);
   return out;
 }

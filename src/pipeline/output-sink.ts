@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
 import { COMPILER } from '../compiler-version';
@@ -47,6 +47,11 @@ export interface EmitResult {
    * unchanged), so only `synth --rebuild` repairs it
    */
   readonly keptStale: boolean;
+  /**
+   * entries of the output that were not regular files (links, FIFOs, devices: the pull request's),
+   * as `path (what it is)`: never read or followed; a synth replaced or removed them
+   */
+  readonly irregular: readonly string[];
 }
 
 /**
@@ -245,6 +250,7 @@ export function outputSink(options: EmitOptions): OutputSink {
         removed: tx.removedFiles,
         stale,
         keptStale: stale.some((s) => kept(s.slice(0, s.lastIndexOf(' (')))),
+        irregular: tx.irregular,
       };
     },
     abort: (err) => {
@@ -265,6 +271,9 @@ export interface OutputSink extends Sink<EmitResult | undefined> {
 
 function outputDirectoryProblem(out: string, action: string): Diagnostic | undefined {
   try {
+    // a committed `dist` that is a link (to the runner's home, to /) would have the output written or read there (#48 item 2)
+    if (lstatSync(out).isSymbolicLink())
+      return fileSystemDiagnostic(out, action, 'it is a symbolic link', '--out names a folder of its own, not a link to one: replace the link by a folder');
     if (!statSync(out).isDirectory()) return fileSystemDiagnostic(out, action, 'not a directory', '--out names the directory that holds the bundles');
   } catch (err) {
     if (errnoCode(err) !== 'ENOENT') return fileSystemDiagnostic(out, action, err);

@@ -40,7 +40,13 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
     add(
       'rollout',
       `Antrea ${from} → ${to}${upgrade.refused ? ` (not supported: ${upgrade.refused})` : ''}`,
-      upgrade.refused ? undefined : upgrade.risks.map((r) => `risk: ${r}`),
+      upgrade.refused
+        ? undefined
+        : [
+            // without upgradeFrom, the checklist's first item says to set it
+            ...(after.spec.antrea.upgradeFrom === from ? [`the steps and their commands: dist/${cs}/README.md, section "Upgrading from ${from}"`] : []),
+            ...upgrade.risks.map((r) => `risk: ${r}`),
+          ],
     );
   }
 

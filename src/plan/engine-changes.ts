@@ -54,9 +54,7 @@ export function engineChange(cs: string, before: ClusterSet, after: ClusterSet):
       .map((m) => ENGINES[m.engine].handOver.removalStep)
       .join('');
   const steps = [
-    coming.length > 0
-      ? `before merging, prepare ${names(coming)} as the ClusterSet's README says once merged ("${coming.map((m) => m.section).join('", "')}": destinations or kubeconfig Secrets, the source)`
-      : 'before merging, decide who applies the bundles from now on: by hand, layer by layer (the README\'s "Order")',
+    `before merging, ${prepareStep(coming, "the ClusterSet's README")}`,
     ...(first.length > 0
       ? [
           `after merging and before anything else, remove the objects of ${names(first)} for ${cs} that the new engine's objects would take over and delete, with the checklist's commands${removalSteps(first)}: what they applied stays`,
@@ -79,6 +77,12 @@ export function engineChange(cs: string, before: ClusterSet, after: ClusterSet):
   };
 }
 
+/** What is done before merging a change of delivery engine, in the plan's steps and in the checklist. */
+const prepareStep = (coming: readonly DeliveryMode[], readme: string) =>
+  coming.length > 0
+    ? `prepare ${names(coming)} as ${readme} says once merged ("${coming.map((m) => m.section).join('", "')}": destinations or kubeconfig Secrets, the source)`
+    : 'decide who applies the bundles from now on: by hand, layer by layer (the README\'s "Order")';
+
 /** The checklist's items for a change of delivery engine: the new engine set up, then the old one's objects removed. */
 export function engineHandOverItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {
   const { leaving, coming } = engineMoves(before, after);
@@ -91,7 +95,9 @@ export function engineHandOverItems(before: ClusterSet, after: ClusterSet): Chec
     text,
     ...(commands && { commands }),
   });
+  const prepare = prepareStep(coming, code(`dist/${cs}/README.md`));
   return [
+    { clusterSet: cs, when: 'before merging', text: `${prepare[0]!.toUpperCase()}${prepare.slice(1)}.` },
     // a removal the new engine's objects would turn destructive comes before them
     ...removals.filter((r) => r.first).map(item),
     ...coming.map((m) =>

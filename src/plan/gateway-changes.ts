@@ -41,15 +41,7 @@ export function gatewayChange(
       ],
       here,
     );
-  if (stay.length > 0)
-    add(
-      'disruptive',
-      `Gateway ${stay.map(label).join(', ')} leaves the definition of ${id} but stays annotated`,
-      [
-        'its Node object is guarded and never pruned, so the annotation stays and Antrea keeps it as the active Gateway while it is Ready; retire it first (gateway-removed)',
-      ],
-      here,
-    );
+  // a Gateway dropped without `retired` is refused by gateway-removed, whose line in the plan says it all
   if (added.length > 0 && retired.length === 0 && stay.length === 0) {
     if (before.length === 0)
       add(

@@ -74,7 +74,8 @@ function changeMarks(plan: Plan, cs: string, base: ClusterSet | undefined, head:
     for (const key of new Set([...after, ...before])) {
       const state = !before.has(key) ? 'added' : !after.has(key) ? 'removed' : 'changed';
       let impact = impacts[kind].get(key);
-      if (kind === 'clusters' && whole) impact = worse(impact, whole);
+      // a change of the whole ClusterSet concerns every cluster, but restarts no Pods in one that joins
+      if (kind === 'clusters' && whole && !(whole === 'rollout' && state === 'added')) impact = worse(impact, whole);
       // a part that comes or goes with no change naming it still shows
       if (impact === undefined && state !== 'changed') impact = whole ?? 'safe';
       if (impact !== undefined) out.set(key, { cls: impact, state });

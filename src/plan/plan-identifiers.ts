@@ -28,7 +28,7 @@ export function planIdentifiers(plan: Plan): ReadonlyMap<string, ReadonlySet<str
 
 function definitionIdentifiers(d: ClusterSet, add: (...values: (string | undefined)[]) => void): void {
   const { leader, antrea, services, tiers, policies } = d.spec;
-  add(leader.clusterID, leader.namespace, leader.server, antrea.version, antrea.upgradeFrom);
+  add(leader.clusterID, leader.namespace, leader.server, antrea.version, antrea.upgradeFrom, `dist/${d.metadata.name}/README.md`);
   for (const c of effectiveClusters(d)) {
     add(c.clusterID, c.cluster.namespace, c.tokenSecretName, c.cluster.serviceCIDR, ...c.cluster.podCIDRs);
     for (const g of c.cluster.gateways) add(g.node);

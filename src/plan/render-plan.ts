@@ -120,6 +120,11 @@ function renderMarkdown(plan: Plan, header: PlanHeader): string {
     const t = tally(plan.changes.filter((c) => c.clusterSet === cs));
     table.push(`| ${escapeMarkdown(cs)} | ${impacts.map((i) => (t[i] ? `${bold(i) ? '**' : ''}${t[i]}${bold(i) ? '**' : ''}` : '0')).join(' | ')} |`);
   }
+  // the checklists are folded with their ClusterSets: what must happen before the merge shows here
+  for (const cs of sets) {
+    const before = (plan.checklist ?? []).filter((i) => i.clusterSet === cs && i.when === 'before merging').length;
+    if (before > 0) table.push('', `**${plural(before, 'step')} before merging** in the checklist of ${code(cs)}`);
+  }
   const identifiers = planIdentifiers(plan);
   const section = (cs: string, compact: boolean, diagram = ''): string => {
     const changes = plan.changes.filter((c) => c.clusterSet === cs);

@@ -53,7 +53,7 @@ describe('version, help and usage errors', () => {
       argv: ['help', 'nope'],
       code: 2,
       stderr:
-        'clusterset: unknown command "nope" (the commands are validate, synth, plan, import, status, schema, init, help)\nrun `clusterset help` for usage\n',
+        'clusterset: unknown command "nope" (the commands are validate, synth, plan, drift, import, status, schema, init, help)\nrun `clusterset help` for usage\n',
     },
     { argv: ['validat'], code: 2, stderr: /^clusterset: unknown command "validat": did you mean "validate"\?/ },
     { argv: ['frobnicate'], code: 2, stderr: /^clusterset: unknown command "frobnicate"/ },

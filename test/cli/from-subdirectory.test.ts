@@ -33,6 +33,9 @@ beforeAll(async () => {
   git('commit', '-qam', 'move the Gateway of member2');
   sub = join(repo, 'docs', 'notes');
   mkdirSync(sub, { recursive: true });
+  // status --from checks the ClusterSets of the clusters saved: one cluster of each, with no objects
+  mkdirSync(join(repo, 'saved'));
+  for (const id of ['demo-cluster-leader', 'test-cluster-north']) writeFileSync(join(repo, 'saved', `${id}.yaml`), 'apiVersion: v1\nkind: List\nitems: []\n');
 });
 afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
@@ -42,8 +45,8 @@ const READS_DEFINITIONS: readonly { command: string; args: readonly string[]; co
   { command: 'synth', args: ['--check'], code: 1, stdout: /^$/ }, // no dist/ yet: stale, named below
   { command: 'plan', args: ['--base', 'HEAD~1'], code: 0, stdout: /\[disruptive\] Gateway of demo-cluster-member2 moves from cl2-node1 to cl2-node2/ },
   { command: 'plan', args: ['--live', GUIDE], code: 0, stdout: /3 changes: 0 destructive, 0 disruptive, 3 rollout/ },
-  // no saved objects: every check fails, but on the clusters of both definitions
-  { command: 'status', args: ['--from', 'saved'], code: 1, stdout: /demo-clusterset {2}demo-cluster-leader[^]*test-clusterset {2}test-cluster-north/ },
+  // no objects saved: every check fails, but on the clusters of both definitions
+  { command: 'status', args: ['--from', '../../saved'], code: 1, stdout: /demo-clusterset {2}demo-cluster-leader[^]*test-clusterset {2}test-cluster-north/ },
 ];
 /** Commands that read no definition: nothing to find. */
 const READS_NO_DEFINITION = ['import', 'schema', 'init', 'help'];

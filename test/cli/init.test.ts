@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -20,7 +20,15 @@ async function run(...argv: string[]) {
   return { code, stdout, stderr };
 }
 
-const SCAFFOLD = ['.github/workflows/clusterset.yml', '.gitignore', 'cdk8s.yaml', 'clustersets/prod.yaml', 'package.json'];
+const SCAFFOLD = [
+  '.gitattributes',
+  '.github/workflows/clusterset-drift.yml',
+  '.github/workflows/clusterset.yml',
+  '.gitignore',
+  'cdk8s.yaml',
+  'clustersets/prod.yaml',
+  'package.json',
+];
 const files = (dir: string) =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
@@ -78,6 +86,16 @@ describe('clusterset init', () => {
     expect(runs.join('\n')).not.toContain('npm test');
   });
 
+  test('git marks dist/ as generated (collapsed in pull-request diffs), and nothing else', async () => {
+    const dir = join(tmp, 'attributes');
+    await run('init', '--quiet', dir);
+    expect(spawnSync('git', ['init', '-q'], { cwd: dir }).status).toBe(0);
+    const generated = (path: string) => spawnSync('git', ['check-attr', 'linguist-generated', '--', path], { cwd: dir, encoding: 'utf8' }).stdout.trim();
+    expect(generated('dist/prod/east/1-antrea/kustomization.yaml')).toBe('dist/prod/east/1-antrea/kustomization.yaml: linguist-generated: true');
+    expect(generated('dist/README.md')).toMatch(/: true$/);
+    for (const path of ['clustersets/prod.yaml', 'package.json', 'clustersets/dist/x.yaml']) expect(generated(path)).toMatch(/: unspecified$/);
+  });
+
   test('git add -A after a synth stages dist/ and nothing synth keeps beside it (#43)', async () => {
     const dir = join(tmp, 'ignored');
     await run('init', '--quiet', dir);
@@ -100,11 +118,14 @@ describe('clusterset init', () => {
     const npmInit = { name: 'existing', version: '1.0.0', main: 'index.js', scripts: { test: 'echo "Error: no test specified" && exit 1' }, license: 'ISC' };
     writeFileSync(join(dir, 'package.json'), JSON.stringify(npmInit, null, 2));
     writeFileSync(join(dir, 'clustersets/prod.yaml'), 'mine\n');
+    writeFileSync(join(dir, '.gitattributes'), '*.png binary\n');
     const r = await run('init', dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`updated ${join(dir, 'package.json')}`);
     expect(r.stdout).toContain(`kept ${join(dir, 'clustersets/prod.yaml')} (it exists)`);
     expect(readFileSync(join(dir, 'clustersets/prod.yaml'), 'utf8')).toBe('mine\n');
+    expect(r.stdout).toContain(`kept ${join(dir, '.gitattributes')} (it exists)`);
+    expect(readFileSync(join(dir, '.gitattributes'), 'utf8')).toBe('*.png binary\n');
     const pkg = readPackageJson(join(dir, 'package.json'));
     expect(pkg).toMatchObject({
       ...npmInit,
@@ -163,33 +184,86 @@ describe('the shipped workflow runs its plan step as it says (stubbed npx and gh
     await run('init', '--quiet', dir);
     const workflow = parse(readFileSync(join(dir, '.github/workflows/clusterset.yml'), 'utf8')) as {
       on: { pull_request: { types: string[] } };
-      jobs: { check: { steps: { run?: string }[] } };
+      jobs: { check: { steps: { run?: string; env?: Record<string, string> }[] } };
     };
-    return { workflow, script: workflow.jobs.check.steps.find((s) => s.run?.includes('clusterset plan'))!.run! };
+    return { workflow, step: workflow.jobs.check.steps.find((s) => s.run?.includes('clusterset plan'))! };
   };
 
-  /** Runs the step with `plan` exiting `status`, existing comments `comments`, and the pull request's labels. */
-  async function step(status: number, comments: { id: number; body: string }[], labels: string[]) {
-    const { script } = await workflowRun();
+  /** The pull request's side of GitHub's `github` context, as the runner resolves `${{ }}` from it. */
+  interface PullRequest {
+    /** `owner/name` of the head repository: another one for a fork */
+    headRepo?: string;
+    /** who triggered the run: `dependabot[bot]` for Dependabot's pull requests */
+    actor?: string;
+    labels?: string[];
+  }
+
+  /** `${{ path }}` and `${{ toJSON(path) }}` in a step's env, resolved from the context (`a.*.b` maps an array). */
+  function resolveEnv(env: Record<string, string>, github: unknown): Record<string, string> {
+    const lookup = (path: string): unknown =>
+      path.split('.').reduce<unknown>(
+        (value, key, i, keys) => {
+          if (key !== '*') return keys[i - 1] === '*' ? value : (value as Record<string, unknown> | undefined)?.[key];
+          return (value as Record<string, unknown>[]).map((item) => item[keys[i + 1]!]);
+        },
+        { github },
+      );
+    return Object.fromEntries(
+      Object.entries(env).map(([name, value]) => [
+        name,
+        value.replace(/\$\{\{\s*(toJSON\()?([\w.*]+)\)?\s*\}\}/g, (_, json: string | undefined, path: string) => {
+          const v = lookup(path);
+          return json ? JSON.stringify(v) : typeof v === 'string' || typeof v === 'number' ? String(v) : '';
+        }),
+      ]),
+    );
+  }
+
+  /**
+   * Runs the step with `plan` exiting `status` and existing comments `comments`. gh reads; its
+   * writes answer 403 where `token` is `read-only`, as GitHub answers a fork's or Dependabot's token.
+   */
+  async function step(
+    status: number,
+    comments: { id: number; body: string; user?: { login: string } }[],
+    labels: string[],
+    pr: PullRequest & { token?: 'read-only' } = {},
+  ) {
+    const { step: planStep } = await workflowRun();
     const bin = mkdtempSync(join(tmp, 'bin-'));
     const log = join(bin, 'calls.log');
+    const summary = join(bin, 'summary.md');
     // npx clusterset plan … --format markdown prints the marker line as the real plan does
     writeFileSync(
       join(bin, 'npx'),
       `#!/bin/bash\necho "npx $*" >> ${log}\ncase "$*" in *"--format markdown"*) printf '%s\\n' '${PLAN_MARKER}' '### clusterset plan';; esac\ncase "$*" in *"clusterset plan"*) exit ${status};; esac\nexit 0\n`,
       { mode: 0o755 },
     );
+    const mine = comments.map((c) => ({ user: { login: 'github-actions[bot]' }, ...c }));
+    const refuse = pr.token === 'read-only' ? `echo 'gh: Resource not accessible by integration (HTTP 403)' >&2; exit 1` : ':';
     writeFileSync(
       join(bin, 'gh'),
-      `#!/bin/bash\necho "gh $*" >> ${log}\nif [ "$1 $2" = "api repos/o/r/issues/7/comments" ]; then printf '%s' '${JSON.stringify(comments)}' | jq -r "\${@: -1}"; fi\n`,
+      `#!/bin/bash\necho "gh $*" >> ${log}\nif [ "$1 $2" = "api repos/o/r/issues/7/comments" ]; then printf '%s' '${JSON.stringify(mine)}' | jq -r "\${@: -1}"; exit; fi\n${refuse}\n`,
       { mode: 0o755 },
     );
-    const r = spawnSync('bash', ['-e', '-c', script], {
+    const github = {
+      token: 'ghs_stand-in',
+      base_ref: 'main',
+      event: { pull_request: { number: 7, head: { repo: { full_name: pr.headRepo ?? 'o/r' } }, labels: labels.map((name) => ({ name })) } },
+    };
+    const r = spawnSync('bash', ['-e', '-c', planStep.run!], {
       cwd: bin,
       encoding: 'utf8',
-      env: { PATH: `${bin}:${process.env.PATH}`, PR: '7', BASE: 'origin/main', GITHUB_REPOSITORY: 'o/r', LABELS: JSON.stringify(labels) },
+      env: {
+        ...resolveEnv(planStep.env ?? {}, github),
+        PATH: `${bin}:${process.env.PATH}`,
+        GITHUB_REPOSITORY: 'o/r',
+        GITHUB_ACTOR: pr.actor ?? 'someone',
+        GITHUB_STEP_SUMMARY: summary,
+      },
     });
-    return { status: r.status, stdout: r.stdout, calls: readFileSync(log, 'utf8') };
+    const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr, calls: read(log), summary: read(summary) };
   }
 
   test('annotations first; the comment with the marker is updated, not added again', async () => {
@@ -207,9 +281,41 @@ describe('the shipped workflow runs its plan step as it says (stubbed npx and gh
     expect(r.calls).not.toContain('gh pr comment');
   });
 
+  test("a person's comment that starts with the marker is not the plan's: a new one is added", async () => {
+    const r = await step(0, [{ id: 42, body: `${PLAN_MARKER}\nquoted`, user: { login: 'someone' } }], []);
+    expect(r.calls).not.toContain('PATCH');
+    expect(r.calls).toContain('gh pr comment 7 --body-file plan.md');
+  });
+
   test('no comment yet: one is added', async () => {
     const r = await step(0, [{ id: 1, body: 'hello' }], []);
     expect(r.calls).toContain('gh pr comment 7 --body-file plan.md');
+  });
+
+  test('the plan is in the run summary on every pull request', async () => {
+    for (const pr of [{}, { headRepo: 'fork/r', token: 'read-only' as const }]) expect((await step(0, [], [], pr)).summary).toContain('### clusterset plan');
+  });
+
+  test.each([
+    { name: 'a fork', pr: { headRepo: 'fork/r' } },
+    { name: 'a deleted fork (no head repository)', pr: { headRepo: '' } },
+    { name: 'Dependabot', pr: { actor: 'dependabot[bot]' } },
+  ])('a pull request from $name gets a read-only token: no comment is tried, a notice says where the plan is', async ({ pr }) => {
+    const r = await step(0, [], [], { ...pr, token: 'read-only' });
+    expect(r.status).toBe(0);
+    expect(r.calls).not.toMatch(/^gh /m);
+    expect(r.stdout).toMatch(/^::notice title=clusterset plan::.*summary/m);
+  });
+
+  test.each([
+    { name: 'an existing comment', comments: [{ id: 42, body: `${PLAN_MARKER}\nold plan` }] },
+    { name: 'no comment yet', comments: [] },
+  ])('a token that answers 403 with $name: a warning, and a safe plan stays green', async ({ comments }) => {
+    const r = await step(0, comments, [], { token: 'read-only' });
+    expect(r.calls).toMatch(/PATCH|pr comment/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^::warning title=clusterset plan::.*summary/m);
+    expect(r.summary).toContain('### clusterset plan');
   });
 
   test('a destructive plan fails the check unless the label accepts it', async () => {
@@ -219,6 +325,9 @@ describe('the shipped workflow runs its plan step as it says (stubbed npx and gh
     const accepted = await step(3, [], [DESTRUCTIVE_LABEL]);
     expect(accepted.status).toBe(0);
     expect((await step(1, [], [DESTRUCTIVE_LABEL])).status).toBe(1);
+    // a read-only token changes nothing in that
+    expect((await step(3, [], ['docs'], { headRepo: 'fork/r', token: 'read-only' })).status).toBe(3);
+    expect((await step(3, [], [DESTRUCTIVE_LABEL], { headRepo: 'fork/r', token: 'read-only' })).status).toBe(0);
   });
 
   test('labels re-run the check', async () => {

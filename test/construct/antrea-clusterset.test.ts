@@ -116,6 +116,24 @@ describe('the rules across definitions run over the ClusterSets of an app, at ap
     expect(validate.diagnostics.some((d) => d.code === 'cluster-in-two-definitions')).toBe(true);
   });
 
+  // a user may catch a construct's error and go on; the failed one must leave nothing behind (#49 item 9)
+  test.each(['first', 'last'])('a ClusterSet that failed to construct, %s in the app, leaves the others checked and synthesizable', (where) => {
+    const app = new App({ outdir: join(tmp, `out-failed-${where}`) });
+    const failed = () =>
+      expect(constructError(() => new AntreaClusterSet(app, 'broken', { definition: { file: file('broken', OVERLAP(demo)) } }))).toBeDefined();
+    if (where === 'first') failed();
+    new AntreaClusterSet(app, 'a', { definition: { file: file('kept-a', demo) } });
+    new AntreaClusterSet(app, 'b', { definition: { file: file('kept-b', other(demo)) } });
+    if (where === 'last') failed();
+    expect(app.node.tryFindChild('broken')).toBeUndefined();
+    expect(() => app.synth()).toThrow(/cluster-in-two-definitions/);
+    // and the id is free again: the fixed definition constructs under it
+    const alone = new App({ outdir: join(tmp, `out-retry-${where}`) });
+    expect(constructError(() => new AntreaClusterSet(alone, 'x', { definition: { file: file('broken', OVERLAP(demo)) } }))).toBeDefined();
+    new AntreaClusterSet(alone, 'x', { definition: { file: file('kept-a', demo) } });
+    expect(() => alone.synth()).not.toThrow();
+  });
+
   test('one ClusterSet name twice in an app: output-collision', () => {
     const app = new App({ outdir: join(tmp, 'out-twice') });
     new AntreaClusterSet(app, 'a', { definition: { file: file('twice-a', demo) } });

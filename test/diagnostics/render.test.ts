@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { renderGithub, renderJson, renderText } from '../../src/diagnostics/render';
+import { workflowCommands } from '../helpers/ci-log';
 
 const text = 'spec:\n  clusters:\n    - clusterID: east\n      podCIDRs: [10.244.16.0/20]\n    - clusterID: west\n      podCIDRs: [10.244.16.0/20]\n';
 const overlap: Diagnostic = {
@@ -141,5 +142,32 @@ describe('a secret in a code frame', () => {
     const text = renderText([{ ...finding(3, 11, 0), endLine: undefined, endColumn: undefined }], new Map([['clustersets/demo.yaml', source]]));
     expect(text).not.toContain(slack);
     expect(text).toContain('3 |   # slack ****');
+  });
+});
+
+// #49 item 14: a property (`file=`, `title=`) holding `,` or `:`, as the Actions runner reads it
+// (ActionCommand.TryParseV2: the command info ends at the first `::`; properties split at `,`,
+// each at its first `=`; then UnescapeProperty). Judged by the runner model, not by our escaping.
+describe('github: properties holding , or :', () => {
+  test.each([
+    { file: 'clustersets/a,b.yaml', title: 'pod-cidr-overlap' },
+    { file: 'clustersets/a,line=99,title=forged.yaml', title: 'pod-cidr-overlap' },
+    { file: 'clustersets/a::b.yaml', title: 'pod-cidr-overlap' },
+    { file: 'clustersets/a:b.yaml', title: 'pod-cidr-overlap' },
+    { file: 'c:/clustersets/a.yaml', title: 'pod-cidr-overlap' },
+    { file: 'clustersets/demo.yaml', title: 'a,b' },
+    { file: 'clustersets/demo.yaml', title: 'a,file=forged.yaml' },
+    { file: 'clustersets/demo.yaml', title: 'ends with a colon:' },
+    { file: 'clustersets/demo.yaml', title: 'x::y' },
+    { file: 'clustersets/x,:y::z,', title: ',:' },
+  ])('file=$file title=$title reach the runner as they are', ({ file, title }) => {
+    const d = { ...overlap, file, code: title as Diagnostic['code'] };
+    const commands = workflowCommands(renderGithub([d]));
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatchObject({
+      command: 'error',
+      properties: { file, title, line: '6', col: '18' },
+      data: `${overlap.message}\n${overlap.hint}`,
+    });
   });
 });

@@ -151,6 +151,28 @@ describe('the change drawn in the plan', () => {
     expect(classOf(changed, 'disruptive')).toEqual(expect.arrayContaining([nodeOf(changed, 'changed#58; cluster-2')]));
   });
 
+  // a change of the whole ClusterSet (an upgrade) restarts the Pods that run; a joining member has none yet (#49 item 11)
+  test('a member joining in an upgrade is safe and drawn so, with safe in the legend', () => {
+    const base = example('demo-clusterset') as unknown as { spec: { antrea: { version: string }; clusters: Record<string, unknown>[] } };
+    base.spec.antrea.version = 'v2.6.3';
+    const head = structuredClone(base);
+    head.spec.antrea.version = 'v2.7.0';
+    head.spec.clusters.push({
+      clusterID: 'demo-cluster-member4',
+      podCIDRs: ['10.244.48.0/20'],
+      serviceCIDR: '10.96.48.0/20',
+      gateways: [{ node: 'cl4-node1' }],
+    });
+    const plan = planBetween(define(base), define(head));
+    expect(plan.changes.map((c) => `${c.impact} ${c.text}`)).toContain('safe member demo-cluster-member4 joins');
+    const text = mermaidBlocks(planDiagram(plan, 'demo-clusterset', MERMAID_MAX_TEXT))[0]!;
+    const joining = nodeOf(text, 'added#58; demo-cluster-member4')!;
+    expect(classOf(text, 'safe')).toContain(joining);
+    expect(classOf(text, 'rollout')).not.toContain(joining);
+    expect(classOf(text, 'rollout')).toContain(nodeOf(text, 'demo-cluster-member2'));
+    expect(text).toMatch(/^    k\d+\["safe"\]$/m);
+  });
+
   test('a large fleet shows only the touched part', () => {
     const base = fleetOf(1000);
     const head = structuredClone(base);

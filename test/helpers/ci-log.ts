@@ -18,6 +18,13 @@ const unescapeData = (s: string) => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n'
 const unescapeProperty = (s: string) => unescapeData(s).replace(/%3A/g, ':').replace(/%2C/g, ',');
 
 /**
+ * What .NET's `String.TrimStart()` trims (`Char.IsWhiteSpace`: the Unicode categories Zs, Zl, Zp,
+ * U+0009–U+000D and U+0085), which the runner applies before it looks for `::`. Not JavaScript's
+ * `trimStart()`, which also trims U+FEFF and keeps U+0085.
+ */
+const DOTNET_WHITE_SPACE = /^[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+/;
+
+/**
  * Every line the runner would take for a workflow command, whatever its name (stricter than the
  * runner, which acts only on registered names): `TryParseV2` (`::name props::data` once leading
  * white space is trimmed) and then `TryParse` (`##[name props]data` anywhere in the line).
@@ -25,7 +32,7 @@ const unescapeProperty = (s: string) => unescapeData(s).replace(/%3A/g, ':').rep
 export function workflowCommands(text: string): WorkflowCommand[] {
   const found: WorkflowCommand[] = [];
   for (const line of runnerLines(text)) {
-    const trimmed = line.trimStart();
+    const trimmed = line.replace(DOTNET_WHITE_SPACE, '');
     const end = trimmed.startsWith('::') ? trimmed.indexOf('::', 2) : -1;
     if (end >= 0) {
       const info = trimmed.slice(2, end);

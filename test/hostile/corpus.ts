@@ -21,6 +21,9 @@ export const CORPUS: readonly (readonly [string, string])[] = [
   ['::add-mask', '\n::add-mask::hidden'],
   ['CR then ::stop-commands', 'x\r::stop-commands::token'],
   ['##[ anywhere', 'a ##[error]forged'],
+  // the runner trims every Unicode white space before `::` (.NET TrimStart), not only spaces and tabs
+  ['no-break space then ::error', '\u00a0::error::forged'],
+  ['newline, ideographic space, ::add-mask', 'x\n\u3000::add-mask::hidden'],
   ['Markdown link', '[docs](javascript:alert(1))'],
   ['Markdown HTML', '<img src=x onerror=alert(1)>'],
   ['Markdown table and code', '| a | `b` ```'],

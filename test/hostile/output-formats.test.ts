@@ -13,6 +13,7 @@ import { parse, parseAllDocuments, stringify } from 'yaml';
 import { releaseFor } from '../../src/antrea/releases';
 import { main } from '../../src/cli';
 import { compile } from '../../src/compile';
+import { DRIFT_FORMATS } from '../../src/live/render-drift';
 import { ClusterSetSchema, type ClusterSet } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import { planChanges } from '../../src/plan/plan-changes';
@@ -239,7 +240,7 @@ function expectNoMoreElements(hostile: string, benign: string): void {
   for (const [tag, n] of h) expect(n, `<${tag}>`).toBeLessThanOrEqual(b.get(tag) ?? 0);
 }
 
-// import, plan --live and status read cluster dumps, which a pull request may carry too
+// import, plan --live, drift and status read cluster dumps, which a pull request may carry too
 const GUIDE = 'test/fixtures/live/user-guide';
 
 /** The user guide's dumps with a payload in the leader address the members run (after credentials) and in a member's condition. */
@@ -262,9 +263,13 @@ function hostileDumps(payload: string): string {
   return dir;
 }
 
-describe('import, plan --live and status', () => {
+const DRIFT_PAYLOADS = new Set(['a newline', 'ESC: clear the screen', 'bidi override', '::error', 'Markdown link', 'Markdown table and code']);
+
+describe('import, plan --live, drift and status', () => {
   const definition = join(tmp, 'imported', 'test-clusterset.yaml');
-  it.each(CORPUS)('%s: neutralised in every format; credentials in the leader URL never printed, and said so', async (_, payload) => {
+  /** drift's Markdown for dumps with a plain value in the same places: the elements a report has */
+  let plainDrift: string | undefined;
+  it.each(CORPUS)('%s: neutralised in every format; credentials in the leader URL never printed, and said so', async (name, payload) => {
     if (!readdirSync(tmp).includes('imported')) {
       mkdirSync(join(tmp, 'imported'));
       const r = await run(['import', GUIDE, '--token-source', 'manual', '--out', definition]);
@@ -282,6 +287,17 @@ describe('import, plan --live and status', () => {
       expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
       expect(r.stdout + r.stderr).not.toContain('s3cr3t');
       expect(r.stdout + r.stderr).toMatch(/credentials/);
+    }
+    // drift prints what plan --live reads, by the same escapes: a payload of each kind (a newline, a
+    // terminal sequence, bidi, a workflow command, Markdown) is enough, at a compile a format
+    for (const format of DRIFT_PAYLOADS.has(name) ? DRIFT_FORMATS : []) {
+      const r = await run(['drift', '--live', dumps, definition, '--format', format]);
+      // the leader address the members run differs from the definition's: drift, exit 4
+      expect(r.code).toBe(4);
+      expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
+      expect(r.stdout + r.stderr).not.toContain('s3cr3t');
+      if (format === 'markdown')
+        expectNoMoreElements(r.stdout, (plainDrift ??= (await run(['drift', '--live', hostileDumps('plain'), definition, '--format', format])).stdout));
     }
     for (const format of ['text', 'json']) {
       const r = await run(['status', '--from', dumps, definition, '--format', format]);

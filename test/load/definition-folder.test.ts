@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -29,4 +29,18 @@ test('a regular file larger than the limit is refused before it is read; one wit
   writeFileSync(file, 'x'.repeat(2048));
   expect(readSourceFile(file, 1024)).toMatchObject({ ok: false, reason: 'it is larger than 1024 bytes' });
   expect(readSourceFile(file, 4096)).toMatchObject({ ok: true, text: 'x'.repeat(2048) });
+});
+
+test('a hard link in the folder (a second name of a file outside it, #48 item 7) is refused unread; a copy is read', () => {
+  mkdirSync(join(tmp, 'outside'));
+  mkdirSync(join(tmp, 'clustersets'));
+  writeFileSync(join(tmp, 'outside', 'key.yaml'), 'token: secret\n');
+  linkSync(join(tmp, 'outside', 'key.yaml'), join(tmp, 'clustersets', 'hard.yaml'));
+  expect(readSourceFile(join(tmp, 'clustersets', 'hard.yaml'), 4096)).toMatchObject({
+    ok: false,
+    reason: expect.stringMatching(/hard link/) as unknown,
+    hint: expect.stringMatching(/copy/) as unknown,
+  });
+  writeFileSync(join(tmp, 'clustersets', 'copy.yaml'), 'token: secret\n');
+  expect(readSourceFile(join(tmp, 'clustersets', 'copy.yaml'), 4096)).toMatchObject({ ok: true });
 });

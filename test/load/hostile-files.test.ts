@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,21 @@ const CORPUS: readonly {
   { name: 'self.yaml', make: (p) => symlinkSync('.', p), code: 'file-system', line: 1, message: /directory/ },
   { name: 'folder.yaml', make: (p) => mkdirSync(p), code: 'file-system', line: 1, message: /directory/ },
   { name: 'dangling.yaml', make: (p) => symlinkSync('missing.yaml', p), code: 'file-system', line: 1, message: /no such file/ },
+  // #48 item 7: a hard link is a regular file whose real path is inside, and another file's text
+  { name: 'hard.yaml', make: (p) => linkSync(join(outside, 'secret.yaml'), p), code: 'file-system', line: 1, message: /hard link/ },
+  {
+    name: 'hard-import.ts',
+    make: (p) => {
+      linkSync(join(outside, 'secret.json'), join(dir, 'hard.json'));
+      writeFileSync(
+        p,
+        `// hard.json is a second name of a file outside the repository\nimport secret from './hard.json';\nthrow new Error(JSON.stringify(secret));\n`,
+      );
+    },
+    code: 'typescript-evaluation',
+    line: 2,
+    message: /hard link/,
+  },
   // a TypeScript definition that imports through a link out of the folder, statically or by a computed path
   {
     name: 'proc-import.ts',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { loadYaml, YAML_LIMITS } from '../../src/load/load-yaml';
@@ -40,6 +41,16 @@ describe('loadYaml refuses broken or hostile input with a positioned diagnostic'
       name: 'tab indentation',
       text: 'spec:\n  leader:\n\tclusterID: a\n',
       expected: [{ code: 'yaml-syntax', line: 3, column: 1 }],
+    },
+    {
+      // the misread block moves later keys into a mapping that has them already: the tab is the
+      // mistake, so no "map keys must be unique" comes with it (#49 item 12)
+      name: 'tab indentation in a list item: the tab and its line, no duplicate key after it',
+      text: readFileSync('clustersets/test-clusterset.yaml', 'utf8').replace('      serviceCIDR: 10.112.0.0/16', '\tserviceCIDR: 10.112.0.0/16'),
+      expected: [
+        { code: 'yaml-syntax', line: 24, column: 1 },
+        { code: 'yaml-syntax', line: 24, column: 2 },
+      ],
     },
     {
       name: 'two documents in one file',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { startSandbox } from '../../src/load/evaluate-typescript';
 
-// The sandbox's second wall (#37 item 2): had definition code got past the vm context, it would be
+// The sandbox's second wall (#37 item 2): had definition code got past the engine (QuickJS, #48), it would be
 // in the sandbox's process, started as startSandbox starts it. A probe script runs there in place
 // of evaluate-definition.cjs and tries what such code would: read a file beside it, write one,
 // start a process or a worker, read the environment. The permission model must refuse each on the

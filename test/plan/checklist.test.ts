@@ -181,6 +181,69 @@ describe('what the checklist says, and leaves out', () => {
     expect(copy.commands!.join('\n')).toContain('kubectl --context demo-cluster-member4 apply --server-side');
   });
 
+  // Argo CD's built-in destination is the cluster Argo CD runs in: registered already, by name or server (#49 item 10)
+  it.each([{ name: 'in-cluster' }, { server: 'https://kubernetes.default.svc/' }])(
+    "a member joining at Argo CD's own cluster (%o) registers nothing",
+    async (argocd) => {
+      const plan = await planOf(
+        ...edit('demo-clusterset', (d) =>
+          d.spec.clusters.push({
+            clusterID: 'demo-cluster-member4',
+            podCIDRs: ['10.244.48.0/20'],
+            serviceCIDR: '10.96.48.0/20',
+            gateways: [{ node: 'cl4-node1' }],
+            delivery: { argocd },
+          }),
+        ),
+      );
+      const text = plan.checklist!.map((i) => [i.text, ...(i.commands ?? [])].join('\n')).join('\n');
+      expect(text).toContain('demo-cluster-member4');
+      expect(text).not.toContain('argocd cluster add');
+      expect(text).not.toMatch(/Register `demo-cluster-member4`/);
+    },
+  );
+
+  // what the plan's steps say to do before merging is a before-merging task, too (#49 item 11)
+  it.each([
+    ['nobody (manual)', undefined],
+    ['one Flux per cluster', { sourceRef: { kind: 'GitRepository' as const, name: 'fleet', namespace: 'flux-system' } }],
+  ])('an engine switch from Argo CD to %s keeps the before-merging step in the checklist', async (_, flux) => {
+    const plan = await planOf(
+      ...edit('demo-clusterset', (d) => {
+        delete d.spec.delivery!.argocd;
+        for (const c of d.spec.clusters) delete c.delivery;
+        if (flux) d.spec.delivery!.flux = flux;
+      }),
+    );
+    const before = plan.changes.flatMap((c) => c.steps ?? []).filter((step) => step.startsWith('before merging'));
+    expect(before).toHaveLength(1);
+    const items = plan.checklist!.filter((i) => i.when === 'before merging');
+    expect(items).toHaveLength(1);
+    expect(items[0]!.text).toMatch(
+      flux ? /^Prepare one Flux per cluster as `dist\/demo-clusterset\/README\.md` says/ : /^Decide who applies the bundles from now on/,
+    );
+  });
+
+  it("an upgrade with upgradeFrom set points to the README's section of its steps", async () => {
+    const plan = await planOf(...named('upgrade-flux').pair());
+    const { from } = perMemberCredentialsMove();
+    const all = [...plan.changes.flatMap((c) => [c.text, ...(c.details ?? [])]), ...plan.checklist!.map((i) => i.text)].join('\n');
+    expect(all).toMatch(new RegExp(`dist/test-clusterset/README\\.md.*"Upgrading from ${from.replaceAll('.', '\\.')}"`));
+  });
+
+  // a folded checklist is easily missed: what must happen before the merge shows above the fold (#49 item 11)
+  it('the Markdown plan counts the before-merging steps outside the fold', async () => {
+    const plan = await planOf(...named('join-argocd').pair());
+    const before = plan.checklist!.filter((i) => i.when === 'before merging');
+    expect(before).toHaveLength(2);
+    const unfolded = renderPlan('markdown', plan, { base: 'main', head: 'work tree' }).replace(/<details>[\s\S]*?<\/details>/g, '');
+    expect(unfolded).toContain('**2 steps before merging** in the checklist of `demo-clusterset`');
+    // and a plan without any says nothing there
+    const after = await planOf(...named('leave-after-withdraw-flux').pair());
+    expect(after.checklist!.filter((i) => i.when === 'before merging')).toEqual([]);
+    expect(renderPlan('markdown', after, { base: 'main', head: 'work tree' })).not.toMatch(/before merging\*\*/);
+  });
+
   it('a member leaving: exports withdrawn on the leader, clean-up on the member, its Services stop being imported', async () => {
     const plan = await planOf(...named('leave-flux').pair());
     const text = plan.checklist!.map((i) => [i.text, ...(i.commands ?? [])].join('\n')).join('\n');

@@ -168,6 +168,17 @@ describe('plan over pairs of definitions', () => {
     expect(planChanges({ ...b, outputs: changed.base }, { ...a, outputs: changed.head })).toEqual(plan);
   });
 
+  // the refusal says it all: no second line for the same Gateway (#49 item 11)
+  it('a Gateway dropped without retiring it: refused, and reported once', async () => {
+    const before = example('demo-clusterset');
+    const after = structuredClone(before);
+    after.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }];
+    const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
+    expect(lines(plan).filter((l) => l.includes('cl3-node1'))).toEqual([
+      '[refused] Node "cl3-node1" leaves the Gateways of "demo-cluster-member3" but would stay annotated as a Gateway (its Node object is never pruned), and Antrea keeps an annotated, Ready active Gateway',
+    ]);
+  });
+
   it("a kubeconfig Secret renamed changes that cluster's Flux Kustomizations only, and the plan of the changed outputs is the same", async () => {
     const before = example('test-clusterset');
     const after = structuredClone(before);

@@ -19,9 +19,9 @@ describe('the soak tier', () => {
   });
 
   // what npm test leaves out runs only here: CI must run it, and fail when the script is missing
-  test('CI runs it after npm test: .ci/run on its first Node line, the test workflow on the first of its matrix', () => {
+  test('CI runs it after npm run check: .ci/run on its first Node line, the test workflow on the first of its matrix', () => {
     const ciRun = readFileSync('.ci/run', 'utf8').split('\n');
-    const suite = ciRun.findIndex((l) => /^\s*npm test$/.test(l));
+    const suite = ciRun.findIndex((l) => /^\s*npm run check$/.test(l));
     const soak = ciRun.findIndex((l) => /\bnpm run test:soak\b/.test(l));
     expect(suite).toBeGreaterThanOrEqual(0);
     expect(soak).toBeGreaterThan(suite);
@@ -33,8 +33,23 @@ describe('the soak tier', () => {
     };
     const { steps, strategy } = workflow.jobs.test;
     const at = (run: string) => steps.findIndex((s) => s.run === run);
-    expect(at('npm test')).toBeGreaterThanOrEqual(0);
-    expect(at('npm run test:soak')).toBeGreaterThan(at('npm test'));
+    expect(at('npm run check')).toBeGreaterThanOrEqual(0);
+    expect(at('npm run test:soak')).toBeGreaterThan(at('npm run check'));
     expect(steps[at('npm run test:soak')]!.if).toBe(`matrix.node == ${strategy.matrix.node[0]}`);
+  });
+
+  // #54: npm test is the suite alone; the static checks have the ecosystem's names, and
+  // `check` runs them beside the suite (scripts/test.mjs --check), which is what CI runs above
+  test('npm test is the suite; typecheck, lint and format:check are their own scripts; check runs all', () => {
+    const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts.test).toBe('node scripts/test.mjs');
+    expect(scripts.check).toBe('node scripts/test.mjs --check');
+    expect(scripts.typecheck).toMatch(/^tsc --noEmit\b/);
+    expect(scripts.lint).toBe('node scripts/lint.mjs');
+    expect(scripts['format:check']).toMatch(/^prettier --check\b/);
+    const runner = readFileSync('scripts/test.mjs', 'utf8');
+    // the check mode's static checks: the type check and lint on one program, and the format check
+    expect(runner).toContain(`['scripts/lint.mjs', '--types']`);
+    expect(runner).toContain(`npm('format:check')`);
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -29,6 +29,21 @@ describe('the ClusterSet README speaks the engine in use', () => {
     expect(notes).not.toContain('### By hand');
     expect(notes).not.toContain('## Delivery with Flux');
   });
+
+  // Argo CD's built-in destination needs no registration (#49 item 10), by name or by server
+  test.each(['{ name: in-cluster }', '{ server: "https://kubernetes.default.svc/" }'])(
+    'Argo CD: the leader at %s is not registered; the members are',
+    async (destination) => {
+      const dir = mkdtempSync(join(tmpdir(), 'notes-in-cluster-'));
+      const file = join(dir, 'demo.yaml');
+      writeFileSync(file, readFileSync(ARGOCD, 'utf8').replace('argocd: { name: demo-cluster-leader }', `argocd: ${destination}`));
+      const argocd = section(await readme(file), 'Delivery with Argo CD');
+      rmSync(dir, { recursive: true });
+      expect(argocd).toContain('argocd cluster add demo-cluster-member2 --name demo-cluster-member2');
+      expect(argocd).not.toContain('argocd cluster add demo-cluster-leader');
+      expect(argocd).not.toContain('--name in-cluster');
+    },
+  );
 
   test('a hub Flux: the kubeconfig Secrets and the one Kustomization, then the layers to watch', async () => {
     const flux = section(await readme(FLUX_HUB), 'Delivery with Flux (hub)');

@@ -99,6 +99,10 @@ describe('overlappingPairs', () => {
 
   test.each([
     { name: 'disjoint ranges give nothing', texts: ['10.244.0.0/20', '10.244.16.0/20', '10.244.32.0/20'], pairs: [] },
+    // #49 item 15: one shared address is an overlap; adjacent ranges are not
+    { name: 'equal /32s share their one address', texts: ['10.0.0.7/32', '10.0.0.7/32 again'], pairs: [['10.0.0.7/32', '10.0.0.7/32 again']] },
+    { name: 'a range and the /32 of its last address', texts: ['10.0.0.4/30', '10.0.0.7/32'], pairs: [['10.0.0.4/30', '10.0.0.7/32']] },
+    { name: 'adjacent ranges share nothing', texts: ['10.0.0.4/30', '10.0.0.8/32', '10.0.0.9/32', '10.0.0.12/30'], pairs: [] },
     {
       name: 'a repeat pairs the later with the earlier',
       texts: ['10.244.16.0/20', '10.244.0.0/20', '10.244.16.0/20 again'],

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { main } from '../../src/cli';
+import { runCli } from '../helpers/run-cli';
 
 const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');
 const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'status-'));
@@ -108,6 +109,39 @@ describe('clusterset status', () => {
     const checks = json.clusterSets[0]!.clusters.flatMap((c) => c.checks);
     expect(checks.filter((c) => !c.ok).every((c) => typeof c.hint === 'string' && c.hint.length > 0)).toBe(true);
     expect(checks.filter((c) => c.ok).some((c) => 'hint' in c)).toBe(false);
+  });
+
+  // a missing dump is one reason for every check of that cluster; the checks' hints (tokens,
+  // Gateways) are about a cluster that was read (#49 item 12)
+  it('a cluster without saved output: its checks fail with the reason and no hint', async () => {
+    const text = await run('--from', saved('no-west', { north: HEALTHY.north, east: HEALTHY.east }));
+    const lines = text.stdout.trim().split('\n');
+    const west = lines.map((l, i) => [l, i] as const).filter(([l]) => /^verify-clusterset {2}west /.test(l));
+    expect(west.length).toBeGreaterThan(0);
+    for (const [l, i] of west) {
+      expect(l).toContain('FAIL  no saved objects:');
+      expect(lines[i + 1]).not.toMatch(/^ {2}hint: /);
+    }
+    const json = JSON.parse((await run('--from', saved('no-west', {}), '--format', 'json')).stdout) as {
+      clusterSets: { clusters: { clusterID: string; checks: { ok: boolean; hint?: string }[] }[] }[];
+    };
+    const westChecks = json.clusterSets[0]!.clusters.find((c) => c.clusterID === 'west')!.checks;
+    expect(westChecks.every((c) => !c.ok && !('hint' in c))).toBe(true);
+  });
+
+  it('--from without definitions checks the ClusterSets whose clusters DIR holds, not every definition', async () => {
+    const repo = mkdtempSync(join(tmp, 'repo-'));
+    mkdirSync(join(repo, 'clustersets'));
+    writeFileSync(join(repo, 'clustersets/verify.yaml'), readFileSync(DEFINITION, 'utf8'));
+    writeFileSync(join(repo, 'clustersets/demo.yaml'), readFileSync('clustersets/demo-clusterset.yaml', 'utf8').replace('../schema/', '../../schema/'));
+    const dir = saved('only-verify', HEALTHY);
+    const r = await runCli(['status', '--from', dir, '--format', 'json'], { cwd: repo });
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { clusterSets: { name: string }[] }).clusterSets.map((s) => s.name)).toEqual(['verify-clusterset']);
+    // a folder with no cluster of any definition is a mistake, said as one
+    const none = await runCli(['status', '--from', saved('nobody', { elsewhere: HEALTHY.north })], { cwd: repo });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/holds no saved objects of a cluster of the definitions/);
   });
 
   it('a saved dump is untrusted input: aliases and junk are a failed check, not a crash', async () => {

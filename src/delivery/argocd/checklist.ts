@@ -2,6 +2,7 @@ import { code as c } from '../../markdown';
 import { shellQuote as q } from '../../shell-quote';
 import type { ChecklistWords } from '../engine';
 import { engineName } from '../engine-names';
+import { isArgoCdInCluster } from './destinations';
 import { EXPORTS_DIRECTORY, TIER_RESTART_DIRECTORY, VERIFY_DIRECTORY } from '../layer-paths';
 
 /** Argo CD in the plan's checklist: a joining member is a destination to register; RollingSync orders the leader first. */
@@ -10,6 +11,11 @@ export const argoCdChecklist: ChecklistWords = {
     const destination = m.cluster.delivery.argocd;
     if (!destination) return [];
     const id = m.clusterID;
+    // Argo CD's own cluster is registered already (argocd cluster add is not for it)
+    if (isArgoCdInCluster(destination))
+      return [
+        { text: `${c(id)} is the cluster Argo CD runs in (its Application's destination ${c('in-cluster')}); its AppProject must allow that destination.` },
+      ];
     return [
       {
         text:

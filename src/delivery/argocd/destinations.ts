@@ -5,6 +5,11 @@ import type { DeliveryDestination } from '../destinations';
 /** Argo CD's built-in destination, by name and by server (pkg/apis/application/v1alpha1/application_defaults.go). */
 const IN_CLUSTER_NAME = 'in-cluster';
 const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
+/** Argo CD's built-in destination, the cluster it runs in: registered already, `argocd cluster add` is not for it. */
+export function isArgoCdInCluster(destination: { name: string } | { server: string }): boolean {
+  return 'name' in destination ? destination.name === IN_CLUSTER_NAME : destination.server.replace(/\/+$/, '') === IN_CLUSTER_SERVER;
+}
+
 /**
  * Where Argo CD delivers a cluster's bundle. A server URL names one cluster for every Argo CD
  * (Argo CD trims a trailing slash: util/argo/argo.go getDestinationServer), except the built-in

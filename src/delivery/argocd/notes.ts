@@ -5,6 +5,7 @@ import { shellQuote as q } from '../../shell-quote';
 import { engineName, LABELS } from '../engine-names';
 import { DELIVERY_GUIDE } from '../delivery-guide';
 import { ARGOCD_APPLICATIONS_FOLDER } from './applications';
+import { isArgoCdInCluster } from './destinations';
 
 /**
  * The README's Argo CD section: what to apply once in the cluster that runs Argo CD, how to watch the
@@ -17,12 +18,12 @@ export function argoCdNotesSection(definition: ClusterSet, clusters: readonly Ef
   const leader = clusters.find((c) => c.isLeader);
   const register = clusters.flatMap((c) => {
     const d = c.cluster.delivery.argocd;
-    return d ? [`argocd cluster add ${q(c.clusterID)}${'name' in d ? ` --name ${q(d.name)}` : ''}`] : [];
+    return d && !isArgoCdInCluster(d) ? [`argocd cluster add ${q(c.clusterID)}${'name' in d ? ` --name ${q(d.name)}` : ''}`] : [];
   });
   return [
     '## Delivery with Argo CD',
-    `Once, in the cluster that runs Argo CD (${code('$ARGOCD_CONTEXT')}): register every destination (the ${code('argocd')} CLI takes the kubeconfig context), allow the repository, the destinations and cluster-scoped kinds in AppProject ${code(argocd.project)}, ` +
-      `enable progressive syncs and add the ClusterSet health check (${DELIVERY_GUIDE}, "Delivering with Argo CD"). Then apply the ApplicationSet from this folder; its RollingSync syncs the leader before the members.`,
+    `Once, in the cluster that runs Argo CD (${code('$ARGOCD_CONTEXT')}): ${register.length > 0 ? `register every destination but Argo CD's own cluster (${code('in-cluster')}; the ${code('argocd')} CLI takes the kubeconfig context), ` : ''}allow the repository, the destinations and cluster-scoped kinds in AppProject ${code(argocd.project)}, ` +
+      `enable progressive syncs and add the ClusterSet health check (${DELIVERY_GUIDE}, "Delivering with Argo CD"). Then apply the four ApplicationSets from this folder: the bundles', whose RollingSync syncs the leader before the members, and those of the exports, Tier-restart and verification units.`,
     sh([...register, `kubectl --context "$ARGOCD_CONTEXT" apply --server-side -f argocd/`]),
     `Without progressive syncs apply ${code(`${ARGOCD_APPLICATIONS_FOLDER}/`)} instead (never both): the leader's Application first, and the members once it is Healthy:`,
     sh([

@@ -1,3 +1,4 @@
+import { didYouMean } from '../../model/did-you-mean';
 import type { ModelRule } from '../rule';
 
 export const leaderUnknown: ModelRule = {
@@ -7,10 +8,12 @@ export const leaderUnknown: ModelRule = {
   check({ definition, clusters, report }) {
     const id = definition.spec.leader.clusterID;
     if (clusters.some((c) => c.clusterID === id)) return;
+    const ids = clusters.map((c) => c.clusterID);
+    const meant = didYouMean(id, ids);
     report({
       path: ['spec', 'leader', 'clusterID'],
       message: `leader "${id}" is not one of the clusters`,
-      hint: `declare it under spec.clusters or pick one of: ${clusters.map((c) => c.clusterID).join(', ')}`,
+      hint: `${meant ? `did you mean "${meant}"? ` : ''}declare it under spec.clusters or pick one of: ${ids.join(', ')}`,
     });
   },
 };

@@ -6,6 +6,8 @@ export const memberFlag: ModelRule = {
   description: 'member: false on a cluster that is not the leader',
   check({ definition, clusters, report }) {
     const leader = definition.spec.leader.clusterID;
+    // with no cluster of the leader's ID, leader-unknown is the one mistake to report
+    if (!clusters.some((c) => c.isLeader)) return;
     for (const c of clusters) {
       if (c.cluster.member || c.isLeader) continue;
       report({

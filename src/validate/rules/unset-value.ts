@@ -1,4 +1,4 @@
-import type { DataPath } from '../../diagnostics/diagnostic';
+import { dataPathText, type DataPath } from '../../diagnostics/diagnostic';
 import { UNSET } from '../../model/unset';
 import type { RawRule } from '../rule';
 
@@ -31,7 +31,7 @@ export const unsetValue: RawRule = {
         const hint = key === 'delivery' && path.length > 2 ? CLUSTER_DELIVERY : typeof key === 'string' ? HINTS[key] : undefined;
         report({
           path,
-          message: `${path.join('.')} is not set: the running clusters do not tell it`,
+          message: `${dataPathText(path)} is not set: the running clusters do not tell it`,
           hint: hint ?? 'write the value this ClusterSet should have',
         });
       } else if (typeof value === 'object' && value !== null && !seen.has(value)) {

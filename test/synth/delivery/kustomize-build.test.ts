@@ -6,18 +6,11 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { LAYER_DIRECTORIES } from '../../../src/delivery';
 import { EXPORTS_DIRECTORY, LABELLED_UNIT_DIRECTORIES } from '../../../src/delivery/layer-paths';
 import { compileFiles, withSharedUnitsInBundles } from '../../helpers/golden';
+import { haveKubectl } from '../../helpers/kustomize';
 import { soakRows } from '../../helpers/soak';
 
-/** kubectl's built-in kustomize, with its default load restrictions (as Argo CD's); skipped where absent. */
-const kubectl = (() => {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    console.warn('[kubectl kustomize] skipped: kubectl is not installed');
-    return false;
-  }
-})();
+/** kubectl's built-in kustomize, with its default load restrictions (as Argo CD's), under the tools gate. */
+const kubectl = haveKubectl('test/synth/delivery/kustomize-build.test.ts');
 
 /**
  * Kind, namespace and name of every object `kubectl kustomize` builds from a folder. Read from

@@ -125,6 +125,37 @@ const cases: { name: string; files: Record<string, string>; expected: { at: stri
       { at: 'b.yaml:13:20', related: ['a.yaml:13:20'] },
     ],
   },
+  // #49 item 15: the overlap's boundary across two definitions (one shared address; adjacent ranges share none)
+  {
+    name: 'a shared cluster: the others share exactly one address (a /30 and the /32 of its last address)',
+    files: {
+      'a.yaml': definitionText('a', spec('hub', argocd('hub', '{ name: hub }', '10.96.0.0/16') + argocd('east', '{ name: east }', '10.100.0.4/30'))),
+      'b.yaml': definitionText('b', spec('hub', argocd('hub', '{ name: hub }', '10.96.0.0/16') + argocd('west', '{ name: west }', '10.100.0.7/32'))),
+    },
+    expected: [
+      { at: 'b.yaml:9:18', related: ['a.yaml:9:18'] },
+      { at: 'b.yaml:13:20', related: ['a.yaml:13:20'] },
+    ],
+  },
+  {
+    name: 'a shared cluster: the others have equal /32s',
+    files: {
+      'a.yaml': definitionText('a', spec('hub', argocd('hub', '{ name: hub }', '10.96.0.0/16') + argocd('east', '{ name: east }', '10.100.0.7/32'))),
+      'b.yaml': definitionText('b', spec('hub', argocd('hub', '{ name: hub }', '10.96.0.0/16') + argocd('west', '{ name: west }', '10.100.0.7/32'))),
+    },
+    expected: [
+      { at: 'b.yaml:9:18', related: ['a.yaml:9:18'] },
+      { at: 'b.yaml:13:20', related: ['a.yaml:13:20'] },
+    ],
+  },
+  {
+    name: 'a shared cluster: the others are adjacent, not overlapping',
+    files: {
+      'a.yaml': definitionText('a', spec('hub', argocd('hub', '{ name: hub }', '10.96.0.0/16') + argocd('east', '{ name: east }', '10.100.0.4/30'))),
+      'b.yaml': definitionText('b', spec('hub', argocd('hub', '{ name: hub }', '10.96.0.0/16') + argocd('west', '{ name: west }', '10.100.0.8/32'))),
+    },
+    expected: [{ at: 'b.yaml:9:18', related: ['a.yaml:9:18'] }],
+  },
 ];
 
 describe('cluster-in-two-definitions', () => {

@@ -46,6 +46,31 @@ ruleTester(serviceCidrOverlap, {
             - { clusterID: a, serviceCIDR: 10.96.0.0/33 }
             - { clusterID: b, serviceCIDR: 10.96.0.0/16 }`,
     },
+    // #49 item 15: adjacent ranges share no address
+    {
+      name: 'adjacent: a /30 and the /32 of the next address',
+      code: source`
+        spec:
+          antrea: { version: ${LATEST} }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - clusterID: a
+              serviceCIDR: 10.96.0.4/30
+            - clusterID: b
+              serviceCIDR: 10.96.0.8/32`,
+    },
+    {
+      name: 'adjacent: two /32s one apart',
+      code: source`
+        spec:
+          antrea: { version: ${LATEST} }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - clusterID: a
+              serviceCIDR: 10.96.0.7/32
+            - clusterID: b
+              serviceCIDR: 10.96.0.8/32`,
+    },
   ],
   invalid: [
     {
@@ -87,6 +112,33 @@ ruleTester(serviceCidrOverlap, {
             - { clusterID: a, serviceCIDR: 10.96.0.0/16 }
             - { clusterID: b, serviceCIDR: 10.96.0.0/16, network: { endpointIPType: ClusterIP } }`,
       diagnostics: [{ line: 7, column: 36, related: [{ line: 6, column: 36 }] }],
+    },
+    // #49 item 15: the boundary of the overlap test (an overlap is a shared address, first <= last)
+    {
+      name: 'sharing exactly one address: equal /32s',
+      code: source`
+        spec:
+          antrea: { version: ${LATEST} }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - clusterID: a
+              serviceCIDR: 10.96.0.7/32
+            - clusterID: b
+              serviceCIDR: 10.96.0.7/32`,
+      diagnostics: [{ line: 8, column: 20, related: [{ line: 6, column: 20 }] }],
+    },
+    {
+      name: 'sharing exactly one address: a /30 and the /32 of its last address',
+      code: source`
+        spec:
+          antrea: { version: ${LATEST} }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters:
+            - clusterID: a
+              serviceCIDR: 10.96.0.4/30
+            - clusterID: b
+              serviceCIDR: 10.96.0.7/32`,
+      diagnostics: [{ line: 8, column: 20, related: [{ line: 6, column: 20 }] }],
     },
   ],
 });

@@ -58,4 +58,6 @@ test('an unset token source and delivery, which the schema also refuses', () => 
     ['unset-value', 8, 13, 'choose'],
     ['unset-value', 7, 30, 'choose'],
   ]);
+  // the data path written as every other diagnostic writes it (#49 item 12)
+  expect(diagnostics.map((d) => d.message.split(' ')[0])).toEqual(['spec.delivery', 'spec.clusters[0].tokenSecret.source']);
 });
