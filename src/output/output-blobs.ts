@@ -93,5 +93,22 @@ function converts(dir: string, gitDir: string, top: string): boolean {
     // exit 1: none set
   }
   if (settings.split('\0').some((line) => line !== '' && !/^core\.autocrlf\nfalse$/i.test(line))) return true;
-  return git(top, ['ls-files', '-z', '--', ':(glob)**/.gitattributes']) !== '';
+  // attribute files: only those that name no converting attribute (init's `dist/** linguist-generated=true` is one)
+  const files = git(top, ['ls-files', '-z', '--', ':(glob)**/.gitattributes']).split('\0').filter(Boolean);
+  return files.some((f) => {
+    let text: string;
+    try {
+      text = readFileSync(join(top, f), 'utf8');
+    } catch {
+      return true;
+    }
+    return text.split('\n').some((line) => {
+      const t = line.trim();
+      // a macro ([attr]) may stand for any of them; a pattern that holds such a word is taken for one too
+      return t !== '' && !t.startsWith('#') && (t.startsWith('[attr]') || CONVERTING.test(t));
+    });
+  });
 }
+
+/** The attributes under which the work tree's bytes may differ from the index's blob (gitattributes(5)). */
+const CONVERTING = /\b(text|eol|crlf|filter|working-tree-encoding|ident)\b/;

@@ -241,12 +241,30 @@ describe("git's blob ids stand in for reading the output's files only where git 
     ],
     ['core.autocrlf', (_dir: string, run: (...a: string[]) => unknown) => run('config', 'core.autocrlf', 'true')],
     ['core.eol', (_dir: string, run: (...a: string[]) => unknown) => run('config', 'core.eol', 'crlf')],
+    [
+      'a .gitattributes file with a macro',
+      (dir: string, run: (...a: string[]) => unknown) => (
+        writeFileSync(join(dir, '.gitattributes'), '[attr]lf -diff\n*.yaml lf\n'),
+        run('add', '.gitattributes')
+      ),
+    ],
   ])('%s: git may convert bytes, so no id of its is used', (_what, setUp) => {
     const { dir, run } = work();
     try {
       expect(gitBlobs(join(dir, 'dist'))).toBeDefined();
       setUp(dir, run);
       expect(gitBlobs(join(dir, 'dist'))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("init's .gitattributes (dist/** linguist-generated=true) converts nothing: git's ids stay", () => {
+    const { dir, run } = work();
+    try {
+      writeFileSync(join(dir, '.gitattributes'), '# generated\ndist/** linguist-generated=true\n');
+      run('add', '.gitattributes');
+      expect(gitBlobs(join(dir, 'dist'))!.get('a/one.yaml')).toBe(blobId('one: 1\n'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
