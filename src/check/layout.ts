@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { EXPORTS_DIRECTORY, LABELLED_UNIT_DIRECTORIES, LAYER_DIRECTORIES, layerDirectoryOf } from '../delivery/layer-paths';
 import { layerIndex } from '../delivery/layers';
@@ -116,9 +117,7 @@ export class EmitCache {
     let unit = this.units.get(key);
     if (!unit) {
       const serialized = serializeObjects('', objects, this);
-      const hash = createHash('sha256');
-      for (const f of serialized.files) hash.update(f.path).update('\0').update(f.content).update('\0');
-      const dir = `${SHARED_ROOT}/${output.release.version}/${layer}/${hash.digest('hex').slice(0, 12)}`;
+      const dir = `${SHARED_ROOT}/${output.release.version}/${layer}/${unitHash(serialized.files)}`;
       const inOutput = this.trusted(dir);
       if (!inOutput) checkSerialized(output, `${SHARED_ROOT}/${output.release.version}/${layer}`, serialized, diagnostics, this);
       unit = {
@@ -150,6 +149,36 @@ export class EmitCache {
     let id = this.ids.get(o);
     if (id === undefined) this.ids.set(o, (id = this.nextId++));
     return String(id);
+  }
+}
+
+/** The name of a shared unit's folder: a hash of its files (paths from the folder, with a leading slash), in their kustomization's order. */
+function unitHash(files: readonly OutputFile[]): string {
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(f.path).update('\0').update(f.content).update('\0');
+  return hash.digest('hex').slice(0, 12);
+}
+
+/**
+ * Whether the output's folder `dir` (`_shared/<release>/<layer>/<hash>`) is the unit its name
+ * says, read from disk without building it: exactly the files its kustomization.yaml lists, plus
+ * that file as the compiler writes it, hashing to the folder's name. `synth --check` trusts a unit
+ * only the ClusterSets it did not build list when this holds.
+ */
+export function unitOnDisk(out: string, dir: string): boolean {
+  try {
+    const folder = `${out}/${dir}`;
+    const text = readFileSync(`${folder}/kustomization.yaml`, 'utf8');
+    const resources = [...text.matchAll(/^ {2}- (\S+)$/gm)].map((m) => m[1]!);
+    if (text !== toYaml(kustomization(resources))) return false;
+    const entries = readdirSync(folder, { withFileTypes: true });
+    if (entries.length !== resources.length + 1 || entries.some((e) => !e.isFile())) return false;
+    const names = new Set(entries.map((e) => e.name));
+    if (!resources.every((r) => names.has(r) && r !== 'kustomization.yaml' && !r.includes('/'))) return false;
+    const files = resources.map((r) => ({ path: `/${r}`, content: readFileSync(`${folder}/${r}`, 'utf8') }));
+    return dir.endsWith(`/${unitHash(files)}`);
+  } catch {
+    return false;
   }
 }
 

@@ -67,6 +67,18 @@ export class UsageError extends Error {
 export const FORMAT: OptionSpec = { type: 'string', value: 'text|json|github', description: 'how diagnostics are printed (default: text)' };
 export const QUIET: OptionSpec = { type: 'boolean', short: 'q', description: 'print only diagnostics, no summary or result lines' };
 export const HELP: OptionSpec = { type: 'boolean', short: 'h', description: 'show help for the command' };
+export const NO_INDEX: OptionSpec = {
+  type: 'boolean',
+  description: "compile every definition: use no index from the base revision's manifest.json (the full check)",
+};
+
+/** validate's and synth --check's base: what is unchanged since that revision was checked when it was merged. */
+export const INDEX_BASE: OptionSpec = {
+  type: 'string',
+  value: 'REF',
+  description: "the pull-request check: compile only what changed since git revision REF (its dist/manifest.json's index; without it, every definition)",
+};
+
 export const NO_TYPESCRIPT: OptionSpec = {
   type: 'boolean',
   description: 'refuse TypeScript definitions: read YAML only, run no definition code',

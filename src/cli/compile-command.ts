@@ -1,4 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
+import { manifestAt } from '../plan/revision-index';
+import { DefinitionIndex } from '../pipeline/definition-index';
+import type { Manifest } from '../output/manifest';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { diagnosticStyle } from '../diagnostics/diagnostic-style';
 import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
@@ -33,7 +36,19 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
   let result: PipelineResult<EmitResult | undefined> | undefined;
   let failure: unknown;
   try {
-    result = files.length > 0 ? await runPipeline([{ files, load: { typescript: args.options['no-typescript'] !== true } }], output) : undefined;
+    // validate and synth --check with --base read that revision's index: definitions unchanged since are hashed, not compiled
+    const base = typeof args.options.base === 'string' ? args.options.base : undefined;
+    const indexed = base !== undefined && args.options['no-index'] !== true && (name === 'validate' || (check && args.options.rebuild !== true));
+    const read = indexed ? await pullRequestIndex(out, check, base) : undefined;
+    const index = read?.index;
+    if (output && read) output.recorded = read.manifest;
+    result =
+      files.length > 0
+        ? await runPipeline(
+            [{ files, load: { typescript: args.options['no-typescript'] !== true }, ...(index && { index: { index, root: `${out}/..` } }) }],
+            output,
+          )
+        : undefined;
   } catch (err) {
     // the output is untouched (or finished by the next run); the user sees the path and the reason
     if (!(err instanceof OutputError) && !errnoCode(err)) throw err;
@@ -102,4 +117,42 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
           : `${wrote} and ${removed} in ${shown} (${total})`,
   );
   return 0;
+}
+
+/**
+ * The index of definitions in `out`'s manifest.json (definition-index.ts); with `check`, only the
+ * entries whose folder holds exactly the files and blob ids recorded, and whose shared units are
+ * what their names say (output-blobs.ts, layout.ts unitOnDisk): the output is untrusted, so a
+ * ClusterSet whose files differ in any way is compiled and compared as a full check would.
+ */
+async function pullRequestIndex(
+  out: string,
+  check: boolean,
+  base: string,
+): Promise<{ index?: DefinitionIndex; manifest: Partial<Manifest> | null } | undefined> {
+  // the base revision's manifest, never the work tree's: dist/ is the pull request's (plan/revision-index.ts)
+  const manifest = manifestAt(process.cwd(), base, out) ?? null;
+  if (!manifest) return undefined;
+  const index = new DefinitionIndex(manifest ?? undefined);
+  if (index.size === 0 || !check) return { manifest, ...(index.size > 0 && { index }) };
+  const entries = [...index.entries()];
+  const { folderBlobs } = await import('../output/output-blobs');
+  const { unitOnDisk } = await import('../check/layout');
+  const onDisk = folderBlobs(
+    out,
+    entries.map(([, { name }]) => name),
+  );
+  const units = new Map<string, boolean>();
+  const unitOk = (dir: string) => {
+    let ok = units.get(dir);
+    if (ok === undefined) units.set(dir, (ok = typeof dir === 'string' && /^_shared\/[^/]+\/[^/]+\/[0-9a-f]{12}$/.test(dir) && unitOnDisk(out, dir)));
+    return ok;
+  };
+  for (const [source, { name, entry }] of entries) {
+    const files = onDisk.get(name)!;
+    const recorded = entry.blobs && typeof entry.blobs === 'object' ? Object.entries(entry.blobs) : undefined;
+    const same = recorded !== undefined && recorded.length === files.size && recorded.every(([path, id]) => files.get(path) === id);
+    if (!same || !Array.isArray(entry.shared) || !entry.shared.every(unitOk)) index.forget(source);
+  }
+  return { manifest, ...(index.size > 0 && { index }) };
 }

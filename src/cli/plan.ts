@@ -3,9 +3,10 @@ import { render } from '../diagnostics/render';
 import { findDefinitionsDir } from '../load/find-definitions-dir';
 import { hasDestructive, hasRefused } from '../plan/plan';
 import { GitError } from '../plan/read-revision';
+import { revisionIndex } from '../plan/revision-index';
 import { PLAN_FORMATS, renderPlan, type PlanFormat } from '../plan/render-plan';
 import type { PlanResult } from '../plan/run-plan';
-import { HELP, UsageError, type Command } from './command';
+import { HELP, NO_INDEX, UsageError, type Command } from './command';
 
 /** `clusterset plan`: compile the base revision and the work tree, print what changes; 3 when destructive. */
 export const plan: Command = {
@@ -26,6 +27,7 @@ export const plan: Command = {
       description: 'what runs in the members (a ClusterSetInventory or kubectl dumps): the plan adds the connections the change opens or closes',
     },
     format: { type: 'string', value: 'text|json|markdown|github', description: 'how the plan is printed (default: text)' },
+    'no-index': NO_INDEX,
     help: HELP,
   },
   run: async (args, { io, env, docs }) => {
@@ -38,11 +40,15 @@ export const plan: Command = {
       // loaded only for plan, like synth's modules: validate starts light
       const { runPlan } = await import('../plan/run-plan');
       const inventory = args.options.inventory;
+      // the index comes from the base revision, never from the work tree (whose dist/ is the pull request's)
+      const index =
+        args.options['no-index'] === true ? undefined : revisionIndex(process.cwd(), typeof args.options.base === 'string' ? args.options.base : undefined);
       result = await runPlan({
         cwd: process.cwd(),
         paths,
         ...(typeof args.options.base === 'string' && { base: args.options.base }),
         ...(Array.isArray(inventory) && { inventory: inventory as string[] }),
+        ...(index && { index }),
       });
     } catch (err) {
       if (err instanceof GitError) throw new UsageError(err.message, 'plan');

@@ -1,4 +1,4 @@
-import { FORMAT, HELP, NO_TYPESCRIPT, QUIET, type Command } from './command';
+import { FORMAT, HELP, NO_INDEX, INDEX_BASE, NO_TYPESCRIPT, QUIET, type Command } from './command';
 import { compileCommand } from './compile-command';
 
 /** `clusterset synth`: the pipeline into the output transaction. */
@@ -12,6 +12,8 @@ export const synth: Command = {
     format: FORMAT,
     quiet: QUIET,
     'no-typescript': NO_TYPESCRIPT,
+    'no-index': NO_INDEX,
+    base: INDEX_BASE,
     help: HELP,
   },
   run: (args, ctx) => compileCommand('synth', args, ctx),

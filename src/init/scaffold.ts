@@ -142,10 +142,16 @@ jobs:
           node-version: 24              # a line antrea-clusterset states in its engines; lts/* moves on untested
           cache: npm
       - run: npm ci
+      # on a pull request, what is unchanged since its base was checked when that was merged: only
+      # the change is compiled (the base's dist/manifest.json; the pull request's own is never trusted)
       - name: validate definitions
-        run: npx clusterset validate --format github
+        env:
+          BASE: \${{ github.base_ref && format('origin/{0}', github.base_ref) || '' }}
+        run: npx clusterset validate --format github \${BASE:+--base "$BASE"}
       - name: dist/ is up to date
-        run: npx clusterset synth --check
+        env:
+          BASE: \${{ github.base_ref && format('origin/{0}', github.base_ref) || '' }}
+        run: npx clusterset synth --check \${BASE:+--base "$BASE"}
       - name: plan as annotations, the run's summary and a pull-request comment
         if: github.event_name == 'pull_request'
         env:

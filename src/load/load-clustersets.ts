@@ -55,6 +55,8 @@ export async function loadClusterSets(
   options: LoadOptions = {},
   /** filled with the text of every file read, also those that do not load: code frames for their diagnostics */
   texts?: Map<string, string>,
+  /** true: the file is read (and its text kept) but not parsed; the pull-request check's index vouches for it */
+  skip?: (file: string, text: string) => boolean,
 ): Promise<SourceFile[]> {
   const sources: SourceFile[] = [];
   // one time budget and one sandbox process for all TypeScript definitions of the call (#48 item 1)
@@ -69,6 +71,7 @@ export async function loadClusterSets(
       }
       const { text } = read;
       texts?.set(file, text);
+      if (skip?.(file, text)) continue;
       let source: SourceFile | undefined;
       if (!TYPESCRIPT_EXTENSIONS.includes(extname(file))) source = loadYaml(file, text, diagnostics);
       else if (options.typescript === false) {

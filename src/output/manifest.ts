@@ -1,7 +1,7 @@
-import { relative, resolve, sep } from 'node:path';
 import { COMPILER } from '../compiler-version';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
-import { engineFilesByCluster, unitsListed, type ClusterEngineFiles, type OutputFile } from '../check/layout';
+import { relative, resolve, sep } from 'node:path';
+import type { ClusterEngineFiles, OutputFile } from '../check/layout';
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -9,6 +9,8 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export interface ManifestEntry {
   /** the definition, relative to the output directory's parent (normally the repository root) */
   readonly source: string;
+  /** the definition's text hash and the facts the rules across definitions read, when it has no diagnostic (pipeline/definition-index.ts) */
+  readonly definition?: DefinitionRecord;
   /** the shared units its bundles list */
   readonly shared: readonly string[];
   /**
@@ -18,6 +20,18 @@ export interface ManifestEntry {
    * so keeping a bundle reads nothing of it
    */
   readonly clusters: readonly ManifestCluster[];
+  /** every file of its folder (relative to it) and its git blob id, shortened (output-blobs.ts): what `synth --check` compares without building */
+  readonly blobs?: Readonly<Record<string, string>>;
+}
+
+/** What manifest.json records of a definition without diagnostics: the index of pipeline/definition-index.ts. */
+export interface DefinitionRecord {
+  /** sha256 (hex, 32 characters) of the definition's text */
+  readonly sha256: string;
+  /** the definition's engines can build its delivery objects (canBuildDelivery) */
+  readonly delivered: boolean;
+  /** each cluster's identities: its ID and its delivery destinations (cluster-in-two-definitions) */
+  readonly identities: readonly string[];
 }
 
 export interface ManifestCluster {
@@ -54,37 +68,20 @@ export function manifestFile(entries: Readonly<Record<string, ManifestEntry>>): 
   return { path: MANIFEST, content: `${JSON.stringify({ generator: 'antrea-clusterset', compiler: COMPILER, clusterSets }, null, 2)}\n` };
 }
 
-/** The manifest entry of a ClusterSet compiled in memory, from its laid-out files, with its source relative to `root`. */
-export function manifestEntry(output: ClusterSetOutput, root: string, laid: readonly OutputFile[]): ManifestEntry {
-  // one pass over the files, grouped by the folder under the ClusterSet's (a bundle's is its cluster ID)
-  const byFolder = new Map<string, OutputFile[]>();
-  for (const f of laid) {
-    const [cs, folder] = f.path.split('/', 2);
-    if (cs !== output.name || folder === undefined) continue;
-    let list = byFolder.get(folder);
-    if (!list) byFolder.set(folder, (list = []));
-    list.push(f);
-  }
-  const folders = new Map<string, BundleFiles>();
-  for (const b of output.bundles) {
-    const own = byFolder.get(b.clusterID) ?? [];
-    folders.set(b.clusterID, { files: own.length, units: unitsListed(own.filter((f) => f.path.endsWith('/kustomization.yaml')).map((f) => f.content)) });
-  }
-  return manifestEntryOf(output, root, output.bundles, engineFilesByCluster(output), folders);
-}
-
 /** A ClusterSet's entry: its clusters with role, input hash, engine hash, file count and shared units. */
 export function manifestEntryOf(
-  output: Pick<ClusterSetOutput, 'file'>,
+  output: Pick<ClusterSetOutput, 'file' | 'name'>,
   root: string,
   bundles: readonly Pick<Bundle, 'clusterID' | 'role' | 'inputs'>[],
   engines: ReadonlyMap<string, ClusterEngineFiles>,
   folders: ReadonlyMap<string, BundleFiles>,
+  extra: { readonly record?: DefinitionRecord; readonly blobs?: ReadonlyMap<string, string> } = {},
 ): ManifestEntry {
   const shared = [...new Set([...folders.values()].flatMap((f) => f.units))].sort(cmp);
   const index = new Map(shared.map((u, i) => [u, i]));
   return {
     source: sourcePath(output.file, root),
+    ...(extra.record && { definition: extra.record }),
     shared,
     clusters: bundles.map((b) => {
       const e = engines.get(b.clusterID);
@@ -97,10 +94,19 @@ export function manifestEntryOf(
         ...(f && { files: f.files, units: [...new Set(f.units)].map((u) => index.get(u)!).sort((x, y) => x - y) }),
       };
     }),
+    ...(extra.blobs && { blobs: folderBlobs(output.name, extra.blobs) }),
   };
 }
 
+/** The blob ids of a ClusterSet's files (paths of the output), relative to its folder and in path order. */
+function folderBlobs(name: string, blobs: ReadonlyMap<string, string>): Record<string, string> {
+  const prefix = `${name}/`;
+  // the default sort compares UTF-16 code units, as cmp does, without a call per comparison (29,128 paths in a fleet)
+  const paths = [...blobs.keys()].filter((p) => p.startsWith(prefix)).sort();
+  return Object.fromEntries(paths.map((p) => [p.slice(prefix.length), blobs.get(p)!]));
+}
+
 /** A definition's path as manifest.json records it: relative to `root`, with forward slashes. */
-function sourcePath(file: string, root: string): string {
+export function sourcePath(file: string, root: string): string {
   return relative(resolve(root), resolve(file)).split(sep).join('/');
 }

@@ -189,10 +189,16 @@ export class OutputTransaction {
     if (!this.outExists) return undefined;
     const above = this.aboveIs(rel);
     if (above !== undefined) return { entry: above };
-    const read = readRegular(join(this.out, rel));
+    // rel is ours, relative with forward slashes: no path.join (a fleet's synth spent a second in it)
+    const read = readRegular(`${this.out}/${rel}`);
     if (typeof read !== 'object') return read;
     this.note(rel, read.irregular);
     return { entry: rel };
+  }
+
+  /** The files under a folder of the output (paths relative to the output). */
+  listFiles(rel: string): string[] {
+    return this.outExists ? listFiles(this.out, rel, []) : [];
   }
 
   /** Files under a folder of the output. */
@@ -217,8 +223,8 @@ export class OutputTransaction {
       this.fs.rmSync(join(this.next, current.entry), { recursive: true, force: true });
       for (const d of this.madeDirs) if (d === join(this.next, current.entry) || d.startsWith(`${join(this.next, current.entry)}/`)) this.madeDirs.delete(d);
     }
-    const target = join(this.next, rel);
-    const dir = dirname(target);
+    const target = `${this.next}/${rel}`;
+    const dir = target.slice(0, target.lastIndexOf('/'));
     if (!this.madeDirs.has(dir)) {
       this.fs.mkdirSync(dir, { recursive: true });
       this.madeDirs.add(dir);

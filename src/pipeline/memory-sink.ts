@@ -1,6 +1,8 @@
 import { hasErrors } from '../diagnostics/diagnostic';
 import type { OutputFile } from '../check/layout';
-import { manifestEntryOf, manifestFile, type BundleFiles, type ManifestEntry } from '../output/manifest';
+import { manifestEntryOf, manifestFile, type BundleFiles, type DefinitionRecord, type ManifestEntry } from '../output/manifest';
+import { definitionRecords, withoutMentioned } from './definition-index';
+import { blobId } from '../output/output-blobs';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import type { Sink } from './pipeline';
 
@@ -22,24 +24,42 @@ export function memorySink(outDir = 'dist'): Sink<InMemory[]> {
   const revisions: { outputs: ClusterSetOutput[]; byPath: Map<string, OutputFile>; entries: Record<string, ManifestEntry> }[] = [];
   let bundles: Bundle[] = [];
   let folders = new Map<string, BundleFiles>();
+  let blobs = new Map<string, string>();
+  const definitionFiles = new Map<string, string>();
+  let records: ReadonlyMap<string, DefinitionRecord> = new Map();
   const revision = (r: number) => (revisions[r] ??= { outputs: [], byPath: new Map(), entries: {} });
   return {
-    begin: (checked) => void checked.forEach((_, r) => revision(r)),
+    begin: (checked) => {
+      checked.forEach((_, r) => revision(r));
+      // one revision's records: the manifest of compile(); plan's revisions write none
+      records = definitionRecords(checked.length === 1 ? checked[0]!.parsed : []);
+    },
     clusterSet: () => {
       bundles = [];
       folders = new Map();
+      blobs = new Map();
     },
     bundle: (r, _set, bundle, laid) => {
       bundles.push(bundle);
       folders.set(bundle.clusterID, { files: laid.files.length, units: laid.units.map((u) => u.dir) });
-      for (const f of laid.files) revision(r).byPath.set(f.path, f);
+      for (const f of laid.files) {
+        revision(r).byPath.set(f.path, f);
+        blobs.set(f.path, blobId(f.content));
+      }
     },
     endClusterSet: (r, set, files, engineFiles, engines) => {
       const { sources, ...rest } = set;
       const into = revision(r);
       into.outputs.push({ ...rest, bundles, engines });
-      for (const f of files) into.byPath.set(f.path, f);
-      into.entries[set.name] = manifestEntryOf(set, root, sources, engineFiles, folders);
+      for (const f of files) {
+        into.byPath.set(f.path, f);
+        blobs.set(f.path, blobId(f.content));
+      }
+      into.entries[set.name] = manifestEntryOf(set, root, sources, engineFiles, folders, {
+        ...(records.get(set.file) && { record: records.get(set.file)! }),
+        blobs,
+      });
+      definitionFiles.set(set.name, set.file);
     },
     units: (r, units) => {
       for (const u of units) for (const f of u.files) revision(r).byPath.set(f.path, f);
@@ -49,7 +69,7 @@ export function memorySink(outDir = 'dist'): Sink<InMemory[]> {
         if (hasErrors(diagnostics)) return { outputs, files: [] };
         // shared units in path order, like every other file, wherever the ClusterSet that made them came
         const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-        files.push(manifestFile(entries));
+        files.push(manifestFile(withoutMentioned(entries, definitionFiles, diagnostics)));
         return { outputs, files };
       }),
   };

@@ -7,6 +7,8 @@ import { parseClusterSet, type ParsedClusterSet } from '../model/parse-clusterse
 import { scanDefinitionText, scanOutputFiles } from '../secrets/scan-secrets';
 import type { Bundle, BundleSource, ClusterSetSources } from '../synth/synth-clusterset';
 import type { Rule } from '../validate/rule';
+import { fleetFacts, involved, sourcePath, type DefinitionIndex, type FleetFacts } from './definition-index';
+import type { ManifestEntry } from '../output/manifest';
 import { runFleetRules, runRawRules, runRules } from '../validate/run-rules';
 import { checkWhatRemains } from '../validate/salvage';
 import type * as Stages from './stages';
@@ -28,9 +30,29 @@ import type * as Stages from './stages';
  * What one revision of the definitions is: files to load, or sources already loaded (the
  * construct's); and the rules it runs, every rule unless a test shows what one of them prevents.
  */
-export type PipelineInput = ({ readonly files: readonly string[]; readonly load?: LoadOptions } | { readonly sources: readonly SourceFile[] }) & {
+export type PipelineInput = (
+  | {
+      readonly files: readonly string[];
+      readonly load?: LoadOptions;
+      /**
+       * definitions manifest.json indexes (definition-index.ts), named relative to `root`: one whose
+       * text the index holds is read but neither parsed nor built, unless it meets a definition
+       * that is (the pull-request check of a large repository; every rule runs)
+       */
+      readonly index?: { readonly index: DefinitionIndex; readonly root: string };
+    }
+  | { readonly sources: readonly SourceFile[] }
+) & {
   readonly rules?: readonly Rule[];
 };
+
+/** A definition the index vouched for: read, not parsed, not built. */
+export interface IndexedDefinition {
+  readonly file: string;
+  readonly name: string;
+  /** its entry in manifest.json, which a full run would write again */
+  readonly entry: ManifestEntry;
+}
 
 /** One revision after validation. */
 export interface CheckResult {
@@ -41,6 +63,8 @@ export interface CheckResult {
   readonly parsed: readonly ParsedClusterSet[];
   /** file → text of every definition read, for code frames (also files that did not load) */
   readonly texts: ReadonlyMap<string, string>;
+  /** definitions the index vouched for, in file order (none without an index) */
+  readonly indexed: readonly IndexedDefinition[];
 }
 
 /** A bundle laid out and checked: its own files and the shared units its layers list. */
@@ -99,6 +123,7 @@ export type Effect =
       readonly options: LoadOptions;
       readonly diagnostics: Diagnostic[];
       readonly texts: Map<string, string>;
+      readonly skip?: (file: string, text: string) => boolean;
     }
   | { readonly kind: 'scan-definition'; readonly file: string; readonly text: string; readonly diagnostics: Diagnostic[] }
   | { readonly kind: 'scan-output'; readonly file: string; readonly files: readonly OutputFile[]; readonly diagnostics: Diagnostic[] }
@@ -171,11 +196,12 @@ function* validate(input: PipelineInput): Generator<Effect, CheckResult, unknown
   // load: parse each file (TypeScript in a sandbox), keeping a way back from data paths to line and column
   const texts = new Map<string, string>();
   let sources: readonly SourceFile[];
-  if ('files' in input) sources = (yield { kind: 'load', files: input.files, options: input.load ?? {}, diagnostics, texts }) as SourceFile[];
-  else {
+  let indexed: IndexedDefinition[] = [];
+  if (!('files' in input)) {
     sources = input.sources;
     for (const s of sources) texts.set(s.file, s.text);
-  }
+  } else if (input.index && !input.rules) ({ sources, indexed } = yield* loadIndexed(input.files, input.load ?? {}, input.index, diagnostics, texts));
+  else sources = (yield { kind: 'load', files: input.files, options: input.load ?? {}, diagnostics, texts }) as SourceFile[];
 
   // model: shape, enums and defaults (zod); rules over raw data run even when that fails
   const parsed = sources.flatMap((source) => {
@@ -193,7 +219,47 @@ function* validate(input: PipelineInput): Generator<Effect, CheckResult, unknown
   for (const p of parsed) runRules(p, diagnostics, input.rules);
   duplicateClusterSetNames(parsed, diagnostics);
   runFleetRules(parsed, diagnostics, input.rules);
-  return { diagnostics, sources, parsed, texts };
+  return { diagnostics, sources, parsed, texts, indexed };
+}
+
+/**
+ * Loads the definitions the index does not vouch for, then those it does whose facts meet theirs
+ * or each other's (definition-index.ts `involved`): what the rules across definitions report on
+ * is parsed, the rest is only read and hashed. Sources stay in file order.
+ */
+function* loadIndexed(
+  files: readonly string[],
+  options: LoadOptions,
+  { index, root }: { readonly index: DefinitionIndex; readonly root: string },
+  diagnostics: Diagnostic[],
+  texts: Map<string, string>,
+): Generator<Effect, { sources: SourceFile[]; indexed: IndexedDefinition[] }, unknown> {
+  const vouched = new Map<string, FleetFacts & { readonly entry: ManifestEntry }>();
+  const skip = (file: string, text: string) => {
+    const facts = index.lookup(sourcePath(file, root), text);
+    if (facts) vouched.set(file, facts);
+    return facts !== undefined;
+  };
+  const loaded = (yield { kind: 'load', files, options, diagnostics, texts, skip }) as SourceFile[];
+  if (vouched.size === 0) return { sources: loaded, indexed: [] };
+  const own = new Map<string, FleetFacts>();
+  for (const source of loaded) {
+    const parsed = parseClusterSet(source, []);
+    if (parsed) own.set(source.file, fleetFacts(parsed));
+  }
+  const order = files.filter((f) => vouched.has(f) || own.has(f));
+  const meet = involved(order.map((f) => vouched.get(f) ?? own.get(f)!));
+  const more = order.filter((f, at) => meet.has(at) && vouched.has(f));
+  for (const f of more) vouched.delete(f);
+  const extra = more.length > 0 ? ((yield { kind: 'load', files: more, options, diagnostics, texts }) as SourceFile[]) : [];
+  const byFile = new Map([...loaded, ...extra].map((s) => [s.file, s]));
+  return {
+    sources: files.flatMap((f) => byFile.get(f) ?? []),
+    indexed: files.flatMap((file) => {
+      const v = vouched.get(file);
+      return v ? [{ file, name: v.name, entry: v.entry }] : [];
+    }),
+  };
 }
 
 /** Two definitions with one ClusterSet name would write the same folder. */
@@ -239,7 +305,7 @@ export async function runPipeline<R>(inputs: readonly PipelineInput[], sink?: Si
 async function perform(effect: Effect): Promise<unknown> {
   switch (effect.kind) {
     case 'load':
-      return loadClusterSets(effect.files, effect.diagnostics, effect.options, effect.texts);
+      return loadClusterSets(effect.files, effect.diagnostics, effect.options, effect.texts, effect.skip);
     case 'scan-definition':
       return scanDefinitionText(effect.file, effect.text, effect.diagnostics);
     case 'scan-output':

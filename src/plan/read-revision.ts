@@ -106,7 +106,7 @@ export function readRevision(cwd: string, ref: string, paths: readonly string[])
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const dir = mkdtempSync(join(tmpdir(), 'clusterset-plan-'));
   const files = listed.map(({ path: f }) => f.slice(prefix.length));
-  const blob = (f: string) => execFileSync('git', ['cat-file', 'blob', `${commit}:${f}`], { cwd, maxBuffer: 1 << 30 });
+
   // every file of the listed definitions' folders too (a link's target, a TypeScript definition's
   // imports), so the loader judges the revision as it judges the work tree (definition-folder.ts)
   const folders = [...new Set(listed.map(({ path: f }) => dirname(f)))];
@@ -120,17 +120,23 @@ export function readRevision(cwd: string, ref: string, paths: readonly string[])
     ),
     ...(folders.includes('.') ? lsTree(cwd, commit, ['.'], false) : []),
   ];
-  for (const { link, path: f } of support) {
+  // every blob in one `git cat-file --batch` (a process per file cost seconds in a large repository)
+  const blobs = catBlobs(
+    cwd,
+    support.map((e) => e.object),
+  );
+  for (const { link, path: f, object } of support) {
+    const blob = () => blobs.get(object)!;
     const target = join(dir, f.slice(prefix.length));
     mkdirSync(dirname(target), { recursive: true });
     if (!link) {
-      writeFileSync(target, blob(f));
+      writeFileSync(target, blob());
       continue;
     }
     // a symbolic link stays one: the loader follows it inside its folder and refuses it, unread, when
     // it leaves. One whose target leaves the revision's files points at '/' here, outside every folder,
     // so it is refused as a link out (its target in this checkout is not the revision's business)
-    const to = blob(f).toString('utf8');
+    const to = blob().toString('utf8');
     symlinkSync(inside(resolve(dirname(target), to), dir) ? to : '/', target);
   }
   // a TypeScript definition imports 'antrea-clusterset': resolve it from the repository's packages
@@ -139,17 +145,44 @@ export function readRevision(cwd: string, ref: string, paths: readonly string[])
   return { ref, dir, files };
 }
 
+/** The contents of these blobs, by object id: `git cat-file --batch` answers `<id> blob <size>\n<bytes>\n` for each. */
+function catBlobs(cwd: string, objects: readonly string[]): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const wanted = [...new Set(objects)];
+  if (wanted.length === 0) return out;
+  let all: Buffer;
+  try {
+    all = execFileSync('git', ['cat-file', '--batch'], { cwd, input: `${wanted.join('\n')}\n`, maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch (err) {
+    throw new GitError(`git cat-file --batch: ${(err as { stderr?: Buffer }).stderr?.toString().trim() || (err as Error).message}`);
+  }
+  let at = 0;
+  for (const id of wanted) {
+    const eol = all.indexOf(10, at);
+    const [object, type, size] = all.subarray(at, eol).toString('latin1').split(' ');
+    if (object !== id || type !== 'blob' || size === undefined) throw new GitError(`git cat-file --batch: unexpected answer for ${id}`);
+    const start = eol + 1;
+    out.set(id, all.subarray(start, start + Number(size)));
+    at = start + Number(size) + 1;
+  }
+  return out;
+}
+
 /**
  * The files under `paths` at `commit` (`<mode> <type> <object>\t<path>` per entry), each with whether
- * it is a symbolic link (mode 120000); in their subfolders too when `recursive`.
+ * it is a symbolic link (mode 120000) and its blob id; in their subfolders too when `recursive`.
  */
-const lsTree = (cwd: string, commit: string, paths: readonly string[], recursive: boolean): { link: boolean; path: string }[] =>
+const lsTree = (cwd: string, commit: string, paths: readonly string[], recursive: boolean): { link: boolean; path: string; object: string }[] =>
   paths.length === 0
     ? []
     : git(cwd, ['ls-tree', ...(recursive ? ['-r'] : []), '-z', '--full-tree', commit, '--', ...paths])
         .split('\0')
         .filter((line) => / blob /.test(line.slice(0, line.indexOf('\t'))))
-        .map((line) => ({ link: line.startsWith('120000 '), path: line.slice(line.indexOf('\t') + 1) }));
+        .map((line) => ({
+          link: line.startsWith('120000 '),
+          path: line.slice(line.indexOf('\t') + 1),
+          object: line.slice(0, line.indexOf('\t')).split(' ')[2]!,
+        }));
 
 function nearestNodeModules(from: string): string | undefined {
   for (let d = resolve(from); ; d = dirname(d)) {

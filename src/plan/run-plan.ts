@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { runPipeline, type CheckResult } from '../pipeline/pipeline';
+import { runPipeline, type CheckResult, type PipelineResult, type Sink } from '../pipeline/pipeline';
+import { sourcePath, type DefinitionIndex } from '../pipeline/definition-index';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import { planSink } from './plan-sink';
@@ -9,7 +10,7 @@ import { planChanges } from './plan-changes';
 import type { CompiledRevision, Plan } from './plan';
 import { transitionDiagnostic } from '../validate/run-transitions';
 import { describeRevisions } from './describe-revisions';
-import { checkRepository, defaultBase, readRevision } from './read-revision';
+import { checkRepository, defaultBase, readRevision, type Revision } from './read-revision';
 
 export interface PlanOptions {
   /** the repository directory the paths are relative to */
@@ -22,6 +23,12 @@ export interface PlanOptions {
   readonly inventory?: readonly string[];
   /** false: no Connections section (the bench's measure of the plan without it) */
   readonly policyImpact?: boolean;
+  /**
+   * the base revision's manifest.json index (definition-index.ts) and the folder its sources are
+   * relative to (the output's parent): a definition both revisions hold with the text it indexes
+   * is neither compiled nor compared, unless either revision's rules across definitions read it
+   */
+  readonly index?: { readonly index: DefinitionIndex; readonly root: string };
 }
 
 export interface PlanResult {
@@ -62,7 +69,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     diagnostics.push(...found.filter((d) => !(d.code === 'file-system' && existing.some((p) => join(options.cwd, p) === d.file))));
     // the pipeline over both revisions: base files (read from git) are named `<ref>:<path>` in
     // diagnostics, by their repository path otherwise; what differs is built and checked as synth would
-    const run = await runPipeline([{ files: revision.files.map((f) => join(revision.dir, f)) }, { files }], hasErrors(diagnostics) ? undefined : planSink());
+    const run = await runBoth(options, revision, files, () => (hasErrors(diagnostics) ? undefined : planSink()));
     const rename = (file: string) => (file.startsWith(revision.dir) ? file.slice(revision.dir.length + 1) : file);
     const named = (file: string) => (file.startsWith(revision.dir) ? `${base}:${rename(file)}` : file);
     // a message may name a base file by its path in the temporary copy (file-system's): by `<ref>:<path>` too
@@ -96,6 +103,31 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
     return { base, head: 'work tree', header, diagnostics, sources, plan };
   } finally {
     rmSync(revision.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The pipeline over both revisions, base and work tree, with the index where there is one. A
+ * definition is left out only when it is left out of both revisions: one the index vouches for in
+ * one revision and not in the other (its text changed, or the other revision's rules across
+ * definitions read it) is forgotten and the run repeated, so both compile it and the plan compares
+ * it. The usual change needs one run.
+ */
+async function runBoth<R>(options: PlanOptions, revision: Revision, files: readonly string[], sink: () => Sink<R> | undefined): Promise<PipelineResult<R>> {
+  const baseFiles = revision.files.map((f) => join(revision.dir, f));
+  if (!options.index) return runPipeline([{ files: baseFiles }, { files }], sink());
+  const { index, root } = options.index;
+  const roots = [join(revision.dir, relative(options.cwd, resolve(root))), root];
+  for (;;) {
+    const run = await runPipeline(
+      [baseFiles, files].map((f, r) => ({ files: f, index: { index, root: roots[r]! } })),
+      sink(),
+    );
+    const [base, head] = run.revisions.map((r, i) => new Set(r.indexed.map((d) => sourcePath(d.file, roots[i]!))));
+    const once = [...base!, ...head!].filter((s) => !base!.has(s) || !head!.has(s));
+    // each pass forgets at least one definition: the loop ends
+    if (once.length === 0) return run;
+    for (const source of once) index.forget(source);
   }
 }
 

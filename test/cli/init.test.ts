@@ -76,8 +76,19 @@ describe('clusterset init', () => {
       jobs: { check: { steps: { run?: string; if?: string }[] } };
     };
     const runs = workflow.jobs.check.steps.map((s) => s.run ?? '');
-    expect(runs).toContain('npx clusterset validate --format github');
-    expect(runs).toContain('npx clusterset synth --check');
+    // each step as bash runs it, with a stand-in npx that prints its arguments: on a pull request
+    // (BASE set from github.base_ref) the check is the base's index's; on a push, the full check
+    const argv = (run: string, base: string) => {
+      const bin = join(tmp, 'npx-argv');
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(join(bin, 'npx'), '#!/bin/sh\nfor a in "$@"; do printf "[%s]" "$a"; done\n', { mode: 0o755 });
+      return spawnSync('bash', ['-c', run], { encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, BASE: base } }).stdout.trim();
+    };
+    const step = (command: string) => runs.find((r) => r.startsWith(`npx clusterset ${command}`))!;
+    expect(argv(step('validate'), 'origin/main')).toBe('[clusterset][validate][--format][github][--base][origin/main]');
+    expect(argv(step('validate'), '')).toBe('[clusterset][validate][--format][github]');
+    expect(argv(step('synth --check'), 'origin/release 1')).toBe('[clusterset][synth][--check][--base][origin/release 1]');
+    expect(argv(step('synth --check'), '')).toBe('[clusterset][synth][--check]');
     const plan = workflow.jobs.check.steps.find((s) => s.run?.includes('clusterset plan'));
     expect(plan?.if).toBe("github.event_name == 'pull_request'");
     expect(plan?.run).toContain('--format markdown');

@@ -1,0 +1,303 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Manifest } from '../../src/output/manifest';
+import { DefinitionIndex, textHash } from '../../src/pipeline/definition-index';
+import { blobId, folderBlobs, gitBlobs } from '../../src/output/output-blobs';
+import { runPipeline } from '../../src/pipeline/pipeline';
+import { runCli } from '../helpers/run-cli';
+
+// Issue #54: validate and synth --check with --base read that revision's manifest.json index and
+// compile only the changed definitions (and those whose facts meet theirs). Whatever the work
+// tree holds, their results equal a full run's (no --base, or --no-index); the work tree's own
+// manifest.json (the pull request's) is never the index.
+const DEMO = readFileSync(join(import.meta.dirname, '../../clustersets/demo-clusterset.yaml'), 'utf8');
+// a standby Gateway candidate per member: a definition with a warning (gateway-ha's) is never
+// indexed, so that its warnings print on every run
+const definition = (name: string, prefix: string) =>
+  DEMO.replaceAll('demo-clusterset', name)
+    .replaceAll('demo-cluster-', `${prefix}-`)
+    .replace(/^( +)- node: (cl\d)-node1\n/gm, '$1- node: $2-node1\n$1- node: $2-node9\n');
+// fleet-c and fleet-c-x are dash-prefixed names: the delivery-name rule reads both
+const SETS = [
+  ['fleet-a', 'a'],
+  ['fleet-b', 'b'],
+  ['fleet-c', 'c'],
+  ['fleet-c-x', 'x'],
+] as const;
+
+let repo: string;
+const file = (name: string) => join(repo, 'clustersets', `${name}.yaml`);
+const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'pipe' });
+const cli = (...argv: string[]) => runCli(argv, { cwd: repo, env: { NO_COLOR: '1' } });
+
+const validateBoth = async () => ({ incremental: await cli('validate', '--base', 'HEAD'), full: await cli('validate') });
+const planBoth = async () => {
+  const both = async (...extra: string[]) => [await cli('plan', '--base', 'HEAD', ...extra), await cli('plan', '--base', 'HEAD', '--format', 'json', ...extra)];
+  return { incremental: await both(), full: await both('--no-index') };
+};
+const checkBoth = async () => ({ incremental: await cli('synth', '--check', '--base', 'HEAD'), full: await cli('synth', '--check') });
+
+/** The definitions the base revision's index vouches for in this state of the work tree (so the runs above did take the incremental path). */
+async function vouched(): Promise<string[]> {
+  const index = new DefinitionIndex(JSON.parse(execFileSync('git', ['show', 'HEAD:dist/manifest.json'], { cwd: repo, encoding: 'utf8' })) as Partial<Manifest>);
+  const files = SETS.map(([name]) => file(name));
+  const run = await runPipeline([{ files, index: { index, root: repo } }]);
+  return run.revisions[0]!.indexed.map((d) => d.name);
+}
+
+beforeAll(async () => {
+  repo = mkdtempSync(join(tmpdir(), 'pr-check-index-'));
+  mkdirSync(join(repo, 'clustersets'));
+  for (const [name, prefix] of SETS) writeFileSync(file(name), definition(name, prefix));
+  git('init', '-q');
+  expect((await cli('synth', '--quiet')).status).toBe(0);
+  git('add', '.');
+  git('commit', '-qm', 'base');
+}, 120_000);
+
+afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+const restore = () => {
+  git('checkout', '-q', '--', '.');
+  git('clean', '-qfdx', 'dist', 'clustersets');
+};
+
+describe('the pull-request check with an index equals the full check', () => {
+  test('nothing changed: every definition outside the dash-prefixed pair is vouched for', async () => {
+    expect(await vouched()).toEqual(['fleet-a', 'fleet-b']);
+    const v = await validateBoth();
+    expect(v.incremental).toEqual(v.full);
+    const c = await checkBoth();
+    expect(c.incremental).toEqual(c.full);
+    expect(c.incremental.status).toBe(0);
+  }, 120_000);
+
+  test('one line of one definition changed', async () => {
+    try {
+      writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replace('project: default', 'project: platform'));
+      expect(await vouched()).toEqual(['fleet-a']);
+      const v = await validateBoth();
+      expect(v.incremental).toEqual(v.full);
+      const p = await planBoth();
+      expect(p.incremental).toEqual(p.full);
+      const c = await checkBoth();
+      expect(c.incremental).toEqual(c.full);
+      expect(c.incremental.status).toBe(1);
+      expect(c.incremental.stderr).toContain('fleet-b/argocd');
+    } finally {
+      restore();
+    }
+  }, 120_000);
+
+  test('a changed definition takes a cluster ID of an unchanged one: the rule across definitions names both', async () => {
+    try {
+      writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replaceAll('b-member3', 'a-member3'));
+      // fleet-a meets fleet-b now: it is parsed again
+      expect(await vouched()).toEqual([]);
+      const v = await validateBoth();
+      expect(v.incremental).toEqual(v.full);
+      expect(v.incremental.stderr).toContain('cluster-in-two-definitions');
+      expect(v.incremental.stderr).toContain('fleet-a.yaml');
+      // the base revision has no such error, the work tree has: plan prints it and no plan, with or without the index
+      const p = await planBoth();
+      expect(p.incremental).toEqual(p.full);
+      expect(p.incremental[0]!.stderr).toContain('cluster-in-two-definitions');
+      const c = await checkBoth();
+      expect(c.incremental).toEqual(c.full);
+    } finally {
+      restore();
+    }
+  }, 120_000);
+
+  test("a changed definition's name now dash-prefixed with an unchanged one's: plan compiles that one in both revisions", async () => {
+    try {
+      // fleet-b becomes fleet-a-b: fleet-a is read by the delivery-name rule in the work tree only
+      writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replaceAll('fleet-b', 'fleet-a-b'));
+      expect(await vouched()).toEqual([]);
+      const p = await planBoth();
+      expect(p.incremental).toEqual(p.full);
+      expect(p.incremental[0]!.stdout).not.toContain('ClusterSet fleet-a\n');
+      const v = await validateBoth();
+      expect(v.incremental).toEqual(v.full);
+    } finally {
+      restore();
+    }
+  }, 120_000);
+
+  test.each([
+    {
+      what: 'a definition hash in the index that does not match its file',
+      tamper: () => {
+        const path = join(repo, 'dist/manifest.json');
+        const m = JSON.parse(readFileSync(path, 'utf8')) as { clusterSets: Record<string, { definition: { sha256: string } }> };
+        m.clusterSets['fleet-a']!.definition.sha256 = '0'.repeat(32);
+        writeFileSync(path, `${JSON.stringify(m, null, 2)}\n`);
+      },
+      // the work tree's manifest.json is the pull request's: never the index
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+    {
+      what: 'a file of an unchanged ClusterSet edited in dist/',
+      tamper: () => {
+        const path = join(repo, 'dist/fleet-a/a-member2/kustomization.yaml');
+        writeFileSync(path, `${readFileSync(path, 'utf8')}# edited\n`);
+      },
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+    {
+      what: 'a file added to the folder of an unchanged ClusterSet',
+      tamper: () => writeFileSync(join(repo, 'dist/fleet-a/stray.yaml'), 'x: 1\n'),
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+    {
+      what: 'a file of a shared unit edited',
+      tamper: () => {
+        const m = JSON.parse(readFileSync(join(repo, 'dist/manifest.json'), 'utf8')) as { clusterSets: Record<string, { shared: string[] }> };
+        const unit = join(repo, 'dist', m.clusterSets['fleet-a']!.shared.at(-1)!, 'kustomization.yaml');
+        writeFileSync(unit, `${readFileSync(unit, 'utf8')}# edited\n`);
+      },
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+    {
+      what: 'a blob id in manifest.json changed',
+      tamper: () => {
+        const path = join(repo, 'dist/manifest.json');
+        const m = JSON.parse(readFileSync(path, 'utf8')) as { clusterSets: Record<string, { blobs: Record<string, string> }> };
+        m.clusterSets['fleet-b']!.blobs['README.md'] = '0'.repeat(16);
+        writeFileSync(path, `${JSON.stringify(m, null, 2)}\n`);
+      },
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+  ])(
+    '$what: the check falls back for it, and equals the full check',
+    async ({ tamper, vouched: expected }) => {
+      try {
+        tamper();
+        // validate does not read dist/ beyond the index: the definitions are unchanged
+        expect(await vouched()).toEqual(expected);
+        const v = await validateBoth();
+        expect(v.incremental).toEqual(v.full);
+        const p = await planBoth();
+        expect(p.incremental).toEqual(p.full);
+        const c = await checkBoth();
+        expect(c.incremental).toEqual(c.full);
+        expect(c.incremental.status).toBe(1);
+      } finally {
+        restore();
+      }
+    },
+    120_000,
+  );
+});
+
+// The pull request writes dist/ and manifest.json as well as the definitions: an index that agrees
+// with a changed definition and with edited bundles must not make them up to date.
+test('a forged index in the work tree vouches for nothing: a changed definition with forged bundles is stale', async () => {
+  try {
+    writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replace('project: default', 'project: platform'));
+    const path = join(repo, 'dist/manifest.json');
+    const m = JSON.parse(readFileSync(path, 'utf8')) as {
+      clusterSets: Record<string, { definition: { sha256: string }; blobs: Record<string, string> }>;
+    };
+    const readme = join(repo, 'dist/fleet-b/README.md');
+    const forged = `${readFileSync(readme, 'utf8')}forged\n`;
+    writeFileSync(readme, forged);
+    m.clusterSets['fleet-b']!.definition.sha256 = textHash(readFileSync(file('fleet-b'), 'utf8'));
+    m.clusterSets['fleet-b']!.blobs['README.md'] = blobId(forged);
+    writeFileSync(path, `${JSON.stringify(m, null, 2)}\n`);
+    const c = await checkBoth();
+    expect(c.incremental).toEqual(c.full);
+    expect(c.incremental.status).toBe(1);
+    expect(c.incremental.stderr).toContain('fleet-b/README.md');
+  } finally {
+    restore();
+  }
+}, 120_000);
+
+describe("git's blob ids stand in for reading the output's files only where git vouches for the bytes", () => {
+  const work = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'git-blobs-'));
+    const run = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'pipe' });
+    mkdirSync(join(dir, 'dist/a'), { recursive: true });
+    writeFileSync(join(dir, 'dist/a/one.yaml'), 'one: 1\n');
+    writeFileSync(join(dir, 'dist/a/two.yaml'), 'two: 2\n');
+    run('init', '-q');
+    run('add', '.');
+    run('commit', '-qm', 'base');
+    return { dir, run };
+  };
+
+  test('a committed, unchanged file: the index id, equal to the id of its bytes', () => {
+    const { dir } = work();
+    try {
+      const ids = gitBlobs(join(dir, 'dist'))!;
+      expect(ids.get('a/one.yaml')).toBe(blobId('one: 1\n'));
+      expect(ids.get('a/two.yaml')).toBe(blobId('two: 2\n'));
+      expect(folderBlobs(join(dir, 'dist'), ['a']).get('a')).toEqual(
+        new Map([
+          ['one.yaml', blobId('one: 1\n')],
+          ['two.yaml', blobId('two: 2\n')],
+        ]),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a file edited after checkout, or added, is hashed from its bytes', () => {
+    const { dir } = work();
+    try {
+      writeFileSync(join(dir, 'dist/a/one.yaml'), 'one: 11\n');
+      writeFileSync(join(dir, 'dist/a/three.yaml'), 'three: 3\n');
+      expect(gitBlobs(join(dir, 'dist'))!.has('a/one.yaml')).toBe(false);
+      expect(folderBlobs(join(dir, 'dist'), ['a']).get('a')).toEqual(
+        new Map([
+          ['one.yaml', blobId('one: 11\n')],
+          ['three.yaml', blobId('three: 3\n')],
+          ['two.yaml', blobId('two: 2\n')],
+        ]),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test.each([
+    [
+      'a .gitattributes file',
+      (dir: string, run: (...a: string[]) => unknown) => (writeFileSync(join(dir, '.gitattributes'), '* text eol=crlf\n'), run('add', '.gitattributes')),
+    ],
+    ['core.autocrlf', (_dir: string, run: (...a: string[]) => unknown) => run('config', 'core.autocrlf', 'true')],
+    ['core.eol', (_dir: string, run: (...a: string[]) => unknown) => run('config', 'core.eol', 'crlf')],
+    [
+      'a .gitattributes file with a macro',
+      (dir: string, run: (...a: string[]) => unknown) => (
+        writeFileSync(join(dir, '.gitattributes'), '[attr]lf -diff\n*.yaml lf\n'),
+        run('add', '.gitattributes')
+      ),
+    ],
+  ])('%s: git may convert bytes, so no id of its is used', (_what, setUp) => {
+    const { dir, run } = work();
+    try {
+      expect(gitBlobs(join(dir, 'dist'))).toBeDefined();
+      setUp(dir, run);
+      expect(gitBlobs(join(dir, 'dist'))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("init's .gitattributes (dist/** linguist-generated=true) converts nothing: git's ids stay", () => {
+    const { dir, run } = work();
+    try {
+      writeFileSync(join(dir, '.gitattributes'), '# generated\ndist/** linguist-generated=true\n');
+      run('add', '.gitattributes');
+      expect(gitBlobs(join(dir, 'dist'))!.get('a/one.yaml')).toBe(blobId('one: 1\n'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
