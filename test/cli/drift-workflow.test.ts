@@ -1,12 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { DRIFT_LABEL, DRIFT_WORKFLOW_PATH, kubeconfigSecret } from '../../src/init/drift-workflow';
 import { dumpKinds } from '../../src/live/dump-kinds';
 import { DRIFT_MARKER } from '../../src/live/render-drift';
+import { CLI_BIN } from '../helpers/cli-bin';
 import { runningClusterSet } from '../helpers/live-dumps';
 import { runCli } from '../helpers/run-cli';
 import { SOAK } from '../helpers/soak';
@@ -17,7 +18,6 @@ import { requireTool } from '../helpers/tools';
 // against dumps of test/helpers/live-dumps.ts, with stand-ins for kubectl (serves the dumps, or
 // fails for a cluster it cannot reach) and gh (records its calls, keeps the one issue's state).
 
-const ROOT = resolve('.');
 const tmp = mkdtempSync(join(tmpdir(), 'drift-workflow-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -131,10 +131,12 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
     writeFileSync(join(repo, DEFINITION), readFileSync(DEFINITION));
     writeFileSync(join(bin, 'kubectl'), KUBECTL, { mode: 0o755 });
     writeFileSync(join(bin, 'gh'), GH, { mode: 0o755 });
-    // `help drift` (the step's check that the installed version has the command) answered without a Node start
+    // `help drift` (the step's check that the installed version has the command) answered without a
+    // Node start; the rest runs the suite's compiled CLI, as the installed package runs it (the
+    // checkout's bin would transpile the compiler through tsx in each run)
     writeFileSync(
       join(bin, 'npx'),
-      `#!/bin/sh\n[ "$1" = clusterset ] && shift\n[ "$*" = 'help drift' ] && exit 0\nexec node '${ROOT}/bin/clusterset.mjs' "$@"\n`,
+      `#!/bin/sh\n[ "$1" = clusterset ] && shift\n[ "$*" = 'help drift' ] && exit 0\nexec '${process.execPath}' '${CLI_BIN}' "$@"\n`,
       { mode: 0o755 },
     );
   }, 120_000);

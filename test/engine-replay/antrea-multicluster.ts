@@ -1,7 +1,6 @@
-import { parse } from 'yaml';
 import type { ApiServer } from './api-server';
 import { Client } from './client';
-import { conditionOf, type Obj } from './kube';
+import { conditionOf, parseText, type Obj } from './kube';
 import { authenticate, splitServiceAccount, type User } from './rbac';
 
 /**
@@ -411,7 +410,7 @@ export class AntreaMulticluster {
   private endpointIPType(c: ApiServer, ns: string): string {
     const cm = c.get('v1', 'ConfigMap', ns, 'antrea-mc-controller-config');
     const text = cm?.data?.['controller_manager_config.yaml'] as string | undefined;
-    return (text && (parse(text) as { endpointIPType?: string } | null)?.endpointIPType) || 'ClusterIP';
+    return (text && (parseText(text) as { endpointIPType?: string } | null)?.endpointIPType) || 'ClusterIP';
   }
 
   /**

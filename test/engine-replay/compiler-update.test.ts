@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { build } from 'esbuild';
 import { stringify } from 'yaml';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { soakRows } from '../helpers/soak';
@@ -73,11 +74,24 @@ const files = (root: string, prefix: string): Map<string, string> => {
  * this checkout's node_modules) synthesizes the other one. A test below holds it equal to the
  * committed `dist/` of that commit wherever both have a file.
  */
-function oldSynth(definitions: readonly DefinitionData[]): Revision {
+async function oldSynth(definitions: readonly DefinitionData[]): Promise<Revision> {
   const dir = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? '/dev/shm', 'compiler-update-'));
   try {
     execFileSync('sh', ['-c', `git archive ${OLD} bin src schema package.json tsconfig.json | tar -x -C "$1"`, 'sh', dir]);
     symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
+    // its bin runs lib/cli.js while that is newer than src/ (else the sources through tsx, a second
+    // or two of CPU more): built as that commit's package was, one ES module bundle
+    await build({
+      absWorkingDir: dir,
+      entryPoints: ['src/cli.ts'],
+      outfile: join(dir, 'lib/cli.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      packages: 'external',
+      logLevel: 'warning',
+    });
     mkdirSync(join(dir, 'clustersets'));
     const paths = definitions.map((d) => {
       const path = join('clustersets', `${d.metadata.name}.yaml`);
@@ -233,8 +247,8 @@ const EXAMPLES = readdirSync('clustersets')
 
 describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on running clusters`, () => {
   let old: Revision;
-  beforeAll(() => {
-    old = oldSynth(EXAMPLES);
+  beforeAll(async () => {
+    old = await oldSynth(EXAMPLES);
   }, 120_000);
 
   test(`the old output replayed is the committed dist/ of ${OLD}, wherever both hold a file`, () => {

@@ -1,8 +1,7 @@
-import { parse } from 'yaml';
 import { celParses } from '../health/engines';
 import type { ApiServer } from './api-server';
 import { kstatus, type HealthCheckExpr, type KStatus } from './kstatus';
-import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
+import { annotation, groupOf, keyOf, parseText, refOf, type Obj } from './kube';
 import { NEWEST_FLUX, type FluxVersion } from './engine-versions';
 import { postBuild, type PostBuild } from './post-build';
 import type { Revision } from './revision';
@@ -151,7 +150,7 @@ export class FluxRun {
     const data = (secret.data ?? {}) as Record<string, string>;
     const raw = ref.key ? data[ref.key] : (data.value ?? data['value.yaml']);
     if (raw === undefined) return `failed to build kube client: KubeConfig secret '${name}' does not contain a '${ref.key ?? 'value'}' key with a kubeconfig`;
-    const config = parse(atob(raw)) as {
+    const config = parseText(atob(raw)) as {
       'current-context'?: string;
       contexts?: { name: string; context: { cluster: string } }[];
       clusters?: { name: string; cluster: { server: string } }[];

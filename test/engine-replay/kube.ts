@@ -1,3 +1,4 @@
+import { parse } from 'yaml';
 /**
  * The few Kubernetes facts the engine replay needs: object identity, which built-in kinds an API
  * server serves, whether they are namespaced, and their resource names (what webhook and
@@ -72,6 +73,16 @@ export const builtInResources = (): { apiVersion: string; kind: string; resource
 export const annotation = (o: Obj, key: string): string | undefined => o.metadata.annotations?.[key];
 
 export const clone = <T>(v: T): T => structuredClone(v);
+
+/**
+ * A small YAML document held in an object (a kubeconfig, a controller's config), parsed once per
+ * text for the run: the controllers read the same one at every reconcile. Callers only read it.
+ */
+const parsedTexts = new Map<string, unknown>();
+export function parseText(text: string): unknown {
+  if (!parsedTexts.has(text)) parsedTexts.set(text, parse(text));
+  return parsedTexts.get(text);
+}
 
 /** A condition of `status.conditions`, or undefined. */
 export const conditionOf = (o: Obj | undefined, type: string): { type: string; status: string; reason?: string; message?: string } | undefined =>

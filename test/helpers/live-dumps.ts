@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { antreaCoreObjects } from '../../src/antrea/workloads';
 import { compile } from '../../src/compile';
@@ -144,9 +145,25 @@ export function simulateDumps(definition: ClusterSet, output: ClusterSetOutput):
  * builds for it (compile(), the pipeline into memory), and the definition as the pipeline read it.
  */
 export async function runningClusterSet(file: string): Promise<{ definition: ClusterSet; dumps: Map<string, string> }> {
-  const { diagnostics, sources, outputs } = await compile({ files: [file] });
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new Error(`${file}: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
-  const definition = parseClusterSet(sources[0]!, [])!.definition;
-  return { definition, dumps: simulateDumps(definition, outputs[0]!) };
+  const key = `${file}\0${readFileSync(file, 'utf8')}`;
+  let running = RUNNING.get(key);
+  if (!running) {
+    running = (async () => {
+      const { diagnostics, sources, outputs } = await compile({ files: [file] });
+      const errors = diagnostics.filter((d) => d.severity === 'error');
+      if (errors.length > 0) throw new Error(`${file}: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
+      const definition = parseClusterSet(sources[0]!, [])!.definition;
+      return { definition, dumps: simulateDumps(definition, outputs[0]!) };
+    })();
+    RUNNING.set(key, running);
+  }
+  const { definition, dumps } = await running;
+  // copies: a caller may edit what it gets
+  return { definition: structuredClone(definition), dumps: new Map(dumps) };
 }
+
+/**
+ * runningClusterSet's results by file and text: test files share their worker, and several
+ * (drift, drift-command, the drift workflow, the round trip) run the same example's ClusterSet.
+ */
+const RUNNING = new Map<string, Promise<{ definition: ClusterSet; dumps: Map<string, string> }>>();

@@ -17,15 +17,35 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 /** Compiles definitions (file name → definition) as one revision, in memory, with its unbuilt sources (as `plan` reads it). */
 export async function revision(files: Record<string, Definition | string>): Promise<CompiledRevision & { sets: ClusterSetSources[] }> {
+  const texts = Object.entries(files).map(([name, d]) => [name, typeof d === 'string' ? d : stringify(d)] as const);
+  const key = JSON.stringify(texts);
+  let compiled = REVISIONS.get(key);
+  if (!compiled) REVISIONS.set(key, (compiled = compileRevision(texts)));
+  const { errors, result } = await compiled;
+  expect(errors).toEqual([]);
+  // shared by every caller of the same texts: the plan only reads a revision (its bundles are built
+  // on demand, so a copy would not be one), and so must the tests
+  return { ...result, definitions: new Map(result.definitions), outputs: [...result.outputs], sets: [...result.sets] };
+}
+
+type Compiled = { errors: unknown[]; result: CompiledRevision & { sets: ClusterSetSources[] } };
+
+/**
+ * Revisions by their files' texts: test files share their worker, and a plan's base revision is
+ * often the same example (the engine replay's scenarios plan every change from one base).
+ */
+const REVISIONS = new Map<string, Promise<Compiled>>();
+
+async function compileRevision(files: readonly (readonly [string, string])[]): Promise<Compiled> {
   const dir = mkdtempSync(join(tmpdir(), 'plan-test-'));
   dirs.push(dir);
-  const paths = Object.entries(files).map(([name, d]) => {
+  const paths = files.map(([name, text]) => {
     mkdirSync(join(dir, 'clustersets'), { recursive: true });
-    writeFileSync(join(dir, 'clustersets', name), typeof d === 'string' ? d : stringify(d));
+    writeFileSync(join(dir, 'clustersets', name), text);
     return join(dir, 'clustersets', name);
   });
   const result = await compile({ files: paths });
-  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const definitions = new Map(
     result.sources.map((s) => {
       const parsed = parseClusterSet(s, [])!;
@@ -33,7 +53,7 @@ export async function revision(files: Record<string, Definition | string>): Prom
     }),
   );
   const sets = (await checkDefinitions(paths)).parsed.map(clusterSetSources);
-  return { outputs: result.outputs, definitions, sets };
+  return { errors, result: { outputs: result.outputs, definitions, sets } };
 }
 
 export const lines = (plan: Plan) => plan.changes.map((c) => `[${c.impact}] ${c.text}`);

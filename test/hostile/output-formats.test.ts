@@ -3,7 +3,8 @@
 // reader: no control, format or invisible character reaches a terminal, a CI log, Markdown or a
 // file as it is, no line becomes a GitHub Actions workflow command, JSON and YAML read back the
 // value unchanged. The judge is test/helpers/ci-log.ts (the Actions runner's parsing, Unicode's
-// categories), never the product's own escaping.
+// categories), never the product's own escaping. npm test runs a payload of each kind where a command's output cannot
+// carry it (synth's summary) or costs a compile a format (drift); the soak tier every payload.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import { PLAN_FORMATS, renderPlan } from '../../src/plan/render-plan';
 import { clusterSetNotes } from '../../src/synth/notes';
 import { unprintables, workflowCommands } from '../helpers/ci-log';
 import { LATEST } from '../helpers/releases';
+import { soakRows } from '../helpers/soak';
 import { CORPUS } from './corpus';
 
 const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'hostile-outputs-'));
@@ -100,7 +102,10 @@ function write(name: string, data: unknown): string {
   return file;
 }
 
-describe.each(CORPUS)('%s', (_, payload) => {
+/** A payload of each kind (a newline, a terminal sequence, bidi, a workflow command, Markdown), where one of each is enough. */
+const EACH_KIND = new Set(['a newline', 'ESC: clear the screen', 'bidi override', '::error', 'Markdown link', 'Markdown table and code']);
+
+describe.each(CORPUS)('%s', (name, payload) => {
   it('validate and synth refuse it where Kubernetes would, and print their diagnostics neutralised in text, json and github', async () => {
     const file = write('hostile.yaml', definitionData({ refused: payload }));
     // what Kubernetes refuses: a Secret name that is no DNS subdomain (apimachinery IsDNS1123Subdomain),
@@ -144,8 +149,13 @@ describe.each(CORPUS)('%s', (_, payload) => {
       if (f.path.includes('/Tier.ops.yaml')) expect((as11[0] as { spec: { description: string } }).spec.description).toBe(payload);
     }
     expect(result.files.some((f) => f.path.includes('/Tier.ops.yaml'))).toBe(true);
-    for (const format of ['text', 'json', 'github']) {
-      const r = await run(['synth', file, '--out', join(tmp, 'out', String(CORPUS.findIndex(([, p]) => p === payload))), '--format', format]);
+    // accepted free text reaches no output of synth's own (a summary line): npm test runs synth in
+    // every format for a payload of each kind and in one format, by turns, for the others; the
+    // soak tier (test/helpers/soak.ts) every payload in every format
+    const index = CORPUS.findIndex(([, p]) => p === payload);
+    const formats = ['text', 'json', 'github'];
+    for (const format of soakRows(formats, (_, i) => EACH_KIND.has(name) || i === index % formats.length)) {
+      const r = await run(['synth', file, '--out', join(tmp, 'out', String(index)), '--format', format]);
       expect(r.code, r.stderr).toBe(0);
       expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
     }
@@ -264,8 +274,6 @@ function hostileDumps(payload: string): string {
   return dir;
 }
 
-const DRIFT_PAYLOADS = new Set(['a newline', 'ESC: clear the screen', 'bidi override', '::error', 'Markdown link', 'Markdown table and code']);
-
 describe('import, plan --live, drift and status', () => {
   const definition = join(tmp, 'imported', 'test-clusterset.yaml');
   /** drift's Markdown for dumps with a plain value in the same places: the elements a report has */
@@ -291,7 +299,7 @@ describe('import, plan --live, drift and status', () => {
     }
     // drift prints what plan --live reads, by the same escapes: a payload of each kind (a newline, a
     // terminal sequence, bidi, a workflow command, Markdown) is enough, at a compile a format
-    for (const format of DRIFT_PAYLOADS.has(name) ? DRIFT_FORMATS : []) {
+    for (const format of EACH_KIND.has(name) ? DRIFT_FORMATS : []) {
       const r = await run(['drift', '--live', dumps, definition, '--format', format]);
       // the leader address the members run differs from the definition's: drift, exit 4
       expect(r.code).toBe(4);

@@ -58,7 +58,22 @@ function comparable(d: ClusterSet): unknown {
   };
 }
 
-export async function importRoundTrip(file: string): Promise<{ original: ClusterSet; imported: string; dumps: string[]; diagnostics: Diagnostic[] }> {
+interface RoundTrip {
+  readonly original: ClusterSet;
+  readonly imported: string;
+  readonly dumps: string[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Each example's round trip, once: the import test and the plan --live test read the same one. */
+const roundTrips = new Map<string, Promise<RoundTrip>>();
+export function importRoundTrip(file: string): Promise<RoundTrip> {
+  let trip = roundTrips.get(file);
+  if (!trip) roundTrips.set(file, (trip = roundTrip(file)));
+  return trip;
+}
+
+async function roundTrip(file: string): Promise<RoundTrip> {
   const { definition: original, dumps: texts } = await runningClusterSet(file);
   const diagnostics: Diagnostic[] = [];
   const dir = mkdtempSync(join(tmp, 'case-'));
