@@ -27,8 +27,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 const key = (kind: string, namespace: string | undefined, name: string) => `${kind}\0${namespace ?? ''}\0${name}`;
 const where = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-/** A per-cluster Flux's folder, `flux/<clusterID>` (flux/kustomizations.ts): its objects run in that cluster. */
-const ownCluster = (folder: string): string | undefined => /^flux\/(.+)$/.exec(folder)?.[1];
+/** A per-cluster Flux's folder, `flux-per-cluster/<clusterID>` (delivery/flux/index.ts): its objects run in that cluster. */
+const ownCluster = (folder: string): string | undefined => /^flux-per-cluster\/(.+)$/.exec(folder)?.[1];
 
 /**
  * The cluster an engine object delivers and what of it: its path is `<dist>/<clusterset>/<clusterID>`

@@ -5,6 +5,7 @@ import { render } from '../../src/diagnostics/render';
 import { loadYaml } from '../../src/load/load-yaml';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { runRules } from '../../src/validate/run-rules';
+import { notGatewayHa } from '../helpers/gateway-ha';
 
 /** The field report's definition with one edit: the user's mistake, where the intent is clear. */
 const demo = readFileSync('clustersets/demo-clusterset.yaml', 'utf8');
@@ -16,7 +17,9 @@ function check(text: string) {
   const source = loadYaml('demo.yaml', text, diagnostics);
   const parsed = source && parseClusterSet(source, diagnostics);
   if (parsed) runRules(parsed, diagnostics);
-  return { diagnostics, text: render('text', diagnostics, new Map([['demo.yaml', text]])) };
+  // the demo's members have one Gateway candidate each: gateway-ha's warnings are not this test's (#51)
+  const shown = notGatewayHa(diagnostics);
+  return { diagnostics: shown, text: render('text', shown, new Map([['demo.yaml', text]])) };
 }
 
 const cases: { name: string; edit: (t: string) => string; code: string; line: number; column: number; hint: RegExp }[] = [

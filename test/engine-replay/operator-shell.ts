@@ -43,7 +43,9 @@ export function runAsOperator(fleet: Fleet, commands: readonly string[]): Operat
       join(bin, 'kubectl'),
       [
         '#!/bin/sh',
-        `for a in "$@"; do printf '%s\\t' "$a"; done >> '${root}/calls'; echo >> '${root}/calls'`,
+        // one write per call, keyed by the process: the commands of a pipeline run at once, so their
+        // lines must neither interleave nor be matched to an input by their order
+        `line="$$"; for a in "$@"; do line="$line$(printf '\\t%s' "$a")"; done; printf '%s\\n' "$line" >> '${root}/calls'`,
         'ctx= ns= verb= res= name=',
         'while [ $# -gt 0 ]; do',
         '  case "$1" in',
@@ -56,7 +58,7 @@ export function runAsOperator(fleet: Fleet, commands: readonly string[]): Operat
         'case "$verb" in',
         `  get) f='${root}/objects/'"$ctx/$res/$ns/$name.json"; if [ -f "$f" ]; then cat "$f"; else echo "Error from server (NotFound): $res \\"$name\\" not found" >&2; exit 1; fi ;;`,
         // kubectl apply -f - with nothing on its input fails (error: no objects passed to apply)
-        `  apply) n=$(wc -l < '${root}/calls'); cat > '${root}/applied.'"$n"; if [ ! -s '${root}/applied.'"$n" ]; then echo 'error: no objects passed to apply' >&2; exit 1; fi ;;`,
+        `  apply) cat > '${root}/applied.'"$$"; if [ ! -s '${root}/applied.'"$$" ]; then echo 'error: no objects passed to apply' >&2; exit 1; fi ;;`,
         'esac',
       ].join('\n'),
     );
@@ -77,15 +79,15 @@ export function runAsOperator(fleet: Fleet, commands: readonly string[]): Operat
         .map((f) => [Number(f.slice('applied.'.length)), readFileSync(join(root, f), 'utf8')]),
     );
     const writes: string[] = [];
-    calls.forEach((line, i) => {
-      const args = line.split('\t').slice(0, -1);
+    calls.forEach((line) => {
+      const [pid, ...args] = line.split('\t');
       const flag = (name: string) => args[args.indexOf(name) + 1];
       const positional = args.filter((a, j) => !a.startsWith('-') && !['--context', '-n', '-o', '-f', '-l'].includes(args[j - 1] ?? ''));
       const [verb, resource, name, ...rest] = positional;
       const c = fleet.cluster(flag('--context')!);
       const ns = flag('-n');
       if (verb === 'apply') {
-        const text = applied.get(i + 1)?.trim();
+        const text = applied.get(Number(pid))?.trim();
         if (!text) return;
         const o = JSON.parse(text) as Obj;
         c.put(o, 'kubectl');

@@ -1,4 +1,5 @@
 import { afterEach, expect, test, vi } from 'vitest';
+import { notGatewayHa } from '../helpers/gateway-ha';
 
 // `typescript` is an optional peer dependency: a YAML-only repository does not install it.
 afterEach(() => {
@@ -16,7 +17,8 @@ test('without the typescript package: typescript-missing at the top of each .ts 
   });
   const { checkDefinitions } = await import('../../src/pipeline/pipeline');
   const { diagnostics, parsed } = await checkDefinitions([TS, YAML]);
-  expect(diagnostics).toEqual([
+  // the YAML's members have one Gateway candidate each: gateway-ha's warnings are not this test's (#51)
+  expect(notGatewayHa(diagnostics)).toEqual([
     {
       code: 'typescript-missing',
       severity: 'error',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli';
+import { withoutGatewayHa } from '../helpers/gateway-ha';
 
 const dir = mkdtempSync(join(tmpdir(), 'connections-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,7 +28,7 @@ describe('clusterset connections', () => {
       '--port',
       'UDP/53',
     ]);
-    expect(r.stderr).toBe('');
+    expect(withoutGatewayHa(r.stderr)).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
       [
@@ -128,7 +129,7 @@ describe('clusterset connections', () => {
       '--format',
       'json',
     ]);
-    expect(r.stderr).toBe('');
+    expect(withoutGatewayHa(r.stderr)).toBe('');
     const [a] = JSON.parse(r.stdout) as { verdict: string; ingress: { rule: string } }[];
     // strict-namespace-isolation: another Namespace is dropped
     expect(a!.verdict).toBe('dropped');

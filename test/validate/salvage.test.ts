@@ -4,6 +4,7 @@ import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { loadYaml } from '../../src/load/load-yaml';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { checkWhatRemains } from '../../src/validate/salvage';
+import { notGatewayHa } from '../helpers/gateway-ha';
 
 const demo = readFileSync('clustersets/demo-clusterset.yaml', 'utf8');
 const OVERLAP = (t: string) => t.replace('podCIDRs: [10.244.16.0/20]', 'podCIDRs: [10.244.0.0/20]');
@@ -12,7 +13,8 @@ function check(text: string): string[] {
   const diagnostics: Diagnostic[] = [];
   const source = loadYaml('demo.yaml', text, diagnostics)!;
   if (!parseClusterSet(source, diagnostics)) checkWhatRemains(source, diagnostics);
-  return diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`);
+  // the demo's members have one Gateway candidate each: gateway-ha's warnings are not this test's (#51)
+  return notGatewayHa(diagnostics).map((d) => `${d.line}:${d.column} ${d.code}`);
 }
 
 describe('a schema error does not hide what can still be checked', () => {
