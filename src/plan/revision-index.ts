@@ -26,7 +26,7 @@ export function manifestAt(cwd: string, ref: string, out: string): Recorded | un
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     const manifest = JSON.parse(text) as unknown;
-    return manifest && typeof manifest === 'object' ? (manifest as Recorded) : undefined;
+    return manifest && typeof manifest === 'object' ? manifest : undefined;
   } catch {
     return undefined;
   }

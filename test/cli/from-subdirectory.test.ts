@@ -47,7 +47,12 @@ const READS_DEFINITIONS: readonly { command: string; args: readonly string[]; co
   { command: 'plan', args: ['--base', 'HEAD~1'], code: 0, stdout: /\[disruptive\] Gateway of demo-cluster-member2 moves from cl2-node1 to cl2-node2/ },
   { command: 'plan', args: ['--live', GUIDE], code: 0, stdout: /3 changes: 0 destructive, 0 disruptive, 3 rollout/ },
   // the running clusters of the user guide: test-clusterset compared, demo-clusterset's clusters unreadable (exit 1)
-  { command: 'drift', args: ['--live', GUIDE], code: 1, stdout: /^demo-clusterset  demo-cluster-leader  could not be read\n[^]*test-clusterset  test-cluster-north  drifts\n/ },
+  {
+    command: 'drift',
+    args: ['--live', GUIDE],
+    code: 1,
+    stdout: /^demo-clusterset  demo-cluster-leader  could not be read\n[^]*test-clusterset  test-cluster-north  drifts\n/,
+  },
   {
     command: 'connections',
     args: [
