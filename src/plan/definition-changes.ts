@@ -5,10 +5,9 @@ import { enginesOf } from '../delivery/engines';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { tierRestartJobName } from '../synth/objects/tier-restart';
+import { restartMemberControllerCommand } from '../synth/token-commands';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
 import { plural } from '../plural';
-import { kubectlIn } from '../kube/kubectl-command';
-import { shellQuote } from '../shell-quote';
 import { engineChange } from './engine-changes';
 import { gatewayChange } from './gateway-changes';
 import { tokenRotationChange } from './token-rotation';
@@ -318,7 +317,7 @@ function leaderNamespaceChange(cs: string, before: ClusterSet, after: ClusterSet
       `with manual tokens: once the leader's bundle is applied, copy each member's new token from ${to} into its Secret (the ClusterSet's README shows the commands)`,
       `then restart antrea-mc-controller in every member: ${ms
         .slice(0, 3)
-        .map((m) => `${kubectlIn(m.clusterID)} -n ${shellQuote(m.cluster.namespace)} rollout restart deployment antrea-mc-controller`)
+        .map(restartMemberControllerCommand)
         .join('; ')}${ms.length > 3 ? `; and ${ms.length - 3} more` : ''}`,
       `the Namespace ${from} is guarded and stays: delete it by hand once every member shows connected to ${to}`,
     ],

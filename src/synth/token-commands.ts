@@ -26,6 +26,14 @@ export const copyTokenCommands = (definition: ClusterSet, m: EffectiveCluster): 
   `  | ${kubectlIn(m.clusterID)} apply --server-side --force-conflicts -f -`,
 ];
 
+/**
+ * The field manager of a restart a person runs from the README or the checklist: under kubectl's
+ * default, `kubectl-rollout`, Flux takes `restartedAt` over at its next apply (its clean-up of
+ * `kubectl` managers, fluxcd/pkg ssa `cleanupMetadata`) and removes it, restarting the controller
+ * a second time; under a manager of its own the restart happens once (as the Tier restart's Job).
+ */
+export const RESTART_MANAGER = 'antrea-clusterset-restart';
+
 /** The member controller reads its token only when it connects. */
 export const restartMemberControllerCommand = (m: EffectiveCluster): string =>
-  `${kubectlIn(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment ${MC_CONTROLLER}`;
+  `${kubectlIn(m.clusterID)} -n ${q(m.cluster.namespace)} rollout restart deployment ${MC_CONTROLLER} --field-manager=${RESTART_MANAGER}`;
