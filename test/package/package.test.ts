@@ -180,9 +180,11 @@ describe('installed into a CommonJS repository', () => {
         readFileSync(join(ROOT, 'test/fixtures/typescript/ts-clusterset.ts'), 'utf8').replace(/'(north|east|west)'/g, "'ts-$1'"),
       );
 
-      expect(clusterset('validate')).toMatchObject({ code: 0, stdout: '2 definitions valid\n', stderr: '' });
+      // the TypeScript fixture's members have one Gateway candidate each: gateway-ha's warnings only (#51)
+      const validate = clusterset('validate');
+      expect({ ...validate, stderr: withoutGatewayHa(validate.stderr) }).toMatchObject({ code: 0, stdout: '2 definitions valid\n', stderr: '' });
       const synth = clusterset('synth');
-      expect(synth).toMatchObject({ code: 0, stderr: '' });
+      expect({ ...synth, stderr: withoutGatewayHa(synth.stderr) }).toMatchObject({ code: 0, stderr: '' });
       expect(synth.stdout).toMatch(/^wrote \d+ changed files into dist \(\d+ files for 6 clusters; 6 bundles built\)\n$/);
       expect(readdirSync(join(repo, 'dist')).sort()).toEqual(['_shared', 'manifest.json', 'prod', 'ts-clusterset']);
       expect(readdirSync(join(repo, 'dist/prod')).sort()).toEqual(expect.arrayContaining(['east', 'leader', 'west']));
