@@ -2,6 +2,7 @@ import { isPlainObject } from '../antrea/workloads/deep-merge';
 import type { KubeObject } from '../kube/kube-object';
 import { groupKind } from './live-cluster';
 import type { LiveDump, LiveObject } from './read-dump';
+import { FLUX_PER_CLUSTER_FOLDER } from '../delivery/flux/kustomizations';
 
 /** An engine object synth writes beside the bundles, and its folder under dist/<clusterset>/. */
 export interface EngineObject {
@@ -27,8 +28,9 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 const key = (kind: string, namespace: string | undefined, name: string) => `${kind}\0${namespace ?? ''}\0${name}`;
 const where = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-/** A per-cluster Flux's folder, `flux-per-cluster/<clusterID>` (delivery/flux/index.ts): its objects run in that cluster. */
-const ownCluster = (folder: string): string | undefined => /^flux-per-cluster\/(.+)$/.exec(folder)?.[1];
+/** A per-cluster Flux's folder, `<FLUX_PER_CLUSTER_FOLDER>/<clusterID>` (delivery/flux/kustomizations.ts): its objects run in that cluster. */
+const ownCluster = (folder: string): string | undefined =>
+  folder.startsWith(`${FLUX_PER_CLUSTER_FOLDER}/`) ? folder.slice(FLUX_PER_CLUSTER_FOLDER.length + 1) || undefined : undefined;
 
 /**
  * The cluster an engine object delivers and what of it: its path is `<dist>/<clusterset>/<clusterID>`

@@ -1,11 +1,15 @@
-/** IPv4 addresses and CIDRs as 32-bit numbers: what an `ipBlock` compares. */
+import { parseAddress, parseCidr as parsePrefix, type Prefix } from '../validate/cidr';
+
+/**
+ * IPv4 addresses and CIDRs as 32-bit numbers: what an `ipBlock` compares. Parsed by the
+ * validator's own rules (`validate/cidr.ts`: Go's net package, no leading zeros, no short forms),
+ * so the evaluator reads an address as the rules that accepted it do.
+ */
+const ipv4 = (p: Prefix | undefined): number | undefined => (p?.family === 4 ? Number(p.address) : undefined);
 
 export function parseIPv4(s: string): number | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s);
-  if (!m) return undefined;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((p) => p > 255)) return undefined;
-  return ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0;
+  const r = parseAddress(s);
+  return r.ok ? ipv4(r.prefix) : undefined;
 }
 
 export interface Cidr {
@@ -14,12 +18,11 @@ export interface Cidr {
   readonly text: string;
 }
 
+/** A CIDR, or a bare address as its /32. */
 export function parseCidr(s: string): Cidr | undefined {
-  const [addr, len] = s.split('/');
-  const base = addr === undefined ? undefined : parseIPv4(addr);
-  const bits = len === undefined ? 32 : Number(len);
-  if (base === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return undefined;
-  return { base, bits, text: s };
+  const r = s.includes('/') ? parsePrefix(s) : parseAddress(s);
+  const base = r.ok ? ipv4(r.prefix) : undefined;
+  return r.ok && base !== undefined ? { base, bits: r.prefix.length, text: s } : undefined;
 }
 
 /** Whether the address is in the CIDR (host bits of the CIDR ignored, as net.ParseCIDR masks them). */
