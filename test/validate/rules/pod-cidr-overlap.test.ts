@@ -2,7 +2,9 @@ import { podCidrOverlap } from '../../../src/validate/rules/pod-cidr-overlap';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
 import { LATEST } from '../../helpers/releases';
+import { overlapBoundary } from '../../helpers/overlap-boundary';
 
+const BOUNDARY = overlapBoundary('podCIDRs', 'podCIDRs', 'network: { podToPodConnectivity: true }');
 ruleTester(podCidrOverlap, {
   valid: [
     {
@@ -49,33 +51,8 @@ ruleTester(podCidrOverlap, {
             - { clusterID: a, podCIDRs: [10.244.16.0] }
             - { clusterID: b, podCIDRs: [10.244.16.0] }`,
     },
-    // #49 item 15: adjacent ranges share no address
-    {
-      name: 'adjacent: a /30 and the /32 of the next address',
-      code: source`
-        spec:
-          antrea: { version: ${LATEST} }
-          network: { podToPodConnectivity: true }
-          leader: { clusterID: a, server: https://a:6443 }
-          clusters:
-            - clusterID: a
-              podCIDRs: [10.96.0.4/30]
-            - clusterID: b
-              podCIDRs: [10.96.0.8/32]`,
-    },
-    {
-      name: 'adjacent: two /32s one apart',
-      code: source`
-        spec:
-          antrea: { version: ${LATEST} }
-          network: { podToPodConnectivity: true }
-          leader: { clusterID: a, server: https://a:6443 }
-          clusters:
-            - clusterID: a
-              podCIDRs: [10.96.0.7/32]
-            - clusterID: b
-              podCIDRs: [10.96.0.8/32]`,
-    },
+    // #49 item 15: adjacent ranges share no address (test/helpers/overlap-boundary.ts)
+    ...BOUNDARY.valid,
   ],
   invalid: [
     {
@@ -136,34 +113,7 @@ ruleTester(podCidrOverlap, {
               network: { podToPodConnectivity: true }`,
       diagnostics: [{ line: 7, column: 18, related: [{ line: 5, column: 34 }] }],
     },
-    // #49 item 15: the boundary of the overlap test (an overlap is a shared address, first <= last)
-    {
-      name: 'sharing exactly one address: equal /32s',
-      code: source`
-        spec:
-          antrea: { version: ${LATEST} }
-          network: { podToPodConnectivity: true }
-          leader: { clusterID: a, server: https://a:6443 }
-          clusters:
-            - clusterID: a
-              podCIDRs: [10.96.0.7/32]
-            - clusterID: b
-              podCIDRs: [10.96.0.7/32]`,
-      diagnostics: [{ line: 9, column: 18, related: [{ line: 7, column: 18 }] }],
-    },
-    {
-      name: 'sharing exactly one address: a /30 and the /32 of its last address',
-      code: source`
-        spec:
-          antrea: { version: ${LATEST} }
-          network: { podToPodConnectivity: true }
-          leader: { clusterID: a, server: https://a:6443 }
-          clusters:
-            - clusterID: a
-              podCIDRs: [10.96.0.4/30]
-            - clusterID: b
-              podCIDRs: [10.96.0.7/32]`,
-      diagnostics: [{ line: 9, column: 18, related: [{ line: 7, column: 18 }] }],
-    },
+    // #49 item 15: the boundary of the overlap test (an overlap is a shared address, first <= last; test/helpers/overlap-boundary.ts)
+    ...BOUNDARY.invalid,
   ],
 });

@@ -2,7 +2,9 @@ import { serviceCidrOverlap } from '../../../src/validate/rules/service-cidr-ove
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
 import { LATEST } from '../../helpers/releases';
+import { overlapBoundary } from '../../helpers/overlap-boundary';
 
+const BOUNDARY = overlapBoundary('serviceCIDR', 'serviceCIDR');
 ruleTester(serviceCidrOverlap, {
   valid: [
     {
@@ -46,31 +48,8 @@ ruleTester(serviceCidrOverlap, {
             - { clusterID: a, serviceCIDR: 10.96.0.0/33 }
             - { clusterID: b, serviceCIDR: 10.96.0.0/16 }`,
     },
-    // #49 item 15: adjacent ranges share no address
-    {
-      name: 'adjacent: a /30 and the /32 of the next address',
-      code: source`
-        spec:
-          antrea: { version: ${LATEST} }
-          leader: { clusterID: a, server: https://a:6443 }
-          clusters:
-            - clusterID: a
-              serviceCIDR: 10.96.0.4/30
-            - clusterID: b
-              serviceCIDR: 10.96.0.8/32`,
-    },
-    {
-      name: 'adjacent: two /32s one apart',
-      code: source`
-        spec:
-          antrea: { version: ${LATEST} }
-          leader: { clusterID: a, server: https://a:6443 }
-          clusters:
-            - clusterID: a
-              serviceCIDR: 10.96.0.7/32
-            - clusterID: b
-              serviceCIDR: 10.96.0.8/32`,
-    },
+    // #49 item 15: adjacent ranges share no address (test/helpers/overlap-boundary.ts)
+    ...BOUNDARY.valid,
   ],
   invalid: [
     {
@@ -113,32 +92,7 @@ ruleTester(serviceCidrOverlap, {
             - { clusterID: b, serviceCIDR: 10.96.0.0/16, network: { endpointIPType: ClusterIP } }`,
       diagnostics: [{ line: 7, column: 36, related: [{ line: 6, column: 36 }] }],
     },
-    // #49 item 15: the boundary of the overlap test (an overlap is a shared address, first <= last)
-    {
-      name: 'sharing exactly one address: equal /32s',
-      code: source`
-        spec:
-          antrea: { version: ${LATEST} }
-          leader: { clusterID: a, server: https://a:6443 }
-          clusters:
-            - clusterID: a
-              serviceCIDR: 10.96.0.7/32
-            - clusterID: b
-              serviceCIDR: 10.96.0.7/32`,
-      diagnostics: [{ line: 8, column: 20, related: [{ line: 6, column: 20 }] }],
-    },
-    {
-      name: 'sharing exactly one address: a /30 and the /32 of its last address',
-      code: source`
-        spec:
-          antrea: { version: ${LATEST} }
-          leader: { clusterID: a, server: https://a:6443 }
-          clusters:
-            - clusterID: a
-              serviceCIDR: 10.96.0.4/30
-            - clusterID: b
-              serviceCIDR: 10.96.0.7/32`,
-      diagnostics: [{ line: 8, column: 20, related: [{ line: 6, column: 20 }] }],
-    },
+    // #49 item 15: the boundary of the overlap test (an overlap is a shared address, first <= last; test/helpers/overlap-boundary.ts)
+    ...BOUNDARY.invalid,
   ],
 });
