@@ -237,7 +237,7 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
 
 /**
  * A member marked `withdraw: true`: its bundle loses its ClusterSet, ServiceExports and
- * verification, and the engine prunes them (a ClusterSet is not guarded, synth/guards.ts). Its
+ * verification, and the engine prunes them (a ClusterSet is not guarded, delivery/prune-guards.ts). Its
  * antrea-mc-controller then deletes its MemberClusterAnnounce on the leader and what it imported
  * (member/clusterset_controller.go, cleanUpResources), and the leader deletes its ResourceExports
  * with the announce (leader/stale_controller.go): the other members stop importing from it. Its

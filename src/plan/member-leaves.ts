@@ -13,7 +13,7 @@ import type { ChecklistItem } from './checklist';
 /** the checklist has always listed Flux's clean-up before Argo CD's (the registry's order reversed) */
 const fluxFirst = (engines: readonly DeliveryEngine[]) => [...engines].reverse();
 
-/** An identifier in an item's text: a code span (notes-markdown.ts), as text and JSON show it too. */
+/** An identifier in an item's text: a code span (markdown.ts `code`), as text and JSON show it too. */
 const c = code;
 
 /**

@@ -143,7 +143,7 @@ describe.each(TABLE.map((row, index) => [...row, index] as const))('%s', (_, dat
   /**
    * Neither engine holds anything on a NotReady Node: Argo CD has no health rule for a Node, and
    * Flux's kstatus, which reads a Node's `Ready` condition (cli-utils status.go
-   * checkReadyCondition), is given a rule that takes a Node as it is (flux-health-checks.ts), so
+   * checkReadyCondition), is given a rule that takes a Node as it is (delivery/flux/health-checks.ts), so
    * the member's `4-resources`, which applies the Gateway Node's annotations with `wait`, is Ready
    * and its verification runs and says why.
    */

@@ -111,7 +111,7 @@ describe('Flux ordering', () => {
       // the health rules sit on the layer that holds their kinds (ClusterSet, ResourceExport; not the
       // ServiceExport, which waits for the application's Service); the leader's ClusterSet rule is
       // the gate variant, which no member waits on; a Gateway Node is taken as it is (its Ready
-      // condition is the cluster's, not the bundle's: flux-health-checks.ts)
+      // condition is the cluster's, not the bundle's: delivery/flux/health-checks.ts)
       const exprs = own.map((k) => (k.spec as { healthCheckExprs?: { kind: string; current: string }[] }).healthCheckExprs ?? []);
       expect(exprs.map((e) => e.map((x) => x.kind))).toEqual([[], [], [], [], ['ClusterSet', 'ResourceExport', 'Node']]);
       expect(exprs[4]![2]).toEqual({ apiVersion: 'v1', kind: 'Node', current: 'true' });
