@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import { checkDefinitions } from '../../src/pipeline/pipeline';
 import { jobChecks } from '../../src/synth/parts/verify-job';
 import { effectiveClusters } from '../../src/model/effective';
+import { gatewayPeers } from '../../src/model/gateways';
 import { checksOf, type CheckInstance } from '../../src/verify/checks';
 import { LIVE_KINDS, parseLiveObjects } from '../../src/verify/live-objects';
 import { verificationScript } from '../../src/verify/verify-script';
@@ -268,7 +269,15 @@ describe('the checks of a ClusterSet', () => {
 
   it("a retired candidate is no longer declared: not as the Gateway, not as another member's IP", async () => {
     const d = await definition();
-    const retired = { ...d, spec: { ...d.spec, clusters: d.spec.clusters.map((c) => (c.clusterID === 'east' ? { ...c, gateways: c.gateways.map((g) => (g.node === 'east-node-1' ? { ...g, retired: true } : g)) } : c)) } };
+    const retired = {
+      ...d,
+      spec: {
+        ...d.spec,
+        clusters: d.spec.clusters.map((c) =>
+          c.clusterID === 'east' ? { ...c, gateways: c.gateways.map((g) => (g.node === 'east-node-1' ? { ...g, retired: true } : g)) } : c,
+        ),
+      },
+    };
     const judge = (clusterID: string, check: string, objects: Obj[]) =>
       checksOf(retired)
         .filter((c) => c.clusterID === clusterID && c.check === check && (check !== 'clusterinfo-imported' || c.subject === 'ClusterInfo east'))
@@ -370,9 +379,13 @@ describe('opt-in: the imported Service answers (spec.verify.request, the Job onl
         d,
         clusters,
         clusters.find((c) => c.clusterID === id)!,
+        gatewayPeers(
+          clusters,
+          clusters.find((c) => c.clusterID === id)!,
+        ),
       ).map((c) => c.check);
     expect(job('north')).toEqual(['clusterset-connected', 'gateway-elected']);
-    expect(job('west')).toEqual(expect.arrayContaining(['service-imported', 'service-answers']));
+    expect(job('west')).toEqual(expect.arrayContaining(['gateway-elected', 'clusterinfo-imported', 'service-imported', 'service-answers']));
     expect(checksOf(d).filter((c) => c.clusterID === 'north' && c.check === 'service-imported')).toHaveLength(2);
   });
 
