@@ -91,7 +91,8 @@ export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
  * and nothing else of them (a dual-role leader's verification checks no ClusterInfo). Each
  * bundle's parts are given exactly that slice of the definition (other clusters as views that
  * refuse any other field), so the hash of the slice covers everything the bundle can depend on:
- * a Gateway moved in one member rebuilds that member alone.
+ * a setting of one member rebuilds that member alone, but for its Gateway candidates, which the
+ * other members' verification compares with.
  */
 function sliceFor(
   definition: ClusterSet,
