@@ -78,7 +78,9 @@ const TABLE: [string, DefinitionData, string][] = [
 const memberIDs = (d: DefinitionData) => d.spec.clusters.filter((c) => c.member !== false).map((c) => c.clusterID);
 /** What another member's verification says of `broken` when it has no Gateway: it imported no ClusterInfo of it (none for the leader, which waits for no member). */
 const pathLostTo = (d: DefinitionData, id: string, broken: string): string[] =>
-  id === d.spec.leader.clusterID ? [] : [`FAIL clusterinfo-imported: ClusterInfo of ${broken} is not imported (no ClusterInfoImport ${broken}-clusterinfo)`];
+  id === (d.spec.leader as { clusterID: string }).clusterID
+    ? []
+    : [`FAIL clusterinfo-imported: ClusterInfo of ${broken} is not imported (no ClusterInfoImport ${broken}-clusterinfo)`];
 const failures = (reports: ReadonlyMap<string, string[]>, id: string): string[] =>
   [...reports].find(([k]) => k.startsWith(`${id}/`))?.[1].filter((l) => l.startsWith('FAIL')) ?? [];
 const at = (log: readonly string[], re: RegExp): number => log.findIndex((l) => re.test(l));

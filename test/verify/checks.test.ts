@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { checkDefinitions } from '../../src/pipeline/pipeline';
 import { jobChecks } from '../../src/synth/parts/verify-job';
 import { effectiveClusters } from '../../src/model/effective';
 import { gatewayPeers } from '../../src/model/gateways';
-import { checksOf, type CheckInstance } from '../../src/verify/checks';
+import { checksFor, checksOf, type CheckInstance } from '../../src/verify/checks';
 import { LIVE_KINDS, parseLiveObjects } from '../../src/verify/live-objects';
 import { verificationScript } from '../../src/verify/verify-script';
 import { soakRows } from '../helpers/soak';
@@ -291,6 +291,29 @@ describe('the checks of a ClusterSet', () => {
     expect(judge('west', 'clusterinfo-imported', [clusterInfo('east', '172.18.0.21')])).toEqual([
       "PASS clusterinfo-imported: ClusterInfo of east carries Gateway IP 172.18.0.21, a declared candidate's",
     ]);
+  });
+
+  // the definition's words reach the shell quoted: one metacharacter at a time, in a stated IP and a Node name
+  it.each([
+    ['a glob', '*', '9.9.9.9', false],
+    ['a quote and a substitution', "1.2.3.4'$(touch pwned)", "1.2.3.4'$(touch pwned)", true],
+    ['a space', '1.2.3.4 5.6.7.8', '5.6.7.8', false],
+  ])('clusterinfo-imported with %s in a stated IP: the shell and `status` agree', async (_, stated, imported, ok) => {
+    const d = await definition();
+    const clusters = effectiveClusters(d);
+    const west = clusters.find((c) => c.clusterID === 'west')!;
+    const peer = { clusterID: 'east', candidates: [{ node: `east-${stated}`, ip: stated }] };
+    const [check] = checksFor(d, clusters, west, [peer]).filter((c) => c.check === 'clusterinfo-imported');
+    const objects = [clusterInfo('east', imported)];
+    const expected = verdictLine(check!, check!.evaluate!(parseLiveObjects(stringify({ apiVersion: 'v1', kind: 'List', items: objects }))));
+    expect(expected.startsWith(ok ? 'PASS' : 'FAIL')).toBe(true);
+    const dir = join(tmp, `metacharacter-${stated.replace(/\W+/g, '-')}`);
+    mkdirSync(join(dir, 'objects', LIVE_KINDS.ClusterInfoImport, 'kube-system'), { recursive: true });
+    writeFileSync(join(dir, 'objects', LIVE_KINDS.ClusterInfoImport, 'kube-system', 'east-clusterinfo.yaml'), stringify(objects[0]));
+    for (const shell of SHELLS) {
+      expect(runScript(shell, `cd '${dir}'\n${verificationScript('verify-clusterset', 'west', [check!])}`, dir).lines, shell).toEqual([expected]);
+    }
+    expect(existsSync(join(dir, 'pwned'))).toBe(false);
   });
 
   it('the leader view names the members that are missing or disconnected', async () => {
