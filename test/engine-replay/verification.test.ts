@@ -227,7 +227,8 @@ describe('a dual-role leader whose verification fails (its Gateway Node is NotRe
     deployApplications(compiled.definition)(fleet);
     const nodeReady = fleet.nodeReady.bind(fleet);
     fleet.nodeReady = (cluster, node) => node !== 'north-node-1' && nodeReady(cluster, node);
-    return replay({ engine, ...compiled.forEngine(engine), fleet, operator: true, argocdVersion });
+    const r = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true, argocdVersion });
+    return Object.assign(r, { reports: verificationReports(fleet) });
   }
 
   test.each(['3.2', '3.3'] as const)(
@@ -247,6 +248,7 @@ describe('a dual-role leader whose verification fails (its Gateway Node is NotRe
     for (const id of ['east', 'west']) {
       for (const layer of LAYERS) expect(r.flux[`verify-clusterset-${id}-${layer}`]?.state, `${id} ${layer}`).toBe('Ready');
       expect(r.flux[`verify-clusterset-${id}-verify`]?.state, id).toBe('Failed');
+      expect(failures(r.reports, id), id).toEqual(pathLostTo(definition, id, 'north'));
     }
   });
 });
