@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { effectiveClusters } from '../../src/model/effective';
 import { planChanges } from '../../src/plan/plan-changes';
-import { KUSTOMIZATION_RESOURCE } from '../../src/validate/transitions/dissolve-steps';
+import { KUSTOMIZATION_RESOURCE } from '../../src/delivery/flux/removal';
 import { runWithFakeKubectl, type KubectlCall } from '../helpers/fake-kubectl';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { soakRows } from '../helpers/soak';
