@@ -94,7 +94,15 @@ describe.each(KEYS)('engine %s', (key) => {
     expect(() => createRequire(import.meta.url).resolve(`${engine.api.schemas.package}/package.json`)).not.toThrow();
   });
 
-  test('has its section in docs/delivery.md for each mode it delivers in', () => {
+  test('counts as its marks what it writes on every bundle object, and nothing of the object itself', () => {
+    const object = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a', labels: { 'app.kubernetes.io/name': 'a' } } };
+    const written = { ...engine.objects.annotate({}, object), ...engine.objects.guard({}, 'partial') };
+    expect(Object.keys(written).length).toBeGreaterThan(0);
+    for (const key of Object.keys(written)) expect(engine.api.isMark(key), key).toBe(true);
+    for (const key of ['app.kubernetes.io/name', 'multicluster.antrea.io/gateway']) expect(engine.api.isMark(key), key).toBe(false);
+  });
+
+  test('is described in docs/delivery.md', () => {
     const guide = readFileSync(join(ROOT, 'docs/delivery.md'), 'utf8');
     expect(guide).toContain(engine.readme.title);
   });
