@@ -231,7 +231,7 @@ function drawPolicies(g: Graph, definition: ClusterSet, options: DiagramOptions,
 
 /** The engine that applies the bundles, and in which order. */
 function deliveryLines(definition: ClusterSet): string[] {
-  const lines = enginesOf(definition).map((e) => e.diagramLine(definition));
+  const lines = enginesOf(definition).map((e) => e.readme.diagramLine(definition));
   return lines.length > 0 ? lines : ['no engine: kubectl apply -k per cluster'];
 }
 

@@ -1,7 +1,7 @@
 // The plan's domain-level lines: what a change of the definition itself does (clusters, Gateways,
 // network settings, install mode, credentials, exports), before the object-level lines of plan-changes.ts.
 import { upgradeSteps } from '../antrea/upgrade';
-import { enginesOf } from '../delivery/engines';
+import { enginesOf, inWordsOrder } from '../delivery/engines';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { tierRestartJobName } from '../synth/objects/tier-restart';
@@ -249,8 +249,7 @@ function withdrawChange(cs: string, before: ClusterSet, c: EffectiveCluster): Pl
   const exported = before.spec.services.filter((s) => s.exportFrom === '*' || s.exportFrom.includes(id));
   const alone = exported.filter((s) => !others.some((o) => s.exportFrom === '*' || s.exportFrom.includes(o.clusterID)));
   const name = (s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`;
-  // Flux's words first, as the plan has always put them (the registry's order reversed)
-  const engines = [...enginesOf(before)].reverse();
+  const engines = inWordsOrder(enginesOf(before), (e) => e.key);
   return {
     impact: 'disruptive',
     clusterSet: cs,

@@ -8,6 +8,8 @@ import type { Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled, type DefinitionData } from './scenario';
 import { soakRows } from '../helpers/soak';
 import { deployApplications, verificationReports } from './verification';
+import { REPLAYED_ENGINES } from './replayed-engines';
+import type { EngineKey } from '../../src/delivery/engine';
 
 /**
  * The verification never gates delivery (docs/verify.md): in Flux it is a unit of its own,
@@ -91,7 +93,7 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * turn (so each behaviour and each definition meets both engines across the table); the soak tier
  * (test/helpers/soak.ts) through both.
  */
-const ENGINES = ['argocd', 'flux'] as const;
+const ENGINES = REPLAYED_ENGINES;
 const enginesFor = (row: number, behaviour: number) => soakRows(ENGINES, (_, i) => i === (row + behaviour) % ENGINES.length);
 
 describe.each(TABLE.map((row, index) => [...row, index] as const))('%s', (_, data, broken, row) => {
@@ -102,7 +104,7 @@ describe.each(TABLE.map((row, index) => [...row, index] as const))('%s', (_, dat
   });
   const name = definition.metadata.name;
 
-  async function run(engine: 'argocd' | 'flux', options: { withoutToken?: string; nodeDown?: readonly string[] } = {}) {
+  async function run(engine: EngineKey, options: { withoutToken?: string; nodeDown?: readonly string[] } = {}) {
     const c = compiled;
     const fleet = await fleetFor(definition, c, { appNamespaces: true });
     deployApplications(c.definition)(fleet);
@@ -222,7 +224,7 @@ describe('a dual-role leader whose verification fails (its Gateway Node is NotRe
   beforeAll(async () => {
     compiled = await compileDefinition(definition);
   });
-  async function run(engine: 'argocd' | 'flux', argocdVersion?: ArgoCdVersion) {
+  async function run(engine: EngineKey, argocdVersion?: ArgoCdVersion) {
     const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
     deployApplications(compiled.definition)(fleet);
     const nodeReady = fleet.nodeReady.bind(fleet);
