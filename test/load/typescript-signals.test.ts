@@ -92,7 +92,11 @@ describe('SIGUSR1 to the CLI', () => {
   test('opens no inspector, and the run ends as it would have', async () => {
     const dir = join(tmp, 'sigusr1');
     mkdirSync(join(dir, 'clustersets'), { recursive: true });
-    writeFileSync(join(dir, 'clustersets/hang.ts'), 'for (;;) {}\nexport default {};\n');
+    // busy for a second, then a throw: an endless loop would spin a core for the whole time limit (5 s)
+    writeFileSync(
+      join(dir, 'clustersets/hang.ts'),
+      "const end = Date.now() + 1_000;\nwhile (Date.now() < end) {}\nthrow new Error('done');\nexport default {};\n",
+    );
     writeFileSync(join(dir, 'clustersets/broken.yaml'), BROKEN);
     const cli = spawn(process.execPath, [CLI_BIN, 'validate', '--format', 'json', 'clustersets'], {
       cwd: dir,
@@ -123,6 +127,8 @@ describe('SIGUSR1 to the CLI', () => {
     expect(code).toBe(1);
     const { diagnostics } = JSON.parse(stdout) as { diagnostics: Diagnostic[] };
     expect(diagnostics.some((d) => d.file === 'clustersets/broken.yaml' && d.severity === 'error')).toBe(true);
-    expect(diagnostics.filter((d) => d.file === 'clustersets/hang.ts')).toEqual([expect.objectContaining({ code: 'typescript-evaluation' })]);
+    expect(diagnostics.filter((d) => d.file === 'clustersets/hang.ts')).toEqual([
+      expect.objectContaining({ code: 'typescript-evaluation', message: 'cannot evaluate definition: done' }),
+    ]);
   }, 60_000);
 });
