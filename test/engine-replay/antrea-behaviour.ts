@@ -1,6 +1,7 @@
 import type { ApiServer } from './api-server';
 import type { Fleet } from './controllers';
 import type { Obj } from './kube';
+import { closureOverGraph } from './replay-memo';
 
 /**
  * What planned changes depend on beyond a first install (#27), modelled on the replay's fleet from
@@ -46,11 +47,14 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
   const restarted = new Map<string, string | undefined>();
   for (const c of fleet.clusters.values()) install(c, model, fleet);
 
-  fleet.addControllers((c) => {
-    restarts(c);
-    imports(c);
-    gateways(c);
-  });
+  fleet.addControllers(
+    (c) => {
+      restarts(c);
+      imports(c);
+      gateways(c);
+    },
+    { model, handled, restarted },
+  );
 
   /** A restarted member controller (a new restartedAt in its pod template) handles every import again. */
   function restarts(c: ApiServer): void {
@@ -124,7 +128,8 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
 /** The Antrea webhooks, on one API server (server-side apply's field ownership is the API server's, server-side-apply.ts). */
 function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
   const admit = c.admit.bind(c);
-  c.admit = (o: Obj) => {
+  // the webhooks' state is the model's, which the fleet holds (a memoized replay restores it)
+  c.admit = closureOverGraph((o: Obj) => {
     const refused = admit(o);
     if (refused) return refused;
     const live = c.getLike(o);
@@ -142,9 +147,9 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
     }
     if (reason) model.refusals.push(`${c.clusterID} ${o.kind} ${o.metadata.name}: ${reason}`);
     return reason;
-  };
+  });
   const remove = c.delete.bind(c);
-  c.delete = (o) => {
+  c.delete = closureOverGraph((o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>) => {
     if (o.kind === 'Tier') {
       const users = c.list('ClusterNetworkPolicy').filter((p) => p.spec.tier === o.metadata.name);
       if (users.length > 0) {
@@ -162,7 +167,7 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
       }
     }
     return remove(o);
-  };
+  });
 }
 
 /** A leader's ClusterSet: the live one names no leader server (a member's names the leader it connects to). */
