@@ -170,8 +170,6 @@ interface Snapshot<R> {
 }
 
 const MEMO = new Map<string, Snapshot<unknown>>();
-/** starts replayed once: the second replay of one keeps a snapshot (copying an end state costs a tenth of a replay, and most starts come once) */
-const SEEN = new Set<string>();
 
 /** Counts for the worker, read by replay-memo.test.ts. */
 export const memoStats = { hits: 0, misses: 0, unkeyed: 0 };
@@ -210,10 +208,6 @@ export function memoized<R extends { readonly fleet: Fleet }>(fleet: Fleet, star
   }
   memoStats.misses++;
   const result = run();
-  if (!SEEN.has(graph.key)) {
-    SEEN.add(graph.key);
-    return result;
-  }
   const { copy, copies } = cloneGraph({ fleet, result });
   const starting = new Map<object, number>();
   graph.order.forEach((o, i) => {

@@ -111,25 +111,9 @@ export function destinationCluster(fleet: Fleet, d: ArgoApplication['destination
 const QUIET = 2;
 
 export function replay(options: ReplayOptions): ReplayResult {
-  // a replay from a state replayed before ends where that one did (replay-memo.ts): the start is
-  // what this engine reads, defaults applied, so equal replays asked differently share it (an
-  // option added later is in `other`, so it is compared too)
-  const { fleet, engine, revision, folder, operator, events, maxSteps, previous, argocdMode, argocdVersion, fluxTimeoutSteps, fluxVersion, ...other } = options;
-  const argocd = engine === 'argocd';
-  const start = {
-    engine,
-    revision,
-    folder,
-    operator: operator === true,
-    events: events?.length ? events : undefined,
-    maxSteps: maxSteps ?? 200,
-    previous,
-    other,
-    ...(argocd
-      ? { argocdMode: argocdMode ?? 'applicationset', version: argocdVersion ?? NEWEST_ARGOCD }
-      : { fluxTimeoutSteps: fluxTimeoutSteps ?? 3, version: fluxVersion ?? NEWEST_FLUX }),
-  };
-  return memoized(fleet, start, () => (argocd ? replayArgoCd(options) : replayFlux(options)));
+  // a replay from a state replayed before ends where that one did (replay-memo.ts)
+  const { fleet, ...start } = options;
+  return memoized(fleet, start, () => (options.engine === 'argocd' ? replayArgoCd(options) : replayFlux(options)));
 }
 
 /** Fleet and engine fingerprints stop the loop once nothing changes (retry counters aside). */
