@@ -1,7 +1,6 @@
 import type { ApiServer } from './api-server';
 import type { Fleet } from './controllers';
 import type { Obj } from './kube';
-import { closureOverGraph } from './replay-memo';
 
 /**
  * What planned changes depend on beyond a first install (#27), modelled on the replay's fleet from
@@ -47,14 +46,11 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
   const restarted = new Map<string, string | undefined>();
   for (const c of fleet.clusters.values()) install(c, model, fleet);
 
-  fleet.addControllers(
-    (c) => {
-      restarts(c);
-      imports(c);
-      gateways(c);
-    },
-    { model, handled, restarted },
-  );
+  fleet.addControllers((c) => {
+    restarts(c);
+    imports(c);
+    gateways(c);
+  });
 
   /** A restarted member controller (a new restartedAt in its pod template) handles every import again. */
   function restarts(c: ApiServer): void {
@@ -128,8 +124,7 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
 /** The Antrea webhooks, on one API server (server-side apply's field ownership is the API server's, server-side-apply.ts). */
 function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
   const admit = c.admit.bind(c);
-  // the webhooks' state is the model's, which the fleet holds (a memoized replay restores it)
-  c.admit = closureOverGraph((o: Obj) => {
+  c.admit = (o: Obj) => {
     const refused = admit(o);
     if (refused) return refused;
     const live = c.getLike(o);
@@ -147,9 +142,9 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
     }
     if (reason) model.refusals.push(`${c.clusterID} ${o.kind} ${o.metadata.name}: ${reason}`);
     return reason;
-  });
+  };
   const remove = c.delete.bind(c);
-  c.delete = closureOverGraph((o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>) => {
+  c.delete = (o) => {
     if (o.kind === 'Tier') {
       const users = c.list('ClusterNetworkPolicy').filter((p) => p.spec.tier === o.metadata.name);
       if (users.length > 0) {
@@ -167,7 +162,7 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
       }
     }
     return remove(o);
-  });
+  };
 }
 
 /** A leader's ClusterSet: the live one names no leader server (a member's names the leader it connects to). */

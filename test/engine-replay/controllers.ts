@@ -1,7 +1,6 @@
 import { ApiServer } from './api-server';
 import { AntreaMulticluster } from './antrea-multicluster';
 import { JobRunner } from './job-runner';
-import { closureOverGraph } from './replay-memo';
 import { conditionOf, refOf, type Obj } from './kube';
 
 /**
@@ -72,7 +71,6 @@ export class Fleet {
   readonly multicluster: AntreaMulticluster;
   private readonly jobRunner = new JobRunner();
   private readonly extra: ((c: ApiServer) => void)[] = [];
-  private readonly extraState: object[] = [];
   /** mc-controllers that have started (they inject webhook caBundles once, at start-up) */
   private readonly started = new Set<string>();
 
@@ -124,15 +122,9 @@ export class Fleet {
     throw new Error('controllers do not settle');
   }
 
-  /**
-   * Adds controllers (Antrea's behaviour on changes) that run on every cluster after the built-in
-   * ones, round after round until nothing changes. `state`: all they keep besides the fleet, held
-   * here so a memoized replay (replay-memo.ts) restores it with the fleet; without it, a replay of
-   * this fleet is not memoized.
-   */
-  addControllers(run: (c: ApiServer) => void, state?: object): void {
-    this.extra.push(state ? closureOverGraph(run) : run);
-    if (state) this.extraState.push(state);
+  /** Adds controllers (Antrea's behaviour on changes) that run on every cluster after the built-in ones, round after round until nothing changes. */
+  addControllers(run: (c: ApiServer) => void): void {
+    this.extra.push(run);
   }
 
   /** Where the fleet is: every API server's resourceVersion (a write that changes nothing keeps it). */

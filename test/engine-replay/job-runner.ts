@@ -230,6 +230,7 @@ const EPOCH = 1_700_000_000;
 const MEMO = new Map<string, Memo>();
 
 export class JobRunner {
+  private readonly memo = MEMO;
   private restarts = 0;
 
   /** One run of the Job's Pod in cluster `c`. */
@@ -243,7 +244,7 @@ export class JobRunner {
     const volumes = ((pod.volumes ?? []) as { configMap?: { name: string } }[]).map((v) => v.configMap && c.get('v1', 'ConfigMap', ns, v.configMap.name)?.data);
     const key = `${c.clusterID}/${ns}/${job.metadata.name}/${JSON.stringify([pod, volumes])}`;
     // the same Pod, the same answers to the same calls: the same run (the scripts read nothing else)
-    const memo = MEMO.get(key);
+    const memo = this.memo.get(key);
     // a read's answer is the cluster's state: until the Pod writes, the same call has the same
     // answer (its retries, the memo's check), so it is computed once (a script that polls a
     // condition asks the same few calls hundreds of times)
@@ -265,7 +266,7 @@ export class JobRunner {
     });
     const calls = [...made.values()];
     if (!calls.some((call) => call.answer.writes))
-      MEMO.set(key, { calls: calls.map((call) => call.args), answers: JSON.stringify(calls.map((call) => call.answer)), run });
+      this.memo.set(key, { calls: calls.map((call) => call.args), answers: JSON.stringify(calls.map((call) => call.answer)), run });
     return run;
   }
 

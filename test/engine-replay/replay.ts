@@ -5,7 +5,6 @@ import type { Fleet } from './controllers';
 import { legacyRollingSync, NEWEST_ARGOCD, NEWEST_FLUX, type ArgoCdVersion, type FluxVersion } from './engine-versions';
 import { FluxRun, kustomizationsIn } from './flux';
 import type { Obj } from './kube';
-import { memoized } from './replay-memo';
 import type { Revision } from './revision';
 
 /**
@@ -111,9 +110,7 @@ export function destinationCluster(fleet: Fleet, d: ArgoApplication['destination
 const QUIET = 2;
 
 export function replay(options: ReplayOptions): ReplayResult {
-  // a replay from a state replayed before ends where that one did (replay-memo.ts)
-  const { fleet, ...start } = options;
-  return memoized(fleet, start, () => (options.engine === 'argocd' ? replayArgoCd(options) : replayFlux(options)));
+  return options.engine === 'argocd' ? replayArgoCd(options) : replayFlux(options);
 }
 
 /** Fleet and engine fingerprints stop the loop once nothing changes (retry counters aside). */
