@@ -1,4 +1,4 @@
-import { plural } from '../plural';
+import { plural } from '../text/plural';
 import { isVerificationRun } from '../synth/parts/verify-job';
 import { isGuarded } from '../delivery/prune-guards';
 import { LABELS } from '../delivery/engine-names';

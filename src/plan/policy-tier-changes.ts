@@ -2,7 +2,7 @@
 // the Tier-restart Jobs a new Tier set starts.
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
-import { plural } from '../plural';
+import { plural } from '../text/plural';
 import { tierRestartJobName } from '../synth/objects/tier-restart';
 import { list, type Clusters, type Lines } from './plan-lines';
 
