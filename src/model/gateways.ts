@@ -9,11 +9,17 @@ export const activeGateways = (cluster: Cluster): Gateway[] => cluster.gateways.
 /** Nodes that were Gateways and are kept listed so the delivery removes their annotations. */
 export const retiredGateways = (cluster: Cluster): Gateway[] => cluster.gateways.filter((g) => g.retired === true);
 
-/** Another member's Gateway candidates as a member's verification compares its ClusterInfoImport with them. */
+/**
+ * Another member's Gateway candidates as a member's verification compares its ClusterInfoImport
+ * with them: only what the comparison reads, so that replacing a candidate Node under the same
+ * stated IP leaves every other member's bundle as it is (synth-clusterset.ts hashes the peers).
+ */
 export interface GatewayPeer {
   readonly clusterID: string;
-  /** its candidates that are not retired, with the gateway-ip each states (Antrea's Gateway IP for that Node when stated) */
-  readonly candidates: readonly { readonly node: string; readonly ip?: string }[];
+  /** the gateway-ip its candidates that are not retired state (Antrea's Gateway IP for that Node) */
+  readonly ips: readonly string[];
+  /** its candidates that are not retired and state no IP, by Node: any imported IP may be theirs */
+  readonly unstated: readonly string[];
 }
 
 /**
@@ -25,5 +31,12 @@ export function gatewayPeers(clusters: readonly EffectiveCluster[], c: Effective
   if (!isActiveMember(c)) return [];
   return activeMembers(clusters)
     .filter((o) => o.clusterID !== c.clusterID && activeGateways(o.cluster).length > 0)
-    .map((o) => ({ clusterID: o.clusterID, candidates: activeGateways(o.cluster).map((g) => ({ node: g.node, ...(g.ip !== undefined && { ip: g.ip }) })) }));
+    .map((o) => {
+      const candidates = activeGateways(o.cluster);
+      return {
+        clusterID: o.clusterID,
+        ips: candidates.flatMap((g) => (g.ip === undefined ? [] : [g.ip])),
+        unstated: candidates.flatMap((g) => (g.ip === undefined ? [g.node] : [])),
+      };
+    });
 }

@@ -85,8 +85,7 @@ export function gatewayElected(c: EffectiveCluster): CheckInstance {
 export function clusterInfoImported(c: EffectiveCluster, peer: GatewayPeer): CheckInstance {
   const ns = c.cluster.namespace;
   const name = `${peer.clusterID}-clusterinfo`;
-  const stated = peer.candidates.flatMap((g) => (g.ip === undefined ? [] : [g.ip]));
-  const unstated = peer.candidates.filter((g) => g.ip === undefined).map((g) => g.node);
+  const { ips: stated, unstated } = peer;
   const of = `ClusterInfo of ${peer.clusterID}`;
   const missing = `${of} is not imported (no ClusterInfoImport ${name})`;
   const empty = `${of} carries no Gateway IP`;

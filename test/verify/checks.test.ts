@@ -302,7 +302,7 @@ describe('the checks of a ClusterSet', () => {
     const d = await definition();
     const clusters = effectiveClusters(d);
     const west = clusters.find((c) => c.clusterID === 'west')!;
-    const peer = { clusterID: 'east', candidates: [{ node: `east-${stated}`, ip: stated }] };
+    const peer = { clusterID: 'east', ips: [stated], unstated: [] };
     const [check] = checksFor(d, clusters, west, [peer]).filter((c) => c.check === 'clusterinfo-imported');
     const objects = [clusterInfo('east', imported)];
     const expected = verdictLine(check!, check!.evaluate!(parseLiveObjects(stringify({ apiVersion: 'v1', kind: 'List', items: objects }))));
