@@ -1,6 +1,6 @@
 import { isActiveMember } from '../model/effective';
 import { endpointWords, portWords, type Endpoint, type PortWord } from './endpoint';
-import { evaluateDirection, type DirectionResult, type DirectionVerdict } from './evaluate-direction';
+import { evaluateDirection, finals, type DirectionResult, type DirectionVerdict } from './evaluate-direction';
 import type { InventoryNamespace, InventoryPod, InventoryService } from './inventory';
 import { parseIPv4 } from './ipv4';
 import type { Address, PeerPod, PeerView, Subject } from './views';
@@ -229,10 +229,21 @@ function runEnd(end: End, direction: 'ingress' | 'egress'): DirectionAnswer {
   return { ...r, cluster: end.state.cluster.clusterID };
 }
 
-/** Allowed only when egress in the source cluster and ingress in the destination cluster both allow: the first that does not, decides. */
+/**
+ * Allowed only when egress in the source cluster and ingress in the destination cluster both
+ * allow: the first that does not, decides. An unsure egress is followed through each verdict it
+ * may be: when every way ends alike (egress allowed or dropped, ingress drops), that is the verdict.
+ */
 export function compose(egress: DirectionAnswer, ingress: DirectionAnswer): Verdict {
+  const ends = new Set(finals(egress).flatMap((e) => (e === 'allowed' ? finals(ingress) : [e])));
+  if (ends.size === 1) return [...ends][0]!;
   return egress.verdict === 'allowed' ? ingress.verdict : egress.verdict;
 }
+
+const unsure = (v: Verdict): boolean => v === 'uncertain' || v === 'indeterminate';
+/** The direction whose verdict is the connection's: egress unless it allows, or it is unsure and ingress settles it. */
+export const egressDecides = (a: Pick<Answer, 'verdict' | 'egress' | 'ingress'>): boolean =>
+  unsure(a.egress.verdict) && !unsure(a.verdict) ? false : a.egress.verdict !== 'allowed';
 
 /** The verdict of one connection over the ClusterSet. */
 export function evaluateConnection(world: World, from: Endpoint, to: Endpoint, port: PortWord): Answer {
@@ -248,7 +259,8 @@ export function evaluateConnection(world: World, from: Endpoint, to: Endpoint, p
     const egress = leg.egress ? runEnd(leg.egress, 'egress') : OUTSIDE_SOURCE;
     const ingress = leg.ingress ? runEnd(leg.ingress, 'ingress') : OUTSIDE_DESTINATION;
     const verdict = compose(egress, ingress);
-    const reason = verdict === egress.verdict && egress.verdict !== 'allowed' ? egress.reason : verdict === ingress.verdict ? ingress.reason : undefined;
+    const decided = egressDecides({ verdict, egress, ingress }) ? egress : ingress;
+    const reason = unsure(egress.verdict) && !unsure(verdict) ? `egress: ${egress.reason ?? 'uncertain'}; ${verdict} either way` : decided.reason;
     return { ...head, verdict, egress, ingress, ...(reason && { reason }), ...backend };
   });
   const first = answers[0]!;

@@ -282,6 +282,40 @@ export const SCENARIOS: readonly Scenario[] = [
     port: 'TCP/8080',
     verdict: 'dropped',
   },
+  // an unsure egress followed through each verdict it may be (evaluate-connection.ts compose)
+  {
+    name: 'source networkPolicies absent: an ingress Drop drops whether egress allows or drops',
+    cites: `${K8S}; docs/antrea-network-policy.md (egress rules at the source, ingress rules at the destination)`,
+    definition: scenarioDefinition([ingressPolicy('drop', 'securityops', 1, [from(everyoneAnywhere, 'Drop')])]),
+    inventory: scenarioInventory({ east: eastWithUnknownPolicies() }),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'dropped',
+    rule: 'antrea-mc-drop',
+  },
+  {
+    name: 'source networkPolicies absent: an ingress Allow leaves the connection uncertain',
+    cites: K8S,
+    definition: scenarioDefinition([ingressPolicy('allow', 'securityops', 1, [from(everyoneAnywhere, 'Allow')])]),
+    inventory: scenarioInventory({ east: eastWithUnknownPolicies() }),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'uncertain',
+  },
+  {
+    name: 'an egress FQDN Reject (unknown match) and an ingress Drop: rejected or dropped, uncertain',
+    cites: `${PEER} (fqdn peers need DNS answers); docs/antrea-network-policy.md (Reject answers, Drop is silent)`,
+    definition: scenarioDefinition([
+      egressPolicy('fqdn', 'securityops', 1, [to([{ fqdn: '*.example.com' }], 'Reject')]),
+      ingressPolicy('drop', 'securityops', 1, [from(everyoneAnywhere, 'Drop')]),
+    ]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'uncertain',
+  },
   // direction composition
   {
     name: 'egress Drop in the source cluster drops, whatever ingress says',
@@ -726,6 +760,11 @@ export const SCENARIOS: readonly Scenario[] = [
     verdict: 'allowed',
   },
 ];
+
+/** east whose Kubernetes NetworkPolicies the inventory does not state. */
+function eastWithUnknownPolicies() {
+  return cluster('east', { shop: { labels: { org: 'a', role: 'tenant' }, pods: [{ name: 'web', labels: { app: 'web' }, ip: '10.10.1.5' }] } }, 'unknown');
+}
 
 function westWith(networkPolicies: unknown[] | 'unknown') {
   return cluster(
