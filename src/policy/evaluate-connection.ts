@@ -2,7 +2,7 @@ import { isActiveMember } from '../model/effective';
 import { endpointWords, portWords, type Endpoint, type PortWord } from './endpoint';
 import { evaluateDirection, finals, type DirectionResult, type DirectionVerdict } from './evaluate-direction';
 import type { InventoryNamespace, InventoryPod, InventoryService } from './inventory';
-import { parseIPv4 } from './ipv4';
+import { parseIP } from './ip-block';
 import type { Address, PeerPod, PeerView, Subject } from './views';
 import type { ClusterState, World } from './world';
 
@@ -52,11 +52,19 @@ const OUTSIDE_DESTINATION: DirectionAnswer = {
 };
 const NO_PATH: DirectionAnswer = { verdict: 'no-path' as DirectionVerdict, rule: 'none' };
 
-const ip = (text: string): Address => ({ kind: 'ip', ip: parseIPv4(text)!, text });
-const podAddress = (state: ClusterState, ns: InventoryNamespace, pod: InventoryPod): Address =>
-  pod.ip !== undefined && parseIPv4(pod.ip) !== undefined
-    ? ip(pod.ip)
-    : { kind: 'unknown', reason: `Pod ${state.cluster.clusterID}/${ns.name}/${pod.name} has no ip in the inventory`, within: state.podCIDRs };
+const ip = (text: string): Extract<Address, { kind: 'ip' }> => ({ kind: 'ip', ip: parseIP(text)!.value, text });
+/** A Pod's address: its ip, and in a dual-stack cluster the unstated one of the other family too. */
+function podAddress(state: ClusterState, ns: InventoryNamespace, pod: InventoryPod): Address {
+  const name = `Pod ${state.cluster.clusterID}/${ns.name}/${pod.name}`;
+  const known = pod.ip === undefined ? undefined : parseIP(pod.ip);
+  if (!known) return { kind: 'unknown', reason: `${name} has no ip in the inventory`, within: state.podCIDRs };
+  const other = state.podCIDRs.filter((c) => c.family !== known.family);
+  if (other.length === 0) return ip(pod.ip!);
+  return {
+    ...ip(pod.ip!),
+    otherFamily: { kind: 'unknown', reason: `${name} is dual-stack and its IPv${other[0]!.family} address is not in the inventory`, within: other },
+  };
+}
 
 const stretched = (s: ClusterState) => isActiveMember(s.cluster) && s.cluster.network.stretchedNetworkPolicy;
 

@@ -3,6 +3,7 @@ import { isPlainObject } from '../antrea/workloads/deep-merge';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { loadYaml, YAML_LIMITS } from '../load/load-yaml';
 import type { SourceFile } from '../load/source-file';
+import { parseIP } from './ip-block';
 import {
   namespaceLabels,
   type ContainerPort,
@@ -83,7 +84,8 @@ function readPod(r: Reader, p: unknown, at: DataPath): InventoryPod | undefined 
   const name = r.string(p, 'name', at);
   const labels = r.labels(p.labels, [...at, 'labels']);
   const ip = r.string(p, 'ip', at, true);
-  if (ip !== undefined && !/^(\d{1,3})(\.\d{1,3}){3}$/.test(ip)) return r.problem([...at, 'ip'], `"${ip}" is not an IPv4 address`);
+  if (ip !== undefined && !parseIP(ip))
+    return r.problem([...at, 'ip'], `"${ip}" is not an IP address`, 'write an IPv4 or IPv6 address, e.g. 10.10.1.5 or fd00::5');
   let ports: ContainerPort[] | undefined;
   if (p.ports !== undefined) {
     const list = r.list(p, 'ports', at) ?? [];

@@ -48,6 +48,19 @@ const MC_SVC =
   'multicluster/controllers/multicluster/member resourceimport_controller.go (antrea-mc-<svc> Endpoints: the exporter ClusterIP); docs/multicluster/user-guide.md (traffic through the Gateways)';
 const K8S = 'Kubernetes NetworkPolicy isolation (networking.k8s.io/v1) installed by pkg/agent/openflow before the Baseline tables';
 
+const IP_BLOCK =
+  "pkg/controller/networkpolicy/crd_utils.go toAntreaIPBlockForCRD (cidr and except, either family) and computeEffectiveIPNetForIPBlocks; pkg/agent/openflow network_policy.go (an address match is ip or ipv6, by the CIDR's family)";
+const V6_CLUSTERS = [
+  { clusterID: 'hub', member: false },
+  { clusterID: 'east', podCIDRs: ['fd00:10::/48'], serviceCIDR: 'fd00:96::/108', gateways: [{ node: 'east-gw', ip: 'fd00:18::10' }] },
+  { clusterID: 'west', podCIDRs: ['fd00:20::/48'], serviceCIDR: 'fd00:112::/108', gateways: [{ node: 'west-gw', ip: 'fd00:18::20' }] },
+];
+const DUAL_CLUSTERS = [
+  { clusterID: 'hub', member: false },
+  { clusterID: 'east', podCIDRs: ['10.10.0.0/16', 'fd00:10::/48'], serviceCIDR: '10.96.0.0/16', gateways: [{ node: 'east-gw', ip: '172.18.0.10' }] },
+  { clusterID: 'west', podCIDRs: ['10.20.0.0/16', 'fd00:20::/48'], serviceCIDR: '10.112.0.0/16', gateways: [{ node: 'west-gw', ip: '172.18.0.20' }] },
+];
+
 const W = 'east/shop/web';
 const API = 'west/pay/api';
 
@@ -759,7 +772,117 @@ export const SCENARIOS: readonly Scenario[] = [
     port: 'TCP/8080',
     verdict: 'allowed',
   },
+  {
+    name: 'an ipBlock except carves the Pod out of the block',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('out', 'securityops', 1, [to([{ ipBlock: { cidr: '10.20.0.0/16', except: ['10.20.1.5/32'] } }], 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+    rule: 'default',
+  },
+  {
+    name: 'an ipBlock except of the neighbouring address leaves the Pod in the block',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('out', 'securityops', 1, [to([{ ipBlock: { cidr: '10.20.0.0/16', except: ['10.20.1.4/32'] } }], 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'dropped',
+    rule: 'antrea-mc-out',
+  },
+  // IPv6: a block matches addresses of its own family only (an OVS flow matches ip or ipv6, never both)
+  {
+    name: 'an IPv6 ipBlock Drop does not match an IPv4 Pod',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00::/8' } }], 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+    rule: 'default',
+  },
+  {
+    name: '::/0 does not match an IPv4 Pod',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([ingressPolicy('v6', 'securityops', 1, [from([{ ipBlock: { cidr: '::/0' } }], 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
+  {
+    name: '0.0.0.0/0 does not match an IPv6 Pod',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('v4', 'securityops', 1, [to([{ ipBlock: { cidr: '0.0.0.0/0' } }], 'Drop')])], { clusters: V6_CLUSTERS }),
+    inventory: v6Inventory('fd00:20::5'),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
+  {
+    name: 'an IPv6 Pod inside an IPv6 ipBlock is dropped',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])], { clusters: V6_CLUSTERS }),
+    inventory: v6Inventory('fd00:20::ffff:ffff:ffff:ffff'),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'dropped',
+    rule: 'antrea-mc-v6',
+  },
+  {
+    name: 'the first IPv6 address past the block is not in it',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])], { clusters: V6_CLUSTERS }),
+    inventory: v6Inventory('fd00:20:0:1::'),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
+  {
+    name: 'an IPv6 except carves the Pod out of the block',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64', except: ['fd00:20::/120'] } }], 'Drop')])], {
+      clusters: V6_CLUSTERS,
+    }),
+    inventory: v6Inventory('fd00:20::5'),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
+  {
+    name: 'dual-stack: an IPv6 block may match the connection an IPv4 Pod address does not show, uncertain',
+    cites: `${IP_BLOCK}; a dual-stack Pod has an address of each family, the client picks one`,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/48' } }], 'Drop')])], { clusters: DUAL_CLUSTERS }),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'uncertain',
+  },
+  {
+    name: 'an IPv6 Pod without a stated ip, a block outside its IPv6 Pod CIDR: decided',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd99::/16' } }], 'Drop')])], { clusters: V6_CLUSTERS }),
+    inventory: v6Inventory(undefined),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
 ];
+
+/** IPv6 members: east's shop/web at fd00:10::5, west's pay/api at `api` (undefined: not stated). */
+function v6Inventory(api: string | undefined): Inventory {
+  return scenarioInventory({
+    east: cluster('east', { shop: { labels: { org: 'a' }, pods: [{ name: 'web', labels: { app: 'web' }, ip: 'fd00:10::5' }] } }),
+    west: cluster('west', { pay: { labels: { org: 'b' }, pods: [{ name: 'api', labels: { app: 'api' }, ...(api !== undefined && { ip: api }) }] } }),
+  });
+}
 
 /** east whose Kubernetes NetworkPolicies the inventory does not state. */
 function eastWithUnknownPolicies() {
