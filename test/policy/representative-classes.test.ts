@@ -98,7 +98,7 @@ const member = (id: string, octet: number) =>
         list.map((n) => [
           n.name,
           {
-            labels: n.org === undefined ? ({} as Record<string, string>) : { org: n.org },
+            labels: n.org === undefined ? {} : { org: n.org },
             pods: n.pods.map((p, i) => ({
               name: `pod${i}`,
               labels: { ...(p.app !== undefined && { app: p.app }), ...(p.extra && { tier: 'x' }) },
