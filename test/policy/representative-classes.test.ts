@@ -98,7 +98,7 @@ const member = (id: string, octet: number) =>
         list.map((n) => [
           n.name,
           {
-            labels: n.org === undefined ? {} : { org: n.org },
+            labels: Object.fromEntries(n.org === undefined ? [] : [['org', n.org]]),
             pods: n.pods.map((p, i) => ({
               name: `pod${i}`,
               labels: { ...(p.app !== undefined && { app: p.app }), ...(p.extra && { tier: 'x' }) },
