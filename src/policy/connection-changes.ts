@@ -1,6 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import { endpointWords, type Endpoint, type PortWord } from './endpoint';
-import { egressDecides, evaluateConnection, type Answer, type Verdict } from './evaluate-connection';
+import { answersDiffer, egressDecides, evaluateConnection, type Answer, type Verdict } from './evaluate-connection';
 import type { Inventory } from './inventory';
 import { readPolicySpec } from './policy-spec';
 import { buildWorld, type World } from './world';
@@ -40,8 +40,7 @@ export function side(a: Answer): ConnectionSide {
   return { verdict: a.verdict, rule: egress ? `egress: ${a.egress.rule}` : `ingress: ${a.ingress.rule}` };
 }
 
-/** Whether two answers differ: in verdict, or in the rule either direction decides by. */
-export const answersDiffer = (a: Answer, b: Answer): boolean => a.verdict !== b.verdict || a.egress.rule !== b.egress.rule || a.ingress.rule !== b.ingress.rule;
+export { answersDiffer };
 
 export function changeKind(before: Verdict, after: Verdict): ChangeKind {
   if (before === 'no-path') return 'added-path';

@@ -17,13 +17,8 @@ import type { Address, PeerView, Subject } from './views';
 
 /** `ipBlock` against the address the rule sees; an unknown address decides when the CIDR covers or misses all it may be. */
 export function addressIn(cidr: Cidr, address: Address, except: readonly Cidr[] = []): Tri {
-  if (address.kind === 'ip') {
-    const known = inCidr(cidr, address.ip) && !except.some((e) => inCidr(e, address.ip));
-    if (!address.otherFamily) return known;
-    // dual-stack: the client picks the family; both ways must agree
-    const other = addressIn(cidr, address.otherFamily, except);
-    return other === known ? known : { unknown: `${address.otherFamily.reason}: the connection may use either family` };
-  }
+  // a dual-stack address is evaluated once per family (familyLegs in evaluate-connection.ts)
+  if (address.kind === 'ip') return inCidr(cidr, address.ip) && !except.some((e) => inCidr(e, address.ip));
   if (except.length > 0) return all([() => addressIn(cidr, address), () => not(any(except.map((e) => () => addressIn(e, address))))]);
   if (address.within.length > 0) {
     const overlaps = address.within.filter((w) => rangesOverlap(cidr, w));

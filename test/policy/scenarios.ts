@@ -50,19 +50,12 @@ const K8S = 'Kubernetes NetworkPolicy isolation (networking.k8s.io/v1) installed
 
 const IP_BLOCK =
   "pkg/controller/networkpolicy/crd_utils.go toAntreaIPBlockForCRD (cidr and except, either family) and computeEffectiveIPNetForIPBlocks; pkg/agent/openflow network_policy.go (an address match is ip or ipv6, by the CIDR's family)";
-const V6_CLUSTERS = [
-  { clusterID: 'hub', member: false },
-  { clusterID: 'east', podCIDRs: ['fd00:10::/48'], serviceCIDR: 'fd00:96::/108', gateways: [{ node: 'east-gw', ip: 'fd00:18::10' }] },
-  { clusterID: 'west', podCIDRs: ['fd00:20::/48'], serviceCIDR: 'fd00:112::/108', gateways: [{ node: 'west-gw', ip: 'fd00:18::20' }] },
-];
-const DUAL_CLUSTERS = [
-  { clusterID: 'hub', member: false },
-  { clusterID: 'east', podCIDRs: ['10.10.0.0/16', 'fd00:10::/48'], serviceCIDR: '10.96.0.0/16', gateways: [{ node: 'east-gw', ip: '172.18.0.10' }] },
-  { clusterID: 'west', podCIDRs: ['10.20.0.0/16', 'fd00:20::/48'], serviceCIDR: '10.112.0.0/16', gateways: [{ node: 'west-gw', ip: '172.18.0.20' }] },
-];
+const IPV4_ONLY = 'multi-cluster traffic is IPv4 (the ipv6-unsupported rule: Antrea Multi-cluster is IPv4-only)';
+const DUAL_STACK = `${IP_BLOCK}; a dual-stack Pod has an address of each family and the client picks one`;
 
 const W = 'east/shop/web';
 const API = 'west/pay/api';
+const WORKER = 'west/pay/worker';
 
 export const SCENARIOS: readonly Scenario[] = [
   // Tier order
@@ -813,9 +806,9 @@ export const SCENARIOS: readonly Scenario[] = [
     verdict: 'allowed',
   },
   {
-    name: '0.0.0.0/0 does not match an IPv6 Pod',
-    cites: IP_BLOCK,
-    definition: scenarioDefinition([egressPolicy('v4', 'securityops', 1, [to([{ ipBlock: { cidr: '0.0.0.0/0' } }], 'Drop')])], { clusters: V6_CLUSTERS }),
+    name: 'across clusters the connection is IPv4: an IPv6 block around the Pod’s IPv6 ip does not match',
+    cites: `${IP_BLOCK}; ${IPV4_ONLY}`,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])]),
     inventory: v6Inventory('fd00:20::5'),
     from: W,
     to: API,
@@ -823,64 +816,84 @@ export const SCENARIOS: readonly Scenario[] = [
     verdict: 'allowed',
   },
   {
-    name: 'an IPv6 Pod inside an IPv6 ipBlock is dropped',
-    cites: IP_BLOCK,
-    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])], { clusters: V6_CLUSTERS }),
-    inventory: v6Inventory('fd00:20::ffff:ffff:ffff:ffff'),
+    name: 'across clusters, an IPv4 block over the Pod CIDR matches a Pod listed by its IPv6 ip',
+    cites: `${IP_BLOCK}; ${IPV4_ONLY}`,
+    definition: scenarioDefinition([egressPolicy('v4', 'securityops', 1, [to([{ ipBlock: { cidr: '10.20.0.0/16' } }], 'Drop')])]),
+    inventory: v6Inventory('fd00:20::5'),
     from: W,
     to: API,
     port: 'TCP/8080',
     verdict: 'dropped',
-    rule: 'antrea-mc-v6',
   },
   {
-    name: 'the first IPv6 address past the block is not in it',
-    cites: IP_BLOCK,
-    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])], { clusters: V6_CLUSTERS }),
+    name: 'dual-stack, inside a cluster: blocks of both families around the Pod drop either way',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([
+      egressPolicy('both', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }, { ipBlock: { cidr: '10.20.0.0/16' } }], 'Drop')]),
+    ]),
+    inventory: v6Inventory('fd00:20::ffff:ffff:ffff:ffff'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'dropped',
+    rule: 'antrea-mc-both',
+  },
+  {
+    name: 'dual-stack, the first IPv6 address past the block: the IPv6 connection passes, the IPv4 one drops',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([
+      egressPolicy('both', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }, { ipBlock: { cidr: '10.20.0.0/16' } }], 'Drop')]),
+    ]),
     inventory: v6Inventory('fd00:20:0:1::'),
-    from: W,
-    to: API,
-    port: 'TCP/8080',
-    verdict: 'allowed',
-  },
-  {
-    name: 'an IPv6 except carves the Pod out of the block',
-    cites: IP_BLOCK,
-    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64', except: ['fd00:20::/120'] } }], 'Drop')])], {
-      clusters: V6_CLUSTERS,
-    }),
-    inventory: v6Inventory('fd00:20::5'),
-    from: W,
-    to: API,
-    port: 'TCP/8080',
-    verdict: 'allowed',
-  },
-  {
-    name: 'dual-stack: an IPv6 block may match the connection an IPv4 Pod address does not show, uncertain',
-    cites: `${IP_BLOCK}; a dual-stack Pod has an address of each family, the client picks one`,
-    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/48' } }], 'Drop')])], { clusters: DUAL_CLUSTERS }),
-    from: W,
+    from: WORKER,
     to: API,
     port: 'TCP/8080',
     verdict: 'uncertain',
   },
   {
-    name: 'an IPv6 Pod without a stated ip, a block outside its IPv6 Pod CIDR: decided',
+    name: 'dual-stack, an IPv6 block alone: the client picks the family, uncertain',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])]),
+    inventory: v6Inventory('fd00:20::5'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'uncertain',
+  },
+  {
+    name: 'dual-stack, an IPv6 except carves the Pod out: neither family matches',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64', except: ['fd00:20::/120'] } }], 'Drop')])]),
+    inventory: v6Inventory('fd00:20::5'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
+  {
+    name: 'IPv4 only (no IPv6 Pod ip in the cluster): an IPv4 Pod is not uncertain for an IPv6 block',
     cites: IP_BLOCK,
-    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd99::/16' } }], 'Drop')])], { clusters: V6_CLUSTERS }),
-    inventory: v6Inventory(undefined),
-    from: W,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: '::/0' } }], 'Drop')])]),
+    from: WORKER,
     to: API,
     port: 'TCP/8080',
     verdict: 'allowed',
   },
 ];
 
-/** IPv6 members: east's shop/web at fd00:10::5, west's pay/api at `api` (undefined: not stated). */
-function v6Inventory(api: string | undefined): Inventory {
+/** Dual-stack members (IPv4 Pod CIDRs in the definition, IPv6 Pod ips in the inventory): east's shop/web, west's pay/worker and pay/api at `api`. */
+function v6Inventory(api: string): Inventory {
   return scenarioInventory({
     east: cluster('east', { shop: { labels: { org: 'a' }, pods: [{ name: 'web', labels: { app: 'web' }, ip: 'fd00:10::5' }] } }),
-    west: cluster('west', { pay: { labels: { org: 'b' }, pods: [{ name: 'api', labels: { app: 'api' }, ...(api !== undefined && { ip: api }) }] } }),
+    west: cluster('west', {
+      pay: {
+        labels: { org: 'b' },
+        pods: [
+          { name: 'api', labels: { app: 'api' }, ip: api },
+          { name: 'worker', labels: { app: 'worker' }, ip: 'fd00:20::6' },
+        ],
+      },
+    }),
   });
 }
 
