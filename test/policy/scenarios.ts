@@ -637,6 +637,27 @@ export const SCENARIOS: readonly Scenario[] = [
     verdict: 'allowed',
   },
   {
+    name: 'a static Tier in its legacy spelling names no Tier object: no member imports the policy',
+    cites:
+      'multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go handleResImpUpdateForClusterNetworkPolicy (Get Tier by spec.tier as written; NotFound: ACNPImportFailed)',
+    definition: scenarioDefinition([ingressPolicy('legacy', 'SecurityOps', 1, [from(everyoneAnywhere, 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+    rule: 'default',
+  },
+  {
+    name: 'the same policy with the Tier object’s name is imported and drops',
+    cites: 'multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go handleResImpUpdateForClusterNetworkPolicy',
+    definition: scenarioDefinition([ingressPolicy('exact', 'securityops', 1, [from(everyoneAnywhere, 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'dropped',
+    rule: 'antrea-mc-exact',
+  },
+  {
     name: 'a withdrawing member holds no copy',
     cites: `${IMPORT}; src/model/withdraw.ts (its bundle keeps no ClusterSet)`,
     definition: scenarioDefinition([ingressPolicy('drop', 'securityops', 1, [from(everyone, 'Drop')])], {
