@@ -69,9 +69,11 @@ function podAddress(state: ClusterState, ns: InventoryNamespace, pod: InventoryP
     reason: `${name}: its IPv${family} address is not in the inventory`,
     within: family === 4 ? v4 : [ANY_IPV6],
   });
-  if (across) return known.family === 4 ? ip(pod.ip!) : unstated(4);
+  const of = (family: 4 | 6) => [pod.ip!, ...(pod.ips ?? [])].find((a) => parseIP(a)?.family === family);
+  if (across) return of(4) !== undefined ? ip(of(4)!) : unstated(4);
   if (!state.dualStack) return ip(pod.ip!);
-  return { ...ip(pod.ip!), otherFamily: unstated(known.family === 4 ? 6 : 4) };
+  const other = known.family === 4 ? 6 : 4;
+  return { ...ip(pod.ip!), otherFamily: of(other) !== undefined ? ip(of(other)!) : unstated(other) };
 }
 const ANY_IPV6 = parseCidr('::/0')!;
 

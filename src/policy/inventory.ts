@@ -35,6 +35,8 @@ export interface InventoryPod {
   readonly name: string;
   readonly labels: Labels;
   readonly ip?: string;
+  /** every address of the Pod (kubectl's status.podIPs): an IPv6 one makes its cluster dual-stack */
+  readonly ips?: readonly string[];
   /** undefined: not stated, so a named port cannot be resolved against this Pod */
   readonly ports?: readonly ContainerPort[];
 }

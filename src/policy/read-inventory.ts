@@ -215,8 +215,13 @@ export function inventoryFromDump(
       const containers = Array.isArray((o.spec as Obj | undefined)?.containers) ? ((o.spec as Obj).containers as unknown[]) : [];
       const ports = containers.flatMap((c): unknown[] => (isPlainObject(c) && Array.isArray(c.ports) ? (c.ports as unknown[]) : []));
       const ip = str(o, 'status', 'podIP');
+      const status = isPlainObject(o.status) ? o.status : {};
+      const ips = (Array.isArray(status.podIPs) ? (status.podIPs as unknown[]) : []).flatMap((p) => {
+        const a = str(p, 'ip');
+        return a !== undefined && parseIP(a) ? [a] : [];
+      });
       const pod = readPod(r, { name, labels: o.metadata.labels, ...(ip && { ip }), ports }, [...at, 'metadata']);
-      if (pod) ns(namespace).pods.push(pod);
+      if (pod) ns(namespace).pods.push(ips.length > 1 ? { ...pod, ips } : pod);
     } else if (kind === 'Service' && namespace && isPlainObject(o.spec)) {
       const cip = str(o, 'spec', 'clusterIP');
       const svc = readService(

@@ -17,8 +17,8 @@ export type Address =
       readonly kind: 'ip';
       readonly ip: bigint;
       readonly text: string;
-      /** a dual-stack Pod: the connection may use its address of the other family, which the inventory does not state */
-      readonly otherFamily?: UnknownAddress;
+      /** a dual-stack Pod: the connection may use its address of the other family (unknown when the inventory does not state it) */
+      readonly otherFamily?: Address;
     }
   | UnknownAddress;
 export interface UnknownAddress {

@@ -16,7 +16,7 @@ export interface ClusterState {
   readonly inventory?: InventoryCluster;
   readonly podCIDRs: readonly Cidr[];
   readonly serviceCIDR?: Cidr;
-  /** the inventory shows IPv6 Pod ips beside the IPv4 Pod CIDRs: a connection inside may use either family */
+  /** the inventory shows IPv6 Pod addresses (ip, or a dump's podIPs) beside the IPv4 Pod CIDRs: a connection inside may use either family */
   readonly dualStack: boolean;
   /** the address Gateway traffic from this cluster carries; undefined: no Gateway */
   readonly gateway?: Address;
@@ -53,7 +53,9 @@ export function buildWorld(definition: ClusterSet, inventory: Inventory): World 
       egress: directionProgram(policies, 'egress'),
       ...(inv && { inventory: inv }),
       podCIDRs: c.cluster.podCIDRs.flatMap((p) => parseCidr(p) ?? []),
-      dualStack: [...(inv?.namespaces.values() ?? [])].some((n) => n.pods.some((p) => p.ip !== undefined && parseIP(p.ip)?.family === 6)),
+      dualStack: [...(inv?.namespaces.values() ?? [])].some((n) =>
+        n.pods.some((p) => [p.ip, ...(p.ips ?? [])].some((a) => a !== undefined && parseIP(a)?.family === 6)),
+      ),
       ...(serviceCIDR && { serviceCIDR }),
       ...(gateway && { gateway }),
     });

@@ -892,6 +892,26 @@ export const SCENARIOS: readonly Scenario[] = [
     verdict: 'allowed',
   },
   {
+    name: 'dual-stack with both addresses stated (podIPs): an IPv6 block around the IPv6 address, uncertain by family',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])]),
+    inventory: dualInventory('fd00:20::5'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'uncertain',
+  },
+  {
+    name: 'dual-stack with both addresses stated: an IPv6 block the IPv6 address misses decides in both families',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])]),
+    inventory: dualInventory('fd00:21::5'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
+  {
     name: 'IPv4 only (no IPv6 Pod ip in the cluster): an IPv4 Pod is not uncertain for an IPv6 block',
     cites: IP_BLOCK,
     definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: '::/0' } }], 'Drop')])]),
@@ -912,6 +932,21 @@ function v6Inventory(api: string): Inventory {
         pods: [
           { name: 'api', labels: { app: 'api' }, ip: api },
           { name: 'worker', labels: { app: 'worker' }, ip: 'fd00:20::6' },
+        ],
+      },
+    }),
+  });
+}
+
+/** west dual-stack with both addresses of each Pod stated (a dump's podIPs): pay/api at 10.20.1.5 and `api6`. */
+function dualInventory(api6: string): Inventory {
+  return scenarioInventory({
+    west: cluster('west', {
+      pay: {
+        labels: { org: 'b' },
+        pods: [
+          { name: 'api', labels: { app: 'api' }, ip: '10.20.1.5', ips: ['10.20.1.5', api6] },
+          { name: 'worker', labels: { app: 'worker' }, ip: '10.20.1.6', ips: ['10.20.1.6', 'fd00:20::6'] },
         ],
       },
     }),
