@@ -25,7 +25,7 @@ export const LAYERS = {
   compile: ['load', 'synth', 'check', 'pipeline'],
   policy: ['load', 'model', 'antrea', 'validate', 'pipeline'],
   plan: ['load', 'model', 'antrea', 'diagram', 'validate', 'delivery', 'synth', 'pipeline', 'policy'],
-  live: ['load', 'model', 'antrea', 'delivery', 'verify', 'validate', 'synth', 'secrets', 'pipeline', 'plan'],
+  live: ['load', 'model', 'antrea', 'delivery', 'verify', 'validate', 'synth', 'secrets', 'pipeline', 'plan', 'policy'],
   init: ['antrea', 'plan', 'live'],
   construct: ['load', 'model', 'synth', 'check', 'pipeline'],
   cli: ['*'],

@@ -103,7 +103,7 @@ export async function livePlanCommand(
     return 2;
   }
   const dumps = list(options.live);
-  const result = await runLivePlan({ cwd: process.cwd(), paths, dumps });
+  const result = await runLivePlan({ cwd: process.cwd(), paths, dumps, connections: { inventory: list(options.inventory) } });
   if (result.diagnostics.length > 0) {
     const style = diagnosticStyle(format, io.stderr, env);
     const files = new Set(result.diagnostics.map((d) => d.file)).size;
@@ -118,5 +118,8 @@ export async function livePlanCommand(
         .map(([k, n]) => `${n} ${printable(k)}`)
         .join(', ')}\n`,
     );
+  // the section's notes say it where there is a section; without one, the fallback is said here
+  if (result.connectionNotes.length > 0 && !result.plan.connections?.length && format === 'text')
+    io.stderr.write(result.connectionNotes.map((n) => `connections: ${n}\n`).join(''));
   return hasDestructive(result.plan) ? 3 : 0;
 }

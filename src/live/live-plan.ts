@@ -1,4 +1,3 @@
-import { isPlainObject } from '../antrea/workloads/deep-merge';
 import { relative, resolve } from 'node:path';
 import { memorySink, type InMemory } from '../pipeline/memory-sink';
 import { runPipeline, type Sink } from '../pipeline/pipeline';
@@ -15,6 +14,8 @@ import { ALL_ENGINES } from '../delivery/engines';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { dumpKinds, type DumpRole } from './dump-kinds';
 import { importDefinition } from './import-definition';
+import { liveConnections } from './live-connections';
+import { projectOnto } from './project-onto';
 import { groupKind, readLiveClusterSet, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { readContext } from './read-context';
 import { runningCredentials, type RunningCredentials } from './running-credentials';
@@ -34,6 +35,8 @@ export interface LivePlanOptions {
    * and a ClusterSet whose leader has no dump is not compared (`uncompared`); plan --live refuses both
    */
   readonly partial?: boolean;
+  /** plan --live: the Connections section, over the dumps or the inventory files given (live-connections.ts) */
+  readonly connections?: { readonly inventory?: readonly string[] };
 }
 
 export interface LivePlanResult extends PlanResult {
@@ -47,6 +50,8 @@ export interface LivePlanResult extends PlanResult {
   readonly uncompared: ReadonlySet<string>;
   /** by ClusterSet, the engine objects synth writes beside the bundles (argocd/, flux/), with their folders */
   readonly engineObjects: ReadonlyMap<string, readonly { readonly folder: string; readonly object: KubeObject }[]>;
+  /** what the Connections section could not read from the dumps (live-connections.ts) */
+  readonly connectionNotes: readonly string[];
 }
 
 type Obj = Record<string, unknown>;
@@ -65,44 +70,6 @@ function withoutEngineMarks(o: KubeObject): KubeObject {
     else delete metadata[key];
   }
   return { ...o, metadata } as unknown as KubeObject;
-}
-
-/**
- * The live value restricted to the fields `head` sets, as server-side apply compares them: keys
- * the head does not name are someone else's (the server's defaults, a controller's status); a
- * list whose items carry a distinct merge key (mergeKey) is matched by it (an associative list:
- * other items are someone else's), any other list is compared whole.
- */
-export function projectOnto(live: unknown, head: unknown): unknown {
-  if (isPlainObject(head) && isPlainObject(live)) {
-    const out: Obj = {};
-    for (const k of Object.keys(head)) if (k in live) out[k] = projectOnto(live[k], head[k]);
-    return out;
-  }
-  if (Array.isArray(head) && Array.isArray(live)) {
-    const key = mergeKey(head);
-    if (key !== undefined) {
-      const byKey = new Map(live.filter(isPlainObject).map((l) => [l[key], l]));
-      return head.flatMap((h) => {
-        const l = byKey.get((h as Obj)[key]);
-        return l === undefined ? [] : [projectOnto(l, h)];
-      });
-    }
-    return (live as unknown[]).map((l, i) => (i < head.length ? projectOnto(l, (head as unknown[])[i]) : l));
-  }
-  return live;
-}
-
-/** Keys by which Kubernetes merges list items (containers, env, volumes: name; volumeMounts: mountPath; ports). */
-const MERGE_KEYS = ['name', 'mountPath', 'containerPort'];
-
-/** The key that tells a list's items apart, when every item has a distinct one; undefined for a list compared whole. */
-function mergeKey(items: readonly unknown[]): string | undefined {
-  if (items.length === 0 || !items.every(isPlainObject)) return undefined;
-  return MERGE_KEYS.find((k) => {
-    const values = items.map((i) => i[k]);
-    return values.every((v) => typeof v === 'string' || typeof v === 'number') && new Set(values).size === values.length;
-  });
 }
 
 const roleOf = (c: LiveCluster): DumpRole => (c.leaderSet && c.memberSet ? 'dual-role' : c.leaderSet ? 'leader' : 'member');
@@ -140,6 +107,7 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
   const uncompared = new Set<string>();
   const engineObjects = new Map<string, { folder: string; object: KubeObject }[]>();
   let definitions: ClusterSet[] = [];
+  let connectionNotes: readonly string[] = [];
   const result = (plan?: Plan): LivePlanResult => ({
     base: 'live',
     head: 'work tree',
@@ -151,6 +119,7 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     absent,
     uncompared,
     engineObjects,
+    connectionNotes,
     ...(plan && { plan }),
   });
 
@@ -272,7 +241,11 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
   const plan = planChanges(base, headSide);
   // a running cluster the head leaves out was never the engines': no leaving steps for it either
   const checklist = plan.checklist?.filter((i) => i.leaving === undefined);
-  return result({ ...plan, changes: [...extra, ...plan.changes.map(unmanagedLeaving)], ...(checklist && { checklist }) });
+  const planned = { ...plan, changes: [...extra, ...plan.changes.map(unmanagedLeaving)], ...(checklist && { checklist }) };
+  if (!options.connections) return result(planned);
+  const connected = liveConnections(planned, sets, options.connections.inventory ?? [], diagnostics);
+  connectionNotes = connected.notes;
+  return result(connected.plan);
 }
 
 /**

@@ -1,22 +1,30 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { plural } from '../text/plural';
 import { loadInventory } from '../policy/connections-command';
+import type { Inventory } from '../policy/inventory';
 import { planConnections, type ConnectionWarning } from '../policy/plan-connections';
 import type { Plan, PlanChange } from './plan';
 
 /**
  * The plan with its Connections section over the inventory files (representative endpoints without any), and the changes it raises
  * (closed connections, DNS drops) after each ClusterSet's own; undefined when the inventory has
- * errors (its diagnostics are added).
+ * errors (its diagnostics are added). plan --live without files gives the dumps' inventory
+ * (`live`, src/live/live-connections.ts): undefined there is representative endpoints too.
  */
-export function withConnections(plan: Plan, files: readonly string[], diagnostics: Diagnostic[]): Plan | undefined {
+export function withConnections(
+  plan: Plan,
+  files: readonly string[],
+  diagnostics: Diagnostic[],
+  live?: { readonly inventory: Inventory | undefined; readonly notes: readonly string[] },
+): Plan | undefined {
   const found: Diagnostic[] = [];
-  // no files: representative endpoints (representative-endpoints.ts)
-  const inventory = files.length > 0 ? loadInventory(files, found) : undefined;
+  // no files: the dumps' inventory, else representative endpoints (representative-endpoints.ts)
+  const inventory = files.length > 0 ? loadInventory(files, found) : live?.inventory;
   diagnostics.push(...found);
   if (hasErrors(found) || (files.length > 0 && !inventory)) return undefined;
   if (!plan.definitions) return plan;
-  const { reports, warnings } = planConnections(plan.definitions.base, plan.definitions.head, inventory);
+  const dumps = files.length === 0 ? live : undefined;
+  const { reports, warnings } = planConnections(plan.definitions.base, plan.definitions.head, inventory, dumps);
   const changes = warnings.map(asChange);
   // after each ClusterSet's own changes, in ClusterSet order as the plan keeps them
   const all = [...plan.changes, ...changes].map((c, i) => ({ c, i }));

@@ -1,6 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import { endpointWords, type Endpoint, type PortWord } from './endpoint';
-import { evaluateConnection, type Answer, type Verdict } from './evaluate-connection';
+import { answersDiffer, egressDecides, evaluateConnection, type Answer, type Verdict } from './evaluate-connection';
 import type { Inventory } from './inventory';
 import { readPolicySpec } from './policy-spec';
 import { buildWorld, type World } from './world';
@@ -36,12 +36,11 @@ const UNSURE = new Set<Verdict>(['uncertain', 'indeterminate']);
  */
 export function side(a: Answer): ConnectionSide {
   if (a.verdict === 'no-path') return { verdict: 'no-path', rule: `no path: ${a.reason ?? ''}` };
-  const egressDecides = a.egress.verdict !== 'allowed' || (a.ingress.rule === 'default' && a.egress.rule !== 'default');
-  return { verdict: a.verdict, rule: egressDecides ? `egress: ${a.egress.rule}` : `ingress: ${a.ingress.rule}` };
+  const egress = egressDecides(a) || (a.verdict === 'allowed' && a.ingress.rule === 'default' && a.egress.rule !== 'default');
+  return { verdict: a.verdict, rule: egress ? `egress: ${a.egress.rule}` : `ingress: ${a.ingress.rule}` };
 }
 
-/** Whether two answers differ: in verdict, or in the rule either direction decides by. */
-export const answersDiffer = (a: Answer, b: Answer): boolean => a.verdict !== b.verdict || a.egress.rule !== b.egress.rule || a.ingress.rule !== b.ingress.rule;
+export { answersDiffer };
 
 export function changeKind(before: Verdict, after: Verdict): ChangeKind {
   if (before === 'no-path') return 'added-path';

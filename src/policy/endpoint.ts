@@ -1,3 +1,4 @@
+import { parseIP } from './ip-block';
 /**
  * The endpoint words of `clusterset connections` and of the plan's Connections section:
  * a Pod `CLUSTER/NAMESPACE/POD`, a local Service `CLUSTER/NAMESPACE/service/NAME`, a
@@ -21,9 +22,7 @@ const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 export function parseEndpoint(s: string): Endpoint | string {
   const parts = s.split('/');
   if (parts[0] === 'ip' && parts.length === 2) {
-    return /^(\d{1,3})(\.\d{1,3}){3}$/.test(parts[1]!) && parts[1]!.split('.').every((o) => Number(o) <= 255)
-      ? { kind: 'ip', ip: parts[1]! }
-      : `"${s}": ip/ takes an IPv4 address, e.g. ip/10.0.0.1`;
+    return parseIP(parts[1]!) ? { kind: 'ip', ip: parts[1]! } : `"${s}": ip/ takes an IPv4 or IPv6 address, e.g. ip/10.0.0.1 or ip/fd00::1`;
   }
   if (parts[0] === 'mcs' && parts.length === 3 && parts[2]!.includes('@')) {
     const [name, exporter] = parts[2]!.split('@') as [string, string];

@@ -1,9 +1,9 @@
 import { isActiveMember } from '../model/effective';
 import { endpointWords, portWords, type Endpoint, type PortWord } from './endpoint';
-import { evaluateDirection, type DirectionResult, type DirectionVerdict } from './evaluate-direction';
+import { evaluateDirection, finals, type DirectionResult, type DirectionVerdict } from './evaluate-direction';
 import type { InventoryNamespace, InventoryPod, InventoryService } from './inventory';
-import { parseIPv4 } from './ipv4';
-import type { Address, PeerPod, PeerView, Subject } from './views';
+import { parseCidr, parseIP } from './ip-block';
+import type { Address, PeerPod, PeerView, Subject, UnknownAddress } from './views';
 import type { ClusterState, World } from './world';
 
 export type Verdict = DirectionVerdict | 'no-path';
@@ -52,11 +52,30 @@ const OUTSIDE_DESTINATION: DirectionAnswer = {
 };
 const NO_PATH: DirectionAnswer = { verdict: 'no-path' as DirectionVerdict, rule: 'none' };
 
-const ip = (text: string): Address => ({ kind: 'ip', ip: parseIPv4(text)!, text });
-const podAddress = (state: ClusterState, ns: InventoryNamespace, pod: InventoryPod): Address =>
-  pod.ip !== undefined && parseIPv4(pod.ip) !== undefined
-    ? ip(pod.ip)
-    : { kind: 'unknown', reason: `Pod ${state.cluster.clusterID}/${ns.name}/${pod.name} has no ip in the inventory`, within: state.podCIDRs };
+const ip = (text: string): Extract<Address, { kind: 'ip' }> => ({ kind: 'ip', ip: parseIP(text)!.value, text });
+/**
+ * A Pod's address as a connection uses it. Across clusters it is IPv4: Antrea Multi-cluster is
+ * IPv4-only (the `ipv6-unsupported` rule), so a Pod whose inventory ip is IPv6 has an IPv4 address
+ * the inventory does not state. Inside a dual-stack cluster (an IPv6 Pod ip beside the IPv4 Pod
+ * CIDRs) the client picks the family: the address of the other family is unknown too.
+ */
+function podAddress(state: ClusterState, ns: InventoryNamespace, pod: InventoryPod, across: boolean): Address {
+  const name = `Pod ${state.cluster.clusterID}/${ns.name}/${pod.name}`;
+  const known = pod.ip === undefined ? undefined : parseIP(pod.ip);
+  const v4 = state.podCIDRs.filter((c) => c.family === 4);
+  if (!known) return { kind: 'unknown', reason: `${name} has no ip in the inventory`, within: across ? v4 : state.podCIDRs };
+  const unstated = (family: 4 | 6): UnknownAddress => ({
+    kind: 'unknown',
+    reason: `${name}: its IPv${family} address is not in the inventory`,
+    within: family === 4 ? v4 : [ANY_IPV6],
+  });
+  const of = (family: 4 | 6) => [pod.ip!, ...(pod.ips ?? [])].find((a) => parseIP(a)?.family === family);
+  if (across) return of(4) !== undefined ? ip(of(4)!) : unstated(4);
+  if (!state.dualStack) return ip(pod.ip!);
+  const other = known.family === 4 ? 6 : 4;
+  return { ...ip(pod.ip!), otherFamily: of(other) !== undefined ? ip(of(other)!) : unstated(other) };
+}
+const ANY_IPV6 = parseCidr('::/0')!;
 
 const stretched = (s: ClusterState) => isActiveMember(s.cluster) && s.cluster.network.stretchedNetworkPolicy;
 
@@ -124,7 +143,7 @@ function legs(world: World, from: Endpoint, to: Endpoint, port: PortWord): Found
   const src = from.kind === 'pod' ? findPod(world, from.cluster, from.namespace, from.name) : undefined;
   if (src && isNoPath(src)) return src;
   const srcAddress = (viewer: ClusterState, gatewayOf?: ClusterState): Address =>
-    gatewayOf ? gatewayOf.gateway! : src ? podAddress(src.state, src.ns, src.pod) : ip((from as { ip: string }).ip);
+    gatewayOf ? gatewayOf.gateway! : src ? podAddress(src.state, src.ns, src.pod, viewer !== src.state) : ip((from as { ip: string }).ip);
   const srcSubject = src && { cluster: src.state.cluster.clusterID, namespace: src.ns, pod: src.pod };
   const egressEnd = (view: Omit<PeerView, 'protocol'>): End | undefined =>
     src && { state: src.state, subject: srcSubject!, view: { ...view, protocol: port.protocol } };
@@ -156,7 +175,7 @@ function legs(world: World, from: Endpoint, to: Endpoint, port: PortWord): Found
         ...(src && {
           egress: egressEnd({
             pod: peerPod(src.state, dst.state, dst.ns, dst.pod),
-            address: podAddress(dst.state, dst.ns, dst.pod),
+            address: podAddress(dst.state, dst.ns, dst.pod, src.state !== dst.state),
             port: port.port,
             ...(dst.pod.ports && { destinationPorts: dst.pod.ports }),
           }),
@@ -189,7 +208,7 @@ function legs(world: World, from: Endpoint, to: Endpoint, port: PortWord): Found
     if (typeof target === 'string') return { backend, uncertain: `the targetPort ${target}: ${backend} states no container port of that name` };
     const podView = {
       pod: peerPod(src.state, exporter, svc.ns, pod),
-      address: podAddress(exporter, svc.ns, pod),
+      address: podAddress(exporter, svc.ns, pod, cross),
       port: target,
       ...(pod.ports && { destinationPorts: pod.ports }),
     };
@@ -229,17 +248,57 @@ function runEnd(end: End, direction: 'ingress' | 'egress'): DirectionAnswer {
   return { ...r, cluster: end.state.cluster.clusterID };
 }
 
-/** Allowed only when egress in the source cluster and ingress in the destination cluster both allow: the first that does not, decides. */
+/**
+ * Allowed only when egress in the source cluster and ingress in the destination cluster both
+ * allow: the first that does not, decides. An unsure egress is followed through each verdict it
+ * may be: when every way ends alike (egress allowed or dropped, ingress drops), that is the verdict.
+ */
 export function compose(egress: DirectionAnswer, ingress: DirectionAnswer): Verdict {
+  const ends = new Set(finals(egress).flatMap((e) => (e === 'allowed' ? finals(ingress) : [e])));
+  if (ends.size === 1) return [...ends][0]!;
   return egress.verdict === 'allowed' ? ingress.verdict : egress.verdict;
 }
+
+const unsure = (v: Verdict): boolean => v === 'uncertain' || v === 'indeterminate';
+/** The direction whose verdict is the connection's: egress unless it allows, or it is unsure and ingress settles it. */
+export const egressDecides = (a: Pick<Answer, 'verdict' | 'egress' | 'ingress'>): boolean =>
+  unsure(a.egress.verdict) && !unsure(a.verdict) ? false : a.egress.verdict !== 'allowed';
+
+const dualAddress = (e?: End) => (e?.view.address.kind === 'ip' ? e.view.address.otherFamily : undefined);
+const familyOf = (leg: Leg): number => {
+  const a = [leg.egress, leg.ingress].find((e) => dualAddress(e))!.view.address as Extract<Address, { kind: 'ip' }>;
+  return a.text.includes(':') ? 6 : 4;
+};
+/**
+ * A leg inside a dual-stack cluster, once per family the client may pick: the stated addresses,
+ * then the other family's (unstated) ones. One family for the whole connection, both ends.
+ */
+function familyLegs(leg: Leg): Leg[] {
+  if (!dualAddress(leg.egress) && !dualAddress(leg.ingress)) return [leg];
+  const as =
+    (other: boolean) =>
+    (e?: End): End | undefined => {
+      const dual = dualAddress(e);
+      if (!e || !dual) return e;
+      const a = e.view.address as Extract<Address, { kind: 'ip' }>;
+      return { ...e, view: { ...e.view, address: other ? dual : { kind: 'ip', ip: a.ip, text: a.text } } };
+    };
+  return [false, true].map((other) => ({
+    ...leg,
+    ...(leg.egress && { egress: as(other)(leg.egress) }),
+    ...(leg.ingress && { ingress: as(other)(leg.ingress) }),
+  }));
+}
+
+/** Whether two answers differ: in verdict, or in the rule either direction decides by. */
+export const answersDiffer = (a: Answer, b: Answer): boolean => a.verdict !== b.verdict || a.egress.rule !== b.egress.rule || a.ingress.rule !== b.ingress.rule;
 
 /** The verdict of one connection over the ClusterSet. */
 export function evaluateConnection(world: World, from: Endpoint, to: Endpoint, port: PortWord): Answer {
   const head = { from: endpointWords(from), to: endpointWords(to), port: portWords(port) };
   const found = legs(world, from, to, port);
   if (isNoPath(found)) return { ...head, verdict: 'no-path', egress: NO_PATH, ingress: NO_PATH, reason: found.noPath };
-  const answers = found.map((leg): Answer => {
+  const answerLeg = (leg: Leg): Answer => {
     const backend = leg.backend ? { backend: leg.backend } : {};
     if (leg.uncertain) {
       const u: DirectionAnswer = { verdict: 'uncertain', rule: 'none', reason: leg.uncertain };
@@ -248,8 +307,18 @@ export function evaluateConnection(world: World, from: Endpoint, to: Endpoint, p
     const egress = leg.egress ? runEnd(leg.egress, 'egress') : OUTSIDE_SOURCE;
     const ingress = leg.ingress ? runEnd(leg.ingress, 'ingress') : OUTSIDE_DESTINATION;
     const verdict = compose(egress, ingress);
-    const reason = verdict === egress.verdict && egress.verdict !== 'allowed' ? egress.reason : verdict === ingress.verdict ? ingress.reason : undefined;
+    const decided = egressDecides({ verdict, egress, ingress }) ? egress : ingress;
+    const reason = unsure(egress.verdict) && !unsure(verdict) ? `egress: ${egress.reason ?? 'uncertain'}; ${verdict} either way` : decided.reason;
     return { ...head, verdict, egress, ingress, ...(reason && { reason }), ...backend };
+  };
+  const answers = found.map((leg): Answer => {
+    const [known, other] = familyLegs(leg).map(answerLeg);
+    if (!other || !answersDiffer(known!, other)) return known!;
+    return {
+      ...known!,
+      verdict: 'uncertain',
+      reason: `dual-stack: the client picks the family; over IPv${familyOf(leg)} it is ${known!.verdict}, over the other ${other.verdict}${known!.verdict === other.verdict ? ' by another rule' : ''}`,
+    };
   });
   const first = answers[0]!;
   const differs = answers.find((a) => a.verdict !== first.verdict || a.egress.rule !== first.egress.rule || a.ingress.rule !== first.ingress.rule);

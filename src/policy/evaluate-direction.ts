@@ -7,13 +7,22 @@ import { isUnknown } from './tri-state';
 import type { PeerView, Subject } from './views';
 
 export type DirectionVerdict = 'allowed' | 'dropped' | 'rejected' | 'uncertain' | 'indeterminate';
+export type FinalVerdict = 'allowed' | 'dropped' | 'rejected';
+const ANY: readonly FinalVerdict[] = ['allowed', 'dropped', 'rejected'];
 
 /** The verdict of one direction and the rule that decides it (`antrea-mc-<policy> · Tier · priority · rule · action`, `default` or `kubernetes-networkpolicy`). */
 export interface DirectionResult {
   readonly verdict: DirectionVerdict;
   readonly rule: string;
   readonly reason?: string;
+  /** uncertain or indeterminate: the verdicts it may be (absent: any) */
+  readonly possible?: readonly FinalVerdict[];
 }
+
+/** The verdicts a result may be: itself when it is sure. */
+export const finals = (r: DirectionResult): readonly FinalVerdict[] =>
+  r.verdict === 'uncertain' || r.verdict === 'indeterminate' ? (r.possible ?? ANY) : [r.verdict];
+const union = (...lists: (readonly FinalVerdict[])[]): FinalVerdict[] => ANY.filter((v) => lists.some((l) => l.includes(v)));
 
 interface Entry {
   readonly policy: HeldPolicy;
@@ -133,7 +142,9 @@ export function evaluateDirection(input: DirectionInput): DirectionResult {
     if (stage.kind === 'kubernetes') {
       const k = kubernetesVerdict(input.kubernetes, program.direction, subject, view);
       if (k === 'not-isolated') return from(i + 1);
-      if (typeof k === 'object') return { verdict: 'uncertain', rule: 'kubernetes-networkpolicy', reason: k.unknown };
+      // isolated or not: allowed or dropped by the NetworkPolicies, or on to Baseline
+      if (typeof k === 'object')
+        return { verdict: 'uncertain', rule: 'kubernetes-networkpolicy', reason: k.unknown, possible: union(['allowed', 'dropped'], finals(from(i + 1))) };
       return { verdict: k, rule: 'kubernetes-networkpolicy' };
     }
     const matched: Entry[] = [];
@@ -148,9 +159,11 @@ export function evaluateDirection(input: DirectionInput): DirectionResult {
     if (matched.length === 0) outcomes.push(from(i + 1));
     const verdicts = new Set(outcomes.map((o) => o.verdict));
     if (verdicts.size === 1) return stripPass(outcomes[0]!);
-    if (maybe.length > 0) return { verdict: 'uncertain', rule: ruleWords(maybe[0]!.e), reason: maybe[0]!.reason };
+    const possible = union(...outcomes.map(finals));
+    if (maybe.length > 0) return { verdict: 'uncertain', rule: ruleWords(maybe[0]!.e), reason: maybe[0]!.reason, possible };
     return {
       verdict: 'indeterminate',
+      possible,
       rule: matched.map(ruleWords).join(' | '),
       reason: `${matched.length} rules share Tier priority ${matched[0]!.policy.tierPriority}, policy priority ${matched[0]!.policy.spec.priority} and rule index ${matched[0]!.rule.index}, and their order changes the verdict`,
     };

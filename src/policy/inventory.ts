@@ -4,7 +4,7 @@ import type { Labels } from './label-selector';
  * What runs in each member, as far as policy evaluation needs it: Namespaces with their labels,
  * Pods with labels (and optionally IP and container ports), Services (selector, ports,
  * optionally the ClusterIP) and the Kubernetes NetworkPolicies. Read from a
- * `ClusterSetInventory` file (read-inventory.ts) or from kubectl dumps (read-inventory.ts too).
+ * `ClusterSetInventory` file or from kubectl dumps (read-inventory.ts, inventoryFromDump).
  */
 export interface Inventory {
   readonly clusters: ReadonlyMap<string, InventoryCluster>;
@@ -35,6 +35,8 @@ export interface InventoryPod {
   readonly name: string;
   readonly labels: Labels;
   readonly ip?: string;
+  /** every address of the Pod (kubectl's status.podIPs): an IPv6 one makes its cluster dual-stack */
+  readonly ips?: readonly string[];
   /** undefined: not stated, so a named port cannot be resolved against this Pod */
   readonly ports?: readonly ContainerPort[];
 }

@@ -1,4 +1,4 @@
-import { inCidr, parseCidr } from './ipv4';
+import { parseCidr } from './ip-block';
 import type { KubernetesNetworkPolicy } from './inventory';
 import { matches, readSelector } from './label-selector';
 import type { Direction } from './policy-spec';
@@ -30,13 +30,10 @@ function peerMatches(peer: unknown, np: KubernetesNetworkPolicy, view: PeerView)
   if (!isRecord(peer)) return { unknown: `NetworkPolicy ${np.namespace}/${np.name}: a peer that is not a map` };
   if (isRecord(peer.ipBlock)) {
     const cidr = typeof peer.ipBlock.cidr === 'string' ? parseCidr(peer.ipBlock.cidr) : undefined;
-    if (!cidr) return { unknown: `NetworkPolicy ${np.namespace}/${np.name}: an ipBlock that is not an IPv4 CIDR` };
-    const inside = addressIn(cidr, view.address);
-    if (inside !== true) return inside;
-    const except = list(peer.ipBlock.except).flatMap((e) => (typeof e === 'string' ? (parseCidr(e) ?? []) : []));
-    if (view.address.kind !== 'ip') return except.length > 0 ? { unknown: view.address.reason } : true;
-    const ip = view.address.ip;
-    return !except.some((e) => inCidr(e, ip));
+    const excepts = list(peer.ipBlock.except);
+    const except = excepts.flatMap((e) => (typeof e === 'string' ? (parseCidr(e) ?? []) : []));
+    if (!cidr || except.length !== excepts.length) return { unknown: `NetworkPolicy ${np.namespace}/${np.name}: an ipBlock that is not a CIDR` };
+    return addressIn(cidr, view.address, except);
   }
   const p = view.pod;
   if (!p?.local) return false;

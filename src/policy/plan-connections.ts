@@ -6,8 +6,8 @@ import type { Inventory } from './inventory';
 /** The plan's Connections section of one ClusterSet (docs/plan.md, Policy impact). */
 export interface ConnectionsReport {
   readonly clusterSet: string;
-  /** what the pairs are: the inventory's Pods and Services, or representative endpoints (representative-endpoints.ts) */
-  readonly basis: 'inventory' | 'representative';
+  /** what the pairs are: the inventory's Pods and Services, the live dumps' (plan --live), or representative endpoints (representative-endpoints.ts) */
+  readonly basis: 'inventory' | 'dumps' | 'representative';
   readonly summary: string;
   readonly changes: readonly ConnectionChange[];
   /** what the evaluation assumes or could not do */
@@ -68,6 +68,8 @@ export function planConnections(
   base: ReadonlyMap<string, ClusterSet>,
   head: ReadonlyMap<string, ClusterSet>,
   inventory: Inventory | undefined,
+  /** plan --live: the inventory is the dumps', and what they could not tell */
+  live?: { readonly notes: readonly string[] },
 ): { reports: ConnectionsReport[]; warnings: ConnectionWarning[] } {
   const reports: ConnectionsReport[] = [];
   const warnings: ConnectionWarning[] = [];
@@ -77,10 +79,12 @@ export function planConnections(
     if (policyFacts(before) === policyFacts(after)) continue;
     if (inventory && !after.spec.clusters.some((c) => inventory.clusters.has(c.clusterID))) continue;
     const shown = inventory ? { inventory, notes: [NOT_IN_INVENTORY] } : representatives(before, after);
+    const notes = [...(live?.notes ?? []), ...shown.notes];
+    const basis = !inventory ? 'representative' : live ? 'dumps' : 'inventory';
     const list = connectionChanges(before, after, shown.inventory);
     // representative endpoints that change nothing: the plan reads as it did without the section
     if (!inventory && list.length === 0) continue;
-    reports.push({ clusterSet: name, basis: inventory ? 'inventory' : 'representative', summary: summaryLine(list), changes: list, notes: shown.notes });
+    reports.push({ clusterSet: name, basis, summary: summaryLine(list), changes: list, notes });
     const policies = after.spec.policies.map((p) => p.name);
     const closed = list.filter((c) => c.change === 'closed');
     if (closed.length > 0) warnings.push({ clusterSet: name, kind: 'closed', pairs: closed.map(pairWords), policies });

@@ -1,4 +1,4 @@
-import { parseCidr, type Cidr } from './ipv4';
+import { parseCidr, type Cidr } from './ip-block';
 import { readSelector, type Selector } from './label-selector';
 
 /**
@@ -22,7 +22,8 @@ export type Peer =
       /** `scope: ClusterSet`: Pods of every member (ingress only; toAntreaPeerForCRD registers it with the LabelIdentity index) */
       readonly clusterSet: boolean;
     }
-  | { readonly kind: 'ipBlock'; readonly cidr: Cidr }
+  /** `except` subtracted from `cidr` (crdv1beta1 toAntreaIPBlockForCRD) */
+  | { readonly kind: 'ipBlock'; readonly cidr: Cidr; readonly except: readonly Cidr[] }
   /** matches no Pod and no address (externalEntitySelector selects ExternalEntities only) */
   | { readonly kind: 'none' }
   | { readonly kind: 'unknown'; readonly reason: string };
@@ -82,7 +83,10 @@ function readPeer(p: unknown): Peer {
   if (!isRecord(p)) return { kind: 'unknown', reason: 'a peer that is not a map' };
   if (isRecord(p.ipBlock)) {
     const cidr = typeof p.ipBlock.cidr === 'string' ? parseCidr(p.ipBlock.cidr) : undefined;
-    return cidr ? { kind: 'ipBlock', cidr } : { kind: 'unknown', reason: `an ipBlock that is not an IPv4 CIDR (${String(p.ipBlock.cidr)})` };
+    const excepts = Array.isArray(p.ipBlock.except) ? (p.ipBlock.except as unknown[]) : [];
+    const except = excepts.flatMap((e) => (typeof e === 'string' ? (parseCidr(e) ?? []) : []));
+    if (!cidr || except.length !== excepts.length) return { kind: 'unknown', reason: `an ipBlock that is not a CIDR (${JSON.stringify(p.ipBlock)})` };
+    return { kind: 'ipBlock', cidr, except };
   }
   if (p.group !== undefined) return { kind: 'unknown', reason: `the ClusterGroup ${JSON.stringify(p.group)} is not in the definition` };
   if (p.fqdn !== undefined) return { kind: 'unknown', reason: `an FQDN peer (${JSON.stringify(p.fqdn)}) resolves at run time` };

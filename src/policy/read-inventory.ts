@@ -3,6 +3,7 @@ import { isPlainObject } from '../antrea/workloads/deep-merge';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { loadYaml, YAML_LIMITS } from '../load/load-yaml';
 import type { SourceFile } from '../load/source-file';
+import { parseIP } from './ip-block';
 import {
   namespaceLabels,
   type ContainerPort,
@@ -83,7 +84,8 @@ function readPod(r: Reader, p: unknown, at: DataPath): InventoryPod | undefined 
   const name = r.string(p, 'name', at);
   const labels = r.labels(p.labels, [...at, 'labels']);
   const ip = r.string(p, 'ip', at, true);
-  if (ip !== undefined && !/^(\d{1,3})(\.\d{1,3}){3}$/.test(ip)) return r.problem([...at, 'ip'], `"${ip}" is not an IPv4 address`);
+  if (ip !== undefined && !parseIP(ip))
+    return r.problem([...at, 'ip'], `"${ip}" is not an IP address`, 'write an IPv4 or IPv6 address, e.g. 10.10.1.5 or fd00::5');
   let ports: ContainerPort[] | undefined;
   if (p.ports !== undefined) {
     const list = r.list(p, 'ports', at) ?? [];
@@ -172,15 +174,26 @@ const str = (o: unknown, ...path: string[]): string | undefined => {
   return typeof v === 'string' ? v : undefined;
 };
 
+/** What kinds a kubectl dump holds: a kind it holds no object of may not have been asked for, so it is unknown. */
+export interface DumpKindsHeld {
+  readonly pods: boolean;
+  readonly networkPolicies: boolean;
+}
+
 /**
  * One cluster from a kubectl dump (`kubectl get namespaces,pods,services,networkpolicies -A -o
- * json`, the dumps `import` and `plan --live` read, read-dump.ts): its cluster ID is the
- * ClusterSet object's `spec.clusterID` when the dump holds one, else the file's name
- * (`east.json` is cluster east). A dump always states its NetworkPolicies: none listed is none.
+ * json`, the dumps `import` and `plan --live` read, read-dump.ts). A List does not say which kinds
+ * were asked for: a dump without a NetworkPolicy leaves the cluster's Kubernetes NetworkPolicies
+ * unknown (as a `ClusterSetInventory` without the key does), and one without a Pod lists none
+ * (`held` says so, for plan --live to fall back on representative endpoints).
  */
-function inventoryFromList(r: Reader, items: unknown[], file: string): Inventory | undefined {
-  const clusterSet = items.find((o) => str(o, 'kind') === 'ClusterSet');
-  const clusterID = str(clusterSet, 'spec', 'clusterID') ?? basename(file).replace(/\.(ya?ml|json)$/, '');
+export function inventoryFromDump(
+  dump: { readonly file: string; readonly source: SourceFile },
+  items: readonly unknown[],
+  clusterID: string,
+  diagnostics: Diagnostic[],
+): { cluster: InventoryCluster; held: DumpKindsHeld } {
+  const r = new Reader(dump.file, dump.source, diagnostics);
   const namespaces = new Map<string, { name: string; labels: Record<string, string>; pods: InventoryPod[]; services: InventoryService[] }>();
   const ns = (name: string) => {
     let n = namespaces.get(name);
@@ -188,6 +201,7 @@ function inventoryFromList(r: Reader, items: unknown[], file: string): Inventory
     return n;
   };
   const networkPolicies: KubernetesNetworkPolicy[] = [];
+  let pods = false;
   for (const [i, o] of items.entries()) {
     const at = ['items', i];
     if (!isPlainObject(o) || !isPlainObject(o.metadata)) continue;
@@ -197,13 +211,17 @@ function inventoryFromList(r: Reader, items: unknown[], file: string): Inventory
     if (!name) continue;
     if (kind === 'Namespace') ns(name).labels = r.labels(o.metadata.labels, [...at, 'metadata', 'labels']) ?? {};
     else if (kind === 'Pod' && namespace) {
+      pods = true;
       const containers = Array.isArray((o.spec as Obj | undefined)?.containers) ? ((o.spec as Obj).containers as unknown[]) : [];
       const ports = containers.flatMap((c): unknown[] => (isPlainObject(c) && Array.isArray(c.ports) ? (c.ports as unknown[]) : []));
-      const pod = readPod(r, { name, labels: o.metadata.labels, ...(str(o, 'status', 'podIP') && { ip: str(o, 'status', 'podIP') }), ports }, [
-        ...at,
-        'metadata',
-      ]);
-      if (pod) ns(namespace).pods.push(pod);
+      const ip = str(o, 'status', 'podIP');
+      const status = isPlainObject(o.status) ? o.status : {};
+      const ips = (Array.isArray(status.podIPs) ? (status.podIPs as unknown[]) : []).flatMap((p) => {
+        const a = str(p, 'ip');
+        return a !== undefined && parseIP(a) ? [a] : [];
+      });
+      const pod = readPod(r, { name, labels: o.metadata.labels, ...(ip && { ip }), ports }, [...at, 'metadata']);
+      if (pod) ns(namespace).pods.push(ips.length > 1 ? { ...pod, ips } : pod);
     } else if (kind === 'Service' && namespace && isPlainObject(o.spec)) {
       const cip = str(o, 'spec', 'clusterIP');
       const svc = readService(
@@ -222,11 +240,20 @@ function inventoryFromList(r: Reader, items: unknown[], file: string): Inventory
       if (np) networkPolicies.push(np);
     }
   }
+  const held = { pods, networkPolicies: networkPolicies.length > 0 };
   const cluster: InventoryCluster = {
     clusterID,
     namespaces: new Map([...namespaces].map(([name, n]) => [name, { ...n, labels: namespaceLabels(name, n.labels) }])),
-    networkPolicies,
+    ...(held.networkPolicies && { networkPolicies }),
   };
+  return { cluster, held };
+}
+
+/** `--inventory` given a kubectl dump: its cluster ID is its ClusterSet's `spec.clusterID`, else the file's name (`east.json` is east). */
+function inventoryFromList(r: Reader, items: unknown[], file: string): Inventory {
+  const clusterSet = items.find((o) => str(o, 'kind') === 'ClusterSet');
+  const clusterID = str(clusterSet, 'spec', 'clusterID') ?? basename(file).replace(/\.(ya?ml|json)$/, '');
+  const { cluster } = inventoryFromDump({ file, source: r.source }, items, clusterID, r.diagnostics);
   return { clusters: new Map([[clusterID, cluster]]) };
 }
 

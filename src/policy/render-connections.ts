@@ -39,7 +39,12 @@ export function groupRows(changes: readonly ConnectionChange[]): Row[] {
   );
 }
 
-const basisWords = (r: ConnectionsReport) => (r.basis === 'inventory' ? 'the inventory' : 'representative endpoints');
+const BASIS_WORDS: Record<ConnectionsReport['basis'], string> = {
+  inventory: 'the inventory',
+  dumps: 'the live dumps',
+  representative: 'representative endpoints',
+};
+const basisWords = (r: ConnectionsReport) => BASIS_WORDS[r.basis];
 
 const byKind = (r: ConnectionsReport, k: ChangeKind) => r.changes.filter((c) => c.change === k);
 

@@ -18,14 +18,16 @@ export interface HeldPolicy {
 export const BASELINE_TIER_PRIORITY = 253;
 
 /**
- * The Tier priority of a policy's Tier in a member: a static Tier by its name (the controller
- * lower-cases the legacy spellings, getTierPriority in pkg/controller/networkpolicy/crd_utils.go),
- * else a custom Tier of the definition, which every member gets (src/synth/parts/tiers.ts);
- * undefined when the member has no such Tier.
+ * The Tier priority of a policy's Tier in a member: a static Tier by its object name, else a
+ * custom Tier of the definition, which every member gets (src/synth/parts/tiers.ts); undefined
+ * when the member has no Tier object of that name. The member's mc-controller looks the Tier up
+ * by `spec.tier` as written (handleResImpUpdateForClusterNetworkPolicy in
+ * acnp_resourceimport_controller.go): a legacy spelling (`SecurityOps`) names no Tier object, so
+ * the policy is not imported, although antrea-controller would accept it in a local policy.
  */
 export function tierPriority(definition: ClusterSet, tier: string): number | undefined {
   const builtin = builtinTierByName(tier);
-  if (builtin) return builtin.priority;
+  if (builtin?.name === tier) return builtin.priority;
   return definition.spec.tiers.find((t) => t.name === tier)?.priority;
 }
 

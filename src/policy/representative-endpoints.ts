@@ -9,7 +9,7 @@ import {
   type InventoryPod,
   type InventoryService,
 } from './inventory';
-import { parseCidr } from './ipv4';
+import { ipv4Host, parseCidr } from './ip-block';
 import type { Selector } from './label-selector';
 import { readPolicySpec, type AppliedTo, type Peer } from './policy-spec';
 
@@ -44,8 +44,10 @@ function collect(definitions: readonly ClusterSet[]) {
   const ns: Terms = new Map();
   const names = new Set<string>(['kube-system']);
   const ports = new Set<number>();
+  let stretchedSelf = false;
   const onPeer = (p: Peer | AppliedTo) => {
     if (p.kind !== 'selector') return;
+    if ('namespaces' in p && p.namespaces && p.clusterSet) stretchedSelf = true;
     addSelector(pod, p.podSelector);
     addSelector(ns, p.namespaceSelector);
     if ('namespaces' in p && p.namespaces?.kind === 'sameLabels') for (const k of p.namespaces.keys) if (!ns.has(k)) ns.set(k, new Set());
@@ -66,7 +68,7 @@ function collect(definitions: readonly ClusterSet[]) {
   // a Namespace named by its name label is a Namespace of that name
   for (const v of ns.get(NAMESPACE_NAME_LABEL) ?? []) names.add(v);
   ns.delete(NAMESPACE_NAME_LABEL);
-  return { pod, ns, names, ports };
+  return { pod, ns, names, ports, stretchedSelf };
 }
 
 /** Label sets: every combination of (each value, another value, absent) per key, at most `max`. */
@@ -97,7 +99,7 @@ function clusterKind(d: ClusterSet, c: EffectiveCluster): string {
 }
 
 export function representatives(base: ClusterSet, head: ClusterSet): Representatives {
-  const { pod, ns, names, ports } = collect([base, head]);
+  const { pod, ns, names, ports, stretchedSelf } = collect([base, head]);
   const servicePorts = (ports.size > 0 ? [...ports].sort((a, b) => a - b) : [80]).map((port) => ({ port, protocol: 'TCP' }));
   const notes: string[] = [];
   const nsClasses = labelClasses(ns, MAX_LABEL_CLASSES);
@@ -111,6 +113,8 @@ export function representatives(base: ClusterSet, head: ClusterSet): Representat
   const members = new Map<string, number>();
   for (const d of [base, head])
     for (const c of effectiveClusters(d)) {
+      // a dedicated leader holds no policy and no path to the members: nothing of it changes
+      if (!c.isMember) continue;
       const kind = clusterKind(d, c);
       if (d === head) members.set(kind, (members.get(kind) ?? 0) + 1);
       const list = chosen.get(kind) ?? chosen.set(kind, []).get(kind)!;
@@ -137,9 +141,9 @@ export function representatives(base: ClusterSet, head: ClusterSet): Representat
     );
   for (const id of ids) {
     const c = byID.get(id)!;
-    const cidr = c.cluster.podCIDRs.map(parseCidr).find((x) => x !== undefined);
+    const cidr = c.cluster.podCIDRs.map(parseCidr).find((x) => x?.family === 4);
     let next = 1;
-    const ip = () => (cidr ? [24, 16, 8, 0].map((s) => (((cidr.base + next) >>> s) & 255).toString()).join('.') : undefined);
+    const ip = () => (cidr ? ipv4Host(cidr, next) : undefined);
     const pods = (): InventoryPod[] =>
       podClasses.classes.slice(0, podsPerNs).map((labels) => {
         const address = ip();
@@ -158,6 +162,16 @@ export function representatives(base: ClusterSet, head: ClusterSet): Representat
       }
     clusters.set(id, { clusterID: id, namespaces, networkPolicies: [] });
   }
+  // a cluster holds one Namespace of a name: the named ones stand unlabelled (docs/plan.md, Policy impact)
+  if (ns.size > 0)
+    notes.push(
+      `the Namespaces ${[...names].sort().join(', ')} are analysed without the Namespace labels the selectors name (${[...ns.keys()].sort().join(', ')}): pass --inventory where they carry them`,
+    );
+  // a name is one label class in every cluster: Self across clusters meets no same-named Namespaces labelled otherwise
+  if (ns.size > 0 && stretchedSelf)
+    notes.push(
+      'a Namespace name carries one label class in every cluster: ClusterSet-scoped Self or sameLabels between same-named Namespaces labelled differently is not analysed',
+    );
   const alike = [...chosen.entries()]
     .filter(([k]) => (members.get(k) ?? 0) > 2)
     .map(([k, l]) => `${l.join(' and ')} stand for ${members.get(k)!} clusters alike`);

@@ -1,8 +1,9 @@
-import { inCidr, type Cidr } from './ipv4';
+import { rangesOverlap } from '../validate/cidr';
+import { inCidr, type Cidr } from './ip-block';
 import type { InventoryNamespace, InventoryPod } from './inventory';
 import { matches } from './label-selector';
 import type { AppliedTo, Peer, PortRule, Rule } from './policy-spec';
-import { all, any, type Tri } from './tri-state';
+import { all, any, not, type Tri } from './tri-state';
 import type { Address, PeerView, Subject } from './views';
 
 /**
@@ -15,12 +16,14 @@ import type { Address, PeerView, Subject } from './views';
  */
 
 /** `ipBlock` against the address the rule sees; an unknown address decides when the CIDR covers or misses all it may be. */
-export function addressIn(cidr: Cidr, address: Address): Tri {
-  if (address.kind === 'ip') return inCidr(cidr, address.ip);
+export function addressIn(cidr: Cidr, address: Address, except: readonly Cidr[] = []): Tri {
+  // a dual-stack address is evaluated once per family (familyLegs in evaluate-connection.ts)
+  if (address.kind === 'ip') return inCidr(cidr, address.ip) && !except.some((e) => inCidr(e, address.ip));
+  if (except.length > 0) return all([() => addressIn(cidr, address), () => not(any(except.map((e) => () => addressIn(e, address))))]);
   if (address.within.length > 0) {
-    const overlaps = address.within.filter((w) => inCidr(cidr, w.base) || inCidr(w, cidr.base));
+    const overlaps = address.within.filter((w) => rangesOverlap(cidr, w));
     if (overlaps.length === 0) return false;
-    if (address.within.every((w) => w.bits >= cidr.bits && inCidr(cidr, w.base))) return true;
+    if (address.within.every((w) => cidr.first <= w.first && w.last <= cidr.last)) return true;
   }
   return { unknown: address.reason };
 }
@@ -49,7 +52,7 @@ export function peerMatches(peer: Peer, rule: Rule, view: PeerView, subject: Sub
     case 'unknown':
       return { unknown: peer.reason };
     case 'ipBlock':
-      return addressIn(peer.cidr, view.address);
+      return addressIn(peer.cidr, view.address, peer.except);
     case 'selector': {
       const p = view.pod;
       if (!p) return false;

@@ -17,6 +17,9 @@ export function all(parts: Iterable<Tri | (() => Tri)>): Tri {
   return unknown ?? true;
 }
 
+/** The opposite match; unknown stays unknown. */
+export const not = (t: Tri): Tri => (isUnknown(t) ? t : !t);
+
 /** One part must match: true wins over unknown, unknown over false. */
 export function any(parts: Iterable<Tri | (() => Tri)>): Tri {
   let unknown: Tri | undefined;

@@ -1,4 +1,4 @@
-import type { Cidr } from './ipv4';
+import type { Cidr } from './ip-block';
 import type { ContainerPort, InventoryNamespace, InventoryPod } from './inventory';
 
 /** The Pod a policy applies to: a local Pod of the evaluating cluster. */
@@ -13,7 +13,19 @@ export interface Subject {
  * Pod CIDRs of its cluster, so a CIDR outside them still decides), or none (no address at all).
  */
 export type Address =
-  { readonly kind: 'ip'; readonly ip: number; readonly text: string } | { readonly kind: 'unknown'; readonly reason: string; readonly within: readonly Cidr[] };
+  | {
+      readonly kind: 'ip';
+      readonly ip: bigint;
+      readonly text: string;
+      /** a dual-stack Pod: the connection may use its address of the other family (unknown when the inventory does not state it) */
+      readonly otherFamily?: Address;
+    }
+  | UnknownAddress;
+export interface UnknownAddress {
+  readonly kind: 'unknown';
+  readonly reason: string;
+  readonly within: readonly Cidr[];
+}
 
 export interface PeerPod {
   readonly cluster: string;

@@ -3,7 +3,7 @@ import { effectiveClusters, isActiveMember, type EffectiveCluster } from '../mod
 import { exportsWhileWithdrawing } from '../model/withdraw';
 import { directionProgram, type DirectionProgram } from './evaluate-direction';
 import type { Inventory, InventoryCluster } from './inventory';
-import { parseCidr, parseIPv4, type Cidr } from './ipv4';
+import { parseCidr, parseIP, type Cidr } from './ip-block';
 import { heldPolicies, type HeldPolicy } from './replication';
 import type { Address } from './views';
 
@@ -16,6 +16,8 @@ export interface ClusterState {
   readonly inventory?: InventoryCluster;
   readonly podCIDRs: readonly Cidr[];
   readonly serviceCIDR?: Cidr;
+  /** the inventory shows IPv6 Pod addresses (ip, or a dump's podIPs) beside the IPv4 Pod CIDRs: a connection inside may use either family */
+  readonly dualStack: boolean;
   /** the address Gateway traffic from this cluster carries; undefined: no Gateway */
   readonly gateway?: Address;
 }
@@ -31,8 +33,8 @@ export interface World {
 function gatewayAddress(c: EffectiveCluster): Address | undefined {
   const active = c.cluster.gateways.filter((g) => g.retired !== true);
   if (active.length === 0) return undefined;
-  const withIP = active.find((g) => g.ip !== undefined && parseIPv4(g.ip) !== undefined);
-  if (withIP) return { kind: 'ip', ip: parseIPv4(withIP.ip!)!, text: withIP.ip! };
+  const withIP = active.find((g) => g.ip !== undefined && parseIP(g.ip) !== undefined);
+  if (withIP) return { kind: 'ip', ip: parseIP(withIP.ip!)!.value, text: withIP.ip! };
   return { kind: 'unknown', reason: `the Gateway IP of ${c.clusterID} is its Node's IP, which the definition does not state`, within: [] };
 }
 
@@ -51,6 +53,9 @@ export function buildWorld(definition: ClusterSet, inventory: Inventory): World 
       egress: directionProgram(policies, 'egress'),
       ...(inv && { inventory: inv }),
       podCIDRs: c.cluster.podCIDRs.flatMap((p) => parseCidr(p) ?? []),
+      dualStack: [...(inv?.namespaces.values() ?? [])].some((n) =>
+        n.pods.some((p) => [p.ip, ...(p.ips ?? [])].some((a) => a !== undefined && parseIP(a)?.family === 6)),
+      ),
       ...(serviceCIDR && { serviceCIDR }),
       ...(gateway && { gateway }),
     });

@@ -74,7 +74,8 @@ describe('clusterset connections', () => {
 
   test.each([
     ['labels not strings', '      - { name: shop, labels: { org: 1 } }', 'the label org is not a string'],
-    ['a Pod ip that is not IPv4', "      - { name: shop, pods: [{ name: web, labels: {}, ip: 'fe80::1' }] }", 'is not an IPv4 address'],
+    ['a Pod ip that is not an address', "      - { name: shop, pods: [{ name: web, labels: {}, ip: '10.0.0.256' }] }", 'is not an IP address'],
+    ['a Pod ip with a zone', "      - { name: shop, pods: [{ name: web, labels: {}, ip: 'fe80::1%eth0' }] }", 'is not an IP address'],
     ['a port outside 1-65535', '      - { name: shop, services: [{ name: s, selector: {}, ports: [{ port: 70000 }] }] }', 'port must be 1-65535'],
   ])('inventory: %s is a diagnostic at its line', async (_, line, message) => {
     const inv = file(

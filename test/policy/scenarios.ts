@@ -48,8 +48,14 @@ const MC_SVC =
   'multicluster/controllers/multicluster/member resourceimport_controller.go (antrea-mc-<svc> Endpoints: the exporter ClusterIP); docs/multicluster/user-guide.md (traffic through the Gateways)';
 const K8S = 'Kubernetes NetworkPolicy isolation (networking.k8s.io/v1) installed by pkg/agent/openflow before the Baseline tables';
 
+const IP_BLOCK =
+  "pkg/controller/networkpolicy/crd_utils.go toAntreaIPBlockForCRD (cidr and except, either family) and computeEffectiveIPNetForIPBlocks; pkg/agent/openflow network_policy.go (an address match is ip or ipv6, by the CIDR's family)";
+const IPV4_ONLY = 'multi-cluster traffic is IPv4 (the ipv6-unsupported rule: Antrea Multi-cluster is IPv4-only)';
+const DUAL_STACK = `${IP_BLOCK}; a dual-stack Pod has an address of each family and the client picks one`;
+
 const W = 'east/shop/web';
 const API = 'west/pay/api';
+const WORKER = 'west/pay/worker';
 
 export const SCENARIOS: readonly Scenario[] = [
   // Tier order
@@ -281,6 +287,40 @@ export const SCENARIOS: readonly Scenario[] = [
     to: API,
     port: 'TCP/8080',
     verdict: 'dropped',
+  },
+  // an unsure egress followed through each verdict it may be (evaluate-connection.ts compose)
+  {
+    name: 'source networkPolicies absent: an ingress Drop drops whether egress allows or drops',
+    cites: `${K8S}; docs/antrea-network-policy.md (egress rules at the source, ingress rules at the destination)`,
+    definition: scenarioDefinition([ingressPolicy('drop', 'securityops', 1, [from(everyoneAnywhere, 'Drop')])]),
+    inventory: scenarioInventory({ east: eastWithUnknownPolicies() }),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'dropped',
+    rule: 'antrea-mc-drop',
+  },
+  {
+    name: 'source networkPolicies absent: an ingress Allow leaves the connection uncertain',
+    cites: K8S,
+    definition: scenarioDefinition([ingressPolicy('allow', 'securityops', 1, [from(everyoneAnywhere, 'Allow')])]),
+    inventory: scenarioInventory({ east: eastWithUnknownPolicies() }),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'uncertain',
+  },
+  {
+    name: 'an egress FQDN Reject (unknown match) and an ingress Drop: rejected or dropped, uncertain',
+    cites: `${PEER} (fqdn peers need DNS answers); docs/antrea-network-policy.md (Reject answers, Drop is silent)`,
+    definition: scenarioDefinition([
+      egressPolicy('fqdn', 'securityops', 1, [to([{ fqdn: '*.example.com' }], 'Reject')]),
+      ingressPolicy('drop', 'securityops', 1, [from(everyoneAnywhere, 'Drop')]),
+    ]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'uncertain',
   },
   // direction composition
   {
@@ -597,6 +637,27 @@ export const SCENARIOS: readonly Scenario[] = [
     verdict: 'allowed',
   },
   {
+    name: 'a static Tier in its legacy spelling names no Tier object: no member imports the policy',
+    cites:
+      'multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go handleResImpUpdateForClusterNetworkPolicy (Get Tier by spec.tier as written; NotFound: ACNPImportFailed)',
+    definition: scenarioDefinition([ingressPolicy('legacy', 'SecurityOps', 1, [from(everyoneAnywhere, 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+    rule: 'default',
+  },
+  {
+    name: 'the same policy with the Tier object’s name is imported and drops',
+    cites: 'multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go handleResImpUpdateForClusterNetworkPolicy',
+    definition: scenarioDefinition([ingressPolicy('exact', 'securityops', 1, [from(everyoneAnywhere, 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'dropped',
+    rule: 'antrea-mc-exact',
+  },
+  {
     name: 'a withdrawing member holds no copy',
     cites: `${IMPORT}; src/model/withdraw.ts (its bundle keeps no ClusterSet)`,
     definition: scenarioDefinition([ingressPolicy('drop', 'securityops', 1, [from(everyone, 'Drop')])], {
@@ -725,7 +786,177 @@ export const SCENARIOS: readonly Scenario[] = [
     port: 'TCP/8080',
     verdict: 'allowed',
   },
+  {
+    name: 'an ipBlock except carves the Pod out of the block',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('out', 'securityops', 1, [to([{ ipBlock: { cidr: '10.20.0.0/16', except: ['10.20.1.5/32'] } }], 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+    rule: 'default',
+  },
+  {
+    name: 'an ipBlock except of the neighbouring address leaves the Pod in the block',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('out', 'securityops', 1, [to([{ ipBlock: { cidr: '10.20.0.0/16', except: ['10.20.1.4/32'] } }], 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'dropped',
+    rule: 'antrea-mc-out',
+  },
+  // IPv6: a block matches addresses of its own family only (an OVS flow matches ip or ipv6, never both)
+  {
+    name: 'an IPv6 ipBlock Drop does not match an IPv4 Pod',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00::/8' } }], 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+    rule: 'default',
+  },
+  {
+    name: '::/0 does not match an IPv4 Pod',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([ingressPolicy('v6', 'securityops', 1, [from([{ ipBlock: { cidr: '::/0' } }], 'Drop')])]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
+  {
+    name: 'across clusters the connection is IPv4: an IPv6 block around the Pod’s IPv6 ip does not match',
+    cites: `${IP_BLOCK}; ${IPV4_ONLY}`,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])]),
+    inventory: v6Inventory('fd00:20::5'),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
+  {
+    name: 'across clusters, an IPv4 block over the Pod CIDR matches a Pod listed by its IPv6 ip',
+    cites: `${IP_BLOCK}; ${IPV4_ONLY}`,
+    definition: scenarioDefinition([egressPolicy('v4', 'securityops', 1, [to([{ ipBlock: { cidr: '10.20.0.0/16' } }], 'Drop')])]),
+    inventory: v6Inventory('fd00:20::5'),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'dropped',
+  },
+  {
+    name: 'dual-stack, inside a cluster: blocks of both families around the Pod drop either way',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([
+      egressPolicy('both', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }, { ipBlock: { cidr: '10.20.0.0/16' } }], 'Drop')]),
+    ]),
+    inventory: v6Inventory('fd00:20::ffff:ffff:ffff:ffff'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'dropped',
+    rule: 'antrea-mc-both',
+  },
+  {
+    name: 'dual-stack, the first IPv6 address past the block: the IPv6 connection passes, the IPv4 one drops',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([
+      egressPolicy('both', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }, { ipBlock: { cidr: '10.20.0.0/16' } }], 'Drop')]),
+    ]),
+    inventory: v6Inventory('fd00:20:0:1::'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'uncertain',
+  },
+  {
+    name: 'dual-stack, an IPv6 block alone: the client picks the family, uncertain',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])]),
+    inventory: v6Inventory('fd00:20::5'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'uncertain',
+  },
+  {
+    name: 'dual-stack, an IPv6 except carves the Pod out: neither family matches',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64', except: ['fd00:20::/120'] } }], 'Drop')])]),
+    inventory: v6Inventory('fd00:20::5'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
+  {
+    name: 'dual-stack with both addresses stated (podIPs): an IPv6 block around the IPv6 address, uncertain by family',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])]),
+    inventory: dualInventory('fd00:20::5'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'uncertain',
+  },
+  {
+    name: 'dual-stack with both addresses stated: an IPv6 block the IPv6 address misses decides in both families',
+    cites: DUAL_STACK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: 'fd00:20::/64' } }], 'Drop')])]),
+    inventory: dualInventory('fd00:21::5'),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
+  {
+    name: 'IPv4 only (no IPv6 Pod ip in the cluster): an IPv4 Pod is not uncertain for an IPv6 block',
+    cites: IP_BLOCK,
+    definition: scenarioDefinition([egressPolicy('v6', 'securityops', 1, [to([{ ipBlock: { cidr: '::/0' } }], 'Drop')])]),
+    from: WORKER,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+  },
 ];
+
+/** Dual-stack members (IPv4 Pod CIDRs in the definition, IPv6 Pod ips in the inventory): east's shop/web, west's pay/worker and pay/api at `api`. */
+function v6Inventory(api: string): Inventory {
+  return scenarioInventory({
+    east: cluster('east', { shop: { labels: { org: 'a' }, pods: [{ name: 'web', labels: { app: 'web' }, ip: 'fd00:10::5' }] } }),
+    west: cluster('west', {
+      pay: {
+        labels: { org: 'b' },
+        pods: [
+          { name: 'api', labels: { app: 'api' }, ip: api },
+          { name: 'worker', labels: { app: 'worker' }, ip: 'fd00:20::6' },
+        ],
+      },
+    }),
+  });
+}
+
+/** west dual-stack with both addresses of each Pod stated (a dump's podIPs): pay/api at 10.20.1.5 and `api6`. */
+function dualInventory(api6: string): Inventory {
+  return scenarioInventory({
+    west: cluster('west', {
+      pay: {
+        labels: { org: 'b' },
+        pods: [
+          { name: 'api', labels: { app: 'api' }, ip: '10.20.1.5', ips: ['10.20.1.5', api6] },
+          { name: 'worker', labels: { app: 'worker' }, ip: '10.20.1.6', ips: ['10.20.1.6', 'fd00:20::6'] },
+        ],
+      },
+    }),
+  });
+}
+
+/** east whose Kubernetes NetworkPolicies the inventory does not state. */
+function eastWithUnknownPolicies() {
+  return cluster('east', { shop: { labels: { org: 'a', role: 'tenant' }, pods: [{ name: 'web', labels: { app: 'web' }, ip: '10.10.1.5' }] } }, 'unknown');
+}
 
 function westWith(networkPolicies: unknown[] | 'unknown') {
   return cluster(
