@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { App } from 'cdk8s';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsWhileWithdrawing } from '../model/withdraw';
-import { gatewayPeers } from '../model/gateways';
+import { gatewayPeerList, peersOf, type GatewayPeer } from '../model/gateways';
 import type { ClusterSet } from '../model/clusterset';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { crdObject, crdsFor, type AntreaRelease } from '../antrea/release';
@@ -72,13 +72,14 @@ export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
   if (!release) throw new Error(`synth reached with unsupported Antrea version ${definition.spec.antrea.version}`);
   const shared = sharedInputs(definition, release);
   const leaders = clusters.filter((c) => c.isLeader);
+  const peerList = gatewayPeerList(clusters);
   // each cluster's part of the hashes, serialized once: a member's hash reads the leader's too
   const hashed = new Map(clusters.map((c) => [c, JSON.stringify([c.clusterID, c.isLeader, c.isMember, c.cluster])]));
   return {
     name: definition.metadata.name,
     release,
     file: parsed.source.file,
-    sources: clusters.map((cluster) => bundleSource(sliceFor(definition, clusters, leaders, cluster, release), shared, hashed)),
+    sources: clusters.map((cluster) => bundleSource(sliceFor(definition, clusters, leaders, cluster, release, peerList), shared, hashed)),
     delivery: deliverySources(definition, clusters),
     notes: clusterSetNotes(definition, clusters, release),
   };
@@ -87,7 +88,7 @@ export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
 /**
  * What one bundle is built from. A member reads only itself and the leader, and of the other
  * members their Gateway candidates (`peers`: its verification compares its ClusterInfoImports
- * with them); the leader holds a credential per member, so it reads every member's ID and role,
+ * with them, up to MAX_GATEWAY_PEERS of them); the leader holds a credential per member, so it reads every member's ID and role,
  * and nothing else of them (a dual-role leader's verification checks no ClusterInfo). Each
  * bundle's parts are given exactly that slice of the definition (other clusters as views that
  * refuse any other field), so the hash of the slice covers everything the bundle can depend on:
@@ -100,6 +101,7 @@ function sliceFor(
   leaders: readonly EffectiveCluster[],
   cluster: EffectiveCluster,
   release: AntreaRelease,
+  peerList: readonly GatewayPeer[],
 ): BundleContext {
   // a member's slice is the leaders and itself, in definition order, found without walking the
   // fleet (a walk per member made a fleet's hashing quadratic)
@@ -121,7 +123,7 @@ function sliceFor(
           },
     ),
   };
-  const peers = cluster.isLeader ? [] : gatewayPeers(clusters, cluster);
+  const peers = cluster.isLeader ? [] : peersOf(peerList, cluster);
   return { definition: { ...definition, spec: spec as ClusterSet['spec'] }, clusters: slice, cluster, release, peers };
 }
 

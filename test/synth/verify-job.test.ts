@@ -9,6 +9,8 @@ import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import { layerDirectoryOf } from '../../src/delivery/layer-paths';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { notGatewayHa } from '../helpers/gateway-ha';
+import { fleet } from '../../bench/fleet';
+import { MAX_GATEWAY_PEERS } from '../../src/model/gateways';
 
 const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');
 const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'verify-job-'));
@@ -151,5 +153,29 @@ describe('spec.verify', () => {
     }
     const off = await verification((d) => ((d as Definition & { spec: { verify?: object } }).spec.verify = { job: false }));
     for (const [, objects] of off) expect(objects).toEqual([]);
+  });
+});
+
+describe('clusterinfo-imported, bounded by MAX_GATEWAY_PEERS', () => {
+  /** Each member's number of clusterinfo-imported checks in its verification script, for a fleet of `count` clusters (a dedicated leader and count - 1 members, one candidate each). */
+  async function peerChecks(count: number): Promise<number[]> {
+    const file = join(tmp, `fleet-${count}.yaml`);
+    writeFileSync(file, stringify(fleet(count)));
+    const { outputs, diagnostics } = await compile({ files: [file] });
+    expect(notGatewayHa(diagnostics)).toEqual([]);
+    return outputs[0]!.bundles
+      .filter((b) => b.clusterID !== 'cluster-0')
+      .map((b) => scriptOf(b.objects.filter((o) => o.metadata.name.startsWith('antrea-clusterset-verify-'))).split('clusterinfoimports.').length - 1);
+  }
+
+  // a script and a Role that grow with the ClusterSet made its output grow with its square
+  it.each([
+    ['two members: each compares with the other', 3, 1],
+    ['MAX + 1 members: each compares with every other one', MAX_GATEWAY_PEERS + 2, MAX_GATEWAY_PEERS],
+    ['MAX + 2 members: none does (status compares them)', MAX_GATEWAY_PEERS + 3, 0],
+  ])('%s', async (_, count, checks) => {
+    const perMember = await peerChecks(count);
+    expect(perMember).toHaveLength(count - 1);
+    expect(new Set(perMember)).toEqual(new Set([checks]));
   });
 });
