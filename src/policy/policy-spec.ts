@@ -175,7 +175,7 @@ function readRule(direction: Direction, r: unknown, index: number): Rule {
   };
 }
 
-/** The spec of one policy: Tier (Application when absent), priority, appliedTo and the rules of both directions. */
+/** The spec of one policy: Tier (Application when absent, as for a policy created in a cluster; a replicated one without a Tier is held nowhere: replication.ts), priority, appliedTo and the rules of both directions. */
 export function readPolicySpec(spec: Readonly<Record<string, unknown>>): PolicySpec {
   const appliedTo = readAppliedTo(spec.appliedTo);
   return {

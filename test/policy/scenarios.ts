@@ -648,6 +648,17 @@ export const SCENARIOS: readonly Scenario[] = [
     rule: 'default',
   },
   {
+    name: 'a policy without a Tier is looked up as the Tier "", which no member has: imported nowhere',
+    cites:
+      'multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go handleResImpUpdateForClusterNetworkPolicy (Get Tier by spec.tier, "" here); apis/multicluster/v1alpha1/resourceexport_webhook.go Default (no Tier default)',
+    definition: scenarioDefinition([{ name: 'untiered', spec: { priority: 1, appliedTo: all, ingress: [from(everyoneAnywhere, 'Drop')] } }]),
+    from: W,
+    to: API,
+    port: 'TCP/8080',
+    verdict: 'allowed',
+    rule: 'default',
+  },
+  {
     name: 'the same policy with the Tier object’s name is imported and drops',
     cites: 'multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go handleResImpUpdateForClusterNetworkPolicy',
     definition: scenarioDefinition([ingressPolicy('exact', 'securityops', 1, [from(everyoneAnywhere, 'Drop')])]),

@@ -6,7 +6,7 @@ import { LATEST } from '../../helpers/releases';
 ruleTester(policyTierUnknown, {
   valid: [
     {
-      name: 'a built-in Tier, a declared Tier and no Tier at all',
+      name: 'a built-in Tier and a declared Tier',
       code: source`
         spec:
           antrea: { version: ${LATEST} }
@@ -15,11 +15,34 @@ ruleTester(policyTierUnknown, {
           tiers: [{ name: mc-admin, priority: 90 }]
           policies:
             - { name: p1, spec: { priority: 1, tier: securityops } }
-            - { name: p2, spec: { priority: 1, tier: mc-admin } }
-            - { name: p3, spec: { priority: 1 } }`,
+            - { name: p2, spec: { priority: 1, tier: mc-admin } }`,
     },
   ],
   invalid: [
+    {
+      // the member looks up the Tier named in the spec, "" here, and the leader's ResourceExport
+      // webhook defaults no Tier: the policy is imported nowhere
+      name: 'no Tier at all: members find no Tier named ""',
+      code: source`
+        spec:
+          antrea: { version: ${LATEST} }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }]
+          policies:
+            - { name: p3, spec: { priority: 1 } }`,
+      diagnostics: [{ line: 6, column: 25 }],
+    },
+    {
+      name: 'an empty Tier',
+      code: source`
+        spec:
+          antrea: { version: ${LATEST} }
+          leader: { clusterID: a, server: https://a:6443 }
+          clusters: [{ clusterID: a }]
+          policies:
+            - { name: p4, spec: { priority: 1, tier: "" } }`,
+      diagnostics: [{ line: 6, column: 46 }],
+    },
     {
       name: 'a Tier declared nowhere',
       code: source`
