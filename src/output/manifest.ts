@@ -1,4 +1,5 @@
 import { COMPILER } from '../compiler-version';
+import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import { relative, resolve, sep } from 'node:path';
 import type { ClusterEngineFiles, OutputFile } from '../check/layout';
@@ -32,6 +33,8 @@ export interface DefinitionRecord {
   readonly delivered: boolean;
   /** each cluster's identities: its ID and its delivery destinations (cluster-in-two-definitions) */
   readonly identities: readonly string[];
+  /** the warnings the definition gives on its own, as its diagnostics were but with empty file names (it is `source`) */
+  readonly warnings?: readonly Diagnostic[];
 }
 
 export interface ManifestCluster {

@@ -98,7 +98,7 @@ export function outputSink(options: EmitOptions): OutputSink {
   const sink: OutputSink = {
     begin: (revisions, _sets, diagnostics) => {
       sink.validated = { revisions, diagnostics };
-      records = definitionRecords(revisions[0]?.parsed ?? []);
+      records = definitionRecords(revisions[0]);
       // an output path that is a file (or below one) is named before anything is compared or written
       sink.problem = outputDirectoryProblem(options.out, options.check ? 'compare with' : 'write into');
       if (sink.problem) return false;
@@ -231,7 +231,7 @@ export function outputSink(options: EmitOptions): OutputSink {
         [...wanted].filter((d) => !written.has(d)),
       );
       if (options.full) tx.removeTopLevelExcept(new Set([...Object.keys(entries), SHARED_ROOT, MANIFEST]));
-      const manifest = manifestFile(withoutMentioned(entries, definitionFiles, diagnostics));
+      const manifest = manifestFile(withoutMentioned(entries, definitionFiles, diagnostics, sink.validated?.revisions[0]?.own));
       tx.put(manifest.path, manifest.content);
       files++;
       if (hasErrors(diagnostics)) {
