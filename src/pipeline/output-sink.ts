@@ -4,7 +4,16 @@ import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
 import { COMPILER } from '../compiler-version';
 import type { FileSystemOps } from '../output/file-system-ops';
 import { EmitCache, SHARED_ROOT, unitsListed, type OutputFile } from '../check/layout';
-import { MANIFEST, manifestEntryOf, manifestFile, type BundleFiles, type DefinitionRecord, type Manifest, type ManifestEntry } from '../output/manifest';
+import {
+  MANIFEST,
+  manifestEntryOf,
+  manifestFile,
+  recordedFiles,
+  type BundleFiles,
+  type DefinitionRecord,
+  type Manifest,
+  type ManifestEntry,
+} from '../output/manifest';
 import { blobId } from '../output/output-blobs';
 import { definitionRecords, withoutMentioned } from './definition-index';
 import { OutputTransaction } from '../output/output-transaction';
@@ -122,7 +131,7 @@ export function outputSink(options: EmitOptions): OutputSink {
       for (const { name, entry } of revisions[0]?.indexed ?? []) {
         entries[name] = entry;
         clusters += entry.clusters.length;
-        files += Object.keys(entry.blobs ?? {}).length;
+        files += recordedFiles(entry);
       }
     },
     cache: () => cache,
