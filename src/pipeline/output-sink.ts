@@ -302,5 +302,34 @@ function readManifest(tx: OutputTransaction): Manifest {
 
 function manifestOf(m: Partial<Manifest> | null): Manifest {
   if (typeof m !== 'object' || m === null) return { generator: 'antrea-clusterset', clusterSets: {} };
-  return { generator: 'antrea-clusterset', ...(typeof m.compiler === 'string' && { compiler: m.compiler }), clusterSets: m.clusterSets ?? {} };
+  // manifest.json is the output's, so untrusted: an entry of another shape is no record (its ClusterSet is built)
+  const sets = typeof m.clusterSets === 'object' && m.clusterSets !== null ? m.clusterSets : {};
+  const clusterSets = Object.fromEntries(Object.entries(sets).filter(([, e]) => wellFormed(e)));
+  return { generator: 'antrea-clusterset', ...(typeof m.compiler === 'string' && { compiler: m.compiler }), clusterSets };
+}
+
+/** An entry of the shape manifestEntryOf writes, as far as a synth reads it. */
+function wellFormed(e: unknown): e is ManifestEntry {
+  const entry = e as Partial<Record<keyof ManifestEntry, unknown>> | null;
+  const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  const cluster = (c: Partial<Record<string, unknown>> | null) =>
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.clusterID === 'string' &&
+    typeof c.role === 'string' &&
+    typeof c.inputs === 'string' &&
+    (c.engines === undefined || typeof c.engines === 'string') &&
+    (c.files === undefined || Number.isInteger(c.files)) &&
+    (c.units === undefined || (Array.isArray(c.units) && c.units.every((u) => Number.isInteger(u))));
+  const blobs = entry?.blobs;
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof entry.source === 'string' &&
+    strings(entry.shared) &&
+    Array.isArray(entry.clusters) &&
+    entry.clusters.every(cluster) &&
+    (blobs === undefined ||
+      (typeof blobs === 'object' && blobs !== null && !Array.isArray(blobs) && Object.values(blobs).every((id) => typeof id === 'string')))
+  );
 }

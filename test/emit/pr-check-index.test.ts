@@ -200,6 +200,92 @@ describe('the pull-request check with an index equals the full check', () => {
   );
 });
 
+// The base revision's manifest.json is the compiler's word, but whatever it holds, a malformed or
+// mismatched index leaves the check to compile (each row commits a broken manifest.json as the base)
+type Entries = Record<string, Record<string, unknown> & { definition: Record<string, unknown>; blobs: Record<string, unknown> }>;
+const entries = (m: { clusterSets: unknown }) => m.clusterSets as Entries;
+describe('a malformed index in the base revision: the check compiles instead, and equals the full check', () => {
+  test.each([
+    { what: 'not JSON', edit: () => '{"generator": "antrea-clusterset", "clusterSets": {', vouched: [] },
+    { what: 'a JSON array', edit: () => '[]', vouched: [] },
+    { what: 'clusterSets null', edit: (m: { clusterSets: unknown }) => ((m.clusterSets = null), m), vouched: [] },
+    { what: 'another compiler', edit: (m: { compiler?: string }) => ((m.compiler = 'antrea-clusterset@0.0.1'), m), vouched: [] },
+    {
+      what: 'a definition record of the wrong type',
+      edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.definition = 'x' as never), m),
+      vouched: ['fleet-b'],
+    },
+    {
+      what: 'warnings not a list',
+      edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.definition.warnings = { code: 'gateway-ha' }), m),
+      vouched: ['fleet-b'],
+    },
+    {
+      what: 'a warning of an unknown code',
+      edit: (m: { clusterSets: unknown }) => {
+        (entries(m)['fleet-a']!.definition.warnings as { code: string }[])[0]!.code = 'no-such-rule\u001b[2J';
+        return m;
+      },
+      vouched: ['fleet-b'],
+    },
+    {
+      what: 'a warning that is an error',
+      edit: (m: { clusterSets: unknown }) => {
+        (entries(m)['fleet-a']!.definition.warnings as { severity: string }[])[0]!.severity = 'error';
+        return m;
+      },
+      vouched: ['fleet-b'],
+    },
+    {
+      what: 'a warning without a line',
+      edit: (m: { clusterSets: unknown }) => {
+        delete (entries(m)['fleet-a']!.definition.warnings as { line?: number }[])[0]!.line;
+        return m;
+      },
+      vouched: ['fleet-b'],
+    },
+    { what: 'clusters not a list', edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.clusters = 'x'), m), vouched: ['fleet-b'] },
+    { what: 'blobs a string', edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.blobs = 'x' as never), m), vouched: ['fleet-a', 'fleet-b'] },
+    {
+      what: "a bundle folder's digest changed",
+      edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.blobs['a-member2/'] = '0'.repeat(16)), m),
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+    {
+      what: 'a shared unit outside _shared/',
+      edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.shared = ['../../etc']), m),
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+  ])(
+    '$what',
+    async ({ edit, vouched: expected }) => {
+      const path = join(repo, 'dist/manifest.json');
+      const text = readFileSync(path, 'utf8');
+      const edited = edit(JSON.parse(text) as never);
+      writeFileSync(path, typeof edited === 'string' ? edited : `${JSON.stringify(edited, null, 2)}\n`);
+      git('commit', '-qam', 'a broken manifest.json');
+      try {
+        writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replace('project: default', 'project: platform'));
+        // the index as validate reads it (synth --check then drops what dist/ does not hold as recorded)
+        expect(await vouched().catch(() => [])).toEqual(expected.filter((n) => n !== 'fleet-b'));
+        const v = await validateBoth();
+        expect(v.incremental).toEqual(v.full);
+        expect(v.incremental[0]!.status).toBe(0);
+        const p = await planBoth();
+        expect(p.incremental).toEqual(p.full);
+        const c = await checkBoth();
+        expect(c.incremental).toEqual(c.full);
+        expect(c.incremental.status).toBe(1);
+        expect(c.incremental.stderr).not.toMatch(/\n\s+at /);
+      } finally {
+        git('reset', '-q', '--hard', 'HEAD~1');
+        restore();
+      }
+    },
+    120_000,
+  );
+});
+
 // The pull request writes dist/ and manifest.json as well as the definitions: an index that agrees
 // with a changed definition and with edited bundles must not make them up to date.
 test('a forged index in the work tree vouches for nothing: a changed definition with forged bundles is stale', async () => {
