@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
-import { readSourceFile } from './definition-folder';
+import { readSourceFile, type DefinitionFolder, type Refusal } from './definition-folder';
 import { closeSandbox, type TypeScriptBudget } from './evaluate-typescript';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
@@ -61,9 +61,11 @@ export async function loadClusterSets(
   const sources: SourceFile[] = [];
   // one time budget and one sandbox process for all TypeScript definitions of the call (#48 item 1)
   const budget: TypeScriptBudget = {};
+  // each file is checked on its own (its real path inside its folder); its folder once per call
+  const folders = new Map<string, DefinitionFolder | Refusal>();
   try {
     for (const file of files) {
-      const read = readSourceFile(file, MAX_DEFINITION_BYTES);
+      const read = readSourceFile(file, MAX_DEFINITION_BYTES, folders);
       if (!read.ok) {
         // never read, so never shown: a refused file has no code frame
         diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
