@@ -138,7 +138,7 @@ async function pullRequestIndex(
   const entries = [...index.entries()];
   const { folderBlobs } = await import('../output/output-blobs');
   const { unitOnDisk } = await import('../check/layout');
-  const onDisk = folderBlobs(
+  const onDisk = await folderBlobs(
     out,
     entries.map(([, { name }]) => name),
   );

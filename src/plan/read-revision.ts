@@ -125,10 +125,13 @@ export function readRevision(cwd: string, ref: string, paths: readonly string[])
     cwd,
     support.map((e) => e.object),
   );
+  const made = new Set<string>();
   for (const { link, path: f, object } of support) {
     const blob = () => blobs.get(object)!;
     const target = join(dir, f.slice(prefix.length));
-    mkdirSync(dirname(target), { recursive: true });
+    // each folder made once (a thousand definitions share one)
+    if (!made.has(dirname(target))) mkdirSync(dirname(target), { recursive: true });
+    made.add(dirname(target));
     if (!link) {
       writeFileSync(target, blob());
       continue;

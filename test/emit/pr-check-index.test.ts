@@ -323,13 +323,13 @@ describe("git's blob ids stand in for reading the output's files only where git 
     return { dir, run };
   };
 
-  test('a committed, unchanged file: the index id, equal to the id of its bytes', () => {
+  test('a committed, unchanged file: the index id, equal to the id of its bytes', async () => {
     const { dir } = work();
     try {
       const ids = gitBlobs(join(dir, 'dist'))!;
       expect(ids.get('a/one.yaml')).toBe(blobId('one: 1\n'));
       expect(ids.get('a/two.yaml')).toBe(blobId('two: 2\n'));
-      expect(folderBlobs(join(dir, 'dist'), ['a']).get('a')).toEqual(
+      expect((await folderBlobs(join(dir, 'dist'), ['a'])).get('a')).toEqual(
         new Map([
           ['one.yaml', blobId('one: 1\n')],
           ['two.yaml', blobId('two: 2\n')],
@@ -340,13 +340,13 @@ describe("git's blob ids stand in for reading the output's files only where git 
     }
   });
 
-  test('a file edited after checkout, or added, is hashed from its bytes', () => {
+  test('a file edited after checkout, or added, is hashed from its bytes', async () => {
     const { dir } = work();
     try {
       writeFileSync(join(dir, 'dist/a/one.yaml'), 'one: 11\n');
       writeFileSync(join(dir, 'dist/a/three.yaml'), 'three: 3\n');
       expect(gitBlobs(join(dir, 'dist'))!.has('a/one.yaml')).toBe(false);
-      expect(folderBlobs(join(dir, 'dist'), ['a']).get('a')).toEqual(
+      expect((await folderBlobs(join(dir, 'dist'), ['a'])).get('a')).toEqual(
         new Map([
           ['one.yaml', blobId('one: 11\n')],
           ['three.yaml', blobId('three: 3\n')],
