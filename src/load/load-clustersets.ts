@@ -46,6 +46,11 @@ export const MAX_DEFINITION_BYTES = 64 * 1024 * 1024;
 export interface LoadOptions {
   /** false refuses TypeScript definitions (`--no-typescript`): only YAML is read, nothing is run */
   readonly typescript?: boolean;
+  /**
+   * texts of YAML files already read from a regular file of git's object store (plan's base
+   * revision, read-revision.ts): taken as read, without the file on disk
+   */
+  readonly known?: ReadonlyMap<string, string>;
 }
 
 /** Reads and parses each file; problems become diagnostics, never exceptions. */
@@ -65,7 +70,8 @@ export async function loadClusterSets(
   const folders = new Map<string, DefinitionFolder | Refusal>();
   try {
     for (const file of files) {
-      const read = readSourceFile(file, MAX_DEFINITION_BYTES, folders);
+      const known = TYPESCRIPT_EXTENSIONS.includes(extname(file)) ? undefined : options.known?.get(file);
+      const read = known !== undefined ? ({ ok: true, text: known } as const) : readSourceFile(file, MAX_DEFINITION_BYTES, folders);
       if (!read.ok) {
         // never read, so never shown: a refused file has no code frame
         diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
