@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { LATEST_RELEASE } from '../src/antrea/releases';
 import { ClusterSetSchema } from '../src/model/clusterset';
 import { effectiveClusters } from '../src/model/effective';
+import { gatewayPeers } from '../src/model/gateways';
 import { memorySink } from '../src/pipeline/memory-sink';
 import { runPipeline } from '../src/pipeline/pipeline';
 import { BundleChart } from '../src/synth/bundle-chart';
@@ -30,7 +31,9 @@ function oneAppForFleet(count: number) {
   const { definition } = parsed(count);
   const clusters = effectiveClusters(definition);
   const app = new App();
-  const charts = clusters.map((cluster) => new BundleChart(app, cluster.clusterID, { definition, clusters, cluster, release: LATEST_RELEASE }));
+  const charts = clusters.map(
+    (cluster) => new BundleChart(app, cluster.clusterID, { definition, clusters, cluster, release: LATEST_RELEASE, peers: gatewayPeers(clusters, cluster) }),
+  );
   for (const c of charts) c.toJson();
 }
 

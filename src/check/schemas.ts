@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { crdModelFor, type AntreaRelease } from '../antrea/release';
 import { formatPath, validateAgainst, validatorForCrd } from '../antrea/validator';
+import { ALL_ENGINES } from '../delivery/engines';
 import type { KubeObject } from '../kube/kube-object';
 import { SEALED_SECRET_API_VERSION, sealedSecretSchema } from './sealed-secret-schema';
 
@@ -9,10 +10,9 @@ const require = createRequire(import.meta.url);
 /** A schema check: the problems found, each with the data path inside the object. */
 export type ObjectValidator = (o: KubeObject) => { path: string; message: string }[];
 
-/** Packages with ajv-compiled schemas, by API group (the core group is ''). */
+/** Packages with ajv-compiled schemas, by API group (the core group is ''): each engine's (`EngineApi.schemas`), then the others. */
 const PACKAGES: [test: (group: string) => boolean, pkg: string][] = [
-  [(g) => g === 'argoproj.io', '@kubernetes-models/argo-cd'],
-  [(g) => g.endsWith('.toolkit.fluxcd.io'), '@kubernetes-models/flux-cd'],
+  ...ALL_ENGINES.map((e): [(group: string) => boolean, string] => [e.api.schemas.group, e.api.schemas.package]),
   [(g) => g === 'external-secrets.io', '@kubernetes-models/external-secrets'],
   [(g) => g === '' || g.endsWith('.k8s.io') || ['apps', 'batch', 'autoscaling', 'policy'].includes(g), 'kubernetes-models'],
 ];

@@ -30,7 +30,7 @@ export function annotateBundle(objects: readonly KubeObject[]): KubeObject[] {
 
 function annotate(o: KubeObject, guard: Guard | undefined): KubeObject {
   // every engine's marks, whichever delivers: the bundle is the same for each
-  const marked = ALL_ENGINES.reduce<Record<string, string>>((a, e) => e.annotate(a, o), { ...o.metadata.annotations });
+  const marked = ALL_ENGINES.reduce<Record<string, string>>((a, e) => e.objects.annotate(a, o), { ...o.metadata.annotations });
   const annotations = guard ? withGuard(marked, guard) : marked;
   const out: KubeObject = { ...o, metadata: { ...o.metadata, annotations } };
   // shared inputs are frozen; so are their annotated copies

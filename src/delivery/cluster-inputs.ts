@@ -3,13 +3,22 @@ import { isActiveMember, leaderOf, type EffectiveCluster } from '../model/effect
 import type { KubeObject } from '../kube/kube-object';
 import { roleOf, type Role } from './engine-names';
 import { exportsService } from '../model/exports-service';
+import { ALL_ENGINES } from './engines';
+
+/**
+ * What the engines add to every cluster's delivery inputs, the same for each cluster
+ * (`EngineObjects.inputs`): each engine declares its own fields here from its folder
+ * (flux/hub.ts: `fluxHub`), so that only the engine that reads a field names it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- empty here: each engine's declaration merging fills it
+export interface EngineInputs {}
 
 /**
  * Everything one cluster's engine objects (its Argo CD Application, its Flux Kustomizations) are
  * built from, and nothing else: the builders take this and never the definition, so its hash is
  * a complete key for them and an incremental synth keeps their files while it is unchanged.
  */
-export interface ClusterDeliveryInputs {
+export interface ClusterDeliveryInputs extends EngineInputs {
   readonly clusterSet: string;
   /** the ClusterSet's delivery settings (`spec.delivery`) */
   readonly delivery: ClusterSet['spec']['delivery'];
@@ -17,8 +26,6 @@ export interface ClusterDeliveryInputs {
   readonly role: Role;
   /** the cluster's own delivery settings: its Argo CD destination, its kubeconfig Secret for a hub Flux */
   readonly destination: Cluster['delivery'];
-  /** a hub Flux applies every cluster's Kustomizations (some cluster has a kubeconfig Secret) */
-  readonly fluxHub: boolean;
   /** the leader's cluster ID: with a hub Flux, a member's first layer waits for the leader's last */
   readonly leaderID: string | undefined;
   /** the application Namespaces the cluster exports Services from, sorted: one delivery unit each (layer-paths.ts) */
@@ -37,7 +44,8 @@ export interface EngineObject {
 
 /** Each cluster's delivery inputs, in definition order. */
 export function clusterDeliveryInputs(definition: ClusterSet, clusters: readonly EffectiveCluster[]): ClusterDeliveryInputs[] {
-  const fluxHub = clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
+  // in the registry's order, after the cluster's destination: the order the hash of the inputs has always had
+  const engineInputs = Object.assign({}, ...ALL_ENGINES.map((e) => e.objects.inputs(definition, clusters))) as EngineInputs;
   const leaderID = leaderOf(clusters)?.clusterID;
   return clusters.map((c) => ({
     clusterSet: definition.metadata.name,
@@ -45,7 +53,7 @@ export function clusterDeliveryInputs(definition: ClusterSet, clusters: readonly
     clusterID: c.clusterID,
     role: roleOf(c),
     destination: c.cluster.delivery,
-    fluxHub,
+    ...engineInputs,
     leaderID,
     exportNamespaces: isActiveMember(c)
       ? [...new Set(definition.spec.services.filter((s) => exportsService(s, c.clusterID)).map((s) => s.namespace))].sort()

@@ -2,7 +2,7 @@ import type { DataPath } from '../diagnostics/diagnostic';
 import type { KubeObject } from '../kube/kube-object';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
-import type { ClusterDeliveryInputs, EngineObject } from './cluster-inputs';
+import type { ClusterDeliveryInputs, EngineInputs, EngineObject } from './cluster-inputs';
 import type { DeliveryDestination } from './destinations';
 import type { EngineVersion } from './engine-versions';
 import type { Guard } from './prune-guards';
@@ -106,24 +106,31 @@ export interface HandOverWords {
   ): { readonly text: string; readonly commands: string[]; readonly first?: boolean };
 }
 
-/**
- * A delivery engine: everything the compiler knows of one engine, behind one shape. The rest of the
- * compiler reaches an engine only through the registry (engines.ts), by the names `spec.delivery`
- * gives; what engines share (apply layers, unit folders and their labels, object names, which objects
- * are guarded, each cluster's delivery inputs) lives beside the implementations in delivery/.
- */
-export interface DeliveryEngine {
-  readonly key: EngineKey;
-  /** "Argo CD", "Flux" */
-  readonly title: string;
-  /** the command-line tool the README's commands call */
-  readonly tool: string;
+/** Building its objects (delivery/index.ts, annotate-bundle.ts, prune-guards.ts): what synth writes for the engine. */
+export interface EngineObjects {
+  /** its objects can be built: every cluster has what the engine needs (delivery-destination-missing reports the rest) */
+  canBuild(definition: ClusterSet, clusters: readonly EffectiveCluster[]): boolean;
+  /** what it adds to every cluster's delivery inputs, the same for each (Flux: whether a hub applies them); cluster-inputs.ts `EngineInputs` */
+  inputs(definition: ClusterSet, clusters: readonly EffectiveCluster[]): Partial<EngineInputs>;
+  /** objects of the whole ClusterSet (Argo CD's ApplicationSets and health ConfigMap), by folder under dist/<clusterset>/ */
+  clusterSetObjects(clusters: readonly ClusterDeliveryInputs[]): Record<string, KubeObject[]>;
+  /** one cluster's objects: its bundle's layers in order, then the units after the last (exports, verify/, tier-restart/) */
+  clusterObjects(inputs: ClusterDeliveryInputs): EngineObject[];
+  /** the engine instance an object of one of its folders is applied into, as two definitions can share it; undefined for a cluster's own */
+  instanceOf(folder: string, object: KubeObject): string | undefined;
+  // every engine marks every bundle, so a bundle is the same whichever engine applies it
+  /** its annotations on one bundle object: its apply order (a sync wave), its opt-outs */
+  annotate(annotations: Readonly<Record<string, string>>, object: KubeObject): Record<string, string>;
+  /** its guard on an object no engine may prune or delete (prune-guards.ts decides which), merged into the annotations; idempotent */
+  guard(annotations: Readonly<Record<string, string>>, guard: Guard): Record<string, string>;
+  /** whether the annotations carry its guard */
+  isGuarded(annotations: Readonly<Record<string, string>> | undefined): boolean;
+}
+
+/** The rules' settings and destinations (validate/): what a definition must give the engine. */
+export interface EngineRules {
   /** the engine's versions the bundles are written for, oldest first, with the Kubernetes minors each states */
   readonly versions: readonly EngineVersion[];
-  /** how the engine states them, in `kubernetes-version-unsupported`'s message ("is tested with", "supports") */
-  readonly statesKubernetes: string;
-  /** what a cluster delivered well reads in the engine ("Healthy", "Ready") */
-  readonly healthy: string;
   /** how it delivers this ClusterSet, when `spec.delivery` names it */
   modeOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): DeliveryMode;
   /** where it applies a cluster's bundle (an Argo CD destination, a hub Flux's kubeconfig Secret): equal keys are one real cluster */
@@ -134,30 +141,48 @@ export interface DeliveryEngine {
   clusterSettings(cluster: EffectiveCluster): EngineSetting[];
   /** the values of its settings in `spec.delivery` (none when the definition does not name it), with their formats */
   settings(definition: ClusterSet): EngineSetting[];
-  /** its objects can be built: every cluster has what the engine needs (delivery-destination-missing reports the rest) */
-  canBuild(definition: ClusterSet, clusters: readonly EffectiveCluster[]): boolean;
+}
 
-  // names and layout: its objects by folder under dist/<clusterset>/
-  /** objects of the whole ClusterSet (Argo CD's ApplicationSets and health ConfigMap), by folder */
-  clusterSetObjects(clusters: readonly ClusterDeliveryInputs[]): Record<string, KubeObject[]>;
-  /** one cluster's objects: its bundle's layers in order, then the units after the last (exports, verify/, tier-restart/) */
-  clusterObjects(inputs: ClusterDeliveryInputs): EngineObject[];
-  /** the engine instance an object of one of its folders is applied into, as two definitions can share it; undefined for a cluster's own */
-  instanceOf(folder: string, object: KubeObject): string | undefined;
+/** Its API as a cluster serves it (check/schemas.ts, live/live-plan.ts): the kinds it defines and the marks it leaves. */
+export interface EngineApi {
+  /** its API groups (`argoproj.io`, `*.toolkit.fluxcd.io`), and the package with their ajv-compiled schemas */
+  readonly schemas: { readonly group: (group: string) => boolean; readonly package: string };
+  /** the label and annotation keys it adds to what it applies (its tracking, its sync state): changing nothing in the cluster, a comparison leaves them out */
+  isMark(key: string): boolean;
+}
 
-  // order and guards on every bundle object: every engine marks every bundle, so a bundle is the same whichever engine applies it
-  /** its annotations on one bundle object: its apply order (a sync wave), its opt-outs */
-  annotate(annotations: Readonly<Record<string, string>>, object: KubeObject): Record<string, string>;
-  /** its guard on an object no engine may prune or delete (prune-guards.ts decides which), merged into the annotations; idempotent */
-  guard(annotations: Readonly<Record<string, string>>, guard: Guard): Record<string, string>;
-  /** whether the annotations carry its guard */
-  isGuarded(annotations: Readonly<Record<string, string>> | undefined): boolean;
-
-  // words: the README's section, the plan's hand-over
+/** The README's and the diagram's words for the engine (synth/notes-*.ts, diagram/, kubernetes-version-unsupported). */
+export interface ReadmeWords {
+  /** "Argo CD", "Flux" */
+  readonly title: string;
+  /** the command-line tool the README's commands call */
+  readonly tool: string;
+  /** how the engine states the Kubernetes minors it supports, in `kubernetes-version-unsupported`'s message ("is tested with", "supports") */
+  readonly statesKubernetes: string;
+  /** what a cluster delivered well reads in the engine ("Healthy", "Ready") */
+  readonly healthy: string;
   /** its line in the ClusterSet's diagram (src/diagram/): which objects, where */
   diagramLine(definition: ClusterSet): string;
   /** the README's section for the mode, as docs/delivery.md walks through it; paths relative to the README's folder */
   notesSection(definition: ClusterSet, clusters: readonly EffectiveCluster[], mode: DeliveryMode): string;
+}
+
+/**
+ * A delivery engine: everything the compiler knows of one engine, in one part per consumer. The
+ * rest of the compiler reaches an engine only through the registry (engines.ts), by the names
+ * `spec.delivery` gives; what engines share (apply layers, unit folders and their labels, object
+ * names, which objects are guarded, each cluster's delivery inputs) lives beside the
+ * implementations in delivery/. test/synth/delivery/engine-parts.test.ts checks every registered
+ * engine has every part.
+ */
+export interface DeliveryEngine {
+  readonly key: EngineKey;
+  readonly objects: EngineObjects;
+  readonly rules: EngineRules;
+  readonly api: EngineApi;
+  readonly readme: ReadmeWords;
+  /** the plan's words for a change of engine (plan/engine-changes.ts) */
   readonly handOver: HandOverWords;
+  /** the plan checklist's words (plan/checklist.ts, plan/member-leaves.ts, validate/transitions/dissolve-steps.ts) */
   readonly checklist: ChecklistWords;
 }

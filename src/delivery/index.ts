@@ -34,14 +34,14 @@ export function deliverySources(definition: ClusterSet, clusters: readonly Effec
   if (engines.length === 0) return { clusterSet: {}, clusters: [] };
   const inputs = clusterDeliveryInputs(definition, clusters);
   return {
-    clusterSet: Object.assign({}, ...engines.map((e) => e.clusterSetObjects(inputs))) as Record<string, KubeObject[]>,
+    clusterSet: Object.assign({}, ...engines.map((e) => e.objects.clusterSetObjects(inputs))) as Record<string, KubeObject[]>,
     clusters: inputs.map((i) => {
       // built once: an in-memory compile reads them for the engine folders and again for manifest.json
       let built: readonly EngineObject[] | undefined;
       return {
         clusterID: i.clusterID,
         hash: createHash('sha256').update(COMPILER).update('\n').update(JSON.stringify(i)).digest('hex').slice(0, 32),
-        build: () => (built ??= engines.flatMap((e) => e.clusterObjects(i))),
+        build: () => (built ??= engines.flatMap((e) => e.objects.clusterObjects(i))),
       };
     }),
   };

@@ -27,7 +27,7 @@ export function guardContext(objects: readonly KubeObject[]): GuardContext {
  * Which objects an engine must never prune or delete: the leader Namespace (deleting it deletes
  * every ResourceExport and member credential), CRDs (deleting one deletes every custom resource of
  * its kind), the member-side token source and the partial Gateway Nodes (deleting a Node object
- * drains the real Node). Each engine writes its own guard (`DeliveryEngine.guard`); every engine's
+ * drains the real Node). Each engine writes its own guard (`EngineObjects.guard`); every engine's
  * is always set.
  *
  * A member's credentials on the leader (its ServiceAccount, token Secret and RoleBinding) are
@@ -57,7 +57,7 @@ export function guardOf(o: KubeObject, ctx: GuardContext): Guard | undefined {
 
 /** Every engine's guard merged into existing annotations (argocd/guards.ts, flux/guards.ts); idempotent. */
 export const withGuard = (annotations: Readonly<Record<string, string>>, guard: Guard): Record<string, string> =>
-  ALL_ENGINES.reduce<Record<string, string>>((a, e) => e.guard(a, guard), { ...annotations });
+  ALL_ENGINES.reduce<Record<string, string>>((a, e) => e.objects.guard(a, guard), { ...annotations });
 
 /** Whether an object carries every engine's guard. */
-export const isGuarded = (annotations: Readonly<Record<string, string>> | undefined): boolean => ALL_ENGINES.every((e) => e.isGuarded(annotations));
+export const isGuarded = (annotations: Readonly<Record<string, string>> | undefined): boolean => ALL_ENGINES.every((e) => e.objects.isGuarded(annotations));

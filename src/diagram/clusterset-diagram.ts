@@ -75,16 +75,30 @@ const ROW = 4;
 
 const NETWORK_SHOWN: readonly (keyof Network)[] = ['trafficEncapMode', 'tunnelType', 'tunnelPort', 'encryption', 'endpointIPType'];
 
+/** What the members' box leaves for the Service and policy boxes: which node draws each cluster. */
+interface MemberNodes {
+  readonly nodeOf: ReadonlyMap<string, string>;
+  /** members were grouped: not every cluster has a node of its own */
+  readonly folded: boolean;
+  /** the node that stands for every member, when there is one */
+  readonly everyMember: string | undefined;
+}
+
+/** One level of detail: the engine, the leader, the members, the Services, the policies; each box by a function of its own. */
 function drawLevel(definition: ClusterSet, clusters: readonly EffectiveCluster[], options: DiagramOptions, level: Level): Diagram {
   const g = new Graph(options.classes ?? []);
-  const marks = options.marks;
+  g.node('D', deliveryLines(definition), options.marks?.delivery);
+  drawLeader(g, definition, clusters, options);
+  const members = drawMembers(g, definition, clusters, options, level);
+  drawServices(g, definition, clusters, options, level, members);
+  drawPolicies(g, definition, options, level, members);
+  return g.render(members.folded);
+}
+
+function drawLeader(g: Graph, definition: ClusterSet, clusters: readonly EffectiveCluster[], options: DiagramOptions): void {
   const { spec } = definition;
   const leader = clusters.find((c) => c.isLeader);
-  const removed = marks?.removed;
-
-  // delivery and leader
-  g.node('D', deliveryLines(definition), marks?.delivery);
-  const leaderMark = marks?.leader ?? (leader && marks?.clusters.get(leader.clusterID));
+  const leaderMark = options.marks?.leader ?? (leader && options.marks?.clusters.get(leader.clusterID));
   const leaderLines = [
     `${leaderMark ? `${leaderMark.state}: ` : ''}leader ${spec.leader.clusterID}${leader?.isMember ? ' (also a member)' : ''}`,
     `Namespace ${spec.leader.namespace}`,
@@ -92,10 +106,15 @@ function drawLevel(definition: ClusterSet, clusters: readonly EffectiveCluster[]
   ];
   if (leader?.isMember) leaderLines.push(...clusterFacts(leader, spec.network));
   g.node('L', leaderLines, leaderMark);
+}
 
-  // members: one by one, or grouped (a plan draws the touched ones and one node for the rest)
+/** The members: one by one, or grouped (a plan draws the touched ones and one node for the rest). */
+function drawMembers(g: Graph, definition: ClusterSet, clusters: readonly EffectiveCluster[], options: DiagramOptions, level: Level): MemberNodes {
+  const { spec } = definition;
+  const marks = options.marks;
+  const leader = clusters.find((c) => c.isLeader);
   const members = clusters.filter((c) => c.isMember && !c.isLeader);
-  const gone = removed?.clusters.filter((c) => !c.isLeader) ?? [];
+  const gone = marks?.removed?.clusters.filter((c) => !c.isLeader) ?? [];
   const nodeOf = new Map<string, string>();
   if (leader?.isMember) nodeOf.set(leader.clusterID, 'L');
   let folded = false;
@@ -137,71 +156,82 @@ function drawLevel(definition: ClusterSet, clusters: readonly EffectiveCluster[]
     g.close();
     g.edge('M', 'L', 'joins with its own token');
   }
-  const everyMember = members.length > 0 ? 'M' : leader?.isMember ? 'L' : undefined;
   g.edge('D', 'L', '1. leader');
   if (members.length + gone.length > 0) g.edge('D', 'M', '2. members');
+  return { nodeOf, folded, everyMember: members.length > 0 ? 'M' : leader?.isMember ? 'L' : undefined };
+}
 
-  // Services: exporters → Service → every member that has the Namespace
+/** Services: exporters → Service → every member that has the Namespace. */
+function drawServices(
+  g: Graph,
+  definition: ClusterSet,
+  clusters: readonly EffectiveCluster[],
+  options: DiagramOptions,
+  level: Level,
+  { nodeOf, folded, everyMember }: MemberNodes,
+): void {
+  const marks = options.marks;
   const services = new Map<string, ClusterSet['spec']['services'][number]>();
-  for (const s of spec.services) if (!services.has(`${s.namespace}/${s.name}`)) services.set(`${s.namespace}/${s.name}`, s);
-  const serviceNames = [...services.keys(), ...(removed?.services ?? [])];
+  for (const s of definition.spec.services) if (!services.has(`${s.namespace}/${s.name}`)) services.set(`${s.namespace}/${s.name}`, s);
+  const serviceNames = [...services.keys(), ...(marks?.removed?.services ?? [])];
   const shownServices = pick(serviceNames, marks?.services, level.items, !!marks && folded);
-  if (shownServices.shown.length + shownServices.rest > 0) {
-    g.open('S', ['multi-cluster Services']);
-    for (const [i, name] of shownServices.shown.entries()) {
-      const s = services.get(name);
-      g.node(`s${i}`, [`Service ${name}`, ...(s ? [] : ['removed'])], marks?.services.get(name));
-    }
-    if (shownServices.rest > 0) g.node('sx', [`${shownServices.rest} more Service${shownServices.rest === 1 ? '' : 's'}${marks ? ', unchanged' : ''}`]);
-    g.close();
-    for (const [i, name] of shownServices.shown.entries()) {
-      const s = services.get(name);
-      if (!s) continue;
-      // a withdrawing member exports nothing (model/withdraw.ts)
-      const withdrawing = new Set(clusters.filter((c) => c.withdrawing).map((c) => c.clusterID));
-      const exporters = (s.exportFrom === '*' ? clusters.filter((c) => c.isMember).map((c) => c.clusterID) : s.exportFrom).filter((id) => !withdrawing.has(id));
-      const nodes = [...new Set(exporters.map((id) => nodeOf.get(id)).filter((n): n is string => n !== undefined))];
-      if (s.exportFrom === '*' && everyMember) g.edge(everyMember, `s${i}`, 'every member exports');
-      else if (nodes.length > 4 && everyMember) g.edge(everyMember, `s${i}`, `${exporters.length} members export`);
-      else for (const n of nodes) g.edge(n, `s${i}`, 'exports');
-      if (everyMember) g.edge(`s${i}`, everyMember, `imported where Namespace ${s.namespace} exists`);
-    }
+  if (shownServices.shown.length + shownServices.rest === 0) return;
+  g.open('S', ['multi-cluster Services']);
+  for (const [i, name] of shownServices.shown.entries()) {
+    const s = services.get(name);
+    g.node(`s${i}`, [`Service ${name}`, ...(s ? [] : ['removed'])], marks?.services.get(name));
   }
+  if (shownServices.rest > 0) g.node('sx', [`${shownServices.rest} more Service${shownServices.rest === 1 ? '' : 's'}${marks ? ', unchanged' : ''}`]);
+  g.close();
+  for (const [i, name] of shownServices.shown.entries()) {
+    const s = services.get(name);
+    if (!s) continue;
+    // a withdrawing member exports nothing (model/withdraw.ts)
+    const withdrawing = new Set(clusters.filter((c) => c.withdrawing).map((c) => c.clusterID));
+    const exporters = (s.exportFrom === '*' ? clusters.filter((c) => c.isMember).map((c) => c.clusterID) : s.exportFrom).filter((id) => !withdrawing.has(id));
+    const nodes = [...new Set(exporters.map((id) => nodeOf.get(id)).filter((n): n is string => n !== undefined))];
+    if (s.exportFrom === '*' && everyMember) g.edge(everyMember, `s${i}`, 'every member exports');
+    else if (nodes.length > 4 && everyMember) g.edge(everyMember, `s${i}`, `${exporters.length} members export`);
+    else for (const n of nodes) g.edge(n, `s${i}`, 'exports');
+    if (everyMember) g.edge(`s${i}`, everyMember, `imported where Namespace ${s.namespace} exists`);
+  }
+}
 
-  // replicated policies and their Tiers
-  const policyNames = [...spec.policies.map((p) => p.name), ...(removed?.policies ?? [])];
-  const tierNames = [...spec.tiers.map((t) => t.name), ...(removed?.tiers ?? [])];
+/** Replicated policies and their Tiers. */
+function drawPolicies(g: Graph, definition: ClusterSet, options: DiagramOptions, level: Level, { folded, everyMember }: MemberNodes): void {
+  const { spec } = definition;
+  const marks = options.marks;
+  const policyNames = [...spec.policies.map((p) => p.name), ...(marks?.removed?.policies ?? [])];
+  const tierNames = [...spec.tiers.map((t) => t.name), ...(marks?.removed?.tiers ?? [])];
   const shownPolicies = pick(policyNames, marks?.policies, level.items, !!marks && folded);
   const shownTiers = pick(tierNames, marks?.tiers, level.items, !!marks && folded);
-  if (shownPolicies.shown.length + shownPolicies.rest + shownTiers.shown.length + shownTiers.rest > 0) {
-    g.open('P', [`replicated: ResourceExports in ${spec.leader.namespace}, ClusterNetworkPolicies in every member`]);
-    const tierNode = new Map(shownTiers.shown.map((t, i) => [t, `t${i}`]));
-    for (const [i, name] of shownPolicies.shown.entries()) {
-      const p = spec.policies.find((x) => x.name === name);
-      const tier = p && typeof p.spec.tier === 'string' ? p.spec.tier : undefined;
-      g.node(`p${i}`, [`policy ${name}`, p ? `Tier ${tier ?? 'application'}` : 'removed'], marks?.policies.get(name));
-    }
-    if (shownPolicies.rest > 0) g.node('px', [`${shownPolicies.rest} more polic${shownPolicies.rest === 1 ? 'y' : 'ies'}${marks ? ', unchanged' : ''}`]);
-    for (const [i, name] of shownTiers.shown.entries()) {
-      const t = spec.tiers.find((x) => x.name === name);
-      g.node(`t${i}`, [`Tier ${name}`, t ? `priority ${t.priority}` : 'removed'], marks?.tiers.get(name));
-    }
-    if (shownTiers.rest > 0) g.node('tx', [`${shownTiers.rest} more Tier${shownTiers.rest === 1 ? '' : 's'}${marks ? ', unchanged' : ''}`]);
-    g.close();
-    for (const [i, name] of shownPolicies.shown.entries()) {
-      const p = spec.policies.find((x) => x.name === name);
-      const t = p && typeof p.spec.tier === 'string' ? tierNode.get(p.spec.tier) : undefined;
-      if (t) g.edge(`p${i}`, t, 'in', true);
-    }
-    g.edge('L', 'P', 'exports');
-    if (everyMember) g.edge('P', everyMember, 'imports');
+  if (shownPolicies.shown.length + shownPolicies.rest + shownTiers.shown.length + shownTiers.rest === 0) return;
+  g.open('P', [`replicated: ResourceExports in ${spec.leader.namespace}, ClusterNetworkPolicies in every member`]);
+  const tierNode = new Map(shownTiers.shown.map((t, i) => [t, `t${i}`]));
+  for (const [i, name] of shownPolicies.shown.entries()) {
+    const p = spec.policies.find((x) => x.name === name);
+    const tier = p && typeof p.spec.tier === 'string' ? p.spec.tier : undefined;
+    g.node(`p${i}`, [`policy ${name}`, p ? `Tier ${tier ?? 'application'}` : 'removed'], marks?.policies.get(name));
   }
-  return g.render(folded);
+  if (shownPolicies.rest > 0) g.node('px', [`${shownPolicies.rest} more polic${shownPolicies.rest === 1 ? 'y' : 'ies'}${marks ? ', unchanged' : ''}`]);
+  for (const [i, name] of shownTiers.shown.entries()) {
+    const t = spec.tiers.find((x) => x.name === name);
+    g.node(`t${i}`, [`Tier ${name}`, t ? `priority ${t.priority}` : 'removed'], marks?.tiers.get(name));
+  }
+  if (shownTiers.rest > 0) g.node('tx', [`${shownTiers.rest} more Tier${shownTiers.rest === 1 ? '' : 's'}${marks ? ', unchanged' : ''}`]);
+  g.close();
+  for (const [i, name] of shownPolicies.shown.entries()) {
+    const p = spec.policies.find((x) => x.name === name);
+    const t = p && typeof p.spec.tier === 'string' ? tierNode.get(p.spec.tier) : undefined;
+    if (t) g.edge(`p${i}`, t, 'in', true);
+  }
+  g.edge('L', 'P', 'exports');
+  if (everyMember) g.edge('P', everyMember, 'imports');
 }
 
 /** The engine that applies the bundles, and in which order. */
 function deliveryLines(definition: ClusterSet): string[] {
-  const lines = enginesOf(definition).map((e) => e.diagramLine(definition));
+  const lines = enginesOf(definition).map((e) => e.readme.diagramLine(definition));
   return lines.length > 0 ? lines : ['no engine: kubectl apply -k per cluster'];
 }
 

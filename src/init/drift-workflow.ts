@@ -26,7 +26,6 @@ const KINDS = [...dumpKinds('dual-role'), ...OPTIONAL_KINDS].map((d) => d.resour
  * token Secrets) stay in the runner's temporary folder, never uploaded.
  */
 export function driftWorkflow(clusterIDs: readonly string[]): string {
-  const secrets = clusterIDs.map((id) => `          ${kubeconfigSecret(id)}: \${{ secrets.${kubeconfigSecret(id)} }}`).join('\n');
   return `# The drift watch: every day, and by hand (Actions → clusterset drift → Run workflow), each
 # cluster is read with a read-only kubeconfig and compared with the definitions in git by
 # \`clusterset drift\` (docs/adopt.md, "Watch for drift"). One issue labelled "${DRIFT_LABEL}" is
@@ -59,7 +58,13 @@ jobs:
           node-version: 24
           cache: npm
       - run: npm ci
-      - name: read each cluster
+${readStep(clusterIDs)}${COMPARE_STEP}`;
+}
+
+/** The step that reads each cluster into a dump with its kubeconfig, which only this step sees. */
+function readStep(clusterIDs: readonly string[]): string {
+  const secrets = clusterIDs.map((id) => `          ${kubeconfigSecret(id)}: \${{ secrets.${kubeconfigSecret(id)} }}`).join('\n');
+  return `      - name: read each cluster
         env:
           CLUSTERS: ${clusterIDs.join(' ')}
           KINDS: ${KINDS}
@@ -85,7 +90,11 @@ ${secrets}
             rm -f "$config"
           done
           echo "CLUSTERSET_DUMPS=$dumps" >> "$GITHUB_ENV"
-      - name: compare with git, keep the drift issue up to date
+`;
+}
+
+/** The step that compares the dumps with git and keeps the watch's one issue up to date. */
+const COMPARE_STEP = `      - name: compare with git, keep the drift issue up to date
         env:
           GH_TOKEN: \${{ github.token }}
           GH_REPO: \${{ github.repository }}
@@ -122,4 +131,3 @@ ${secrets}
           fi
           exit "$status"
 `;
-}

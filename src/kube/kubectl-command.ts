@@ -30,51 +30,8 @@ export function releaseFieldManager(clusterID: string, dir: string, manager: str
 /** The full resource name of Antrea's ClusterSet: no short name another CRD could shadow. */
 export const CLUSTERSET_RESOURCE = 'clustersets.multicluster.crd.antrea.io';
 
-/**
- * The `kubectl patch` arguments that turn a Flux Kustomization's `spec.prune` off: deleting one with
- * prune on makes kustomize-controller delete everything in its inventory, Antrea included
- * (kustomization_controller.go, finalize), so an orphaned Kustomization is deleted only after this.
- */
-export const PRUNE_OFF_PATCH = `--type merge -p '{"spec":{"prune":false}}'`;
-
-/** Flux's Kustomization resource, by its full name. */
-export const KUSTOMIZATION_RESOURCE = 'kustomizations.kustomize.toolkit.fluxcd.io';
-
-/**
- * The labels every Flux Kustomization of a ClusterSet carries (delivery/flux/kustomizations.ts
- * `kustomization`, the keys of engine-names.ts `LABELS`; test/validate/transitions/dissolve-steps.test.ts
- * checks that they select every one synth builds).
- */
-export const fluxKustomizationsOf = (clusterSet: string): string => `app.kubernetes.io/managed-by=antrea-clusterset,antrea-clusterset/clusterset=${clusterSet}`;
-
-/**
- * On the Flux of `context` (a shell word: quoted, or a variable in double quotes), each
- * Kustomization of `namespace` that `selector` (a shell word) lists: prune off, then delete
- * (PRUNE_OFF_PATCH says why).
- */
-export const removeFluxKustomizations = (context: string, namespace: string, selector: string): string =>
-  patchThenDeleteEach(context, namespace, KUSTOMIZATION_RESOURCE, selector, PRUNE_OFF_PATCH);
-
-/** Argo CD's Application resource, by its full name. */
-export const APPLICATION_RESOURCE = 'applications.argoproj.io';
-
-/**
- * The `kubectl patch` arguments that take an Argo CD Application's finalizers off: deleted while it
- * carries `resources-finalizer.argocd.argoproj.io`, an Application deletes everything it applied
- * (controller/appcontroller.go, finalizeApplicationDeletion), as the exports units do on purpose.
- */
-export const FINALIZERS_OFF_PATCH = `--type merge -p '{"metadata":{"finalizers":null}}'`;
-
-/**
- * On the Argo CD of `context`, each Application of `namespace` that `selector` (a shell word) lists:
- * finalizers off, then delete, so what it applied stays. Their ApplicationSets must be gone first
- * (deleted with `--cascade=orphan`), or the ApplicationSet controller puts the finalizer back.
- */
-export const removeArgoApplications = (context: string, namespace: string, selector: string): string =>
-  patchThenDeleteEach(context, namespace, APPLICATION_RESOURCE, selector, FINALIZERS_OFF_PATCH);
-
 /** Each `resource` of `namespace` that `selector` lists on `context`: `patch` it, then delete it (a shell loop). */
-function patchThenDeleteEach(context: string, namespace: string, resource: string, selector: string, patch: string): string {
+export function patchThenDeleteEach(context: string, namespace: string, resource: string, selector: string, patch: string): string {
   const kubectl = `kubectl --context ${context} -n ${shellQuote(namespace)}`;
   return `${kubectl} get ${resource} -l ${selector} -o name | while read -r o; do ${kubectl} patch "$o" ${patch} && ${kubectl} delete "$o"; done`;
 }

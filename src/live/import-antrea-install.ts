@@ -104,7 +104,7 @@ export function addExtraSettings(
   const index = set.clusters.findIndex((c) => installOf(c).install === 'full' && agents.get(c) !== undefined);
   if (index === -1) return;
   const c = set.clusters[index]!;
-  const options = antreaOptions({ definition, cluster: effective[index]!, release: set.release, clusters: effective } satisfies BundleContext);
+  const options = antreaOptions({ definition, cluster: effective[index]!, release: set.release, clusters: effective } satisfies Omit<BundleContext, 'peers'>);
   const controller = configFile(c, ANTREA_NAMESPACE, ANTREA_CONFIG_MAP, 'antrea-controller.conf');
   const agentExtra = withoutOwnedKeys(extraSettings(agents.get(c), antreaAgentConf({ ...options, agentConfig: {} })));
   const controllerExtra = controller && withoutOwnedKeys(extraSettings(controller, antreaControllerConf({ ...options, controllerConfig: {} })));

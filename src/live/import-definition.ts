@@ -2,16 +2,15 @@ import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, MC_CONFIG_FILE, MC_CONFIG_MAP, MC_
 import { imageDigestKey, parseImageReference, type ImageName } from '../antrea/workloads/images';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import { API_VERSION, ClusterSetSchema, KIND, type ClusterSetInput, type Network } from '../model/clusterset';
-import { memberTokenName, replicatedPolicyName } from '../model/default-names';
-import { CLUSTER_ID_ANNOTATION } from '../synth/objects/member-credentials';
+import { replicatedPolicyName } from '../model/default-names';
 import { ACNP_KIND } from '../synth/objects/replicated-policy';
 import { BUILTIN_TIERS } from '../validate/builtin-tiers';
 import { field, indexBy, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { dumpDiagnostic } from './read-dump';
-import { tokenSecretOf } from './import-token-source';
-import { addExtraSettings, cloudOf, configFile, installOf } from './import-antrea-install';
+import { addExtraSettings, configFile } from './import-antrea-install';
 import { UNSET } from '../model/unset';
 import { runningCredentials } from './running-credentials';
+import { importedCluster, type ClusterContext } from './import-cluster';
 
 export { UNSET };
 
@@ -36,8 +35,6 @@ const commentKey = (path: DataPath): string => JSON.stringify(path);
 
 type Obj = Record<string, unknown>;
 const MC = 'multicluster.crd.antrea.io';
-const GATEWAY_ANNOTATION = 'multicluster.antrea.io/gateway';
-const GATEWAY_IP_ANNOTATION = 'multicluster.antrea.io/gateway-ip';
 const DEFAULT_NETWORK: Network = ClusterSetSchema.shape.spec.shape.network.parse(undefined);
 const NETWORK_KEYS = Object.keys(DEFAULT_NETWORK) as (keyof Network)[];
 
@@ -107,31 +104,74 @@ function majority<T>(values: readonly T[], fallback: T): T {
   return best ? best.v : fallback;
 }
 
+/** Records why a value at a data path was inferred (a comment beside it in the written definition). */
+export type Note = (path: DataPath, comment: string) => void;
+
 /**
  * The definition a running ClusterSet corresponds to, read from its clusters' dumps
  * (live-cluster.ts): names kept as they run, values no dump holds from `options` or UNSET.
+ * Each part of the spec is read by a function of its own, in the order the spec is written.
  */
 export function importDefinition(set: LiveClusterSet, options: ImportOptions, diagnostics: Diagnostic[]): ImportedDefinition {
   const comments = new Map<string, string>();
-  const note = (path: DataPath, comment: string) => comments.set(commentKey(path), comment);
-  const leaderSet = set.leader.leaderSet!.object;
-  const leaderNs = leaderSet.metadata.namespace ?? '';
-  const leaderID = set.leader.clusterID;
+  const note: Note = (path, comment) => comments.set(commentKey(path), comment);
+  const leaderNs = set.leader.leaderSet!.object.metadata.namespace ?? '';
 
-  // the release and registry, from the mc-controller image; digests where the images are pinned
+  const antrea = antreaOf(set, note);
+  const agents = new Map(set.clusters.map((c) => [c, configFile(c, ANTREA_NAMESPACE, ANTREA_CONFIG_MAP, 'antrea-agent.conf')]));
+  const observed = new Map(set.clusters.map((c) => [c, observedNetwork(c, agents.get(c), leaderNs)]));
+  const { network, chosen } = networkOf(observed, note);
+  const leader = leaderOf(set, diagnostics, note);
+  const context: ClusterContext = {
+    options,
+    diagnostics,
+    note,
+    observed,
+    chosen,
+    // indexed once: a fleet's leader holds three credentials and a ClusterInfo export per member
+    clusterInfos: indexBy(
+      set.leader.ofKind(`${MC}/ResourceExport`).filter((l) => text(l.object, 'spec', 'kind') === 'ClusterInfo'),
+      (l) => [text(l.object, 'spec', 'clusterID')],
+    ),
+    credentials: runningCredentials(set),
+  };
+  const clusters = set.clusters.map((c, i) => importedCluster(c, i, context));
+  const services = servicesOf(set);
+  const tiers = tiersOf(set);
+  const policies = policiesOf(set, leaderNs, note);
+
+  const spec: Obj = {
+    antrea,
+    ...(Object.keys(network).length > 0 && { network }),
+    leader,
+    clusters,
+    ...(services.length > 0 && { services }),
+    ...(tiers.length > 0 && { tiers }),
+    ...(policies.length > 0 && { policies }),
+    delivery: options.delivery ? options.delivery.spec : UNSET,
+  };
+  if (!options.delivery) note(['spec', 'delivery'], 'the dumps cannot tell which engine delivers the bundles: set argocd or flux (docs/delivery.md)');
+  const data: Obj = { apiVersion: API_VERSION, kind: KIND, metadata: { name: set.name }, spec };
+  addExtraSettings(set, data, agents, note);
+  return { data, comments };
+}
+
+/** `spec.antrea`: the release and registry, from the mc-controller image; digests where the images are pinned. */
+function antreaOf(set: LiveClusterSet, note: Note): Obj {
   const repo = parseImageReference(set.mcImage).repository;
   const registry = repo.slice(0, Math.max(0, repo.length - set.release.images.mcController.length - 1));
   const digests = imageDigestsOf(set);
-  const antrea: Obj = {
+  note(['spec', 'antrea', 'version'], 'from the antrea-mc-controller image');
+  if (Object.keys(digests).length > 0) note(['spec', 'antrea', 'imageDigests'], 'kept: the digests the images run pinned by');
+  return {
     version: set.release.version,
     ...(registry !== 'antrea' && registry !== '' && { imageRegistry: registry }),
     ...(Object.keys(digests).length > 0 && { imageDigests: digests }),
   };
-  note(['spec', 'antrea', 'version'], 'from the antrea-mc-controller image');
-  if (Object.keys(digests).length > 0) note(['spec', 'antrea', 'imageDigests'], 'kept: the digests the images run pinned by');
+}
 
-  const agents = new Map(set.clusters.map((c) => [c, configFile(c, ANTREA_NAMESPACE, ANTREA_CONFIG_MAP, 'antrea-agent.conf')]));
-  const observed = new Map(set.clusters.map((c) => [c, observedNetwork(c, agents.get(c), leaderNs)]));
+/** `spec.network`: per setting, what most clusters run (`chosen`), written where it is not the default. */
+function networkOf(observed: ReadonlyMap<LiveCluster, Partial<Network>>, note: Note): { network: Obj; chosen: Partial<Network> } {
   const network: Obj = {};
   const chosen: Partial<Network> = {};
   for (const key of NETWORK_KEYS) {
@@ -141,9 +181,16 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
     if (v !== DEFAULT_NETWORK[key]) network[key] = v;
   }
   if (Object.keys(network).length > 0) note(['spec', 'network'], 'what most clusters run; clusters[].network holds the others');
+  return { network, chosen };
+}
 
-  // the leader's address as its members reach it: their ClusterSets say it. Credentials in it are
-  // never printed nor kept (members authenticate with their token alone; leader-server refuses them)
+/**
+ * `spec.leader`, with its address as its members reach it: their ClusterSets say it. Credentials in
+ * it are never printed nor kept (members authenticate with their token alone; leader-server refuses them).
+ */
+function leaderOf(set: LiveClusterSet, diagnostics: Diagnostic[], note: Note): Obj {
+  const leaderSet = set.leader.leaderSet!.object;
+  const leaderNs = leaderSet.metadata.namespace ?? '';
   const running = set.clusters.flatMap((c) => {
     const raw = c.memberSet && text(c.memberSet.object, 'spec', 'leaders', 0, 'server');
     return raw === undefined
@@ -184,119 +231,17 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
       );
   }
   const leader: Obj = {
-    clusterID: leaderID,
+    clusterID: set.leader.clusterID,
     ...(leaderNs !== 'antrea-multicluster' && { namespace: leaderNs }),
     server,
     ...(text(leaderSet, 'spec', 'namespace') === undefined && { clusterSetNamespace: false }),
   };
   if (leader.clusterSetNamespace === false) note(['spec', 'leader', 'clusterSetNamespace'], "kept: the leader's ClusterSet has no spec.namespace");
+  return leader;
+}
 
-  // indexed once: a fleet's leader holds three credentials and a ClusterInfo export per member
-  const clusterInfos = indexBy(
-    set.leader.ofKind(`${MC}/ResourceExport`).filter((l) => text(l.object, 'spec', 'kind') === 'ClusterInfo'),
-    (l) => [text(l.object, 'spec', 'clusterID')],
-  );
-  const credentials = runningCredentials(set);
-
-  const clusters = set.clusters.map((c, i): Obj => {
-    const path: DataPath = ['spec', 'clusters', i];
-    const isMember = c.memberSet !== undefined;
-    const memberNs = c.memberSet?.object.metadata.namespace ?? 'kube-system';
-    const mcConf = isMember ? configFile(c, memberNs, MC_CONFIG_MAP, MC_CONFIG_FILE) : undefined;
-    const out: Obj = { clusterID: c.clusterID };
-    if (!isMember) out.member = false;
-    const install = installOf(c);
-    const agentMode = (observed.get(c)!.trafficEncapMode ?? chosen.trafficEncapMode) as string;
-    const cloud = cloudOf(c, agentMode);
-    if (cloud) {
-      out.cloud = cloud.cloud;
-      note([...path, 'cloud'], cloud.why);
-    }
-    if (install.install !== 'full') {
-      out.install = install.install;
-      note([...path, 'install'], `inferred: ${install.why}`);
-    }
-    if (isMember && memberNs !== 'kube-system') out.namespace = memberNs;
-    const pods = Array.isArray(mcConf?.podCIDRs) ? (mcConf.podCIDRs as unknown[]).filter((p): p is string => typeof p === 'string' && p !== '') : [];
-    if (pods.length > 0) out.podCIDRs = pods;
-    const svc = typeof mcConf?.serviceCIDR === 'string' ? mcConf.serviceCIDR : '';
-    if (svc !== '') out.serviceCIDR = svc;
-    else if (isMember) {
-      // since v2.5 an empty serviceCIDR is discovered; the member reports it in its ClusterInfo
-      const discovered = text(clusterInfos.get(c.clusterID)?.[0]?.object, 'spec', 'clusterInfo', 'serviceCIDR');
-      if (discovered) {
-        out.serviceCIDR = discovered;
-        note(
-          [...path, 'serviceCIDR'],
-          'inferred: discovered by the member (its ClusterInfo on the leader); the first sync writes it into antrea-mc-controller-config',
-        );
-      }
-    }
-    const gateways = c
-      .ofKind('Node')
-      .filter((n) => n.object.metadata.annotations?.[GATEWAY_ANNOTATION] === 'true')
-      .map((n) => {
-        const ip = n.object.metadata.annotations?.[GATEWAY_IP_ANNOTATION];
-        // the Node's failure zone, for gateway-ha: candidates in one zone fail together
-        const zone = n.object.metadata.labels?.['topology.kubernetes.io/zone'];
-        return { node: n.object.metadata.name, ...(ip !== undefined && { ip }), ...(zone && { zone }) };
-      });
-    if (gateways.length > 0) out.gateways = gateways;
-    const overrides: Obj = {};
-    for (const [k, v] of Object.entries(observed.get(c)!)) if (v !== (chosen as Obj)[k]) overrides[k] = v;
-    if (Object.keys(overrides).length > 0) out.network = overrides;
-
-    if (isMember) {
-      const secretName = text(c.memberSet.object, 'spec', 'leaders', 0, 'secret') ?? UNSET;
-      const token = tokenSecretOf(c, memberNs, secretName, options.tokenSource);
-      out.tokenSecret = token.value;
-      if (token.comment) note([...path, 'tokenSecret'], token.comment);
-
-      const running = credentials.get(c.clusterID);
-      const at = { index: c.memberSet.index, path: ['spec', 'leaders', 0, 'secret'] };
-      if (!running)
-        diagnostics.push(
-          dumpDiagnostic(
-            c.dump,
-            at,
-            `the leader holds no token Secret ${secretName} for member ${c.clusterID}, and no ServiceAccount annotated ${CLUSTER_ID_ANNOTATION}: ${c.clusterID}`,
-            `the first sync creates credentials for ${c.clusterID}, whose token must then be copied to it; if the leader runs them under other names, set clusters[].leaderCredentials to those`,
-            'warning',
-          ),
-        );
-      else if (running.shared)
-        diagnostics.push(
-          dumpDiagnostic(
-            c.dump,
-            at,
-            `member ${c.clusterID} reaches the leader with the shared ServiceAccount ${running.serviceAccount} (Secret ${running.secret}), not one of its own`,
-            `the first sync creates ${c.clusterID}'s own ServiceAccount and token, as v2.7 requires; the member uses it once it is copied into Secret ${secretName} (the ClusterSet's README gives the commands)`,
-            'warning',
-          ),
-        );
-      else {
-        const ours = memberTokenName(c.clusterID);
-        const names: Obj = {};
-        if (running.serviceAccount !== ours) names.serviceAccount = running.serviceAccount;
-        if (running.secret !== ours) names.secret = running.secret;
-        if (running.roleBinding !== undefined && running.roleBinding !== ours) names.roleBinding = running.roleBinding;
-        if (Object.keys(names).length > 0) {
-          out.leaderCredentials = names;
-          note([...path, 'leaderCredentials'], 'kept: the names the leader runs, so the member keeps its token');
-        }
-      }
-    }
-    const delivery = options.delivery?.clusters?.[c.clusterID];
-    if (delivery) out.delivery = delivery;
-    else if (!options.delivery) {
-      // decided with the engine, in the same round (Argo CD needs one per cluster: delivery-destination-missing)
-      out.delivery = UNSET;
-      note([...path, 'delivery'], "the dumps cannot tell where the engine delivers this cluster's bundle: set it with spec.delivery");
-    }
-    return out;
-  });
-
-  // Services: a ServiceExport in each member that exports it
+/** `spec.services`: a ServiceExport in each member that exports it. */
+function servicesOf(set: LiveClusterSet): Obj[] {
   const memberIDs = set.clusters.filter((c) => c.memberSet).map((c) => c.clusterID);
   const exports = new Map<string, { name: string; namespace: string; from: string[] }>();
   for (const c of set.clusters) {
@@ -309,22 +254,26 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
       exports.set(key, e);
     }
   }
-  const services = [...exports.values()]
+  return [...exports.values()]
     .sort((a, b) => (a.namespace === b.namespace ? a.name.localeCompare(b.name) : a.namespace.localeCompare(b.namespace)))
     .map((e) => ({ name: e.name, namespace: e.namespace, exportFrom: e.from.length === memberIDs.length && memberIDs.length > 1 ? '*' : e.from }));
+}
 
-  // Tiers: those every member has, beyond Antrea's own
+/** `spec.tiers`: those every member has, beyond Antrea's own. */
+function tiersOf(set: LiveClusterSet) {
   const builtin = new Set(BUILTIN_TIERS.map((t) => t.name));
   const members = set.clusters.filter((c) => c.memberSet);
-  const tiers = (members[0]?.ofKind('crd.antrea.io/Tier') ?? [])
+  return (members[0]?.ofKind('crd.antrea.io/Tier') ?? [])
     .filter((t) => !builtin.has(t.object.metadata.name) && members.every((m) => m.find('crd.antrea.io/Tier', undefined, t.object.metadata.name)))
     .map((t) => {
       const description = text(t.object, 'spec', 'description');
       return { name: t.object.metadata.name, priority: field(t.object, 'spec', 'priority'), ...(description !== undefined && { description }) };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
+}
 
-  // replicated policies: the ACNP ResourceExports in the leader Namespace, under their running names
+/** `spec.policies`: the ACNP ResourceExports in the leader Namespace, under their running names. */
+function policiesOf(set: LiveClusterSet, leaderNs: string, note: Note): Obj[] {
   const policies = set.leader
     .ofKind(`${MC}/ResourceExport`)
     .filter((l) => l.object.metadata.namespace === leaderNs && text(l.object, 'spec', 'kind') === ACNP_KIND)
@@ -341,21 +290,7 @@ export function importDefinition(set: LiveClusterSet, options: ImportOptions, di
   policies.forEach((p, i) => {
     if (p.exportName !== undefined) note(['spec', 'policies', i, 'exportName'], 'kept: the name of the running ResourceExport');
   });
-
-  const spec: Obj = {
-    antrea,
-    ...(Object.keys(network).length > 0 && { network }),
-    leader,
-    clusters,
-    ...(services.length > 0 && { services }),
-    ...(tiers.length > 0 && { tiers }),
-    ...(policies.length > 0 && { policies }),
-    delivery: options.delivery ? options.delivery.spec : UNSET,
-  };
-  if (!options.delivery) note(['spec', 'delivery'], 'the dumps cannot tell which engine delivers the bundles: set argocd or flux (docs/delivery.md)');
-  const data: Obj = { apiVersion: API_VERSION, kind: KIND, metadata: { name: set.name }, spec };
-  addExtraSettings(set, data, agents, note);
-  return { data, comments };
+  return policies;
 }
 
 /** A URL without its user and password (`https://user:pass@host` → `https://host`): they never reach a definition or an output. */

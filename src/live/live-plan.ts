@@ -11,6 +11,7 @@ import type { Plan, PlanChange } from '../plan/plan';
 import type { PlanResult } from '../plan/run-plan';
 import { memberTokenName, replicatedPolicyName } from '../model/default-names';
 import type { KubeObject } from '../kube/kube-object';
+import { ALL_ENGINES } from '../delivery/engines';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { dumpKinds, type DumpRole } from './dump-kinds';
 import { importDefinition } from './import-definition';
@@ -50,8 +51,8 @@ export interface LivePlanResult extends PlanResult {
 
 type Obj = Record<string, unknown>;
 
-/** The engines' own marks: delivery metadata the first sync adds, which changes nothing in the cluster. */
-const ENGINE_MARK = /^(argocd\.argoproj\.io\/|kustomize\.toolkit\.fluxcd\.io\/|kubectl\.kubernetes\.io\/last-applied-configuration$)/;
+/** The engines' own marks (`EngineApi.isMark`), kubectl's last applied configuration: delivery metadata the first sync adds, which changes nothing in the cluster. */
+const isEngineMark = (key: string): boolean => key === 'kubectl.kubernetes.io/last-applied-configuration' || ALL_ENGINES.some((e) => e.api.isMark(key));
 
 /** An object without the engines' marks on its metadata (and without maps they leave empty). */
 function withoutEngineMarks(o: KubeObject): KubeObject {
@@ -59,7 +60,7 @@ function withoutEngineMarks(o: KubeObject): KubeObject {
   for (const key of ['labels', 'annotations'] as const) {
     const map = o.metadata[key];
     if (!map) continue;
-    const kept = Object.fromEntries(Object.entries(map).filter(([k]) => !ENGINE_MARK.test(k)));
+    const kept = Object.fromEntries(Object.entries(map).filter(([k]) => !isEngineMark(k)));
     if (Object.keys(kept).length > 0) metadata[key] = kept;
     else delete metadata[key];
   }

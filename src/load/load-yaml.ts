@@ -20,14 +20,44 @@ const JSON_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].
 /** Keys that would reach Object.prototype when data is copied into plain objects. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** `limits`: a live cluster dump (src/live/) is larger than a definition can be. */
+/** Reports a YAML diagnostic at an offset of the text. */
+type At = (code: 'yaml-syntax' | 'yaml-limits', offset: number, message: string, hint?: string, end?: number) => void;
+
+/**
+ * One YAML document's data and how to locate a path in it, or undefined with its diagnostics:
+ * the limits before parsing, the parser's errors, one document, the limits of the composed tree,
+ * then the data. `limits`: a live cluster dump (src/live/) is larger than a definition can be.
+ */
 export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], limits: typeof YAML_LIMITS = YAML_LIMITS): SourceFile | undefined {
   const lines = new LineIndex(text);
-  const at = (code: 'yaml-syntax' | 'yaml-limits', offset: number, message: string, hint?: string, end = offset) => {
+  const at: At = (code, offset, message, hint, end = offset) => {
     const s = lines.span(offset, end);
     diagnostics.push({ code, severity: 'error', message, file, path: [], ...s, ...(hint ? { hint } : {}) });
   };
+  const docs = parsed(text, limits, at);
+  if (!docs || !withoutErrors(docs, text, limits, at)) return undefined;
+  if (docs.length !== 1) {
+    at(
+      'yaml-syntax',
+      docs[1]?.range[0] ?? 0,
+      docs.length === 0 ? 'file holds no YAML document' : 'file holds more than one YAML document',
+      'keep one ClusterSet definition per file',
+    );
+    return undefined;
+  }
+  const doc = docs[0]!;
+  const data = dataOf(doc, text, limits, at);
+  if (data === NO_DATA) return undefined;
+  return {
+    file,
+    text,
+    data: data.value,
+    locate: (path, options) => locateInDocument(doc, lines, path, options?.key ?? false),
+  };
+}
 
+/** The documents, or undefined when the text is too large or too deep to parse. */
+function parsed(text: string, limits: typeof YAML_LIMITS, at: At): Document.Parsed[] | undefined {
   if (Buffer.byteLength(text, 'utf8') > limits.maxBytes) {
     at('yaml-limits', 0, `file is larger than ${limits.maxBytes} bytes`, 'even a fleet of ten thousand clusters fits in a few megabytes; check the file');
     return undefined;
@@ -37,11 +67,10 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], 
     at('yaml-limits', flowDepth.offset, `nesting is deeper than ${limits.maxDepth} levels`);
     return undefined;
   }
-
-  let docs: Document.Parsed[];
   const lineCounter = new LineCounter();
   try {
-    docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true }) as Document.Parsed[];
+    const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true }) as Document.Parsed[];
+    return Array.isArray(docs) ? docs : [docs];
   } catch (err) {
     if (err instanceof RangeError) {
       at('yaml-limits', 0, `nesting is deeper than ${limits.maxDepth} levels`);
@@ -49,8 +78,10 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], 
     }
     throw err;
   }
-  if (!Array.isArray(docs)) docs = [docs];
+}
 
+/** Whether the parser found no error; each one it found is reported once, where the user can fix it. */
+function withoutErrors(docs: readonly Document.Parsed[], text: string, limits: typeof YAML_LIMITS, at: At): boolean {
   let failed = false;
   for (const doc of docs) {
     // the composer's stack overflowed on nesting the pre-check could not see (block collections);
@@ -59,7 +90,7 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], 
       const limit = checkTree(doc, text, limits);
       const pos = doc.errors.find((e) => e.code === 'RESOURCE_EXHAUSTION')!.pos[0];
       at('yaml-limits', limit?.offset ?? pos, limit?.message ?? `nesting is deeper than ${limits.maxDepth} levels`);
-      return undefined;
+      return false;
     }
     let indented: { start: number; end: number } | undefined;
     // a tab or a mis-indented line moves the keys after it into other mappings: a key found twice
@@ -82,50 +113,32 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], 
       at('yaml-syntax', line.start, `this line is indented to column ${line.column}, which matches no block above it`, line.hint, line.end);
     }
   }
-  if (failed) return undefined;
-  if (docs.length !== 1) {
-    at(
-      'yaml-syntax',
-      docs[1]?.range[0] ?? 0,
-      docs.length === 0 ? 'file holds no YAML document' : 'file holds more than one YAML document',
-      'keep one ClusterSet definition per file',
-    );
-    return undefined;
-  }
-  const doc = docs[0]!;
+  return !failed;
+}
 
+const NO_DATA = Symbol('no data');
+
+/** The document's data, or NO_DATA when its tree or its expanded aliases pass the limits. */
+function dataOf(doc: Document.Parsed, text: string, limits: typeof YAML_LIMITS, at: At): { value: unknown } | typeof NO_DATA {
   const limit = checkTree(doc, text, limits);
   if (limit) {
     at(limit.code ?? 'yaml-limits', limit.offset, limit.message, limit.hint);
-    return undefined;
+    return NO_DATA;
   }
+  const aliases = 'anchors and aliases that multiply into large data are refused';
   if (expandedSize(doc, limits) > limits.maxExpandedBytes) {
-    at(
-      'yaml-limits',
-      0,
-      `the data is larger than ${limits.maxExpandedBytes} bytes once its aliases are expanded`,
-      'anchors and aliases that multiply into large data are refused',
-    );
-    return undefined;
+    at('yaml-limits', 0, `the data is larger than ${limits.maxExpandedBytes} bytes once its aliases are expanded`, aliases);
+    return NO_DATA;
   }
-
-  let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+    return { value: doc.toJS({ maxAliasCount: limits.maxAliasCount }) };
   } catch (err) {
     if (err instanceof ReferenceError || err instanceof RangeError) {
-      at('yaml-limits', 0, 'alias expansion exceeds safe limits', 'anchors and aliases that multiply into large data are refused');
-      return undefined;
+      at('yaml-limits', 0, 'alias expansion exceeds safe limits', aliases);
+      return NO_DATA;
     }
     throw err;
   }
-
-  return {
-    file,
-    text,
-    data,
-    locate: (path, options) => locateInDocument(doc, lines, path, options?.key ?? false),
-  };
 }
 
 /** Walks the composed tree without recursion: depth, forbidden keys, tags outside JSON. */

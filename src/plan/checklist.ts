@@ -56,7 +56,7 @@ export function planChecklist(base: Definitions, head: Definitions): ChecklistIt
   return items;
 }
 
-/** An identifier in an item's text: a code span (notes-markdown.ts), as text and JSON show it too. */
+/** An identifier in an item's text: a code span (markdown.ts `code`), as text and JSON show it too. */
 const c = code;
 
 function joinItems(before: ClusterSet, after: ClusterSet): ChecklistItem[] {

@@ -1,7 +1,7 @@
 // The plan's domain-level lines: what a change of the definition itself does (clusters, Gateways,
 // network settings, install mode, credentials, exports), before the object-level lines of plan-changes.ts.
 import { upgradeSteps } from '../antrea/upgrade';
-import { enginesOf } from '../delivery/engines';
+import { enginesOf, inWordsOrder } from '../delivery/engines';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { tierRestartJobName } from '../synth/objects/tier-restart';
@@ -237,7 +237,7 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
 
 /**
  * A member marked `withdraw: true`: its bundle loses its ClusterSet, ServiceExports and
- * verification, and the engine prunes them (a ClusterSet is not guarded, synth/guards.ts). Its
+ * verification, and the engine prunes them (a ClusterSet is not guarded, delivery/prune-guards.ts). Its
  * antrea-mc-controller then deletes its MemberClusterAnnounce on the leader and what it imported
  * (member/clusterset_controller.go, cleanUpResources), and the leader deletes its ResourceExports
  * with the announce (leader/stale_controller.go): the other members stop importing from it. Its
@@ -249,8 +249,7 @@ function withdrawChange(cs: string, before: ClusterSet, c: EffectiveCluster): Pl
   const exported = before.spec.services.filter((s) => s.exportFrom === '*' || s.exportFrom.includes(id));
   const alone = exported.filter((s) => !others.some((o) => s.exportFrom === '*' || s.exportFrom.includes(o.clusterID)));
   const name = (s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`;
-  // Flux's words first, as the plan has always put them (the registry's order reversed)
-  const engines = [...enginesOf(before)].reverse();
+  const engines = inWordsOrder(enginesOf(before), (e) => e.key);
   return {
     impact: 'disruptive',
     clusterSet: cs,

@@ -1,6 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
-import { deliveryModes, ENGINES } from '../delivery/engines';
+import { deliveryModes, ENGINES, inWordsOrder } from '../delivery/engines';
 import type { DeliveryMode, HandOverWords } from '../delivery/engine';
 import { code } from '../markdown';
 import { bundlePath } from '../delivery/engine-names';
@@ -18,11 +18,11 @@ import type { PlanChange } from './plan';
 
 const modesOf = (d: ClusterSet) => deliveryModes(d, effectiveClusters(d));
 const names = (modes: readonly DeliveryMode[]) => modes.map((m) => m.name).join(' and ');
-/** the plan has always said what the leaving engines' objects do with Flux's first (the registry's order reversed) */
-const fluxFirst = (modes: readonly DeliveryMode[]) => [...modes].reverse();
+/** the leaving engines' words in the registry's stated order (WORDS_ORDER) */
+const inOrder = (modes: readonly DeliveryMode[]) => inWordsOrder(modes, (m) => m.engine);
 /** what a delivered cluster reads in each engine: "Healthy (Argo CD) or Ready (Flux)" */
 const healthyIn = (modes: readonly DeliveryMode[]) =>
-  [...new Set(modes.map((m) => m.engine))].map((e) => `${ENGINES[e].healthy} (${ENGINES[e].title})`).join(' or ');
+  [...new Set(modes.map((m) => m.engine))].map((e) => `${ENGINES[e].readme.healthy} (${ENGINES[e].readme.title})`).join(' or ');
 
 type Removal = ReturnType<HandOverWords['removal']>;
 
@@ -47,12 +47,12 @@ export function engineChange(cs: string, before: ClusterSet, after: ClusterSet):
   const leaving = moves.leaving.map((l) => l.mode);
   if (leaving.length === 0) return undefined;
   const to = coming.length > 0 ? names(coming) : 'nobody: spec.delivery no longer names an engine';
-  const details = [...fluxFirst(leaving).map((m) => ENGINES[m.engine].handOver.detail(cs)), 'until the old engine is removed, both apply the same objects'];
+  const details = [...inOrder(leaving).map((m) => ENGINES[m.engine].handOver.detail(cs)), 'until the old engine is removed, both apply the same objects'];
   // a removal the new engine's objects would turn destructive comes before them (HandOverWords.removal's `first`)
   const first = moves.leaving.filter((l) => l.removal.first).map((l) => l.mode);
   const later = moves.leaving.filter((l) => !l.removal.first).map((l) => l.mode);
   const removalSteps = (modes: readonly DeliveryMode[]) =>
-    fluxFirst(modes)
+    inOrder(modes)
       .map((m) => ENGINES[m.engine].handOver.removalStep)
       .join('');
   const beforeMerging = leaving.flatMap((m) => ENGINES[m.engine].handOver.beforeMerging?.(before) ?? []);

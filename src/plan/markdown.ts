@@ -1,7 +1,7 @@
 import { code, escapeMarkdown } from '../markdown';
 
 /**
- * Text whose identifiers the plan wrote as code spans (`code`, notes-markdown.ts: a fence longer
+ * Text whose identifiers the plan wrote as code spans (`code`, markdown.ts: a fence longer
  * than any backtick run inside): those spans pass as they are, the rest is escaped. A backtick run
  * that closes nothing is text, as CommonMark reads it.
  */

@@ -1,7 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import { LABELS } from '../delivery/engine-names';
-import { deliveryModes, ENGINES } from '../delivery/engines';
-import type { DeliveryEngine } from '../delivery/engine';
+import { deliveryModes, ENGINES, inWordsOrder } from '../delivery/engines';
 import { VERIFY_UNIT } from '../delivery/layer-paths';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsService } from '../model/exports-service';
@@ -10,10 +9,7 @@ import { shellQuote as q } from '../shell-quote';
 import { code } from '../markdown';
 import type { ChecklistItem } from './checklist';
 
-/** the checklist has always listed Flux's clean-up before Argo CD's (the registry's order reversed) */
-const fluxFirst = (engines: readonly DeliveryEngine[]) => [...engines].reverse();
-
-/** An identifier in an item's text: a code span (notes-markdown.ts), as text and JSON show it too. */
+/** An identifier in an item's text: a code span (markdown.ts `code`), as text and JSON show it too. */
 const c = code;
 
 /**
@@ -100,7 +96,7 @@ export function memberLeavingItems(before: ClusterSet, m: EffectiveCluster, rema
       `${kubectlIn(id)} -n ${q(ns)} delete secret ${q(m.tokenSecretName)} --ignore-not-found`,
     ],
   );
-  for (const e of fluxFirst(engines)) for (const step of e.checklist.memberGone(before, m)) add('after merging', step.text, step.commands);
+  for (const e of inWordsOrder(engines, (e) => e.key)) for (const step of e.checklist.memberGone(before, m)) add('after merging', step.text, step.commands);
   return items;
 }
 

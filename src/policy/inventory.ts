@@ -4,7 +4,7 @@ import type { Labels } from './label-selector';
  * What runs in each member, as far as policy evaluation needs it: Namespaces with their labels,
  * Pods with labels (and optionally IP and container ports), Services (selector, ports,
  * optionally the ClusterIP) and the Kubernetes NetworkPolicies. Read from a
- * `ClusterSetInventory` file (read-inventory.ts) or from kubectl dumps (inventory-from-dumps.ts).
+ * `ClusterSetInventory` file (read-inventory.ts) or from kubectl dumps (read-inventory.ts too).
  */
 export interface Inventory {
   readonly clusters: ReadonlyMap<string, InventoryCluster>;

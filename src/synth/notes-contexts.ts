@@ -14,7 +14,7 @@ function toolsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]):
   tools.push('jq');
   if (clusters.some((c) => c.cluster.install === 'multiclusterOnly' && c.isMember)) tools.push('helm');
   if (members.some((m) => m.cluster.tokenSecret.source === 'sealedSecret')) tools.push('kubeseal');
-  for (const m of modes) tools.push(ENGINES[m.engine].tool);
+  for (const m of modes) tools.push(ENGINES[m.engine].readme.tool);
   return tools;
 }
 

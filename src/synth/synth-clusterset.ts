@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { App } from 'cdk8s';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsWhileWithdrawing } from '../model/withdraw';
+import { gatewayPeers } from '../model/gateways';
 import type { ClusterSet } from '../model/clusterset';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { crdObject, crdsFor, type AntreaRelease } from '../antrea/release';
@@ -84,11 +85,14 @@ export function clusterSetSources(parsed: ParsedClusterSet): ClusterSetSources {
 }
 
 /**
- * What one bundle is built from. A member reads only itself and the leader; the leader holds a
- * credential per member, so it reads every member's ID and role, and nothing else of them. Each
+ * What one bundle is built from. A member reads only itself and the leader, and of the other
+ * members their Gateway candidates (`peers`: its verification compares its ClusterInfoImports
+ * with them); the leader holds a credential per member, so it reads every member's ID and role,
+ * and nothing else of them (a dual-role leader's verification checks no ClusterInfo). Each
  * bundle's parts are given exactly that slice of the definition (other clusters as views that
  * refuse any other field), so the hash of the slice covers everything the bundle can depend on:
- * a Gateway moved in one member rebuilds that member alone.
+ * a setting of one member rebuilds that member alone, but for its Gateway candidates, which the
+ * other members' verification compares with.
  */
 function sliceFor(
   definition: ClusterSet,
@@ -117,7 +121,8 @@ function sliceFor(
           },
     ),
   };
-  return { definition: { ...definition, spec: spec as ClusterSet['spec'] }, clusters: slice, cluster, release };
+  const peers = cluster.isLeader ? [] : gatewayPeers(clusters, cluster);
+  return { definition: { ...definition, spec: spec as ClusterSet['spec'] }, clusters: slice, cluster, release, peers };
 }
 
 // leaderCredentials: the names of a member's credentials, which the leader bundle holds
@@ -171,6 +176,8 @@ function bundleSource(ctx: BundleContext, shared: string, hashed: ReadonlyMap<Ef
     ];
     hash.update(whole ? hashed.get(c)! : JSON.stringify(identity)).update('\n');
   }
+  // the other members' candidates: a candidate added elsewhere changes this member's verification
+  if (ctx.peers.length > 0) hash.update(JSON.stringify(ctx.peers)).update('\n');
   const inputs = hash.digest('hex').slice(0, 32);
   return {
     clusterID: cluster.clusterID,

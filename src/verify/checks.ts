@@ -1,8 +1,10 @@
 import type { ClusterSet } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsWhileWithdrawing } from '../model/withdraw';
-import { activeGateways } from '../model/gateways';
+import { activeGateways, gatewayPeers, type GatewayPeer } from '../model/gateways';
 import { shellQuote } from '../shell-quote';
+import { condition, status, text, words } from './check-words';
+import { clusterInfoImported, gatewayCandidates, gatewayElected, gatewayKnown } from './gateway-checks';
 import { LIVE_KINDS, type LiveObjects } from './live-objects';
 
 /**
@@ -13,7 +15,7 @@ import { LIVE_KINDS, type LiveObjects } from './live-objects';
  * with the real one, on the same objects.
  */
 export interface CheckInstance {
-  /** the check's id: `clusterset-connected`, `members-connected`, `gateway-elected`, `service-imported` */
+  /** the check's id: `clusterset-connected`, `members-connected`, `gateway-elected`, `clusterinfo-imported`, `service-imported` … */
   readonly check: CheckId;
   readonly clusterID: string;
   /** what it is about, in the definition's words */
@@ -24,16 +26,23 @@ export interface CheckInstance {
   readonly evaluateFleet?: (objectsOf: (clusterID: string) => LiveObjects | undefined) => Verdict;
   /** the same check as a shell line for the Job, or undefined when it needs another cluster (the leader's view) */
   readonly shell?: string;
-  /** what the Job reads for it: Role rules, least privilege (get, by name) */
+  /** what the Job reads for it: Role rules, least privilege (get, by name; a list of one Namespace where the check counts objects) */
   readonly reads: readonly ReadRule[];
-  /** service-imported: whether this cluster exports the Service itself (so its import needs no other member) */
+  /** service-imported, clusterinfo-imported: whether this cluster exports it itself (so its import needs no other member; a dual-role leader's Job leaves out those it does not) */
   readonly exportedHere?: boolean;
   /** where to look when it fails (docs/verify.md, "Reading a failure"); `status` prints it under a failure */
   readonly hint: string;
 }
 
 export type CheckId =
-  'clusterset-connected' | 'members-connected' | 'gateway-elected' | 'gateway-candidates' | 'gateway-known' | 'service-imported' | 'service-answers';
+  | 'clusterset-connected'
+  | 'members-connected'
+  | 'gateway-elected'
+  | 'gateway-candidates'
+  | 'gateway-known'
+  | 'clusterinfo-imported'
+  | 'service-imported'
+  | 'service-answers';
 
 export interface Verdict {
   readonly ok: boolean;
@@ -45,47 +54,46 @@ export interface ReadRule {
   readonly resource: string;
   readonly group: string;
   readonly names: readonly string[];
+  /** a list of every object of the resource in the Namespace (RBAC cannot limit a list to names): `names` is empty */
+  readonly list?: boolean;
 }
 
 const CLUSTER_SET = { group: 'multicluster.crd.antrea.io', resource: 'clustersets' };
-const GATEWAY = { group: 'multicluster.crd.antrea.io', resource: 'gateways' };
 const SERVICE_IMPORT = { group: 'multicluster.x-k8s.io', resource: 'serviceimports' };
 
 /** Every check instance of a ClusterSet, per cluster in definition order, checks in table order. */
 export function checksOf(definition: ClusterSet): CheckInstance[] {
   const clusters = effectiveClusters(definition);
   const exported = exportsWhileWithdrawing(definition, clusters);
-  return clusters.flatMap((c) => checksFor(exported, clusters, c));
+  return clusters.flatMap((c) => checksFor(exported, clusters, c, gatewayPeers(clusters, c)));
 }
 
 /**
  * One cluster's checks. Reads of the definition: the ClusterSet's name, leader and Services, the
- * cluster itself and the other clusters' IDs and roles (what a bundle's slice holds,
- * synth-clusterset.ts `sliceFor`), so the verification Job is built inside the bundle.
+ * cluster itself, the other clusters' IDs and roles, and the other members' Gateway candidates
+ * (`peers`, model/gateways.ts `gatewayPeers`): what a bundle's slice holds (synth-clusterset.ts
+ * `sliceFor`), so the verification Job is built inside the bundle.
  */
-export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCluster[], c: EffectiveCluster): CheckInstance[] {
+export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCluster[], c: EffectiveCluster, peers: readonly GatewayPeer[]): CheckInstance[] {
   const name = definition.metadata.name;
   const leader = definition.spec.leader;
   // a withdrawing member keeps no ClusterSet: nothing of it to check, and the leader no longer counts it
   if (c.withdrawing) return [];
+  const gateways = c.isMember && activeGateways(c.cluster).length > 0;
   return [
     ...(c.isLeader ? [membersConnected(c, name, leader.namespace, activeMembers(clusters))] : []),
     ...(c.isMember ? [clusterSetConnected(c, name, leader.clusterID, leader.server)] : []),
-    ...(c.isMember && c.cluster.gateways.length > 0 ? [gatewayElected(c)] : []),
+    ...(gateways ? [gatewayElected(c)] : []),
     // `status` only: the candidates' readiness, and what the other members know of this member's Gateway
-    ...(c.isMember && c.cluster.gateways.length > 0 ? [gatewayCandidates(c), gatewayKnown(c, () => activeMembers(clusters).filter((o) => o !== c))] : []),
+    ...(gateways ? [gatewayCandidates(c), gatewayKnown(c, () => activeMembers(clusters).filter((o) => o !== c))] : []),
+    // what this member tunnels to: each other member's ClusterInfo, by what that member declares
+    ...(c.isMember ? peers.map((p) => clusterInfoImported(c, p)) : []),
     // Antrea's importer imports every Service exported anywhere in the ClusterSet, the exporter's own included
     ...(c.isMember ? definition.spec.services.map((s) => serviceImported(c, s.namespace, s.name, s.exportFrom)) : []),
     // opt-in: one connection through the imported Service, from inside the member's Pod network (the Job only)
     ...(c.isMember && definition.spec.verify.request ? definition.spec.services.map((s) => serviceAnswers(c, s.namespace, s.name, s.exportFrom)) : []),
   ];
 }
-
-const condition = (list: unknown, type: string): Record<string, unknown> | undefined =>
-  Array.isArray(list) ? (list as Record<string, unknown>[]).find((c) => c?.type === type) : undefined;
-const status = (o: Record<string, unknown> | undefined): Record<string, unknown> =>
-  (o?.status !== null && typeof o?.status === 'object' ? o.status : {}) as Record<string, unknown>;
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const clusterSetNotFound = (ns: string, name: string): string => `ClusterSet ${ns}/${name} not found`;
 
@@ -101,9 +109,6 @@ const onClusterSet = (ns: string, name: string, judge: (o: Record<string, unknow
 
 /** Whether this cluster exports the Service itself. */
 const exportsHere = (c: EffectiveCluster, exportFrom: '*' | readonly string[]): boolean => exportFrom === '*' || exportFrom.includes(c.clusterID);
-
-/** `fail CHECK 'literal'"$var"'literal'`: literal words quoted, the live values expanded. */
-const words = (...parts: (string | { v: string })[]): string => parts.map((p) => (typeof p === 'string' ? shellQuote(p) : `"$${p.v}"`)).join('');
 
 /** A member's ClusterSet is connected to its leader, which confirms it leads (the health rule's Healthy). */
 function clusterSetConnected(c: EffectiveCluster, name: string, leaderID: string, server: string): CheckInstance {
@@ -175,93 +180,6 @@ function membersConnected(c: EffectiveCluster, name: string, ns: string, members
       ];
       return { ok: problems.length === 0, message: [`${connected} of ${members.length} members connected`, ...problems].join('; ') };
     }),
-  };
-}
-
-/** A member with declared Gateway Nodes has an active Gateway among them (the agent creates the CR on the elected Node). */
-function gatewayElected(c: EffectiveCluster): CheckInstance {
-  const ns = c.cluster.namespace;
-  const nodes = c.cluster.gateways.map((g) => g.node);
-  const none = `no Gateway elected among ${nodes.join(', ')}`;
-  return {
-    check: 'gateway-elected',
-    clusterID: c.clusterID,
-    hint: `the Nodes ${nodes.join(', ')} exist and are Ready, carry multicluster.antrea.io/gateway (the bundle's 4-resources/Node.*.yaml), and antrea-agent runs with the multi-cluster Gateway on`,
-    subject: 'Gateway',
-    reads: [{ namespace: ns, ...GATEWAY, names: nodes }],
-    evaluate: (objects) => {
-      const node = nodes.find((n) => objects.get('Gateway', ns, n));
-      if (node === undefined) return { ok: false, message: none };
-      return { ok: true, message: `Gateway ${node} is active (gatewayIP ${text(objects.get('Gateway', ns, node)?.gatewayIP)})` };
-    },
-    shell: [
-      'elected=',
-      `for node in ${nodes.map(shellQuote).join(' ')}; do`,
-      `  if ip=$(kubectl get ${LIVE_KINDS.Gateway} "$node" -n ${shellQuote(ns)} -o 'jsonpath={.gatewayIP}'); then elected=$node; break; fi`,
-      'done',
-      `if [ -n "$elected" ]; then pass gateway-elected ${words('Gateway ', { v: 'elected' }, ' is active (gatewayIP ', { v: 'ip' }, ')')}`,
-      `else fail gateway-elected ${words(none)}; fi`,
-    ].join('\n'),
-  };
-}
-
-/**
- * `status` only: exactly one Gateway in the member's Namespace, on a declared candidate (the
- * Gateway is named after its Node: member/node_controller.go, createGateway), and which candidates
- * are not Ready (their Node's Ready condition): the standby Antrea could fail over to
- * (recreateActiveGateway takes only a Ready candidate).
- */
-function gatewayCandidates(c: EffectiveCluster): CheckInstance {
-  const ns = c.cluster.namespace;
-  const nodes = activeGateways(c.cluster).map((g) => g.node);
-  return {
-    check: 'gateway-candidates',
-    clusterID: c.clusterID,
-    hint: `a Gateway on a Node the definition does not list: a multicluster.antrea.io/gateway annotation set by hand (kubectl annotate node <name> multicluster.antrea.io/gateway-); a candidate not Ready: its Node's conditions`,
-    subject: 'Gateway candidates',
-    reads: [],
-    evaluate: (objects) => {
-      const gateways = objects.list('Gateway', ns).map((g) => text((g.metadata as Record<string, unknown> | undefined)?.name));
-      const notReady = nodes.filter((n) => text(condition(status(objects.get('Node', '', n)).conditions, 'Ready')?.status) !== 'True');
-      const standby = notReady.length > 0 ? `; not Ready: ${notReady.join(', ')}` : '; every candidate Ready';
-      if (gateways.length === 0) return { ok: false, message: `no Gateway among ${nodes.join(', ')}${standby}` };
-      if (gateways.length > 1) return { ok: false, message: `${gateways.length} Gateways (${gateways.join(', ')}): Antrea keeps one${standby}` };
-      const active = gateways[0]!;
-      if (!nodes.includes(active)) return { ok: false, message: `Gateway ${active} is not a declared candidate (${nodes.join(', ')})${standby}` };
-      return { ok: true, message: `active ${active} (gatewayIP ${text(objects.get('Gateway', ns, active)?.gatewayIP)})${standby}` };
-    },
-  };
-}
-
-/**
- * `status` only: every other member tunnels to this member's active Gateway: its ClusterInfoImport
- * `<clusterID>-clusterinfo` carries that Gateway's IP (member/gateway_controller.go exports it,
- * member/clusterinfo_importer.go imports it). After a failover the others learn the new IP this way.
- */
-function gatewayKnown(c: EffectiveCluster, others: () => readonly EffectiveCluster[]): CheckInstance {
-  const ns = c.cluster.namespace;
-  const name = `${c.clusterID}-clusterinfo`;
-  return {
-    check: 'gateway-known',
-    clusterID: c.clusterID,
-    hint: `each member's ClusterInfoImport ${name} (in its controller Namespace) and its clusterset-connected check: a member that is not connected keeps the old IP`,
-    subject: `ClusterInfo ${c.clusterID}`,
-    reads: [],
-    evaluateFleet: (objectsOf) => {
-      const here = objectsOf(c.clusterID);
-      const gateway = here?.list('Gateway', ns)[0];
-      if (!gateway) return { ok: false, message: `no active Gateway in ${c.clusterID}` };
-      const ip = text(gateway.gatewayIP);
-      const stale = others().flatMap((o) => {
-        const imported = objectsOf(o.clusterID)?.get('ClusterInfoImport', o.cluster.namespace, name);
-        const infos = (imported?.spec as Record<string, unknown> | undefined)?.gatewayInfos;
-        const ips = Array.isArray(infos) ? infos.map((i) => text((i as Record<string, unknown> | undefined)?.gatewayIP)) : [];
-        return ips.includes(ip) ? [] : [`${o.clusterID} (${ips.length > 0 ? ips.join(', ') : 'none'})`];
-      });
-      return stale.length === 0
-        ? { ok: true, message: `every other member tunnels to ${ip}` }
-        : { ok: false, message: `not tunnelling to ${ip}: ${stale.join(', ')}` };
-    },
   };
 }
 

@@ -12,7 +12,7 @@ const DOCS = ['docs/architecture.md', 'CONTRIBUTING.md', 'docs/delivery.md', 'do
 /** Paths a doc names that do not exist on purpose: the release "Adding v2.8" walks through creating. */
 const HYPOTHETICAL = new Set(['src/antrea/v2.8.0/index.ts']);
 
-const FILES: readonly string[] = ['src', 'test', 'bench', 'scripts'].flatMap((dir) =>
+const FILES: readonly string[] = ['src', 'test', 'bench', 'scripts', 'examples'].flatMap((dir) =>
   readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((f) => `${dir}/${f.split('\\').join('/')}`),
 );
 const CODE = /[\w-]\.(ts|mts|cts|mjs|cjs)$/;
@@ -120,4 +120,44 @@ describe('the checks see a doc that drifted', () => {
     expect(edited).not.toBe(doc);
     expect(namesNotInTheirFile(edited)).toEqual(expected);
   });
+});
+
+// The source comments name files too ("a code span (markdown.ts `code`)", "read-dump.ts"), and a
+// move left four naming what was gone (#53 item 3). A comment's file name, rooted or not, must be
+// a file of the repository, unless it is one of the upstream files a comment cites.
+/** Upstream files our comments cite by name (mermaid's sources), not ours. */
+const UPSTREAM = new Set(['mermaidAPI.ts', 'flowDb.ts']);
+/** Files a test's comment names on purpose because they do not exist (its rows' inputs). */
+const ABSENT_ON_PURPOSE = new Set(['src/new-folder/thing.ts', 'test/check/layout.test.ts', 'src/validate/rules/cidr-overlap.ts', './x.ts']);
+
+/** The comments of a TypeScript or JavaScript file: line and block comments (a string holding `//` is rare enough to be read as one). */
+export function comments(source: string): string[] {
+  return [...source.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g)].map((m) => m[0]);
+}
+
+/** The code files a comment names that the repository does not hold. */
+export function missingInComment(comment: string): string[] {
+  const named = [...comment.matchAll(/(?<![\w./@:-])((?:\.\/)?[\w-]+(?:\/[\w.-]+)*\.(?:ts|mts|cts|mjs|cjs))\b/g)].map((m) => m[1]!);
+  return [...new Set(named)].filter((p) => !UPSTREAM.has(p) && !ABSENT_ON_PURPOSE.has(p) && filesNamed(p).length === 0);
+}
+
+// this file's own rows name gone files on purpose
+const SOURCES = FILES.filter((f) => CODE.test(f) && !f.startsWith('examples/') && f !== 'test/docs/named-code.test.ts');
+
+test('every file a source comment names exists', () => {
+  const missing = SOURCES.flatMap((f) => comments(read(f)).flatMap((c) => missingInComment(c).map((p) => `${f}: ${p}`)));
+  expect(SOURCES.length).toBeGreaterThan(200);
+  expect(missing).toEqual([]);
+});
+
+test.each([
+  ['a rooted file that is gone', '// see src/check/gone-rule.ts for the rule', ['src/check/gone-rule.ts']],
+  ['a file of a folder, gone', '/** a code span (plan/notes-markdown.ts) */', ['plan/notes-markdown.ts']],
+  ['a bare file name that is gone', ' * dumps (inventory-from-dumps.ts)', []],
+  ['a bare file name, gone, in a comment', '// dumps (inventory-from-dumps.ts)', ['inventory-from-dumps.ts']],
+  ['a file that exists', '// the dumps read-dump.ts reads', []],
+  ['an upstream file', '// mermaid: flowDb.ts `addLink`', []],
+  ['a file name in a URL is not ours', '// https://example.com/a/gone.ts', []],
+])('a source comment: %s', (_, source, expected) => {
+  expect(comments(source).flatMap(missingInComment)).toEqual(expected);
 });

@@ -113,7 +113,8 @@ export class AntreaMulticluster {
         this.serviceImports(c, ns);
         this.gateways(c, ns);
         this.clusterInfoExport(c, ns);
-        this.clusterInfoImports(c, ns);
+        // off: a member whose importer no longer follows the leader's ResourceImports (its imports go stale)
+        if (!this.host.off.has('clusterinfo-import')) this.clusterInfoImports(c, ns);
       }
     }
   }

@@ -36,6 +36,17 @@ export class Client {
     return { ok: true, object: o };
   }
 
+  /** A list of one Namespace (every Namespace when undefined), in name order as the API server's storage keys give it. */
+  list(apiVersion: string, kind: string, namespace: string | undefined): ClientResult & { readonly items?: Obj[] } {
+    const refused = this.allowed(this.attributes('list', apiVersion, kind, namespace));
+    if (refused) return refused;
+    const items = this.server
+      .list(kind, namespace)
+      .filter((o) => groupOf(o.apiVersion) === groupOf(apiVersion))
+      .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+    return { ok: true, items };
+  }
+
   /** May the user list (and watch) the kind, optionally one name through a `metadata.name` field selector? */
   canList(apiVersion: string, kind: string, namespace: string | undefined, name?: string): ClientResult {
     return (

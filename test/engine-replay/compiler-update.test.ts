@@ -14,6 +14,8 @@ import { recordDeletions } from './recorded-deletions';
 import { Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
+import { REPLAYED_ENGINES } from './replayed-engines';
+import type { EngineKey } from '../../src/delivery/engine';
 
 /**
  * #26's one-time move replayed: clusters that run the bundles of the compiler before #26
@@ -165,7 +167,7 @@ function emptyFleet(d: DefinitionData, compiled: Parameters<typeof registerDeliv
 }
 
 /** `kubectl annotate` of every live object that the next revision holds in another unit. */
-function guardMoves(fleet: Fleet, first: ReplayResult, next: ReplayResult, engine: 'argocd' | 'flux'): void {
+function guardMoves(fleet: Fleet, first: ReplayResult, next: ReplayResult, engine: EngineKey): void {
   const nextUnits = unitsOf(next);
   for (const [unit, u] of Object.entries(first.units))
     for (const o of u.objects) {
@@ -185,7 +187,7 @@ const title = (c: Case): string =>
 
 interface Case {
   readonly clusterSet: string;
-  readonly engine: 'argocd' | 'flux';
+  readonly engine: EngineKey;
   /** Argo CD: the ApplicationSets (default) or the plain Applications of `argocd/applications/` from an app-of-apps */
   readonly argocdMode?: 'applicationset' | 'applications';
   /**
@@ -259,7 +261,7 @@ describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on run
     expect(shared.length).toBeGreaterThan(committed.files.size * 0.9);
     expect(shared.filter((p) => old.files.get(p) !== committed.files.get(p))).toEqual([]);
     for (const d of EXAMPLES)
-      for (const e of ['argocd', 'flux'])
+      for (const e of REPLAYED_ENGINES)
         expect(
           [...old.files.keys()].some((p) => p.startsWith(`dist/${d.metadata.name}/${e}/`)),
           `${d.metadata.name} ${e}`,

@@ -62,7 +62,7 @@ export class Fleet {
   readonly clusters = new Map<string, ApiServer>();
   readonly events: ControllerEvent[] = [];
   readonly operator: Operator = { argocdClusters: [], fluxHomes: new Map() };
-  /** controllers a test turns off to prove the replay needs them (`serviceexport`) */
+  /** controllers a test turns off to prove the replay needs them (`serviceexport`), or to leave what they keep stale (`clusterinfo-import`) */
   readonly off = new Set<string>();
   /** images no Node can pull (a registry the clusters cannot reach): their Pods stay in ImagePullBackOff */
   readonly unpullable = new Set<string>();

@@ -6,6 +6,7 @@ import { replay, type ReplayResult } from './replay';
 import { parseShared, type Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
+import type { EngineKey } from '../../src/delivery/engine';
 
 /**
  * The engine behaviours of #38 as scenarios: each runs a definition through one engine, does what
@@ -14,7 +15,7 @@ import { deployApplications } from './verification';
  * mutation table (`mutations.test.ts`) calls them on a revision with one fix reverted (`Edit`), and
  * each must then report the behaviour the issue describes.
  */
-export type Engine = 'argocd' | 'flux';
+export type Engine = EngineKey;
 
 /** A change of what git holds: the revision and the engine folder in it. */
 export type Edit = (revision: Revision, folder: string) => Revision;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { effectiveClusters } from '../../src/model/effective';
 import { planChanges } from '../../src/plan/plan-changes';
-import { KUSTOMIZATION_RESOURCE } from '../../src/validate/transitions/dissolve-steps';
+import { KUSTOMIZATION_RESOURCE } from '../../src/delivery/flux/removal';
 import { runWithFakeKubectl, type KubectlCall } from '../helpers/fake-kubectl';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { soakRows } from '../helpers/soak';
@@ -13,6 +13,7 @@ import { Revision } from './revision';
 import { notConverged } from './convergence';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
+import { REPLAYED_ENGINES } from './replayed-engines';
 
 /**
  * #27: the procedure `plan` gives for a change Antrea's ClusterSet webhook refuses (a rename, a
@@ -109,7 +110,7 @@ const FLUX_HUB = 'flux-hub';
 const KUSTOMIZATION = 'kustomization.kustomize.toolkit.fluxcd.io/';
 
 /** Every case through both engines is the soak tier's (test/helpers/soak.ts); npm test replays each through one, the engines taking turns. */
-const ENGINES = ['flux', 'argocd'] as const;
+const ENGINES = REPLAYED_ENGINES;
 describe.each(ENGINES)('%s', (engine) => {
   beforeEach(() => vi.stubEnv('FLUX_CONTEXT', FLUX_HUB));
   afterEach(() => vi.unstubAllEnvs());

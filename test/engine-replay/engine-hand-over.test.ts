@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { APPLICATION_RESOURCE, KUSTOMIZATION_RESOURCE } from '../../src/kube/kubectl-command';
+import { APPLICATION_RESOURCE } from '../../src/delivery/argocd/removal';
+import { KUSTOMIZATION_RESOURCE } from '../../src/delivery/flux/removal';
 import { planChanges } from '../../src/plan/plan-changes';
 import { stringify } from 'yaml';
 import { runWithFakeKubectl, type FakeOutput, type KubectlCall } from '../helpers/fake-kubectl';

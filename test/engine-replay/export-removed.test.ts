@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { lastExportRemoved } from './delivery-scenarios';
+import { REPLAYED_ENGINES } from './replayed-engines';
 
 /**
  * #38 item 2: a definition that stops exporting a Service must stop exporting it. The last export
@@ -10,7 +11,7 @@ import { lastExportRemoved } from './delivery-scenarios';
  * resources only with `resources-finalizer.argocd.argoproj.io` (applicationset_controller.go
  * deleteInCluster; appcontroller.go finalizeApplicationDeletion).
  */
-describe.each(['flux', 'argocd'] as const)('%s: the last export removed', (engine) => {
+describe.each(REPLAYED_ENGINES)('%s: the last export removed', (engine) => {
   test('the member no longer holds the ServiceExport', async () => {
     const r = await lastExportRemoved(engine);
     expect(r.before).toBe(true);

@@ -22,6 +22,8 @@ import {
   type Compiled,
   type DefinitionData,
 } from './scenario';
+import { REPLAYED_ENGINES } from './replayed-engines';
+import type { EngineKey } from '../../src/delivery/engine';
 
 /** Clusters with nothing in them, the engines registered: enough to list the units a revision holds. */
 function emptyFleetFor(d: DefinitionData, compiled: Compiled): Fleet {
@@ -71,9 +73,9 @@ const EXAMPLES: [string, DefinitionData][] = [
  * The one engine an example installs through in `npm test` (the first example, and the soak tier,
  * take both): the one its own delivery names, or, naming both or none, the two in turn.
  */
-function engineOf(example: DefinitionData, index: number): 'argocd' | 'flux' {
-  const named = (['argocd', 'flux'] as const).filter((e) => example.spec.delivery?.[e] !== undefined);
-  return named.length === 1 ? named[0]! : index % 2 === 0 ? 'argocd' : 'flux';
+function engineOf(example: DefinitionData, index: number): EngineKey {
+  const named = REPLAYED_ENGINES.filter((e) => example.spec.delivery?.[e] !== undefined);
+  return named.length === 1 ? named[0]! : REPLAYED_ENGINES[index % REPLAYED_ENGINES.length]!;
 }
 
 const atRelease = (d: DefinitionData, version: string): DefinitionData => ({ ...d, spec: { ...d.spec, antrea: { ...d.spec.antrea, version } } });
@@ -199,7 +201,7 @@ describe.each(EXAMPLES.map(([name, d], i) => [name, d, i] as const))('%s', (_, e
     test('every kind the engines apply has been held to Argo CD’s health rules (gitops-engine pkg/health, argo-cd resource_customizations, our argocd-cm)', () => {
       const kinds = new Set<string>();
       let settings: ReplayResult['argocdSettings'] | undefined;
-      for (const engine of ['argocd', 'flux'] as const) {
+      for (const engine of REPLAYED_ENGINES) {
         const { revision, folder } = compiled.forEngine(engine);
         const r = replay({ engine, revision, folder, fleet: emptyFleetFor(definition, compiled), maxSteps: 0 });
         if (engine === 'argocd') settings = r.argocdSettings;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { gatewayNodeEdited } from './delivery-scenarios';
+import { REPLAYED_ENGINES } from './replayed-engines';
 
 /**
  * #38 item 1: a Gateway Node is a partial object the engines apply server-side. A person draining
@@ -9,7 +10,7 @@ import { gatewayNodeEdited } from './delivery-scenarios';
  * ssa patch.go matchFieldManager, PatchReplaceFieldsManagers), and gitops-engine migrates only
  * `kubectl-client-side-apply` (sync_context.go applyObject).
  */
-describe.each(['flux', 'argocd'] as const)('%s: a cordoned Gateway Node', (engine) => {
+describe.each(REPLAYED_ENGINES)('%s: a cordoned Gateway Node', (engine) => {
   test('keeps the cordon, the taint and the label set with kubectl after the next reconcile, and stays a Gateway', async () => {
     const r = await gatewayNodeEdited(engine);
     expect(r.stuck).toEqual([]);

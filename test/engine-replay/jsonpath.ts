@@ -3,7 +3,7 @@
  * outside braces as written, each `{…}` the values its path selects, several joined by a space, a
  * missing key nothing. The subset the bundles' scripts use: `.field`, `['field']`, `[n]`, `[*]`
  * and filters `[?(@.path == 'literal')]` (`==`, `!=`). Strings print as they are, numbers and
- * booleans as Go prints them, maps and lists as JSON (keys in order). test/engine-replay/jsonpath.test.ts holds it
+ * booleans as Go prints them, maps and lists as JSON (keys in order). test/engine-replay/jobs.test.ts holds it
  * to the real kubectl where one is installed.
  */
 export function jsonpath(template: string, root: unknown): string {

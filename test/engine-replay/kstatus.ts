@@ -1,4 +1,4 @@
-import type { CelHealthCheck } from '../../src/health/health-rule';
+import type { CelHealthCheck } from '../../src/delivery/flux/health-cel';
 import { runFluxHealth } from '../health/engines';
 import { conditionOf, groupOf, type Obj } from './kube';
 

@@ -76,7 +76,7 @@ const nameOf = (r: Resource, name: string): string => `${r.kind.toLowerCase()}${
 /**
  * One kubectl call from inside a Pod (in-cluster config: the Pod's ServiceAccount, its Namespace
  * the default), answered from the replay's API server with kubectl's outputs and exit codes: `get`
- * (`-o name`, `-o jsonpath=…`, `-o json`, `-o yaml`), `wait` (`--for=create`, `--for=jsonpath=…`),
+ * of a name or a list (`-o name`, `-o jsonpath=…`, `-o json`, `-o yaml`), `wait` (`--for=create`, `--for=jsonpath=…`),
  * `rollout restart`.
  * Every request passes RBAC as the ServiceAccount (client.ts); anything else is refused as an
  * unknown command.
@@ -93,6 +93,7 @@ export function kubectl(c: ApiServer, user: User, podNamespace: string, args: re
     if (!slashName) return fail('error: a resource name is required');
     return { r, name: slashName };
   };
+  if (verb === 'get' && rest.length === 1 && !rest[0]!.includes('/')) return list(client, rest[0]!, namespace, flags.get('-o') ?? '');
   if (verb === 'get') {
     const t = target(rest[0] ?? '', rest[1]);
     if ('code' in t) return t;
@@ -120,6 +121,26 @@ export function kubectl(c: ApiServer, user: User, podNamespace: string, args: re
   if (verb === 'rollout' && rest[0] === 'restart')
     return { ...restart(client, namespace, target(rest[1] ?? ''), now, flags.get('--field-manager') ?? 'kubectl-rollout'), writes: true };
   return fail(`error: unknown command "${positional.join(' ')}" for "kubectl"`);
+}
+
+/**
+ * `get TYPE` without a name: a list of the Namespace (kubectl pkg/cmd/get/get.go): `-o name` one
+ * `kind.group/name` line per object, `-o jsonpath`, `json` and `yaml` over a `List`; an empty
+ * list prints "No resources found" on stderr and exits 0.
+ */
+function list(client: Client, type: string, namespace: string, output: string): KubectlAnswer {
+  const r = resolve(client.server, type);
+  if (!r) return fail(`error: the server doesn't have a resource type "${type}"`);
+  const got = client.list(r.apiVersion, r.kind, r.namespaced ? namespace : undefined);
+  if (!got.ok) return fromServer(got.code, got.message);
+  const items = got.items ?? [];
+  const none = items.length === 0 ? `No resources found in ${namespace} namespace.\n` : '';
+  const all = { apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } };
+  if (output === 'name') return { stdout: items.map((o) => `${nameOf(r, o.metadata.name)}\n`).join(''), stderr: none, code: 0 };
+  if (output.startsWith('jsonpath=')) return { stdout: jsonpath(output.slice('jsonpath='.length), all), stderr: '', code: 0 };
+  if (output === 'json') return { stdout: `${JSON.stringify(all, null, 4)}\n`, stderr: '', code: 0 };
+  if (output === 'yaml') return { stdout: stringify(all), stderr: '', code: 0 };
+  return { stdout: items.length > 0 ? `NAME\n${items.map((o) => `${o.metadata.name}\n`).join('')}` : '', stderr: none, code: 0 };
 }
 
 /** `rollout restart`: a get, then a patch of the pod template's restartedAt annotation. */

@@ -7,6 +7,8 @@ import type { Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled } from './scenario';
 import { deployApplications } from './verification';
 import { soakRows } from '../helpers/soak';
+import { REPLAYED_ENGINES } from './replayed-engines';
+import type { EngineKey } from '../../src/delivery/engine';
 
 /**
  * The replay's own strength, tested (#39): each row is a mistake the product could make, applied
@@ -22,7 +24,7 @@ beforeAll(async () => {
   compiled = await compileDefinition(definition);
 });
 
-type Engine = 'argocd' | 'flux';
+type Engine = EngineKey;
 
 async function install(engine: Engine, mutate: (r: Revision) => Revision = (r) => r, model?: (fleet: Fleet) => void): Promise<ReplayResult> {
   const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
@@ -186,7 +188,7 @@ const MUTATIONS: Mutation[] = [
 ];
 
 describe('the control: test-clusterset as synthesized converges', () => {
-  test.each(['argocd', 'flux'] as const)('%s', async (engine) => {
+  test.each(REPLAYED_ENGINES)('%s', async (engine) => {
     const r = await install(engine);
     expect(notConverged(r), r.log.join('\n')).toEqual([]);
   });

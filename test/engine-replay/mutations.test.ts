@@ -17,6 +17,8 @@ import { replay, type ReplayResult } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type Compiled } from './scenario';
 import { deployApplications } from './verification';
 import { SOAK, soakRows } from '../helpers/soak';
+import { REPLAYED_ENGINES } from './replayed-engines';
+import type { EngineKey } from '../../src/delivery/engine';
 
 /**
  * The replay is a test only if it fails where the engines would stall: each case moves objects
@@ -31,7 +33,7 @@ beforeAll(async () => {
   compiled = await compileDefinition(definition);
 });
 
-type Engine = 'argocd' | 'flux';
+type Engine = EngineKey;
 
 /**
  * A first install, the applications in place; or without them, their delivery comes once the
@@ -78,7 +80,7 @@ const isAgent = (o: Obj) => o.kind === 'DaemonSet' && o.metadata.name === 'antre
 const isMcWebhook = (o: Obj) => o.kind.endsWith('WebhookConfiguration') && o.metadata.labels?.['served-by'] === 'antrea-mc-controller';
 
 describe('the replay of the layout as synthesized converges (the control for every case below)', () => {
-  test.each(['argocd', 'flux'] as const)('%s', async (engine) => {
+  test.each(REPLAYED_ENGINES)('%s', async (engine) => {
     expect(notConverged(await firstInstall(engine, undefined))).toEqual([]);
     expect(notConverged(await firstInstall(engine, undefined, false), { verificationMayFail: true })).toEqual([]);
   });
@@ -97,7 +99,7 @@ describe('moved to a wave whose health it cannot reach', () => {
   });
 
   // one engine in npm test, both in the soak tier
-  test.each(soakRows(['argocd', 'flux'] as const, (engine) => engine === 'flux'))(
+  test.each(soakRows(REPLAYED_ENGINES, (engine) => engine === 'flux'))(
     '%s: antrea-agent after antrea-controller: on kubeadm the controller never schedules (it does not tolerate not-ready)',
     async (engine) => {
       const r = await firstInstall(engine, moving(isAgent, '4-resources'));

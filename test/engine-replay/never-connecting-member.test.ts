@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { neverConnectingMember } from './delivery-scenarios';
+import { REPLAYED_ENGINES } from './replayed-engines';
 
 /**
  * #38 item 3: a member that never connects reads Progressing (its ClusterSet's health), and a fix
@@ -9,7 +10,7 @@ import { neverConnectingMember } from './delivery-scenarios';
  * of a wave's resources before any later wave or PostSync hook (pkg/sync/sync_context.go Sync):
  * only an operation whose last wave is the ClusterSet's ends without waiting for it.
  */
-describe.each(['argocd', 'flux'] as const)('%s: members that never connect, then a fix pushed', (engine) => {
+describe.each(REPLAYED_ENGINES)('%s: members that never connect, then a fix pushed', (engine) => {
   test('the fix is synced and the members connect', async () => {
     const r = await neverConnectingMember(engine);
     expect(r.connected, r.second.log.slice(-40).join('\n')).toEqual(['test-cluster-east', 'test-cluster-west']);

@@ -1,3 +1,4 @@
+import type { EngineKey } from '../../src/delivery/engine';
 import type { ApiServer } from './api-server';
 import { applicationHealth, applicationSetsIn, applicationsIn, applicationSynced, ArgoSync, deleteApplication, type ArgoApplication } from './argocd';
 import { argoHealthSettings, NO_SETTINGS, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
@@ -14,7 +15,7 @@ import type { Revision } from './revision';
  * the same model: give `replay` the fleet a first replay left and the next revision.
  */
 export interface ReplayOptions {
-  readonly engine: 'argocd' | 'flux';
+  readonly engine: EngineKey;
   readonly revision: Revision;
   /** the engine folder, e.g. `dist/<clusterset>/argocd` or `dist/<clusterset>/flux` (its subfolders for one Flux per cluster) */
   readonly folder: string;
@@ -109,8 +110,11 @@ export function destinationCluster(fleet: Fleet, d: ArgoApplication['destination
 /** steps without any change before the replay counts as settled */
 const QUIET = 2;
 
+/** The replay's model of each registered engine (replayed-engines.ts): a new engine without one fails to compile and test/synth/delivery/engine-parts.test.ts. */
+export const REPLAYERS: Readonly<Record<EngineKey, (options: ReplayOptions) => ReplayResult>> = { argocd: replayArgoCd, flux: replayFlux };
+
 export function replay(options: ReplayOptions): ReplayResult {
-  return options.engine === 'argocd' ? replayArgoCd(options) : replayFlux(options);
+  return REPLAYERS[options.engine](options);
 }
 
 /** Fleet and engine fingerprints stop the loop once nothing changes (retry counters aside). */

@@ -10,6 +10,7 @@ import { ApiServer } from './api-server';
 import { Fleet } from './controllers';
 import type { Obj } from './kube';
 import { Revision } from './revision';
+import type { EngineKey } from '../../src/delivery/engine';
 
 /** A definition's data, as in `clustersets/*.yaml` or `defineClusterSet({...})`. */
 export type DefinitionData = {
@@ -42,7 +43,7 @@ export interface Compiled {
   /** the definition as the compiler read it (defaults applied) */
   readonly definition: ClusterSet;
   /** what one engine reads: the files under its delivery `path`, and its folder of engine objects */
-  readonly forEngine: (engine: 'argocd' | 'flux') => { revision: Revision; folder: string };
+  readonly forEngine: (engine: EngineKey) => { revision: Revision; folder: string };
 }
 
 const scratch = () => mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? '/dev/shm', 'engine-replay-'));

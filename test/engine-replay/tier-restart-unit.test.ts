@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { restartTemplateChange, restartThenReconcile, unpullableRestartImage } from './delivery-scenarios';
+import { REPLAYED_ENGINES } from './replayed-engines';
 
 /**
  * #38 item 6: the Tier-restart Job is a unit of its own after the Tiers' unit, with the image the
@@ -10,7 +11,7 @@ import { restartTemplateChange, restartThenReconcile, unpullableRestartImage } f
  * (pkg/apis/batch/validation ValidateJobSpecUpdate), and Flux dry-runs a unit's objects together
  * (fluxcd/pkg ssa ApplyAll), so an update in place would refuse the whole unit.
  */
-describe.each(['flux', 'argocd'] as const)('%s: the Tier-restart Job', (engine) => {
+describe.each(REPLAYED_ENGINES)('%s: the Tier-restart Job', (engine) => {
   // the verification runs the same image (spec.verify.image): its units wait too, and hold nothing either
   test('an unpullable image holds only the units that run it', async () => {
     const r = await unpullableRestartImage(engine);

@@ -8,6 +8,7 @@ import { notConverged } from './convergence';
 import { replay, type ReplayResult } from './replay';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
+import { REPLAYED_ENGINES } from './replayed-engines';
 
 /**
  * #38 item 5: a Tier replaced by another at its priority, or swapped at the 20-Tier limit. Antrea
@@ -52,7 +53,7 @@ async function plan(from: DefinitionData, to: DefinitionData) {
 }
 
 // the soak tier (test/helpers/soak.ts) swaps at the 20-Tier limit through Argo CD too; npm test through Flux, which also replays the refused change
-describe.each(['flux', 'argocd'] as const)('%s', (engine) => {
+describe.each(REPLAYED_ENGINES)('%s', (engine) => {
   test.each(soakRows(CASES, (_, i) => engine === 'flux' || i === 0))(
     '$name: refused by the plan, the clusters refuse it too, and the procedure converges',
     async ({ base, swap, procedure, wanted }) => {

@@ -10,6 +10,7 @@ import { runAsOperator } from './operator-shell';
 import { replay } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
 import { deployApplications } from './verification';
+import { REPLAYED_ENGINES } from './replayed-engines';
 
 /**
  * #51: every member's token rotated at once, replayed. test-clusterset converges; the plan of
@@ -57,7 +58,7 @@ const ORDERS: { name: string; order: Order; red: boolean }[] = [
  * checklist without the wait, or without the guard, turns that row red); and the revocation moved
  * first through Flux. The soak tier replays every order through both (test/helpers/soak.ts).
  */
-describe.each(['flux', 'argocd'] as const)('%s: every member token rotated', (engine) => {
+describe.each(REPLAYED_ENGINES)('%s: every member token rotated', (engine) => {
   test.each(soakRows(ORDERS, (o) => (engine === 'argocd' ? !o.red : o.name === 'a checklist that revokes first')))('$name', async ({ order, red }) => {
     const compiled = await compileDefinition(BASE);
     const fleet = await fleetFor(BASE, compiled, { appNamespaces: true });

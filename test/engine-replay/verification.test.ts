@@ -8,6 +8,8 @@ import type { Revision } from './revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled, type DefinitionData } from './scenario';
 import { soakRows } from '../helpers/soak';
 import { deployApplications, verificationReports } from './verification';
+import { REPLAYED_ENGINES } from './replayed-engines';
+import type { EngineKey } from '../../src/delivery/engine';
 
 /**
  * The verification never gates delivery (docs/verify.md): in Flux it is a unit of its own,
@@ -64,8 +66,10 @@ describe('a verification that fails or never starts holds no layer and no other 
 /**
  * The verification as the engines live it, with the Job's outcome following the live state
  * (verification.ts): the same checks as the Job's script, over the objects Antrea's modelled
- * controllers write. Per definition: the member whose failures we replay (it exports nothing that
- * only it exports, so the other members' imports do not depend on it).
+ * controllers write. Per definition: the member whose failures we replay (it exports no Service
+ * that only it exports). Its ClusterInfo only it exports (#51): a member with no Gateway, or that
+ * never connects, leaves every other member without a path to it, which their verification says
+ * (`clusterinfo-imported`), while a dual-role leader's checks no member's.
  */
 const TABLE: [string, DefinitionData, string][] = [
   ['verify fixture (dual-role leader north, Gateways, two Services)', readDefinition('test/fixtures/verify/definition.yaml'), 'west'],
@@ -74,6 +78,13 @@ const TABLE: [string, DefinitionData, string][] = [
 ];
 
 const memberIDs = (d: DefinitionData) => d.spec.clusters.filter((c) => c.member !== false).map((c) => c.clusterID);
+/** What another member's verification says of `broken` when it has no Gateway: it imported no ClusterInfo of it (none for the leader, which waits for no member). */
+const pathLostTo = (d: DefinitionData, id: string, broken: string): string[] =>
+  id === (d.spec.leader as { clusterID: string }).clusterID
+    ? []
+    : [`FAIL clusterinfo-imported: ClusterInfo of ${broken} is not imported (no ClusterInfoImport ${broken}-clusterinfo)`];
+const failures = (reports: ReadonlyMap<string, string[]>, id: string): string[] =>
+  [...reports].find(([k]) => k.startsWith(`${id}/`))?.[1].filter((l) => l.startsWith('FAIL')) ?? [];
 const at = (log: readonly string[], re: RegExp): number => log.findIndex((l) => re.test(l));
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -82,7 +93,7 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * turn (so each behaviour and each definition meets both engines across the table); the soak tier
  * (test/helpers/soak.ts) through both.
  */
-const ENGINES = ['argocd', 'flux'] as const;
+const ENGINES = REPLAYED_ENGINES;
 const enginesFor = (row: number, behaviour: number) => soakRows(ENGINES, (_, i) => i === (row + behaviour) % ENGINES.length);
 
 describe.each(TABLE.map((row, index) => [...row, index] as const))('%s', (_, data, broken, row) => {
@@ -93,7 +104,7 @@ describe.each(TABLE.map((row, index) => [...row, index] as const))('%s', (_, dat
   });
   const name = definition.metadata.name;
 
-  async function run(engine: 'argocd' | 'flux', options: { withoutToken?: string; nodeDown?: readonly string[] } = {}) {
+  async function run(engine: EngineKey, options: { withoutToken?: string; nodeDown?: readonly string[] } = {}) {
     const c = compiled;
     const fleet = await fleetFor(definition, c, { appNamespaces: true });
     deployApplications(c.definition)(fleet);
@@ -143,52 +154,57 @@ describe.each(TABLE.map((row, index) => [...row, index] as const))('%s', (_, dat
   /**
    * Neither engine holds anything on a NotReady Node: Argo CD has no health rule for a Node, and
    * Flux's kstatus, which reads a Node's `Ready` condition (cli-utils status.go
-   * checkReadyCondition), is given a rule that takes a Node as it is (flux-health-checks.ts), so
+   * checkReadyCondition), is given a rule that takes a Node as it is (delivery/flux/health-checks.ts), so
    * the member's `4-resources`, which applies the Gateway Node's annotations with `wait`, is Ready
    * and its verification runs and says why.
    */
   test.each(enginesFor(row, 1))(
-    '%s: a member whose Gateway Node is NotReady (its kubelet is down): every layer healthy, the verification Failed and saying why, the other members green',
+    '%s: a member whose Gateway Node is NotReady (its kubelet is down): every layer healthy, its verification Failed and saying why, the others saying they have no path to it',
     async (engine) => {
       const gateways = definition.spec.clusters.find((c) => c.clusterID === broken)!.gateways!.map((g) => g.node);
       const { r, reports } = await run(engine, { nodeDown: gateways });
       const failed = [...reports].find(([k]) => k.startsWith(`${broken}/`))?.[1];
       expect(failed, r.log.filter((l) => l.includes(broken)).join('\n')).toContain(`FAIL gateway-elected: no Gateway elected among ${gateways.join(', ')}`);
       for (const id of memberIDs(definition)) {
+        const fails = id === broken || pathLostTo(definition, id, broken).length > 0;
+        if (id !== broken) expect(failures(reports, id), id).toEqual(pathLostTo(definition, id, broken));
         if (engine === 'flux') {
           for (const layer of LAYERS) expect(r.flux[`${name}-${id}-${layer}`]?.state, `${id} ${layer}`).toBe('Ready');
-          expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(id === broken ? 'Failed' : 'Ready');
+          expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(fails ? 'Failed' : 'Ready');
         } else {
-          // the bundle is synced and healthy everywhere; the failed Job shows on its own Application
+          // the bundle is synced and healthy everywhere; a failed Job shows on its own Application
           const a = r.argocd[`${name}-${id}`]!;
           expect([a.operation, a.health.status], id).toEqual(['Succeeded', 'Healthy']);
-          expect(r.argocd[`${name}-${id}-verify`]!.health.status, id).toBe(id === broken ? 'Degraded' : 'Healthy');
+          expect(r.argocd[`${name}-${id}-verify`]!.health.status, id).toBe(fails ? 'Degraded' : 'Healthy');
         }
       }
     },
   );
 
   test.each(enginesFor(row, 2))(
-    '%s: a member that never connects (its token never copied) shows its ClusterSet Progressing and its verification never starts; the others are green',
+    '%s: a member that never connects (its token never copied) shows its ClusterSet Progressing and its verification never starts; the others are delivered and say they have no path to it',
     async (engine) => {
-      const { r } = await run(engine, { withoutToken: broken });
+      const { r, reports } = await run(engine, { withoutToken: broken });
       expect(r.log.some((l) => l.startsWith(`[${broken}] Job`) && l.includes('antrea-clusterset-verify-'))).toBe(false);
       for (const id of memberIDs(definition)) {
-        if (id !== broken)
+        const lost = id !== broken && pathLostTo(definition, id, broken).length > 0;
+        if (id !== broken) {
+          expect(failures(reports, id), id).toEqual(pathLostTo(definition, id, broken));
           expect(
-            r.log.some((l) => l.startsWith(`[${id}] Job`) && l.includes('antrea-clusterset-verify-') && l.includes('Complete')),
+            r.log.some((l) => l.startsWith(`[${id}] Job`) && l.includes('antrea-clusterset-verify-') && l.includes(lost ? 'Failed' : 'Complete')),
             id,
           ).toBe(true);
+        }
         if (engine === 'flux') {
           // (the health check's timeout and the retry at the interval alternate: never Ready)
           if (id === broken) expect(r.flux[`${name}-${id}-4-resources`]?.state, id).not.toBe('Ready');
           else expect(r.flux[`${name}-${id}-4-resources`]?.state, id).toBe('Ready');
-          expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(id === broken ? 'Pending' : 'Ready');
+          expect(r.flux[`${name}-${id}-verify`]?.state, id).toBe(id === broken ? 'Pending' : lost ? 'Failed' : 'Ready');
         } else {
           // the sync ends with the last layer and holds no later commit (#38); the Job waits for the connection
           const a = r.argocd[`${name}-${id}`]!;
           expect([a.operation, a.health.status], id).toEqual(['Succeeded', id === broken ? 'Progressing' : 'Healthy']);
-          expect(r.argocd[`${name}-${id}-verify`]!.health.status, id).toBe(id === broken ? 'Progressing' : 'Healthy');
+          expect(r.argocd[`${name}-${id}-verify`]!.health.status, id).toBe(id === broken ? 'Progressing' : lost ? 'Degraded' : 'Healthy');
         }
       }
     },
@@ -208,12 +224,13 @@ describe('a dual-role leader whose verification fails (its Gateway Node is NotRe
   beforeAll(async () => {
     compiled = await compileDefinition(definition);
   });
-  async function run(engine: 'argocd' | 'flux', argocdVersion?: ArgoCdVersion) {
+  async function run(engine: EngineKey, argocdVersion?: ArgoCdVersion) {
     const fleet = await fleetFor(definition, compiled, { appNamespaces: true });
     deployApplications(compiled.definition)(fleet);
     const nodeReady = fleet.nodeReady.bind(fleet);
     fleet.nodeReady = (cluster, node) => node !== 'north-node-1' && nodeReady(cluster, node);
-    return replay({ engine, ...compiled.forEngine(engine), fleet, operator: true, argocdVersion });
+    const r = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true, argocdVersion });
+    return Object.assign(r, { reports: verificationReports(fleet) });
   }
 
   test.each(['3.2', '3.3'] as const)(
@@ -226,10 +243,14 @@ describe('a dual-role leader whose verification fails (its Gateway Node is NotRe
     },
   );
 
-  test('flux (one Flux per cluster): only the leader’s verify unit fails (its last layer takes the Node as it is); the members install and pass theirs', async () => {
+  test('flux (one Flux per cluster): the leader’s verify unit fails (its last layer takes the Node as it is); the members install, and their verification says they have no path to the leader’s member side', async () => {
     const r = await run('flux');
     expect(r.flux['verify-clusterset-north-4-resources']?.state).toBe('Ready');
     expect(r.flux['verify-clusterset-north-verify']?.state).toBe('Failed');
-    for (const id of ['east', 'west']) expect(r.flux[`verify-clusterset-${id}-verify`]?.state, id).toBe('Ready');
+    for (const id of ['east', 'west']) {
+      for (const layer of LAYERS) expect(r.flux[`verify-clusterset-${id}-${layer}`]?.state, `${id} ${layer}`).toBe('Ready');
+      expect(r.flux[`verify-clusterset-${id}-verify`]?.state, id).toBe('Failed');
+      expect(failures(r.reports, id), id).toEqual(pathLostTo(definition, id, 'north'));
+    }
   });
 });

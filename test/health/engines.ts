@@ -1,6 +1,6 @@
 import { parse } from '@marcbachmann/cel-js';
 import { Lua } from 'wasmoon-lua5.1';
-import type { CelHealthCheck } from '../../src/health/health-rule';
+import type { CelHealthCheck } from '../../src/delivery/flux/health-cel';
 
 /**
  * The engines' interpreters, as they run health rules.

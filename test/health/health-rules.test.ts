@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH, HEALTH_RULES, type HealthRule } from '../../src/health';
 import { ARGOCD_HEALTH_RULES, argoCdHealthData, argoCdHealthKey } from '../../src/delivery/argocd/health';
+import { luaOf } from '../../src/delivery/argocd/health-lua';
+import { celOf } from '../../src/delivery/flux/health-cel';
 import { ClusterSetSchema } from '../../src/model/clusterset';
 import { checksOf } from '../../src/verify/checks';
 import { parseLiveObjects } from '../../src/verify/live-objects';
@@ -29,11 +31,11 @@ describe.each(HEALTH_RULES.map((r) => [`${r.apiVersion.split('/')[0]}/${r.kind}`
   const cases = casesOf(rule);
 
   it.each(cases.map((c) => [c.inputPath, c] as const))('%s: Argo CD Lua', (_, c) => {
-    expect(runArgoCdHealth(rule.lua, objectOf(rule, c))).toEqual(c.healthStatus);
+    expect(runArgoCdHealth(luaOf(rule), objectOf(rule, c))).toEqual(c.healthStatus);
   });
 
   it.each(cases.map((c) => [c.inputPath, c] as const))('%s: Flux CEL', (_, c) => {
-    expect(runFluxHealth(rule.cel, objectOf(rule, c))).toBe(c.flux);
+    expect(runFluxHealth(celOf(rule), objectOf(rule, c))).toBe(c.flux);
     expect(AGREES[c.healthStatus.status]).toContain(c.flux);
   });
 
@@ -45,7 +47,7 @@ describe.each(HEALTH_RULES.map((r) => [`${r.apiVersion.split('/')[0]}/${r.kind}`
   });
 
   it('every expression parses as Flux parses it', () => {
-    for (const expr of Object.values(rule.cel) as string[]) expect(celParses(expr)).toBe(true);
+    for (const expr of Object.values(celOf(rule)) as string[]) expect(celParses(expr)).toBe(true);
   });
 });
 
@@ -54,8 +56,8 @@ describe('ClusterSet leader gate (Argo CD argocd-cm, the leader Kustomizations)'
   it.each(cases.map((c) => [c.inputPath, c] as const))('%s', (_, c) => {
     const obj = objectOf(CLUSTER_SET_HEALTH, c);
     const want = c.gate ?? { status: c.healthStatus.status, flux: c.flux };
-    expect(runArgoCdHealth(CLUSTER_SET_GATE.lua, obj).status).toBe(want.status);
-    expect(runFluxHealth(CLUSTER_SET_GATE.cel, obj)).toBe(want.flux);
+    expect(runArgoCdHealth(luaOf(CLUSTER_SET_GATE), obj).status).toBe(want.status);
+    expect(runFluxHealth(celOf(CLUSTER_SET_GATE), obj)).toBe(want.flux);
   });
 
   it('never waits for members or fails on one: only the leader fixtures differ from the full rule', () => {

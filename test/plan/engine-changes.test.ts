@@ -193,3 +193,15 @@ it('an engine where there was none takes over what runs: not destructive', async
   const plan = await planOf(deliveredBy('manual'), deliveredBy('argocd'));
   expect(plan.changes.filter((c) => c.impact === 'destructive')).toEqual([]);
 });
+
+// #53 item 1: where a change names both engines, the plan gives Flux's words first, as it always has, by the registry's
+// stated WORDS_ORDER (delivery/engines.ts), not by the registry's position, which would put a third engine first
+it("both engines leaving: Flux's words come first", async () => {
+  const both = deliveredBy('argocd');
+  both.spec.delivery = { argocd, flux };
+  const plan = await planOf(both, deliveredBy('manual'));
+  const change = plan.changes.find((c) => c.impact === 'destructive' && /deliver/i.test(c.text));
+  const details = change?.details ?? [];
+  expect(details.findIndex((d) => d.startsWith('Flux'))).toBe(0);
+  expect(details.findIndex((d) => d.startsWith('Argo CD'))).toBe(1);
+});

@@ -58,7 +58,7 @@ describe('the verification Job', () => {
     };
     return key(a).localeCompare(key(b));
   };
-  it('reads only what its checks read: get, by name; and waits for its ClusterSet by name', async () => {
+  it('reads only what its checks read: get, by name, a list of its Gateways; and waits for its ClusterSet by name', async () => {
     const east = (await verification()).get('east')!;
     const rules = east
       .filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole')
@@ -68,11 +68,26 @@ describe('the verification Job', () => {
       [
         { apiGroups: ['multicluster.crd.antrea.io'], resources: ['clustersets'], resourceNames: ['verify-clusterset'], verbs: ['get'] },
         { apiGroups: ['multicluster.crd.antrea.io'], resources: ['gateways'], resourceNames: ['east-node-1', 'east-node-2'], verbs: ['get'] },
+        // exactly one Gateway (#51): a list cannot be limited to names, so the Role's Namespace limits it
+        { apiGroups: ['multicluster.crd.antrea.io'], resources: ['gateways'], verbs: ['list'] },
+        // the other members' ClusterInfo as this member imported it (#51)
+        {
+          apiGroups: ['multicluster.crd.antrea.io'],
+          resources: ['clusterinfoimports'],
+          resourceNames: ['north-clusterinfo', 'west-clusterinfo'],
+          verbs: ['get'],
+        },
         { apiGroups: ['multicluster.x-k8s.io'], resources: ['serviceimports'], resourceNames: ['api', 'nginx'], verbs: ['get'] },
         // kubectl wait on the named ClusterSet lists and watches it through a metadata.name field selector
         { apiGroups: ['multicluster.crd.antrea.io'], resources: ['clustersets'], resourceNames: ['verify-clusterset'], verbs: ['list', 'watch'] },
       ].sort(byRule),
     );
+    // the list and the imports are the member Namespace's: a Role, never the ClusterRole
+    const role = east.find((o) => o.kind === 'Role') as unknown as { metadata: { namespace: string }; rules: { resources: string[] }[] };
+    expect([role.metadata.namespace, role.rules.filter((r) => r.resources.includes('clusterinfoimports') || r.resources.includes('gateways')).length]).toEqual([
+      'kube-system',
+      3,
+    ]);
     const sa = east.find((o) => o.kind === 'ServiceAccount')!.metadata.name;
     for (const b of east.filter((o) => o.kind.endsWith('Binding')))
       expect((b as unknown as { subjects: unknown }).subjects).toEqual([{ kind: 'ServiceAccount', name: sa, namespace: 'kube-system' }]);
@@ -100,6 +115,8 @@ describe('the verification Job', () => {
   it('a dual-role leader waits for no Service, not even one it exports (the members wait for the leader)', async () => {
     const script = scriptOf((await verification()).get('north')!);
     expect(script).not.toContain('serviceimports.multicluster.x-k8s.io');
+    // nor for the members' ClusterInfo (#51): `clusterset status` checks the leader's imports
+    expect(script).not.toContain('clusterinfoimports');
     expect(script).toContain('gateway-elected');
     expect(scriptOf((await verification()).get('west')!)).toContain(' api -n shop');
   });

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,8 @@ import { stringify } from 'yaml';
 import { checkDefinitions } from '../../src/pipeline/pipeline';
 import { jobChecks } from '../../src/synth/parts/verify-job';
 import { effectiveClusters } from '../../src/model/effective';
-import { checksOf, type CheckInstance } from '../../src/verify/checks';
+import { gatewayPeers } from '../../src/model/gateways';
+import { checksFor, checksOf, type CheckInstance } from '../../src/verify/checks';
 import { LIVE_KINDS, parseLiveObjects } from '../../src/verify/live-objects';
 import { verificationScript } from '../../src/verify/verify-script';
 import { soakRows } from '../helpers/soak';
@@ -50,6 +51,13 @@ const gateway = (node: string, ip: string): Obj => ({
   gatewayIP: ip,
   internalIP: ip,
 });
+/** what a member imported of another member's ClusterInfo (member/clusterinfo_importer.go): `<clusterID>-clusterinfo` */
+const clusterInfo = (of: string, ...ips: string[]): Obj => ({
+  apiVersion: 'multicluster.crd.antrea.io/v1alpha1',
+  kind: 'ClusterInfoImport',
+  metadata: { name: `${of}-clusterinfo`, namespace: 'kube-system' },
+  spec: { clusterID: of, gatewayInfos: ips.map((gatewayIP) => ({ gatewayIP })) },
+});
 const serviceImport = (namespace: string, name: string): Obj => ({
   apiVersion: 'multicluster.x-k8s.io/v1alpha1',
   kind: 'ServiceImport',
@@ -65,11 +73,27 @@ const SCENARIOS: Record<string, Record<string, Obj[]>> = {
       leaderSet({ north: 'True', east: 'True', west: 'True' }),
       memberSet('True', connected),
       gateway('north-node-1', '172.18.0.10'),
+      clusterInfo('east', '172.18.0.21'),
+      clusterInfo('west', '172.18.0.30'),
       serviceImport('demo', 'nginx'),
       serviceImport('shop', 'api'),
     ],
-    east: [memberSet('True', connected), gateway('east-node-2', '172.18.0.21'), serviceImport('demo', 'nginx'), serviceImport('shop', 'api')],
-    west: [memberSet('True', connected), gateway('west-node-1', '172.18.0.30'), serviceImport('demo', 'nginx'), serviceImport('shop', 'api')],
+    east: [
+      memberSet('True', connected),
+      gateway('east-node-2', '172.18.0.21'),
+      clusterInfo('north', '172.18.0.10'),
+      clusterInfo('west', '172.18.0.30'),
+      serviceImport('demo', 'nginx'),
+      serviceImport('shop', 'api'),
+    ],
+    west: [
+      memberSet('True', connected),
+      gateway('west-node-1', '172.18.0.30'),
+      clusterInfo('north', '172.18.0.10'),
+      clusterInfo('east', '172.18.0.21'),
+      serviceImport('demo', 'nginx'),
+      serviceImport('shop', 'api'),
+    ],
   },
   'first install': {
     north: [leaderSet({}), memberSet('False', { ready: 'Unknown', isLeader: 'False', message: 'Leader cluster added' })],
@@ -86,13 +110,63 @@ const SCENARIOS: Record<string, Record<string, Obj[]>> = {
     east: [memberSet('False', { ready: 'False', isLeader: 'True', message: 'Unauthorized' }), gateway('east-node-1', '172.18.0.20')],
     west: [memberSet('Unknown', { ready: 'True', isLeader: 'False' }), serviceImport('demo', 'nginx')],
   },
+  // #51: what one member's Job can tell of the Gateways: its own, and the IPs it imported of the others'
+  'Gateways Antrea would not keep, and imports of no candidate': {
+    north: [
+      leaderSet({ north: 'True', east: 'True', west: 'True' }),
+      memberSet('True', connected),
+      gateway('north-node-1', '172.18.0.10'),
+      // the standby's IP: a candidate's all the same (only `status` reads east's Gateway)
+      clusterInfo('east', '172.18.0.20'),
+      clusterInfo('west', '172.18.0.31'),
+    ],
+    east: [memberSet('True', connected), gateway('east-node-1', '172.18.0.20'), gateway('east-node-2', '172.18.0.21'), clusterInfo('north')],
+    west: [memberSet('True', connected), gateway('west-node-9', '172.18.0.39'), clusterInfo('north', '172.18.0.10'), clusterInfo('east', '172.18.0.29')],
+  },
 };
 
+/** The words of the Gateway checks, per scenario and cluster (the others' are compared shell to `status` only). */
+const GATEWAY_WORDS: Record<string, Record<string, string[]>> = {
+  healthy: {
+    east: [
+      'PASS gateway-elected: Gateway east-node-2 is active (gatewayIP 172.18.0.21)',
+      "PASS clusterinfo-imported: ClusterInfo of north carries Gateway IP 172.18.0.10, a declared candidate's",
+      'PASS clusterinfo-imported: ClusterInfo of west carries Gateway IP 172.18.0.30 (not compared: no ip stated for west-node-1)',
+    ],
+    west: [
+      'PASS gateway-elected: Gateway west-node-1 is active (gatewayIP 172.18.0.30)',
+      "PASS clusterinfo-imported: ClusterInfo of north carries Gateway IP 172.18.0.10, a declared candidate's",
+      "PASS clusterinfo-imported: ClusterInfo of east carries Gateway IP 172.18.0.21, a declared candidate's",
+    ],
+  },
+  'Gateways Antrea would not keep, and imports of no candidate': {
+    north: [
+      'PASS gateway-elected: Gateway north-node-1 is active (gatewayIP 172.18.0.10)',
+      "PASS clusterinfo-imported: ClusterInfo of east carries Gateway IP 172.18.0.20, a declared candidate's",
+      'PASS clusterinfo-imported: ClusterInfo of west carries Gateway IP 172.18.0.31 (not compared: no ip stated for west-node-1)',
+    ],
+    east: [
+      'FAIL gateway-elected: 2 Gateways (east-node-1, east-node-2): Antrea keeps one',
+      'FAIL clusterinfo-imported: ClusterInfo of north carries no Gateway IP',
+      'FAIL clusterinfo-imported: ClusterInfo of west is not imported (no ClusterInfoImport west-clusterinfo)',
+    ],
+    west: [
+      'FAIL gateway-elected: Gateway west-node-9 is not a declared candidate (west-node-1)',
+      "PASS clusterinfo-imported: ClusterInfo of north carries Gateway IP 172.18.0.10, a declared candidate's",
+      "FAIL clusterinfo-imported: ClusterInfo of east carries Gateway IP 172.18.0.29, none of east's candidates' (172.18.0.20, 172.18.0.21)",
+    ],
+  },
+};
+
+/** The fixture with the gateway-ip of north's and east's candidates stated (west states none). */
+const STATED_IPS: Record<string, string> = { 'north-node-1': '172.18.0.10', 'east-node-1': '172.18.0.20', 'east-node-2': '172.18.0.21' };
 const definition = async () => {
   const { parsed, diagnostics } = await checkDefinitions([DEFINITION]);
   // north and west have one Gateway candidate each: gateway-ha's warnings (#51)
   expect(diagnostics.filter((d) => d.code !== 'gateway-ha')).toEqual([]);
-  return parsed[0]!.definition;
+  const d = parsed[0]!.definition;
+  const clusters = d.spec.clusters.map((c) => ({ ...c, gateways: c.gateways.map((g) => (STATED_IPS[g.node] ? { ...g, ip: STATED_IPS[g.node] } : g)) }));
+  return { ...d, spec: { ...d.spec, clusters } };
 };
 
 /** Runs a cluster's Job script against the fake kubectl; returns its report lines, exit code and kubectl calls. */
@@ -137,6 +211,8 @@ describe.each(Object.entries(SCENARIOS))('%s', (scenario, clusters) => {
     const fromStatus = checks.filter((c) => c.shell !== undefined).map((c) => verdictLine(c, c.evaluate!(live)));
     if (scenario === 'healthy') expect(fromStatus.every((l) => l.startsWith('PASS'))).toBe(true);
     if (scenario === 'first install') expect(fromStatus.every((l) => l.startsWith('FAIL'))).toBe(true);
+    const words = GATEWAY_WORDS[scenario]?.[clusterID];
+    if (words) expect(fromStatus.filter((l) => / (gateway-elected|clusterinfo-imported):/.test(l))).toEqual(words);
     // dash (Debian's sh), bash, and busybox ash: the image's /bin/sh (alpine/k8s, docs/verify.md)
     const calls = new Map<string, string[]>();
     for (const shell of SHELLS) {
@@ -147,9 +223,13 @@ describe.each(Object.entries(SCENARIOS))('%s', (scenario, clusters) => {
     }
     // every shell makes the same calls (dash's, as it made them, are checked below)
     for (const shell of SHELLS) expect(calls.get(shell), shell).toEqual(calls.get('sh'));
-    // least privilege: every read is a `get` by name that the check's Role rules allow
-    const allowed = checks.flatMap((c) => c.reads.flatMap((r) => r.names.map((n) => `${r.resource}.${r.group} ${n} -n ${r.namespace}`)));
+    // least privilege: every read is a `get` by name, or a list of one Namespace, that the check's Role rules allow
+    const allowed = checks.flatMap((c) =>
+      c.reads.flatMap((r) => (r.list ? [`${r.resource}.${r.group} -n ${r.namespace}`] : r.names.map((n) => `${r.resource}.${r.group} ${n} -n ${r.namespace}`))),
+    );
     for (const call of calls.get('sh')!) expect(allowed, call).toContain(call.replace(/^get /, '').replace(/ -o .*$/, ''));
+    // a list reads only what the Role lets it list: no names in a list rule, a Namespace always
+    for (const r of checks.flatMap((c) => c.reads)) if (r.list) expect([r.names, r.namespace !== '']).toEqual([[], true]);
   });
 });
 
@@ -164,21 +244,76 @@ describe('the checks of a ClusterSet', () => {
       'north gateway-elected Gateway',
       'north gateway-candidates Gateway candidates',
       'north gateway-known ClusterInfo north',
+      'north clusterinfo-imported ClusterInfo east',
+      'north clusterinfo-imported ClusterInfo west',
       'north service-imported Service demo/nginx',
       'north service-imported Service shop/api',
       'east clusterset-connected ClusterSet verify-clusterset',
       'east gateway-elected Gateway',
       'east gateway-candidates Gateway candidates',
       'east gateway-known ClusterInfo east',
+      'east clusterinfo-imported ClusterInfo north',
+      'east clusterinfo-imported ClusterInfo west',
       'east service-imported Service demo/nginx',
       'east service-imported Service shop/api',
       'west clusterset-connected ClusterSet verify-clusterset',
       'west gateway-elected Gateway',
       'west gateway-candidates Gateway candidates',
       'west gateway-known ClusterInfo west',
+      'west clusterinfo-imported ClusterInfo north',
+      'west clusterinfo-imported ClusterInfo east',
       'west service-imported Service demo/nginx',
       'west service-imported Service shop/api',
     ]);
+  });
+
+  it("a retired candidate is no longer declared: not as the Gateway, not as another member's IP", async () => {
+    const d = await definition();
+    const retired = {
+      ...d,
+      spec: {
+        ...d.spec,
+        clusters: d.spec.clusters.map((c) =>
+          c.clusterID === 'east' ? { ...c, gateways: c.gateways.map((g) => (g.node === 'east-node-1' ? { ...g, retired: true } : g)) } : c,
+        ),
+      },
+    };
+    const judge = (clusterID: string, check: string, objects: Obj[]) =>
+      checksOf(retired)
+        .filter((c) => c.clusterID === clusterID && c.check === check && (check !== 'clusterinfo-imported' || c.subject === 'ClusterInfo east'))
+        .map((c) => verdictLine(c, c.evaluate!(parseLiveObjects(stringify({ apiVersion: 'v1', kind: 'List', items: objects })))));
+    expect(judge('east', 'gateway-elected', [gateway('east-node-1', '172.18.0.20')])).toEqual([
+      'FAIL gateway-elected: Gateway east-node-1 is not a declared candidate (east-node-2)',
+    ]);
+    expect(judge('west', 'clusterinfo-imported', [clusterInfo('east', '172.18.0.20')])).toEqual([
+      "FAIL clusterinfo-imported: ClusterInfo of east carries Gateway IP 172.18.0.20, none of east's candidates' (172.18.0.21)",
+    ]);
+    expect(judge('west', 'clusterinfo-imported', [clusterInfo('east', '172.18.0.21')])).toEqual([
+      "PASS clusterinfo-imported: ClusterInfo of east carries Gateway IP 172.18.0.21, a declared candidate's",
+    ]);
+  });
+
+  // the definition's words reach the shell quoted: one metacharacter at a time, in a stated IP and a Node name
+  it.each([
+    ['a glob', '*', '9.9.9.9', false],
+    ['a quote and a substitution', "1.2.3.4'$(touch pwned)", "1.2.3.4'$(touch pwned)", true],
+    ['a space', '1.2.3.4 5.6.7.8', '5.6.7.8', false],
+  ])('clusterinfo-imported with %s in a stated IP: the shell and `status` agree', async (_, stated, imported, ok) => {
+    const d = await definition();
+    const clusters = effectiveClusters(d);
+    const west = clusters.find((c) => c.clusterID === 'west')!;
+    const peer = { clusterID: 'east', candidates: [{ node: `east-${stated}`, ip: stated }] };
+    const [check] = checksFor(d, clusters, west, [peer]).filter((c) => c.check === 'clusterinfo-imported');
+    const objects = [clusterInfo('east', imported)];
+    const expected = verdictLine(check!, check!.evaluate!(parseLiveObjects(stringify({ apiVersion: 'v1', kind: 'List', items: objects }))));
+    expect(expected.startsWith(ok ? 'PASS' : 'FAIL')).toBe(true);
+    const dir = join(tmp, `metacharacter-${stated.replace(/\W+/g, '-')}`);
+    mkdirSync(join(dir, 'objects', LIVE_KINDS.ClusterInfoImport, 'kube-system'), { recursive: true });
+    writeFileSync(join(dir, 'objects', LIVE_KINDS.ClusterInfoImport, 'kube-system', 'east-clusterinfo.yaml'), stringify(objects[0]));
+    for (const shell of SHELLS) {
+      expect(runScript(shell, `cd '${dir}'\n${verificationScript('verify-clusterset', 'west', [check!])}`, dir).lines, shell).toEqual([expected]);
+    }
+    expect(existsSync(join(dir, 'pwned'))).toBe(false);
   });
 
   it('the leader view names the members that are missing or disconnected', async () => {
@@ -267,9 +402,13 @@ describe('opt-in: the imported Service answers (spec.verify.request, the Job onl
         d,
         clusters,
         clusters.find((c) => c.clusterID === id)!,
+        gatewayPeers(
+          clusters,
+          clusters.find((c) => c.clusterID === id)!,
+        ),
       ).map((c) => c.check);
     expect(job('north')).toEqual(['clusterset-connected', 'gateway-elected']);
-    expect(job('west')).toEqual(expect.arrayContaining(['service-imported', 'service-answers']));
+    expect(job('west')).toEqual(expect.arrayContaining(['gateway-elected', 'clusterinfo-imported', 'service-imported', 'service-answers']));
     expect(checksOf(d).filter((c) => c.clusterID === 'north' && c.check === 'service-imported')).toHaveLength(2);
   });
 

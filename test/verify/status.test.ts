@@ -87,9 +87,9 @@ describe('clusterset status', () => {
     const { code, stdout } = await run('--from', saved('healthy', HEALTHY));
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines).toHaveLength(20);
+    expect(lines).toHaveLength(26);
     expect(lines[0]).toMatch(/^verify-clusterset {2}north {2}members-connected +ClusterSet verify-clusterset +ok +3 of 3 members connected$/);
-    expect(lines.at(-1)).toBe('all 19 checks pass');
+    expect(lines.at(-1)).toBe('all 25 checks pass');
   });
 
   it('exit 1 naming what fails; a cluster without saved output fails every check', async () => {
@@ -106,6 +106,8 @@ describe('clusterset status', () => {
       ['gateway-elected', false, 'no Gateway elected among east-node-1, east-node-2'],
       ['gateway-candidates', false, 'no Gateway among east-node-1, east-node-2; not Ready: east-node-1, east-node-2'],
       ['gateway-known', false, 'no active Gateway in east'],
+      ['clusterinfo-imported', false, 'ClusterInfo of north is not imported (no ClusterInfoImport north-clusterinfo)'],
+      ['clusterinfo-imported', false, 'ClusterInfo of west is not imported (no ClusterInfoImport west-clusterinfo)'],
       ['service-imported', false, 'Service demo/nginx, exported by every member, is not imported here'],
       ['service-imported', false, 'Service shop/api, exported by east, is not imported here'],
     ]);
@@ -120,10 +122,10 @@ describe('clusterset status', () => {
     const text = await run('--from', broken);
     const lines = text.stdout.trim().split('\n');
     const fails = lines.map((l, i) => [l, i] as const).filter(([l]) => / FAIL /.test(l));
-    // east's four, its two Gateway checks (#51), and north and west no longer learning east's Gateway IP from it
-    expect(fails.length).toBe(8);
+    // east's four, its two Gateway checks and its two imports of the others' ClusterInfo (#51), and north and west no longer learning east's Gateway IP from it
+    expect(fails.length).toBe(10);
     for (const [, i] of fails) expect(lines[i + 1]).toMatch(/^ {2}hint: \S/);
-    expect(lines.filter((l) => l.startsWith('  hint: '))).toHaveLength(8);
+    expect(lines.filter((l) => l.startsWith('  hint: '))).toHaveLength(10);
     const connected = lines[fails.find(([l]) => l.includes('clusterset-connected'))![1] + 1]!;
     expect(connected).toContain('kube-system/east-leader-token');
     expect(connected).toContain('dist/verify-clusterset/README.md');
@@ -245,7 +247,7 @@ describe('clusterset status', () => {
     try {
       const { code, stdout } = await run('--contexts', 'east=ctx-east,west=ctx-west');
       // a kind the cluster does not serve is read as none of it (here the dumps hold the imports already)
-      expect(stdout).toContain('all 19 checks pass');
+      expect(stdout).toContain('all 25 checks pass');
       expect(code).toBe(0);
       const calls = readFileSync(join(tmp, 'calls'), 'utf8').trim().split('\n');
       expect(new Set(calls.map((c) => c.split(' ').slice(0, 3).join(' ')))).toEqual(

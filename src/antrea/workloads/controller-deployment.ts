@@ -1,5 +1,6 @@
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { objectChecksum } from './checksum';
+import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IHTTPGetAction } from 'kubernetes-models/v1/HTTPGetAction';
 import type { KubeObject } from '../../kube/kube-object';
 import { ANTREA_CONFIG_MAP, ANTREA_NAMESPACE, CHECKSUM_CONFIG, componentLabels } from './constants';
@@ -43,55 +44,7 @@ export function antreaControllerDeployment(opts: AntreaOptions, configMap: KubeO
             { effect: 'NoExecute', key: 'node.kubernetes.io/unreachable', operator: 'Exists', tolerationSeconds: 0 },
           ],
           serviceAccountName: 'antrea-controller',
-          containers: [
-            {
-              name: 'antrea-controller',
-              image: imageRef('controller', opts),
-              imagePullPolicy: 'IfNotPresent',
-              resources: { requests: { cpu: '200m', memory: '100Mi' } },
-              command: ['antrea-controller'],
-              args: [
-                '--config=/etc/antrea/antrea-controller.conf',
-                '--logtostderr=false',
-                '--log_dir=/var/log/antrea',
-                '--alsologtostderr',
-                '--log_file_max_size=100',
-                '--log_file_max_num=4',
-              ],
-              env: [
-                fieldEnv('POD_NAME', 'metadata.name'),
-                fieldEnv('POD_NAMESPACE', 'metadata.namespace'),
-                fieldEnv('NODE_NAME', 'spec.nodeName'),
-                // the validation webhook trusts requests from its own ServiceAccount
-                fieldEnv('SERVICEACCOUNT_NAME', 'spec.serviceAccountName'),
-                { name: 'ANTREA_CONFIG_MAP_NAME', value: ANTREA_CONFIG_MAP },
-              ],
-              ports: [{ containerPort: 10349, name: 'api', protocol: 'TCP' }],
-              readinessProbe: {
-                httpGet: httpsProbe('/readyz'),
-                initialDelaySeconds: 5,
-                timeoutSeconds: 5,
-                periodSeconds: 10,
-                failureThreshold: 5,
-              },
-              livenessProbe: {
-                httpGet: httpsProbe('/livez'),
-                timeoutSeconds: 5,
-                periodSeconds: 10,
-                failureThreshold: 5,
-              },
-              volumeMounts: [
-                {
-                  name: 'antrea-config',
-                  mountPath: '/etc/antrea/antrea-controller.conf',
-                  subPath: 'antrea-controller.conf',
-                  readOnly: true,
-                },
-                { name: 'antrea-controller-tls', mountPath: '/var/run/antrea/antrea-controller-tls' },
-                { name: 'host-var-log-antrea', mountPath: '/var/log/antrea' },
-              ],
-            },
-          ],
+          containers: [controllerContainer(opts)],
           volumes: [
             { name: 'antrea-config', configMap: { name: ANTREA_CONFIG_MAP } },
             // only read when selfSignedCert is false, hence optional
@@ -105,4 +58,55 @@ export function antreaControllerDeployment(opts: AntreaOptions, configMap: KubeO
       },
     },
   } satisfies IDeployment;
+}
+
+/** Its one container: the controller's flags, the identity its webhook trusts, its probes and mounts. */
+function controllerContainer(opts: AntreaOptions): IContainer {
+  return {
+    name: 'antrea-controller',
+    image: imageRef('controller', opts),
+    imagePullPolicy: 'IfNotPresent',
+    resources: { requests: { cpu: '200m', memory: '100Mi' } },
+    command: ['antrea-controller'],
+    args: [
+      '--config=/etc/antrea/antrea-controller.conf',
+      '--logtostderr=false',
+      '--log_dir=/var/log/antrea',
+      '--alsologtostderr',
+      '--log_file_max_size=100',
+      '--log_file_max_num=4',
+    ],
+    env: [
+      fieldEnv('POD_NAME', 'metadata.name'),
+      fieldEnv('POD_NAMESPACE', 'metadata.namespace'),
+      fieldEnv('NODE_NAME', 'spec.nodeName'),
+      // the validation webhook trusts requests from its own ServiceAccount
+      fieldEnv('SERVICEACCOUNT_NAME', 'spec.serviceAccountName'),
+      { name: 'ANTREA_CONFIG_MAP_NAME', value: ANTREA_CONFIG_MAP },
+    ],
+    ports: [{ containerPort: 10349, name: 'api', protocol: 'TCP' }],
+    readinessProbe: {
+      httpGet: httpsProbe('/readyz'),
+      initialDelaySeconds: 5,
+      timeoutSeconds: 5,
+      periodSeconds: 10,
+      failureThreshold: 5,
+    },
+    livenessProbe: {
+      httpGet: httpsProbe('/livez'),
+      timeoutSeconds: 5,
+      periodSeconds: 10,
+      failureThreshold: 5,
+    },
+    volumeMounts: [
+      {
+        name: 'antrea-config',
+        mountPath: '/etc/antrea/antrea-controller.conf',
+        subPath: 'antrea-controller.conf',
+        readOnly: true,
+      },
+      { name: 'antrea-controller-tls', mountPath: '/var/run/antrea/antrea-controller-tls' },
+      { name: 'host-var-log-antrea', mountPath: '/var/log/antrea' },
+    ],
+  } satisfies IContainer;
 }

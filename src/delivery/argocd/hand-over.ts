@@ -1,4 +1,4 @@
-import { removeArgoApplications } from '../../kube/kubectl-command';
+import { removeArgoApplications } from './removal';
 import { code } from '../../markdown';
 import { shellQuote as q } from '../../shell-quote';
 import type { HandOverWords } from '../engine';

@@ -1,5 +1,6 @@
 import { CLUSTER_SET_GATE, RESOURCE_EXPORT_HEALTH, SERVICE_EXPORT_HEALTH, type HealthRule } from '../../health';
 import type { KubeObject } from '../../kube/kube-object';
+import { luaOf } from './health-lua';
 
 /**
  * The rules as Argo CD gets them from us: `argocd-cm` is one setting per kind for every
@@ -14,7 +15,7 @@ export const argoCdHealthKey = (rule: Pick<HealthRule, 'apiVersion' | 'kind'>): 
 
 /** `argocd-cm` data: one `resource.customizations.health.<group>_<Kind>` key per rule. */
 export function argoCdHealthData(rules: readonly HealthRule[] = ARGOCD_HEALTH_RULES): Record<string, string> {
-  return Object.fromEntries(rules.map((r) => [argoCdHealthKey(r), r.lua]));
+  return Object.fromEntries(rules.map((r) => [argoCdHealthKey(r), luaOf(r)]));
 }
 
 /**

@@ -19,31 +19,48 @@ const MODE: DeliveryMode = {
   ordersLeaderFirst: true,
 };
 
+/**
+ * What Argo CD adds to what it applies: `argocd.argoproj.io/*` (its tracking annotation, its sync
+ * state), gitops-engine's and Argo CD's `common` packages.
+ */
+const MARK = /^argocd\.argoproj\.io\//;
+
 /** Argo CD: an ApplicationSet with RollingSync (or plain Applications), sync waves per layer, `argocd-cm` health rules in Lua. */
 export const argoCd: DeliveryEngine = {
   key: 'argocd',
-  title: 'Argo CD',
-  tool: 'argocd',
-  versions: ARGOCD_VERSIONS,
-  statesKubernetes: 'is tested with',
-  healthy: 'Healthy',
-  modeOf: () => MODE,
-  // an Application needs its cluster's destination
-  destinations: argoCdDestinations,
-  missingDestinations: argoCdMissingDestinations,
-  clusterSettings: argoCdClusterSettings,
-  settings: argoCdSettings,
-  canBuild: (_, clusters) => clusters.every((c) => c.cluster.delivery.argocd),
-  clusterSetObjects: argoCdClusterSetObjects,
-  clusterObjects: argoCdClusterObjects,
-  // every Argo CD object goes into the Argo CD Namespace the user applies it to
-  instanceOf: (folder, object) =>
-    folder === ARGOCD_FOLDER || folder === ARGOCD_APPLICATIONS_FOLDER ? `Argo CD in ${object.metadata.namespace ?? ''}` : undefined,
-  annotate: (annotations, object) => ({ ...annotations, [ARGOCD_SYNC_WAVE]: syncWaveOf(object) }),
-  guard: withArgoCdGuard,
-  isGuarded: isArgoCdGuarded,
-  diagramLine: (definition) => `Argo CD ApplicationSet in ${definition.spec.delivery.argocd!.namespace}, project ${definition.spec.delivery.argocd!.project}`,
-  notesSection: (definition, clusters) => argoCdNotesSection(definition, clusters),
+  objects: {
+    canBuild: (_, clusters) => clusters.every((c) => c.cluster.delivery.argocd),
+    inputs: () => ({}),
+    clusterSetObjects: argoCdClusterSetObjects,
+    clusterObjects: argoCdClusterObjects,
+    // every Argo CD object goes into the Argo CD Namespace the user applies it to
+    instanceOf: (folder, object) =>
+      folder === ARGOCD_FOLDER || folder === ARGOCD_APPLICATIONS_FOLDER ? `Argo CD in ${object.metadata.namespace ?? ''}` : undefined,
+    annotate: (annotations, object) => ({ ...annotations, [ARGOCD_SYNC_WAVE]: syncWaveOf(object) }),
+    guard: withArgoCdGuard,
+    isGuarded: isArgoCdGuarded,
+  },
+  rules: {
+    versions: ARGOCD_VERSIONS,
+    modeOf: () => MODE,
+    // an Application needs its cluster's destination
+    destinations: argoCdDestinations,
+    missingDestinations: argoCdMissingDestinations,
+    clusterSettings: argoCdClusterSettings,
+    settings: argoCdSettings,
+  },
+  api: {
+    schemas: { group: (g) => g === 'argoproj.io', package: '@kubernetes-models/argo-cd' },
+    isMark: (key) => MARK.test(key),
+  },
+  readme: {
+    title: 'Argo CD',
+    tool: 'argocd',
+    statesKubernetes: 'is tested with',
+    healthy: 'Healthy',
+    diagramLine: (definition) => `Argo CD ApplicationSet in ${definition.spec.delivery.argocd!.namespace}, project ${definition.spec.delivery.argocd!.project}`,
+    notesSection: (definition, clusters) => argoCdNotesSection(definition, clusters),
+  },
   handOver: argoCdHandOver,
   checklist: argoCdChecklist,
 };

@@ -1,6 +1,6 @@
 import { code as c } from '../../markdown';
 import { shellQuote as q } from '../../shell-quote';
-import { PRUNE_OFF_PATCH } from '../../kube/kubectl-command';
+import { PRUNE_OFF_PATCH } from './removal';
 import type { ClusterSet } from '../../model/clusterset';
 import type { ChecklistWords } from '../engine';
 import { engineName } from '../engine-names';

@@ -1,4 +1,4 @@
-import { fluxKustomizationsOf, PRUNE_OFF_PATCH, removeFluxKustomizations } from '../../kube/kubectl-command';
+import { fluxKustomizationsOf, PRUNE_OFF_PATCH, removeFluxKustomizations } from './removal';
 import { effectiveClusters, type EffectiveCluster } from '../../model/effective';
 import { code } from '../../markdown';
 import { shellQuote as q } from '../../shell-quote';

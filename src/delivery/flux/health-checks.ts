@@ -5,6 +5,7 @@ import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from '../../health/cluster-set-h
 import type { HealthRule } from '../../health/health-rule';
 import { RESOURCE_EXPORT_HEALTH } from '../../health/resource-export-health';
 import { SERVICE_EXPORT_HEALTH } from '../../health/service-export-health';
+import { celOf } from './health-cel';
 
 /**
  * The `healthCheckExprs` of one layer Kustomization (none when the layer applies no such kind):
@@ -18,7 +19,7 @@ export function fluxLayerHealthChecks(layer: Layer, role: Role): Partial<IKustom
   // not the ServiceExport's: it reads ServiceNotFound until the application's own delivery creates
   // the Service, which no layer may wait for; the exports units check it (fluxExportHealthChecks)
   const rules: HealthRule[] = [role === 'member' ? CLUSTER_SET_HEALTH : CLUSTER_SET_GATE, RESOURCE_EXPORT_HEALTH];
-  const checks = [...rules.map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, ...r.cel })), GATEWAY_NODE_AS_IT_IS].filter(
+  const checks = [...rules.map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, ...celOf(r) })), GATEWAY_NODE_AS_IT_IS].filter(
     (c) => layerOf({ apiVersion: c.apiVersion, kind: c.kind, metadata: { name: '' } }) === layer,
   );
   // healthCheckExprs (Flux v2.5) is newer than the typings of @kubernetes-models/flux-cd 2.3, whose schema allows it
@@ -45,5 +46,5 @@ const GATEWAY_NODE_AS_IT_IS = { apiVersion: 'v1', kind: 'Node', current: 'true' 
  */
 export const fluxExportHealthChecks = (): Partial<IKustomization['spec']> =>
   ({
-    healthCheckExprs: [{ apiVersion: SERVICE_EXPORT_HEALTH.apiVersion, kind: SERVICE_EXPORT_HEALTH.kind, ...SERVICE_EXPORT_HEALTH.cel }],
+    healthCheckExprs: [{ apiVersion: SERVICE_EXPORT_HEALTH.apiVersion, kind: SERVICE_EXPORT_HEALTH.kind, ...celOf(SERVICE_EXPORT_HEALTH) }],
   }) as Partial<IKustomization['spec']>;

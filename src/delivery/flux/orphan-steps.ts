@@ -1,4 +1,4 @@
-import { fluxKustomizationsOf, removeFluxKustomizations } from '../../kube/kubectl-command';
+import { fluxKustomizationsOf, removeFluxKustomizations } from './removal';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
 import { shellQuote as q } from '../../shell-quote';

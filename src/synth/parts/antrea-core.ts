@@ -3,7 +3,7 @@ import type { KubeObject } from '../../kube/kube-object';
 import { sharedPart, type BundleContext } from './context';
 
 /** Antrea agent and controller options from a cluster's effective settings. */
-export function antreaOptions({ definition, cluster, release }: BundleContext): AntreaOptions {
+export function antreaOptions({ definition, cluster, release }: Omit<BundleContext, 'peers'>): AntreaOptions {
   const { antrea } = definition.spec;
   const net = cluster.network;
   return {
@@ -38,7 +38,7 @@ export const HELM_VALUES_FILE = 'antrea-helm-values.yaml';
  * dedicated leader, whose mc-controller needs no Antrea at all (its RBAC names no crd.antrea.io
  * resource in upstream's leader manifests).
  */
-export function antreaChartValues(ctx: BundleContext): Record<string, unknown> | undefined {
+export function antreaChartValues(ctx: Omit<BundleContext, 'peers'>): Record<string, unknown> | undefined {
   if (ctx.cluster.cluster.install !== 'multiclusterOnly' || !ctx.cluster.isMember) return undefined;
   return antreaHelmValues(antreaOptions(ctx));
 }

@@ -1,6 +1,7 @@
 import type { AntreaRelease } from '../../antrea/release';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
+import type { GatewayPeer } from '../../model/gateways';
 import type { KubeObject } from '../../kube/kube-object';
 
 /** What every part of a bundle reads. */
@@ -12,6 +13,8 @@ export interface BundleContext {
   readonly cluster: EffectiveCluster;
   /** the Antrea release of `spec.antrea.version` */
   readonly release: AntreaRelease;
+  /** a member that is not the leader: the other members' Gateway candidates, which its verification compares its ClusterInfoImports with (empty otherwise) */
+  readonly peers: readonly GatewayPeer[];
 }
 
 /** One concern of a bundle (the mc-controllers, ClusterSets, credentials...): the objects it contributes, as plain data. */

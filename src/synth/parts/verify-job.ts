@@ -5,6 +5,7 @@ import { serviceAccountBinding } from '../../kube/rbac';
 import { checksFor, type CheckInstance, type ReadRule } from '../../verify/checks';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
+import type { GatewayPeer } from '../../model/gateways';
 import { verificationScript } from '../../verify/verify-script';
 import type { BundlePart } from './context';
 import { VERIFY_UNIT } from '../../delivery/layer-paths';
@@ -29,11 +30,11 @@ export const isVerificationRun = (kind: string, name: string): boolean =>
  * application it exports and that is not deployed yet, would never pass. `clusterset status`
  * checks the leader's imports from outside.
  */
-export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
+export const verifyJob: BundlePart = ({ definition, clusters, cluster, peers }) => {
   const verify = definition.spec.verify;
   // a withdrawing member has no ClusterSet left to verify
   if (!verify.job || !cluster.isMember || cluster.withdrawing) return [];
-  const checks = jobChecks(definition, clusters, cluster);
+  const checks = jobChecks(definition, clusters, cluster, peers);
   const script = verificationScript(definition.metadata.name, cluster.clusterID, checks);
   const reads = checks.flatMap((c) => c.reads);
   const account = engineName('antrea-clusterset-verify', definition.metadata.name);
@@ -74,22 +75,31 @@ export const verifyJob: BundlePart = ({ definition, clusters, cluster }) => {
   ];
 };
 
-/** The checks a member's Job runs: those with a shell half, and on a dual-role leader none about a Service. */
-export const jobChecks = (definition: ClusterSet, clusters: readonly EffectiveCluster[], cluster: EffectiveCluster): CheckInstance[] =>
-  checksFor(definition, clusters, cluster).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere !== undefined));
+/** The checks a member's Job runs: those with a shell half, and on a dual-role leader none about what the members export (Services, ClusterInfo). */
+export const jobChecks = (
+  definition: ClusterSet,
+  clusters: readonly EffectiveCluster[],
+  cluster: EffectiveCluster,
+  peers: readonly GatewayPeer[],
+): CheckInstance[] =>
+  checksFor(definition, clusters, cluster, peers).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere !== undefined));
 
-/** `get` by name, one rule per resource: no list, no watch, nothing else. */
+/** `get` by name, one rule per resource, and `list` (of the Role's Namespace) where a check counts objects: no watch, nothing else. */
 function rulesOf(reads: readonly ReadRule[]): object[] {
+  const lists = [...new Map(reads.filter((r) => r.list).map((r) => [`${r.group}/${r.resource}`, r])).values()]
+    .sort((a, b) => `${a.group}/${a.resource}`.localeCompare(`${b.group}/${b.resource}`))
+    .map((r) => ({ apiGroups: [r.group], resources: [r.resource], verbs: ['list'] }));
   const byResource = new Map<string, { group: string; resource: string; names: Set<string> }>();
-  for (const r of reads) {
+  for (const r of reads.filter((x) => !x.list)) {
     const key = `${r.group}/${r.resource}`;
     const entry = byResource.get(key) ?? { group: r.group, resource: r.resource, names: new Set<string>() };
     for (const n of r.names) entry.names.add(n);
     byResource.set(key, entry);
   }
-  return [...byResource.values()]
+  const gets = [...byResource.values()]
     .sort((a, b) => `${a.group}/${a.resource}`.localeCompare(`${b.group}/${b.resource}`))
     .map((e) => ({ apiGroups: [e.group], resources: [e.resource], resourceNames: [...e.names].sort(), verbs: ['get'] }));
+  return [...gets, ...lists];
 }
 
 /**

@@ -14,7 +14,7 @@ import type { ModelRule } from '../rule';
  * a definition validate accepts always synthesizes.
  */
 export function applicationSetBytes(definition: ClusterSet, clusters: readonly EffectiveCluster[]): number {
-  const [appset] = ENGINES.argocd.clusterSetObjects(clusterDeliveryInputs(definition, clusters))[ARGOCD_FOLDER] ?? [];
+  const [appset] = ENGINES.argocd.objects.clusterSetObjects(clusterDeliveryInputs(definition, clusters))[ARGOCD_FOLDER] ?? [];
   return appset ? Buffer.byteLength(toYaml(appset)) : 0;
 }
 
@@ -24,7 +24,7 @@ export const argocdApplicationsetSize: ModelRule = {
   description: "Argo CD's ApplicationSet, which lists every cluster, would be larger than an API server takes per object",
   check({ definition, clusters, report }) {
     // every cluster needs a destination first (delivery-destination-missing)
-    if (!definition.spec.delivery.argocd || !ENGINES.argocd.canBuild(definition, clusters)) return;
+    if (!definition.spec.delivery.argocd || !ENGINES.argocd.objects.canBuild(definition, clusters)) return;
     const bytes = applicationSetBytes(definition, clusters);
     if (bytes <= MAX_OBJECT_BYTES) return;
     report({

@@ -6,6 +6,6 @@ export const deliveryDestinationMissing: ModelRule = {
   severity: 'error',
   description: 'an engine is configured and a cluster has no destination for it (Argo CD, or a hub Flux)',
   check({ definition, clusters, report }) {
-    for (const e of enginesOf(definition)) for (const finding of e.missingDestinations(definition, clusters)) report(finding);
+    for (const e of enginesOf(definition)) for (const finding of e.rules.missingDestinations(definition, clusters)) report(finding);
   },
 };

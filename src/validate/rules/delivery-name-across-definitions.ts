@@ -9,7 +9,7 @@ import { dashPrefixed } from './delivery-name-collision';
 
 /**
  * The engine instance an object of `folder` is applied to, as two definitions can share it
- * (`DeliveryEngine.instanceOf`): every Argo CD object goes into the Argo CD Namespace, every hub Flux
+ * (`EngineObjects.instanceOf`): every Argo CD object goes into the Argo CD Namespace, every hub Flux
  * Kustomization into the hub's Flux Namespace. A per-cluster Flux (`flux-per-cluster/<clusterID>`) is the
  * cluster's own: two definitions share one only when they share the cluster
  * (cluster-in-two-definitions). The health ConfigMap (`argocd/health`) is the same in every
@@ -17,7 +17,7 @@ import { dashPrefixed } from './delivery-name-collision';
  */
 const instanceOf = (folder: string, object: KubeObject): string | undefined => {
   for (const e of ALL_ENGINES) {
-    const instance = e.instanceOf(folder, object);
+    const instance = e.objects.instanceOf(folder, object);
     if (instance !== undefined) return instance;
   }
   return undefined;

@@ -31,12 +31,13 @@ export const kubernetesVersionUnsupported: ModelRule = {
         });
       }
       for (const engine of enginesOf(definition)) {
-        const { versions } = engine;
+        const { versions } = engine.rules;
+        const { title, statesKubernetes } = engine.readme;
         if (versions.some((v) => inKubernetesRange(version, v.kubernetes))) continue;
         report({
           path,
-          message: `no ${engine.title} version the bundles are written for (${versions.map((v) => v.version).join(', ')}) ${engine.statesKubernetes} ${k8s}`,
-          hint: `${versions.map((v) => `${engine.title} ${v.version}: ${formatKubernetesRange(v.kubernetes)}`).join('; ')} (docs/delivery.md, Engine versions)`,
+          message: `no ${title} version the bundles are written for (${versions.map((v) => v.version).join(', ')}) ${statesKubernetes} ${k8s}`,
+          hint: `${versions.map((v) => `${title} ${v.version}: ${formatKubernetesRange(v.kubernetes)}`).join('; ')} (docs/delivery.md, Engine versions)`,
         });
       }
     }

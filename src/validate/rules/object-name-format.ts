@@ -102,7 +102,7 @@ export const objectNameFormat: ModelRule = {
         duration('refresh interval', e.refreshInterval, [...tp, 'externalSecret', 'refreshInterval']);
       }
       // every engine's, named or not: a cluster's delivery settings reach its objects once the engine is
-      for (const e of ALL_ENGINES) for (const setting of e.clusterSettings(c)) checkSetting(setting);
+      for (const e of ALL_ENGINES) for (const setting of e.rules.clusterSettings(c)) checkSetting(setting);
     }
 
     const registry = definition.spec.antrea.imageRegistry;
@@ -119,7 +119,7 @@ export const objectNameFormat: ModelRule = {
         subdomain('ResourceExport name', p.exportName, ['spec', 'policies', i, 'exportName'], fileNameMax('ResourceExport', leaderNamespace));
     });
 
-    for (const e of ALL_ENGINES) for (const setting of e.settings(definition)) checkSetting(setting);
+    for (const e of ALL_ENGINES) for (const setting of e.rules.settings(definition)) checkSetting(setting);
   },
 };
 

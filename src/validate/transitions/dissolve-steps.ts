@@ -1,5 +1,5 @@
 import { enginesOf } from '../../delivery/engines';
-import { CLUSTERSET_RESOURCE, kubectlIn, KUSTOMIZATION_RESOURCE } from '../../kube/kubectl-command';
+import { CLUSTERSET_RESOURCE, kubectlIn } from '../../kube/kubectl-command';
 import { shellQuote as q } from '../../shell-quote';
 import type { EffectiveCluster } from '../../model/effective';
 import type { RevisionView } from '../transition';
@@ -67,7 +67,7 @@ export function dissolveProcedure(before: RevisionView, last: string, options: D
       command: `${kubectlIn(leaderID)} ${del(leaderNs)}`,
     },
     ...(options.leaderMoves ? newLeaderTokens(members) : []),
-    // the engines' objects the definition's removal orphaned (DeliveryEngine.orphanSteps: Flux's guarded Kustomizations)
+    // the engines' objects the definition's removal orphaned (ChecklistWords.orphanSteps: Flux's guarded Kustomizations)
     ...enginesOf(before.definition).flatMap((e) =>
       e.checklist
         .orphanSteps(before.definition, before.clusters, new Set(options.staying ?? []), ONE_COMMAND_EACH_UP_TO)
@@ -76,8 +76,6 @@ export function dissolveProcedure(before: RevisionView, last: string, options: D
     { text: `${last} in a later change: the engines create the new ClusterSets, which the webhooks admit, and the members join again` },
   ];
 }
-
-export { KUSTOMIZATION_RESOURCE };
 
 /**
  * A member's token Secret keeps its name when the leader moves, and holds the old leader's token:

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../../src/compile';
 import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from '../../../src/health';
+import { celOf } from '../../../src/delivery/flux/health-cel';
 import type { OutputFile } from '../../../src/check/layout';
 import { validatorFor } from '../../../src/check/schemas';
 import type { KubeObject } from '../../../src/kube/kube-object';
@@ -111,12 +112,12 @@ describe('Flux ordering', () => {
       // the health rules sit on the layer that holds their kinds (ClusterSet, ResourceExport; not the
       // ServiceExport, which waits for the application's Service); the leader's ClusterSet rule is
       // the gate variant, which no member waits on; a Gateway Node is taken as it is (its Ready
-      // condition is the cluster's, not the bundle's: flux-health-checks.ts)
+      // condition is the cluster's, not the bundle's: delivery/flux/health-checks.ts)
       const exprs = own.map((k) => (k.spec as { healthCheckExprs?: { kind: string; current: string }[] }).healthCheckExprs ?? []);
       expect(exprs.map((e) => e.map((x) => x.kind))).toEqual([[], [], [], [], ['ClusterSet', 'ResourceExport', 'Node']]);
       expect(exprs[4]![2]).toEqual({ apiVersion: 'v1', kind: 'Node', current: 'true' });
       const clusterSetRule = bundle.role === 'member' ? CLUSTER_SET_HEALTH : CLUSTER_SET_GATE;
-      expect(exprs[4]![0]).toEqual({ apiVersion: clusterSetRule.apiVersion, kind: 'ClusterSet', ...clusterSetRule.cel });
+      expect(exprs[4]![0]).toEqual({ apiVersion: clusterSetRule.apiVersion, kind: 'ClusterSet', ...celOf(clusterSetRule) });
     }
     expect(Object.keys(output.engines).sort()).toEqual(
       hub ? ['argocd', 'argocd/applications', 'argocd/health', 'flux'] : output.bundles.map((b) => `flux-per-cluster/${b.clusterID}`).sort(),
