@@ -70,18 +70,19 @@ export async function loadClusterSets(
   const folders = new Map<string, DefinitionFolder | Refusal>();
   try {
     for (const file of files) {
-      const known = TYPESCRIPT_EXTENSIONS.includes(extname(file)) ? undefined : options.known?.get(file);
-      const read = known !== undefined ? ({ ok: true, text: known } as const) : readSourceFile(file, MAX_DEFINITION_BYTES, folders);
-      if (!read.ok) {
+      const typescript = TYPESCRIPT_EXTENSIONS.includes(extname(file));
+      const known = typescript ? undefined : options.known?.get(file);
+      const read = known === undefined ? readSourceFile(file, MAX_DEFINITION_BYTES, folders) : undefined;
+      if (read && !read.ok) {
         // never read, so never shown: a refused file has no code frame
         diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
         continue;
       }
-      const { text } = read;
+      const text = read?.text ?? known!;
       texts?.set(file, text);
       if (skip?.(file, text)) continue;
       let source: SourceFile | undefined;
-      if (!TYPESCRIPT_EXTENSIONS.includes(extname(file))) source = loadYaml(file, text, diagnostics);
+      if (!typescript || !read) source = loadYaml(file, text, diagnostics);
       else if (options.typescript === false) {
         diagnostics.push({
           code: 'typescript-evaluation',
