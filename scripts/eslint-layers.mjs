@@ -5,7 +5,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 
 /** Shared at the bottom: any folder may import these, and they import only each other. */
-export const BASE = ['diagnostics', 'kube', 'fast-yaml', 'yaml-readers', 'shell-quote', 'plural', 'compiler-version', 'token-material', 'markdown'];
+export const BASE = ['diagnostics', 'kube', 'yaml', 'text', 'compiler-version'];
 
 /** folder (or top-level file) of src/ → the folders above BASE it may import */
 export const LAYERS = {
@@ -17,7 +17,7 @@ export const LAYERS = {
   delivery: ['model', 'antrea', 'health'],
   diagram: ['model', 'delivery'],
   verify: ['model'],
-  validate: ['load', 'model', 'antrea', 'delivery'],
+  validate: ['load', 'model', 'antrea', 'delivery', 'secrets'],
   synth: ['model', 'antrea', 'health', 'delivery', 'diagram', 'verify'],
   check: ['antrea', 'delivery', 'synth'],
   output: ['synth', 'check'],

@@ -10,7 +10,7 @@ import { HELM_VALUES_FILE } from '../synth/parts/antrea-core';
 import type { EngineObject } from '../delivery';
 import { checkObjects } from './check-output';
 import { isShared } from './shared-units';
-import { fastYaml } from '../fast-yaml';
+import { fastYaml } from '../yaml/fast-yaml';
 import { canonical, toYaml, yamlV2 } from '../kube/serialize';
 import { MAX_OBJECT_BYTES } from '../kube/object-limits';
 

@@ -10,7 +10,7 @@ import { render } from '../diagnostics/render';
 import { OutputError } from '../output/output-error';
 import { findDefinitionsDir } from '../load/find-definitions-dir';
 import { findDefinitionFiles } from '../load/load-clustersets';
-import { plural } from '../plural';
+import { plural } from '../text/plural';
 import { runPipeline, type PipelineResult } from '../pipeline/pipeline';
 import type { EmitResult } from '../pipeline/output-sink';
 import { UsageError, type Args, type Context } from './command';

@@ -1,4 +1,4 @@
-import { shellQuote } from '../shell-quote';
+import { shellQuote } from '../text/shell-quote';
 
 /**
  * `kubectl --context <clusterID>`: how every command the plan prints names its cluster, as the

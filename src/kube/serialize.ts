@@ -1,5 +1,5 @@
-import { fastYaml, sortedKeys } from '../fast-yaml';
-import { printableYaml, READER_SAFE } from '../yaml-readers';
+import { fastYaml, sortedKeys } from '../yaml/fast-yaml';
+import { printableYaml, READER_SAFE } from '../yaml/yaml-readers';
 
 /** Keys sorted at every level, with apiVersion, kind and metadata first at the top (as cdk8s; fast-yaml.ts, `sortedKeys`). */
 export function canonical(value: unknown, top = true): unknown {

@@ -90,10 +90,38 @@ function liveCluster(dump: LiveDump, clusterID: string, leaderSet?: LiveObject, 
  */
 export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diagnostic[], absent: ReadonlySet<string> = new Set()): LiveClusterSet | undefined {
   const before = diagnostics.length;
+  const { clusters, leader, name } = identifiedClusters(dumps, diagnostics);
+  if (diagnostics.length > before) return undefined;
+  if (!leader) {
+    diagnostics.push(dumpDiagnostic(dumps[0] ?? { file: '<no dump>' }, {}, "no dump holds the leader's ClusterSet", "add the leader cluster's dump"));
+    return undefined;
+  }
+  checkMembership(clusters, leader, absent, diagnostics);
+  const { release, mcImage } = runningRelease(clusters, leader, diagnostics);
+  if (diagnostics.length > before) return undefined;
+  if (!release || !mcImage) {
+    diagnostics.push(
+      dumpDiagnostic(leader.dump, {}, `no ${MC_CONTROLLER} Deployment in the dumps, so the Antrea release is unknown`, 'the dump must include deployments'),
+    );
+    return undefined;
+  }
+  // the leader first, as definitions list it; the others in the order of the dumps
+  const ordered = [leader, ...clusters.filter((c) => c !== leader)];
+  return { name: name!.value, leader, clusters: ordered, release, mcImage };
+}
+
+/** The ClusterSet's name as the first dump that holds one gives it, to compare the others with. */
+interface FirstName {
+  value: string;
+  dump: LiveDump;
+}
+
+/** Each dump's cluster, by its ClusterSets: one per cluster ID, and one leader. */
+function identifiedClusters(dumps: readonly LiveDump[], diagnostics: Diagnostic[]): { clusters: LiveCluster[]; leader?: LiveCluster; name?: FirstName } {
   const clusters: LiveCluster[] = [];
   const byID = new Map<string, LiveCluster>();
   let leader: LiveCluster | undefined;
-  let name: { value: string; dump: LiveDump; at: LiveObject } | undefined;
+  const first: { name?: FirstName } = {};
   for (const dump of dumps) {
     const sets = dump.objects.filter((l) => groupKind(l.object) === `${MC_GROUP}/ClusterSet`);
     if (sets.length === 0) {
@@ -107,46 +135,7 @@ export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diag
       );
       continue;
     }
-    let leaderSet: LiveObject | undefined;
-    let memberSet: LiveObject | undefined;
-    for (const s of sets) {
-      if (s.object.apiVersion !== `${MC_GROUP}/v1alpha2`) {
-        diagnostics.push(
-          dumpDiagnostic(
-            dump,
-            { index: s.index, path: ['apiVersion'] },
-            `ClusterSet ${s.object.metadata.name} is ${s.object.apiVersion}, of a release before v1.13`,
-            `upgrade Antrea to one of ${SUPPORTED_ANTREA_VERSIONS.join(', ')} first`,
-          ),
-        );
-        continue;
-      }
-      const isMemberSet = text(s.object, 'spec', 'leaders', 0, 'server') !== undefined;
-      const earlier = isMemberSet ? memberSet : leaderSet;
-      if (earlier) {
-        diagnostics.push(
-          dumpDiagnostic(
-            dump,
-            { index: s.index },
-            `a second ${isMemberSet ? 'member' : 'leader'} ClusterSet in one cluster`,
-            'a cluster holds at most one leader and one member ClusterSet',
-          ),
-        );
-        continue;
-      }
-      if (isMemberSet) memberSet = s;
-      else leaderSet = s;
-      if (!name) name = { value: s.object.metadata.name, dump, at: s };
-      else if (name.value !== s.object.metadata.name)
-        diagnostics.push(
-          dumpDiagnostic(
-            dump,
-            { index: s.index, path: ['metadata', 'name'] },
-            `ClusterSet ${s.object.metadata.name} is not ${name.value}, which ${name.dump.file} holds`,
-            'import the dumps of one ClusterSet at a time',
-          ),
-        );
-    }
+    const { leaderSet, memberSet } = clusterSetsOf(dump, sets, first, diagnostics);
     const ids = [leaderSet, memberSet].flatMap((s) => (s ? [text(s.object, 'spec', 'clusterID')] : []));
     const clusterID = ids[0];
     if (clusterID === undefined) {
@@ -193,13 +182,61 @@ export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diag
     }
     clusters.push(cluster);
   }
-  if (diagnostics.length > before) return undefined;
-  if (!leader) {
-    diagnostics.push(dumpDiagnostic(dumps[0] ?? { file: '<no dump>' }, {}, "no dump holds the leader's ClusterSet", "add the leader cluster's dump"));
-    return undefined;
-  }
+  return { clusters, ...(leader && { leader }), ...(first.name && { name: first.name }) };
+}
 
-  // members point at this leader, and every member the leader knows has a dump
+/** A dump's leader and member ClusterSets (at most one of each, of a supported API version). */
+function clusterSetsOf(
+  dump: LiveDump,
+  sets: readonly LiveObject[],
+  first: { name?: FirstName },
+  diagnostics: Diagnostic[],
+): { leaderSet?: LiveObject; memberSet?: LiveObject } {
+  let leaderSet: LiveObject | undefined;
+  let memberSet: LiveObject | undefined;
+  for (const s of sets) {
+    if (s.object.apiVersion !== `${MC_GROUP}/v1alpha2`) {
+      diagnostics.push(
+        dumpDiagnostic(
+          dump,
+          { index: s.index, path: ['apiVersion'] },
+          `ClusterSet ${s.object.metadata.name} is ${s.object.apiVersion}, of a release before v1.13`,
+          `upgrade Antrea to one of ${SUPPORTED_ANTREA_VERSIONS.join(', ')} first`,
+        ),
+      );
+      continue;
+    }
+    const isMemberSet = text(s.object, 'spec', 'leaders', 0, 'server') !== undefined;
+    const earlier = isMemberSet ? memberSet : leaderSet;
+    if (earlier) {
+      diagnostics.push(
+        dumpDiagnostic(
+          dump,
+          { index: s.index },
+          `a second ${isMemberSet ? 'member' : 'leader'} ClusterSet in one cluster`,
+          'a cluster holds at most one leader and one member ClusterSet',
+        ),
+      );
+      continue;
+    }
+    if (isMemberSet) memberSet = s;
+    else leaderSet = s;
+    if (!first.name) first.name = { value: s.object.metadata.name, dump };
+    else if (first.name.value !== s.object.metadata.name)
+      diagnostics.push(
+        dumpDiagnostic(
+          dump,
+          { index: s.index, path: ['metadata', 'name'] },
+          `ClusterSet ${s.object.metadata.name} is not ${first.name.value}, which ${first.name.dump.file} holds`,
+          'import the dumps of one ClusterSet at a time',
+        ),
+      );
+  }
+  return { ...(leaderSet && { leaderSet }), ...(memberSet && { memberSet }) };
+}
+
+/** Members point at this leader, and every member the leader knows has a dump. */
+function checkMembership(clusters: readonly LiveCluster[], leader: LiveCluster, absent: ReadonlySet<string>, diagnostics: Diagnostic[]): void {
   for (const c of clusters) {
     const l = c.memberSet;
     const named = l && text(l.object, 'spec', 'leaders', 0, 'clusterID');
@@ -240,8 +277,10 @@ export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diag
       ),
     );
   }
+}
 
-  // one release: the mc-controllers' image tag
+/** One release: the mc-controllers' image tag, and the image as the leader runs it. */
+function runningRelease(clusters: readonly LiveCluster[], leader: LiveCluster, diagnostics: Diagnostic[]): { release?: AntreaRelease; mcImage?: string } {
   let release: AntreaRelease | undefined;
   let mcImage: string | undefined;
   for (const c of clusters) {
@@ -285,14 +324,5 @@ export function readLiveClusterSet(dumps: readonly LiveDump[], diagnostics: Diag
       }
     }
   }
-  if (diagnostics.length > before) return undefined;
-  if (!release || !mcImage) {
-    diagnostics.push(
-      dumpDiagnostic(leader.dump, {}, `no ${MC_CONTROLLER} Deployment in the dumps, so the Antrea release is unknown`, 'the dump must include deployments'),
-    );
-    return undefined;
-  }
-  // the leader first, as definitions list it; the others in the order of the dumps
-  const ordered = [leader, ...clusters.filter((c) => c !== leader)];
-  return { name: name!.value, leader, clusters: ordered, release, mcImage };
+  return { ...(release && { release }), ...(mcImage !== undefined && { mcImage }) };
 }

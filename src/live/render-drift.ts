@@ -1,5 +1,5 @@
 import { printable, printableJson, workflowData, workflowProperty } from '../diagnostics/printable';
-import { code, escapeMarkdown, table } from '../markdown';
+import { code, escapeMarkdown, table } from '../text/markdown';
 import { DRIFT_KINDS, type DriftCluster, type DriftReport } from './drift';
 
 export const DRIFT_FORMATS = ['text', 'json', 'markdown', 'github'] as const;

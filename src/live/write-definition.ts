@@ -1,6 +1,6 @@
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { ImportedDefinition } from './import-definition';
-import { printableYaml } from '../yaml-readers';
+import { printableYaml } from '../yaml/yaml-readers';
 import { printable } from '../diagnostics/printable';
 
 /**

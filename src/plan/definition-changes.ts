@@ -4,17 +4,14 @@ import { upgradeSteps } from '../antrea/upgrade';
 import { enginesOf, inWordsOrder } from '../delivery/engines';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
-import { tierRestartJobName } from '../synth/objects/tier-restart';
 import { restartMemberControllerCommand } from '../synth/token-commands';
 import { upgradeOptionsFor } from '../synth/upgrade-options';
-import { plural } from '../plural';
 import { engineChange } from './engine-changes';
 import { gatewayChange } from './gateway-changes';
+import { policyAndTierChanges } from './policy-tier-changes';
+import { clusterCount, list, type Clusters, type Lines } from './plan-lines';
 import { tokenRotationChange } from './token-rotation';
 import type { ChangeSubjects, Impact, PlanChange } from './plan';
-
-const list = (ids: readonly string[]) => (ids.length <= 5 ? ids.join(', ') : `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more`);
-export const clusterCount = (ids: readonly string[]) => `${ids.length} cluster${ids.length === 1 ? '' : 's'} (${list(ids)})`;
 
 /** Network settings whose change interrupts cross-cluster traffic while agents and Gateways reconfigure. */
 const DISRUPTIVE_NETWORK_KEYS: readonly (keyof Network)[] = [
@@ -27,11 +24,25 @@ const DISRUPTIVE_NETWORK_KEYS: readonly (keyof Network)[] = [
   'gatewayIPPrecedence',
 ];
 
+/** The domain lines of a change from `before` to `after`, in the plan's order: release, leader, engines, membership, settings, Services, policies. */
 export function definitionChanges(cs: string, before: ClusterSet, after: ClusterSet): PlanChange[] {
   const out: PlanChange[] = [];
-  const add = (impact: Impact, text: string, details?: readonly string[], about?: ChangeSubjects) =>
-    out.push({ impact, clusterSet: cs, text, ...(details && { details }), ...(about && { about }) });
+  const lines: Lines = {
+    out,
+    add: (impact, text, details, about) => out.push({ impact, clusterSet: cs, text, ...(details && { details }), ...(about && { about }) }),
+  };
+  versionChange(cs, before, after, lines);
+  leaderChanges(cs, before, after, lines);
+  const b = new Map(effectiveClusters(before).map((c) => [c.clusterID, c]));
+  const a = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));
+  membershipChanges(cs, before, b, a, lines);
+  clusterSettingChanges(cs, before, after, b, a, lines);
+  serviceExportChanges(before, after, b, a, lines);
+  policyAndTierChanges(before, after, b, a, lines);
+  return out;
+}
 
+function versionChange(cs: string, before: ClusterSet, after: ClusterSet, { add }: Lines): void {
   const from = before.spec.antrea.version;
   const to = after.spec.antrea.version;
   if (from !== to) {
@@ -49,7 +60,10 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
           ],
     );
   }
+}
 
+/** The leader moves, is reached elsewhere, or keeps its common area in another Namespace; the engines change. */
+function leaderChanges(cs: string, before: ClusterSet, after: ClusterSet, { out, add }: Lines): void {
   if (before.spec.leader.clusterID !== after.spec.leader.clusterID) {
     add(
       'destructive',
@@ -62,9 +76,10 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
     out.push(leaderNamespaceChange(cs, before, after));
   const engines = engineChange(cs, before, after);
   if (engines) out.push(engines);
+}
 
-  const b = new Map(effectiveClusters(before).map((c) => [c.clusterID, c]));
-  const a = new Map(effectiveClusters(after).map((c) => [c.clusterID, c]));
+/** Clusters join, withdraw, rejoin or leave. */
+function membershipChanges(cs: string, before: ClusterSet, b: Clusters, a: Clusters, { out, add }: Lines): void {
   for (const [id, c] of a)
     if (!b.has(id)) add('safe', `${c.isMember ? 'member' : 'cluster'} ${id} joins${c.isLeader ? ' as the leader' : ''}`, undefined, { clusters: [id] });
   for (const [id, c] of a) {
@@ -110,8 +125,10 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
         leaving: { clusterID: id, member: false },
       });
   }
+}
 
-  // per-cluster network facts, merged across clusters that change the same way
+/** Per-cluster network facts, merged across clusters that change the same way; Gateways, credentials, install mode. */
+function clusterSettingChanges(cs: string, before: ClusterSet, after: ClusterSet, b: Clusters, a: Clusters, { out, add }: Lines): void {
   const settingChanges = new Map<string, { impact: Impact; ids: string[] }>();
   const note = (impact: Impact, text: string, id: string) => {
     const entry = settingChanges.get(text) ?? { impact, ids: [] };
@@ -140,8 +157,10 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
   for (const [text, { impact, ids }] of settingChanges) add(impact, `${text} in ${clusterCount(ids)}`, undefined, { clusters: ids });
   const rotation = tokenRotationChange(cs, before, after);
   if (rotation) out.push(rotation);
+}
 
-  // Services: one line per Service and direction
+/** Services: one line per Service and direction. */
+function serviceExportChanges(before: ClusterSet, after: ClusterSet, b: Clusters, a: Clusters, { add }: Lines): void {
   const exportsBefore = exportsOf(before, [...b.values()]);
   const exportsAfter = exportsOf(after, [...a.values()]);
   for (const [svc, ids] of exportsAfter) {
@@ -164,75 +183,6 @@ export function definitionChanges(cs: string, before: ClusterSet, after: Cluster
         { services: [svc], clusters: removed },
       );
   }
-
-  // the Tier-restart Job of each member, as its bundle names it (synth/objects/tier-restart.ts): a new name is a new run
-  const restartJob = (d: ClusterSet, c: EffectiveCluster | undefined): string | undefined =>
-    c?.isMember && d.spec.tiers.length > 0
-      ? tierRestartJobName({ namespace: c.cluster.namespace, tiers: d.spec.tiers, image: d.spec.verify.image })
-      : undefined;
-  const restartJobs = [...new Set([...a.values()].map((c) => restartJob(after, c)).filter((j): j is string => j !== undefined))];
-  const jobList = restartJobs.length === 1 ? `Job ${restartJobs[0]}` : `Jobs ${restartJobs.join(', ')}`;
-
-  // replicated policies and Tiers
-  const memberCount = [...a.values()].filter((c) => c.isMember).length;
-  const replicated = `replicated to ${memberCount} member${memberCount === 1 ? '' : 's'}`;
-  const tiersBefore = new Set(before.spec.tiers.map((t) => t.name));
-  const newTiers = new Set(after.spec.tiers.map((t) => t.name).filter((t) => !tiersBefore.has(t)));
-  namedChanges(
-    before.spec.policies,
-    after.spec.policies,
-    (p) => p.name,
-    (kind, p) => {
-      const tier = kind !== 'removed' ? (p.spec as { tier?: unknown }).tier : undefined;
-      if (typeof tier === 'string' && newTiers.has(tier)) {
-        // the member controller records ACNPImportFailed for a missing Tier without requeueing
-        // (multicluster/controllers/multicluster/member/acnp_resourceimport_controller.go,
-        // handleResImpUpdateForClusterNetworkPolicy) and reconciles an import again only when its
-        // generation changes or the controller starts (resourceimport_controller.go, SetupWithManager);
-        // the bundle's tier-restart Job restarts it once the Tier exists (synth/objects/tier-restart.ts)
-        add(
-          'rollout',
-          `policy ${p.name} ${kind === 'changed' ? 'changes' : 'is added'} in Tier ${tier}, which this change adds (${replicated})`,
-          [
-            'a member that imports the policy before its own Tier exists records ACNPImportFailed and skips the policy until the policy changes again or its antrea-mc-controller restarts',
-            `each member's bundle restarts antrea-mc-controller once its Tiers exist (${jobList}, in its tier-restart unit after the Tiers' layer; it waits for them), and the member imports the policy then`,
-            "only when the objects are applied without that Job: restart antrea-mc-controller in each member once the Tier exists (the ClusterSet's README lists the commands)",
-          ],
-          { policies: [p.name] },
-        );
-      } else
-        add('safe', `policy ${p.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} (${replicated})`, undefined, {
-          policies: [p.name],
-        });
-    },
-  );
-  namedChanges(
-    before.spec.tiers,
-    after.spec.tiers,
-    (t) => t.name,
-    (kind, t) =>
-      add('safe', `Tier ${t.name} ${kind === 'changed' ? 'changes' : kind === 'added' ? 'is added' : 'is removed'} in every member`, undefined, {
-        tiers: [t.name],
-      }),
-  );
-  // a new Tier set or a new Job template (spec.verify.image) is a new tier-restart Job in every member that stays, which runs once
-  const restarting = [...a.values()]
-    .filter((c) => c.isMember && b.get(c.clusterID)?.isMember)
-    .filter((c) => {
-      const job = restartJob(after, c);
-      return job !== undefined && job !== restartJob(before, b.get(c.clusterID));
-    })
-    .map((c) => c.clusterID);
-  if (restarting.length > 0) {
-    const sameTiers = JSON.stringify(tierNames(before)) === JSON.stringify(tierNames(after)) && before.spec.tiers.length > 0;
-    add(
-      'rollout',
-      `antrea-mc-controller restarts once in ${plural(restarting.length, 'member')} (${list(restarting)}), ${sameTiers ? "by a new Tier-restart Job (its template changes: spec.verify.image is the Job's image)" : 'after their new Tier set exists'}`,
-      [`${jobList} in each member's controller Namespace, the unit tier-restart after the Tiers' layer; imports pause for the restart`],
-      { clusters: restarting },
-    );
-  }
-  return out;
 }
 
 /**
@@ -365,33 +315,3 @@ function exportsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]
   }
   return m;
 }
-
-function namedChanges<T>(
-  before: readonly T[],
-  after: readonly T[],
-  name: (t: T) => string,
-  report: (kind: 'added' | 'changed' | 'removed', t: T) => void,
-): void {
-  const b = new Map(before.map((t) => [name(t), t]));
-  const a = new Map(after.map((t) => [name(t), t]));
-  for (const [n, t] of a) {
-    const old = b.get(n);
-    if (!old) report('added', t);
-    else if (JSON.stringify(sorted(old)) !== JSON.stringify(sorted(t))) report('changed', t);
-  }
-  for (const [n, t] of b) if (!a.has(n)) report('removed', t);
-}
-
-const sorted = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(sorted)
-    : v && typeof v === 'object'
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
-        )
-      : v;
-
-/** A definition's Tiers as the restart Job names them: name and priority, in name order. */
-const tierNames = (d: ClusterSet): string[] => d.spec.tiers.map((t) => `${t.name}=${t.priority}`).sort();

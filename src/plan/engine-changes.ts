@@ -2,7 +2,7 @@ import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
 import { deliveryModes, ENGINES, inWordsOrder } from '../delivery/engines';
 import type { DeliveryMode, HandOverWords } from '../delivery/engine';
-import { code } from '../markdown';
+import { code } from '../text/markdown';
 import { bundlePath } from '../delivery/engine-names';
 import { releaseFieldManager } from '../kube/kubectl-command';
 import type { ChecklistItem } from './checklist';

@@ -1,4 +1,4 @@
-import { code, escapeMarkdown } from '../markdown';
+import { code, escapeMarkdown } from '../text/markdown';
 
 /**
  * Text whose identifiers the plan wrote as code spans (`code`, markdown.ts: a fence longer

@@ -5,8 +5,8 @@ import { VERIFY_UNIT } from '../delivery/layer-paths';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsService } from '../model/exports-service';
 import { kubectlIn } from '../kube/kubectl-command';
-import { shellQuote as q } from '../shell-quote';
-import { code } from '../markdown';
+import { shellQuote as q } from '../text/shell-quote';
+import { code } from '../text/markdown';
 import type { ChecklistItem } from './checklist';
 
 /** An identifier in an item's text: a code span (markdown.ts `code`), as text and JSON show it too. */

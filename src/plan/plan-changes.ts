@@ -1,4 +1,4 @@
-import { plural } from '../plural';
+import { plural } from '../text/plural';
 import { isVerificationRun } from '../synth/parts/verify-job';
 import { isGuarded } from '../delivery/prune-guards';
 import { LABELS } from '../delivery/engine-names';
@@ -8,7 +8,8 @@ import { runTransitions } from '../validate/run-transitions';
 import type { TransitionFinding } from '../validate/transition';
 import { diffObjects, type ObjectChange } from './diff-objects';
 import type { ChangeSubjects, CompiledRevision, OwnerCounts, Plan, PlanChange } from './plan';
-import { clusterCount, definitionChanges } from './definition-changes';
+import { definitionChanges } from './definition-changes';
+import { clusterCount } from './plan-lines';
 import { revokedByChecklist } from './token-rotation';
 
 const GUARDED_REMOVAL =

@@ -1,5 +1,5 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
-import { plural } from '../plural';
+import { plural } from '../text/plural';
 import { loadInventory } from '../policy/connections-command';
 import { planConnections, type ConnectionWarning } from '../policy/plan-connections';
 import type { Plan, PlanChange } from './plan';

@@ -1,7 +1,7 @@
-import { plural } from '../plural';
+import { plural } from '../text/plural';
 import { printable, printableJson, printableLines, workflowData } from '../diagnostics/printable';
 import { markdownWithIdentifiers } from './markdown';
-import { code, escapeMarkdown } from '../markdown';
+import { code, escapeMarkdown } from '../text/markdown';
 import { planIdentifiers } from './plan-identifiers';
 import { checklistMarkdown, checklistText } from './render-checklist';
 import { IMPACTS, type Impact, type Plan, type PlanChange } from './plan';

@@ -1,10 +1,10 @@
 // A member token rotated (`tokenSecret.rotation` raised): the plan's change and its checklist.
 import { withGuard } from '../delivery/prune-guards';
-import { code } from '../markdown';
+import { code } from '../text/markdown';
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { CLUSTERSET_RESOURCE, kubectlIn } from '../kube/kubectl-command';
-import { shellQuote as q } from '../shell-quote';
+import { shellQuote as q } from '../text/shell-quote';
 import { copyTokenCommands, leaderSecretCommand } from '../synth/token-commands';
 import type { ChecklistItem } from './checklist';
 import type { PlanChange } from './plan';

@@ -1,4 +1,4 @@
-import { code, escapeMarkdown } from '../markdown';
+import { code, escapeMarkdown } from '../text/markdown';
 import { CHANGE_KINDS, type ChangeKind, type ConnectionChange } from './connection-changes';
 import type { ConnectionsReport } from './plan-connections';
 

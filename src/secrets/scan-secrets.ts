@@ -4,7 +4,7 @@ import { creator as recommended } from '@secretlint/secretlint-rule-preset-recom
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { LineIndex } from '../load/source-file';
-import { findTokenMaterial } from '../token-material';
+import { findTokenMaterial } from './token-material';
 
 /**
  * secretlint's core marks the start and end of every rule run on the process's performance

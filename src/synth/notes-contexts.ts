@@ -2,8 +2,8 @@ import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { deliveryModes, ENGINES } from '../delivery/engines';
 import { ENGINE_CONTEXTS } from './notes-delivery';
-import { shellQuote as q } from '../shell-quote';
-import { code, sh } from '../markdown';
+import { shellQuote as q } from '../text/shell-quote';
+import { code, sh } from '../text/markdown';
 
 /** The command-line tools the README's commands call, for this ClusterSet. */
 function toolsOf(definition: ClusterSet, clusters: readonly EffectiveCluster[]): string[] {

@@ -3,9 +3,9 @@ import { helmChartVersion } from '../antrea/workloads/helm-values';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { kubectlIn } from '../kube/kubectl-command';
-import { shellQuote as q } from '../shell-quote';
+import { shellQuote as q } from '../text/shell-quote';
 import { antreaChartValues, HELM_VALUES_FILE } from './parts/antrea-core';
-import { code, table, sh } from '../markdown';
+import { code, table, sh } from '../text/markdown';
 
 /**
  * Clusters whose Antrea is installed elsewhere (`install: multiclusterOnly`): the chart values

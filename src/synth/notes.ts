@@ -1,6 +1,6 @@
 import { TIER_RESTART } from './objects/tier-restart';
 import { kubectlIn } from '../kube/kubectl-command';
-import { shellQuote as q } from '../shell-quote';
+import { shellQuote as q } from '../text/shell-quote';
 import type { AntreaRelease } from '../antrea/release';
 import { upgradeSteps } from '../antrea/upgrade';
 import { upgradeOptionsFor } from './upgrade-options';
@@ -17,7 +17,7 @@ import { activeGateways } from '../model/gateways';
 import { replicatedPolicyName } from '../model/default-names';
 import { exportsService } from '../model/exports-service';
 import { formatOpening, gatewayOpenings, MC_WEBHOOK_PORT, tunnelOpening } from './tunnel-ports';
-import { code, escapeMarkdown as text, list, table, sh } from '../markdown';
+import { code, escapeMarkdown as text, list, table, sh } from '../text/markdown';
 import { printableLines } from '../diagnostics/printable';
 
 /**

@@ -2,7 +2,7 @@ import { MC_CONTROLLER } from '../antrea/workloads/constants';
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
 import { kubectlIn } from '../kube/kubectl-command';
-import { shellQuote as q } from '../shell-quote';
+import { shellQuote as q } from '../text/shell-quote';
 
 /**
  * The commands that carry a member's leader token from the leader to the member: the ClusterSet's

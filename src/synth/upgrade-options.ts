@@ -1,7 +1,7 @@
 import type { UpgradeOptions } from '../antrea/upgrade';
 import type { ClusterSet } from '../model/clusterset';
 import { kubectlIn } from '../kube/kubectl-command';
-import { shellQuote as q } from '../shell-quote';
+import { shellQuote as q } from '../text/shell-quote';
 
 const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 

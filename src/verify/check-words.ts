@@ -1,4 +1,4 @@
-import { shellQuote } from '../shell-quote';
+import { shellQuote } from '../text/shell-quote';
 
 /** How the checks (checks.ts, gateway-checks.ts) read live objects and word a verdict for the shell. */
 

@@ -2,7 +2,7 @@ import type { ClusterSet } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsWhileWithdrawing } from '../model/withdraw';
 import { activeGateways, gatewayPeers, type GatewayPeer } from '../model/gateways';
-import { shellQuote } from '../shell-quote';
+import { shellQuote } from '../text/shell-quote';
 import { condition, status, text, words } from './check-words';
 import { clusterInfoImported, gatewayCandidates, gatewayElected, gatewayKnown } from './gateway-checks';
 import { LIVE_KINDS, type LiveObjects } from './live-objects';

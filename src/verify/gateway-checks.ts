@@ -1,6 +1,6 @@
 import type { EffectiveCluster } from '../model/effective';
 import { activeGateways, type GatewayPeer } from '../model/gateways';
-import { shellQuote } from '../shell-quote';
+import { shellQuote } from '../text/shell-quote';
 import type { CheckInstance, Verdict } from './checks';
 import { condition, status, text, words } from './check-words';
 import { LIVE_KINDS } from './live-objects';

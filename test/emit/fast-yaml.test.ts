@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
-import { fastYaml } from '../../src/fast-yaml';
+import { fastYaml } from '../../src/yaml/fast-yaml';
 import { canonical, toYaml, yamlV2 as printableYamlV2 } from '../../src/kube/serialize';
 import { needsEscapes } from '../../src/diagnostics/printable';
-import { READER_SAFE } from '../../src/yaml-readers';
+import { READER_SAFE } from '../../src/yaml/yaml-readers';
 import { compileSource, dataSource } from '../helpers/compile-data';
 import { SUPPORTED_VERSIONS } from '../helpers/releases';
 

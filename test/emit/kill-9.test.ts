@@ -7,15 +7,17 @@ import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import type { CommitStep } from '../../src/output/file-system-ops';
 import { CLI_BIN } from '../helpers/cli-bin';
-import { SOAK } from '../helpers/soak';
+import { SOAK, soakRows } from '../helpers/soak';
 import { emitToDirectory, expectOnlyState, faulty, points, same, snapshot, STEPS, tree, type Tree } from './crash-drill';
 
 // kill -9 of real processes of the CLI (crash-safety.test.ts states the invariant and faults the
 // writer in process), paused under the writer's test hook (src/output/file-system-ops.ts `pauseAt`)
 // at each step of the commit and before changes spread over a whole run: kills at named points,
 // never after a time, so the drills hold however loaded the machine is. `npm test` kills a
-// process at each step of the commit and once mid-run; the soak tier (test/helpers/soak.ts) also
-// kills at changes spread over a whole run, and checks and repairs each kill through the CLI.
+// process at a step of each outcome (`REPRESENTATIVE`: old and stale, old with a commit pending,
+// no output between the renames, the new tree) and once mid-run (crash-safety.test.ts faults
+// every step in process); the soak tier (test/helpers/soak.ts) kills at every step, at changes
+// spread over a whole run, and checks and repairs each kill through the CLI.
 
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-kill-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -88,19 +90,24 @@ describe('kill -9 of a real process', () => {
 
   // one repository for the steps' processes (one test each, so none runs long however loaded the machine)
   let repository: ReturnType<typeof setup> | undefined;
-  test.each(STEPS)('paused at %s and killed: old or new; the next synth finishes or drops the commit', async (step) => {
-    const { dir, old, next } = await (repository ??= setup(6));
-    const work = await killed(dir, step);
-    const out = join(work, 'dist');
-    expectOldOrNew(tree(out), step, old, next);
-    // what the killed process left, as the next run sees it (in process; the CLI's own check and synth below and in the soak tier)
-    const before = snapshot(work);
-    const check = emitToDirectory([join(work, 'clustersets/fleet.yaml')], { out, full: true, check: true }, []);
-    if (step === 'prepared') expect((await check)?.stale.length, step).toBeGreaterThan(0);
-    else await expect(check, step).rejects.toThrow(/interrupted synth pending/);
-    expect(snapshot(work), step).toBe(before);
-    await expectRepaired(work, step, next, 'in process');
-  });
+  /** A step of each outcome expectOldOrNew tells apart; recorded and kept-spare leave the new tree as moved-new does. */
+  const REPRESENTATIVE: readonly CommitStep[] = ['prepared', 'committed', 'moved-old', 'moved-new'];
+  test.each(soakRows(STEPS, (step) => REPRESENTATIVE.includes(step)))(
+    'paused at %s and killed: old or new; the next synth finishes or drops the commit',
+    async (step) => {
+      const { dir, old, next } = await (repository ??= setup(6));
+      const work = await killed(dir, step);
+      const out = join(work, 'dist');
+      expectOldOrNew(tree(out), step, old, next);
+      // what the killed process left, as the next run sees it (in process; the CLI's own check and synth below and in the soak tier)
+      const before = snapshot(work);
+      const check = emitToDirectory([join(work, 'clustersets/fleet.yaml')], { out, full: true, check: true }, []);
+      if (step === 'prepared') expect((await check)?.stale.length, step).toBeGreaterThan(0);
+      else await expect(check, step).rejects.toThrow(/interrupted synth pending/);
+      expect(snapshot(work), step).toBe(before);
+      await expectRepaired(work, step, next, 'in process');
+    },
+  );
 
   test("killed in the middle of a run: the output is the old tree; the CLI's --check says so and writes nothing; the next synth restores the new tree", async () => {
     const { dir, old, next, changes } = await (repository ??= setup(6));

@@ -132,6 +132,8 @@ export class ApiServer {
     const refusal = this.admit(o);
     if (refusal) return { ok: false, error: refusal };
     const live = this.getLike(o);
+    // a forced server-side apply never conflicts (serverSideApply): a dry run of one answers with admission alone
+    if (options.dryRun && !options.clientSide && (options.force ?? true)) return { ok: true, created: live === undefined };
     const manager = options.manager ?? 'kubectl';
     let next: Obj;
     if (options.clientSide) next = clientSideApply(live, o, manager);

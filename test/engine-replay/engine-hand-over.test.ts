@@ -364,6 +364,14 @@ const GATEWAY = 'multicluster.antrea.io/gateway';
  * `kubectl --context <cluster> get -f - -o json`, given exactly that YAML, those objects as the cluster
  * holds them (a List, or the one object; `--ignore-not-found` leaves out the missing).
  */
+/** A folder's objects as kubectl kustomize prints them, once per build (Revision.build's objects are never mutated). */
+const printed = new WeakMap<readonly Obj[], string>();
+function yamlOf(objects: readonly Obj[]): string {
+  let yaml = printed.get(objects);
+  if (yaml === undefined) printed.set(objects, (yaml = objects.map((o) => stringify(o)).join('---\n')));
+  return yaml;
+}
+
 function bundleReads(revision: Revision, fleet: Fleet): FakeOutput[] {
   // the folders the release reads: each bundle's root and its units outside it (not the layers, not the shared units)
   const dirs = [...revision.files.keys()]
@@ -372,7 +380,7 @@ function bundleReads(revision: Revision, fleet: Fleet): FakeOutput[] {
     .filter((d) => /^[^/]+\/[^/]+\/[^/_][^/]*(\/(exports\/[^/]+|verify|tier-restart))?$/.test(d));
   return dirs.flatMap((dir) => {
     const objects = revision.build(dir);
-    const yaml = objects.map((o) => stringify(o)).join('---\n');
+    const yaml = yamlOf(objects);
     return [
       { pattern: `*" kustomize ${dir} "*`, stdout: yaml },
       ...[...fleet.clusters.values()].map((c) => {

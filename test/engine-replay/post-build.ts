@@ -42,12 +42,30 @@ export function postBuild(objects: readonly Obj[], spec: PostBuild, namespace: s
       continue;
     }
     try {
-      out.push(parse(envsubst(stringify(o, { lineWidth: 0 }), vars, strictSubstitution(version))) as Obj);
+      out.push(parseOnce(envsubst(yamlOf(o), vars, strictSubstitution(version))));
     } catch (e) {
       return `post build failed for '${o.apiVersion}, Kind=${o.kind}/${o.metadata.name}': envsubst error: variable substitution failed: ${(e as Error).message}`;
     }
   }
   return out;
+}
+
+/**
+ * An object's YAML and a substituted text's objects, once each for the run: a Kustomization builds
+ * the same objects with the same vars at every reconcile, and neither is ever mutated (the objects
+ * come from the revision, and the API server model stores copies: revision.ts parseShared).
+ */
+const yamlTexts = new WeakMap<Obj, string>();
+function yamlOf(o: Obj): string {
+  let text = yamlTexts.get(o);
+  if (text === undefined) yamlTexts.set(o, (text = stringify(o, { lineWidth: 0 })));
+  return text;
+}
+const substituted = new Map<string, Obj>();
+function parseOnce(text: string): Obj {
+  let o = substituted.get(text);
+  if (o === undefined) substituted.set(text, (o = parse(text) as Obj));
+  return o;
 }
 
 const NAME = /^[_A-Za-z][_A-Za-z0-9]*/;

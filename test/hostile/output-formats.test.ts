@@ -3,8 +3,9 @@
 // reader: no control, format or invisible character reaches a terminal, a CI log, Markdown or a
 // file as it is, no line becomes a GitHub Actions workflow command, JSON and YAML read back the
 // value unchanged. The judge is test/helpers/ci-log.ts (the Actions runner's parsing, Unicode's
-// categories), never the product's own escaping. npm test runs a payload of each kind where a command's output cannot
-// carry it (synth's summary) or costs a compile a format (drift); the soak tier every payload.
+// categories), never the product's own escaping. A command's run costs a compile: npm test runs a
+// payload of each kind in every format, the other payloads in one format each by turns (`byTurns`),
+// and drift for a payload of each kind; the soak tier every payload in every format.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +106,16 @@ function write(name: string, data: unknown): string {
 /** A payload of each kind (a newline, a terminal sequence, bidi, a workflow command, Markdown), where one of each is enough. */
 const EACH_KIND = new Set(['a newline', 'ESC: clear the screen', 'bidi override', '::error', 'Markdown link', 'Markdown table and code']);
 
+/**
+ * The formats a command runs a payload in: in npm test every format for a payload of each kind,
+ * one by turns for the others (`turn` shifts the turn, so two commands of one payload take
+ * different formats); in the soak tier (test/helpers/soak.ts) every format for every payload.
+ */
+function byTurns<T>(formats: readonly T[], name: string, turn = 0): readonly T[] {
+  const index = CORPUS.findIndex(([n]) => n === name);
+  return soakRows(formats, (_, i) => EACH_KIND.has(name) || i === (index + turn) % formats.length);
+}
+
 describe.each(CORPUS)('%s', (name, payload) => {
   it('validate and synth refuse it where Kubernetes would, and print their diagnostics neutralised in text, json and github', async () => {
     const file = write('hostile.yaml', definitionData({ refused: payload }));
@@ -115,8 +126,9 @@ describe.each(CORPUS)('%s', (name, payload) => {
       ...(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/.test(payload) ? [] : ['leader-server']),
     ];
     const exit = refused.length > 0 ? 1 : 0;
-    for (const command of ['validate', 'synth'] as const) {
+    for (const [turn, command] of (['validate', 'synth'] as const).entries()) {
       const out = command === 'synth' ? ['--out', join(tmp, 'out-refused', String(CORPUS.findIndex(([, p]) => p === payload)))] : [];
+      // json always (the diagnostics at their lines); text and github by turns (byTurns)
       const json = await run([command, file, '--format', 'json', ...out]);
       expect(json.code).toBe(exit);
       expectNeutral(json.stdout + json.stderr);
@@ -125,14 +137,13 @@ describe.each(CORPUS)('%s', (name, payload) => {
       const lines = readFileSync(file, 'utf8').split('\n');
       expect(diagnostics.map((d) => d.code).sort()).toEqual([...refused].sort());
       for (const d of diagnostics) expect(lines[d.line - 1]).toMatch(d.code === 'leader-server' ? /^\s+server:/ : /^\s+name:/);
-      const text = await run([command, file, ...out]);
-      expect(text.code).toBe(exit);
-      expectNeutral(text.stdout + text.stderr);
-      const github = await run([command, file, '--format', 'github', ...out]);
-      expect(github.code).toBe(exit);
-      expectNeutral(github.stdout + github.stderr, annotation);
-      // one annotation per diagnostic, none forged
-      expect(workflowCommands(github.stdout).length).toBe(diagnostics.length);
+      for (const format of byTurns(['text', 'github'], name, turn)) {
+        const r = await run([command, file, '--format', format, ...out]);
+        expect(r.code).toBe(exit);
+        expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
+        // one annotation per diagnostic, none forged
+        if (format === 'github') expect(workflowCommands(r.stdout).length).toBe(diagnostics.length);
+      }
     }
   });
 
@@ -153,8 +164,7 @@ describe.each(CORPUS)('%s', (name, payload) => {
     // every format for a payload of each kind and in one format, by turns, for the others; the
     // soak tier (test/helpers/soak.ts) every payload in every format
     const index = CORPUS.findIndex(([, p]) => p === payload);
-    const formats = ['text', 'json', 'github'];
-    for (const format of soakRows(formats, (_, i) => EACH_KIND.has(name) || i === index % formats.length)) {
+    for (const format of byTurns(['text', 'json', 'github'], name)) {
       const r = await run(['synth', file, '--out', join(tmp, 'out', String(index)), '--format', format]);
       expect(r.code, r.stderr).toBe(0);
       expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
@@ -291,7 +301,7 @@ describe('import, plan --live, drift and status', () => {
     expectNeutral(imported.stdout + imported.stderr);
     expect(imported.stdout + imported.stderr).not.toContain('s3cr3t');
     expect(imported.stdout + imported.stderr).toMatch(/credentials/);
-    for (const format of PLAN_FORMATS) {
+    for (const format of byTurns(PLAN_FORMATS, name)) {
       const r = await run(['plan', '--live', dumps, definition, '--format', format]);
       expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
       expect(r.stdout + r.stderr).not.toContain('s3cr3t');
@@ -308,7 +318,8 @@ describe('import, plan --live, drift and status', () => {
       if (format === 'markdown')
         expectNoMoreElements(r.stdout, (plainDrift ??= (await run(['drift', '--live', hostileDumps('plain'), definition, '--format', format])).stdout));
     }
-    for (const format of ['text', 'json']) {
+    // json always (it reads back what the cluster said), text by turns
+    for (const format of new Set(['json', ...byTurns(['text', 'json'], name)])) {
       const r = await run(['status', '--from', dumps, definition, '--format', format]);
       expectNeutral(r.stdout + r.stderr);
       // JSON reads back what the cluster said, unchanged

@@ -83,10 +83,25 @@ async function engineObjects(file: string, kind: string): Promise<KubeObject[]> 
     .filter((o) => o.kind === kind);
 }
 
-function write(dumps: Map<string, List>): string {
-  const dir = mkdtempSync(join(tmp, 'case-'));
-  for (const [id, list] of dumps) writeFileSync(join(dir, `${id}.yaml`), stringify(list));
-  return dir;
+/**
+ * The running clusters' dumps, each parsed when a row first reads it: `write` puts back the ones no
+ * row read as they were (a cluster dump is large, and most rows edit one cluster's or none).
+ */
+class Dumps extends Map<string, List> {
+  constructor(private readonly texts: ReadonlyMap<string, string>) {
+    super();
+  }
+  override get(id: string): List | undefined {
+    const text = this.texts.get(id);
+    if (!super.has(id) && text !== undefined) super.set(id, parse(text) as List);
+    return super.get(id);
+  }
+  write(): string {
+    const dir = mkdtempSync(join(tmp, 'case-'));
+    for (const [id, text] of this.texts) if (!super.has(id)) writeFileSync(join(dir, `${id}.yaml`), text);
+    for (const [id, list] of this.entries()) writeFileSync(join(dir, `${id}.yaml`), stringify(list));
+    return dir;
+  }
 }
 
 async function drift(definition: string, dir: string, format = 'json') {
@@ -108,11 +123,11 @@ describe('a hub Flux (test-clusterset: the leader runs it)', () => {
 
   /** The dumps with the hub's Kustomizations on the leader, after `edit` of them. */
   function dumps(edit: (k: Map<string, Item>, d: Map<string, List>) => void = () => {}): string {
-    const d = new Map([...running].map(([id, text]) => [id, parse(text) as List]));
+    const d = new Dumps(running);
     const k = new Map(kustomizations.map((o) => [o.metadata.name, stored(o)]));
     edit(k, d);
     d.get(LEADER)!.items.push(...k.values());
-    return write(d);
+    return d.write();
   }
   const westLayer = 'test-clusterset-test-cluster-west-3-workloads';
 
@@ -218,7 +233,7 @@ describe('a hub Flux (test-clusterset: the leader runs it)', () => {
   }, 60_000);
 
   test('dumps without the engine kinds (older dumps, a CRD not served): no engine finding, exit 0', async () => {
-    const dir = write(new Map([...running].map(([id, text]) => [id, parse(text) as List])));
+    const dir = new Dumps(running).write();
     const { status, report } = await drift(DEFINITION, dir);
     expect(engineFindings(report!)).toEqual([]);
     expect(status).toBe(0);
@@ -237,11 +252,11 @@ describe('Argo CD outside the definition (demo-clusterset: its own dump, no Clus
   }, 120_000);
 
   function dumps(edit: (a: Map<string, Item>) => void = () => {}): string {
-    const d = new Map([...running].map(([id, text]) => [id, parse(text) as List]));
+    const d = new Dumps(running);
     const a = new Map(applications.map((o) => [o.metadata.name, stored(o)]));
     edit(a);
     d.set('argocd', { items: [...a.values()] });
-    return write(d);
+    return d.write();
   }
   const outOfSync = (app: Item) => void (app.status.sync = { status: 'OutOfSync', revision: NEXT });
 
@@ -368,10 +383,10 @@ describe('one Flux per cluster (test-clusterset without kubeconfigs: each cluste
 
   /** Each cluster's Kustomizations in its own dump, after `edit`. */
   function dumps(edit: (d: Map<string, List>) => void = () => {}): string {
-    const d = new Map([...running].map(([id, text]) => [id, parse(text) as List]));
+    const d = new Dumps(running);
     for (const o of kustomizations) d.get(o.metadata.labels!['antrea-clusterset/cluster-id']!)!.items.push(stored(o));
     edit(d);
-    return write(d);
+    return d.write();
   }
   const westLayer = 'test-clusterset-test-cluster-west-3-workloads';
 

@@ -34,6 +34,21 @@ const write = (name: string, text: string) => {
   writeFileSync(file, text);
   return file;
 };
+/**
+ * A table's definitions checked by one command, as a pull request's are: one sandbox process
+ * evaluates them one after the other, each in an engine of its own (typescript-escape.test.ts
+ * proves that one leaves nothing for the next), so a table starts one process instead of one a
+ * row. Each row reads back its own file's diagnostics; the command runs when the first row asks.
+ */
+function checkedTogether(stem: string, texts: readonly string[], others: readonly string[] = []) {
+  const files = texts.map((text, i) => write(`${stem}-${i}.ts`, text));
+  let check: ReturnType<typeof checkDefinitions> | undefined;
+  return async (i: number) => {
+    const { diagnostics, parsed } = await (check ??= checkDefinitions([...others, ...files]));
+    const file = files[i]!;
+    return { file, all: diagnostics, diagnostics: diagnostics.filter((d) => d.file === file), parsed: parsed.filter((p) => p.source.file === file) };
+  };
+}
 // a YAML definition with an error: it must be reported whatever the TypeScript one did
 const BROKEN_YAML = write(
   'broken.yaml',
@@ -51,7 +66,8 @@ describe('a TypeScript definition runs without powers', () => {
     expect(parsed[0]!.definition.metadata.name).toBe('env-none');
   });
 
-  test.each([
+  const pwned = join(tmp, 'pwned');
+  const POWERS = [
     {
       name: 'write a file',
       code: "require('node:fs').writeFileSync(PWNED, 'x');",
@@ -72,14 +88,17 @@ describe('a TypeScript definition runs without powers', () => {
       code: "require('fs').readFileSync('/etc/hostname');",
       module: 'fs',
     },
-  ])('it cannot $name: the import is refused where it is written', async ({ code, module }) => {
-    const pwned = join(tmp, 'pwned');
-    const file = write('power.ts', valid(`declare const require: any; const PWNED = ${JSON.stringify(pwned)}; ${code} const NAME = 'x';`));
+  ];
+  const powers = checkedTogether(
+    'power',
+    POWERS.map(({ code }) => valid(`declare const require: any; const PWNED = ${JSON.stringify(pwned)}; ${code} const NAME = 'x';`)),
+  );
+  test.each(POWERS.map((row, i) => ({ ...row, i })))('it cannot $name: the import is refused where it is written', async ({ code, module, i }) => {
     const column =
       valid(`declare const require: any; const PWNED = ${JSON.stringify(pwned)}; ${code}`)
         .split('\n')[1]!
         .indexOf(`'${module}'`) + 1;
-    const { diagnostics } = await checkDefinitions([file]);
+    const { file, diagnostics } = await powers(i);
     expect(diagnostics).toMatchObject([
       { code: 'typescript-evaluation', severity: 'error', file, line: 2, column, message: expect.stringContaining(`"${module}"`) as unknown },
     ]);
@@ -130,7 +149,7 @@ describe('a TypeScript definition runs without powers', () => {
   );
 
   // only data crosses back, as JSON: whatever else a definition hands back is a diagnostic at it
-  test.each([
+  const SHAPES = [
     { name: 'nothing', text: 'declare const module: any;\nmodule.exports = undefined;', message: /definition has no default export/ },
     { name: 'a function', text: 'export default () => ({});', message: /not plain data: its default export is a function/ },
     { name: 'a BigInt inside', text: 'export default { n: 1n };', message: /not plain data: Do not know how to serialize a BigInt/ },
@@ -141,9 +160,13 @@ describe('a TypeScript definition runs without powers', () => {
       text: "export default new Proxy({}, { get() { throw new Error('trap'); }, has() { throw new Error('trap'); } });",
       message: /trap/,
     },
-  ])('a default export that is not data ($name) is a diagnostic at the file', async ({ text, message }) => {
-    const file = write('shape.ts', text);
-    const { diagnostics } = await checkDefinitions([file]);
+  ];
+  const shapes = checkedTogether(
+    'shape',
+    SHAPES.map(({ text }) => text),
+  );
+  test.each(SHAPES.map((row, i) => ({ ...row, i })))('a default export that is not data ($name) is a diagnostic at the file', async ({ message, i }) => {
+    const { diagnostics } = await shapes(i);
     expect(diagnostics).toMatchObject([{ code: 'typescript-evaluation', line: 1, column: 1, message: expect.stringMatching(message) as unknown }]);
   });
 
@@ -167,7 +190,7 @@ describe('a TypeScript definition runs without powers', () => {
 // without errors. Each must instead end as a typescript-evaluation diagnostic at its file.
 const ESCAPE = `if (!p || typeof p.pid !== 'number') throw new Error('contained'); const NAME = 'escaped';`;
 describe('definition code cannot reach the process that runs it', () => {
-  test.each([
+  const PROBES: readonly { name: string; code: string; files?: Record<string, string>; message?: RegExp }[] = [
     { name: 'globalThis.process', code: 'const p = (globalThis as any).process;' },
     { name: 'a bare process', code: 'declare const process: any; const p = process;' },
     { name: "the global object's Function constructor", code: "const p = (globalThis as any).constructor.constructor('return process')();" },
@@ -217,15 +240,20 @@ void new Error().stack;`,
       },
       code: "// @ts-expect-error a JavaScript module\nimport { find } from './callers.js';\nconst p = find();",
     },
-  ])('$name', async ({ code, files = {}, message = /./ }) => {
-    for (const [name, text] of Object.entries(files)) write(name, text);
-    const file = write('escape.ts', valid(`${code}\n${ESCAPE}`));
-    const { diagnostics, parsed } = await checkDefinitions([BROKEN_YAML, file]);
+  ];
+  for (const [name, text] of PROBES.flatMap((p) => Object.entries(p.files ?? {}))) write(name, text);
+  const probes = checkedTogether(
+    'escape',
+    PROBES.map(({ code }) => valid(`${code}\n${ESCAPE}`)),
+    [BROKEN_YAML],
+  );
+  test.each(PROBES.map((row, i) => ({ ...row, i })))('$name', async ({ message = /./, i }) => {
+    const { diagnostics, parsed, all } = await probes(i);
     expect(parsed.map((p) => p.definition.metadata.name)).not.toContain('escaped');
-    expect(diagnostics.filter((d) => d.file === file && d.severity === 'error')).toEqual([
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([
       expect.objectContaining({ code: 'typescript-evaluation', message: expect.stringMatching(message) as unknown }),
     ]);
-    expect(diagnostics.some((d) => d.file === BROKEN_YAML && d.severity === 'error')).toBe(true);
+    expect(all.some((d) => d.file === BROKEN_YAML && d.severity === 'error')).toBe(true);
   });
 
   test.each([

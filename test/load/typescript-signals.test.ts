@@ -7,6 +7,7 @@ import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { CLI_BIN } from '../helpers/cli-bin';
 import { runClis, type CliRun } from '../helpers/cli-process';
 import { LATEST } from '../helpers/releases';
+import { SOAK } from '../helpers/soak';
 
 // #37 item 2: a TypeScript definition that signals the CLI (its parent), its process group or every
 // process must not stop or end the run: it ends as a typescript-evaluation diagnostic at its file
@@ -51,25 +52,36 @@ const PROBES = [
   },
   { name: 'SIGSTOP to the CLI after the data is taken', code: "void Promise.resolve().then(() => process.kill(process.ppid, 'SIGSTOP'));", later: true },
 ];
-let runs: CliRun[];
+/**
+ * npm test puts the probes side by side in one repository, checked by one CLI (a probe that works
+ * stops or ends it, and every row fails): one CLI and one sandbox process instead of one a probe.
+ * The soak tier (test/helpers/soak.ts) gives each probe a CLI of its own, where one that works
+ * shows alone.
+ */
+const TOGETHER = !SOAK;
+/** Each probe's run, and its definition's path in it. */
+let runs: { run: CliRun; file: string }[];
 beforeAll(async () => {
-  const dirs = PROBES.map(({ name, code }) => {
-    const dir = join(tmp, name.replace(/\W+/g, '-'));
+  const groups = TOGETHER ? [PROBES.map((probe, i) => ({ probe, i }))] : PROBES.map((probe, i) => [{ probe, i }]);
+  const file = (i: number) => (TOGETHER ? `clustersets/signal-${i}.ts` : 'clustersets/signal.ts');
+  const dirs = groups.map((group) => {
+    const dir = join(tmp, TOGETHER ? 'together' : group[0]!.probe.name.replace(/\W+/g, '-'));
     mkdirSync(join(dir, 'clustersets'), { recursive: true });
-    writeFileSync(join(dir, 'clustersets/signal.ts'), definition(code));
+    for (const { probe, i } of group) writeFileSync(join(dir, file(i)), definition(probe.code));
     writeFileSync(join(dir, 'clustersets/broken.yaml'), BROKEN);
     return dir;
   });
   // each CLI in a process group of its own, with the test's limit: a probe that works stops or ends only it
-  runs = await runClis(
+  const done = await runClis(
     dirs.map((cwd) => ({ args: ['validate', '--format', 'json', 'clustersets'], cwd })),
     60_000,
   );
+  runs = PROBES.map((_, i) => ({ run: done[TOGETHER ? 0 : i]!, file: file(i) }));
 }, 600_000);
 
 describe('a definition that signals other processes', () => {
   test.each(PROBES.map((probe, i) => ({ ...probe, i })))('$name: a diagnostic at the file, and the run goes on', ({ i, later }) => {
-    const run = runs[i]!;
+    const { run, file } = runs[i]!;
     expect(run.killed, 'the CLI did not end within the limit (stopped?)').toBe(false);
     expect(run.signal).toBe(null);
     expect(run.code).toBe(1);
@@ -77,7 +89,7 @@ describe('a definition that signals other processes', () => {
     expect(diagnostics.some((d) => d.file === 'clustersets/broken.yaml' && d.severity === 'error')).toBe(true);
     // a signal sent once the data is taken cannot be seen in the data; that it never arrives is enough
     if (!later)
-      expect(diagnostics.filter((d) => d.file === 'clustersets/signal.ts')).toEqual([
+      expect(diagnostics.filter((d) => d.file === file)).toEqual([
         // where the probe first names process, which the engine's realm does not have (#48, #49 item 12)
         expect.objectContaining({ code: 'typescript-evaluation', line: 3, message: "cannot evaluate definition: 'process' is not defined" }),
       ]);
@@ -92,7 +104,11 @@ describe('SIGUSR1 to the CLI', () => {
   test('opens no inspector, and the run ends as it would have', async () => {
     const dir = join(tmp, 'sigusr1');
     mkdirSync(join(dir, 'clustersets'), { recursive: true });
-    writeFileSync(join(dir, 'clustersets/hang.ts'), 'for (;;) {}\nexport default {};\n');
+    // busy for a second, then a throw: an endless loop would spin a core for the whole time limit (5 s)
+    writeFileSync(
+      join(dir, 'clustersets/hang.ts'),
+      "const end = Date.now() + 1_000;\nwhile (Date.now() < end) {}\nthrow new Error('done');\nexport default {};\n",
+    );
     writeFileSync(join(dir, 'clustersets/broken.yaml'), BROKEN);
     const cli = spawn(process.execPath, [CLI_BIN, 'validate', '--format', 'json', 'clustersets'], {
       cwd: dir,
@@ -123,6 +139,8 @@ describe('SIGUSR1 to the CLI', () => {
     expect(code).toBe(1);
     const { diagnostics } = JSON.parse(stdout) as { diagnostics: Diagnostic[] };
     expect(diagnostics.some((d) => d.file === 'clustersets/broken.yaml' && d.severity === 'error')).toBe(true);
-    expect(diagnostics.filter((d) => d.file === 'clustersets/hang.ts')).toEqual([expect.objectContaining({ code: 'typescript-evaluation' })]);
+    expect(diagnostics.filter((d) => d.file === 'clustersets/hang.ts')).toEqual([
+      expect.objectContaining({ code: 'typescript-evaluation', message: 'cannot evaluate definition: done' }),
+    ]);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markdownWithIdentifiers } from '../../src/plan/markdown';
-import { code as codeSpan } from '../../src/markdown';
+import { code as codeSpan } from '../../src/text/markdown';
 
 const IDS = new Set(['east', 'demo/nginx', 'kube-system/antrea-agent', 'spec.template.spec.containers[0].image', '10.244.0.0/20', 'v2.7.0', 'a`b', '`x']);
 

@@ -239,6 +239,9 @@ describe('plan over pairs of definitions', () => {
     after.spec.clusters[2]!.gateways = [{ node: 'cl3-node2' }, { node: 'cl3-node1', retired: true }];
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     expect(plan.counts).toEqual([
+      // the other member's verification reads member3's candidates (its clusterinfo-imported
+      // check, verify/gateway-checks.ts): a new script and Job there too
+      { clusterSet: 'demo-clusterset', owner: 'demo-cluster-member2', layers: { verify: { added: 2, changed: 0, removed: 2 } } },
       // the new Gateway Node and the retired one's annotations (4-resources), and the verification
       // that now looks for the new Gateway (verify/: its script and Job are named by what they
       // verify, so each is one added and one removed; its Role reads the Node)

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ClusterSetSchema } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import { clusterSetNotes } from '../../src/synth/notes';
-import { shellQuote } from '../../src/shell-quote';
+import { shellQuote } from '../../src/text/shell-quote';
 import { releaseFor } from '../../src/antrea/releases';
 import { LATEST } from '../helpers/releases';
 import { SHELLS } from '../helpers/stub-binaries';

@@ -1,6 +1,6 @@
 import { printableJson } from '../../diagnostics/printable';
-import { printableYaml, READER_SAFE } from '../../yaml-readers';
-import { fastYaml } from '../../fast-yaml';
+import { printableYaml, READER_SAFE } from '../../yaml/yaml-readers';
+import { fastYaml } from '../../yaml/fast-yaml';
 
 /**
  * Renders a config file read by a Go component. Antrea decodes with YAML 1.1 rules, where plain

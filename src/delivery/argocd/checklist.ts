@@ -1,5 +1,5 @@
-import { code as c } from '../../markdown';
-import { shellQuote as q } from '../../shell-quote';
+import { code as c } from '../../text/markdown';
+import { shellQuote as q } from '../../text/shell-quote';
 import type { ChecklistWords } from '../engine';
 import { engineName } from '../engine-names';
 import { isArgoCdInCluster } from './destinations';

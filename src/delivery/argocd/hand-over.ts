@@ -1,6 +1,6 @@
 import { removeArgoApplications } from './removal';
-import { code } from '../../markdown';
-import { shellQuote as q } from '../../shell-quote';
+import { code } from '../../text/markdown';
+import { shellQuote as q } from '../../text/shell-quote';
 import type { HandOverWords } from '../engine';
 import { LABELS } from '../engine-names';
 

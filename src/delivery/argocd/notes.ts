@@ -1,7 +1,7 @@
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
-import { code, sh } from '../../markdown';
-import { shellQuote as q } from '../../shell-quote';
+import { code, sh } from '../../text/markdown';
+import { shellQuote as q } from '../../text/shell-quote';
 import { engineName, LABELS } from '../engine-names';
 import { DELIVERY_GUIDE } from '../delivery-guide';
 import { ARGOCD_APPLICATIONS_FOLDER } from './applications';

@@ -1,5 +1,5 @@
-import { code as c } from '../../markdown';
-import { shellQuote as q } from '../../shell-quote';
+import { code as c } from '../../text/markdown';
+import { shellQuote as q } from '../../text/shell-quote';
 import { PRUNE_OFF_PATCH } from './removal';
 import type { ClusterSet } from '../../model/clusterset';
 import type { ChecklistWords } from '../engine';

@@ -1,7 +1,7 @@
 import { fluxKustomizationsOf, PRUNE_OFF_PATCH, removeFluxKustomizations } from './removal';
 import { effectiveClusters, type EffectiveCluster } from '../../model/effective';
-import { code } from '../../markdown';
-import { shellQuote as q } from '../../shell-quote';
+import { code } from '../../text/markdown';
+import { shellQuote as q } from '../../text/shell-quote';
 import type { HandOverWords } from '../engine';
 import { engineName, LABELS } from '../engine-names';
 import { FLUX_FOLDER, FLUX_PER_CLUSTER_FOLDER } from './kustomizations';

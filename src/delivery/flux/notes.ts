@@ -1,8 +1,8 @@
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
 import { kubectlIn } from '../../kube/kubectl-command';
-import { code, sh } from '../../markdown';
-import { shellQuote as q } from '../../shell-quote';
+import { code, sh } from '../../text/markdown';
+import { shellQuote as q } from '../../text/shell-quote';
 import { engineName, LABELS } from '../engine-names';
 import { LAYER_DIRECTORIES } from '../layer-paths';
 import { FLUX_FOLDER, FLUX_PER_CLUSTER_FOLDER, fluxFolder } from './kustomizations';

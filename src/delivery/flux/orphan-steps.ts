@@ -1,7 +1,7 @@
 import { fluxKustomizationsOf, removeFluxKustomizations } from './removal';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
-import { shellQuote as q } from '../../shell-quote';
+import { shellQuote as q } from '../../text/shell-quote';
 import type { PlanStep } from '../engine';
 
 /**

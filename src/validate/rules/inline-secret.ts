@@ -1,6 +1,6 @@
 import type { DataPath } from '../../diagnostics/diagnostic';
 import type { RawRule } from '../rule';
-import { tokenMaterialIn } from '../../token-material';
+import { tokenMaterialIn } from '../../secrets/token-material';
 
 /** Keys of the member token Secret; their values never belong in git. */
 const TOKEN_KEYS = new Set(['token', 'ca.crt']);

@@ -4,7 +4,7 @@ import type { DataPath } from '../../diagnostics/diagnostic';
 import { firstUnprintable, printable } from '../../diagnostics/printable';
 import { IMAGE_PREFIX, isDns1123Subdomain, URL_TEXT } from '../kube-names';
 import { LABEL_HINT, labelProblem } from '../rfc1123';
-import type { ModelRule } from '../rule';
+import type { ModelRule, Report } from '../rule';
 
 const SUBDOMAIN_HINT = 'use lowercase letters, digits, "-" and ".", start and end each part with a letter or digit, at most 253 characters';
 /** A Secret data key (k8s.io/apimachinery IsConfigMapKey). */
@@ -35,52 +35,8 @@ export const objectNameFormat: ModelRule = {
   description: 'a name, key or duration the compiler emits is not valid where it ends up',
   check({ definition, clusters, report }) {
     const leaderNamespace = definition.spec.leader.namespace;
-    const subdomain = (what: string, value: string, path: DataPath, max = 253) => {
-      max = Math.min(max, 253);
-      if (isDns1123Subdomain(value) && value.length <= max) return;
-      report({
-        path,
-        message: `${what} "${shown(value)}" is not a valid Kubernetes name${value.length > max ? `: it is ${value.length} characters long (at most ${max})` : ''}`,
-        hint: max < 253 ? `${SUBDOMAIN_HINT.replace('253', String(max))} (the bundle names a file after it)` : SUBDOMAIN_HINT,
-      });
-    };
-    const label = (what: string, value: string, path: DataPath) => {
-      const problem = labelProblem(value);
-      if (problem) report({ path, message: `${what} "${shown(value)}" is not a valid Namespace name: ${problem}`, hint: LABEL_HINT });
-    };
-    const duration = (what: string, value: string, path: DataPath) => {
-      if (!DURATION.test(value))
-        report({ path, message: `${what} "${shown(value)}" is not a duration`, hint: 'write a positive Go duration such as "10m", "1h" or "1h30m"' });
-    };
-    const plain = (what: string, value: string, path: DataPath) => {
-      const unprintable = firstUnprintable(value);
-      if (TEMPLATE.test(value))
-        report({
-          path,
-          message: `${what} "${shown(value)}" contains "{{" or "}}", which Argo CD would evaluate as a template`,
-          hint: 'write the literal value; templates are not supported here',
-        });
-      else if (unprintable)
-        report({
-          path,
-          message: `${what} "${shown(value)}" holds ${unprintable}, a control, format or invisible character`,
-          hint: 'remove it: such characters make a value read other than it is, and no Kubernetes client or engine needs them',
-        });
-    };
-    const url = (what: string, value: string, path: DataPath) => {
-      if (!URL_TEXT.test(value) || TEMPLATE.test(value))
-        report({
-          path,
-          message: `${what} "${shown(value)}" is not a URL: it holds characters a URL never carries unencoded`,
-          hint: 'write the URL as the engine has it, percent-encoding anything outside RFC 3986 (no spaces, quotes, control or non-ASCII characters)',
-        });
-    };
-    const secretKey = (what: string, value: string, path: DataPath) => {
-      if (!SECRET_KEY.test(value) || value.length > 253)
-        report({ path, message: `${what} "${shown(value)}" cannot be a Secret key`, hint: 'use letters, digits, "-", "_" and "." (at most 253 characters)' });
-    };
-
-    const formats = { label, subdomain, plain, url, duration, secretKey };
+    const formats = formatChecks(report);
+    const { subdomain, plain, duration, secretKey } = formats;
     const checkSetting = (s: EngineSetting) => formats[s.format](s.what, s.value, s.path);
 
     for (const c of clusters) {
@@ -122,6 +78,56 @@ export const objectNameFormat: ModelRule = {
     for (const e of ALL_ENGINES) for (const setting of e.rules.settings(definition)) checkSetting(setting);
   },
 };
+
+/** A check per format a name, key or value must have where it ends up; each reports what is wrong and how to write it. */
+function formatChecks(report: (report: Report) => void) {
+  const subdomain = (what: string, value: string, path: DataPath, max = 253) => {
+    max = Math.min(max, 253);
+    if (isDns1123Subdomain(value) && value.length <= max) return;
+    report({
+      path,
+      message: `${what} "${shown(value)}" is not a valid Kubernetes name${value.length > max ? `: it is ${value.length} characters long (at most ${max})` : ''}`,
+      hint: max < 253 ? `${SUBDOMAIN_HINT.replace('253', String(max))} (the bundle names a file after it)` : SUBDOMAIN_HINT,
+    });
+  };
+  const label = (what: string, value: string, path: DataPath) => {
+    const problem = labelProblem(value);
+    if (problem) report({ path, message: `${what} "${shown(value)}" is not a valid Namespace name: ${problem}`, hint: LABEL_HINT });
+  };
+  const duration = (what: string, value: string, path: DataPath) => {
+    if (!DURATION.test(value))
+      report({ path, message: `${what} "${shown(value)}" is not a duration`, hint: 'write a positive Go duration such as "10m", "1h" or "1h30m"' });
+  };
+  const plain = (what: string, value: string, path: DataPath) => {
+    const unprintable = firstUnprintable(value);
+    if (TEMPLATE.test(value))
+      report({
+        path,
+        message: `${what} "${shown(value)}" contains "{{" or "}}", which Argo CD would evaluate as a template`,
+        hint: 'write the literal value; templates are not supported here',
+      });
+    else if (unprintable)
+      report({
+        path,
+        message: `${what} "${shown(value)}" holds ${unprintable}, a control, format or invisible character`,
+        hint: 'remove it: such characters make a value read other than it is, and no Kubernetes client or engine needs them',
+      });
+  };
+  const url = (what: string, value: string, path: DataPath) => {
+    if (!URL_TEXT.test(value) || TEMPLATE.test(value))
+      report({
+        path,
+        message: `${what} "${shown(value)}" is not a URL: it holds characters a URL never carries unencoded`,
+        hint: 'write the URL as the engine has it, percent-encoding anything outside RFC 3986 (no spaces, quotes, control or non-ASCII characters)',
+      });
+  };
+  const secretKey = (what: string, value: string, path: DataPath) => {
+    if (!SECRET_KEY.test(value) || value.length > 253)
+      report({ path, message: `${what} "${shown(value)}" cannot be a Secret key`, hint: 'use letters, digits, "-", "_" and "." (at most 253 characters)' });
+  };
+
+  return { label, subdomain, plain, url, duration, secretKey };
+}
 
 /** Values are quoted in messages, shortened; unprintable characters are shown escaped, never printed. */
 const shown = (s: string) => printable(s.length > 80 ? `${s.slice(0, 77)}...` : s).replace(/"/g, '\\"');

@@ -1,6 +1,6 @@
 import { enginesOf } from '../../delivery/engines';
 import { CLUSTERSET_RESOURCE, kubectlIn } from '../../kube/kubectl-command';
-import { shellQuote as q } from '../../shell-quote';
+import { shellQuote as q } from '../../text/shell-quote';
 import type { EffectiveCluster } from '../../model/effective';
 import type { RevisionView } from '../transition';
 

@@ -8,7 +8,7 @@
 // reads `2024-1-2` (one-digit month and day) as a timestamp.
 import type { CreateNodeOptions, DocumentOptions, SchemaOptions, Tags, ToStringOptions } from 'yaml';
 import { Document, visit } from 'yaml';
-import { escapeCode, needsEscapes, UNPRINTABLE } from './diagnostics/printable';
+import { escapeCode, needsEscapes, UNPRINTABLE } from '../diagnostics/printable';
 
 /** A tag's `test` is a RegExp to yaml v2, which only calls its `test`: a predicate in that shape. */
 class Predicate extends RegExp {

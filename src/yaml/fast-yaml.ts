@@ -4,7 +4,7 @@
 // caller asks yaml v2 (serialize.ts `toYaml`, workloads/config-file.ts); equality with yaml v2 is
 // a property test (test/emit/fast-yaml.test.ts).
 import { retyped } from './yaml-readers';
-import { needsEscapes } from './diagnostics/printable';
+import { needsEscapes } from '../diagnostics/printable';
 
 const FIRST = ['apiVersion', 'kind', 'metadata'];
 

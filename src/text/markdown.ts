@@ -1,5 +1,5 @@
 /** The Markdown pieces the README (notes*.ts) and the plan's Markdown are written with. */
-import { printable, UNPRINTABLE } from './diagnostics/printable';
+import { printable, UNPRINTABLE } from '../diagnostics/printable';
 
 const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, 'gu');
 
