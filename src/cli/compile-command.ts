@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { manifestAt } from '../plan/revision-index';
 import { DefinitionIndex } from '../pipeline/definition-index';
-import type { Manifest } from '../output/manifest';
+import { blobRecord, type Manifest } from '../output/manifest';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { diagnosticStyle } from '../diagnostics/diagnostic-style';
 import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
@@ -138,7 +138,7 @@ async function pullRequestIndex(
   const entries = [...index.entries()];
   const { folderBlobs } = await import('../output/output-blobs');
   const { unitOnDisk } = await import('../check/layout');
-  const onDisk = folderBlobs(
+  const onDisk = await folderBlobs(
     out,
     entries.map(([, { name }]) => name),
   );
@@ -149,7 +149,8 @@ async function pullRequestIndex(
     return ok;
   };
   for (const [source, { name, entry }] of entries) {
-    const files = onDisk.get(name)!;
+    // the folder on disk recorded as a synth records it: each file's id, a bundle's folder by its digest
+    const files = new Map(Object.entries(blobRecord(onDisk.get(name)!, new Set(entry.clusters.map((c) => c.clusterID)))));
     const recorded = entry.blobs && typeof entry.blobs === 'object' ? Object.entries(entry.blobs) : undefined;
     const same = recorded !== undefined && recorded.length === files.size && recorded.every(([path, id]) => files.get(path) === id);
     if (!same || !Array.isArray(entry.shared) || !entry.shared.every(unitOk)) index.forget(source);

@@ -39,8 +39,18 @@ const PSEUDO_FILE_SYSTEMS = new Map([
  * A file of a pull request (a definition, a cluster dump), read under these rules: its text, its
  * real path and its folder, or why it was refused.
  */
-export function readSourceFile(file: string, maxBytes: number): (FolderRead & { readonly ok: true; readonly folder: DefinitionFolder }) | Refusal {
-  const folder = definitionFolder(file);
+export function readSourceFile(
+  file: string,
+  maxBytes: number,
+  /** the folders already checked in this run, by path: a thousand definitions of one folder check it once */
+  folders?: Map<string, DefinitionFolder | Refusal>,
+): (FolderRead & { readonly ok: true; readonly folder: DefinitionFolder }) | Refusal {
+  const path = dirname(resolve(file));
+  let folder = folders?.get(path);
+  if (!folder) {
+    folder = definitionFolder(file);
+    folders?.set(path, folder);
+  }
   if ('ok' in folder) return folder;
   const read = readInFolder(file, folder, maxBytes);
   return read.ok ? { ...read, folder } : read;

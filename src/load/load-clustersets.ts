@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
-import { readSourceFile } from './definition-folder';
+import { readSourceFile, type DefinitionFolder, type Refusal } from './definition-folder';
 import { closeSandbox, type TypeScriptBudget } from './evaluate-typescript';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
@@ -46,6 +46,11 @@ export const MAX_DEFINITION_BYTES = 64 * 1024 * 1024;
 export interface LoadOptions {
   /** false refuses TypeScript definitions (`--no-typescript`): only YAML is read, nothing is run */
   readonly typescript?: boolean;
+  /**
+   * texts of YAML files already read from a regular file of git's object store (plan's base
+   * revision, read-revision.ts): taken as read, without the file on disk
+   */
+  readonly known?: ReadonlyMap<string, string>;
 }
 
 /** Reads and parses each file; problems become diagnostics, never exceptions. */
@@ -61,19 +66,23 @@ export async function loadClusterSets(
   const sources: SourceFile[] = [];
   // one time budget and one sandbox process for all TypeScript definitions of the call (#48 item 1)
   const budget: TypeScriptBudget = {};
+  // each file is checked on its own (its real path inside its folder); its folder once per call
+  const folders = new Map<string, DefinitionFolder | Refusal>();
   try {
     for (const file of files) {
-      const read = readSourceFile(file, MAX_DEFINITION_BYTES);
-      if (!read.ok) {
+      const typescript = TYPESCRIPT_EXTENSIONS.includes(extname(file));
+      const known = typescript ? undefined : options.known?.get(file);
+      const read = known === undefined ? readSourceFile(file, MAX_DEFINITION_BYTES, folders) : undefined;
+      if (read && !read.ok) {
         // never read, so never shown: a refused file has no code frame
         diagnostics.push(fileSystemDiagnostic(file, 'read', read.reason, read.hint));
         continue;
       }
-      const { text } = read;
+      const text = read?.text ?? known!;
       texts?.set(file, text);
       if (skip?.(file, text)) continue;
       let source: SourceFile | undefined;
-      if (!TYPESCRIPT_EXTENSIONS.includes(extname(file))) source = loadYaml(file, text, diagnostics);
+      if (!typescript || !read) source = loadYaml(file, text, diagnostics);
       else if (options.typescript === false) {
         diagnostics.push({
           code: 'typescript-evaluation',

@@ -1,5 +1,7 @@
 import { COMPILER } from '../compiler-version';
+import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
+import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
 import type { ClusterEngineFiles, OutputFile } from '../check/layout';
 
@@ -20,7 +22,10 @@ export interface ManifestEntry {
    * so keeping a bundle reads nothing of it
    */
   readonly clusters: readonly ManifestCluster[];
-  /** every file of its folder (relative to it) and its git blob id, shortened (output-blobs.ts): what `synth --check` compares without building */
+  /**
+   * every file of its folder (relative to it) and its git blob id, shortened (output-blobs.ts), a
+   * bundle's folder (`<clusterID>/`) as one digest of its files (blobRecord): what `synth --check` compares without building
+   */
   readonly blobs?: Readonly<Record<string, string>>;
 }
 
@@ -32,6 +37,8 @@ export interface DefinitionRecord {
   readonly delivered: boolean;
   /** each cluster's identities: its ID and its delivery destinations (cluster-in-two-definitions) */
   readonly identities: readonly string[];
+  /** the warnings the definition gives on its own, as its diagnostics were but with empty file names (it is `source`) */
+  readonly warnings?: readonly Diagnostic[];
 }
 
 export interface ManifestCluster {
@@ -94,16 +101,60 @@ export function manifestEntryOf(
         ...(f && { files: f.files, units: [...new Set(f.units)].map((u) => index.get(u)!).sort((x, y) => x - y) }),
       };
     }),
-    ...(extra.blobs && { blobs: folderBlobs(output.name, extra.blobs) }),
+    ...(extra.blobs && { blobs: folderBlobs(output.name, extra.blobs, new Set(bundles.map((b) => b.clusterID))) }),
   };
 }
 
-/** The blob ids of a ClusterSet's files (paths of the output), relative to its folder and in path order. */
-function folderBlobs(name: string, blobs: ReadonlyMap<string, string>): Record<string, string> {
+/** The blob ids of a ClusterSet's files (paths of the output), relative to its folder (blobRecord). */
+function folderBlobs(name: string, blobs: ReadonlyMap<string, string>, bundles: ReadonlySet<string>): Record<string, string> {
   const prefix = `${name}/`;
-  // the default sort compares UTF-16 code units, as cmp does, without a call per comparison (29,128 paths in a fleet)
-  const paths = [...blobs.keys()].filter((p) => p.startsWith(prefix)).sort();
-  return Object.fromEntries(paths.map((p) => [p.slice(prefix.length), blobs.get(p)!]));
+  const files: [string, string][] = [];
+  for (const [path, id] of blobs) if (path.startsWith(prefix)) files.push([path.slice(prefix.length), id]);
+  return blobRecord(files, bundles);
+}
+
+/**
+ * What manifest.json records of a ClusterSet's files (paths relative to its folder): each file's
+ * blob id, in path order, but a bundle's folder (`<clusterID>/`, one of `bundles`) as one digest of
+ * its files' paths and ids (the fleet's manifest is a fifth of the size with per-file ids). A
+ * `<clusterID>/` already in `files` is a kept folder's recorded digest: it stands for its files.
+ * `synth --check` records the folders on disk the same way and compares (compile-command.ts).
+ */
+export function blobRecord(files: Iterable<readonly [string, string]>, bundles: ReadonlySet<string>): Record<string, string> {
+  const out: [string, string][] = [];
+  const inBundle = new Map<string, [string, string][]>();
+  const digests = new Map<string, string>();
+  for (const [rel, id] of files) {
+    const slash = rel.indexOf('/');
+    const folder = slash > 0 ? rel.slice(0, slash) : '';
+    if (!bundles.has(folder)) out.push([rel, id]);
+    else if (slash === rel.length - 1) digests.set(folder, id);
+    else {
+      let list = inBundle.get(folder);
+      if (!list) inBundle.set(folder, (list = []));
+      list.push([rel.slice(slash + 1), id]);
+    }
+  }
+  for (const [folder, list] of inBundle) if (!digests.has(folder)) digests.set(folder, folderDigest(list));
+  for (const [folder, digest] of digests) out.push([`${folder}/`, digest]);
+  // the default sort compares UTF-16 code units, as cmp does, without a call per comparison
+  const keys = out.map(([k]) => k).sort();
+  const byKey = new Map(out);
+  return Object.fromEntries(keys.map((k) => [k, byKey.get(k)!]));
+}
+
+/** One id for a folder's files: sha1 of each path and blob id, in path order, cut as a blob id is. */
+function folderDigest(files: readonly (readonly [string, string])[]): string {
+  const hash = createHash('sha1');
+  for (const [rel, id] of [...files].sort((a, b) => cmp(a[0], b[0]))) hash.update(`${rel}\0${id}\n`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** How many files a recorded ClusterSet's folder holds: each file's id, and a bundle's digest for its `files`. */
+export function recordedFiles(entry: ManifestEntry): number {
+  const blobs = entry.blobs ?? {};
+  const singles = Object.keys(blobs).filter((k) => !k.endsWith('/')).length;
+  return entry.clusters.reduce((n, c) => n + (typeof blobs[`${c.clusterID}/`] === 'string' ? (c.files ?? 0) : 0), singles);
 }
 
 /** A definition's path as manifest.json records it: relative to `root`, with forward slashes. */

@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /*
@@ -26,13 +27,15 @@ const NOT_A_FILE = 'not-a-file';
 
 /**
  * The files under each of `folders` (relative to `out`), each with its blob id: folder → (path
- * relative to the folder → id). A folder that is not there has no files.
+ * relative to the folder → id). A folder that is not there has no files. git lists its ids while
+ * the folders are listed here (two cores: the pull-request check waits for the longer of the two).
  */
-export function folderBlobs(out: string, folders: readonly string[]): Map<string, Map<string, string>> {
-  const fromGit = gitBlobs(out);
-  const result = new Map<string, Map<string, string>>();
+export async function folderBlobs(out: string, folders: readonly string[]): Promise<Map<string, Map<string, string>>> {
+  const fromGit = gitBlobsAsync(out);
+  const listed = new Map<string, string[]>();
+  const irregular = new Set<string>();
   for (const folder of folders) {
-    const files = new Map<string, string>();
+    const files: string[] = [];
     const walk = (rel: string) => {
       let entries;
       try {
@@ -43,18 +46,69 @@ export function folderBlobs(out: string, folders: readonly string[]): Map<string
       for (const e of entries) {
         const path = rel ? `${rel}/${e.name}` : e.name;
         if (e.isDirectory()) walk(path);
-        else if (!e.isFile()) files.set(path, NOT_A_FILE);
-        else files.set(path, fromGit?.get(`${folder}/${path}`) ?? blobId(readFileSync(join(out, folder, path))));
+        else {
+          files.push(path);
+          if (!e.isFile()) irregular.add(`${folder}/${path}`);
+        }
       }
     };
     walk('');
-    result.set(folder, files);
+    listed.set(folder, files);
+  }
+  const ids = await fromGit;
+  const result = new Map<string, Map<string, string>>();
+  for (const [folder, files] of listed) {
+    const blobs = new Map<string, string>();
+    for (const path of files) {
+      const full = `${folder}/${path}`;
+      blobs.set(path, irregular.has(full) ? NOT_A_FILE : (ids?.get(full) ?? blobId(readFileSync(join(out, folder, path)))));
+    }
+    result.set(folder, blobs);
   }
   return result;
 }
 
 const git = (cwd: string, args: readonly string[]): string =>
   execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
+
+/** git's output of `args` (undefined when it fails), through a file: git never waits for this thread to read a pipe. */
+function gitLater(cwd: string, args: readonly string[]): Promise<string | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), 'clusterset-git-'));
+  const path = join(dir, 'out');
+  return new Promise((settle) => {
+    const fd = openSync(path, 'w');
+    const finish = (ok: boolean) => {
+      try {
+        settle(ok ? readFileSync(path, 'utf8') : undefined);
+      } catch {
+        settle(undefined);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    try {
+      const child = spawn('git', args, { cwd, stdio: ['ignore', fd, 'ignore'] });
+      child.on('error', () => finish(false));
+      child.on('close', (code) => finish(code === 0));
+    } catch {
+      finish(false);
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/** The ids of gitBlobs, git's two listings run side by side and beside the caller. */
+async function gitBlobsAsync(out: string): Promise<Map<string, string> | undefined> {
+  const dir = resolve(out);
+  try {
+    if (!vouches(dir)) return undefined;
+    const [changed, staged] = await Promise.all([gitLater(dir, DIFF_FILES), gitLater(dir, LS_FILES)]);
+    return changed === undefined || staged === undefined ? undefined : indexIds(changed, staged);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The blob ids git's index holds for the output's tracked files whose work-tree bytes it finds
@@ -63,23 +117,34 @@ const git = (cwd: string, args: readonly string[]): string =>
  */
 export function gitBlobs(out: string): Map<string, string> | undefined {
   const dir = resolve(out);
-  if (!existsSync(dir)) return undefined;
   try {
-    const [gitDir, top] = git(dir, ['rev-parse', '--absolute-git-dir', '--show-toplevel']).trim().split('\n');
-    if (!gitDir || !top || converts(dir, gitDir, top)) return undefined;
-    const changed = new Set(git(dir, ['diff-files', '--name-only', '-z', '--relative', '--', '.']).split('\0'));
-    const ids = new Map<string, string>();
-    // `<mode> <id> <stage>\t<path>`, paths relative to the working directory; a regular file at stage 0 only
-    for (const line of git(dir, ['ls-files', '-s', '-z', '--', '.']).split('\0')) {
-      const tab = line.indexOf('\t');
-      if (tab !== 49 || !(line.startsWith('100644 ') || line.startsWith('100755 ')) || !line.endsWith(' 0', tab)) continue;
-      const path = line.slice(tab + 1);
-      if (!changed.has(path)) ids.set(path, line.slice(7, 7 + ID_LENGTH));
-    }
-    return ids;
+    return vouches(dir) ? indexIds(git(dir, DIFF_FILES), git(dir, LS_FILES)) : undefined;
   } catch {
     return undefined;
   }
+}
+
+const DIFF_FILES = ['diff-files', '--name-only', '-z', '--relative', '--', '.'];
+const LS_FILES = ['ls-files', '-s', '-z', '--', '.'];
+
+/** Whether `dir` is in a repository whose index ids are its work tree's bytes (no conversion). */
+function vouches(dir: string): boolean {
+  if (!existsSync(dir)) return false;
+  const [gitDir, top] = git(dir, ['rev-parse', '--absolute-git-dir', '--show-toplevel']).trim().split('\n');
+  return Boolean(gitDir && top && !converts(dir, gitDir, top));
+}
+
+/** `ls-files -s` lines (`<mode> <id> <stage>\t<path>`, relative to the working directory) of regular files at stage 0, less the changed. */
+function indexIds(diffFiles: string, lsFiles: string): Map<string, string> {
+  const changed = new Set(diffFiles.split('\0'));
+  const ids = new Map<string, string>();
+  for (const line of lsFiles.split('\0')) {
+    const tab = line.indexOf('\t');
+    if (tab !== 49 || !(line.startsWith('100644 ') || line.startsWith('100755 ')) || !line.endsWith(' 0', tab)) continue;
+    const path = line.slice(tab + 1);
+    if (!changed.has(path)) ids.set(path, line.slice(7, 7 + ID_LENGTH));
+  }
+  return ids;
 }
 
 /** Whether git may convert bytes on checkout: any attributes file, or a line-ending setting. */

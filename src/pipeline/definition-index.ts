@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { COMPILER } from '../compiler-version';
 import type { Diagnostic } from '../diagnostics/diagnostic';
+import { DIAGNOSTIC_CODES } from '../diagnostics/codes';
 import { canBuildDelivery, deliveryDestinations } from '../delivery/engines';
 import { effectiveClusters } from '../model/effective';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { dashPrefixed } from '../validate/rules/delivery-name-collision';
 import type { DefinitionRecord, Manifest, ManifestEntry } from '../output/manifest';
+import type { CheckResult } from './pipeline';
 
 export { MANIFEST, sourcePath } from '../output/manifest';
 
@@ -44,12 +46,32 @@ export function fleetFacts(parsed: ParsedClusterSet): FleetFacts {
   };
 }
 
-/** The record of a definition for the index; none for TypeScript (its imports are not in its text). */
-export function definitionRecord(parsed: ParsedClusterSet): DefinitionRecord | undefined {
-  if (!parsed.source.text || ['.ts', '.mts', '.cts'].includes(extname(parsed.source.file))) return undefined;
+/**
+ * The record of a definition for the index, with the warnings it gives on its own (`own`: the
+ * revision's diagnostics of one definition, pipeline.ts); none for TypeScript (its imports are not
+ * in its text), and none when one of them is an error, names another file, or names the file in
+ * its text (the index replays it for a file of the same text, wherever it lies).
+ */
+export function definitionRecord(parsed: ParsedClusterSet, own: readonly Diagnostic[] = []): DefinitionRecord | undefined {
+  const { file, text } = parsed.source;
+  if (!text || ['.ts', '.mts', '.cts'].includes(extname(file))) return undefined;
+  const mine = own.filter((d) => d.file === file);
+  if (!mine.every((d) => replayable(d, file))) return undefined;
   const { delivered, identities } = fleetFacts(parsed);
-  return { sha256: textHash(parsed.source.text), delivered, identities };
+  return { sha256: textHash(text), delivered, identities, ...(mine.length > 0 && { warnings: mine.map((d) => renamed(d, '')) }) };
 }
+
+/** A warning the index can give again: about its own file only, which its text does not name. */
+function replayable(d: Diagnostic, file: string): boolean {
+  const texts = [d.message, d.hint ?? '', ...(d.related ?? []).map((r) => r.message)];
+  return d.severity === 'warning' && (d.related ?? []).every((r) => r.file === file) && !texts.some((t) => t.includes(file));
+}
+
+/** The diagnostic with its file (and its related locations') named `file`, its keys in their order (json output is byte-identical). */
+const renamed = (d: Diagnostic, file: string): Diagnostic => ({ ...d, file, ...(d.related && { related: d.related.map((r) => ({ ...r, file })) }) });
+
+/** A definition's recorded warnings, given again for `file`. */
+export const replayWarnings = (record: DefinitionRecord, file: string): Diagnostic[] => (record.warnings ?? []).map((d) => renamed(d, file));
 
 /** The definitions manifest.json indexes, by source path; empty when another compiler wrote it. */
 export class DefinitionIndex {
@@ -69,11 +91,11 @@ export class DefinitionIndex {
   }
 
   /** The facts of the definition at `source` (relative, as manifest.json names it) when the index holds this text. */
-  lookup(source: string, text: string): (FleetFacts & { readonly entry: ManifestEntry }) | undefined {
+  lookup(source: string, text: string): (FleetFacts & { readonly entry: ManifestEntry; readonly record: DefinitionRecord }) | undefined {
     const found = this.bySource.get(source);
     if (!found || found.record.sha256 !== textHash(text)) return undefined;
     const { name, entry, record } = found;
-    return { name, entry, delivered: record.delivered, identities: record.identities, clusterIDs: entry.clusters.map((c) => c.clusterID) };
+    return { name, entry, record, delivered: record.delivered, identities: record.identities, clusterIDs: entry.clusters.map((c) => c.clusterID) };
   }
 
   /** Drops an entry (its output did not verify): its definition is compiled. */
@@ -93,8 +115,34 @@ function validRecord(record: DefinitionRecord, entry: ManifestEntry): boolean {
     typeof record.sha256 === 'string' &&
     typeof record.delivered === 'boolean' &&
     strings(record.identities) &&
+    (record.warnings === undefined || (Array.isArray(record.warnings) && record.warnings.every(validWarning))) &&
     Array.isArray(entry.clusters) &&
     entry.clusters.every((c: unknown) => typeof (c as { clusterID?: unknown } | null)?.clusterID === 'string')
+  );
+}
+
+/** A recorded warning (manifest.json is untrusted) renders as the diagnostic it was: a known code, each field of its type. */
+function validWarning(value: unknown): boolean {
+  const d = value as Record<string, unknown> | null;
+  const int = (v: unknown) => Number.isInteger(v);
+  const optional = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || ok(v);
+  const place = (l: Record<string, unknown> | null) =>
+    typeof l === 'object' &&
+    l !== null &&
+    l.file === '' &&
+    typeof l.message === 'string' &&
+    int(l.line) &&
+    int(l.column) &&
+    optional(l.endLine, int) &&
+    optional(l.endColumn, int) &&
+    Array.isArray(l.path) &&
+    l.path.every((p) => typeof p === 'string' || int(p));
+  return (
+    place(d) &&
+    d!.severity === 'warning' &&
+    (DIAGNOSTIC_CODES as readonly unknown[]).includes(d!.code) &&
+    optional(d!.hint, (h) => typeof h === 'string') &&
+    optional(d!.related, (r) => Array.isArray(r) && r.every(place))
   );
 }
 
@@ -136,22 +184,27 @@ export function involved(facts: readonly FleetFacts[]): Set<number> {
 }
 
 /** Each definition's record for the index, by file (none for TypeScript). */
-export function definitionRecords(parsed: readonly ParsedClusterSet[]): Map<string, DefinitionRecord> {
+export function definitionRecords(revision: Pick<CheckResult, 'parsed' | 'own'> | undefined): Map<string, DefinitionRecord> {
   const out = new Map<string, DefinitionRecord>();
-  for (const p of parsed) {
-    const record = definitionRecord(p);
+  for (const p of revision?.parsed ?? []) {
+    const record = definitionRecord(p, revision!.own);
     if (record) out.set(p.source.file, record);
   }
   return out;
 }
 
-/** The entries with the definition records of files no diagnostic names (the others are parsed every time). */
+/**
+ * The entries with the definition records of files no diagnostic names but their own recorded
+ * warnings (`own`): a file a rule across definitions or the output's checks name is parsed every time.
+ */
 export function withoutMentioned(
   entries: Readonly<Record<string, ManifestEntry>>,
   files: ReadonlyMap<string, string>,
   diagnostics: readonly Diagnostic[],
+  own: readonly Diagnostic[] = [],
 ): Record<string, ManifestEntry> {
-  const named = new Set(diagnostics.flatMap((d) => [d.file, ...(d.related ?? []).map((r) => r.file)]));
+  const recorded = new Set(own);
+  const named = new Set(diagnostics.filter((d) => !recorded.has(d)).flatMap((d) => [d.file, ...(d.related ?? []).map((r) => r.file)]));
   return Object.fromEntries(
     Object.entries(entries).map(([name, entry]) => {
       const file = files.get(name);

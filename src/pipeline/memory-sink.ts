@@ -1,4 +1,4 @@
-import { hasErrors } from '../diagnostics/diagnostic';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import type { OutputFile } from '../check/layout';
 import { manifestEntryOf, manifestFile, type BundleFiles, type DefinitionRecord, type ManifestEntry } from '../output/manifest';
 import { definitionRecords, withoutMentioned } from './definition-index';
@@ -27,12 +27,14 @@ export function memorySink(outDir = 'dist'): Sink<InMemory[]> {
   let blobs = new Map<string, string>();
   const definitionFiles = new Map<string, string>();
   let records: ReadonlyMap<string, DefinitionRecord> = new Map();
+  let own: readonly Diagnostic[] = [];
   const revision = (r: number) => (revisions[r] ??= { outputs: [], byPath: new Map(), entries: {} });
   return {
     begin: (checked) => {
       checked.forEach((_, r) => revision(r));
       // one revision's records: the manifest of compile(); plan's revisions write none
-      records = definitionRecords(checked.length === 1 ? checked[0]!.parsed : []);
+      records = definitionRecords(checked.length === 1 ? checked[0] : undefined);
+      own = checked.length === 1 ? checked[0]!.own : [];
     },
     clusterSet: () => {
       bundles = [];
@@ -69,7 +71,7 @@ export function memorySink(outDir = 'dist'): Sink<InMemory[]> {
         if (hasErrors(diagnostics)) return { outputs, files: [] };
         // shared units in path order, like every other file, wherever the ClusterSet that made them came
         const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-        files.push(manifestFile(withoutMentioned(entries, definitionFiles, diagnostics)));
+        files.push(manifestFile(withoutMentioned(entries, definitionFiles, diagnostics, own)));
         return { outputs, files };
       }),
   };

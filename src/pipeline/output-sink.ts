@@ -4,7 +4,16 @@ import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
 import { COMPILER } from '../compiler-version';
 import type { FileSystemOps } from '../output/file-system-ops';
 import { EmitCache, SHARED_ROOT, unitsListed, type OutputFile } from '../check/layout';
-import { MANIFEST, manifestEntryOf, manifestFile, type BundleFiles, type DefinitionRecord, type Manifest, type ManifestEntry } from '../output/manifest';
+import {
+  MANIFEST,
+  manifestEntryOf,
+  manifestFile,
+  recordedFiles,
+  type BundleFiles,
+  type DefinitionRecord,
+  type Manifest,
+  type ManifestEntry,
+} from '../output/manifest';
 import { blobId } from '../output/output-blobs';
 import { definitionRecords, withoutMentioned } from './definition-index';
 import { OutputTransaction } from '../output/output-transaction';
@@ -98,7 +107,7 @@ export function outputSink(options: EmitOptions): OutputSink {
   const sink: OutputSink = {
     begin: (revisions, _sets, diagnostics) => {
       sink.validated = { revisions, diagnostics };
-      records = definitionRecords(revisions[0]?.parsed ?? []);
+      records = definitionRecords(revisions[0]);
       // an output path that is a file (or below one) is named before anything is compared or written
       sink.problem = outputDirectoryProblem(options.out, options.check ? 'compare with' : 'write into');
       if (sink.problem) return false;
@@ -122,7 +131,7 @@ export function outputSink(options: EmitOptions): OutputSink {
       for (const { name, entry } of revisions[0]?.indexed ?? []) {
         entries[name] = entry;
         clusters += entry.clusters.length;
-        files += Object.keys(entry.blobs ?? {}).length;
+        files += recordedFiles(entry);
       }
     },
     cache: () => cache,
@@ -231,7 +240,7 @@ export function outputSink(options: EmitOptions): OutputSink {
         [...wanted].filter((d) => !written.has(d)),
       );
       if (options.full) tx.removeTopLevelExcept(new Set([...Object.keys(entries), SHARED_ROOT, MANIFEST]));
-      const manifest = manifestFile(withoutMentioned(entries, definitionFiles, diagnostics));
+      const manifest = manifestFile(withoutMentioned(entries, definitionFiles, diagnostics, sink.validated?.revisions[0]?.own));
       tx.put(manifest.path, manifest.content);
       files++;
       if (hasErrors(diagnostics)) {
@@ -293,5 +302,34 @@ function readManifest(tx: OutputTransaction): Manifest {
 
 function manifestOf(m: Partial<Manifest> | null): Manifest {
   if (typeof m !== 'object' || m === null) return { generator: 'antrea-clusterset', clusterSets: {} };
-  return { generator: 'antrea-clusterset', ...(typeof m.compiler === 'string' && { compiler: m.compiler }), clusterSets: m.clusterSets ?? {} };
+  // manifest.json is the output's, so untrusted: an entry of another shape is no record (its ClusterSet is built)
+  const sets = typeof m.clusterSets === 'object' && m.clusterSets !== null ? m.clusterSets : {};
+  const clusterSets = Object.fromEntries(Object.entries(sets).filter(([, e]) => wellFormed(e)));
+  return { generator: 'antrea-clusterset', ...(typeof m.compiler === 'string' && { compiler: m.compiler }), clusterSets };
+}
+
+/** An entry of the shape manifestEntryOf writes, as far as a synth reads it. */
+function wellFormed(e: unknown): e is ManifestEntry {
+  const entry = e as Partial<Record<keyof ManifestEntry, unknown>> | null;
+  const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  const cluster = (c: Partial<Record<string, unknown>> | null) =>
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.clusterID === 'string' &&
+    typeof c.role === 'string' &&
+    typeof c.inputs === 'string' &&
+    (c.engines === undefined || typeof c.engines === 'string') &&
+    (c.files === undefined || Number.isInteger(c.files)) &&
+    (c.units === undefined || (Array.isArray(c.units) && c.units.every((u) => Number.isInteger(u))));
+  const blobs = entry?.blobs;
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof entry.source === 'string' &&
+    strings(entry.shared) &&
+    Array.isArray(entry.clusters) &&
+    entry.clusters.every(cluster) &&
+    (blobs === undefined ||
+      (typeof blobs === 'object' && blobs !== null && !Array.isArray(blobs) && Object.values(blobs).every((id) => typeof id === 'string')))
+  );
 }

@@ -7,8 +7,8 @@ import { parseClusterSet, type ParsedClusterSet } from '../model/parse-clusterse
 import { scanDefinitionText, scanOutputFiles } from '../secrets/scan-secrets';
 import type { Bundle, BundleSource, ClusterSetSources } from '../synth/synth-clusterset';
 import type { Rule } from '../validate/rule';
-import { fleetFacts, involved, sourcePath, type DefinitionIndex, type FleetFacts } from './definition-index';
-import type { ManifestEntry } from '../output/manifest';
+import { fleetFacts, involved, replayWarnings, sourcePath, type DefinitionIndex, type FleetFacts } from './definition-index';
+import type { DefinitionRecord, ManifestEntry } from '../output/manifest';
 import { runFleetRules, runRawRules, runRules } from '../validate/run-rules';
 import { checkWhatRemains } from '../validate/salvage';
 import type * as Stages from './stages';
@@ -52,6 +52,7 @@ export interface IndexedDefinition {
   readonly name: string;
   /** its entry in manifest.json, which a full run would write again */
   readonly entry: ManifestEntry;
+  readonly record: DefinitionRecord;
 }
 
 /** One revision after validation. */
@@ -65,6 +66,11 @@ export interface CheckResult {
   readonly texts: ReadonlyMap<string, string>;
   /** definitions the index vouched for, in file order (none without an index) */
   readonly indexed: readonly IndexedDefinition[];
+  /**
+   * of `diagnostics`, those one definition gives on its own (rules over its data, its schema, its
+   * secrets; and the index's replay of them): what the index records with it (definition-index.ts)
+   */
+  readonly own: readonly Diagnostic[];
 }
 
 /** A bundle laid out and checked: its own files and the shared units its layers list. */
@@ -203,6 +209,9 @@ function* validate(input: PipelineInput): Generator<Effect, CheckResult, unknown
   } else if (input.index && !input.rules) ({ sources, indexed } = yield* loadIndexed(input.files, input.load ?? {}, input.index, diagnostics, texts));
   else sources = (yield { kind: 'load', files: input.files, options: input.load ?? {}, diagnostics, texts }) as SourceFile[];
 
+  // what each definition gives on its own starts here; an indexed one's recorded warnings stand for it
+  const start = diagnostics.length;
+  for (const d of indexed) diagnostics.push(...replayWarnings(d.record, d.file));
   // model: shape, enums and defaults (zod); rules over raw data run even when that fails
   const parsed = sources.flatMap((source) => {
     runRawRules(source, diagnostics, input.rules);
@@ -217,9 +226,10 @@ function* validate(input: PipelineInput): Generator<Effect, CheckResult, unknown
 
   // validate: cross-field and cross-cluster rules over the effective settings, then across definitions
   for (const p of parsed) runRules(p, diagnostics, input.rules);
+  const own = diagnostics.slice(start);
   duplicateClusterSetNames(parsed, diagnostics);
   runFleetRules(parsed, diagnostics, input.rules);
-  return { diagnostics, sources, parsed, texts, indexed };
+  return { diagnostics, sources, parsed, texts, indexed, own };
 }
 
 /**
@@ -234,7 +244,7 @@ function* loadIndexed(
   diagnostics: Diagnostic[],
   texts: Map<string, string>,
 ): Generator<Effect, { sources: SourceFile[]; indexed: IndexedDefinition[] }, unknown> {
-  const vouched = new Map<string, FleetFacts & { readonly entry: ManifestEntry }>();
+  const vouched = new Map<string, FleetFacts & { readonly entry: ManifestEntry; readonly record: DefinitionRecord }>();
   const skip = (file: string, text: string) => {
     const facts = index.lookup(sourcePath(file, root), text);
     if (facts) vouched.set(file, facts);
@@ -257,7 +267,7 @@ function* loadIndexed(
     sources: files.flatMap((f) => byFile.get(f) ?? []),
     indexed: files.flatMap((file) => {
       const v = vouched.get(file);
-      return v ? [{ file, name: v.name, entry: v.entry }] : [];
+      return v ? [{ file, name: v.name, entry: v.entry, record: v.record }] : [];
     }),
   };
 }

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { inside } from '../load/definition-folder';
-import { DEFINITION_EXTENSIONS } from '../load/load-clustersets';
+import { DEFINITION_EXTENSIONS, MAX_DEFINITION_BYTES, TYPESCRIPT_EXTENSIONS } from '../load/load-clustersets';
 
 /** The definition files of one git revision, copied out of the object store (never the work tree). */
 export interface Revision {
@@ -12,6 +12,12 @@ export interface Revision {
   readonly dir: string;
   /** repository-relative paths, sorted */
   readonly files: readonly string[];
+  /**
+   * the YAML definitions' texts by their path in `dir`, not written there: a revision without
+   * symbolic links holds only regular files, as git stores them, so the loader takes their text as
+   * it would read it (a thousand files not created; load-clustersets.ts `known`)
+   */
+  readonly texts: ReadonlyMap<string, string>;
 }
 
 /** A git problem the user can fix (not a repository, an unknown ref): reported, exit 2. */
@@ -125,10 +131,20 @@ export function readRevision(cwd: string, ref: string, paths: readonly string[])
     cwd,
     support.map((e) => e.object),
   );
+  const made = new Set<string>();
+  const texts = new Map<string, string>();
+  const definitions = new Set(listed.map((e) => e.path));
+  const anyLink = support.some((e) => e.link);
   for (const { link, path: f, object } of support) {
     const blob = () => blobs.get(object)!;
     const target = join(dir, f.slice(prefix.length));
-    mkdirSync(dirname(target), { recursive: true });
+    if (!anyLink && definitions.has(f) && !TYPESCRIPT_EXTENSIONS.includes(extname(f)) && blob().length <= MAX_DEFINITION_BYTES) {
+      texts.set(target, blob().toString('utf8'));
+      continue;
+    }
+    // each folder made once (a thousand definitions share one)
+    if (!made.has(dirname(target))) mkdirSync(dirname(target), { recursive: true });
+    made.add(dirname(target));
     if (!link) {
       writeFileSync(target, blob());
       continue;
@@ -142,7 +158,7 @@ export function readRevision(cwd: string, ref: string, paths: readonly string[])
   // a TypeScript definition imports 'antrea-clusterset': resolve it from the repository's packages
   const modules = nearestNodeModules(cwd);
   if (modules) symlinkSync(modules, join(dir, 'node_modules'), 'dir');
-  return { ref, dir, files };
+  return { ref, dir, files, texts };
 }
 
 /** The contents of these blobs, by object id: `git cat-file --batch` answers `<id> blob <size>\n<bytes>\n` for each. */

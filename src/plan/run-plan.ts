@@ -115,12 +115,13 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
  */
 async function runBoth<R>(options: PlanOptions, revision: Revision, files: readonly string[], sink: () => Sink<R> | undefined): Promise<PipelineResult<R>> {
   const baseFiles = revision.files.map((f) => join(revision.dir, f));
-  if (!options.index) return runPipeline([{ files: baseFiles }, { files }], sink());
+  const load = { known: revision.texts };
+  if (!options.index) return runPipeline([{ files: baseFiles, load }, { files }], sink());
   const { index, root } = options.index;
   const roots = [join(revision.dir, relative(options.cwd, resolve(root))), root];
   for (;;) {
     const run = await runPipeline(
-      [baseFiles, files].map((f, r) => ({ files: f, index: { index, root: roots[r]! } })),
+      [baseFiles, files].map((f, r) => ({ files: f, ...(r === 0 && { load }), index: { index, root: roots[r]! } })),
       sink(),
     );
     const [base, head] = run.revisions.map((r, i) => new Set(r.indexed.map((d) => sourcePath(d.file, roots[i]!))));

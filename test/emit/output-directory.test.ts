@@ -243,6 +243,25 @@ describe('incremental synth', () => {
     expect(result.files).toBe((await fullAfter()).size);
   });
 
+  // manifest.json is the output's (a pull request's): an entry of another shape is no record, never a crash
+  test.each([
+    { what: 'clusters not a list', edit: (e: Record<string, unknown>) => (e.clusters = 'x') },
+    { what: 'a cluster without inputs', edit: (e: Record<string, unknown>) => delete (e.clusters as Record<string, unknown>[])[0]!.inputs },
+    { what: 'shared not a list', edit: (e: Record<string, unknown>) => (e.shared = 7) },
+    { what: 'a blob id not a string', edit: (e: Record<string, unknown>) => (e.blobs = { 'README.md': 1 }) },
+    { what: 'the entry null', edit: () => null },
+  ])('a manifest.json entry of another shape ($what): that ClusterSet is built, and the output equals a full synth', async ({ edit }) => {
+    const out = await synthBefore();
+    const manifestPath = join(out, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { clusterSets: Record<string, Record<string, unknown> | null> };
+    const entry = manifest.clusterSets.fleet!;
+    if (edit(entry) === null) manifest.clusterSets.fleet = null;
+    writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+    const result = await synth([after], { out });
+    expect(result.built).toBe(12);
+    expect(contents(tree(out))).toEqual(await fullAfter());
+  });
+
   test.each([
     { compiler: 'this compiler', taken: true },
     { compiler: 'another compiler', taken: false },

@@ -14,12 +14,12 @@ import { runCli } from '../helpers/run-cli';
 // tree holds, their results equal a full run's (no --base, or --no-index); the work tree's own
 // manifest.json (the pull request's) is never the index.
 const DEMO = readFileSync(join(import.meta.dirname, '../../clustersets/demo-clusterset.yaml'), 'utf8');
-// a standby Gateway candidate per member: a definition with a warning (gateway-ha's) is never
-// indexed, so that its warnings print on every run
-const definition = (name: string, prefix: string) =>
-  DEMO.replaceAll('demo-clusterset', name)
-    .replaceAll('demo-cluster-', `${prefix}-`)
-    .replace(/^( +)- node: (cl\d)-node1\n/gm, '$1- node: $2-node1\n$1- node: $2-node9\n');
+// fleet-a keeps the demo's one Gateway candidate per member, so it warns gateway-ha (as every
+// example does): the index records its warnings and prints them again; the others have a standby
+const definition = (name: string, prefix: string) => {
+  const text = DEMO.replaceAll('demo-clusterset', name).replaceAll('demo-cluster-', `${prefix}-`);
+  return name === 'fleet-a' ? text : text.replace(/^( +)- node: (cl\d)-node1\n/gm, '$1- node: $2-node1\n$1- node: $2-node9\n');
+};
 // fleet-c and fleet-c-x are dash-prefixed names: the delivery-name rule reads both
 const SETS = [
   ['fleet-a', 'a'],
@@ -33,7 +33,10 @@ const file = (name: string) => join(repo, 'clustersets', `${name}.yaml`);
 const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'pipe' });
 const cli = (...argv: string[]) => runCli(argv, { cwd: repo, env: { NO_COLOR: '1' } });
 
-const validateBoth = async () => ({ incremental: await cli('validate', '--base', 'HEAD'), full: await cli('validate') });
+const validateBoth = async () => ({
+  incremental: [await cli('validate', '--base', 'HEAD'), await cli('validate', '--base', 'HEAD', '--format', 'json')],
+  full: [await cli('validate'), await cli('validate', '--format', 'json')],
+});
 const planBoth = async () => {
   const both = async (...extra: string[]) => [await cli('plan', '--base', 'HEAD', ...extra), await cli('plan', '--base', 'HEAD', '--format', 'json', ...extra)];
   return { incremental: await both(), full: await both('--no-index') };
@@ -70,6 +73,10 @@ describe('the pull-request check with an index equals the full check', () => {
     expect(await vouched()).toEqual(['fleet-a', 'fleet-b']);
     const v = await validateBoth();
     expect(v.incremental).toEqual(v.full);
+    // fleet-a's warnings, given by the index: with their code frames, and in json as the rules wrote them
+    expect(v.incremental[0]!.stderr).toMatch(/fleet-a\.yaml:\d+:\d+[^\n]*\n(.*\n)*.*\|.*- node: cl1-node1/);
+    expect(v.incremental[0]!.stderr).toContain('0 errors, 3 warnings in 4 files');
+    expect(v.incremental[1]!.stdout).toContain('"code": "gateway-ha"');
     const c = await checkBoth();
     expect(c.incremental).toEqual(c.full);
     expect(c.incremental.status).toBe(0);
@@ -99,8 +106,8 @@ describe('the pull-request check with an index equals the full check', () => {
       expect(await vouched()).toEqual([]);
       const v = await validateBoth();
       expect(v.incremental).toEqual(v.full);
-      expect(v.incremental.stderr).toContain('cluster-in-two-definitions');
-      expect(v.incremental.stderr).toContain('fleet-a.yaml');
+      expect(v.incremental[0]!.stderr).toContain('cluster-in-two-definitions');
+      expect(v.incremental[0]!.stderr).toContain('fleet-a.yaml');
       // the base revision has no such error, the work tree has: plan prints it and no plan, with or without the index
       const p = await planBoth();
       expect(p.incremental).toEqual(p.full);
@@ -193,6 +200,92 @@ describe('the pull-request check with an index equals the full check', () => {
   );
 });
 
+// The base revision's manifest.json is the compiler's word, but whatever it holds, a malformed or
+// mismatched index leaves the check to compile (each row commits a broken manifest.json as the base)
+type Entries = Record<string, Record<string, unknown> & { definition: Record<string, unknown>; blobs: Record<string, unknown> }>;
+const entries = (m: { clusterSets: unknown }) => m.clusterSets as Entries;
+describe('a malformed index in the base revision: the check compiles instead, and equals the full check', () => {
+  test.each([
+    { what: 'not JSON', edit: () => '{"generator": "antrea-clusterset", "clusterSets": {', vouched: [] },
+    { what: 'a JSON array', edit: () => '[]', vouched: [] },
+    { what: 'clusterSets null', edit: (m: { clusterSets: unknown }) => ((m.clusterSets = null), m), vouched: [] },
+    { what: 'another compiler', edit: (m: { compiler?: string }) => ((m.compiler = 'antrea-clusterset@0.0.1'), m), vouched: [] },
+    {
+      what: 'a definition record of the wrong type',
+      edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.definition = 'x' as never), m),
+      vouched: ['fleet-b'],
+    },
+    {
+      what: 'warnings not a list',
+      edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.definition.warnings = { code: 'gateway-ha' }), m),
+      vouched: ['fleet-b'],
+    },
+    {
+      what: 'a warning of an unknown code',
+      edit: (m: { clusterSets: unknown }) => {
+        (entries(m)['fleet-a']!.definition.warnings as { code: string }[])[0]!.code = 'no-such-rule\u001b[2J';
+        return m;
+      },
+      vouched: ['fleet-b'],
+    },
+    {
+      what: 'a warning that is an error',
+      edit: (m: { clusterSets: unknown }) => {
+        (entries(m)['fleet-a']!.definition.warnings as { severity: string }[])[0]!.severity = 'error';
+        return m;
+      },
+      vouched: ['fleet-b'],
+    },
+    {
+      what: 'a warning without a line',
+      edit: (m: { clusterSets: unknown }) => {
+        delete (entries(m)['fleet-a']!.definition.warnings as { line?: number }[])[0]!.line;
+        return m;
+      },
+      vouched: ['fleet-b'],
+    },
+    { what: 'clusters not a list', edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.clusters = 'x'), m), vouched: ['fleet-b'] },
+    { what: 'blobs a string', edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.blobs = 'x' as never), m), vouched: ['fleet-a', 'fleet-b'] },
+    {
+      what: "a bundle folder's digest changed",
+      edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.blobs['a-member2/'] = '0'.repeat(16)), m),
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+    {
+      what: 'a shared unit outside _shared/',
+      edit: (m: { clusterSets: unknown }) => ((entries(m)['fleet-a']!.shared = ['../../etc']), m),
+      vouched: ['fleet-a', 'fleet-b'],
+    },
+  ])(
+    '$what',
+    async ({ edit, vouched: expected }) => {
+      const path = join(repo, 'dist/manifest.json');
+      const text = readFileSync(path, 'utf8');
+      const edited = edit(JSON.parse(text) as never);
+      writeFileSync(path, typeof edited === 'string' ? edited : `${JSON.stringify(edited, null, 2)}\n`);
+      git('commit', '-qam', 'a broken manifest.json');
+      try {
+        writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replace('project: default', 'project: platform'));
+        // the index as validate reads it (synth --check then drops what dist/ does not hold as recorded)
+        expect(await vouched().catch(() => [])).toEqual(expected.filter((n) => n !== 'fleet-b'));
+        const v = await validateBoth();
+        expect(v.incremental).toEqual(v.full);
+        expect(v.incremental[0]!.status).toBe(0);
+        const p = await planBoth();
+        expect(p.incremental).toEqual(p.full);
+        const c = await checkBoth();
+        expect(c.incremental).toEqual(c.full);
+        expect(c.incremental.status).toBe(1);
+        expect(c.incremental.stderr).not.toMatch(/\n\s+at /);
+      } finally {
+        git('reset', '-q', '--hard', 'HEAD~1');
+        restore();
+      }
+    },
+    120_000,
+  );
+});
+
 // The pull request writes dist/ and manifest.json as well as the definitions: an index that agrees
 // with a changed definition and with edited bundles must not make them up to date.
 test('a forged index in the work tree vouches for nothing: a changed definition with forged bundles is stale', async () => {
@@ -230,13 +323,13 @@ describe("git's blob ids stand in for reading the output's files only where git 
     return { dir, run };
   };
 
-  test('a committed, unchanged file: the index id, equal to the id of its bytes', () => {
+  test('a committed, unchanged file: the index id, equal to the id of its bytes', async () => {
     const { dir } = work();
     try {
       const ids = gitBlobs(join(dir, 'dist'))!;
       expect(ids.get('a/one.yaml')).toBe(blobId('one: 1\n'));
       expect(ids.get('a/two.yaml')).toBe(blobId('two: 2\n'));
-      expect(folderBlobs(join(dir, 'dist'), ['a']).get('a')).toEqual(
+      expect((await folderBlobs(join(dir, 'dist'), ['a'])).get('a')).toEqual(
         new Map([
           ['one.yaml', blobId('one: 1\n')],
           ['two.yaml', blobId('two: 2\n')],
@@ -247,13 +340,13 @@ describe("git's blob ids stand in for reading the output's files only where git 
     }
   });
 
-  test('a file edited after checkout, or added, is hashed from its bytes', () => {
+  test('a file edited after checkout, or added, is hashed from its bytes', async () => {
     const { dir } = work();
     try {
       writeFileSync(join(dir, 'dist/a/one.yaml'), 'one: 11\n');
       writeFileSync(join(dir, 'dist/a/three.yaml'), 'three: 3\n');
       expect(gitBlobs(join(dir, 'dist'))!.has('a/one.yaml')).toBe(false);
-      expect(folderBlobs(join(dir, 'dist'), ['a']).get('a')).toEqual(
+      expect((await folderBlobs(join(dir, 'dist'), ['a'])).get('a')).toEqual(
         new Map([
           ['one.yaml', blobId('one: 11\n')],
           ['three.yaml', blobId('three: 3\n')],
