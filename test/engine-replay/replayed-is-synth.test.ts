@@ -47,7 +47,15 @@ describe.each(EXAMPLES)('example %s', (example) => {
     expect(differ).toEqual([]);
     // the shared units it lists, and its entry of manifest.json (source, hashes, counts, units)
     const entry = (text: string | undefined) => (text === undefined ? undefined : (JSON.parse(text) as Manifest).clusterSets[name]);
-    expect(entry(replayed.get('dist/manifest.json'))).toEqual(entry(dist.get('dist/manifest.json')));
+    // the index's record of the definition (pipeline/definition-index.ts) is of its text: the hash
+    // and its warnings' lines, which differ for the text the replay re-serializes; what the record
+    // says of the ClusterSet (delivered, the identities other definitions are checked against) not
+    const ofClusterSet = (e: unknown) => {
+      const { definition, ...rest } = e as { definition?: { sha256: string; warnings?: unknown; [k: string]: unknown } };
+      if (!definition) return rest;
+      return { ...rest, definition: Object.fromEntries(Object.entries(definition).filter(([k]) => k !== 'sha256' && k !== 'warnings')) };
+    };
+    expect(ofClusterSet(entry(replayed.get('dist/manifest.json')))).toEqual(ofClusterSet(entry(dist.get('dist/manifest.json'))));
     const shared = (entry(dist.get('dist/manifest.json')) as { shared: string[] }).shared;
     expect(shared.length).toBeGreaterThan(0);
     for (const unit of shared)
