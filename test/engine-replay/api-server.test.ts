@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { ApiServer } from './api-server';
-import { Fleet } from './controllers';
-import type { Obj } from './kube';
+import { ApiServer } from './kubernetes/api-server';
+import { Fleet } from './antrea/controllers';
+import type { Obj } from './kubernetes/kube';
 
 const crd = (group: string, kind: string, plural: string, scope = 'Namespaced'): Obj => ({
   apiVersion: 'apiextensions.k8s.io/v1',

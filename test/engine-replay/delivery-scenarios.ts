@@ -1,11 +1,11 @@
 import { stringify } from 'yaml';
 import { notConverged } from './convergence';
-import { conditionOf, type Obj } from './kube';
-import type { ArgoCdVersion } from './engine-versions';
+import { conditionOf, type Obj } from './kubernetes/kube';
+import type { ArgoCdVersion } from './engines/engine-versions';
 import { replay, type ReplayResult } from './replay';
-import { parseShared, type Revision } from './revision';
+import { parseShared, type Revision } from './engines/revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications } from './verification';
+import { deployApplications } from './antrea/verification';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /**

@@ -5,15 +5,15 @@ import { KUSTOMIZATION_RESOURCE } from '../../src/delivery/flux/removal';
 import { runWithFakeKubectl, type KubectlCall } from '../helpers/fake-kubectl';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { soakRows } from '../helpers/soak';
-import { announcing, withAntreaBehaviour } from './antrea-behaviour';
-import type { Fleet } from './controllers';
-import { annotation, conditionOf, keyOf, type Obj } from './kube';
+import { announcing, withAntreaBehaviour } from './antrea/antrea-behaviour';
+import type { Fleet } from './antrea/controllers';
+import { annotation, conditionOf, keyOf, type Obj } from './kubernetes/kube';
 import { replay } from './replay';
-import { Revision } from './revision';
+import { Revision } from './engines/revision';
 import { notConverged } from './convergence';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications } from './verification';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { deployApplications } from './antrea/verification';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 
 /**
  * #27: the procedure `plan` gives for a change Antrea's ClusterSet webhook refuses (a rename, a

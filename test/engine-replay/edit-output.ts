@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
-import type { Obj } from './kube';
-import { parseShared, type Revision } from './revision';
+import type { Obj } from './kubernetes/kube';
+import { parseShared, type Revision } from './engines/revision';
 
 /**
  * A mistake in the product's output, as a test makes it: every object file of the revision (bundles,

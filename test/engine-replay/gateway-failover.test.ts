@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import type { ApiServer } from './api-server';
-import type { Fleet } from './controllers';
+import type { ApiServer } from './kubernetes/api-server';
+import type { Fleet } from './antrea/controllers';
 import { notConverged } from './convergence';
 import { replay } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications, verificationReports } from './verification';
+import { deployApplications, verificationReports } from './antrea/verification';
 
 /**
  * #51: a Gateway failover, replayed. test-clusterset with two candidates in test-cluster-east and

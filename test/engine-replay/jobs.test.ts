@@ -7,12 +7,12 @@ import { stringify } from 'yaml';
 import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import { tierRestartObjects } from '../../src/synth/objects/tier-restart';
 import { requireTool } from '../helpers/tools';
-import { ApiServer } from './api-server';
-import { Fleet } from './controllers';
-import { jsonpath } from './jsonpath';
-import type { Obj } from './kube';
-import { kubectl } from './kubectl';
-import { serviceAccountUser } from './rbac';
+import { ApiServer } from './kubernetes/api-server';
+import { Fleet } from './antrea/controllers';
+import { jsonpath } from './kubernetes/jsonpath';
+import type { Obj } from './kubernetes/kube';
+import { kubectl } from './kubernetes/kubectl';
+import { serviceAccountUser } from './kubernetes/rbac';
 
 /**
  * The Jobs' world (job-runner.ts, kubectl.ts, jsonpath.ts): the scripts' kubectl calls answered

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { editObjects } from './edit-output';
-import type { Fleet } from './controllers';
-import type { Obj } from './kube';
+import type { Fleet } from './antrea/controllers';
+import type { Obj } from './kubernetes/kube';
 import { replay, type ReplayResult } from './replay';
-import type { Revision } from './revision';
+import type { Revision } from './engines/revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled } from './scenario';
-import { deployApplications } from './verification';
+import { deployApplications } from './antrea/verification';
 import { soakRows } from '../helpers/soak';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { notConverged } from './convergence';
-import type { Obj } from './kube';
+import type { Obj } from './kubernetes/kube';
 import { moveObjects } from './mutate';
 import {
   editObjects,
@@ -15,9 +15,9 @@ import {
 } from './delivery-scenarios';
 import { replay, type ReplayResult } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type Compiled } from './scenario';
-import { deployApplications } from './verification';
+import { deployApplications } from './antrea/verification';
 import { SOAK, soakRows } from '../helpers/soak';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /**

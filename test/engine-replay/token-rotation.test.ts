@@ -3,14 +3,14 @@ import type { ChecklistItem } from '../../src/plan/checklist';
 import { planChanges } from '../../src/plan/plan-changes';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { soakRows } from '../helpers/soak';
-import { withAntreaBehaviour } from './antrea-behaviour';
-import { conditionOf } from './kube';
+import { withAntreaBehaviour } from './antrea/antrea-behaviour';
+import { conditionOf } from './kubernetes/kube';
 import { notConverged } from './convergence';
 import { runAsOperator } from './operator-shell';
 import { replay } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications } from './verification';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { deployApplications } from './antrea/verification';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 
 /**
  * #51: every member's token rotated at once, replayed. test-clusterset converges; the plan of

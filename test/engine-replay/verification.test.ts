@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import { editObjects } from './edit-output';
-import { kustomizationsIn } from './flux';
+import { kustomizationsIn } from './engines/flux';
 import { replay } from './replay';
-import type { ArgoCdVersion } from './engine-versions';
-import type { Revision } from './revision';
+import type { ArgoCdVersion } from './engines/engine-versions';
+import type { Revision } from './engines/revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled, type DefinitionData } from './scenario';
 import { soakRows } from '../helpers/soak';
-import { deployApplications, verificationReports } from './verification';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { deployApplications, verificationReports } from './antrea/verification';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /**

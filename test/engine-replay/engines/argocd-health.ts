@@ -1,5 +1,5 @@
-import { runArgoCdHealth } from '../health/engines';
-import { annotation, conditionOf, groupOf, type Obj } from './kube';
+import { runArgoCdHealth } from '../../health/engines';
+import { annotation, conditionOf, groupOf, type Obj } from '../kubernetes/kube';
 
 export type ArgoHealth = 'Healthy' | 'Progressing' | 'Degraded' | 'Suspended' | 'Missing' | 'Unknown';
 export interface HealthStatus {

@@ -1,6 +1,6 @@
-import type { ApiServer } from './api-server';
+import type { ApiServer } from '../kubernetes/api-server';
 import type { Fleet } from './controllers';
-import type { Obj } from './kube';
+import type { Obj } from '../kubernetes/kube';
 
 /**
  * What planned changes depend on beyond a first install (#27), modelled on the replay's fleet from

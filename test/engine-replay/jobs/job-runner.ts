@@ -3,11 +3,11 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { requireTool } from '../helpers/tools';
-import type { ApiServer } from './api-server';
-import type { Obj } from './kube';
-import { kubectl, type KubectlAnswer } from './kubectl';
-import { serviceAccountUser } from './rbac';
+import { requireTool } from '../../helpers/tools';
+import type { ApiServer } from '../kubernetes/api-server';
+import type { Obj } from '../kubernetes/kube';
+import { kubectl, type KubectlAnswer } from '../kubernetes/kubectl';
+import { serviceAccountUser } from '../kubernetes/rbac';
 
 /**
  * A Job's Pod, run: each container's command in busybox (the verification image's `/bin/sh`,

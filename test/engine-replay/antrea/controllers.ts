@@ -1,7 +1,7 @@
-import { ApiServer } from './api-server';
+import { ApiServer } from '../kubernetes/api-server';
 import { AntreaMulticluster } from './antrea-multicluster';
-import { JobRunner } from './job-runner';
-import { conditionOf, refOf, type Obj } from './kube';
+import { JobRunner } from '../jobs/job-runner';
+import { conditionOf, refOf, type Obj } from '../kubernetes/kube';
 
 /**
  * What runs in the clusters besides the engines: kubelet and the CNI (Node readiness), the

@@ -1,6 +1,6 @@
-import type { CelHealthCheck } from '../../src/delivery/flux/health-cel';
-import { runFluxHealth } from '../health/engines';
-import { conditionOf, groupOf, type Obj } from './kube';
+import type { CelHealthCheck } from '../../../src/delivery/flux/health-cel';
+import { runFluxHealth } from '../../health/engines';
+import { conditionOf, groupOf, type Obj } from '../kubernetes/kube';
 
 export type KStatus = 'Current' | 'InProgress' | 'Failed' | 'Terminating' | 'Unknown' | 'NotFound';
 

@@ -1,11 +1,11 @@
-import { celParses } from '../health/engines';
-import type { ApiServer } from './api-server';
+import { celParses } from '../../health/engines';
+import type { ApiServer } from '../kubernetes/api-server';
 import { kstatus, type HealthCheckExpr, type KStatus } from './kstatus';
-import { annotation, groupOf, keyOf, parseText, refOf, type Obj } from './kube';
+import { annotation, groupOf, keyOf, parseText, refOf, type Obj } from '../kubernetes/kube';
 import { NEWEST_FLUX, type FluxVersion } from './engine-versions';
 import { postBuild, type PostBuild } from './post-build';
 import type { Revision } from './revision';
-import { FLUX_MANAGER, fluxCleanup, fluxSkips } from './server-side-apply';
+import { FLUX_MANAGER, fluxCleanup, fluxSkips } from '../kubernetes/server-side-apply';
 
 const PRUNE = 'kustomize.toolkit.fluxcd.io/prune';
 /** the inventory owner's label kustomize-controller sets on what it applies (its name; the namespace label is left out here) */

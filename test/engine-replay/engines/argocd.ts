@@ -1,9 +1,9 @@
-import type { ApiServer } from './api-server';
+import type { ApiServer } from '../kubernetes/api-server';
 import { argoHealth, hasHealthCheck, isHook, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
 import { missingOnlyWhenAllMissing, NEWEST_ARGOCD, type ArgoCdVersion } from './engine-versions';
-import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
+import { annotation, groupOf, keyOf, refOf, type Obj } from '../kubernetes/kube';
 import type { Revision } from './revision';
-import { ARGOCD_MANAGER, argoCdApply } from './server-side-apply';
+import { ARGOCD_MANAGER, argoCdApply } from '../kubernetes/server-side-apply';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 const HOOK = 'argocd.argoproj.io/hook';

@@ -1,7 +1,7 @@
-import type { ApiServer } from './api-server';
-import { Client } from './client';
-import { conditionOf, parseText, type Obj } from './kube';
-import { authenticate, splitServiceAccount, type User } from './rbac';
+import type { ApiServer } from '../kubernetes/api-server';
+import { Client } from '../kubernetes/client';
+import { conditionOf, parseText, type Obj } from '../kubernetes/kube';
+import { authenticate, splitServiceAccount, type User } from '../kubernetes/rbac';
 
 /**
  * Antrea's multi-cluster controllers (antrea-io/antrea `multicluster/`, the same code in v2.5.3,
