@@ -15,6 +15,12 @@ export default tseslint.config(
     rules: { 'layers/imports': 'error' },
   },
   {
+    // the engine replay's folders import only the folders below them (REPLAY_LAYERS, test/engine-replay/README.md)
+    files: ['test/engine-replay/**/*.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/replay-imports': 'error' },
+  },
+  {
     // the engine replay reads Kubernetes objects as the engines do, unstructured, by field path
     files: ['test/engine-replay/**/*.ts'],
     rules: {
