@@ -16,10 +16,41 @@ export interface Obj {
     deletionTimestamp?: string;
     [k: string]: unknown;
   };
+  // Unstructured, as the engines and controllers read objects: each reader narrows a spec or status
+  // to the fields it reads (`CrdSpec`, `conditionOf`) before using them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: any kind's spec
   spec?: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: any kind's status
   status?: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- top-level fields of kinds without a spec (data, webhooks, rules, subjects)
   [k: string]: any;
 }
+
+/**
+ * An unstructured map (a spec, a status) as fields each unknown until its reader narrows it, as
+ * apimachinery's unstructured.Nested* helpers read one: `{}` when it is absent or not a map.
+ */
+export const fieldsOf = (v: unknown): Readonly<Record<string, unknown>> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/** A condition of an object's `status.conditions` (metav1.Condition). */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
+/** The fields of a CustomResourceDefinition's spec the replay reads (apiextensions.k8s.io/v1). */
+export interface CrdSpec {
+  group: string;
+  names: { kind: string; plural: string; singular?: string };
+  scope: 'Namespaced' | 'Cluster';
+  versions: { name: string; served: boolean; storage?: boolean }[];
+}
+
+/** A CustomResourceDefinition's spec, read as the API server reads it. */
+export const crdSpecOf = (crd: Obj): CrdSpec => crd.spec as CrdSpec;
 
 export const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
 export const versionOf = (apiVersion: string): string => apiVersion.split('/').pop()!;
@@ -85,5 +116,5 @@ export function parseText(text: string): unknown {
 }
 
 /** A condition of `status.conditions`, or undefined. */
-export const conditionOf = (o: Obj | undefined, type: string): { type: string; status: string; reason?: string; message?: string } | undefined =>
-  (o?.status?.conditions as { type: string; status: string }[] | undefined)?.find((c) => c.type === type);
+export const conditionOf = (o: Obj | undefined, type: string): Condition | undefined =>
+  (o?.status as { conditions?: Condition[] } | undefined)?.conditions?.find((c) => c.type === type);
