@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { requireTool } from '../../helpers/tools';
 import type { ApiServer } from '../kubernetes/api-server';
-import type { Obj } from '../kubernetes/kube';
+import { workloadSpecOf, type Container, type Obj, type PodSpec } from '../kubernetes/kube';
 import { kubectl, type KubectlAnswer } from '../kubernetes/kubectl';
 import { serviceAccountUser } from '../kubernetes/rbac';
 
@@ -235,7 +235,7 @@ export class JobRunner {
 
   /** One run of the Job's Pod in cluster `c`. */
   run(c: ApiServer, job: Obj): PodRun {
-    const pod = (job.spec as { template: { spec: PodSpec } }).template.spec;
+    const pod = workloadSpecOf(job).template.spec;
     const ns = job.metadata.namespace!;
     const user = serviceAccountUser(ns, pod.serviceAccountName ?? 'default');
     const now = () => new Date((EPOCH + ++this.restarts) * 1000).toISOString().replace('.000', '');
@@ -316,21 +316,6 @@ export class JobRunner {
     }
     return byName;
   }
-}
-
-/** The fields of a Job's Pod template spec the kubelet's part reads here. */
-interface PodSpec {
-  serviceAccountName?: string;
-  initContainers?: Container[];
-  containers?: Container[];
-  volumes?: { name: string; configMap?: { name: string } }[];
-}
-
-interface Container {
-  command?: string[];
-  args?: string[];
-  env?: { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } }[];
-  volumeMounts?: { name: string; mountPath: string }[];
 }
 
 /** A path under one of the container's mount points, in the scratch root. */

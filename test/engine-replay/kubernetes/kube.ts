@@ -41,6 +41,44 @@ export interface Condition {
   message?: string;
 }
 
+/** The fields of a container the replay's kubelet and Job runner read (core/v1 Container). */
+export interface Container {
+  image: string;
+  command?: string[];
+  args?: string[];
+  env?: { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } }[];
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+
+/** The fields of a Pod spec the replay's scheduler, kubelet and Job runner read (core/v1 PodSpec). */
+export interface PodSpec {
+  serviceAccountName?: string;
+  hostNetwork?: boolean;
+  nodeSelector?: Record<string, string>;
+  tolerations?: { key?: string; operator?: string; effect?: string }[];
+  initContainers?: Container[];
+  containers?: Container[];
+  volumes?: { name: string; configMap?: { name: string; optional?: boolean }; secret?: { secretName: string; optional?: boolean } }[];
+}
+
+/** A workload's spec (Deployment, DaemonSet, Job): its Pod template, replicas, and a Job's backoff limit. */
+export interface WorkloadSpec {
+  replicas?: number;
+  backoffLimit?: number;
+  template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
+}
+
+export const workloadSpecOf = (w: Obj): WorkloadSpec => w.spec as WorkloadSpec;
+
+/** The available Pods a workload's status counts: a Deployment's `availableReplicas`, a DaemonSet's `numberAvailable`. */
+export const availablePods = (w: Obj): number => {
+  const s = fieldsOf(w.status);
+  return (s.availableReplicas ?? s.numberAvailable ?? 0) as number;
+};
+
+/** A Secret's `data`, by key (none: empty). */
+export const secretData = (s: Obj): Readonly<Record<string, string | undefined>> => fieldsOf(s.data) as Record<string, string>;
+
 /** The fields of a CustomResourceDefinition's spec the replay reads (apiextensions.k8s.io/v1). */
 export interface CrdSpec {
   group: string;
