@@ -20,18 +20,4 @@ export default tseslint.config(
     plugins: { layers: layersPlugin },
     rules: { 'layers/replay-imports': 'error' },
   },
-  {
-    // Not yet typed (#53): the engine replay's top files (its entry and tests) still read the
-    // unstructured spec and status (kubernetes/kube.ts `Obj`) without narrowing them; its folders
-    // narrow each read to the fields they read, and have the type-safety rules on.
-    files: ['test/engine-replay/*.ts'],
-    rules: {
-      '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-    },
-  },
 );

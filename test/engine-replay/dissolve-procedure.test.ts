@@ -7,6 +7,7 @@ import { revision as planRevision, type Definition } from '../helpers/plan-revis
 import { soakRows } from '../helpers/soak';
 import { announcing, withAntreaBehaviour } from './antrea/antrea-behaviour';
 import type { Fleet } from './antrea/controllers';
+import { clusterSetSpecOf } from './antrea/antrea-multicluster';
 import { annotation, conditionOf, keyOf, type Obj } from './kubernetes/kube';
 import { replay } from './replay';
 import { Revision } from './engines/revision';
@@ -86,7 +87,7 @@ const clusterSets = (fleet: Fleet) =>
       .list('ClusterSet')
       .map(
         (cs) =>
-          `${c.clusterID} ${cs.metadata.namespace}/${cs.metadata.name} ${cs.spec.leaders?.[0]?.server ? `member of ${cs.spec.leaders[0].clusterID}` : 'leader'} ${conditionOf(cs, 'Ready')?.status}`,
+          `${c.clusterID} ${cs.metadata.namespace}/${cs.metadata.name} ${clusterSetSpecOf(cs).leaders?.[0]?.server ? `member of ${clusterSetSpecOf(cs).leaders![0]!.clusterID!}` : 'leader'} ${conditionOf(cs, 'Ready')?.status}`,
       ),
   );
 

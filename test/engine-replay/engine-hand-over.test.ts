@@ -79,10 +79,15 @@ const selectorOf = (call: KubectlCall): string => {
   return call.args[i + 1]!;
 };
 /** The merge patch a `kubectl patch --type merge -p` call sends. */
-const patchOf = (call: KubectlCall): Record<string, any> => {
+const patchOf = (call: KubectlCall): MergePatch => {
   expect(call.args[call.args.indexOf('--type') + 1]).toBe('merge');
-  return JSON.parse(call.args[call.args.indexOf('-p') + 1]!) as Record<string, any>;
+  return JSON.parse(call.args[call.args.indexOf('-p') + 1]!) as MergePatch;
 };
+/** What the printed patches set: an Application's finalizers (null removes them), a Kustomization's prune. */
+interface MergePatch {
+  metadata?: { finalizers?: string[] | null };
+  spec?: { prune?: boolean };
+}
 /** The name in `<kind or resource>.<group>/<name>` (as `get -o name` prints it), if it is of `resource`. */
 const nameIn = (operand: string | undefined, resource: string): string | undefined => {
   const m = /^([^/]+)\/(.+)$/.exec(operand ?? '');

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ENGINE_VERSIONS } from '../../src/delivery/engines';
 import { applicationHealth } from './engines/argocd';
-import { editObjects } from './edit-output';
+import { editObjects, withSpec } from './edit-output';
 import { ARGOCD_VERSIONS, FLUX_VERSIONS, NEWEST_ARGOCD, NEWEST_FLUX, OLDEST_ARGOCD, OLDEST_FLUX, type FluxVersion } from './engines/engine-versions';
 import { annotation, type Obj } from './kubernetes/kube';
 import { envsubst } from './engines/post-build';
@@ -97,9 +97,7 @@ describe('Flux: a Kustomization of the user’s that wraps a bundle with postBui
   /** the user's wrapper: every Kustomization of the Flux folder substitutes a variable of theirs */
   const wrapped = (revision: Revision): Revision =>
     editObjects(revision, (o) =>
-      o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/')
-        ? { ...o, spec: { ...o.spec, postBuild: { substitute: { region: 'eu' } } } }
-        : o,
+      o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/') ? withSpec(o, { postBuild: { substitute: { region: 'eu' } } }) : o,
     );
   const withoutOptOut = (revision: Revision): Revision =>
     editObjects(revision, (o) => {
@@ -113,7 +111,7 @@ describe('Flux: a Kustomization of the user’s that wraps a bundle with postBui
     // the verification scripts hold shell `${…}`: what the clusters hold of them
     const scripts = Object.values(r.units)
       .flatMap((u) => u.objects.filter((o) => o.kind === 'ConfigMap' && JSON.stringify(o.data).includes('${')).map((o) => ({ o, c: u.cluster! })))
-      .map(({ o, c }) => ({ want: o.data, live: fleet.cluster(c).getLike(o)?.data }));
+      .map(({ o, c }) => ({ want: o.data as unknown, live: fleet.cluster(c).getLike(o)?.data as unknown }));
     return { r, scripts };
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ApiServer } from './kubernetes/api-server';
+import { fieldsOf, type Condition } from './kubernetes/kube';
 import type { Fleet } from './antrea/controllers';
 import { notConverged } from './convergence';
 import { replay } from './replay';
@@ -40,7 +41,7 @@ function paths(fleet: Fleet, members: readonly string[]): string[] {
       const here = activeGateway(fleet.cluster(from));
       const there = activeGateway(fleet.cluster(to));
       const known = fleet.cluster(from).get('multicluster.crd.antrea.io', 'ClusterInfoImport', NS, `${to}-clusterinfo`);
-      const ip = (known?.spec?.gatewayInfos as { gatewayIP: string }[] | undefined)?.[0]?.gatewayIP;
+      const ip = (fieldsOf(known?.spec).gatewayInfos as { gatewayIP: string }[] | undefined)?.[0]?.gatewayIP;
       out.push(
         here && there && ip === there.gatewayIP
           ? `${from} → ${to}: via ${here.metadata.name} to ${there.metadata.name} (${ip})`
@@ -145,7 +146,7 @@ function verified(fleet: Fleet, id: string): { lines: string[]; complete: boolea
     .list('Job', NS)
     .find((j) => j.metadata.name.startsWith('antrea-clusterset-verify-'));
   const lines = job ? (verificationReports(fleet).get(`${id}/${NS}/${job.metadata.name}`) ?? []) : [];
-  const complete = (job?.status?.conditions ?? []).some((x: { type: string; status: string }) => x.type === 'Complete' && x.status === 'True');
+  const complete = ((fieldsOf(job?.status).conditions ?? []) as Condition[]).some((x) => x.type === 'Complete' && x.status === 'True');
   return { lines: lines.filter((l) => / (gateway-elected|clusterinfo-imported):/.test(l)), complete };
 }
 
