@@ -111,7 +111,7 @@ describe('Flux: a Kustomization of the user’s that wraps a bundle with postBui
     // the verification scripts hold shell `${…}`: what the clusters hold of them
     const scripts = Object.values(r.units)
       .flatMap((u) => u.objects.filter((o) => o.kind === 'ConfigMap' && JSON.stringify(o.data).includes('${')).map((o) => ({ o, c: u.cluster! })))
-      .map(({ o, c }) => ({ want: o.data as unknown, live: fleet.cluster(c).getLike(o)?.data as unknown }));
+      .map(({ o, c }) => ({ want: o.data, live: fleet.cluster(c).getLike(o)?.data }));
     return { r, scripts };
   }
 

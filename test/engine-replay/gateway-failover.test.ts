@@ -45,7 +45,7 @@ function paths(fleet: Fleet, members: readonly string[]): string[] {
       out.push(
         here && there && ip === there.gatewayIP
           ? `${from} → ${to}: via ${here.metadata.name} to ${there.metadata.name} (${ip})`
-          : `${from} → ${to}: lost (${!here ? `${from} has no Gateway` : !there ? `${to} has no Gateway` : `${from} tunnels to ${ip ?? 'nothing'}, ${to}'s Gateway is ${there.gatewayIP}`})`,
+          : `${from} → ${to}: lost (${!here ? `${from} has no Gateway` : !there ? `${to} has no Gateway` : `${from} tunnels to ${ip ?? 'nothing'}, ${to}'s Gateway is ${there.gatewayIP as string}`})`,
       );
     }
   return out;

@@ -255,6 +255,7 @@ export class AntreaMulticluster {
    * `member-announce-from-<cluster ID>`, and an update may not change the cluster ID.
    */
   private announceWebhook(leader: ApiServer, user: User, announce: Obj, existing: Obj | undefined): string | undefined {
+    const clusterID = announce.clusterID as string;
     const ns = announce.metadata.namespace!;
     const mc = mcController(this.host, leader, ns);
     const strict = since(mc?.version ?? '', 2, 7);
@@ -264,7 +265,7 @@ export class AntreaMulticluster {
     const account = leader.get('v1', 'ServiceAccount', strict ? sa.namespace : ns, sa.name);
     if (!account) return `serviceaccounts "${sa.name}" not found`;
     if (strict && account.metadata.annotations?.['multicluster.antrea.io/cluster-id'] !== announce.clusterID)
-      return `ClusterID "${announce.clusterID}" is not permitted for ServiceAccount "${sa.name}"`;
+      return `ClusterID "${clusterID}" is not permitted for ServiceAccount "${sa.name}"`;
     if (existing) {
       if (existing.clusterSetID !== announce.clusterSetID || existing.leaderClusterID !== announce.leaderClusterID)
         return 'ClusterSet ID or Leader Cluster ID cannot be changed';
@@ -275,8 +276,7 @@ export class AntreaMulticluster {
     if (clusterSet.metadata.name !== announce.clusterSetID) return 'Unknown ClusterSet ID';
     if (clusterSetSpecOf(clusterSet).leaders?.[0]?.clusterID !== announce.leaderClusterID)
       return 'Leader cluster ID in the MemberClusterAnnounce does not match that in the ClusterSet';
-    if (strict && announce.metadata.name !== `${ANNOUNCE_PREFIX}${announce.clusterID}`)
-      return `MemberClusterAnnounce name must be "${ANNOUNCE_PREFIX}${announce.clusterID}"`;
+    if (strict && announce.metadata.name !== `${ANNOUNCE_PREFIX}${clusterID}`) return `MemberClusterAnnounce name must be "${ANNOUNCE_PREFIX}${clusterID}"`;
     return undefined;
   }
 

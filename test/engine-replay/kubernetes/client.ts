@@ -65,7 +65,7 @@ export class Client {
     const generation = live && JSON.stringify(live.spec) !== JSON.stringify(o.spec) ? (live.metadata.generation ?? 1) + 1 : live?.metadata.generation;
     return {
       ok: true,
-      object: this.server.put({ ...o, metadata: { ...o.metadata, generation }, ...(live?.status !== undefined && { status: live.status as unknown }) }),
+      object: this.server.put({ ...o, metadata: { ...o.metadata, generation }, ...(live?.status !== undefined && { status: live.status }) }),
     };
   }
 

@@ -18,12 +18,9 @@ export interface Obj {
   };
   // Unstructured, as the engines and controllers read objects: each reader narrows a spec or status
   // to the fields it reads (`CrdSpec`, `conditionOf`) before using them.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: any kind's spec
-  spec?: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: any kind's status
-  status?: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- top-level fields of kinds without a spec (data, webhooks, rules, subjects)
-  [k: string]: any;
+  spec?: unknown;
+  status?: unknown;
+  [k: string]: unknown;
 }
 
 /**

@@ -153,7 +153,7 @@ export function serverSideApply(live: Obj | undefined, applied: Obj, manager: st
   // merge shares what it did not touch with the live object: removals work on a copy
   const base = released.length > 0 ? structuredClone(merged) : merged;
   removeAll(base, released);
-  base.status = live?.status as unknown;
+  base.status = live?.status;
   if (base.status === undefined) delete base.status;
   return { object: withEntries(base, [...others, { manager, operation: 'Apply', fields: [...wanted] }]) };
 }
