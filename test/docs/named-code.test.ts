@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 // (`check/layout.ts`)", "`check/layout.ts` `layoutBundle`") must be in that file.
 
 const ROOT = join(import.meta.dirname, '../..');
-const DOCS = ['docs/architecture.md', 'CONTRIBUTING.md', 'docs/delivery.md', 'docs/security.md', 'README.md'];
+const DOCS = ['docs/architecture.md', 'CONTRIBUTING.md', 'docs/delivery.md', 'docs/security.md', 'README.md', 'test/engine-replay/README.md'];
 /** Paths a doc names that do not exist on purpose: the release "Adding v2.8" walks through creating. */
 const HYPOTHETICAL = new Set(['src/antrea/v2.8.0/index.ts']);
 

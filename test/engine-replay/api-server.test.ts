@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { ApiServer } from './api-server';
-import { Fleet } from './controllers';
-import type { Obj } from './kube';
+import { ApiServer } from './kubernetes/api-server';
+import { Fleet } from './antrea/controllers';
+import { fieldsOf, type Condition, type Obj } from './kubernetes/kube';
 
 const crd = (group: string, kind: string, plural: string, scope = 'Namespaced'): Obj => ({
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -39,7 +39,7 @@ describe('the API server model admits what kube-apiserver admits', () => {
         },
       ],
     });
-    expect(c.apply(thing)).toMatchObject({ ok: false, error: expect.stringContaining('failed calling webhook "vthing"') });
+    expect(c.apply(thing)).toMatchObject({ ok: false, error: expect.stringContaining('failed calling webhook "vthing"') as unknown });
   });
 
   test('a ValidatingAdmissionPolicy is evaluated in CEL, and only from Kubernetes 1.30', () => {
@@ -59,12 +59,12 @@ describe('the API server model admits what kube-apiserver admits', () => {
       spec: { policyName: 'p' },
     };
     const old = new ApiServer({ clusterID: 'old', nodes: [], cni: 'other', kubernetesMinor: 29 });
-    expect(old.apply(policy)).toMatchObject({ ok: false, error: expect.stringContaining('no matches for kind "ValidatingAdmissionPolicy"') });
+    expect(old.apply(policy)).toMatchObject({ ok: false, error: expect.stringContaining('no matches for kind "ValidatingAdmissionPolicy"') as unknown });
     const c = new ApiServer({ clusterID: 'c', nodes: ['n1'], cni: 'other' });
     expect(c.apply(policy).ok && c.apply(binding).ok).toBe(true);
     const node = (name: string): Obj => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, annotations: { x: 'true' } } });
     expect(c.apply(node('n1')).ok).toBe(true); // an update of a live Node
-    expect(c.apply(node('typo'))).toMatchObject({ ok: false, error: expect.stringContaining('admission policy "p" denied') });
+    expect(c.apply(node('typo'))).toMatchObject({ ok: false, error: expect.stringContaining('admission policy "p" denied') as unknown });
   });
 });
 
@@ -83,7 +83,7 @@ describe('the controllers model', () => {
     };
     c.apply(deployment);
     fleet.settle();
-    expect(c.getLike(deployment)!.status.availableReplicas).toBe(0);
+    expect(fieldsOf(c.getLike(deployment)!.status).availableReplicas).toBe(0);
     c.apply({
       apiVersion: 'apps/v1',
       kind: 'DaemonSet',
@@ -91,7 +91,7 @@ describe('the controllers model', () => {
       spec: { template: { metadata: { labels: { app: 'agent' } }, spec: { hostNetwork: true, tolerations: [{ operator: 'Exists', effect: 'NoSchedule' }] } } },
     });
     fleet.settle();
-    expect(c.get('v1', 'Node', undefined, 'w')!.status.conditions[0].status).toBe('True');
-    expect(c.getLike(deployment)!.status.availableReplicas).toBe(1);
+    expect((fieldsOf(c.get('v1', 'Node', undefined, 'w')!.status).conditions as Condition[])[0]!.status).toBe('True');
+    expect(fieldsOf(c.getLike(deployment)!.status).availableReplicas).toBe(1);
   });
 });

@@ -6,15 +6,15 @@ import { stringify } from 'yaml';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { soakRows } from '../helpers/soak';
 import { requireTool } from '../helpers/tools';
-import { ApiServer } from './api-server';
-import { Fleet } from './controllers';
-import { keyOf, refOf, type Obj } from './kube';
+import { ApiServer } from './kubernetes/api-server';
+import { Fleet } from './antrea/controllers';
+import { keyOf, refOf, type Obj } from './kubernetes/kube';
 import { awaitsItsServices, replay, type ReplayResult } from './replay';
-import { recordDeletions } from './recorded-deletions';
-import { Revision } from './revision';
+import { recordDeletions } from './kubernetes/recorded-deletions';
+import { Revision } from './engines/revision';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications } from './verification';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { deployApplications } from './antrea/verification';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /**

@@ -1,11 +1,11 @@
 import { stringify } from 'yaml';
 import { notConverged } from './convergence';
-import { conditionOf, type Obj } from './kube';
-import type { ArgoCdVersion } from './engine-versions';
+import { conditionOf, fieldsOf, workloadSpecOf, type Obj } from './kubernetes/kube';
+import type { ArgoCdVersion } from './engines/engine-versions';
 import { replay, type ReplayResult } from './replay';
-import { parseShared, type Revision } from './revision';
+import { parseShared, type Revision } from './engines/revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications } from './verification';
+import { deployApplications } from './antrea/verification';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /**
@@ -58,15 +58,15 @@ export async function gatewayNodeEdited(engine: Engine, edit: Edit = asSynthesiz
   const first = replay({ engine, revision: head, folder, fleet, operator: true });
   const c = fleet.cluster(GATEWAY_NODE.cluster);
   const node = () => c.get('v1', 'Node', undefined, GATEWAY_NODE.node)!;
-  c.put({ ...node(), spec: { ...node().spec, unschedulable: true } }, 'kubectl');
-  c.put({ ...node(), spec: { ...node().spec, taints: [{ key: 'maintenance', value: 'drain', effect: 'NoSchedule' }] } }, 'kubectl-taint');
+  c.put({ ...node(), spec: { ...fieldsOf(node().spec), unschedulable: true } }, 'kubectl');
+  c.put({ ...node(), spec: { ...fieldsOf(node().spec), taints: [{ key: 'maintenance', value: 'drain', effect: 'NoSchedule' }] } }, 'kubectl-taint');
   c.put({ ...node(), metadata: { ...node().metadata, labels: { ...node().metadata.labels, 'example.com/drain': 'yes' } } }, 'kubectl-label');
   const second = replay({ engine, revision: head, folder, fleet, operator: true, previous: first });
   const n = node();
   return {
     stuck: [...notConverged(first), ...notConverged(second)],
-    cordoned: n.spec?.unschedulable === true,
-    tainted: (n.spec?.taints ?? []).some((t: { key: string }) => t.key === 'maintenance'),
+    cordoned: fieldsOf(n.spec).unschedulable === true,
+    tainted: ((fieldsOf(n.spec).taints ?? []) as { key: string }[]).some((t) => t.key === 'maintenance'),
     labelled: n.metadata.labels?.['example.com/drain'] === 'yes',
     gateway: n.metadata.annotations?.['multicluster.antrea.io/gateway'] === 'true',
   };
@@ -273,7 +273,7 @@ export async function unpullableRestartImage(engine: Engine, edit: Edit = asSynt
   for (const [path, content] of head.files)
     if (/\.ya?ml$/.test(path) && !path.endsWith('kustomization.yaml'))
       for (const o of parseShared(content, path).filter(isRestartJob))
-        for (const c of [...o.spec.template.spec.initContainers, ...o.spec.template.spec.containers]) fleet.unpullable.add(c.image);
+        for (const c of [...workloadSpecOf(o).template.spec.initContainers!, ...workloadSpecOf(o).template.spec.containers!]) fleet.unpullable.add(c.image);
   const r = replay({ engine, revision: head, folder, fleet, operator: true });
   const connected = definition.spec.clusters
     .filter((c) => c.member !== false)
@@ -304,10 +304,13 @@ export async function restartThenReconcile(engine: Engine) {
   const { revision, folder } = compiled.forEngine(engine);
   const first = replay({ engine, revision, folder, fleet, operator: true });
   const member = fleet.cluster('demo-cluster-member2');
-  const template = () => member.list('Deployment').find((d) => d.metadata.name === 'antrea-mc-controller')?.spec.template.metadata?.annotations ?? {};
-  const restarted = template()['kubectl.kubernetes.io/restartedAt'] as string | undefined;
+  const template = (): Record<string, string | undefined> => {
+    const d = member.list('Deployment').find((d) => d.metadata.name === 'antrea-mc-controller');
+    return (d && workloadSpecOf(d).template.metadata?.annotations) ?? {};
+  };
+  const restarted = template()['kubectl.kubernetes.io/restartedAt'];
   const second = replay({ engine, revision, folder, fleet, operator: true, previous: first });
-  return { stuck: [...notConverged(first), ...notConverged(second)], restarted, after: template()['kubectl.kubernetes.io/restartedAt'] as string | undefined };
+  return { stuck: [...notConverged(first), ...notConverged(second)], restarted, after: template()['kubectl.kubernetes.io/restartedAt'] };
 }
 
 export async function restartTemplateChange(engine: Engine, edit: Edit = asSynthesized) {
@@ -326,7 +329,7 @@ export async function restartTemplateChange(engine: Engine, edit: Edit = asSynth
     .filter(isRestartJob)
     .map((j) => ({
       name: j.metadata.name,
-      image: j.spec.template.spec.containers[0].image as string,
+      image: workloadSpecOf(j).template.spec.containers![0]!.image,
       complete: conditionOf(j, 'Complete')?.status === 'True',
     }));
   return { stuckBefore: notConverged(first), stuck: notConverged(second), jobs, image, log: second.log };

@@ -5,15 +5,16 @@ import { KUSTOMIZATION_RESOURCE } from '../../src/delivery/flux/removal';
 import { runWithFakeKubectl, type KubectlCall } from '../helpers/fake-kubectl';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { soakRows } from '../helpers/soak';
-import { announcing, withAntreaBehaviour } from './antrea-behaviour';
-import type { Fleet } from './controllers';
-import { annotation, conditionOf, keyOf, type Obj } from './kube';
+import { announcing, withAntreaBehaviour } from './antrea/antrea-behaviour';
+import type { Fleet } from './antrea/controllers';
+import { clusterSetSpecOf } from './antrea/antrea-multicluster';
+import { annotation, conditionOf, keyOf, type Obj } from './kubernetes/kube';
 import { replay } from './replay';
-import { Revision } from './revision';
+import { Revision } from './engines/revision';
 import { notConverged } from './convergence';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications } from './verification';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { deployApplications } from './antrea/verification';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 
 /**
  * #27: the procedure `plan` gives for a change Antrea's ClusterSet webhook refuses (a rename, a
@@ -86,7 +87,7 @@ const clusterSets = (fleet: Fleet) =>
       .list('ClusterSet')
       .map(
         (cs) =>
-          `${c.clusterID} ${cs.metadata.namespace}/${cs.metadata.name} ${cs.spec.leaders?.[0]?.server ? `member of ${cs.spec.leaders[0].clusterID}` : 'leader'} ${conditionOf(cs, 'Ready')?.status}`,
+          `${c.clusterID} ${cs.metadata.namespace}/${cs.metadata.name} ${clusterSetSpecOf(cs).leaders?.[0]?.server ? `member of ${clusterSetSpecOf(cs).leaders![0]!.clusterID!}` : 'leader'} ${conditionOf(cs, 'Ready')?.status}`,
       ),
   );
 

@@ -1,7 +1,10 @@
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
-import type { Obj } from './kube';
-import { parseShared, type Revision } from './revision';
+import { fieldsOf, type Obj } from './kubernetes/kube';
+import { parseShared, type Revision } from './engines/revision';
+
+/** A copy of an object whose spec has `fields` set (what a mistake in a spec changes). */
+export const withSpec = (o: Obj, fields: Readonly<Record<string, unknown>>): Obj => ({ ...o, spec: { ...fieldsOf(o.spec), ...fields } });
 
 /**
  * A mistake in the product's output, as a test makes it: every object file of the revision (bundles,

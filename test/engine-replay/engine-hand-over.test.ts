@@ -6,18 +6,18 @@ import { stringify } from 'yaml';
 import { runWithFakeKubectl, type FakeOutput, type KubectlCall } from '../helpers/fake-kubectl';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { soakRows } from '../helpers/soak';
-import type { ApiServer } from './api-server';
-import { applicationSetsIn, deleteApplication, RESOURCES_FINALIZER, type ArgoApplication } from './argocd';
-import { fluxKustomizationOf, FluxRun, isFluxKustomization, kustomizationsIn, OWNER } from './flux';
-import type { Fleet } from './controllers';
-import { FLUX_MANAGER } from './server-side-apply';
-import { keyOf, refOf, type Obj } from './kube';
-import { fluxBuild, type Revision } from './revision';
+import type { ApiServer } from './kubernetes/api-server';
+import { applicationSetsIn, deleteApplication, RESOURCES_FINALIZER, type ArgoApplication } from './engines/argocd';
+import { fluxKustomizationOf, FluxRun, isFluxKustomization, kustomizationsIn, OWNER } from './engines/flux';
+import type { Fleet } from './antrea/controllers';
+import { FLUX_MANAGER } from './kubernetes/server-side-apply';
+import { keyOf, refOf, type Obj } from './kubernetes/kube';
+import { fluxBuild, type Revision } from './engines/revision';
 import { replay, type ReplayResult } from './replay';
 import { notConverged } from './convergence';
-import { recordDeletions } from './recorded-deletions';
+import { recordDeletions } from './kubernetes/recorded-deletions';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, type Compiled, type DefinitionData } from './scenario';
-import { deployApplications } from './verification';
+import { deployApplications } from './antrea/verification';
 
 /**
  * #37: a change of delivery engine, replayed end to end. test-clusterset is installed through one
@@ -79,10 +79,15 @@ const selectorOf = (call: KubectlCall): string => {
   return call.args[i + 1]!;
 };
 /** The merge patch a `kubectl patch --type merge -p` call sends. */
-const patchOf = (call: KubectlCall): Record<string, any> => {
+const patchOf = (call: KubectlCall): MergePatch => {
   expect(call.args[call.args.indexOf('--type') + 1]).toBe('merge');
-  return JSON.parse(call.args[call.args.indexOf('-p') + 1]!) as Record<string, any>;
+  return JSON.parse(call.args[call.args.indexOf('-p') + 1]!) as MergePatch;
 };
+/** What the printed patches set: an Application's finalizers (null removes them), a Kustomization's prune. */
+interface MergePatch {
+  metadata?: { finalizers?: string[] | null };
+  spec?: { prune?: boolean };
+}
 /** The name in `<kind or resource>.<group>/<name>` (as `get -o name` prints it), if it is of `resource`. */
 const nameIn = (operand: string | undefined, resource: string): string | undefined => {
   const m = /^([^/]+)\/(.+)$/.exec(operand ?? '');

@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ENGINE_VERSIONS } from '../../src/delivery/engines';
-import { applicationHealth } from './argocd';
-import { editObjects } from './edit-output';
-import { ARGOCD_VERSIONS, FLUX_VERSIONS, NEWEST_ARGOCD, NEWEST_FLUX, OLDEST_ARGOCD, OLDEST_FLUX, type FluxVersion } from './engine-versions';
-import { annotation, type Obj } from './kube';
-import { envsubst } from './post-build';
+import { applicationHealth } from './engines/argocd';
+import { editObjects, withSpec } from './edit-output';
+import { ARGOCD_VERSIONS, FLUX_VERSIONS, NEWEST_ARGOCD, NEWEST_FLUX, OLDEST_ARGOCD, OLDEST_FLUX, type FluxVersion } from './engines/engine-versions';
+import { annotation, type Obj } from './kubernetes/kube';
+import { envsubst } from './engines/post-build';
 import { replay, type ReplayResult } from './replay';
-import type { Revision } from './revision';
+import type { Revision } from './engines/revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled } from './scenario';
-import { deployApplications } from './verification';
+import { deployApplications } from './antrea/verification';
 
 /**
  * What the replay models per engine version (engine-versions.ts), each difference shown by two
@@ -97,9 +97,7 @@ describe('Flux: a Kustomization of the user’s that wraps a bundle with postBui
   /** the user's wrapper: every Kustomization of the Flux folder substitutes a variable of theirs */
   const wrapped = (revision: Revision): Revision =>
     editObjects(revision, (o) =>
-      o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/')
-        ? { ...o, spec: { ...o.spec, postBuild: { substitute: { region: 'eu' } } } }
-        : o,
+      o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/') ? withSpec(o, { postBuild: { substitute: { region: 'eu' } } }) : o,
     );
   const withoutOptOut = (revision: Revision): Revision =>
     editObjects(revision, (o) => {

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
-import { ApiServer } from './api-server';
-import { ArgoSync, type ArgoApplication } from './argocd';
-import { NO_SETTINGS } from './argocd-health';
-import { Fleet } from './controllers';
-import { FluxRun } from './flux';
-import type { Obj } from './kube';
-import { Revision } from './revision';
+import { ApiServer } from './kubernetes/api-server';
+import { ArgoSync, type ArgoApplication } from './engines/argocd';
+import { NO_SETTINGS } from './engines/argocd-health';
+import { Fleet } from './antrea/controllers';
+import { FluxRun } from './engines/flux';
+import type { Obj } from './kubernetes/kube';
+import { Revision } from './engines/revision';
 
 /**
  * The engine models on small cases, each a behaviour of the engine's code that the first-install

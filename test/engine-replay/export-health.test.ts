@@ -11,7 +11,7 @@ import { exportHealthUnderFlux } from './delivery-scenarios';
 describe('flux: the exports unit of Namespace demo', () => {
   test('an ExternalName Service (ServiceTypeNotSupported) fails it; the ClusterSet does not wait; a real Service makes it Ready', async () => {
     const r = await exportHealthUnderFlux('ExternalName');
-    expect(r.before).toMatchObject({ state: 'Failed', message: expect.stringMatching(/ServiceExport demo\/nginx/) });
+    expect(r.before).toMatchObject({ state: 'Failed', message: expect.stringMatching(/ServiceExport demo\/nginx/) as unknown });
     expect(r.others).toEqual([]);
     expect(r.after.state).toBe('Ready');
     expect(r.valid).toMatchObject({ status: 'True' });

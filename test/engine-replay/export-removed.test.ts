@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { lastExportRemoved } from './delivery-scenarios';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 
 /**
  * #38 item 2: a definition that stops exporting a Service must stop exporting it. The last export

@@ -4,14 +4,14 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import prod from '../../examples/construct/prod';
 import { SUPPORTED_ANTREA_VERSIONS } from '../../src/antrea/releases';
 import { SOAK } from '../helpers/soak';
-import { argoHealth, hasArgoHealthRule, NO_HEALTH_REVIEWED } from './argocd-health';
-import { kstatus } from './kstatus';
-import { groupOf, refOf, type Obj } from './kube';
+import { argoHealth, hasArgoHealthRule, NO_HEALTH_REVIEWED } from './engines/argocd-health';
+import { kstatus } from './engines/kstatus';
+import { groupOf, refOf, type Obj } from './kubernetes/kube';
 import { awaitsItsServices, replay, type ReplayResult } from './replay';
-import { Fleet } from './controllers';
-import { OLDEST_ARGOCD, NEWEST_FLUX, versionsToReplay } from './engine-versions';
-import { deployApplications, verificationReports } from './verification';
-import { ApiServer } from './api-server';
+import { Fleet } from './antrea/controllers';
+import { OLDEST_ARGOCD, NEWEST_FLUX, versionsToReplay } from './engines/engine-versions';
+import { deployApplications, verificationReports } from './antrea/verification';
+import { ApiServer } from './kubernetes/api-server';
 import {
   compileDefinition,
   createNamespaces,
@@ -22,7 +22,7 @@ import {
   type Compiled,
   type DefinitionData,
 } from './scenario';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /** Clusters with nothing in them, the engines registered: enough to list the units a revision holds. */

@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import type { ApiServer } from './api-server';
-import type { Fleet } from './controllers';
+import type { ApiServer } from './kubernetes/api-server';
+import { fieldsOf, type Condition } from './kubernetes/kube';
+import type { Fleet } from './antrea/controllers';
 import { notConverged } from './convergence';
 import { replay } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications, verificationReports } from './verification';
+import { deployApplications, verificationReports } from './antrea/verification';
 
 /**
  * #51: a Gateway failover, replayed. test-clusterset with two candidates in test-cluster-east and
@@ -40,11 +41,11 @@ function paths(fleet: Fleet, members: readonly string[]): string[] {
       const here = activeGateway(fleet.cluster(from));
       const there = activeGateway(fleet.cluster(to));
       const known = fleet.cluster(from).get('multicluster.crd.antrea.io', 'ClusterInfoImport', NS, `${to}-clusterinfo`);
-      const ip = (known?.spec?.gatewayInfos as { gatewayIP: string }[] | undefined)?.[0]?.gatewayIP;
+      const ip = (fieldsOf(known?.spec).gatewayInfos as { gatewayIP: string }[] | undefined)?.[0]?.gatewayIP;
       out.push(
         here && there && ip === there.gatewayIP
           ? `${from} → ${to}: via ${here.metadata.name} to ${there.metadata.name} (${ip})`
-          : `${from} → ${to}: lost (${!here ? `${from} has no Gateway` : !there ? `${to} has no Gateway` : `${from} tunnels to ${ip ?? 'nothing'}, ${to}'s Gateway is ${there.gatewayIP}`})`,
+          : `${from} → ${to}: lost (${!here ? `${from} has no Gateway` : !there ? `${to} has no Gateway` : `${from} tunnels to ${ip ?? 'nothing'}, ${to}'s Gateway is ${there.gatewayIP as string}`})`,
       );
     }
   return out;
@@ -145,7 +146,7 @@ function verified(fleet: Fleet, id: string): { lines: string[]; complete: boolea
     .list('Job', NS)
     .find((j) => j.metadata.name.startsWith('antrea-clusterset-verify-'));
   const lines = job ? (verificationReports(fleet).get(`${id}/${NS}/${job.metadata.name}`) ?? []) : [];
-  const complete = (job?.status?.conditions ?? []).some((x: { type: string; status: string }) => x.type === 'Complete' && x.status === 'True');
+  const complete = ((fieldsOf(job?.status).conditions ?? []) as Condition[]).some((x) => x.type === 'Complete' && x.status === 'True');
   return { lines: lines.filter((l) => / (gateway-elected|clusterinfo-imported):/.test(l)), complete };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { gatewayNodeEdited } from './delivery-scenarios';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 
 /**
  * #38 item 1: a Gateway Node is a partial object the engines apply server-side. A person draining

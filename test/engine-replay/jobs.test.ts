@@ -7,12 +7,12 @@ import { stringify } from 'yaml';
 import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import { tierRestartObjects } from '../../src/synth/objects/tier-restart';
 import { requireTool } from '../helpers/tools';
-import { ApiServer } from './api-server';
-import { Fleet } from './controllers';
-import { jsonpath } from './jsonpath';
-import type { Obj } from './kube';
-import { kubectl } from './kubectl';
-import { serviceAccountUser } from './rbac';
+import { ApiServer } from './kubernetes/api-server';
+import { Fleet } from './antrea/controllers';
+import { jsonpath } from './kubernetes/jsonpath';
+import { fieldsOf, type Condition, type Obj, type WorkloadSpec } from './kubernetes/kube';
+import { kubectl } from './kubernetes/kubectl';
+import { serviceAccountUser } from './kubernetes/rbac';
 
 /**
  * The Jobs' world (job-runner.ts, kubectl.ts, jsonpath.ts): the scripts' kubectl calls answered
@@ -91,7 +91,7 @@ function world() {
   c.put(crd('multicluster.x-k8s.io', 'ServiceImport', 'serviceimports'));
   c.put({
     ...crd('crd.antrea.io', 'Tier', 'tiers', 'Cluster'),
-    spec: { ...crd('crd.antrea.io', 'Tier', 'tiers', 'Cluster').spec, versions: [{ name: 'v1beta1', served: true, storage: true }] },
+    spec: { ...fieldsOf(crd('crd.antrea.io', 'Tier', 'tiers', 'Cluster').spec), versions: [{ name: 'v1beta1', served: true, storage: true }] },
   });
   c.put({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } });
   c.put(structuredClone(clusterSet));
@@ -173,7 +173,7 @@ function scriptJob(c: ApiServer, script: string, sa = 'reader'): Obj {
   return job;
 }
 
-const jobCondition = (c: ApiServer, name: string) => (c.get('batch', 'Job', 'kube-system', name)?.status?.conditions ?? [])[0]?.type;
+const jobCondition = (c: ApiServer, name: string) => ((fieldsOf(c.get('batch', 'Job', 'kube-system', name)?.status).conditions ?? []) as Condition[])[0]?.type;
 
 describe('a Job runs its containers (job-runner.ts): its status is their exit codes', () => {
   test('a script that exits 0 completes, one that exits 1 fails past its backoff limit; the log is what it printed', () => {
@@ -203,7 +203,7 @@ describe('a Job runs its containers (job-runner.ts): its status is their exit co
     scriptJob(c, 'if kubectl get clustersets.multicluster.crd.antrea.io cs -n kube-system -o name; then exit 0; else exit 3; fi\n');
     fleet.settle();
     expect(fleet.jobLogs.get('east/kube-system/run')).toMatch(/Error from server \(Forbidden\)/);
-    expect(c.get('batch', 'Job', 'kube-system', 'run')?.status?.failed).toBe(1);
+    expect(fieldsOf(c.get('batch', 'Job', 'kube-system', 'run')?.status).failed).toBe(1);
   });
 
   test('each call is answered as it is made, from the cluster as it is then: a read after a write sees it, and each write happens once, in order', () => {
@@ -259,12 +259,14 @@ describe('a Job runs its containers (job-runner.ts): its status is their exit co
     const job = c.list('Job')[0]!;
     fleet.settle();
     expect(c.getLike(job)?.status).toMatchObject({ active: 1 });
-    expect(c.get('apps', 'Deployment', 'kube-system', 'antrea-mc-controller')?.spec.template.metadata.annotations).toBeUndefined();
+    expect(
+      (c.get('apps', 'Deployment', 'kube-system', 'antrea-mc-controller')?.spec as WorkloadSpec | undefined)?.template.metadata!.annotations,
+    ).toBeUndefined();
     c.put({ apiVersion: 'crd.antrea.io/v1beta1', kind: 'Tier', metadata: { name: 'fleet-ops' }, spec: { priority: 60 } });
     fleet.settle();
     expect(jobCondition(c, job.metadata.name)).toBe('Complete');
-    expect(c.get('apps', 'Deployment', 'kube-system', 'antrea-mc-controller')?.spec.template.metadata.annotations).toHaveProperty([
-      'kubectl.kubernetes.io/restartedAt',
-    ]);
+    expect(
+      (c.get('apps', 'Deployment', 'kube-system', 'antrea-mc-controller')?.spec as WorkloadSpec | undefined)?.template.metadata!.annotations,
+    ).toHaveProperty(['kubectl.kubernetes.io/restartedAt']);
   });
 });

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
-import type { Obj } from './kube';
-import { parseObjects, Revision } from './revision';
+import type { Obj } from './kubernetes/kube';
+import { parseObjects, Revision } from './engines/revision';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 

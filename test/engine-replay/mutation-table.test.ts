@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { editObjects } from './edit-output';
-import type { Fleet } from './controllers';
-import type { Obj } from './kube';
+import { editObjects, withSpec } from './edit-output';
+import type { Fleet } from './antrea/controllers';
+import { clusterSetSpecOf } from './antrea/antrea-multicluster';
+import { fieldsOf, type Obj } from './kubernetes/kube';
 import { replay, type ReplayResult } from './replay';
-import type { Revision } from './revision';
+import type { Revision } from './engines/revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled } from './scenario';
-import { deployApplications } from './verification';
+import { deployApplications } from './antrea/verification';
 import { soakRows } from '../helpers/soak';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /**
@@ -47,15 +48,14 @@ const notConverged = (r: ReplayResult): string[] => [
 /** a member's verify unit holds a failed Job: Flux's Kustomization fails on it, Argo CD's Application is Degraded with it */
 const VERIFICATION_FAILED =
   /test-cluster-(east|west)-verify: (Failed .*Job \S+\/antrea-clusterset-verify-|Succeeded .*health Degraded Job \S+\/antrea-clusterset-verify-)/;
-const isMemberBinding = (o: Obj) => o.kind === 'RoleBinding' && o.roleRef?.name === 'antrea-mc-member-cluster-role';
+const isMemberBinding = (o: Obj) => o.kind === 'RoleBinding' && (o.roleRef as { name?: string } | undefined)?.name === 'antrea-mc-member-cluster-role';
 const isVerification = (o: Obj) => o.metadata.labels?.['antrea-clusterset/unit'] === 'verify';
 /** every CEL health rule of every Kustomization, `current` replaced */
 const fluxCurrent = (current: string) => (r: Revision) =>
-  editObjects(r, (o) =>
-    o.kind === 'Kustomization' && o.spec?.healthCheckExprs
-      ? { ...o, spec: { ...o.spec, healthCheckExprs: o.spec.healthCheckExprs.map((e: object) => ({ ...e, current })) } }
-      : o,
-  );
+  editObjects(r, (o) => {
+    const exprs = fieldsOf(o.spec).healthCheckExprs as object[] | undefined;
+    return o.kind === 'Kustomization' && exprs ? withSpec(o, { healthCheckExprs: exprs.map((e) => ({ ...e, current })) }) : o;
+  });
 
 interface Mutation {
   readonly name: string;
@@ -75,7 +75,7 @@ const MUTATIONS: Mutation[] = [
     mutate: (r) =>
       editObjects(r, (o) =>
         o.kind === 'ConfigMap' && o.metadata.name === 'argocd-cm'
-          ? { ...o, data: Object.fromEntries(Object.keys(o.data).map((k) => [k, 'return { status = "Degraded" }'])) }
+          ? { ...o, data: Object.fromEntries(Object.keys(o.data as object).map((k) => [k, 'return { status = "Degraded" }'])) }
           : o,
       ),
     red: /Degraded/,
@@ -89,24 +89,25 @@ const MUTATIONS: Mutation[] = [
   {
     name: 'a ResourceExport of a kind the leader skips',
     engines: ['argocd', 'flux'],
-    mutate: (r) => editObjects(r, (o) => (o.kind === 'ResourceExport' ? { ...o, spec: { ...o.spec, kind: 'AntreaNetworkPolicy' } } : o)),
+    mutate: (r) => editObjects(r, (o) => (o.kind === 'ResourceExport' ? withSpec(o, { kind: 'AntreaNetworkPolicy' }) : o)),
     red: /test-cluster-north.*ResourceExport/,
   },
   {
     name: 'the verification script replaced by `exit 1`',
     engines: ['argocd', 'flux'],
-    mutate: (r) => editObjects(r, (o) => (o.kind === 'ConfigMap' && o.data?.['verify.sh'] ? { ...o, data: { 'verify.sh': 'exit 1\n' } } : o)),
+    mutate: (r) => editObjects(r, (o) => (o.kind === 'ConfigMap' && fieldsOf(o.data)['verify.sh'] ? { ...o, data: { 'verify.sh': 'exit 1\n' } } : o)),
     red: VERIFICATION_FAILED,
   },
   {
     name: 'every Flux kubeConfig secretRef pointing at a Secret nobody creates',
     engines: ['flux'],
     mutate: (r) =>
-      editObjects(r, (o) =>
-        o.kind === 'Kustomization' && o.spec?.kubeConfig
-          ? { ...o, spec: { ...o.spec, kubeConfig: { secretRef: { name: `${o.spec.kubeConfig.secretRef.name}-nobody-creates` } } } }
-          : o,
-      ),
+      editObjects(r, (o) => {
+        const kubeConfig = fieldsOf(o.spec).kubeConfig as { secretRef: { name: string } } | undefined;
+        return o.kind === 'Kustomization' && kubeConfig
+          ? withSpec(o, { kubeConfig: { secretRef: { name: `${kubeConfig.secretRef.name}-nobody-creates` } } })
+          : o;
+      }),
     red: /KubeConfig secret/,
   },
   {
@@ -123,7 +124,7 @@ const MUTATIONS: Mutation[] = [
         o.kind === 'Role' && o.metadata.name === 'antrea-mc-member-cluster-role'
           ? {
               ...o,
-              rules: o.rules.map((rule: { resources: string[]; verbs: string[] }) =>
+              rules: (o.rules as { resources: string[]; verbs: string[] }[]).map((rule) =>
                 rule.resources.includes('memberclusterannounces') ? { ...rule, verbs: rule.verbs.filter((v) => v !== 'create') } : rule,
               ),
             }
@@ -136,8 +137,8 @@ const MUTATIONS: Mutation[] = [
     engines: ['argocd', 'flux'],
     mutate: (r) =>
       editObjects(r, (o) =>
-        o.kind === 'ClusterSet' && o.spec.leaders?.[0]?.server
-          ? { ...o, spec: { ...o.spec, leaders: [{ ...o.spec.leaders[0], server: 'https://leader.elsewhere.test:6443' }] } }
+        o.kind === 'ClusterSet' && clusterSetSpecOf(o).leaders?.[0]?.server
+          ? withSpec(o, { leaders: [{ ...clusterSetSpecOf(o).leaders![0], server: 'https://leader.elsewhere.test:6443' }] })
           : o,
       ),
     red: /test-cluster-(east|west).*ClusterSet/,
@@ -145,7 +146,7 @@ const MUTATIONS: Mutation[] = [
   {
     name: 'a ResourceExport without its policy',
     engines: ['argocd', 'flux'],
-    mutate: (r) => editObjects(r, (o) => (o.kind === 'ResourceExport' ? { ...o, spec: { ...o.spec, clusterNetworkPolicy: undefined } } : o)),
+    mutate: (r) => editObjects(r, (o) => (o.kind === 'ResourceExport' ? withSpec(o, { clusterNetworkPolicy: undefined }) : o)),
     red: /test-cluster-north.*(Degraded|Failed)/,
   },
   {
@@ -160,15 +161,11 @@ const MUTATIONS: Mutation[] = [
     mutate: (r) =>
       editObjects(r, (o) =>
         o.kind === 'ApplicationSet'
-          ? {
-              ...o,
-              spec: {
-                ...o.spec,
-                generators: o.spec.generators.map((g: { list: { elements: Record<string, string>[] } }) => ({
-                  list: { elements: g.list.elements.map((e) => ({ ...e, destinationName: `${e.destinationName}-unregistered` })) },
-                })),
-              },
-            }
+          ? withSpec(o, {
+              generators: (fieldsOf(o.spec).generators as { list: { elements: Record<string, string>[] } }[]).map((g) => ({
+                list: { elements: g.list.elements.map((e) => ({ ...e, destinationName: `${e.destinationName}-unregistered` })) },
+              })),
+            })
           : o,
       ),
     red: /InvalidSpecError: .*there are no clusters with this name/,

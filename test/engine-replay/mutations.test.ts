@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { notConverged } from './convergence';
-import type { Obj } from './kube';
+import { withSpec } from './edit-output';
+import { fieldsOf, type Obj } from './kubernetes/kube';
 import { moveObjects } from './mutate';
 import {
   editObjects,
@@ -15,9 +16,9 @@ import {
 } from './delivery-scenarios';
 import { replay, type ReplayResult } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type Compiled } from './scenario';
-import { deployApplications } from './verification';
+import { deployApplications } from './antrea/verification';
 import { SOAK, soakRows } from '../helpers/soak';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /**
@@ -148,7 +149,7 @@ describe('a refusal that stops what follows', () => {
     const hook = r.fleet
       .cluster('test-cluster-north')
       .get('admissionregistration.k8s.io', 'ValidatingWebhookConfiguration', undefined, 'antrea-mc-validating-webhook-configuration');
-    expect(hook?.webhooks[0].clientConfig.caBundle).toBeUndefined();
+    expect((hook?.webhooks as { clientConfig: { caBundle?: string } }[] | undefined)?.[0]!.clientConfig.caBundle).toBeUndefined();
     expect(r.fleet.cluster('test-cluster-east').list('ClusterSet')).toHaveLength(1);
     expect(notConverged(r)).toContainEqual(
       expect.stringMatching(/test-cluster-east-4-resources: (Failed|Progressing) .*ClusterSet kube-system\/test-clusterset/),
@@ -205,14 +206,13 @@ describe('#38: a fix reverted in the output', () => {
       editObjects(
         rev,
         (o) => o.kind === 'ApplicationSet' && /-exports$/.test(o.metadata.name),
-        (o) => ({
-          ...o,
-          spec: {
-            ...o.spec,
+        (o) => {
+          const template = fieldsOf(fieldsOf(o.spec).template);
+          return withSpec(o, {
             syncPolicy: { preserveResourcesOnDeletion: true },
-            template: { ...o.spec.template, metadata: { ...o.spec.template.metadata, finalizers: undefined } },
-          },
-        }),
+            template: { ...template, metadata: { ...fieldsOf(template.metadata), finalizers: undefined } },
+          });
+        },
       );
     expect((await lastExportRemoved('argocd', preserve)).after).toBe(true);
   });
@@ -233,7 +233,7 @@ describe('#38: a fix reverted in the output', () => {
         editObjects(
           rev,
           (o) => o.kind === 'Kustomization' && isExportsUnit(o),
-          (o) => ({ ...o, spec: { ...o.spec, healthCheckExprs: undefined } }),
+          (o) => withSpec(o, { healthCheckExprs: undefined }),
         ),
       );
       expect(r.before.state).toBe('Ready');
@@ -245,7 +245,7 @@ describe('#38: a fix reverted in the output', () => {
           (o) => o.kind === 'ApplicationSet' && /-exports$/.test(o.metadata.name),
           (o) => {
             const out = structuredClone(o);
-            delete out.spec.template.spec.syncPolicy.retry.refresh;
+            delete (out.spec as { template: { spec: { syncPolicy: { retry: { refresh?: unknown } } } } }).template.spec.syncPolicy.retry.refresh;
             return out;
           },
         ),
@@ -268,7 +268,7 @@ describe('#38: a fix reverted in the output', () => {
       expect(r.second.argocd['test-clusterset-test-cluster-east']).toMatchObject({
         operation: 'Running',
         revision: 'earlier',
-        message: expect.stringMatching(/waiting for healthy state of .*ClusterSet/),
+        message: expect.stringMatching(/waiting for healthy state of .*ClusterSet/) as unknown,
       });
     });
     test('flux: the Tier-restart Job back in 4-resources: its unpullable image holds the leader’s last layer and, through the hub, every member', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { neverConnectingMember } from './delivery-scenarios';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 
 /**
  * #38 item 3: a member that never connects reads Progressing (its ClusterSet's health), and a fix

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Fleet } from './controllers';
-import type { Obj } from './kube';
+import type { Fleet } from './antrea/controllers';
+import type { Obj } from './kubernetes/kube';
 
 /** The resource words the checklist's commands use, and the kind each reads in the fleet. */
 const RESOURCES: Readonly<Record<string, string>> = {

@@ -3,12 +3,12 @@ import { planChanges } from '../../src/plan/plan-changes';
 import { hasRefused } from '../../src/plan/plan';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { soakRows } from '../helpers/soak';
-import { withAntreaBehaviour, type AntreaModel } from './antrea-behaviour';
-import { keyOf, refOf, annotation, type Obj } from './kube';
-import { NEWEST_ARGOCD, OLDEST_FLUX, versionsToReplay } from './engine-versions';
+import { withAntreaBehaviour, type AntreaModel } from './antrea/antrea-behaviour';
+import { keyOf, refOf, annotation, type Obj } from './kubernetes/kube';
+import { NEWEST_ARGOCD, OLDEST_FLUX, versionsToReplay } from './engines/engine-versions';
 import { awaitsItsServices, replay, type ReplayResult } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications } from './verification';
+import { deployApplications } from './antrea/verification';
 
 /**
  * #27: the plan's scenarios replayed. From a fleet where the base revision converged, each engine

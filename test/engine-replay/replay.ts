@@ -1,12 +1,12 @@
 import type { EngineKey } from '../../src/delivery/engine';
-import type { ApiServer } from './api-server';
-import { applicationHealth, applicationSetsIn, applicationsIn, applicationSynced, ArgoSync, deleteApplication, type ArgoApplication } from './argocd';
-import { argoHealthSettings, NO_SETTINGS, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
-import type { Fleet } from './controllers';
-import { legacyRollingSync, NEWEST_ARGOCD, NEWEST_FLUX, type ArgoCdVersion, type FluxVersion } from './engine-versions';
-import { FluxRun, kustomizationsIn } from './flux';
-import type { Obj } from './kube';
-import type { Revision } from './revision';
+import type { ApiServer } from './kubernetes/api-server';
+import { applicationHealth, applicationSetsIn, applicationsIn, applicationSynced, ArgoSync, deleteApplication, type ArgoApplication } from './engines/argocd';
+import { argoHealthSettings, NO_SETTINGS, type ArgoHealthSettings, type HealthStatus } from './engines/argocd-health';
+import type { Fleet } from './antrea/controllers';
+import { legacyRollingSync, NEWEST_ARGOCD, NEWEST_FLUX, type ArgoCdVersion, type FluxVersion } from './engines/engine-versions';
+import { FluxRun, kustomizationsIn } from './engines/flux';
+import type { Obj } from './kubernetes/kube';
+import type { Revision } from './engines/revision';
 
 /**
  * The engine replay: a revision of the repository, a fleet of clusters, and one engine applying

@@ -6,10 +6,10 @@ import { FLUX_PER_CLUSTER_FOLDER } from '../../src/delivery/flux/kustomizations'
 import type { ClusterSetOutput } from '../../src/synth/synth-clusterset';
 import type { ClusterSet } from '../../src/model/clusterset';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
-import { ApiServer } from './api-server';
-import { Fleet } from './controllers';
-import type { Obj } from './kube';
-import { Revision } from './revision';
+import { ApiServer } from './kubernetes/api-server';
+import { Fleet } from './antrea/controllers';
+import type { Obj } from './kubernetes/kube';
+import { Revision } from './engines/revision';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /** A definition's data, as in `clustersets/*.yaml` or `defineClusterSet({...})`. */

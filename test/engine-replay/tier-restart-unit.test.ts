@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { restartTemplateChange, restartThenReconcile, unpullableRestartImage } from './delivery-scenarios';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 
 /**
  * #38 item 6: the Tier-restart Job is a unit of its own after the Tiers' unit, with the image the

@@ -3,12 +3,12 @@ import { planChanges } from '../../src/plan/plan-changes';
 import { hasRefused } from '../../src/plan/plan';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { soakRows } from '../helpers/soak';
-import { withAntreaBehaviour } from './antrea-behaviour';
+import { withAntreaBehaviour } from './antrea/antrea-behaviour';
 import { notConverged } from './convergence';
 import { replay, type ReplayResult } from './replay';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications } from './verification';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { deployApplications } from './antrea/verification';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 
 /**
  * #38 item 5: a Tier replaced by another at its priority, or swapped at the 20-Tier limit. Antrea

@@ -3,14 +3,14 @@ import type { ChecklistItem } from '../../src/plan/checklist';
 import { planChanges } from '../../src/plan/plan-changes';
 import { revision as planRevision, type Definition } from '../helpers/plan-revision';
 import { soakRows } from '../helpers/soak';
-import { withAntreaBehaviour } from './antrea-behaviour';
-import { conditionOf } from './kube';
+import { withAntreaBehaviour } from './antrea/antrea-behaviour';
+import { conditionOf, fieldsOf } from './kubernetes/kube';
 import { notConverged } from './convergence';
 import { runAsOperator } from './operator-shell';
 import { replay } from './replay';
 import { compileDefinition, fleetFor, readDefinition, registerDelivery, withBothEngines, type DefinitionData } from './scenario';
-import { deployApplications } from './verification';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { deployApplications } from './antrea/verification';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 
 /**
  * #51: every member's token rotated at once, replayed. test-clusterset converges; the plan of
@@ -66,7 +66,7 @@ describe.each(REPLAYED_ENGINES)('%s: every member token rotated', (engine) => {
     withAntreaBehaviour(fleet);
     const first = replay({ engine, ...compiled.forEngine(engine), fleet, operator: true });
     expect(notConverged(first), first.log.join('\n')).toEqual([]);
-    const tokenOf = (id: string) => fleet.cluster(id).get('v1', 'Secret', 'kube-system', `${id}-leader-token`)?.data?.token as string | undefined;
+    const tokenOf = (id: string) => (fleet.cluster(id).get('v1', 'Secret', 'kube-system', `${id}-leader-token`)?.data as { token?: string } | undefined)?.token;
     const oldTokens = MEMBERS.map(tokenOf);
     expect(oldTokens.every((t) => t !== undefined)).toBe(true);
 
@@ -124,9 +124,9 @@ describe.each(REPLAYED_ENGINES)('%s: every member token rotated', (engine) => {
     const leader = fleet.cluster(LEADER);
     for (const id of MEMBERS) {
       expect(leader.get('v1', 'Secret', 'antrea-multicluster', `${id}-member-token`)).toBeUndefined();
-      expect(leader.get('v1', 'Secret', 'antrea-multicluster', `${id}-member-token-r1`)?.data?.token).toBeDefined();
+      expect(fieldsOf(leader.get('v1', 'Secret', 'antrea-multicluster', `${id}-member-token-r1`)?.data).token).toBeDefined();
       expect(fleet.cluster(id).get('v1', 'Secret', 'kube-system', `${id}-leader-token`)).toBeUndefined();
-      const now = fleet.cluster(id).get('v1', 'Secret', 'kube-system', `${id}-leader-token-r1`)?.data?.token as string | undefined;
+      const now = (fleet.cluster(id).get('v1', 'Secret', 'kube-system', `${id}-leader-token-r1`)?.data as { token?: string } | undefined)?.token;
       expect(now).toBeDefined();
       expect(oldTokens).not.toContain(now);
     }

@@ -1,14 +1,15 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import { editObjects } from './edit-output';
-import { kustomizationsIn } from './flux';
+import { fieldsOf } from './kubernetes/kube';
+import { kustomizationsIn } from './engines/flux';
 import { replay } from './replay';
-import type { ArgoCdVersion } from './engine-versions';
-import type { Revision } from './revision';
+import type { ArgoCdVersion } from './engines/engine-versions';
+import type { Revision } from './engines/revision';
 import { compileDefinition, fleetFor, readDefinition, withBothEngines, type Compiled, type DefinitionData } from './scenario';
 import { soakRows } from '../helpers/soak';
-import { deployApplications, verificationReports } from './verification';
-import { REPLAYED_ENGINES } from './replayed-engines';
+import { deployApplications, verificationReports } from './antrea/verification';
+import { REPLAYED_ENGINES } from './engines/replayed-engines';
 import type { EngineKey } from '../../src/delivery/engine';
 
 /**
@@ -24,7 +25,7 @@ const LAYERS = ['0-namespaces-crds', '1-rbac-config', '2-webhooks', '3-workloads
 
 /** Every verification script replaced by `exit 1`: each Job fails, whatever it would have checked. */
 const failingScripts = (r: Revision): Revision =>
-  editObjects(r, (o) => (o.kind === 'ConfigMap' && o.data?.['verify.sh'] ? { ...o, data: { 'verify.sh': 'exit 1\n' } } : o));
+  editObjects(r, (o) => (o.kind === 'ConfigMap' && fieldsOf(o.data)['verify.sh'] ? { ...o, data: { 'verify.sh': 'exit 1\n' } } : o));
 
 describe('a verification that fails or never starts holds no layer and no other cluster (Flux, hub)', () => {
   let compiled: Compiled;

@@ -1,20 +1,20 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ESM script without declarations
-import { BASE, EXCEPTIONS, LAYERS, layersPlugin } from '../../scripts/eslint-layers.mjs';
+import { BASE, EXCEPTIONS, LAYERS, layersPlugin, REPLAY_LAYERS } from '../../scripts/eslint-layers.mjs';
 // @ts-expect-error: a plain ESM script without declarations
 import config from '../../eslint.config.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 
-function lint(file: string, code: string): string[] {
+function lint(file: string, code: string, rule = 'layers/imports'): string[] {
   const linter = new Linter({ cwd: ROOT });
   const messages = linter.verify(
     code,
-    [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { layers: layersPlugin as never }, rules: { 'layers/imports': 'error' } }],
+    [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { layers: layersPlugin as never }, rules: { [rule]: 'error' } }],
     { filename: join(ROOT, file) },
   );
   return messages.map((m) => m.message);
@@ -70,6 +70,68 @@ describe('layers/imports', () => {
   test('the repository config turns the rule on for every source file', () => {
     const entries = config as { files?: string[]; rules?: Record<string, unknown> }[];
     expect(entries.find((e) => e.rules?.['layers/imports'] === 'error')?.files).toEqual(['src/**/*.ts']);
+  });
+});
+
+describe('layers/replay-imports', () => {
+  const lintReplay = (file: string, code: string) => lint(file, code, 'layers/replay-imports');
+
+  test.each([
+    // Kubernetes itself knows nothing of Antrea, the engines or the Jobs' runner
+    [
+      'test/engine-replay/kubernetes/api-server.ts',
+      "import type { Fleet } from '../antrea/controllers';",
+      'test/engine-replay/kubernetes may not import test/engine-replay/antrea',
+    ],
+    [
+      'test/engine-replay/kubernetes/kubectl.ts',
+      "import { JobRunner } from '../jobs/job-runner';",
+      'test/engine-replay/kubernetes may not import test/engine-replay/jobs',
+    ],
+    // the engines decide from the API server's state, never from Antrea's model
+    [
+      'test/engine-replay/engines/argocd.ts',
+      "import { AntreaMulticluster } from '../antrea/antrea-multicluster';",
+      'test/engine-replay/engines may not import test/engine-replay/antrea',
+    ],
+    [
+      'test/engine-replay/jobs/job-runner.ts',
+      "import type { Fleet } from '../antrea/controllers';",
+      'test/engine-replay/jobs may not import test/engine-replay/antrea',
+    ],
+    [
+      'test/engine-replay/antrea/controllers.ts',
+      "import { FluxRun } from '../engines/flux';",
+      'test/engine-replay/antrea may not import test/engine-replay/engines',
+    ],
+    // a folder never reaches up into the replay's top files (its entry and tests)
+    ['test/engine-replay/engines/flux.ts', "import type { ReplayResult } from '../replay';", "may not import the replay's top (replay.ts)"],
+    ['test/engine-replay/antrea/verification.ts', "export { replay } from '..';", "may not import the replay's top (index.ts)"],
+    ['test/engine-replay/engines/kstatus.ts', "const m = await import('../scenario');", "may not import the replay's top (scenario.ts)"],
+    ['test/engine-replay/new-folder/thing.ts', "import type { Obj } from '../kubernetes/kube';", 'test/engine-replay/new-folder has no row'],
+  ])('%s: %s is refused', (file, code, message) => {
+    expect(lintReplay(file, code)).toEqual([expect.stringContaining(message)]);
+  });
+
+  test.each([
+    ['test/engine-replay/engines/flux.ts', "import type { ApiServer } from '../kubernetes/api-server';"],
+    ['test/engine-replay/antrea/controllers.ts', "import { JobRunner } from '../jobs/job-runner';"],
+    ['test/engine-replay/jobs/job-runner.ts', "import { kubectl } from '../kubernetes/kubectl';"],
+    ['test/engine-replay/kubernetes/kubectl.ts', "import { jsonpath } from './jsonpath';"],
+    // outside the replay's table: the product and the test helpers
+    ['test/engine-replay/kubernetes/kube.ts', "import { requireTool } from '../../helpers/tools';"],
+    ['test/engine-replay/engines/kstatus.ts', "import type { CelHealthCheck } from '../../../src/delivery/flux/health-cel';"],
+    // the top files (the replay's entry and its tests) import every folder
+    ['test/engine-replay/replay.ts', "import { FluxRun } from './engines/flux';"],
+    ['test/engine-replay/jobs.test.ts', "import { JobRunner } from './jobs/job-runner';"],
+    ['test/engine-replay/kubernetes/server-side-apply.test.ts', "import { apply } from './server-side-apply';"],
+  ])('%s: %s is allowed', (file, code) => {
+    expect(lintReplay(file, code)).toEqual([]);
+  });
+
+  test('the repository config turns the rule on for every file of the replay', () => {
+    const entries = config as { files?: string[]; rules?: Record<string, unknown> }[];
+    expect(entries.find((e) => e.rules?.['layers/replay-imports'] === 'error')?.files).toEqual(['test/engine-replay/**/*.ts']);
   });
 });
 
@@ -133,5 +195,33 @@ describe("docs/architecture.md holds the linter's table", () => {
     const files = Object.keys(EXCEPTIONS as Record<string, string[]>);
     expect(NUMBERS.indexOf(paragraph![1]!.toLowerCase())).toBe(files.length);
     for (const file of files) expect(paragraph![0]).toContain(`\`${file.replace(/^.*\//, '').replace(/\.ts$/, '')}\``);
+  });
+});
+
+const REPLAY_README = readFileSync(join(ROOT, 'test/engine-replay/README.md'), 'utf8');
+const REPLAY_LINTER = sortedTable(REPLAY_LAYERS as Record<string, string[]>);
+
+describe("test/engine-replay/README.md holds the linter's replay table", () => {
+  test('the folder table equals REPLAY_LAYERS of scripts/eslint-layers.mjs', () => {
+    const doc = docTable(REPLAY_README);
+    expect(doc.base).toEqual([]);
+    expect(sortedTable(doc.layers)).toEqual(REPLAY_LINTER);
+  });
+
+  test.each([
+    ['a row that gains an import', '| `kubernetes`, `jobs` |', '| `kubernetes`, `jobs`, `engines` |'],
+    ['a row that loses one', '| `kubernetes`, `jobs` |', '| `kubernetes` |'],
+    ['a folder missing from the table', /^\| `jobs\/` .*\n/m, ''],
+  ])('%s makes them differ', (_, from, to) => {
+    const edited = REPLAY_README.replace(from, to);
+    expect(edited).not.toBe(REPLAY_README);
+    expect(sortedTable(docTable(edited).layers)).not.toEqual(REPLAY_LINTER);
+  });
+
+  test('every folder of the replay has a row, and every row a folder', () => {
+    const folders = readdirSync(join(ROOT, 'test/engine-replay'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== 'fixtures')
+      .map((e) => e.name);
+    expect(folders.sort()).toEqual(Object.keys(REPLAY_LINTER).sort());
   });
 });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { fluxCleanup } from '../engine-replay/server-side-apply';
+import { fluxCleanup } from '../engine-replay/kubernetes/server-side-apply';
 
 // #49 item 3: a `kubectl rollout restart` the README or the checklist prints writes restartedAt
 // under its --field-manager (kubectl's default: kubectl-rollout). Flux's clean-up before each apply

@@ -6,7 +6,7 @@ import { withGuard } from '../../../src/delivery/prune-guards';
 import { ARGOCD_SYNC_OPTIONS } from '../../../src/delivery/argocd/guards';
 import { FLUX_PRUNE } from '../../../src/delivery/flux/guards';
 import type { KubeObject } from '../../../src/kube/kube-object';
-import { envsubst } from '../../engine-replay/post-build';
+import { envsubst } from '../../engine-replay/engines/post-build';
 
 const crd = crdObject(crdsFor(LATEST_RELEASE, { leader: false, member: true })[0]!);
 const configMap = (): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'antrea-config', namespace: 'kube-system' } });

@@ -7,7 +7,7 @@ import { ALL_ENGINES, ENGINES, WORDS_ORDER } from '../../../src/delivery/engines
 import type { DeliveryEngine } from '../../../src/delivery/engine';
 import { ClusterDeliverySchema, DeliverySchema } from '../../../src/model/clusterset';
 import { REPLAYERS } from '../../engine-replay/replay';
-import { REPLAYED_ENGINES } from '../../engine-replay/replayed-engines';
+import { REPLAYED_ENGINES } from '../../engine-replay/engines/replayed-engines';
 
 /**
  * What a delivery engine is made of, and so what a new one needs (CONTRIBUTING.md, "A new delivery

@@ -114,11 +114,14 @@ function evaluate(expr: string, root: unknown): unknown[] {
   let values: unknown[] = [root];
   for (const step of steps(expr)) {
     if ('field' in step) values = values.flatMap((v) => field(v, step.field));
-    else if ('index' in step) values = values.flatMap((v) => (Array.isArray(v) ? (v.at(step.index) === undefined ? [] : [v.at(step.index)]) : []));
-    else if ('all' in step) values = values.flatMap((v) => (Array.isArray(v) ? v : v !== null && typeof v === 'object' ? Object.values(v) : []));
+    else if ('index' in step) values = values.flatMap((v) => (Array.isArray(v) ? [(v as unknown[]).at(step.index)].filter((x) => x !== undefined) : []));
+    else if ('all' in step)
+      values = values.flatMap((v) =>
+        Array.isArray(v) ? (v as unknown[]) : v !== null && typeof v === 'object' ? Object.values(v as Record<string, unknown>) : [],
+      );
     else
       values = values.flatMap((v) =>
-        (Array.isArray(v) ? v : []).filter((item) => {
+        (Array.isArray(v) ? (v as unknown[]) : []).filter((item) => {
           let x: unknown[] = [item];
           for (const f of step.filter.path) x = x.flatMap((y) => field(y, f));
           const equal = x.length > 0 && x[0] === step.filter.value;

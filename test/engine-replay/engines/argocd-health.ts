@@ -1,5 +1,5 @@
-import { runArgoCdHealth } from '../health/engines';
-import { annotation, conditionOf, groupOf, type Obj } from './kube';
+import { runArgoCdHealth } from '../../health/engines';
+import { annotation, conditionOf, fieldsOf, groupOf, type Obj } from '../kubernetes/kube';
 
 export type ArgoHealth = 'Healthy' | 'Progressing' | 'Degraded' | 'Suspended' | 'Missing' | 'Unknown';
 export interface HealthStatus {
@@ -85,7 +85,7 @@ const BUILT_IN_SCRIPTS: Readonly<Record<string, Check>> = {
     if (o.metadata.deletionTimestamp) return { status: 'Progressing', message: 'CRD is terminating' };
     // the script indexes obj.status.conditions: no status is a Lua error
     if (o.status === undefined || o.status === null) return { status: 'Unknown', message: "attempt to index field 'status' (a nil value)" };
-    const conditions = (o.status.conditions ?? []) as { type: string; status: string; reason?: string; message?: string }[];
+    const conditions = (fieldsOf(o.status).conditions ?? []) as { type: string; status: string; reason?: string; message?: string }[];
     if (conditions.length === 0) return { status: 'Progressing', message: 'Status conditions not found' };
     let established = false;
     for (const c of conditions) {
@@ -106,7 +106,7 @@ const BUILT_IN_SCRIPTS: Readonly<Record<string, Check>> = {
 };
 
 function firstOf(o: Obj, type: string, waiting: string): HealthStatus {
-  for (const c of (o.status?.conditions ?? []) as { type: string; status: string; message?: string }[]) {
+  for (const c of (fieldsOf(o.status).conditions ?? []) as { type: string; status: string; message?: string }[]) {
     if (c.type === type && c.status === 'False') return { status: 'Degraded', message: c.message };
     if (c.type === type && c.status === 'True') return { status: 'Healthy', message: c.message };
   }
@@ -114,18 +114,20 @@ function firstOf(o: Obj, type: string, waiting: string): HealthStatus {
 }
 
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
+/** How many entries `status.loadBalancer.ingress` has (none when absent). */
+const ingressCount = (o: Obj): number => (fieldsOf(fieldsOf(o.status).loadBalancer).ingress as unknown[] | undefined)?.length ?? 0;
 
 /** gitops-engine pkg/health: the built-in checks of GetHealthCheckFunc, by `group/Kind`. */
 const BUILT_IN_CHECKS: Readonly<Record<string, Check>> = {
   // health_deployment.go getAppsv1DeploymentHealth
   'apps/Deployment': (o) => {
-    const s = o.status ?? {};
-    if (o.spec?.paused) return { status: 'Suspended', message: 'Deployment is paused' };
+    const s = fieldsOf(o.status);
+    if (fieldsOf(o.spec).paused) return { status: 'Suspended', message: 'Deployment is paused' };
     if (int(o.metadata.generation) > int(s.observedGeneration))
       return { status: 'Progressing', message: 'Waiting for rollout to finish: observed deployment generation less than desired generation' };
     if (conditionOf(o, 'Progressing')?.reason === 'ProgressDeadlineExceeded')
       return { status: 'Degraded', message: `Deployment "${o.metadata.name}" exceeded its progress deadline` };
-    const replicas = o.spec?.replicas as number | undefined;
+    const replicas = fieldsOf(o.spec).replicas as number | undefined;
     if (replicas !== undefined && int(s.updatedReplicas) < replicas)
       return {
         status: 'Progressing',
@@ -145,15 +147,15 @@ const BUILT_IN_CHECKS: Readonly<Record<string, Check>> = {
   },
   // health_statefulset.go getAppsv1StatefulSetHealth
   'apps/StatefulSet': (o) => {
-    const s = o.status ?? {};
+    const s = fieldsOf(o.status);
     if (int(s.observedGeneration) === 0 || int(o.metadata.generation) > int(s.observedGeneration))
       return { status: 'Progressing', message: 'Waiting for statefulset spec update to be observed...' };
-    const replicas = o.spec?.replicas as number | undefined;
+    const replicas = fieldsOf(o.spec).replicas as number | undefined;
     if (replicas !== undefined && int(s.readyReplicas) < replicas)
       return { status: 'Progressing', message: `Waiting for ${replicas - int(s.readyReplicas)} pods to be ready...` };
-    const strategy = o.spec?.updateStrategy ?? {};
+    const strategy = fieldsOf(fieldsOf(o.spec).updateStrategy) as { type?: unknown; rollingUpdate?: { partition?: number } };
     if (strategy.type === 'RollingUpdate' && strategy.rollingUpdate) {
-      const partition = strategy.rollingUpdate.partition as number | undefined;
+      const partition = strategy.rollingUpdate.partition;
       if (replicas !== undefined && partition !== undefined && int(s.updatedReplicas) < replicas - partition)
         return { status: 'Progressing', message: 'Waiting for partitioned roll out to finish' };
       return { status: 'Healthy', message: `partitioned roll out complete: ${int(s.updatedReplicas)} new pods have been updated...` };
@@ -164,21 +166,21 @@ const BUILT_IN_CHECKS: Readonly<Record<string, Check>> = {
   },
   // health_replicaset.go getAppsv1ReplicaSetHealth
   'apps/ReplicaSet': (o) => {
-    const s = o.status ?? {};
+    const s = fieldsOf(o.status);
     if (int(o.metadata.generation) > int(s.observedGeneration))
       return { status: 'Progressing', message: 'Waiting for rollout to finish: observed replica set generation less than desired generation' };
     if (conditionOf(o, 'ReplicaFailure')?.status === 'True') return { status: 'Degraded', message: conditionOf(o, 'ReplicaFailure')!.message };
-    const replicas = o.spec?.replicas as number | undefined;
+    const replicas = fieldsOf(o.spec).replicas as number | undefined;
     if (replicas !== undefined && int(s.availableReplicas) < replicas)
       return { status: 'Progressing', message: `Waiting for rollout to finish: ${int(s.availableReplicas)} out of ${replicas} new replicas are available...` };
     return { status: 'Healthy' };
   },
   // health_daemonset.go getAppsv1DaemonSetHealth
   'apps/DaemonSet': (o) => {
-    const s = o.status ?? {};
+    const s = fieldsOf(o.status);
     if (int(o.metadata.generation) > int(s.observedGeneration))
       return { status: 'Progressing', message: 'Waiting for rollout to finish: observed daemon set generation less than desired generation' };
-    if (o.spec?.updateStrategy?.type === 'OnDelete') return { status: 'Healthy' };
+    if (fieldsOf(fieldsOf(o.spec).updateStrategy).type === 'OnDelete') return { status: 'Healthy' };
     if (int(s.updatedNumberScheduled) < int(s.desiredNumberScheduled))
       return {
         status: 'Progressing',
@@ -192,8 +194,8 @@ const BUILT_IN_CHECKS: Readonly<Record<string, Check>> = {
     return { status: 'Healthy' };
   },
   // health_ingress.go getIngressHealth (extensions and networking.k8s.io)
-  'networking.k8s.io/Ingress': (o) => ({ status: o.status?.loadBalancer?.ingress?.length > 0 ? 'Healthy' : 'Progressing' }),
-  'extensions/Ingress': (o) => ({ status: o.status?.loadBalancer?.ingress?.length > 0 ? 'Healthy' : 'Progressing' }),
+  'networking.k8s.io/Ingress': (o) => ({ status: ingressCount(o) > 0 ? 'Healthy' : 'Progressing' }),
+  'extensions/Ingress': (o) => ({ status: ingressCount(o) > 0 ? 'Healthy' : 'Progressing' }),
   // health_apiservice.go getApiregistrationv1APIServiceHealth
   'apiregistration.k8s.io/APIService': (o) => {
     const available = conditionOf(o, 'Available');
@@ -201,16 +203,16 @@ const BUILT_IN_CHECKS: Readonly<Record<string, Check>> = {
     return { status: available.status === 'True' ? 'Healthy' : 'Progressing', message: `${available.reason ?? ''}: ${available.message ?? ''}` };
   },
   // health_service.go getCorev1ServiceHealth
-  Service: (o) => ({ status: o.spec?.type === 'LoadBalancer' && !(o.status?.loadBalancer?.ingress?.length > 0) ? 'Progressing' : 'Healthy' }),
+  Service: (o) => ({ status: fieldsOf(o.spec).type === 'LoadBalancer' && !(ingressCount(o) > 0) ? 'Progressing' : 'Healthy' }),
   // health_pvc.go getCorev1PVCHealth
   PersistentVolumeClaim: (o) => {
-    const phase = o.status?.phase as string | undefined;
+    const phase = fieldsOf(o.status).phase as string | undefined;
     return { status: phase === 'Bound' ? 'Healthy' : phase === 'Pending' ? 'Progressing' : phase === 'Lost' ? 'Degraded' : 'Unknown' };
   },
   // health_pod.go getCorev1PodHealth (phases; a restartPolicy Always Pod in a waiting error is Degraded)
   Pod: (o) => {
-    const s = o.status ?? {};
-    const always = (o.spec?.restartPolicy ?? 'Always') === 'Always';
+    const s = fieldsOf(o.status) as { phase?: unknown; message?: string; containerStatuses?: unknown };
+    const always = (fieldsOf(o.spec).restartPolicy ?? 'Always') === 'Always';
     if (always) {
       const waiting = ((s.containerStatuses ?? []) as { state?: { waiting?: { reason?: string; message?: string } } }[])
         .map((c) => c.state?.waiting)
@@ -238,7 +240,7 @@ const BUILT_IN_CHECKS: Readonly<Record<string, Check>> = {
     let suspended = false;
     let message: string | undefined;
     let failMessage: string | undefined;
-    for (const c of (o.status?.conditions ?? []) as { type: string; status: string; message?: string }[]) {
+    for (const c of (fieldsOf(o.status).conditions ?? []) as { type: string; status: string; message?: string }[]) {
       if (c.type === 'Failed') [failed, complete, failMessage] = [true, true, c.message];
       else if (c.type === 'Complete') [complete, message] = [true, c.message];
       else if (c.type === 'Suspended') [complete, message, suspended] = [true, c.message, c.status === 'True'];

@@ -1,7 +1,7 @@
-import type { ApiServer } from './api-server';
-import { Client } from './client';
-import { conditionOf, parseText, type Obj } from './kube';
-import { authenticate, splitServiceAccount, type User } from './rbac';
+import type { ApiServer } from '../kubernetes/api-server';
+import { Client } from '../kubernetes/client';
+import { conditionOf, fieldsOf, parseText, secretData, type Obj, type WorkloadSpec } from '../kubernetes/kube';
+import { authenticate, splitServiceAccount, type User } from '../kubernetes/rbac';
 
 /**
  * Antrea's multi-cluster controllers (antrea-io/antrea `multicluster/`, the same code in v2.5.3,
@@ -12,6 +12,38 @@ import { authenticate, splitServiceAccount, type User } from './rbac';
  * live ServiceAccount), RBAC (the RoleBinding to the member Role) and admission (the
  * mc-controller's webhooks, and the MemberClusterAnnounce webhook's own rules).
  */
+/** The fields of a ClusterSet's spec Antrea's ClusterSet controllers read (multicluster.crd.antrea.io/v1alpha2). */
+export interface ClusterSetSpec {
+  clusterID?: string;
+  namespace?: string;
+  leaders?: { clusterID?: string; server?: string; secret?: string }[];
+}
+
+export const clusterSetSpecOf = (cs: Obj): ClusterSetSpec => cs.spec as ClusterSetSpec;
+
+/** The fields of a ResourceImport's spec the member's import reconcilers read (multicluster.crd.antrea.io/v1alpha1). */
+export interface ResourceImportSpec {
+  kind: string;
+  name: string;
+  namespace?: string;
+  clusterNetworkPolicy?: Record<string, unknown>;
+  serviceImport?: { spec: { ports?: unknown[] } & Record<string, unknown> };
+  clusterInfo?: { clusterID?: string; gatewayInfos: { gatewayIP: string }[] } & Record<string, unknown>;
+}
+
+/** The fields of a ResourceExport's spec the leader's ResourceExport reconciler reads. */
+interface ResourceExportSpec {
+  kind?: string;
+  name: string;
+  namespace?: string;
+  service?: { ports?: unknown[] };
+  endpoints?: unknown;
+  clusterNetworkPolicy?: Record<string, unknown>;
+  clusterInfo?: ResourceImportSpec['clusterInfo'];
+}
+
+export const resourceImportSpecOf = (i: Obj): ResourceImportSpec => i.spec as ResourceImportSpec;
+
 export interface MulticlusterHost {
   readonly clusters: ReadonlyMap<string, ApiServer>;
   /** the cluster whose API server answers on a URL (a kubeconfig's or a ClusterSet's `server`) */
@@ -50,7 +82,7 @@ interface CommonArea {
 /** The mc-controller Deployment of a Namespace: its mode (`leader`, `member`), release and whether it runs. */
 export function mcController(host: MulticlusterHost, c: ApiServer, namespace: string): { mode: string; version: string; ready: boolean } | undefined {
   const d = c.get('apps', 'Deployment', namespace, 'antrea-mc-controller');
-  const container = d?.spec?.template?.spec?.containers?.[0] as { command?: string[]; args?: string[]; image?: string } | undefined;
+  const container = (d?.spec as Partial<WorkloadSpec> | undefined)?.template?.spec?.containers?.[0];
   if (!container) return undefined;
   const words = [...(container.command ?? []), ...(container.args ?? [])];
   const mode = words.includes('leader') ? 'leader' : words.includes('member') ? 'member' : '';
@@ -135,9 +167,9 @@ export class AntreaMulticluster {
   // --- member: member/clusterset_controller.go, commonarea/remote_common_area.go -------------
 
   private member(c: ApiServer, ns: string, cs: Obj): void {
-    const leader = (cs.spec.leaders ?? [])[0] as { clusterID?: string; server?: string; secret?: string } | undefined;
+    const leader = (clusterSetSpecOf(cs).leaders ?? [])[0];
     // Reconcile: the local cluster ID comes from spec.clusterID (or a ClusterClaim, not modelled)
-    const localID = cs.spec.clusterID as string | undefined;
+    const localID = clusterSetSpecOf(cs).clusterID;
     if (!leader || !localID) return;
     const key = `${c.clusterID}/${ns}`;
     let area = this.areas.get(key);
@@ -156,15 +188,16 @@ export class AntreaMulticluster {
     if (!area) {
       // createRemoteCommonArea: the Secret must exist and hold ca.crt and token (getSecretCACrtAndToken), else retry
       const secret = c.get('v1', 'Secret', ns, leader.secret ?? '');
-      if (secret?.data?.['ca.crt'] !== undefined && secret.data.token !== undefined) {
+      const data = secret && secretData(secret);
+      if (data?.['ca.crt'] !== undefined && data.token !== undefined) {
         area = {
           localID,
           leaderID: leader.clusterID ?? '',
           server: leader.server ?? '',
           secret: leader.secret ?? '',
-          leaderNamespace: (cs.spec.namespace as string | undefined) ?? '',
-          ca: secret.data['ca.crt'],
-          token: secret.data.token,
+          leaderNamespace: clusterSetSpecOf(cs).namespace ?? '',
+          ca: data['ca.crt'],
+          token: data.token,
           connected: false,
           isLeader: false,
         };
@@ -222,6 +255,7 @@ export class AntreaMulticluster {
    * `member-announce-from-<cluster ID>`, and an update may not change the cluster ID.
    */
   private announceWebhook(leader: ApiServer, user: User, announce: Obj, existing: Obj | undefined): string | undefined {
+    const clusterID = announce.clusterID as string;
     const ns = announce.metadata.namespace!;
     const mc = mcController(this.host, leader, ns);
     const strict = since(mc?.version ?? '', 2, 7);
@@ -231,7 +265,7 @@ export class AntreaMulticluster {
     const account = leader.get('v1', 'ServiceAccount', strict ? sa.namespace : ns, sa.name);
     if (!account) return `serviceaccounts "${sa.name}" not found`;
     if (strict && account.metadata.annotations?.['multicluster.antrea.io/cluster-id'] !== announce.clusterID)
-      return `ClusterID "${announce.clusterID}" is not permitted for ServiceAccount "${sa.name}"`;
+      return `ClusterID "${clusterID}" is not permitted for ServiceAccount "${sa.name}"`;
     if (existing) {
       if (existing.clusterSetID !== announce.clusterSetID || existing.leaderClusterID !== announce.leaderClusterID)
         return 'ClusterSet ID or Leader Cluster ID cannot be changed';
@@ -240,10 +274,9 @@ export class AntreaMulticluster {
     const clusterSet = leader.list('ClusterSet', ns)[0];
     if (!clusterSet) return `no ClusterSet found in Namespace ${ns}`;
     if (clusterSet.metadata.name !== announce.clusterSetID) return 'Unknown ClusterSet ID';
-    if (clusterSet.spec.leaders?.[0]?.clusterID !== announce.leaderClusterID)
+    if (clusterSetSpecOf(clusterSet).leaders?.[0]?.clusterID !== announce.leaderClusterID)
       return 'Leader cluster ID in the MemberClusterAnnounce does not match that in the ClusterSet';
-    if (strict && announce.metadata.name !== `${ANNOUNCE_PREFIX}${announce.clusterID}`)
-      return `MemberClusterAnnounce name must be "${ANNOUNCE_PREFIX}${announce.clusterID}"`;
+    if (strict && announce.metadata.name !== `${ANNOUNCE_PREFIX}${clusterID}`) return `MemberClusterAnnounce name must be "${ANNOUNCE_PREFIX}${clusterID}"`;
     return undefined;
   }
 
@@ -287,7 +320,7 @@ export class AntreaMulticluster {
 
   /** The overall condition is replaced only when its status changes (both controllers' updateStatus). */
   private overall(cs: Obj, next: { type: string; status: string; reason?: string; message?: string }): object[] {
-    const now = (cs.status?.conditions ?? []) as { status: string }[];
+    const now = (fieldsOf(cs.status).conditions ?? []) as { status: string }[];
     return now.length === 1 && now[0]!.status === next.status ? now : [next];
   }
 
@@ -295,7 +328,7 @@ export class AntreaMulticluster {
     if (JSON.stringify(cs.status) === JSON.stringify(status)) return;
     c.put({ ...cs, status });
     const ready = (status.conditions as { status: string }[])[0]?.status;
-    if ((cs.status?.conditions as { status: string }[] | undefined)?.[0]?.status !== ready)
+    if ((fieldsOf(cs.status).conditions as { status: string }[] | undefined)?.[0]?.status !== ready)
       this.host.note(c, `ClusterSet ${cs.metadata.namespace}/${cs.metadata.name} Ready=${ready}`);
   }
 
@@ -309,8 +342,8 @@ export class AntreaMulticluster {
    * is True when every entry is (so with none), else False NoReadyCluster.
    */
   private leader(c: ApiServer, ns: string, cs: Obj): void {
-    const id = cs.spec.clusterID as string | undefined;
-    if (!id || !((cs.spec.leaders ?? []) as { clusterID?: string }[]).some((l) => l.clusterID === id)) return;
+    const id = clusterSetSpecOf(cs).clusterID;
+    if (!id || !(clusterSetSpecOf(cs).leaders ?? []).some((l) => l.clusterID === id)) return;
     const entries = c
       .list('MemberClusterAnnounce', ns)
       .map((a) => a.clusterID as string)
@@ -341,7 +374,8 @@ export class AntreaMulticluster {
    */
   private resourceExports(c: ApiServer, ns: string): void {
     for (const e of c.list('ResourceExport', ns)) {
-      const kind = e.spec?.kind as string | undefined;
+      const spec = (e.spec ?? {}) as ResourceExportSpec;
+      const kind = spec.kind;
       if (kind === 'ClusterInfo') {
         this.clusterInfoKind(c, ns, e);
         continue;
@@ -355,29 +389,29 @@ export class AntreaMulticluster {
         this.host.note(c, `ResourceExport ${ns}/${e.metadata.name} deleted (finalizer removed)`);
         continue;
       }
-      const payload = kind === 'Service' ? e.spec.service : kind === 'Endpoints' ? e.spec.endpoints : e.spec.clusterNetworkPolicy;
+      const payload = kind === 'Service' ? spec.service : kind === 'Endpoints' ? spec.endpoints : spec.clusterNetworkPolicy;
       const condition =
         payload === undefined || payload === null
           ? { type: 'Failure', status: 'False', reason: 'ConvergeFailure', message: "ResourceExport can't be converged to ResourceImport" }
           : { type: 'Succeeded', status: 'True' };
       if (condition.type === 'Succeeded') {
-        const name = e.spec.namespace ? `${e.spec.namespace}-${e.spec.name}-${kind.toLowerCase()}` : `${e.spec.name}-${kind.toLowerCase()}`;
+        const name = spec.namespace ? `${spec.namespace}-${spec.name}-${kind.toLowerCase()}` : `${spec.name}-${kind.toLowerCase()}`;
         const imported: Obj = {
           apiVersion: `${MC}/v1alpha1`,
           kind: 'ResourceImport',
           metadata: { name, namespace: ns },
           spec: {
-            name: e.spec.name,
-            namespace: e.spec.namespace,
+            name: spec.name,
+            namespace: spec.namespace,
             kind: kind === 'Service' ? 'ServiceImport' : kind,
-            ...(kind === 'Service' && { serviceImport: { spec: { type: 'ClusterSetIP', ports: e.spec.service.ports ?? [] } } }),
-            ...(kind === 'AntreaClusterNetworkPolicy' && { clusterNetworkPolicy: e.spec.clusterNetworkPolicy }),
+            ...(kind === 'Service' && { serviceImport: { spec: { type: 'ClusterSetIP', ports: spec.service!.ports ?? [] } } }),
+            ...(kind === 'AntreaClusterNetworkPolicy' && { clusterNetworkPolicy: spec.clusterNetworkPolicy }),
           },
         };
         const live = c.getLike(imported);
         if (!live || JSON.stringify(live.spec) !== JSON.stringify(imported.spec)) c.put(imported);
       }
-      if (JSON.stringify(e.status?.conditions) === JSON.stringify([condition])) continue;
+      if (JSON.stringify(fieldsOf(e.status).conditions) === JSON.stringify([condition])) continue;
       c.put({ ...e, status: { conditions: [condition] } });
       this.host.note(c, `ResourceExport ${ns}/${e.metadata.name} ${condition.type}=${condition.status}`);
     }
@@ -385,8 +419,10 @@ export class AntreaMulticluster {
     for (const i of c.list('ResourceImport', ns)) {
       const from = c.list('ResourceExport', ns).some((e) => {
         if (e.metadata.deletionTimestamp) return false;
-        const kind = (e.spec?.kind as string) === 'Service' ? 'ServiceImport' : e.spec?.kind;
-        return e.spec?.name === i.spec.name && (e.spec?.namespace ?? '') === (i.spec.namespace ?? '') && kind === i.spec.kind;
+        const spec = fieldsOf(e.spec) as Partial<ResourceExportSpec>;
+        const imported = resourceImportSpecOf(i);
+        const kind = spec.kind === 'Service' ? 'ServiceImport' : spec.kind;
+        return spec.name === imported.name && (spec.namespace ?? '') === (imported.namespace ?? '') && kind === imported.kind;
       });
       if (!from) c.delete(i);
     }
@@ -395,11 +431,12 @@ export class AntreaMulticluster {
   /** leader/resourceexport_controller.go handleClusterInfoKind: a member's ClusterInfo becomes the ResourceImport of the same name every member reads. */
   private clusterInfoKind(c: ApiServer, ns: string, e: Obj): void {
     if (e.metadata.deletionTimestamp) return;
+    const spec = e.spec as ResourceExportSpec;
     const imported: Obj = {
       apiVersion: `${MC}/v1alpha1`,
       kind: 'ResourceImport',
       metadata: { name: e.metadata.name, namespace: ns },
-      spec: { kind: 'ClusterInfo', name: e.spec.name, namespace: e.spec.namespace, clusterInfo: e.spec.clusterInfo },
+      spec: { kind: 'ClusterInfo', name: spec.name, namespace: spec.namespace, clusterInfo: spec.clusterInfo },
     };
     const live = c.getLike(imported);
     if (!live || JSON.stringify(live.spec) !== JSON.stringify(imported.spec)) c.put(imported);
@@ -410,7 +447,7 @@ export class AntreaMulticluster {
   /** The member's mc-controller config: `endpointIPType` (ClusterIP by default). */
   private endpointIPType(c: ApiServer, ns: string): string {
     const cm = c.get('v1', 'ConfigMap', ns, 'antrea-mc-controller-config');
-    const text = cm?.data?.['controller_manager_config.yaml'] as string | undefined;
+    const text = fieldsOf(cm?.data)['controller_manager_config.yaml'] as string | undefined;
     return (text && (parseText(text) as { endpointIPType?: string } | null)?.endpointIPType) || 'ClusterIP';
   }
 
@@ -431,6 +468,7 @@ export class AntreaMulticluster {
     for (const se of c.list('ServiceExport')) {
       const svcNs = se.metadata.namespace!;
       const svc = c.get('v1', 'Service', svcNs, se.metadata.name);
+      const svcSpec = fieldsOf(svc?.spec) as { type?: string; clusterIP?: string; ports?: unknown[] };
       const exportName = (kind: string) => `${area.localID}-${svcNs}-${se.metadata.name}-${kind}`;
       const cleanup = () => {
         if (leader && user)
@@ -440,17 +478,17 @@ export class AntreaMulticluster {
       };
       let reason: string;
       if (!svc) [reason] = ['ServiceNotFound', cleanup()];
-      else if (svc.spec?.type === 'ExternalName') reason = 'ServiceTypeNotSupported';
+      else if (svcSpec.type === 'ExternalName') reason = 'ServiceTypeNotSupported';
       else if (svc.metadata.annotations?.[IMPORTED_SERVICE] !== undefined) reason = 'ImportedService';
       else if (!this.host.serviceAnswers(c, svcNs, se.metadata.name)) [reason] = ['ServiceWithoutEndpoints', cleanup()];
-      else if (this.endpointIPType(c, ns) === 'ClusterIP' && (!svc.spec?.clusterIP || svc.spec.clusterIP === 'None')) reason = 'ServiceNoClusterIP';
+      else if (this.endpointIPType(c, ns) === 'ClusterIP' && (!svcSpec.clusterIP || svcSpec.clusterIP === 'None')) reason = 'ServiceNoClusterIP';
       else {
         if (!leader || !user) continue;
         const client = new Client(leader, user);
         const labels = { sourceName: se.metadata.name, sourceNamespace: svcNs, sourceClusterID: area.localID };
         const base = { clusterID: area.localID, name: se.metadata.name, namespace: svcNs };
-        const service = { ports: svc.spec?.ports ?? [], type: svc.spec?.type ?? 'ClusterIP' };
-        const endpoints = { subsets: [{ addresses: [{ ip: svc.spec.clusterIP }], ports: svc.spec?.ports ?? [] }] };
+        const service = { ports: svcSpec.ports ?? [], type: svcSpec.type ?? 'ClusterIP' };
+        const endpoints = { subsets: [{ addresses: [{ ip: svcSpec.clusterIP }], ports: svcSpec.ports ?? [] }] };
         const written = [
           client.write({
             apiVersion: `${MC}/v1alpha1`,
@@ -474,7 +512,10 @@ export class AntreaMulticluster {
       }
       const condition = reason === 'Succeed' ? { type: 'Valid', status: 'True', reason } : { type: 'Valid', status: 'False', reason };
       if (conditionOf(se, 'Valid')?.reason === reason) continue;
-      c.put({ ...se, status: { conditions: [...((se.status?.conditions ?? []) as { type: string }[]).filter((x) => x.type !== 'Valid'), condition] } });
+      c.put({
+        ...se,
+        status: { conditions: [...((fieldsOf(se.status).conditions ?? []) as { type: string }[]).filter((x) => x.type !== 'Valid'), condition] },
+      });
       this.host.note(c, `ServiceExport ${svcNs}/${se.metadata.name} Valid=${condition.status} ${reason}`);
     }
   }
@@ -491,21 +532,24 @@ export class AntreaMulticluster {
     const leader = this.host.reach(area.server);
     const user = leader && authenticate(leader, area.token);
     if (!leader || !user || !new Client(leader, user).canList(`${MC}/v1alpha1`, 'ResourceImport', area.leaderNamespace).ok) return;
-    const imports = leader.list('ResourceImport', area.leaderNamespace).filter((i) => i.spec.kind === 'ServiceImport');
+    const imports = leader
+      .list('ResourceImport', area.leaderNamespace)
+      .map(resourceImportSpecOf)
+      .filter((i) => i.kind === 'ServiceImport');
     for (const i of imports) {
-      const svcNs = i.spec.namespace as string;
-      if (!c.namespaceExists(svcNs) || c.get(MCS, 'ServiceImport', svcNs, i.spec.name)) continue;
-      c.put({ apiVersion: `${MCS}/v1alpha1`, kind: 'ServiceImport', metadata: { name: i.spec.name, namespace: svcNs }, spec: i.spec.serviceImport.spec });
+      const svcNs = i.namespace!;
+      if (!c.namespaceExists(svcNs) || c.get(MCS, 'ServiceImport', svcNs, i.name)) continue;
+      c.put({ apiVersion: `${MCS}/v1alpha1`, kind: 'ServiceImport', metadata: { name: i.name, namespace: svcNs }, spec: i.serviceImport!.spec });
       c.put({
         apiVersion: 'v1',
         kind: 'Service',
-        metadata: { name: `antrea-mc-${i.spec.name}`, namespace: svcNs, annotations: { [IMPORTED_SERVICE]: 'true' } },
-        spec: { ports: i.spec.serviceImport.spec.ports },
+        metadata: { name: `antrea-mc-${i.name}`, namespace: svcNs, annotations: { [IMPORTED_SERVICE]: 'true' } },
+        spec: { ports: i.serviceImport!.spec.ports },
       });
-      this.host.note(c, `ServiceImport ${svcNs}/${i.spec.name} imported`);
+      this.host.note(c, `ServiceImport ${svcNs}/${i.name} imported`);
     }
     for (const si of c.list('ServiceImport'))
-      if (!imports.some((i) => i.spec.name === si.metadata.name && i.spec.namespace === si.metadata.namespace)) {
+      if (!imports.some((i) => i.name === si.metadata.name && i.namespace === si.metadata.namespace)) {
         c.delete(si);
         const svc = c.get('v1', 'Service', si.metadata.namespace, `antrea-mc-${si.metadata.name}`);
         if (svc) c.delete(svc);
@@ -578,12 +622,13 @@ export class AntreaMulticluster {
     if (!leader || !user || !new Client(leader, user).canList(`${MC}/v1alpha1`, 'ResourceImport', area.leaderNamespace).ok) return;
     const imports = leader
       .list('ResourceImport', area.leaderNamespace)
-      .filter((i) => i.spec.kind === 'ClusterInfo' && i.spec.clusterInfo?.clusterID !== area.localID);
+      .filter((i) => resourceImportSpecOf(i).kind === 'ClusterInfo' && resourceImportSpecOf(i).clusterInfo?.clusterID !== area.localID);
     for (const i of imports) {
+      const clusterInfo = resourceImportSpecOf(i).clusterInfo!;
       const live = c.get(MC, 'ClusterInfoImport', ns, i.metadata.name);
-      if (live && JSON.stringify(live.spec) === JSON.stringify(i.spec.clusterInfo)) continue;
-      c.put({ apiVersion: `${MC}/v1alpha1`, kind: 'ClusterInfoImport', metadata: { name: i.metadata.name, namespace: ns }, spec: i.spec.clusterInfo });
-      this.host.note(c, `ClusterInfoImport ${i.metadata.name}: Gateway IP ${(i.spec.clusterInfo.gatewayInfos as { gatewayIP: string }[])[0]?.gatewayIP}`);
+      if (live && JSON.stringify(live.spec) === JSON.stringify(clusterInfo)) continue;
+      c.put({ apiVersion: `${MC}/v1alpha1`, kind: 'ClusterInfoImport', metadata: { name: i.metadata.name, namespace: ns }, spec: clusterInfo });
+      this.host.note(c, `ClusterInfoImport ${i.metadata.name}: Gateway IP ${clusterInfo.gatewayInfos[0]?.gatewayIP}`);
     }
     for (const live of c.list('ClusterInfoImport', ns)) if (!imports.some((i) => i.metadata.name === live.metadata.name)) c.delete(live);
   }

@@ -3,11 +3,11 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { requireTool } from '../helpers/tools';
-import type { ApiServer } from './api-server';
-import type { Obj } from './kube';
-import { kubectl, type KubectlAnswer } from './kubectl';
-import { serviceAccountUser } from './rbac';
+import { requireTool } from '../../helpers/tools';
+import type { ApiServer } from '../kubernetes/api-server';
+import { workloadSpecOf, type Container, type Obj, type PodSpec } from '../kubernetes/kube';
+import { kubectl, type KubectlAnswer } from '../kubernetes/kubectl';
+import { serviceAccountUser } from '../kubernetes/rbac';
 
 /**
  * A Job's Pod, run: each container's command in busybox (the verification image's `/bin/sh`,
@@ -235,13 +235,13 @@ export class JobRunner {
 
   /** One run of the Job's Pod in cluster `c`. */
   run(c: ApiServer, job: Obj): PodRun {
-    const pod = job.spec.template.spec;
+    const pod = workloadSpecOf(job).template.spec;
     const ns = job.metadata.namespace!;
     const user = serviceAccountUser(ns, pod.serviceAccountName ?? 'default');
     const now = () => new Date((EPOCH + ++this.restarts) * 1000).toISOString().replace('.000', '');
     const answer = (args: readonly string[]) => kubectl(c, user, ns, args, now);
     // the Pod as it starts: its spec and the ConfigMaps it mounts
-    const volumes = ((pod.volumes ?? []) as { configMap?: { name: string } }[]).map((v) => v.configMap && c.get('v1', 'ConfigMap', ns, v.configMap.name)?.data);
+    const volumes = (pod.volumes ?? []).map((v) => v.configMap && (c.get('v1', 'ConfigMap', ns, v.configMap.name)?.data as Record<string, string> | undefined));
     const key = `${c.clusterID}/${ns}/${job.metadata.name}/${JSON.stringify([pod, volumes])}`;
     // the same Pod, the same answers to the same calls: the same run (the scripts read nothing else)
     const memo = this.memo.get(key);
@@ -270,7 +270,7 @@ export class JobRunner {
     return run;
   }
 
-  private once(c: ApiServer, pod: any, ns: string, answer: (args: string[]) => KubectlAnswer): PodRun {
+  private once(c: ApiServer, pod: PodSpec, ns: string, answer: (args: string[]) => KubectlAnswer): PodRun {
     const tools = imageTools();
     const { bin } = tools;
     const root = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'replay-pod-'));
@@ -280,7 +280,7 @@ export class JobRunner {
       const mounts = this.volumes(c, pod, ns, root);
       let blocked = false;
       let log = '';
-      for (const container of [...(pod.initContainers ?? []), ...(pod.containers ?? [])] as Container[]) {
+      for (const container of [...(pod.initContainers ?? []), ...(pod.containers ?? [])]) {
         writeFileSync(join(state, 'clock'), String(EPOCH));
         const argv = [...(container.command ?? []), ...(container.args ?? [])].map((a) => rewrite(a, container, mounts));
         const program = argv[0] === undefined ? undefined : resolveProgram(argv, tools);
@@ -304,9 +304,9 @@ export class JobRunner {
   }
 
   /** The Pod's volumes under `root`: a ConfigMap's keys as files, an emptyDir as a folder; returns each container's mount paths. */
-  private volumes(c: ApiServer, pod: any, ns: string, root: string): Map<string, string> {
+  private volumes(c: ApiServer, pod: PodSpec, ns: string, root: string): Map<string, string> {
     const byName = new Map<string, string>();
-    for (const v of (pod.volumes ?? []) as { name: string; configMap?: { name: string } }[]) {
+    for (const v of pod.volumes ?? []) {
       const dir = join(root, '.volumes', v.name);
       mkdirSync(dir, { recursive: true });
       if (v.configMap)
@@ -316,13 +316,6 @@ export class JobRunner {
     }
     return byName;
   }
-}
-
-interface Container {
-  command?: string[];
-  args?: string[];
-  env?: { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } }[];
-  volumeMounts?: { name: string; mountPath: string }[];
 }
 
 /** A path under one of the container's mount points, in the scratch root. */

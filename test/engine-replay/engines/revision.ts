@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { OutputFile } from '../../src/check/layout';
-import { keyOf, type Obj } from './kube';
+import type { OutputFile } from '../../../src/check/layout';
+import { keyOf, type Obj } from '../kubernetes/kube';
 
 /**
  * One git revision as the engines read it: file contents by path from the repository root. The

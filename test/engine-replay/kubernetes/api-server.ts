@@ -1,5 +1,5 @@
 import { evaluate } from '@marcbachmann/cel-js';
-import { annotation, builtInOf, clone, conditionOf, groupOf, keyOf, refOf, versionOf, type Obj } from './kube';
+import { annotation, builtInOf, clone, conditionOf, crdSpecOf, groupOf, keyOf, refOf, versionOf, type CrdSpec, type Obj } from './kube';
 import { clientSideApply, merge, serverSideApply, update } from './server-side-apply';
 
 /** What a cluster is before any engine applies a bundle to it. */
@@ -110,10 +110,11 @@ export class ApiServer {
     const group = groupOf(apiVersion);
     const version = versionOf(apiVersion);
     for (const crd of this.list('CustomResourceDefinition')) {
-      if (crd.spec.group !== group || crd.spec.names.kind !== kind) continue;
+      const spec = crdSpecOf(crd);
+      if (spec.group !== group || spec.names.kind !== kind) continue;
       if (conditionOf(crd, 'Established')?.status !== 'True') continue;
-      if (!(crd.spec.versions as { name: string; served: boolean }[]).some((v) => v.name === version && v.served)) continue;
-      return { namespaced: crd.spec.scope === 'Namespaced', resource: crd.spec.names.plural };
+      if (!spec.versions.some((v) => v.name === version && v.served)) continue;
+      return { namespaced: spec.scope === 'Namespaced', resource: spec.names.plural };
     }
     return undefined;
   }
@@ -179,8 +180,12 @@ export class ApiServer {
       o.metadata.generation = (live.metadata.generation ?? 1) + 1;
     // the Service IP allocator (pkg/registry/core/service/ipallocator) gives a new Service a ClusterIP unless it is headless or ExternalName
     // (an update that leaves it out keeps it: the field is immutable, PrepareForUpdate copies it)
-    if (o.kind === 'Service' && o.spec && o.spec.clusterIP === undefined && o.spec.type !== 'ExternalName')
-      o.spec = { ...o.spec, clusterIP: live?.spec?.clusterIP ?? `10.96.${Math.floor(++this.serviceIPs / 250)}.${this.serviceIPs % 250}` };
+    const service = o.kind === 'Service' ? (o.spec as ServiceSpec | undefined) : undefined;
+    if (service && service.clusterIP === undefined && service.type !== 'ExternalName')
+      o.spec = {
+        ...service,
+        clusterIP: (live?.spec as ServiceSpec | undefined)?.clusterIP ?? `10.96.${Math.floor(++this.serviceIPs / 250)}.${this.serviceIPs % 250}`,
+      };
     if (o.kind === 'Namespace') o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name };
     if (o.kind === 'CustomResourceDefinition')
       // the apiextensions-apiserver establishes a CRD whose names are free at once (NamingConditionController)
@@ -224,8 +229,8 @@ export class ApiServer {
     this.resourceVersion++;
     if (o.kind === 'Namespace') for (const [k, v] of this.store) if (v.metadata.namespace === o.metadata.name) this.store.delete(k);
     if (o.kind === 'CustomResourceDefinition') {
-      const crd = o as Obj;
-      for (const [k, v] of this.store) if (groupOf(v.apiVersion) === crd.spec?.group && v.kind === crd.spec?.names?.kind) this.store.delete(k);
+      const spec = (o as Obj).spec as Partial<CrdSpec> | undefined;
+      for (const [k, v] of this.store) if (groupOf(v.apiVersion) === spec?.group && v.kind === spec?.names?.kind) this.store.delete(k);
     }
     return true;
   }
@@ -240,7 +245,8 @@ export class ApiServer {
     if (served.namespaced && !this.namespaceExists(o.metadata.namespace!)) return `namespaces "${o.metadata.namespace}" not found`;
     const live = this.getLike(o);
     // a Job's Pod template is immutable once created (pkg/apis/batch/validation ValidateJobSpecUpdate)
-    if (o.kind === 'Job' && live && o.spec?.template !== undefined && JSON.stringify(merge(live, o).spec.template) !== JSON.stringify(live.spec.template))
+    const template = (job: Obj | undefined) => (job?.spec as { template?: unknown } | undefined)?.template;
+    if (o.kind === 'Job' && live && template(o) !== undefined && JSON.stringify(template(merge(live, o))) !== JSON.stringify(template(live)))
       return `Job.batch "${o.metadata.name}" is invalid: spec.template: Invalid value: field is immutable`;
     const operation = live ? 'UPDATE' : 'CREATE';
     const request = { group: groupOf(o.apiVersion), resource: served.resource, operation, namespace: o.metadata.namespace };
@@ -271,9 +277,10 @@ export class ApiServer {
     if (!this.served('admissionregistration.k8s.io/v1', 'ValidatingAdmissionPolicy')) return undefined;
     const bindings = this.list('ValidatingAdmissionPolicyBinding');
     for (const policy of this.list('ValidatingAdmissionPolicy')) {
-      if (!bindings.some((b) => b.spec.policyName === policy.metadata.name)) continue;
-      if (!matchesRules(policy.spec.matchConstraints?.resourceRules ?? [], request)) continue;
-      for (const v of policy.spec.validations as { expression: string; messageExpression?: string; message?: string }[]) {
+      if (!bindings.some((b) => (b.spec as { policyName: string }).policyName === policy.metadata.name)) continue;
+      const spec = policy.spec as AdmissionPolicySpec;
+      if (!matchesRules(spec.matchConstraints?.resourceRules ?? [], request)) continue;
+      for (const v of spec.validations) {
         const vars = { object: o, oldObject: live ?? null, request: { operation: request.operation } };
         if (evaluate(v.expression, vars) !== true)
           return `admission policy "${policy.metadata.name}" denied ${refOf(o)}: ${v.messageExpression ? String(evaluate(v.messageExpression, vars)) : (v.message ?? 'denied')}`;
@@ -306,12 +313,30 @@ interface AdmissionRequest {
 interface Webhook {
   name: string;
   failurePolicy?: string;
-  rules?: { apiGroups: string[]; resources: string[]; operations: string[] }[];
+  rules?: RuleWithOperations[];
   namespaceSelector?: { matchLabels?: Record<string, string> };
   clientConfig: { service?: { namespace: string; name: string }; caBundle?: string };
 }
 
-const matchesRules = (rules: { apiGroups: string[]; resources: string[]; operations: string[] }[], r: AdmissionRequest): boolean =>
+interface RuleWithOperations {
+  apiGroups: string[];
+  resources: string[];
+  operations: string[];
+}
+
+/** The fields of a ValidatingAdmissionPolicy's spec the API server's policy plugin reads here. */
+interface AdmissionPolicySpec {
+  matchConstraints?: { resourceRules?: RuleWithOperations[] };
+  validations: { expression: string; messageExpression?: string; message?: string }[];
+}
+
+/** The fields of a Service's spec the IP allocator reads. */
+interface ServiceSpec {
+  clusterIP?: string;
+  type?: string;
+}
+
+const matchesRules = (rules: RuleWithOperations[], r: AdmissionRequest): boolean =>
   rules.some(
     (rule) =>
       (rule.apiGroups.includes('*') || rule.apiGroups.includes(r.group)) &&

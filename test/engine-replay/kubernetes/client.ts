@@ -63,7 +63,10 @@ export class Client {
     const denied = this.server.admit(o);
     if (denied) return { ok: false, code: 400, message: `admission webhook denied the request: ${denied}` };
     const generation = live && JSON.stringify(live.spec) !== JSON.stringify(o.spec) ? (live.metadata.generation ?? 1) + 1 : live?.metadata.generation;
-    return { ok: true, object: this.server.put({ ...o, metadata: { ...o.metadata, generation }, ...(live?.status !== undefined && { status: live.status }) }) };
+    return {
+      ok: true,
+      object: this.server.put({ ...o, metadata: { ...o.metadata, generation }, ...(live?.status !== undefined && { status: live.status }) }),
+    };
   }
 
   /** A strategic-merge `patch` of the pod template's annotations (what `kubectl rollout restart` sends). */
@@ -79,9 +82,10 @@ export class Client {
     if (refused) return refused;
     const live = this.server.get(apiVersion, kind, namespace, name);
     if (!live) return { ok: false, code: 404, message: `${refOf({ kind, metadata: { name, namespace } })} not found` };
-    const template = live.spec.template ?? {};
+    const liveSpec = live.spec as { template?: { metadata?: { annotations?: Record<string, string> } } };
+    const template = liveSpec.template ?? {};
     const spec = {
-      ...live.spec,
+      ...liveSpec,
       template: { ...template, metadata: { ...template.metadata, annotations: { ...template.metadata?.annotations, ...annotations } } },
     };
     return {

@@ -1,7 +1,7 @@
-import { ApiServer } from './api-server';
-import { AntreaMulticluster } from './antrea-multicluster';
-import { JobRunner } from './job-runner';
-import { conditionOf, refOf, type Obj } from './kube';
+import { ApiServer } from '../kubernetes/api-server';
+import { AntreaMulticluster, clusterSetSpecOf } from './antrea-multicluster';
+import { JobRunner } from '../jobs/job-runner';
+import { availablePods, conditionOf, fieldsOf, refOf, secretData, workloadSpecOf, type Condition, type Obj } from '../kubernetes/kube';
 
 /**
  * What runs in the clusters besides the engines: kubelet and the CNI (Node readiness), the
@@ -156,11 +156,11 @@ export class Fleet {
 
   /** Nodes the scheduler may place one of the workload's Pods on (taints and tolerations, nodeSelector). */
   private schedulableNodes(c: ApiServer, w: Obj): string[] {
-    const pod = w.spec.template.spec;
+    const pod = workloadSpecOf(w).template.spec;
     const tolerations: Toleration[] = [...(pod.tolerations ?? []), ...(w.kind === 'DaemonSet' ? DAEMON_TOLERATIONS : [])];
     return c.nodes
       .filter((n) => this.taintsOf(c, n).every((t) => tolerates(tolerations, t)))
-      .filter(() => Object.entries((pod.nodeSelector ?? {}) as Record<string, string>).every(([k, v]) => k === 'kubernetes.io/os' && v === 'linux'))
+      .filter(() => Object.entries(pod.nodeSelector ?? {}).every(([k, v]) => k === 'kubernetes.io/os' && v === 'linux'))
       .map((n) => n.name);
   }
 
@@ -170,13 +170,13 @@ export class Fleet {
    * and Secrets it mounts exist, kubelet volume manager; a Pod network exists unless it uses the host's).
    */
   podRuns(c: ApiServer, w: Obj, node: string): boolean {
-    const pod = w.spec.template.spec;
+    const pod = workloadSpecOf(w).template.spec;
     const ns = w.metadata.namespace!;
     // kubelet pulls every image first (ErrImagePull, ImagePullBackOff)
-    if ([...(pod.initContainers ?? []), ...(pod.containers ?? [])].some((ct: { image: string }) => this.unpullable.has(ct.image))) return false;
+    if ([...(pod.initContainers ?? []), ...(pod.containers ?? [])].some((ct) => this.unpullable.has(ct.image))) return false;
     const sa = pod.serviceAccountName ?? 'default';
     if (sa !== 'default' && !c.get('v1', 'ServiceAccount', ns, sa)) return false;
-    for (const v of (pod.volumes ?? []) as { configMap?: { name: string; optional?: boolean }; secret?: { secretName: string; optional?: boolean } }[]) {
+    for (const v of pod.volumes ?? []) {
       if (v.configMap && !v.configMap.optional && !c.get('v1', 'ConfigMap', ns, v.configMap.name)) return false;
       if (v.secret && !v.secret.optional && !c.get('v1', 'Secret', ns, v.secret.secretName)) return false;
     }
@@ -186,26 +186,24 @@ export class Fleet {
 
   private nodeReadyWithoutRecursion(c: ApiServer, node: string): boolean {
     const agent = c.get('apps', 'DaemonSet', 'kube-system', 'antrea-agent');
-    return agent !== undefined && agent.spec.template.spec.hostNetwork === true && this.podRuns(c, agent, node);
+    return agent !== undefined && workloadSpecOf(agent).template.spec.hostNetwork === true && this.podRuns(c, agent, node);
   }
 
   /** Ready Pods of a workload: one per schedulable Node for a DaemonSet, `replicas` for a Deployment. */
   private readyPods(c: ApiServer, w: Obj): { desired: number; ready: number } {
     const nodes = this.schedulableNodes(c, w);
     if (w.kind === 'DaemonSet') return { desired: nodes.length, ready: nodes.filter((n) => this.podRuns(c, w, n)).length };
-    const replicas = (w.spec.replicas as number | undefined) ?? 1;
+    const replicas = workloadSpecOf(w).replicas ?? 1;
     return { desired: replicas, ready: nodes.some((n) => this.podRuns(c, w, n)) ? replicas : 0 };
   }
 
   /** Whether a Service answers: it exists and a ready workload's Pods match its selector (endpoints controller). */
   serviceAnswers(c: ApiServer, namespace: string, name: string): boolean {
     const svc = c.get('v1', 'Service', namespace, name);
-    if (!svc?.spec?.selector) return false;
-    const selector = svc.spec.selector as Record<string, string>;
+    const selector = fieldsOf(svc?.spec).selector as Record<string, string> | undefined;
+    if (!selector) return false;
     return [...c.list('Deployment', namespace), ...c.list('DaemonSet', namespace)].some(
-      (w) =>
-        Object.entries(selector).every(([k, v]) => w.spec.template.metadata?.labels?.[k] === v) &&
-        (w.status?.availableReplicas ?? w.status?.numberAvailable ?? 0) > 0,
+      (w) => Object.entries(selector).every(([k, v]) => workloadSpecOf(w).template.metadata?.labels?.[k] === v) && availablePods(w) > 0,
     );
   }
 
@@ -252,7 +250,7 @@ export class Fleet {
               numberAvailable: ready,
             };
       if (JSON.stringify(w.status) !== JSON.stringify(status)) {
-        const wasReady = (w.status?.availableReplicas ?? w.status?.numberAvailable ?? 0) > 0;
+        const wasReady = availablePods(w) > 0;
         c.put({ ...w, status });
         if (wasReady !== ready > 0) this.note(c, `${refOf(w)} ${ready > 0 ? `available (${ready}/${desired})` : 'not available'}`);
         if (!wasReady && ready > 0 && w.metadata.name === 'antrea-mc-controller') this.mcControllerStarts(c, w.metadata.namespace!);
@@ -301,7 +299,8 @@ export class Fleet {
 
   private inject(c: ApiServer, o: Obj, ca: string): void {
     if (o.kind === 'APIService') {
-      if (o.spec.caBundle !== ca) c.put({ ...o, spec: { ...o.spec, caBundle: ca } });
+      const spec = fieldsOf(o.spec);
+      if (spec.caBundle !== ca) c.put({ ...o, spec: { ...spec, caBundle: ca } });
       return;
     }
     const hooks = (o.webhooks ?? []) as { clientConfig: { caBundle?: string } }[];
@@ -316,8 +315,9 @@ export class Fleet {
    */
   private aggregator(c: ApiServer): void {
     for (const a of c.list('APIService')) {
-      const svc = a.spec.service as { namespace: string; name: string } | undefined;
-      const answers = svc === undefined || (c.serviceAnswers(svc.namespace, svc.name) && !!a.spec.caBundle);
+      const spec = fieldsOf(a.spec) as { service?: { namespace: string; name: string }; caBundle?: string };
+      const svc = spec.service;
+      const answers = svc === undefined || (c.serviceAnswers(svc.namespace, svc.name) && !!spec.caBundle);
       const condition = answers
         ? { type: 'Available', status: 'True', reason: 'Passed', message: 'all checks passed' }
         : {
@@ -337,7 +337,7 @@ export class Fleet {
    */
   private tokenController(c: ApiServer): void {
     for (const s of c.list('Secret')) {
-      if (s.type !== 'kubernetes.io/service-account-token' || s.data?.token) continue;
+      if (s.type !== 'kubernetes.io/service-account-token' || secretData(s).token) continue;
       const sa = s.metadata.annotations?.['kubernetes.io/service-account.name'];
       if (sa && c.get('v1', 'ServiceAccount', s.metadata.namespace, sa))
         c.put({
@@ -378,7 +378,7 @@ export class Fleet {
    * member's cluster ID.
    */
   memberToken(leader: ApiServer, namespace: string, memberID: string): Obj | undefined {
-    const tokens = leader.list('Secret', namespace).filter((s) => s.type === 'kubernetes.io/service-account-token' && s.data?.token);
+    const tokens = leader.list('Secret', namespace).filter((s) => s.type === 'kubernetes.io/service-account-token' && secretData(s).token);
     const named = this.copiedFrom.get(memberID);
     if (named !== undefined) return tokens.find((s) => s.metadata.name === named);
     const sa = leader.list('ServiceAccount', namespace).find((s) => s.metadata.annotations?.['multicluster.antrea.io/cluster-id'] === memberID);
@@ -387,9 +387,9 @@ export class Fleet {
 
   /** The member ClusterSet's leader, by `spec.leaders[0].clusterID`. */
   private leaderOf(clusterSet: Obj): { leader: ApiServer; namespace: string } | undefined {
-    const id = clusterSet.spec.leaders?.[0]?.clusterID as string | undefined;
+    const id = clusterSetSpecOf(clusterSet).leaders?.[0]?.clusterID;
     const leader = id ? this.clusters.get(id) : undefined;
-    return leader ? { leader, namespace: clusterSet.spec.namespace as string } : undefined;
+    return leader ? { leader, namespace: clusterSetSpecOf(clusterSet).namespace! } : undefined;
   }
 
   /**
@@ -404,9 +404,9 @@ export class Fleet {
     for (const kind of ['ExternalSecret', 'SealedSecret'] as const) {
       for (const es of c.list(kind)) {
         const ns = es.metadata.namespace!;
-        const cs = c.list('ClusterSet', ns).find((s) => s.spec.leaders?.[0]?.secret === es.metadata.name);
+        const cs = c.list('ClusterSet', ns).find((s) => clusterSetSpecOf(s).leaders?.[0]?.secret === es.metadata.name);
         const source = cs && this.leaderOf(cs);
-        const token = source && this.memberToken(source.leader, source.namespace, cs.spec.clusterID);
+        const token = source && this.memberToken(source.leader, source.namespace, clusterSetSpecOf(cs).clusterID!);
         const type = kind === 'ExternalSecret' ? 'Ready' : 'Synced';
         const condition = token
           ? { type, status: 'True', reason: 'SecretSynced', message: 'secret synced' }
@@ -419,7 +419,7 @@ export class Fleet {
             kind: 'Secret',
             metadata: { name: es.metadata.name, namespace: ns },
             type: 'Opaque',
-            data: { 'ca.crt': token.data['ca.crt'], token: token.data.token },
+            data: { 'ca.crt': secretData(token)['ca.crt'], token: secretData(token).token },
           });
       }
     }
@@ -435,17 +435,16 @@ export class Fleet {
   private jobs(c: ApiServer): boolean {
     let changed = false;
     for (const job of c.list('Job')) {
-      if ((job.status?.conditions ?? []).some((x: { type: string; status: string }) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True'))
-        continue;
+      if (((fieldsOf(job.status).conditions ?? []) as Condition[]).some((x) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True')) continue;
       if (!this.schedulableNodes(c, job).some((n) => this.podRuns(c, job, n))) continue;
       const run = this.jobRunner.run(c, job);
       this.jobLogs.set(`${c.clusterID}/${job.metadata.namespace}/${job.metadata.name}`, run.log);
       const started = { startTime: '1970-01-01T00:00:00Z' };
-      const failed = ((job.status?.failed as number | undefined) ?? 0) + (run.outcome === 'failed' ? 1 : 0);
+      const failed = ((fieldsOf(job.status).failed as number | undefined) ?? 0) + (run.outcome === 'failed' ? 1 : 0);
       const status =
         run.outcome === 'succeeded'
           ? { ...started, succeeded: 1, ...(failed > 0 && { failed }), conditions: [{ type: 'Complete', status: 'True' }] }
-          : run.outcome === 'running' || failed <= ((job.spec.backoffLimit as number | undefined) ?? 6)
+          : run.outcome === 'running' || failed <= (workloadSpecOf(job).backoffLimit ?? 6)
             ? { ...started, active: 1, ...(failed > 0 && { failed }) }
             : {
                 ...started,
@@ -466,19 +465,19 @@ export class Fleet {
     const done: string[] = [];
     for (const c of this.clusters.values())
       for (const cs of c.list('ClusterSet')) {
-        const secretName = cs.spec.leaders?.[0]?.secret as string | undefined;
+        const secretName = clusterSetSpecOf(cs).leaders?.[0]?.secret;
         const source = this.leaderOf(cs);
         if (!secretName || !source || c.get('v1', 'Secret', cs.metadata.namespace, secretName)) continue;
         if (c.list('ExternalSecret').some((e) => e.metadata.name === secretName) || c.list('SealedSecret').some((e) => e.metadata.name === secretName))
           continue;
-        const token = this.memberToken(source.leader, source.namespace, cs.spec.clusterID);
+        const token = this.memberToken(source.leader, source.namespace, clusterSetSpecOf(cs).clusterID!);
         if (!token || !c.namespaceExists(cs.metadata.namespace!)) continue;
         c.put({
           apiVersion: 'v1',
           kind: 'Secret',
           metadata: { name: secretName, namespace: cs.metadata.namespace },
           type: 'Opaque',
-          data: { 'ca.crt': token.data['ca.crt'], token: token.data.token },
+          data: { 'ca.crt': secretData(token)['ca.crt'], token: secretData(token).token },
         });
         done.push(`${c.clusterID}: operator copied the member token into ${cs.metadata.namespace}/${secretName}`);
       }
@@ -488,7 +487,7 @@ export class Fleet {
   /** Whether a workload has an available Pod. */
   workloadReady(c: ApiServer, kind: string, namespace: string, name: string): boolean {
     const w = c.get('apps', kind, namespace, name);
-    return w !== undefined && (w.status?.availableReplicas ?? w.status?.numberAvailable ?? 0) > 0;
+    return w !== undefined && availablePods(w) > 0;
   }
 
   /** Gateway Nodes are annotated only: whether a Node has been fabricated (for tests). */

@@ -1,6 +1,6 @@
-import type { CelHealthCheck } from '../../src/delivery/flux/health-cel';
-import { runFluxHealth } from '../health/engines';
-import { conditionOf, groupOf, type Obj } from './kube';
+import type { CelHealthCheck } from '../../../src/delivery/flux/health-cel';
+import { runFluxHealth } from '../../health/engines';
+import { conditionOf, fieldsOf, groupOf, type Obj } from '../kubernetes/kube';
 
 export type KStatus = 'Current' | 'InProgress' | 'Failed' | 'Terminating' | 'Unknown' | 'NotFound';
 
@@ -35,9 +35,12 @@ export function kstatus(o: Obj | undefined, exprs: readonly HealthCheckExpr[] = 
   if (expr) return { status: runFluxHealth(expr, o) };
   if (group === 'batch' && o.kind === 'Job') return fluxJob(o);
   if (o.metadata.deletionTimestamp) return { status: 'Terminating', message: 'Resource scheduled for deletion' };
-  const s = o.status ?? {};
+  const s = fieldsOf(o.status);
   if (typeof s.observedGeneration === 'number' && typeof o.metadata.generation === 'number' && s.observedGeneration !== o.metadata.generation)
-    return { status: 'InProgress', message: `${o.kind} generation is ${o.metadata.generation}, but latest observed generation is ${s.observedGeneration}` };
+    return {
+      status: 'InProgress',
+      message: `${o.kind} generation is ${o.metadata.generation}, but latest observed generation is ${String(s.observedGeneration)}`,
+    };
   if (conditionOf(o, 'Reconciling')?.status === 'True') return { status: 'InProgress', message: conditionOf(o, 'Reconciling')!.message };
   if (conditionOf(o, 'Stalled')?.status === 'True') return { status: 'Failed', message: conditionOf(o, 'Stalled')!.message };
   const legacy = LEGACY[group === '' ? o.kind : `${group}/${o.kind}`];
@@ -54,8 +57,8 @@ const inProgress = (message: string): KStatusResult => ({ status: 'InProgress', 
 
 /** fluxcd/pkg runtime/statusreaders/job.go jobConditions. */
 function fluxJob(o: Obj): KStatusResult {
-  if (o.spec?.suspend === true) return current('Job is suspended');
-  const s = o.status ?? {};
+  if (fieldsOf(o.spec).suspend === true) return current('Job is suspended');
+  const s = fieldsOf(o.status);
   for (const c of (s.conditions ?? []) as { type: string; status: string }[]) {
     if (c.type === 'Complete' && c.status === 'True') return current(`Job Completed. succeeded: ${num(s.succeeded, 0)}`);
     if (c.type === 'Failed' && c.status === 'True') return { status: 'Failed', message: `Job Failed. failed: ${num(s.failed, 0)}` };
@@ -67,22 +70,26 @@ function fluxJob(o: Obj): KStatusResult {
 /** fluxcd/cli-utils pkg/kstatus/status/core.go legacyTypes, for the kinds a bundle may hold. */
 const LEGACY: Readonly<Record<string, (o: Obj) => KStatusResult>> = {
   Service: (o) =>
-    o.spec?.type === 'LoadBalancer' && !o.spec?.clusterIP ? inProgress('ClusterIP not set. Service type: LoadBalancer') : current('Service is ready'),
+    fieldsOf(o.spec).type === 'LoadBalancer' && !fieldsOf(o.spec).clusterIP
+      ? inProgress('ClusterIP not set. Service type: LoadBalancer')
+      : current('Service is ready'),
   Secret: () => current('Resource is always ready'),
   ConfigMap: () => current('Resource is always ready'),
   PersistentVolumeClaim: (o) =>
-    o.status?.phase === 'Bound' ? current('PVC is Bound') : inProgress(`PVC is not Bound. phase: ${o.status?.phase ?? 'unknown'}`),
+    fieldsOf(o.status).phase === 'Bound'
+      ? current('PVC is Bound')
+      : inProgress(`PVC is not Bound. phase: ${(fieldsOf(o.status).phase as string | undefined) ?? 'unknown'}`),
   'apps/Deployment': (o) => {
-    const s = o.status ?? {};
+    const s = fieldsOf(o.status);
     // deploymentConditions: without progressDeadlineSeconds the controller writes no Progressing condition
-    let progressing = o.spec?.progressDeadlineSeconds === undefined;
+    let progressing = fieldsOf(o.spec).progressDeadlineSeconds === undefined;
     let available = false;
     for (const c of (s.conditions ?? []) as { type: string; status: string; reason?: string }[]) {
       if (c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded') return { status: 'Failed', message: 'Progress deadline exceeded' };
       if (c.type === 'Progressing' && c.status === 'True' && c.reason === 'NewReplicaSetAvailable') progressing = true;
       if (c.type === 'Available' && c.status === 'True') available = true;
     }
-    const spec = num(o.spec?.replicas, 1);
+    const spec = num(fieldsOf(o.spec).replicas, 1);
     const [replicas, updated, ready, avail] = [num(s.replicas, 0), num(s.updatedReplicas, 0), num(s.readyReplicas, 0), num(s.availableReplicas, 0)];
     if (spec > replicas) return inProgress(`Replicas: ${replicas}/${spec}`);
     if (spec > updated) return inProgress(`Updated: ${updated}/${spec}`);
@@ -94,7 +101,7 @@ const LEGACY: Readonly<Record<string, (o: Obj) => KStatusResult>> = {
     return current(`Deployment is available. Replicas: ${replicas}`);
   },
   'apps/DaemonSet': (o) => {
-    const s = o.status ?? {};
+    const s = fieldsOf(o.status);
     // checkGenerationSet: the DaemonSet controller has acted only once both are set
     if (typeof o.metadata.generation !== 'number') return inProgress('DaemonSet metadata.generation not found');
     if (typeof s.observedGeneration !== 'number') return inProgress('DaemonSet status.observedGeneration not found');
@@ -110,9 +117,9 @@ const LEGACY: Readonly<Record<string, (o: Obj) => KStatusResult>> = {
     return current(`All replicas scheduled as expected. Replicas: ${desired}`);
   },
   'apps/StatefulSet': (o) => {
-    const s = o.status ?? {};
-    if (o.spec?.updateStrategy?.type === 'OnDelete') return current('StatefulSet is using the ondelete update strategy');
-    const spec = num(o.spec?.replicas, 1);
+    const s = fieldsOf(o.status);
+    if (fieldsOf(fieldsOf(o.spec).updateStrategy).type === 'OnDelete') return current('StatefulSet is using the ondelete update strategy');
+    const spec = num(fieldsOf(o.spec).replicas, 1);
     if (spec > num(s.replicas, 0)) return inProgress(`Replicas: ${num(s.replicas, 0)}/${spec}`);
     if (spec > num(s.readyReplicas, 0)) return inProgress(`Ready: ${num(s.readyReplicas, 0)}/${spec}`);
     if (num(s.replicas, 0) > spec) return inProgress(`Pending termination: ${num(s.replicas, 0) - spec}`);
@@ -121,7 +128,7 @@ const LEGACY: Readonly<Record<string, (o: Obj) => KStatusResult>> = {
     return current(`All replicas scheduled as expected. Replicas: ${num(s.replicas, 0)}`);
   },
   'apiextensions.k8s.io/CustomResourceDefinition': (o) => {
-    for (const c of (o.status?.conditions ?? []) as { type: string; status: string; reason?: string; message?: string }[]) {
+    for (const c of (fieldsOf(o.status).conditions ?? []) as { type: string; status: string; reason?: string; message?: string }[]) {
       if (c.type === 'NamesAccepted' && c.status === 'False') return { status: 'Failed', message: c.message };
       if (c.type === 'Established' && c.status === 'False' && c.reason !== 'Installing') return { status: 'Failed', message: c.message };
       if (c.type === 'Established' && c.status === 'True') return current('CRD is established');

@@ -16,10 +16,76 @@ export interface Obj {
     deletionTimestamp?: string;
     [k: string]: unknown;
   };
-  spec?: any;
-  status?: any;
-  [k: string]: any;
+  // Unstructured, as the engines and controllers read objects: each reader narrows a spec or status
+  // to the fields it reads (`CrdSpec`, `conditionOf`) before using them.
+  spec?: unknown;
+  status?: unknown;
+  [k: string]: unknown;
 }
+
+/**
+ * An unstructured map (a spec, a status) as fields each unknown until its reader narrows it, as
+ * apimachinery's unstructured.Nested* helpers read one: `{}` when it is absent or not a map.
+ */
+export const fieldsOf = (v: unknown): Readonly<Record<string, unknown>> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/** A condition of an object's `status.conditions` (metav1.Condition). */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
+/** The fields of a container the replay's kubelet and Job runner read (core/v1 Container). */
+export interface Container {
+  image: string;
+  command?: string[];
+  args?: string[];
+  env?: { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } }[];
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+
+/** The fields of a Pod spec the replay's scheduler, kubelet and Job runner read (core/v1 PodSpec). */
+export interface PodSpec {
+  serviceAccountName?: string;
+  hostNetwork?: boolean;
+  nodeSelector?: Record<string, string>;
+  tolerations?: { key?: string; operator?: string; effect?: string }[];
+  initContainers?: Container[];
+  containers?: Container[];
+  volumes?: { name: string; configMap?: { name: string; optional?: boolean }; secret?: { secretName: string; optional?: boolean } }[];
+}
+
+/** A workload's spec (Deployment, DaemonSet, Job): its Pod template, replicas, and a Job's backoff limit. */
+export interface WorkloadSpec {
+  replicas?: number;
+  backoffLimit?: number;
+  template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
+}
+
+export const workloadSpecOf = (w: Obj): WorkloadSpec => w.spec as WorkloadSpec;
+
+/** The available Pods a workload's status counts: a Deployment's `availableReplicas`, a DaemonSet's `numberAvailable`. */
+export const availablePods = (w: Obj): number => {
+  const s = fieldsOf(w.status);
+  return (s.availableReplicas ?? s.numberAvailable ?? 0) as number;
+};
+
+/** A Secret's `data`, by key (none: empty). */
+export const secretData = (s: Obj): Readonly<Record<string, string | undefined>> => fieldsOf(s.data) as Record<string, string>;
+
+/** The fields of a CustomResourceDefinition's spec the replay reads (apiextensions.k8s.io/v1). */
+export interface CrdSpec {
+  group: string;
+  names: { kind: string; plural: string; singular?: string };
+  scope: 'Namespaced' | 'Cluster';
+  versions: { name: string; served: boolean; storage?: boolean }[];
+}
+
+/** A CustomResourceDefinition's spec, read as the API server reads it. */
+export const crdSpecOf = (crd: Obj): CrdSpec => crd.spec as CrdSpec;
 
 export const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
 export const versionOf = (apiVersion: string): string => apiVersion.split('/').pop()!;
@@ -85,5 +151,5 @@ export function parseText(text: string): unknown {
 }
 
 /** A condition of `status.conditions`, or undefined. */
-export const conditionOf = (o: Obj | undefined, type: string): { type: string; status: string; reason?: string; message?: string } | undefined =>
-  (o?.status?.conditions as { type: string; status: string }[] | undefined)?.find((c) => c.type === type);
+export const conditionOf = (o: Obj | undefined, type: string): Condition | undefined =>
+  (o?.status as { conditions?: Condition[] } | undefined)?.conditions?.find((c) => c.type === type);

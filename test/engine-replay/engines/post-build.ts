@@ -1,7 +1,7 @@
 import { parse, stringify } from 'yaml';
-import type { ApiServer } from './api-server';
+import type { ApiServer } from '../kubernetes/api-server';
 import { substituteStrategyAlways, strictSubstitution, type FluxVersion } from './engine-versions';
-import { annotation, type Obj } from './kube';
+import { annotation, type Obj } from '../kubernetes/kube';
 
 const SUBSTITUTE = 'kustomize.toolkit.fluxcd.io/substitute';
 

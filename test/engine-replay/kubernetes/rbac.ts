@@ -28,7 +28,8 @@ export function splitServiceAccount(user: User): { namespace: string; name: stri
 export function authenticate(c: ApiServer, token: string | undefined): User | undefined {
   if (!token) return undefined;
   for (const s of c.list('Secret')) {
-    if (s.type !== 'kubernetes.io/service-account-token' || s.data?.token !== token || s.metadata.deletionTimestamp) continue;
+    if (s.type !== 'kubernetes.io/service-account-token' || (s.data as Record<string, string> | undefined)?.token !== token || s.metadata.deletionTimestamp)
+      continue;
     const sa = s.metadata.annotations?.['kubernetes.io/service-account.name'];
     if (sa && c.get('v1', 'ServiceAccount', s.metadata.namespace, sa)) return serviceAccountUser(s.metadata.namespace!, sa);
   }
@@ -80,10 +81,11 @@ export function authorize(c: ApiServer, user: User, a: RequestAttributes): boole
   const rulesOf = (kind: string, name: string, namespace?: string): Rule[] =>
     ((kind === 'Role' ? c.get('rbac.authorization.k8s.io', 'Role', namespace, name) : c.get('rbac.authorization.k8s.io', 'ClusterRole', undefined, name))
       ?.rules ?? []) as Rule[];
-  for (const b of c.list('ClusterRoleBinding')) if (bound(b, user) && rulesOf('ClusterRole', b.roleRef.name).some((r) => ruleAllows(r, a))) return true;
+  const roleRef = (binding: Obj) => binding.roleRef as { kind: string; name: string };
+  for (const b of c.list('ClusterRoleBinding')) if (bound(b, user) && rulesOf('ClusterRole', roleRef(b).name).some((r) => ruleAllows(r, a))) return true;
   if (a.namespace === undefined) return false;
   for (const b of c.list('RoleBinding', a.namespace))
-    if (bound(b, user) && rulesOf(b.roleRef.kind, b.roleRef.name, a.namespace).some((r) => ruleAllows(r, a))) return true;
+    if (bound(b, user) && rulesOf(roleRef(b).kind, roleRef(b).name, a.namespace).some((r) => ruleAllows(r, a))) return true;
   return false;
 }
 

@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import type { ApiServer } from './api-server';
 import { Client } from './client';
 import { jsonpath, jsonpathResults, print } from './jsonpath';
-import { builtInResources, groupOf } from './kube';
+import { builtInResources, conditionOf, crdSpecOf, groupOf } from './kube';
 import type { User } from './rbac';
 
 /** What one kubectl call prints and exits with; `blocked`: it waits beyond the Pod's run (`wait` on what does not exist). */
@@ -26,13 +26,14 @@ interface Resource {
 function resolve(c: ApiServer, arg: string): Resource | undefined {
   const crds = c
     .list('CustomResourceDefinition')
-    .filter((crd) => (crd.status?.conditions ?? []).some((x: { type: string; status: string }) => x.type === 'Established' && x.status === 'True'))
-    .map((crd) => ({
-      apiVersion: `${crd.spec.group}/${((crd.spec.versions ?? []) as { name: string; served: boolean; storage?: boolean }[]).find((v) => v.storage)?.name ?? crd.spec.versions[0].name}`,
-      kind: crd.spec.names.kind as string,
-      resource: crd.spec.names.plural as string,
-      singular: (crd.spec.names.singular as string | undefined) ?? (crd.spec.names.kind as string).toLowerCase(),
-      namespaced: crd.spec.scope === 'Namespaced',
+    .filter((crd) => conditionOf(crd, 'Established')?.status === 'True')
+    .map(crdSpecOf)
+    .map((spec) => ({
+      apiVersion: `${spec.group}/${spec.versions.find((v) => v.storage)?.name ?? spec.versions[0]!.name}`,
+      kind: spec.names.kind,
+      resource: spec.names.plural,
+      singular: spec.names.singular ?? spec.names.kind.toLowerCase(),
+      namespaced: spec.scope === 'Namespaced',
     }));
   const all = [...builtInResources().map((b) => ({ ...b, singular: b.kind.toLowerCase() })), ...crds];
   const lower = arg.toLowerCase();

@@ -1,9 +1,9 @@
-import type { ApiServer } from './api-server';
+import type { ApiServer } from '../kubernetes/api-server';
 import { argoHealth, hasHealthCheck, isHook, type ArgoHealthSettings, type HealthStatus } from './argocd-health';
 import { missingOnlyWhenAllMissing, NEWEST_ARGOCD, type ArgoCdVersion } from './engine-versions';
-import { annotation, groupOf, keyOf, refOf, type Obj } from './kube';
+import { annotation, crdSpecOf, groupOf, keyOf, refOf, type Obj } from '../kubernetes/kube';
 import type { Revision } from './revision';
-import { ARGOCD_MANAGER, argoCdApply } from './server-side-apply';
+import { ARGOCD_MANAGER, argoCdApply } from '../kubernetes/server-side-apply';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 const HOOK = 'argocd.argoproj.io/hook';
@@ -44,30 +44,57 @@ export interface ApplicationSetModel {
   readonly steps: readonly { key: string; values: readonly string[] }[][];
 }
 
-type Template = Record<string, any>;
+/** The fields of an Application's spec the application controller reads here (argoproj.io/v1alpha1). */
+interface ApplicationSpec {
+  destination?: { name?: string; server?: string };
+  source: { path: string };
+  syncPolicy?: {
+    syncOptions?: string[];
+    retry?: { limit?: number; refresh?: unknown };
+    automated?: { prune?: unknown; selfHeal?: unknown };
+  };
+}
 
-/** `{{.field}}` substitution of the list generator's elements into the template (goTemplate, missingkey=error). */
-function render(value: unknown, element: Record<string, string>): any {
+/** An Application object, or an ApplicationSet's template once rendered. */
+interface ApplicationObject {
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
+  spec: ApplicationSpec;
+}
+
+/** The fields of an ApplicationSet's spec the ApplicationSet controller reads here. */
+interface ApplicationSetSpec {
+  generators: { list?: { elements: Record<string, string>[] } }[];
+  template: ApplicationObject;
+  syncPolicy?: { preserveResourcesOnDeletion?: boolean };
+  strategy?: { type?: string; rollingSync: { steps: { matchExpressions: { key: string; operator: string; values: string[] }[] }[] } };
+}
+
+/**
+ * `{{.field}}` substitution of the list generator's elements into the template (goTemplate,
+ * missingkey=error): the template's shape, its strings substituted.
+ */
+function render<T>(value: T, element: Record<string, string>): T {
+  return substitute(value, element) as T;
+}
+
+function substitute(value: unknown, element: Record<string, string>): unknown {
   if (typeof value === 'string')
     return value.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k: string) => {
       if (!(k in element)) throw new Error(`ApplicationSet template: map has no entry for key "${k}"`);
       return element[k]!;
     });
-  if (Array.isArray(value)) return value.map((v) => render(v, element));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, render(v, element)]));
+  if (Array.isArray(value)) return (value as unknown[]).map((v) => substitute(v, element));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, element)]));
   return value;
 }
 
-const applicationOf = (o: {
-  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
-  spec: Template;
-}): ArgoApplication => ({
+const applicationOf = (o: ApplicationObject): ArgoApplication => ({
   finalizers: o.metadata.finalizers ?? [],
   name: o.metadata.name,
   labels: o.metadata.labels ?? {},
   destination: {
-    ...(o.spec.destination?.name && { name: o.spec.destination.name as string }),
-    ...(o.spec.destination?.server && { server: o.spec.destination.server as string }),
+    ...(o.spec.destination?.name && { name: o.spec.destination.name }),
+    ...(o.spec.destination?.server && { server: o.spec.destination.server }),
   },
   path: o.spec.source.path,
   syncOptions: o.spec.syncPolicy?.syncOptions ?? [],
@@ -88,20 +115,20 @@ export function applicationSetsIn(revision: Revision, folder: string): Applicati
     .objectsIn(folder)
     .filter((o) => o.kind === 'ApplicationSet')
     .map((set) => {
-      const elements = set.spec.generators.flatMap((g: { list?: { elements: Record<string, string>[] } }) => g.list?.elements ?? []);
+      const spec = set.spec as ApplicationSetSpec;
+      const elements = spec.generators.flatMap((g) => g.list?.elements ?? []);
       // the resources finalizer is added to a template without finalizers unless the ApplicationSet
       // preserves resources on deletion (applicationset/utils/utils.go RenderTemplateParams)
       const template =
-        set.spec.template.metadata.finalizers?.length || set.spec.syncPolicy?.preserveResourcesOnDeletion
-          ? set.spec.template
-          : { ...set.spec.template, metadata: { ...set.spec.template.metadata, finalizers: [RESOURCES_FINALIZER] } };
-      const applications = elements.map((e: Record<string, string>) => applicationOf(render(template, e)));
-      const steps = (set.spec.strategy?.type === 'RollingSync' ? set.spec.strategy.rollingSync.steps : []).map(
-        (s: { matchExpressions: { key: string; operator: string; values: string[] }[] }) =>
-          s.matchExpressions.map((m) => {
-            if (m.operator !== 'In') throw new Error(`RollingSync operator ${m.operator} is not modelled`);
-            return { key: m.key, values: m.values };
-          }),
+        spec.template.metadata.finalizers?.length || spec.syncPolicy?.preserveResourcesOnDeletion
+          ? spec.template
+          : { ...spec.template, metadata: { ...spec.template.metadata, finalizers: [RESOURCES_FINALIZER] } };
+      const applications = elements.map((e) => applicationOf(render(template, e)));
+      const steps = (spec.strategy?.type === 'RollingSync' ? spec.strategy.rollingSync.steps : []).map((s) =>
+        s.matchExpressions.map((m) => {
+          if (m.operator !== 'In') throw new Error(`RollingSync operator ${m.operator} is not modelled`);
+          return { key: m.key, values: m.values };
+        }),
       );
       return { name: set.metadata.name, applications, steps };
     });
@@ -112,7 +139,7 @@ export const applicationsIn = (revision: Revision, folder: string): ArgoApplicat
   revision
     .objectsIn(folder)
     .filter((o) => o.kind === 'Application')
-    .map((o) => applicationOf(o as never));
+    .map((o) => applicationOf({ metadata: o.metadata, spec: o.spec as ApplicationSpec }));
 
 type TaskState = 'pending' | 'running' | 'succeeded' | 'failed';
 
@@ -264,7 +291,7 @@ export class ArgoSync {
       const o = t.target ?? t.prune!;
       if (this.cluster.served(o.apiVersion, o.kind)) continue;
       const crdInSync = this.targets.some(
-        (c) => c.kind === 'CustomResourceDefinition' && c.spec.group === groupOf(o.apiVersion) && c.spec.names.kind === o.kind,
+        (c) => c.kind === 'CustomResourceDefinition' && crdSpecOf(c).group === groupOf(o.apiVersion) && crdSpecOf(c).names.kind === o.kind,
       );
       if (crdInSync || options(o).includes('SkipDryRunOnMissingResource=true')) t.skipDryRun = true;
       else {

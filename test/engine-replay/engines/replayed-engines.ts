@@ -1,5 +1,5 @@
-import type { EngineKey } from '../../src/delivery/engine';
-import { ENGINES } from '../../src/delivery/engines';
+import type { EngineKey } from '../../../src/delivery/engine';
+import { ENGINES } from '../../../src/delivery/engines';
 
 /**
  * The engines the replay runs its scenarios under: the registry's (src/delivery/engines.ts), in its

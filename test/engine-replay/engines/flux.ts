@@ -1,11 +1,11 @@
-import { celParses } from '../health/engines';
-import type { ApiServer } from './api-server';
+import { celParses } from '../../health/engines';
+import type { ApiServer } from '../kubernetes/api-server';
 import { kstatus, type HealthCheckExpr, type KStatus } from './kstatus';
-import { annotation, groupOf, keyOf, parseText, refOf, type Obj } from './kube';
+import { annotation, groupOf, keyOf, parseText, refOf, type Obj } from '../kubernetes/kube';
 import { NEWEST_FLUX, type FluxVersion } from './engine-versions';
 import { postBuild, type PostBuild } from './post-build';
 import type { Revision } from './revision';
-import { FLUX_MANAGER, fluxCleanup, fluxSkips } from './server-side-apply';
+import { FLUX_MANAGER, fluxCleanup, fluxSkips } from '../kubernetes/server-side-apply';
 
 const PRUNE = 'kustomize.toolkit.fluxcd.io/prune';
 /** the inventory owner's label kustomize-controller sets on what it applies (its name; the namespace label is left out here) */
@@ -35,19 +35,31 @@ export function kustomizationsIn(revision: Revision, folder: string): FluxKustom
 
 export const isFluxKustomization = (o: Obj): boolean => o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/');
 
+/** The fields of a Kustomization's spec kustomize-controller reads here (kustomize.toolkit.fluxcd.io/v1). */
+interface KustomizationSpec {
+  path: string;
+  dependsOn?: { name: string }[];
+  prune?: unknown;
+  wait?: unknown;
+  healthCheckExprs?: HealthCheckExpr[];
+  kubeConfig?: { secretRef?: { name: string; key?: string } };
+  postBuild?: PostBuild;
+}
+
 /** A Kustomization object as kustomize-controller reads its spec. */
 export function fluxKustomizationOf(o: Obj): FluxKustomization {
+  const spec = o.spec as KustomizationSpec;
   return {
     name: o.metadata.name,
-    path: o.spec.path,
-    dependsOn: ((o.spec.dependsOn ?? []) as { name: string }[]).map((d) => d.name),
-    prune: o.spec.prune === true,
-    wait: o.spec.wait === true,
-    healthCheckExprs: o.spec.healthCheckExprs ?? [],
+    path: spec.path,
+    dependsOn: (spec.dependsOn ?? []).map((d) => d.name),
+    prune: spec.prune === true,
+    wait: spec.wait === true,
+    healthCheckExprs: spec.healthCheckExprs ?? [],
     namespace: o.metadata.namespace ?? 'flux-system',
-    ...(o.spec.kubeConfig?.secretRef && { kubeConfig: { name: o.spec.kubeConfig.secretRef.name, key: o.spec.kubeConfig.secretRef.key } }),
+    ...(spec.kubeConfig?.secretRef && { kubeConfig: { name: spec.kubeConfig.secretRef.name, key: spec.kubeConfig.secretRef.key } }),
     guarded: annotation(o, PRUNE) === 'disabled',
-    ...(o.spec.postBuild && { postBuild: o.spec.postBuild as PostBuild }),
+    ...(spec.postBuild && { postBuild: spec.postBuild }),
   };
 }
 

@@ -1,6 +1,7 @@
-import type { ApiServer } from './api-server';
+import type { ApiServer } from '../kubernetes/api-server';
 import type { Fleet } from './controllers';
-import type { Obj } from './kube';
+import type { Obj, WorkloadSpec } from '../kubernetes/kube';
+import { clusterSetSpecOf, resourceImportSpecOf } from './antrea-multicluster';
 
 /**
  * What planned changes depend on beyond a first install (#27), modelled on the replay's fleet from
@@ -57,7 +58,7 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
     for (const d of c.list('Deployment')) {
       if (d.metadata.name !== 'antrea-mc-controller') continue;
       const key = `${c.clusterID}/${d.metadata.namespace}`;
-      const at = d.spec.template?.metadata?.annotations?.[RESTARTED_AT] as string | undefined;
+      const at = (d.spec as Partial<WorkloadSpec> | undefined)?.template?.metadata?.annotations?.[RESTARTED_AT];
       if (restarted.has(key) && restarted.get(key) !== at) {
         handled.delete(c.clusterID);
         fleet.events.push({ cluster: c.clusterID, message: `antrea-mc-controller in ${d.metadata.namespace} restarted (${RESTARTED_AT} ${at})` });
@@ -76,18 +77,21 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
       const area = fleet.multicluster.connectedArea(c, cs.metadata.namespace!);
       const leader = area && fleet.reach(area.server);
       if (!area || !leader) continue;
-      const imported = leader.list('ResourceImport', area.leaderNamespace).filter((i) => i.spec.kind === 'AntreaClusterNetworkPolicy');
+      const imported = leader
+        .list('ResourceImport', area.leaderNamespace)
+        .map((i) => ({ generation: i.metadata.generation, spec: resourceImportSpecOf(i) }))
+        .filter((i) => i.spec.kind === 'AntreaClusterNetworkPolicy');
       const done = handled.get(c.clusterID) ?? new Map<string, number>();
       handled.set(c.clusterID, done);
       const failed = model.importFailed.get(c.clusterID) ?? new Set<string>();
       model.importFailed.set(c.clusterID, failed);
       for (const i of imported) {
-        const generation = i.metadata.generation ?? 1;
+        const generation = i.generation ?? 1;
         if (done.get(i.spec.name) === generation) continue;
         done.set(i.spec.name, generation);
         const spec = i.spec.clusterNetworkPolicy as { tier?: string };
         const tier = spec.tier ?? 'application';
-        const name = `antrea-mc-${i.spec.name as string}`;
+        const name = `antrea-mc-${i.spec.name}`;
         if (!BUILTIN_TIERS.has(tier.toLowerCase()) && !c.get('crd.antrea.io', 'Tier', undefined, tier)) {
           failed.add(i.spec.name);
           fleet.events.push({ cluster: c.clusterID, message: `ACNPImportFailed ${i.spec.name}: Tier ${tier} does not exist` });
@@ -97,7 +101,7 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
         c.put({ apiVersion: 'crd.antrea.io/v1beta1', kind: 'ClusterNetworkPolicy', metadata: { name }, spec });
       }
       // an import that goes takes the member's policy with it
-      const names = new Set(imported.map((i) => `antrea-mc-${i.spec.name as string}`));
+      const names = new Set(imported.map((i) => `antrea-mc-${i.spec.name}`));
       for (const p of c.list('ClusterNetworkPolicy'))
         if (p.metadata.name.startsWith('antrea-mc-') && !names.has(p.metadata.name)) {
           c.delete(p);
@@ -107,7 +111,7 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
   }
 
   function gateways(c: ApiServer): void {
-    if (!c.list('ClusterSet').some((cs) => cs.spec.leaders?.[0]?.server)) return;
+    if (!c.list('ClusterSet').some((cs) => clusterSetSpecOf(cs).leaders?.[0]?.server)) return;
     const candidates = c
       .list('Node')
       .filter((n) => n.metadata.annotations?.[GATEWAY] !== undefined)
@@ -129,16 +133,18 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
     if (refused) return refused;
     const live = c.getLike(o);
     let reason: string | undefined;
-    if (o.kind === 'Tier' && live && live.spec.priority !== o.spec.priority) reason = 'update to Tier priority is not allowed';
+    const priority = (tier: Obj) => (tier.spec as { priority: number }).priority;
+    if (o.kind === 'Tier' && live && priority(live) !== priority(o)) reason = 'update to Tier priority is not allowed';
     if (o.kind === 'Tier' && !live) {
       // the built-in Tiers antrea-controller creates (pkg/controller/networkpolicy/tier.go) are not objects here
-      const priorities = new Set([...BUILTIN_TIER_PRIORITIES, ...c.list('Tier').map((t) => t.spec.priority as number)]);
-      if (priorities.has(o.spec.priority)) reason = `tier ${o.metadata.name} priority ${o.spec.priority} overlaps with existing Tier`;
+      const priorities = new Set([...BUILTIN_TIER_PRIORITIES, ...c.list('Tier').map(priority)]);
+      if (priorities.has(priority(o))) reason = `tier ${o.metadata.name} priority ${priority(o)} overlaps with existing Tier`;
       else if (priorities.size >= 20) reason = 'maximum number of Tiers supported: 20';
     }
     if (o.kind === 'ClusterSet') {
       if (!live && c.list('ClusterSet', o.metadata.namespace).length > 0) reason = 'multiple ClusterSets in a Namespace are not allowed';
-      if (live && live.spec.leaders?.[0]?.clusterID !== o.spec.leaders?.[0]?.clusterID) reason = "the field 'clusterID' of the leader is immutable";
+      if (live && clusterSetSpecOf(live).leaders?.[0]?.clusterID !== clusterSetSpecOf(o).leaders?.[0]?.clusterID)
+        reason = "the field 'clusterID' of the leader is immutable";
     }
     if (reason) model.refusals.push(`${c.clusterID} ${o.kind} ${o.metadata.name}: ${reason}`);
     return reason;
@@ -146,7 +152,7 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
   const remove = c.delete.bind(c);
   c.delete = (o) => {
     if (o.kind === 'Tier') {
-      const users = c.list('ClusterNetworkPolicy').filter((p) => p.spec.tier === o.metadata.name);
+      const users = c.list('ClusterNetworkPolicy').filter((p) => (p.spec as { tier?: string }).tier === o.metadata.name);
       if (users.length > 0) {
         model.refusals.push(`${c.clusterID} Tier ${o.metadata.name}: tier ${o.metadata.name} is referenced by ${users.length} Antrea ClusterNetworkPolicies`);
         return false;
@@ -168,7 +174,7 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
 /** A leader's ClusterSet: the live one names no leader server (a member's names the leader it connects to). */
 const isLeaderClusterSet = (c: ApiServer, o: Pick<Obj, 'apiVersion' | 'kind' | 'metadata'>): boolean => {
   const live = c.getLike(o);
-  return live !== undefined && !live.spec.leaders?.[0]?.server;
+  return live !== undefined && !clusterSetSpecOf(live).leaders?.[0]?.server;
 };
 
 /** The members whose MemberClusterAnnounce is in a leader's Namespace (the announces their controllers wrote there). */

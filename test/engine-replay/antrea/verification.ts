@@ -1,5 +1,5 @@
-import type { ClusterSet } from '../../src/model/clusterset';
-import { exportsService } from '../../src/model/exports-service';
+import type { ClusterSet } from '../../../src/model/clusterset';
+import { exportsService } from '../../../src/model/exports-service';
 import type { Fleet } from './controllers';
 
 const VERIFY_JOB = /^antrea-clusterset-verify-[0-9a-f]{10}$/;

@@ -253,16 +253,17 @@ export function ownersOf(o: Obj, path: readonly string[]): string[] {
  * until the removal of released fields takes it), other lists are replaced.
  */
 export function merge(live: Obj, applied: Obj): Obj {
-  const go = (a: any, b: any): any => {
+  const go = (a: unknown, b: unknown): unknown => {
     if (Array.isArray(a) && Array.isArray(b) && isKeyedList(b)) {
+      const previous = a as unknown[];
       const names = new Set(b.map((x) => x.name));
       // items the apply leaves out stay here: the removal of released fields decides what goes
       return [
         ...b.map((x) => {
-          const old = (a as unknown[]).find((y) => isMap(y) && y.name === x.name);
+          const old = previous.find((y) => isMap(y) && y.name === x.name);
           return old ? go(old, x) : structuredClone(x);
         }),
-        ...(a as unknown[]).filter((y) => !isMap(y) || !names.has(y.name as string)),
+        ...previous.filter((y) => !isMap(y) || !names.has(y.name as string)),
       ];
     }
     if (!isMap(a) || !isMap(b)) return structuredClone(b);
