@@ -2,6 +2,9 @@
 import tseslint from 'typescript-eslint';
 import { layersPlugin } from './scripts/eslint-layers.mjs';
 
+/** The longest function src/ may hold: lines of code, blank lines and comments not counted. */
+export const FUNCTION_LINES = { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true };
+
 export default tseslint.config(
   { ignores: ['dist/', 'lib/', 'node_modules/', 'test/fixtures/', 'examples/construct/dist/', '**/*.cjs', '**/*.mjs'] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -13,6 +16,12 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     plugins: { layers: layersPlugin },
     rules: { 'layers/imports': 'error' },
+  },
+  {
+    // functions a reader can hold (#53 item 5): none in src/ past 80 lines of code; a long one is
+    // cut along its steps (test/lint/function-length.test.ts)
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', FUNCTION_LINES] },
   },
   {
     // the engine replay's folders import only the folders below them (REPLAY_LAYERS, test/engine-replay/README.md)

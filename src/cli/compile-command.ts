@@ -89,6 +89,11 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
   }
   const emitted = result?.result;
   if (report() || !emitted) return 1;
+  return emitReport(emitted, check, shown, io, say);
+}
+
+/** What synth did, or what synth --check found: stale files by name on stderr, else one summary line. */
+function emitReport(emitted: EmitResult, check: boolean, shown: string, io: Context['io'], say: (line: string) => void): number {
   if (check) {
     if (emitted.stale.length > 0) {
       // a synth without --rebuild keeps what its recorded inputs say is unchanged, edited or not

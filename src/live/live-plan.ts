@@ -5,10 +5,10 @@ import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import { ClusterSetSchema, type ClusterSet } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
+import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { planChanges } from '../plan/plan-changes';
 import type { Plan, PlanChange } from '../plan/plan';
 import type { PlanResult } from '../plan/run-plan';
-import { memberTokenName, replicatedPolicyName } from '../model/default-names';
 import type { KubeObject } from '../kube/kube-object';
 import { ALL_ENGINES } from '../delivery/engines';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
@@ -16,9 +16,10 @@ import { dumpKinds, type DumpRole } from './dump-kinds';
 import { importDefinition } from './import-definition';
 import { liveConnections } from './live-connections';
 import { projectOnto } from './project-onto';
+import { adoptionChanges } from './adoption-changes';
 import { groupKind, readLiveClusterSet, text, type LiveCluster, type LiveClusterSet } from './live-cluster';
 import { readContext } from './read-context';
-import { runningCredentials, type RunningCredentials } from './running-credentials';
+import { runningCredentials } from './running-credentials';
 import { dumpDiagnostic, loadDumps, type LiveDump } from './read-dump';
 
 export interface LivePlanOptions {
@@ -100,86 +101,124 @@ export const dumpClusterID = (d: LiveDump): string | undefined =>
  * head. An object the head does not manage is ignored, one it manages and the dump lacks is added.
  */
 export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanResult> {
-  const diagnostics: Diagnostic[] = [];
-  const sources = new Map<string, string>();
-  const notCompared = new Map<string, number>();
-  const absent = new Map<string, ReadonlySet<string>>();
-  const uncompared = new Set<string>();
-  const engineObjects = new Map<string, { folder: string; object: KubeObject }[]>();
-  let definitions: ClusterSet[] = [];
-  let connectionNotes: readonly string[] = [];
+  const c: Collected = {
+    diagnostics: [],
+    sources: new Map(),
+    notCompared: new Map(),
+    absent: new Map(),
+    uncompared: new Set(),
+    engineObjects: new Map(),
+    definitions: [],
+    connectionNotes: [],
+  };
+  const { diagnostics } = c;
   const result = (plan?: Plan): LivePlanResult => ({
     base: 'live',
     head: 'work tree',
     header: { base: `live (${options.dumps.join(', ')})`, head: 'work tree' },
-    diagnostics,
-    sources,
-    notCompared,
-    definitions,
-    absent,
-    uncompared,
-    engineObjects,
-    connectionNotes,
+    ...c,
     ...(plan && { plan }),
   });
-
-  const contexts = options.dumps.filter((d) => d.startsWith('context:'));
-  const dumps = [
-    ...(options.read ?? []),
-    ...loadDumps(
-      options.dumps.filter((d) => !contexts.includes(d)).map((d) => resolve(options.cwd, d)),
-      diagnostics,
-    ),
-    ...contexts.flatMap((c) => readContext(c.slice('context:'.length), diagnostics) ?? []),
-  ];
+  const dumps = liveDumps(options, diagnostics);
   // no code frames from dumps (sources): a leader's dump holds tokens, and diagnostics reach CI logs
   const files = findDefinitionFiles(
     options.paths.map((p) => resolve(options.cwd, p)),
     diagnostics,
   );
-  // the pipeline into memory; the dumps' ClusterSets are read once the definitions are valid, before synth
+  const live = liveSink(options, dumps, c);
+  const run = files.length > 0 ? await runPipeline([{ files }], live.sink) : undefined;
+  diagnostics.push(...(run?.diagnostics ?? []));
+  const head = run?.revisions[0];
+  for (const s of head?.sources ?? []) c.sources.set(s.file, s.text);
+  const built = run?.result?.[0];
+  if (hasErrors(diagnostics) || !head || !built) return result();
+  for (const o of built.outputs)
+    c.engineObjects.set(
+      o.name,
+      Object.entries(o.engines).flatMap(([folder, objects]) => objects.map((object) => ({ folder, object }))),
+    );
+  const { base, headSide, extra } = planSides(options, live.sets(), head.parsed, built.outputs, c);
+  if (hasErrors(diagnostics)) return result();
+  const plan = planChanges(base, headSide);
+  // a running cluster the head leaves out was never the engines': no leaving steps for it either
+  const checklist = plan.checklist?.filter((i) => i.leaving === undefined);
+  const planned = { ...plan, changes: [...extra, ...plan.changes.map(unmanagedLeaving)], ...(checklist && { checklist }) };
+  if (!options.connections) return result(planned);
+  const connected = liveConnections(planned, live.sets(), options.connections.inventory ?? [], diagnostics);
+  c.connectionNotes = connected.notes;
+  return result(connected.plan);
+}
+
+/** What a live plan gathers on its way, returned whole (LivePlanResult) whether or not it gets to a plan. */
+interface Collected {
+  readonly diagnostics: Diagnostic[];
+  readonly sources: Map<string, string>;
+  readonly notCompared: Map<string, number>;
+  readonly absent: Map<string, ReadonlySet<string>>;
+  readonly uncompared: Set<string>;
+  readonly engineObjects: Map<string, { folder: string; object: KubeObject }[]>;
+  definitions: ClusterSet[];
+  connectionNotes: readonly string[];
+}
+
+/** The dumps: those read already, the files named, and the clusters read through a kubeconfig context (`context:NAME`). */
+function liveDumps(options: LivePlanOptions, diagnostics: Diagnostic[]): LiveDump[] {
+  const contexts = options.dumps.filter((d) => d.startsWith('context:'));
+  return [
+    ...(options.read ?? []),
+    ...loadDumps(
+      options.dumps.filter((d) => !contexts.includes(d)).map((d) => resolve(options.cwd, d)),
+      diagnostics,
+    ),
+    ...contexts.flatMap((ctx) => readContext(ctx.slice('context:'.length), diagnostics) ?? []),
+  ];
+}
+
+/** The pipeline into memory; the dumps' ClusterSets are read once the definitions are valid, before synth. */
+function liveSink(options: LivePlanOptions, dumps: readonly LiveDump[], c: Collected): { sink: Sink<InMemory[]>; sets: () => LiveClusterSet[] } {
   const memory = memorySink();
   let sets: LiveClusterSet[] = [];
-  const live: Sink<InMemory[]> = {
+  const sink: Sink<InMemory[]> = {
     ...memory,
     begin: (revisions, all, found) => {
-      if (hasErrors(diagnostics)) return false;
-      definitions = revisions[0]?.parsed.map((p) => p.definition) ?? [];
+      if (hasErrors(c.diagnostics)) return false;
+      c.definitions = revisions[0]?.parsed.map((p) => p.definition) ?? [];
       sets = [...byClusterSet(dumps)].flatMap(([name, g]) => {
-        const definition = options.partial ? definitions.find((d) => d.metadata.name === name) : undefined;
+        const definition = options.partial ? c.definitions.find((d) => d.metadata.name === name) : undefined;
         if (!definition) return readLiveClusterSet(g, found) ?? [];
         const present = new Set(g.map(dumpClusterID));
-        const missing = new Set(effectiveClusters(definition).flatMap((c) => (present.has(c.clusterID) ? [] : [c.clusterID])));
+        const missing = new Set(effectiveClusters(definition).flatMap((cl) => (present.has(cl.clusterID) ? [] : [cl.clusterID])));
         // the leader's dump tells the release, the credentials and the policies: without it nothing is compared
         if (missing.has(definition.spec.leader.clusterID)) {
-          uncompared.add(name);
+          c.uncompared.add(name);
           return [];
         }
-        absent.set(name, missing);
+        c.absent.set(name, missing);
         return readLiveClusterSet(g, found, missing) ?? [];
       });
       return memory.begin?.(revisions, all, found);
     },
   };
-  const run = files.length > 0 ? await runPipeline([{ files }], live) : undefined;
-  diagnostics.push(...(run?.diagnostics ?? []));
-  const head = run?.revisions[0];
-  for (const s of head?.sources ?? []) sources.set(s.file, s.text);
-  const built = run?.result?.[0];
-  if (hasErrors(diagnostics) || !head || !built) return result();
-  for (const o of built.outputs)
-    engineObjects.set(
-      o.name,
-      Object.entries(o.engines).flatMap(([folder, objects]) => objects.map((object) => ({ folder, object }))),
-    );
+  return { sink, sets: () => sets };
+}
 
-  const base: { outputs: ClusterSetOutput[]; definitions: Map<string, { definition: ClusterSet; file: string }> } = { outputs: [], definitions: new Map() };
-  const headSide: typeof base = { outputs: [], definitions: new Map() };
+type Side = { outputs: ClusterSetOutput[]; definitions: Map<string, { definition: ClusterSet; file: string }> };
+
+/** Both sides of the plan, per ClusterSet the dumps show: what runs (base) and the head, and the adoption lines. */
+function planSides(
+  options: LivePlanOptions,
+  sets: readonly LiveClusterSet[],
+  parsedHead: readonly ParsedClusterSet[],
+  outputs: readonly ClusterSetOutput[],
+  c: Collected,
+): { base: Side; headSide: Side; extra: PlanChange[] } {
+  const base: Side = { outputs: [], definitions: new Map() };
+  const headSide: Side = { outputs: [], definitions: new Map() };
   const extra: PlanChange[] = [];
   for (const set of sets) {
-    const parsed = head.parsed.find((p) => p.definition.metadata.name === set.name);
+    const parsed = parsedHead.find((p) => p.definition.metadata.name === set.name);
     if (!parsed) {
-      diagnostics.push(
+      c.diagnostics.push(
         dumpDiagnostic(
           set.leader.dump,
           { index: set.leader.leaderSet!.index, path: ['metadata', 'name'] },
@@ -196,40 +235,16 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
       set,
       {
         tokenSource: 'manual',
-        delivery: { spec: target.spec.delivery, clusters: Object.fromEntries(target.spec.clusters.map((c) => [c.clusterID, c.delivery])) },
+        delivery: { spec: target.spec.delivery, clusters: Object.fromEntries(target.spec.clusters.map((cl) => [cl.clusterID, cl.delivery])) },
       },
-      diagnostics,
+      c.diagnostics,
     );
     const live = ClusterSetSchema.safeParse(imported.data);
     if (!live.success) throw new Error(`an imported definition does not parse: ${live.error.message}`);
-
     // the head's side as synth would emit it (checked by the pipeline: schemas, secrets)
-    const output = built.outputs.find((o) => o.name === set.name)!;
-    const liveById = new Map(set.clusters.map((c) => [c.clusterID, c]));
-    const missing = absent.get(set.name) ?? new Set<string>();
-    const headBundles = [];
-    const baseBundles = [];
-    for (const bundle of output.bundles) {
-      // a cluster without a dump: nothing to compare with, on either side
-      if (missing.has(bundle.clusterID)) continue;
-      const cluster = liveById.get(bundle.clusterID);
-      const kinds = cluster ? comparedKinds(cluster) : undefined;
-      const compared: KubeObject[] = [];
-      const running: KubeObject[] = [];
-      for (const o of bundle.objects) {
-        const kind = groupKind(o);
-        if (kinds && !kinds.has(kind)) {
-          notCompared.set(o.kind, (notCompared.get(o.kind) ?? 0) + 1);
-          continue;
-        }
-        const ours = withoutEngineMarks(o);
-        compared.push(ours);
-        const l = cluster?.find(kind, o.metadata.namespace, o.metadata.name);
-        if (l) running.push(projectOnto(withoutEngineMarks(l.object), ours) as KubeObject);
-      }
-      headBundles.push({ ...bundle, objects: compared });
-      if (cluster) baseBundles.push({ ...bundle, objects: running });
-    }
+    const output = outputs.find((o) => o.name === set.name)!;
+    const missing = c.absent.get(set.name) ?? new Set<string>();
+    const { headBundles, baseBundles } = bundleSides(output, set, missing, c.notCompared);
     headSide.outputs.push({ ...output, bundles: headBundles, engines: {} });
     base.outputs.push({ ...output, bundles: baseBundles, engines: {} });
     headSide.definitions.set(set.name, { definition: target, file });
@@ -237,15 +252,36 @@ export async function runLivePlan(options: LivePlanOptions): Promise<LivePlanRes
     base.definitions.set(set.name, { definition: running, file });
     extra.push(...adoptionChanges(set.name, running, target, runningCredentials(set), missing));
   }
-  if (hasErrors(diagnostics)) return result();
-  const plan = planChanges(base, headSide);
-  // a running cluster the head leaves out was never the engines': no leaving steps for it either
-  const checklist = plan.checklist?.filter((i) => i.leaving === undefined);
-  const planned = { ...plan, changes: [...extra, ...plan.changes.map(unmanagedLeaving)], ...(checklist && { checklist }) };
-  if (!options.connections) return result(planned);
-  const connected = liveConnections(planned, sets, options.connections.inventory ?? [], diagnostics);
-  connectionNotes = connected.notes;
-  return result(connected.plan);
+  return { base, headSide, extra };
+}
+
+/** Per bundle, the objects compared: the head's as synth emits them, and what runs, restricted to the fields the head sets. */
+function bundleSides(output: ClusterSetOutput, set: LiveClusterSet, missing: ReadonlySet<string>, notCompared: Map<string, number>) {
+  const liveById = new Map(set.clusters.map((cl) => [cl.clusterID, cl]));
+  const headBundles = [];
+  const baseBundles = [];
+  for (const bundle of output.bundles) {
+    // a cluster without a dump: nothing to compare with, on either side
+    if (missing.has(bundle.clusterID)) continue;
+    const cluster = liveById.get(bundle.clusterID);
+    const kinds = cluster ? comparedKinds(cluster) : undefined;
+    const compared: KubeObject[] = [];
+    const running: KubeObject[] = [];
+    for (const o of bundle.objects) {
+      const kind = groupKind(o);
+      if (kinds && !kinds.has(kind)) {
+        notCompared.set(o.kind, (notCompared.get(o.kind) ?? 0) + 1);
+        continue;
+      }
+      const ours = withoutEngineMarks(o);
+      compared.push(ours);
+      const l = cluster?.find(kind, o.metadata.namespace, o.metadata.name);
+      if (l) running.push(projectOnto(withoutEngineMarks(l.object), ours) as KubeObject);
+    }
+    headBundles.push({ ...bundle, objects: compared });
+    if (cluster) baseBundles.push({ ...bundle, objects: running });
+  }
+  return { headBundles, baseBundles };
 }
 
 /**
@@ -261,86 +297,6 @@ function unmanagedLeaving(change: PlanChange): PlanChange {
     text: `${change.leaving.member ? 'member' : 'cluster'} ${change.leaving.clusterID} runs but is not in the definition: the first sync leaves it and its credentials on the leader as they run`,
     details: ['the engines prune only what they applied; add the cluster to the definition to manage it, or remove it from the ClusterSet by hand'],
   };
-}
-
-/**
- * What only adoption can get wrong: names the head gives differently from what runs. The old
- * objects are not the engine's to prune, so they stay beside the new ones. What runs on the
- * leader is what its dump shows (`running`), never the import's names: a line calls credentials
- * running only when they are. A member without a dump (`missing`) has no line.
- */
-function adoptionChanges(
-  cs: string,
-  live: ClusterSet,
-  head: ClusterSet,
-  running: ReadonlyMap<string, RunningCredentials>,
-  missing: ReadonlySet<string>,
-): PlanChange[] {
-  const out: PlanChange[] = [];
-  const liveMembers = new Map(effectiveClusters(live).map((c) => [c.clusterID, c]));
-  const names = (n: { serviceAccount: string; secret: string; roleBinding?: string | undefined }) =>
-    `ServiceAccount ${n.serviceAccount}, Secret ${n.secret}${n.roleBinding === undefined ? '' : `, RoleBinding ${n.roleBinding}`}`;
-  for (const c of effectiveClusters(head)) {
-    const l = liveMembers.get(c.clusterID);
-    // a member without a dump: what its ClusterSet reads is unknown, so nothing is said of its credentials
-    if (!l || !l.isMember || !c.isMember || missing.has(c.clusterID)) continue;
-    const d = memberTokenName(c.clusterID);
-    const n = c.leaderCredentials;
-    const wanted = { serviceAccount: n?.serviceAccount ?? d, secret: n?.secret ?? d, roleBinding: n?.roleBinding ?? d };
-    const r = running.get(c.clusterID);
-    const copy = `the new Secret holds a new token, which the member uses only once it is copied into its Secret ${c.tokenSecretName} (the ClusterSet's README gives the commands)`;
-    if (!r)
-      out.push({
-        impact: 'safe',
-        clusterSet: cs,
-        text: `member ${c.clusterID} gets new credentials on the leader (${names(wanted)}): the leader's dump shows none for it (its ClusterSet reads Secret ${l.tokenSecretName})`,
-        details: [copy, 'if the leader holds the member’s credentials under other names, set clusters[].leaderCredentials to them'],
-      });
-    else if (r.serviceAccount !== wanted.serviceAccount || r.secret !== wanted.secret)
-      out.push(
-        r.shared
-          ? {
-              impact: 'safe',
-              clusterSet: cs,
-              text: `member ${c.clusterID} gets its own credentials on the leader (${names(wanted)}); it runs on the shared ServiceAccount ${r.serviceAccount} (Secret ${r.secret}), which stays as it runs`,
-              details: [
-                copy,
-                'v2.7 admits each member only through a ServiceAccount of its own (docs/multicluster/upgrade.md); the shared one is deleted on the way there',
-              ],
-            }
-          : {
-              impact: 'safe',
-              clusterSet: cs,
-              text: `member ${c.clusterID} gets new credentials on the leader (${names(wanted)}) beside the running ones (${names(r)})`,
-              details: [
-                `${copy}; the running credentials are not the engine’s to prune and keep working`,
-                'to keep the running token, set clusters[].leaderCredentials to the running names (clusterset import writes them)',
-              ],
-            },
-      );
-    if (l.tokenSecretName !== c.tokenSecretName)
-      out.push({
-        impact: 'disruptive',
-        clusterSet: cs,
-        text: `member ${c.clusterID} reads its token from Secret ${c.tokenSecretName} instead of ${l.tokenSecretName}: it disconnects until that Secret holds the token`,
-      });
-  }
-  const exportsRunning = new Map(live.spec.policies.map((p) => [p.name, p.exportName ?? replicatedPolicyName(p.name, live.metadata.name)]));
-  for (const p of head.spec.policies) {
-    const was = exportsRunning.get(p.name);
-    const now = p.exportName ?? replicatedPolicyName(p.name, head.metadata.name);
-    if (was !== undefined && was !== now)
-      out.push({
-        impact: 'disruptive',
-        clusterSet: cs,
-        text: `policy ${p.name} is exported as ResourceExport ${now} beside the running ${was}`,
-        details: [
-          'the leader updates a policy’s import only while one export carries its name, so changes stop reaching the members until one export is gone',
-          `keep the running name with exportName: ${was} (clusterset import writes it), or delete ${was} after the first sync`,
-        ],
-      });
-  }
-  return out;
 }
 
 /**

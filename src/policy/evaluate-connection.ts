@@ -138,53 +138,74 @@ function backends(ns: InventoryNamespace, service: InventoryService, port: PortW
   });
 }
 
+/** A Pod found in the inventory, with its cluster and Namespace. */
+type FoundPod = { state: ClusterState; ns: InventoryNamespace; pod: InventoryPod };
+
+/** How each direction's rule sees the connection's source: its End for egress, and the view an ingress End gets of it. */
+interface SourceEnds {
+  readonly egressEnd: (view: Omit<PeerView, 'protocol'>) => End | undefined;
+  readonly ingressEnd: (state: ClusterState, ns: InventoryNamespace, pod: InventoryPod, portNumber: number, gatewayOf?: ClusterState) => End;
+}
+
+function sourceEnds(from: Endpoint, src: FoundPod | undefined, port: PortWord): SourceEnds {
+  const srcAddress = (viewer: ClusterState, gatewayOf?: ClusterState): Address =>
+    gatewayOf ? gatewayOf.gateway! : src ? podAddress(src.state, src.ns, src.pod, viewer !== src.state) : ip((from as { ip: string }).ip);
+  const srcSubject = src && { cluster: src.state.cluster.clusterID, namespace: src.ns, pod: src.pod };
+  return {
+    egressEnd: (view) => src && { state: src.state, subject: srcSubject!, view: { ...view, protocol: port.protocol } },
+    ingressEnd: (state, ns, pod, portNumber, gatewayOf) => ({
+      state,
+      subject: { cluster: state.cluster.clusterID, namespace: ns, pod },
+      view: {
+        ...(src && { pod: peerPod(state, src.state, src.ns, src.pod) }),
+        address: srcAddress(state, gatewayOf),
+        protocol: port.protocol,
+        port: portNumber,
+        ...(pod.ports && { destinationPorts: pod.ports }),
+      },
+    }),
+  };
+}
+
+/** The legs of a connection: one per backend Pod it reaches, each with the End its egress and its ingress are decided at. */
 function legs(world: World, from: Endpoint, to: Endpoint, port: PortWord): Found<Leg[]> {
   if (from.kind === 'service' || from.kind === 'mcs') return { noPath: 'a Service is not a source: name one of its Pods' };
   const src = from.kind === 'pod' ? findPod(world, from.cluster, from.namespace, from.name) : undefined;
   if (src && isNoPath(src)) return src;
-  const srcAddress = (viewer: ClusterState, gatewayOf?: ClusterState): Address =>
-    gatewayOf ? gatewayOf.gateway! : src ? podAddress(src.state, src.ns, src.pod, viewer !== src.state) : ip((from as { ip: string }).ip);
-  const srcSubject = src && { cluster: src.state.cluster.clusterID, namespace: src.ns, pod: src.pod };
-  const egressEnd = (view: Omit<PeerView, 'protocol'>): End | undefined =>
-    src && { state: src.state, subject: srcSubject!, view: { ...view, protocol: port.protocol } };
-  const ingressEnd = (state: ClusterState, ns: InventoryNamespace, pod: InventoryPod, portNumber: number, gatewayOf?: ClusterState): End => ({
-    state,
-    subject: { cluster: state.cluster.clusterID, namespace: ns, pod },
-    view: {
-      ...(src && { pod: peerPod(state, src.state, src.ns, src.pod) }),
-      address: srcAddress(state, gatewayOf),
-      protocol: port.protocol,
-      port: portNumber,
-      ...(pod.ports && { destinationPorts: pod.ports }),
-    },
-  });
-
+  const ends = sourceEnds(from, src, port);
   if (to.kind === 'ip') {
     if (!src) return { noPath: 'both ends are addresses outside the ClusterSet' };
-    return [{ egress: egressEnd({ address: ip(to.ip), port: port.port }) }];
+    return [{ egress: ends.egressEnd({ address: ip(to.ip), port: port.port }) }];
   }
-  if (to.kind === 'pod') {
-    const dst = findPod(world, to.cluster, to.namespace, to.name);
-    if (isNoPath(dst)) return dst;
-    if (src && src.state !== dst.state) {
-      const why = crossPath(src.state, dst.state, true);
-      if (why) return { noPath: why };
-    }
-    return [
-      {
-        ...(src && {
-          egress: egressEnd({
-            pod: peerPod(src.state, dst.state, dst.ns, dst.pod),
-            address: podAddress(dst.state, dst.ns, dst.pod, src.state !== dst.state),
-            port: port.port,
-            ...(dst.pod.ports && { destinationPorts: dst.pod.ports }),
-          }),
-        }),
-        ingress: ingressEnd(dst.state, dst.ns, dst.pod, port.port),
-      },
-    ];
-  }
+  if (to.kind === 'pod') return podLegs(world, to, src, port, ends);
   if (!src) return { noPath: 'an address outside the clusters reaches a Service through a NodePort or a LoadBalancer, which is not analysed' };
+  return serviceLegs(world, to, src, port, ends);
+}
+
+function podLegs(world: World, to: Extract<Endpoint, { kind: 'pod' }>, src: FoundPod | undefined, port: PortWord, ends: SourceEnds): Found<Leg[]> {
+  const dst = findPod(world, to.cluster, to.namespace, to.name);
+  if (isNoPath(dst)) return dst;
+  if (src && src.state !== dst.state) {
+    const why = crossPath(src.state, dst.state, true);
+    if (why) return { noPath: why };
+  }
+  return [
+    {
+      ...(src && {
+        egress: ends.egressEnd({
+          pod: peerPod(src.state, dst.state, dst.ns, dst.pod),
+          address: podAddress(dst.state, dst.ns, dst.pod, src.state !== dst.state),
+          port: port.port,
+          ...(dst.pod.ports && { destinationPorts: dst.pod.ports }),
+        }),
+      }),
+      ingress: ends.ingressEnd(dst.state, dst.ns, dst.pod, port.port),
+    },
+  ];
+}
+
+/** A local Service in the source's cluster, or a multi-cluster Service through one exporter's backends. */
+function serviceLegs(world: World, to: Extract<Endpoint, { kind: 'service' | 'mcs' }>, src: FoundPod, port: PortWord, ends: SourceEnds): Found<Leg[]> {
   const cluster = to.kind === 'service' ? to.cluster : to.exporter;
   if (to.kind === 'service' && src.state.cluster.clusterID !== to.cluster)
     return { noPath: 'a Service is reachable in its own cluster only: name mcs/NAMESPACE/NAME@EXPORTER' };
@@ -215,8 +236,8 @@ function legs(world: World, from: Endpoint, to: Endpoint, port: PortWord): Found
     if (to.kind === 'service')
       return {
         backend,
-        egress: egressEnd({ ...podView, service: { namespace: to.namespace, name: to.name } }),
-        ingress: ingressEnd(exporter, svc.ns, pod, target),
+        egress: ends.egressEnd({ ...podView, service: { namespace: to.namespace, name: to.name } }),
+        ingress: ends.ingressEnd(exporter, svc.ns, pod, target),
       };
     // a multi-cluster Service: egress sees `antrea-mc-<name>` and, with endpointIPType ClusterIP,
     // the exporting cluster's ClusterIP (the imported Endpoints, resourceimport_controller.go);
@@ -231,9 +252,9 @@ function legs(world: World, from: Endpoint, to: Endpoint, port: PortWord): Found
         };
     const egress =
       src.state.cluster.network.endpointIPType === 'ClusterIP'
-        ? egressEnd({ address: clusterIP, port: port.port, service })
-        : egressEnd({ ...podView, service });
-    return { backend, egress, ingress: ingressEnd(exporter, svc.ns, pod, target, cross ? src.state : undefined) };
+        ? ends.egressEnd({ address: clusterIP, port: port.port, service })
+        : ends.egressEnd({ ...podView, service });
+    return { backend, egress, ingress: ends.ingressEnd(exporter, svc.ns, pod, target, cross ? src.state : undefined) };
   });
 }
 
