@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { LATEST_RELEASE } from '../src/antrea/releases';
 import { ClusterSetSchema } from '../src/model/clusterset';
 import { effectiveClusters } from '../src/model/effective';
-import { gatewayPeers } from '../src/model/gateways';
+import { gatewayPeerList, peersOf } from '../src/model/gateways';
 import { memorySink } from '../src/pipeline/memory-sink';
 import { runPipeline } from '../src/pipeline/pipeline';
 import { BundleChart } from '../src/synth/bundle-chart';
@@ -31,8 +31,9 @@ function oneAppForFleet(count: number) {
   const { definition } = parsed(count);
   const clusters = effectiveClusters(definition);
   const app = new App();
+  const peers = gatewayPeerList(clusters);
   const charts = clusters.map(
-    (cluster) => new BundleChart(app, cluster.clusterID, { definition, clusters, cluster, release: LATEST_RELEASE, peers: gatewayPeers(clusters, cluster) }),
+    (cluster) => new BundleChart(app, cluster.clusterID, { definition, clusters, cluster, release: LATEST_RELEASE, peers: peersOf(peers, cluster) }),
   );
   for (const c of charts) c.toJson();
 }

@@ -53,6 +53,3 @@ export function gatewayPeerList(clusters: readonly EffectiveCluster[]): GatewayP
 /** The peers `c` imports from, of a ClusterSet's list: every other one; none for a cluster that is not an active member. */
 export const peersOf = (list: readonly GatewayPeer[], c: EffectiveCluster): GatewayPeer[] =>
   isActiveMember(c) ? list.filter((p) => p.clusterID !== c.clusterID) : [];
-
-/** The members whose ClusterInfo `c` imports, with their candidates (gatewayPeerList, peersOf). */
-export const gatewayPeers = (clusters: readonly EffectiveCluster[], c: EffectiveCluster): GatewayPeer[] => peersOf(gatewayPeerList(clusters), c);

@@ -175,11 +175,11 @@ function readRule(direction: Direction, r: unknown, index: number): Rule {
   };
 }
 
-/** The spec of one policy: Tier (Application when absent, as for a policy created in a cluster; a replicated one without a Tier is held nowhere: replication.ts), priority, appliedTo and the rules of both directions. */
+/** The spec of one policy: Tier as written ("" when absent: a replicated policy gets no default, replication.ts), priority, appliedTo and the rules of both directions. */
 export function readPolicySpec(spec: Readonly<Record<string, unknown>>): PolicySpec {
   const appliedTo = readAppliedTo(spec.appliedTo);
   return {
-    tier: typeof spec.tier === 'string' && spec.tier.length > 0 ? spec.tier : 'application',
+    tier: typeof spec.tier === 'string' ? spec.tier : '',
     priority: typeof spec.priority === 'number' ? spec.priority : 0,
     ...(appliedTo && { appliedTo }),
     rules: [...list(spec.ingress).map((r, i) => readRule('ingress', r, i)), ...list(spec.egress).map((r, i) => readRule('egress', r, i))],

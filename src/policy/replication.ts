@@ -42,9 +42,8 @@ export function heldPolicies(definition: ClusterSet, cluster: EffectiveCluster):
   if (!isActiveMember(cluster)) return [];
   return definition.spec.policies.flatMap((p) => {
     const spec = readPolicySpec(p.spec);
-    // looked up by the Tier the spec names, "" when none: no Tier has that name (policy-tier-unknown)
-    const named = typeof p.spec.tier === 'string' ? p.spec.tier : '';
-    const priority = named === '' ? undefined : tierPriority(definition, spec.tier);
+    // looked up by the Tier the spec names, "" when none, which no Tier has (policy-tier-unknown)
+    const priority = tierPriority(definition, spec.tier);
     return priority === undefined ? [] : [{ name: `antrea-mc-${p.name}`, policy: p.name, tier: spec.tier, tierPriority: priority, spec }];
   });
 }

@@ -1,7 +1,7 @@
 import type { ClusterSet } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsWhileWithdrawing } from '../model/withdraw';
-import { activeGateways, gatewayPeers, type GatewayPeer } from '../model/gateways';
+import { activeGateways, gatewayPeerList, peersOf, type GatewayPeer } from '../model/gateways';
 import { shellQuote } from '../text/shell-quote';
 import { condition, status, text, words } from './check-words';
 import { clusterInfoImported, gatewayCandidates, gatewayElected, gatewayKnown } from './gateway-checks';
@@ -65,13 +65,15 @@ const SERVICE_IMPORT = { group: 'multicluster.x-k8s.io', resource: 'serviceimpor
 export function checksOf(definition: ClusterSet): CheckInstance[] {
   const clusters = effectiveClusters(definition);
   const exported = exportsWhileWithdrawing(definition, clusters);
-  return clusters.flatMap((c) => checksFor(exported, clusters, c, gatewayPeers(clusters, c)));
+  // the peers once per ClusterSet, as synth-clusterset.ts takes them (a list per cluster is quadratic)
+  const peers = gatewayPeerList(clusters);
+  return clusters.flatMap((c) => checksFor(exported, clusters, c, peersOf(peers, c)));
 }
 
 /**
  * One cluster's checks. Reads of the definition: the ClusterSet's name, leader and Services, the
  * cluster itself, the other clusters' IDs and roles, and the other members' Gateway candidates
- * (`peers`, model/gateways.ts `gatewayPeers`): what a bundle's slice holds (synth-clusterset.ts
+ * (`peers`, model/gateways.ts `gatewayPeerList`, `peersOf`): what a bundle's slice holds (synth-clusterset.ts
  * `sliceFor`), so the verification Job is built inside the bundle.
  */
 export function checksFor(definition: ClusterSet, clusters: readonly EffectiveCluster[], c: EffectiveCluster, peers: readonly GatewayPeer[]): CheckInstance[] {

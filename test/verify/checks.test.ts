@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import { checkDefinitions } from '../../src/pipeline/pipeline';
 import { jobChecks } from '../../src/synth/parts/verify-job';
 import { effectiveClusters } from '../../src/model/effective';
-import { gatewayPeers } from '../../src/model/gateways';
+import { gatewayPeerList, peersOf } from '../../src/model/gateways';
 import { checksFor, checksOf, type CheckInstance } from '../../src/verify/checks';
 import { LIVE_KINDS, parseLiveObjects } from '../../src/verify/live-objects';
 import { verificationScript } from '../../src/verify/verify-script';
@@ -402,8 +402,8 @@ describe('opt-in: the imported Service answers (spec.verify.request, the Job onl
         d,
         clusters,
         clusters.find((c) => c.clusterID === id)!,
-        gatewayPeers(
-          clusters,
+        peersOf(
+          gatewayPeerList(clusters),
           clusters.find((c) => c.clusterID === id)!,
         ),
       ).map((c) => c.check);

@@ -521,21 +521,29 @@ export class AntreaMulticluster {
   }
 
   /**
+   * The ResourceImports in the leader's Namespace as a connected member lists them with its own
+   * credentials (member/resourceimport_controller.go StartWatching, which the ClusterInfo importer
+   * shares); undefined while the member has no connected area or may not list them.
+   */
+  private leaderImports(c: ApiServer, ns: string) {
+    const area = this.connectedArea(c, ns);
+    if (!area) return undefined;
+    const leader = this.host.reach(area.server);
+    const user = leader && authenticate(leader, area.token);
+    if (!leader || !user || !new Client(leader, user).canList(`${MC}/v1alpha1`, 'ResourceImport', area.leaderNamespace).ok) return undefined;
+    return { area, imports: leader.list('ResourceImport', area.leaderNamespace) };
+  }
+
+  /**
    * The member's import reconciler (member/resourceimport_controller.go), started once connected
    * (StartWatching: it lists and watches ResourceImports in the leader's Namespace with the
    * member's credentials): a ServiceImport import becomes a ServiceImport of the same name and an
    * `antrea-mc-<name>` Service in that Namespace, where it exists; an import that goes takes them.
    */
   private serviceImports(c: ApiServer, ns: string): void {
-    const area = this.connectedArea(c, ns);
-    if (!area) return;
-    const leader = this.host.reach(area.server);
-    const user = leader && authenticate(leader, area.token);
-    if (!leader || !user || !new Client(leader, user).canList(`${MC}/v1alpha1`, 'ResourceImport', area.leaderNamespace).ok) return;
-    const imports = leader
-      .list('ResourceImport', area.leaderNamespace)
-      .map(resourceImportSpecOf)
-      .filter((i) => i.kind === 'ServiceImport');
+    const read = this.leaderImports(c, ns);
+    if (!read) return;
+    const imports = read.imports.map(resourceImportSpecOf).filter((i) => i.kind === 'ServiceImport');
     for (const i of imports) {
       const svcNs = i.namespace!;
       if (!c.namespaceExists(svcNs) || c.get(MCS, 'ServiceImport', svcNs, i.name)) continue;
@@ -615,14 +623,12 @@ export class AntreaMulticluster {
    * when it changes, and goes with it (handleResImpDeleteForClusterInfo).
    */
   private clusterInfoImports(c: ApiServer, ns: string): void {
-    const area = this.connectedArea(c, ns);
-    if (!area) return;
-    const leader = this.host.reach(area.server);
-    const user = leader && authenticate(leader, area.token);
-    if (!leader || !user || !new Client(leader, user).canList(`${MC}/v1alpha1`, 'ResourceImport', area.leaderNamespace).ok) return;
-    const imports = leader
-      .list('ResourceImport', area.leaderNamespace)
-      .filter((i) => resourceImportSpecOf(i).kind === 'ClusterInfo' && resourceImportSpecOf(i).clusterInfo?.clusterID !== area.localID);
+    const read = this.leaderImports(c, ns);
+    if (!read) return;
+    const { area } = read;
+    const imports = read.imports.filter(
+      (i) => resourceImportSpecOf(i).kind === 'ClusterInfo' && resourceImportSpecOf(i).clusterInfo?.clusterID !== area.localID,
+    );
     for (const i of imports) {
       const clusterInfo = resourceImportSpecOf(i).clusterInfo!;
       const live = c.get(MC, 'ClusterInfoImport', ns, i.metadata.name);
