@@ -1,6 +1,6 @@
 // Reader.problem() returns undefined, a read's "no value", on purpose: `return r.problem(...)`
 // reports and yields it in one step, which the rule would split into two statements at each of 15 checks
-/* eslint-disable @typescript-eslint/no-confusing-void-expression */
+/* eslint-disable @typescript-eslint/no-confusing-void-expression -- Reader.problem()'s undefined, above */
 import { basename } from 'node:path';
 import { isPlainObject } from '../antrea/workloads/deep-merge';
 import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
