@@ -211,7 +211,7 @@ export default async function bench(): Promise<void> {
           else count.loaded++;
           if (entry.legitimate && refused) {
             count.falseRefusals++;
-            example(`${entry.kind} refused: ${result.diagnostics.find((d) => d.file === file)?.message}`);
+            example(`${entry.kind} refused: ${String(result.diagnostics.find((d) => d.file === file)?.message)}`);
           }
           if (!entry.legitimate && !refused) {
             count.misses++;

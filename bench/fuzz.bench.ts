@@ -80,7 +80,7 @@ export default async function bench(): Promise<void> {
         const printed = render(format, outcome.diagnostics, sources);
         if (unprintables(printed).length > 0) {
           unprintableOutputs++;
-          example(`diagnostics (${format}) print ${unprintables(printed)[0]}`, definition);
+          example(`diagnostics (${format}) print ${unprintables(printed)[0]!}`, definition);
         }
         const forged = workflowCommands(printed).filter((c) => format !== 'github' || !['error', 'warning'].includes(c.command));
         if (forged.length > 0) {
@@ -99,11 +99,11 @@ export default async function bench(): Promise<void> {
       const different = readDifferently(outcome.files);
       if (different.length > 0) {
         readDifferentlyCount++;
-        example(`${different[0]} reads differently in YAML 1.1 and 1.2`, definition);
+        example(`${different[0]!} reads differently in YAML 1.1 and 1.2`, definition);
       }
       if (longSegments(outcome.files).length > 0) {
         longNames++;
-        example(`a file name no file system takes: ${longSegments(outcome.files)[0]}`, definition);
+        example(`a file name no file system takes: ${longSegments(outcome.files)[0]!}`, definition);
       }
       const shown = outcome.files.find((f) => unprintables(f.content).length > 0 || (f.path.endsWith('.md') && workflowCommands(f.content).length > 0));
       if (shown) {
@@ -125,7 +125,7 @@ export default async function bench(): Promise<void> {
           kustomizeBuilt += Math.min(fresh.length, kustomizeBudget - kustomizeBuilt);
           if (failures.length > 0) {
             kustomizeFailed++;
-            example(`kubectl kustomize: ${failures[0]}`, definition);
+            example(`kubectl kustomize: ${failures[0]!}`, definition);
           }
         }
       }

@@ -53,7 +53,7 @@ function repository(bin: string, key: string): string {
   for (let i = 0; i < SETS; i++) writeFileSync(join(building, 'clustersets', `fleet-${String(i).padStart(4, '0')}.yaml`), definition(i, demo));
   const start = performance.now();
   const synth = spawnSync(process.execPath, [bin, 'synth', '--quiet'], { cwd: building, stdio: 'inherit' });
-  if (synth.status !== 0) throw new Error(`synth of the base revision failed (${synth.status})`);
+  if (synth.status !== 0) throw new Error(`synth of the base revision failed (${String(synth.status)})`);
   console.log(`  built the base revision: synth of ${SETS * 3} clusters in ${((performance.now() - start) / 1000).toFixed(1)} s`);
   git(building, 'init', '-q', '-b', 'main');
   git(building, 'add', '.');
@@ -110,7 +110,7 @@ export default function bench(): void {
       const r = run(bin, repo, args);
       total += r.ms;
       const lines = `${r.stdout}${r.stderr}`.trim().split('\n');
-      times.push(`${name} ${fmt(r.ms)}${r.cpuMs === undefined ? '' : `, cpu ${fmt(r.cpuMs)}`} (exit ${r.status}, ${lines.length} lines of output)`);
+      times.push(`${name} ${fmt(r.ms)}${r.cpuMs === undefined ? '' : `, cpu ${fmt(r.cpuMs)}`} (exit ${String(r.status)}, ${lines.length} lines of output)`);
       if (process.env.PR_CHECK_SHOW) console.log(`${name}:\n${lines.slice(0, 12).join('\n')}`);
     }
     const load = loadavg()

@@ -89,6 +89,6 @@ export default async function bench(): Promise<void> {
   }
   const k = sizes[1]! / sizes[0]!;
   console.log(
-    `ratio ${sizes[1]}/${sizes[0]} (linear: ${k}): App per bundle ${(synth[1]! / synth[0]!).toFixed(1)}, pipeline ${(pipeline[1]! / pipeline[0]!).toFixed(1)}, one App ${(fleet[1]! / fleet[0]!).toFixed(1)}`,
+    `ratio ${sizes[1]!}/${sizes[0]!} (linear: ${k}): App per bundle ${(synth[1]! / synth[0]!).toFixed(1)}, pipeline ${(pipeline[1]! / pipeline[0]!).toFixed(1)}, one App ${(fleet[1]! / fleet[0]!).toFixed(1)}`,
   );
 }

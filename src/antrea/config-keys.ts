@@ -69,7 +69,7 @@ function lookup(tree: KeyTree, path: readonly string[]): boolean {
   for (const k of path) {
     if (t === null) return true;
     if (!Object.hasOwn(t, k)) return false;
-    t = t[k]!;
+    t = t[k] ?? null;
   }
   return true;
 }
@@ -98,7 +98,7 @@ export function checkConfigKeys(
         });
         continue;
       }
-      const sub = tree[key]!;
+      const sub = tree[key] ?? null;
       if (sub !== null && isPlainObject(v)) walk(v, sub, here);
     }
   };

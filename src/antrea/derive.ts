@@ -93,14 +93,12 @@ export function editSchema(schema: Schema, path: SchemaPath, edit: (old: Schema)
     return { ...schema, additionalProperties: child(typeof ap === 'object' ? ap : undefined)! };
   }
   const next = child(schema.properties?.[step]);
-  const properties = { ...schema.properties };
   if (next === undefined) {
-    delete properties[step];
+    const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => k !== step));
     const required = schema.required?.filter((k) => k !== step);
-    return { ...schema, properties, ...(schema.required ? { required: required! } : {}) };
+    return { ...schema, properties, ...(required ? { required } : {}) };
   }
-  properties[step] = next;
-  return { ...schema, properties };
+  return { ...schema, properties: { ...schema.properties, [step]: next } };
 }
 
 /** A copy of a CRD model with one version's schema edited (see `editSchema`); other fields may be overridden. */

@@ -77,7 +77,7 @@ const modelsByKind = new WeakMap<AntreaRelease, Map<string, CrdModel>>();
 export function crdModelFor(release: AntreaRelease, apiVersion: string, kind: string): CrdModel | undefined {
   let models = modelsByKind.get(release);
   if (!models) modelsByKind.set(release, (models = new Map(allCrds(release).map((m) => [`${m.group}/${m.kind}`, m]))));
-  return models.get(`${apiVersion.split('/')[0]}/${kind}`);
+  return models.get(`${apiVersion.split('/')[0]!}/${kind}`);
 }
 
 const manifests = new WeakMap<CrdModel, KubeObject>();

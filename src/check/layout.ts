@@ -304,7 +304,7 @@ interface Serialized {
 function serializeObjects(dir: string, objects: readonly KubeObject[], cache: EmitCache, subdirOf?: (o: KubeObject) => string): Serialized {
   const sorted = sortObjects(objects);
   const paths = sorted.map((o) => (subdirOf ? `${subdirOf(o)}/${fileNameOf(o)}` : fileNameOf(o)));
-  return { sorted, paths, files: sorted.map((o, i) => ({ path: `${dir}/${paths[i]}`, content: cache.yamlOf(o) })) };
+  return { sorted, paths, files: sorted.map((o, i) => ({ path: `${dir}/${paths[i]!}`, content: cache.yamlOf(o) })) };
 }
 
 /** The self-checks of serialized objects: schemas (content that passed this release's earlier in the run is not checked again) and size. */

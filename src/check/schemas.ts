@@ -37,14 +37,14 @@ export function validatorFor(apiVersion: string, kind: string, release?: AntreaR
   const model = release && crdModelFor(release, apiVersion, kind);
   const cacheKey = model ? `${release.version}:${key}` : key;
   if (cache.has(cacheKey)) return cache.get(cacheKey);
-  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  const [group = '', version = ''] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
   if (model && model.versions.some((v) => v.name === version)) {
-    const validate = validatorForCrd(model, version!);
+    const validate = validatorForCrd(model, version);
     const validator: ObjectValidator = (o) => validate(o).map((i) => ({ path: formatPath(i.path), message: i.message }));
     cache.set(cacheKey, validator);
     return validator;
   }
-  const pkg = PACKAGES.find(([test]) => test(group!))?.[1];
+  const pkg = PACKAGES.find(([test]) => test(group))?.[1];
   let validator: ObjectValidator | undefined;
   if (pkg) {
     const modulePath = `${pkg}/${group ? `${group}/` : ''}${version}/${kind}`;

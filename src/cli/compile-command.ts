@@ -138,7 +138,7 @@ async function pullRequestIndex(
   // the base revision's manifest, never the work tree's: dist/ is the pull request's (plan/revision-index.ts)
   const manifest = manifestAt(process.cwd(), base, out) ?? null;
   if (!manifest) return undefined;
-  const index = new DefinitionIndex(manifest ?? undefined);
+  const index = new DefinitionIndex(manifest);
   if (index.size === 0 || !check) return { manifest, ...(index.size > 0 && { index }) };
   const entries = [...index.entries()];
   const { folderBlobs } = await import('../output/output-blobs');

@@ -23,7 +23,7 @@ export function parseCommandLine(name: string, c: Command, argv: readonly string
     // parseArgs splits a short group into one token per letter, all at the group's index
     const grouped = tokens[i - 1]?.index === token.index || tokens[i + 1]?.index === token.index;
     const spec = !grouped && Object.hasOwn(c.options, token.name) ? c.options[token.name] : undefined;
-    if (!spec) throw new UsageError(`${name} has no option ${grouped ? argv[token.index] : token.rawName}`);
+    if (!spec) throw new UsageError(`${name} has no option ${grouped ? argv[token.index]! : token.rawName}`);
     const key = token.name;
     if (Object.hasOwn(options, key) && !spec.repeatable) throw new UsageError(`--${key} is given twice`);
     if (spec.type === 'boolean') {

@@ -34,7 +34,7 @@ export function firstUnprintable(s: string): string | undefined {
 const WORKFLOW_COMMAND = /^((?:(?!\n)\p{White_Space})*):(?=:)|##\[/gmu;
 /** a line of multi-line text that starts with `::` after white space */
 const COMMAND_LINE = /(?:^|\n)(?:(?!\n)\p{White_Space})*::/u;
-const defuse = (m: string, indent: string | undefined): string => (m === '##[' ? '##\\x5b' : `${indent}\\x3a`);
+const defuse = (m: string, indent: string | undefined): string => (m === '##[' ? '##\\x5b' : `${indent!}\\x3a`);
 
 /**
  * A value on one line of output: every unprintable character, newlines and tabs too, shown as its

@@ -282,7 +282,7 @@ function groupLines(group: Group, common: Network, mark: DiagramMark | undefined
   const svcs = ms.flatMap((c) => (c.cluster.serviceCIDR ? [c.cluster.serviceCIDR] : []));
   const withGateway = ms.filter((c) => activeGateways(c.cluster).length > 0).length;
   const differing = ms.filter((c) => networkDifferences(c, common) !== undefined).length;
-  const range = (xs: readonly string[]) => (xs.length === 0 ? 'none declared' : xs.length === 1 ? xs[0]! : `${xs.length}, ${xs[0]} to ${xs[xs.length - 1]}`);
+  const range = (xs: readonly string[]) => (xs.length === 0 ? 'none declared' : xs.length === 1 ? xs[0]! : `${xs.length}, ${xs[0]!} to ${xs[xs.length - 1]!}`);
   const lines = [
     `${mark ? `${mark.state}: ` : ''}${group.label}: ${ms.length} members`,
     `Pod CIDRs ${range(pods)}`,

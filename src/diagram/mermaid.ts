@@ -27,9 +27,9 @@ export const mermaidTextSize = (text: string): number =>
  * bounded whatever a definition holds.
  */
 export function mermaidText(value: string, max = 80): string {
-  const points = [...value];
+  const points = Array.from(value);
   const cut = points.length > max ? [...points.slice(0, max - 1), '…'] : points;
-  return cut.map((c) => (/^[A-Za-z0-9 ./,_-]$/.test(c) ? c : `#${c.codePointAt(0)};`)).join('');
+  return cut.map((c) => (/^[A-Za-z0-9 ./,_-]$/.test(c) ? c : `#${c.codePointAt(0)!};`)).join('');
 }
 
 /** A label of several lines, each escaped; `<br/>` is the only markup and it is ours. */

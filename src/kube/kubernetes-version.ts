@@ -20,7 +20,7 @@ export function kubernetesMinor(version: string): number | undefined {
 }
 
 /** `1.35` for any version of that minor. */
-export const kubernetesMinorName = (version: string): string => `1.${kubernetesMinor(version)}`;
+export const kubernetesMinorName = (version: string): string => `1.${kubernetesMinor(version)!}`;
 
 export function inKubernetesRange(version: string, range: KubernetesRange): boolean {
   const minor = kubernetesMinor(version);

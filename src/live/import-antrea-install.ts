@@ -29,7 +29,7 @@ export function configFile(c: LiveCluster, namespace: string, name: string, file
 }
 
 /** Who installs Antrea: the bundle, unless no agent runs here or Helm installed it. */
-export function installOf(c: LiveCluster): { install: 'full' | 'multiclusterOnly'; why?: string } {
+export function installOf(c: LiveCluster): { install: 'full' } | { install: 'multiclusterOnly'; why: string } {
   const agent = c.find('apps/DaemonSet', ANTREA_NAMESPACE, 'antrea-agent');
   if (!agent) return { install: 'multiclusterOnly', why: 'no antrea-agent runs here' };
   if (agent.object.metadata.labels?.['app.kubernetes.io/managed-by'] === 'Helm')
@@ -66,8 +66,8 @@ function extraSettings(live: unknown, ours: unknown): unknown {
 /** Keys the compiler writes from the definition (managed-config-key): they are read into spec.network, never into agentConfig. */
 function withoutOwnedKeys(extra: unknown): Obj | undefined {
   if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) return undefined;
-  const out: Obj = { ...(extra as Obj) };
-  for (const key of ['trafficEncapMode', 'tunnelType', 'tunnelPort', 'multicluster']) delete out[key];
+  const owned = ['trafficEncapMode', 'tunnelType', 'tunnelPort', 'multicluster'];
+  const out: Obj = Object.fromEntries(Object.entries(extra as Obj).filter(([key]) => !owned.includes(key)));
   const gates = out.featureGates;
   if (typeof gates === 'object' && gates !== null && !Array.isArray(gates)) {
     const rest = Object.fromEntries(Object.entries(gates).filter(([k]) => k !== 'Multicluster'));

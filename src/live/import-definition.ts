@@ -41,6 +41,7 @@ const NETWORK_KEYS = Object.keys(DEFAULT_NETWORK) as (keyof Network)[];
 /** What a cluster's objects say about its network settings (only what they show). */
 function observedNetwork(c: LiveCluster, agent: Obj | undefined, leaderNs: string): Partial<Network> {
   const out: Partial<Network> = {};
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- K types the cast to the key's field
   const set = <K extends keyof Network>(k: K, v: unknown, ok: (v: unknown) => boolean) => {
     if (ok(v)) out[k] = v as Network[K];
   };
@@ -82,7 +83,8 @@ function imageDigestsOf(set: LiveClusterSet): Record<string, string> {
       if (key in out) continue;
       for (const w of c.ofKind(kind).filter((l) => l.object.metadata.name === name)) {
         const ref = parseImageReference(text(w.object, 'spec', 'template', 'spec', 'containers', 0, 'image') ?? '');
-        if (ref.digest !== undefined && `${ref.repository.slice(ref.repository.lastIndexOf('/') + 1)}:${ref.tag}` === key) out[key] = ref.digest;
+        if (ref.digest !== undefined && ref.tag !== undefined && `${ref.repository.slice(ref.repository.lastIndexOf('/') + 1)}:${ref.tag}` === key)
+          out[key] = ref.digest;
       }
     }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));

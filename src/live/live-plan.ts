@@ -68,6 +68,7 @@ function withoutEngineMarks(o: KubeObject): KubeObject {
     if (!map) continue;
     const kept = Object.fromEntries(Object.entries(map).filter(([k]) => !isEngineMark(k)));
     if (Object.keys(kept).length > 0) metadata[key] = kept;
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- key is labels or annotations, a field, not a map's key
     else delete metadata[key];
   }
   return { ...o, metadata } as unknown as KubeObject;

@@ -229,7 +229,7 @@ const liveObjects =
       } catch (err) {
         const detail = (err as { stderr?: string }).stderr?.trim() || (err instanceof Error ? err.message : String(err));
         if (NO_SUCH_KIND.test(detail)) continue;
-        return { error: `kubectl --context ${context} get ${resource}: ${detail.split('\n')[0]}` };
+        return { error: `kubectl --context ${context} get ${resource}: ${detail.split('\n')[0]!}` };
       }
     }
     try {

@@ -32,7 +32,7 @@ export function effectiveClusters(definition: ClusterSet): EffectiveCluster[] {
   // then the dedicated leader meant, so no rule reports it as a member without Gateway or CIDRs
   const leaderKnown = definition.spec.clusters.some((c) => c.clusterID === leaderID);
   return definition.spec.clusters.map((cluster, index) => {
-    const overrides = Object.fromEntries(Object.entries(cluster.network).filter(([, v]) => v !== undefined));
+    const overrides = Object.fromEntries(Object.entries<unknown>(cluster.network).filter(([, v]) => v !== undefined));
     const isLeader = cluster.clusterID === leaderID;
     return {
       index,

@@ -31,11 +31,23 @@ function change(): void {
 }
 
 export const realFs: FileSystemOps = {
-  writeFileSync: (p, d) => (change(), nodeFs.writeFileSync(p, d)),
-  renameSync: (a, b) => (change(), nodeFs.renameSync(a, b)),
-  rmSync: (p, o) => (change(), nodeFs.rmSync(p, o)),
+  writeFileSync: (p, d) => {
+    change();
+    nodeFs.writeFileSync(p, d);
+  },
+  renameSync: (a, b) => {
+    change();
+    nodeFs.renameSync(a, b);
+  },
+  rmSync: (p, o) => {
+    change();
+    nodeFs.rmSync(p, o);
+  },
   mkdirSync: (p, o) => (change(), void nodeFs.mkdirSync(p, o)),
-  linkSync: (a, b) => (change(), nodeFs.linkSync(a, b)),
+  linkSync: (a, b) => {
+    change();
+    nodeFs.linkSync(a, b);
+  },
   accessSync: (p, m) => nodeFs.accessSync(p, m),
   at: pauseAt,
 };

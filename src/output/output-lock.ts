@@ -70,7 +70,7 @@ export class OutputLock {
 
   private refuseIfHeld(holder: string): void {
     if (isAlive(holder))
-      throw new OutputError(`${displayPath(this.out)} is being written by another clusterset process (pid ${holder.split(' ')[0]}); wait for it to finish`);
+      throw new OutputError(`${displayPath(this.out)} is being written by another clusterset process (pid ${holder.split(' ')[0]!}); wait for it to finish`);
   }
 }
 

@@ -78,10 +78,12 @@ export class DefinitionIndex {
   private readonly bySource = new Map<string, { name: string; entry: ManifestEntry; record: DefinitionRecord }>();
 
   constructor(manifest: Partial<Manifest> | undefined) {
-    if (manifest?.compiler !== COMPILER || typeof manifest.clusterSets !== 'object' || manifest.clusterSets === null) return;
-    for (const [name, entry] of Object.entries(manifest.clusterSets)) {
+    // manifest.json is untrusted: its map and entries are unknown until checked
+    const sets: unknown = manifest?.clusterSets;
+    if (manifest?.compiler !== COMPILER || typeof sets !== 'object' || sets === null) return;
+    for (const [name, entry] of Object.entries(sets as Record<string, ManifestEntry | null>)) {
       const record = entry?.definition;
-      if (!record || typeof entry.source !== 'string' || !validRecord(record, entry)) continue;
+      if (!entry || !record || typeof entry.source !== 'string' || !validRecord(record, entry)) continue;
       this.bySource.set(entry.source, { name, entry, record });
     }
   }
@@ -126,7 +128,7 @@ function validWarning(value: unknown): boolean {
   const d = value as Record<string, unknown> | null;
   const int = (v: unknown) => Number.isInteger(v);
   const optional = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || ok(v);
-  const place = (l: Record<string, unknown> | null) =>
+  const place = (l: Record<string, unknown> | null): l is Record<string, unknown> =>
     typeof l === 'object' &&
     l !== null &&
     l.file === '' &&
@@ -139,10 +141,10 @@ function validWarning(value: unknown): boolean {
     l.path.every((p) => typeof p === 'string' || int(p));
   return (
     place(d) &&
-    d!.severity === 'warning' &&
-    (DIAGNOSTIC_CODES as readonly unknown[]).includes(d!.code) &&
-    optional(d!.hint, (h) => typeof h === 'string') &&
-    optional(d!.related, (r) => Array.isArray(r) && r.every(place))
+    d.severity === 'warning' &&
+    (DIAGNOSTIC_CODES as readonly unknown[]).includes(d.code) &&
+    optional(d.hint, (h) => typeof h === 'string') &&
+    optional(d.related, (r) => Array.isArray(r) && r.every(place))
   );
 }
 

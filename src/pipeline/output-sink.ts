@@ -125,7 +125,7 @@ export function outputSink(options: EmitOptions): OutputSink {
       previous = options.check && sink.recorded !== undefined ? manifestOf(sink.recorded) : readManifest(tx);
       // a shared unit the previous run of this compiler recorded, and whose folder is there, is named
       // by its bytes: a bundle that lists it needs neither its checks nor its writes
-      recordedUnits = new Set(previous.compiler === COMPILER && !options.rebuild ? Object.values(previous.clusterSets).flatMap((e) => e.shared ?? []) : []);
+      recordedUnits = new Set(previous.compiler === COMPILER && !options.rebuild ? Object.values(previous.clusterSets).flatMap((e) => e.shared) : []);
       const inOutput = (dir: string) => recordedUnits.has(dir) && tx.exists(`${dir}/kustomization.yaml`);
       cache = new EmitCache(undefined, (dir) => reuse && inOutput(dir));
       if (options.check) for (const dir of recordedUnits) if (inOutput(dir)) keptFolders.add(dir);
@@ -222,7 +222,7 @@ export function outputSink(options: EmitOptions): OutputSink {
     finish: (diagnostics) => {
       // shared units: every unit some ClusterSet lists; one the output holds as this compiler wrote
       // it, or that only kept bundles list, stays as it is
-      const wanted = new Set(Object.values(entries).flatMap((e) => e.shared ?? []));
+      const wanted = new Set(Object.values(entries).flatMap((e) => e.shared));
       const written = new Map(units.map((u) => [u.dir, u.files]));
       const unitFiles = new Set<string>();
       for (const dir of [...wanted].sort()) {
@@ -306,8 +306,9 @@ function readManifest(tx: OutputTransaction): Manifest {
 function manifestOf(m: Partial<Manifest> | null): Manifest {
   if (typeof m !== 'object' || m === null) return { generator: 'antrea-clusterset', clusterSets: {} };
   // manifest.json is the output's, so untrusted: an entry of another shape is no record (its ClusterSet is built)
-  const sets = typeof m.clusterSets === 'object' && m.clusterSets !== null ? m.clusterSets : {};
-  const clusterSets = Object.fromEntries(Object.entries(sets).filter(([, e]) => wellFormed(e)));
+  const recorded: unknown = m.clusterSets;
+  const sets = typeof recorded === 'object' && recorded !== null ? recorded : {};
+  const clusterSets = Object.fromEntries(Object.entries(sets).filter((kv): kv is [string, ManifestEntry] => wellFormed(kv[1])));
   return { generator: 'antrea-clusterset', ...(typeof m.compiler === 'string' && { compiler: m.compiler }), clusterSets };
 }
 

@@ -87,7 +87,7 @@ export interface LaidBundle {
  */
 export interface Sink<R> {
   /** every revision validated without error, before synth; may report (and stop, with an error or false) */
-  begin?(revisions: readonly CheckResult[], sets: readonly (readonly ClusterSetSources[])[], diagnostics: Diagnostic[]): boolean | void;
+  begin?(revisions: readonly CheckResult[], sets: readonly (readonly ClusterSetSources[])[], diagnostics: Diagnostic[]): boolean | undefined;
   /** the cache of serialized and checked objects (the output sink knows the units its output holds) */
   cache?(): EmitCache;
   clusterSet?(revision: number, set: ClusterSetSources): void;

@@ -28,9 +28,11 @@ function perform(effect: Effect): unknown {
     case 'load':
       throw new Error('the synchronous pipeline takes loaded sources, not files');
     case 'scan-definition':
-      return scanDefinitionTextSync(effect.file, effect.text, effect.diagnostics);
+      scanDefinitionTextSync(effect.file, effect.text, effect.diagnostics);
+      return undefined;
     case 'scan-output':
-      return scanOutputFilesSync(effect.file, effect.files, effect.diagnostics);
+      scanOutputFilesSync(effect.file, effect.files, effect.diagnostics);
+      return undefined;
     case 'stages':
       return stages;
   }

@@ -177,7 +177,7 @@ function serviceExportChanges(before: ClusterSet, after: ClusterSet, b: Clusters
           // an exports unit that leaves git takes its ServiceExports along (delivery/flux/, delivery/argocd/)
           `the engine deletes its ServiceExport in ${list(removed)}: Flux prunes it from its Namespace's exports Kustomization, or deletes that Kustomization with it when it was the Namespace's last export; Argo CD prunes it from the member's exports Application, or deletes that Application (resources finalizer) with it when it was the member's last`,
           ...(!exportsAfter.has(svc)
-            ? [`no member exports ${svc} any more: its ServiceImport and antrea-mc-${svc.split('/')[1]} Service leave every member`]
+            ? [`no member exports ${svc} any more: its ServiceImport and antrea-mc-${svc.split('/')[1]!} Service leave every member`]
             : []),
         ],
         { services: [svc], clusters: removed },

@@ -131,7 +131,7 @@ function restarts(changes: readonly ObjectChange[]): PlanChange[] {
     return {
       impact: 'rollout',
       clusterSet: c.clusterSet,
-      text: `${c.kind} ${c.namespace}/${c.name} restarts in ${clusterCount(ids)}`,
+      text: `${c.kind} ${c.namespace!}/${c.name} restarts in ${clusterCount(ids)}`,
       details: why.map((p) => `changed: ${p}`),
       about: ownersAbout(list),
     };
@@ -154,7 +154,7 @@ function removals(changes: readonly ObjectChange[], base: CompiledRevision, head
   // a rotated member token's old Secret on the leader: its checklist guards it and revokes it once the member is Ready (token-rotation.ts)
   const revoked = (c: ObjectChange) =>
     c.kind === 'Secret' &&
-    revokedByChecklist(base.definitions.get(c.clusterSet)?.definition, head.definitions.get(c.clusterSet)?.definition).has(`${c.namespace}/${c.name}`);
+    revokedByChecklist(base.definitions.get(c.clusterSet)?.definition, head.definitions.get(c.clusterSet)?.definition).has(`${c.namespace!}/${c.name}`);
   const removed = changes.filter(
     (c) =>
       c.change === 'removed' &&

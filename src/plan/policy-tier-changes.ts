@@ -14,7 +14,7 @@ export function policyAndTierChanges(before: ClusterSet, after: ClusterSet, b: C
       ? tierRestartJobName({ namespace: c.cluster.namespace, tiers: d.spec.tiers, image: d.spec.verify.image })
       : undefined;
   const restartJobs = [...new Set([...a.values()].map((c) => restartJob(after, c)).filter((j): j is string => j !== undefined))];
-  const jobList = restartJobs.length === 1 ? `Job ${restartJobs[0]}` : `Jobs ${restartJobs.join(', ')}`;
+  const jobList = restartJobs.length === 1 ? `Job ${restartJobs[0]!}` : `Jobs ${restartJobs.join(', ')}`;
 
   // replicated policies and Tiers
   const memberCount = [...a.values()].filter((c) => c.isMember).length;

@@ -49,7 +49,7 @@ export function tokenRotationChange(cs: string, before: ClusterSet, after: Clust
   return {
     impact: 'disruptive',
     clusterSet: cs,
-    text: `the leader token of ${ids.length === 1 ? `member ${ids[0]}` : `${ids.length} members (${ids.join(', ')})`} rotates`,
+    text: `the leader token of ${ids.length === 1 ? `member ${ids[0]!}` : `${ids.length} members (${ids.join(', ')})`} rotates`,
     details: [
       ...rotated.map(
         ({ before: b, after: a }) =>

@@ -247,7 +247,7 @@ function serviceLegs(world: World, to: Extract<Endpoint, { kind: 'service' | 'mc
       ? ip(svc.service.clusterIP)
       : {
           kind: 'unknown',
-          reason: `the ClusterIP of ${backend.split('/')[0]}/${svc.ns.name}/${svc.service.name} is not in the inventory`,
+          reason: `the ClusterIP of ${backend.split('/')[0]!}/${svc.ns.name}/${svc.service.name} is not in the inventory`,
           within: exporter.serviceCIDR ? [exporter.serviceCIDR] : [],
         };
     const egress =
@@ -347,6 +347,6 @@ export function evaluateConnection(world: World, from: Endpoint, to: Endpoint, p
   return {
     ...first,
     verdict: 'uncertain',
-    reason: `the Service's backends differ: ${first.backend} is ${first.verdict}, ${differs.backend} is ${differs.verdict}${differs.verdict === first.verdict ? ' by another rule' : ''}`,
+    reason: `the Service's backends differ: ${first.backend!} is ${first.verdict}, ${differs.backend!} is ${differs.verdict}${differs.verdict === first.verdict ? ' by another rule' : ''}`,
   };
 }

@@ -258,7 +258,7 @@ function tokensSection(ctx: NotesContext): string {
  */
 function firewallSection({ definition, members: ms }: NotesContext): string {
   if (ms.length === 0) return '';
-  const rows = ms.map((m) => [`${code(m.clusterID)}`, gatewayList(m), gatewayOpenings(m.network).map(formatOpening).join('<br>')]);
+  const rows = ms.map((m) => [code(m.clusterID), gatewayList(m), gatewayOpenings(m.network).map(formatOpening).join('<br>')]);
   const inCluster = ms.map(
     (m) =>
       `${code(m.clusterID)}: every Node to its Gateway candidates and back, on their InternalIP, ${formatOpening(tunnelOpening(m.network))}` +

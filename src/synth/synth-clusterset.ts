@@ -147,9 +147,7 @@ function identityView(c: EffectiveCluster): EffectiveCluster {
   return new Proxy(c, {
     get(target, key, receiver) {
       if (IDENTITY.has(key) || typeof key === 'symbol') return Reflect.get(target, key, receiver) as unknown;
-      throw new Error(
-        `a leader bundle part read "${String(key)}" of member ${target.clusterID}: widen the leader's slice in synth-clusterset.ts (and its hash)`,
-      );
+      throw new Error(`a leader bundle part read "${key}" of member ${target.clusterID}: widen the leader's slice in synth-clusterset.ts (and its hash)`);
     },
   });
 }

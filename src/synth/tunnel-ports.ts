@@ -40,4 +40,4 @@ export function gatewayOpenings(network: Pick<Network, 'tunnelType' | 'tunnelPor
 export const MC_WEBHOOK_PORT = 9443;
 
 /** `UDP 6081 (Geneve tunnel)`, `IP protocol 47 (GRE tunnel)`. */
-export const formatOpening = (o: Opening): string => (o.protocol === 'GRE' ? `IP protocol 47 (${o.purpose})` : `${o.protocol} ${o.port} (${o.purpose})`);
+export const formatOpening = (o: Opening): string => (o.protocol === 'GRE' ? `IP protocol 47 (${o.purpose})` : `${o.protocol} ${o.port!} (${o.purpose})`);

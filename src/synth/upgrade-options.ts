@@ -20,7 +20,7 @@ export function upgradeOptionsFor(definition: ClusterSet): UpgradeOptions {
   const relaxed = memberlist.gossipVerifyIncoming === false && memberlist.gossipVerifyOutgoing === false;
   return {
     leaderNamespace: q(definition.spec.leader.namespace),
-    leaderKubectl: `${kubectlIn(definition.spec.leader.clusterID)}`,
+    leaderKubectl: kubectlIn(definition.spec.leader.clusterID),
     leaderID: q(definition.spec.leader.clusterID),
     gossip: !gossips ? 'unused' : relaxed ? 'relaxed' : 'unknown',
   };

@@ -17,7 +17,7 @@ export function labelKeyProblem(key: string): string | undefined {
   const [prefix, name] = parts.length === 2 ? parts : [undefined, parts[0]!];
   if (prefix !== undefined && (prefix === '' || !isDns1123Subdomain(prefix)))
     return `its prefix "${prefix}" is not a DNS subdomain (lowercase, at most ${DNS1123_SUBDOMAIN_MAX} characters)`;
-  if (name === undefined || name === '') return 'its name is empty';
+  if (name === '') return 'its name is empty';
   if (name.length > LABEL_VALUE_MAX) return `its name is ${name.length} characters long (at most ${LABEL_VALUE_MAX})`;
   if (!LABEL_NAME.test(name)) return 'its name must consist of letters, digits, "-", "_" and ".", and start and end with a letter or digit';
   return undefined;

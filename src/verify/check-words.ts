@@ -4,7 +4,7 @@ import { shellQuote } from '../text/shell-quote';
 
 /** The condition of a type in a `conditions` list. */
 export const condition = (list: unknown, type: string): Record<string, unknown> | undefined =>
-  Array.isArray(list) ? (list as Record<string, unknown>[]).find((c) => c?.type === type) : undefined;
+  Array.isArray(list) ? (list as (Record<string, unknown> | null)[]).find((c): c is Record<string, unknown> => c?.type === type) : undefined;
 /** An object's status, `{}` when it has none. */
 export const status = (o: Record<string, unknown> | undefined): Record<string, unknown> =>
   (o?.status !== null && typeof o?.status === 'object' ? o.status : {}) as Record<string, unknown>;

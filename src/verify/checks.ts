@@ -169,7 +169,7 @@ function membersConnected(c: EffectiveCluster, name: string, ns: string, members
     ...onClusterSet(ns, name, (o) => {
       const entries = status(o).clusterStatuses;
       const byID = new Map(
-        (Array.isArray(entries) ? (entries as Record<string, unknown>[]) : []).map((e) => [text(e?.clusterID), condition(e?.conditions, 'Ready')]),
+        (Array.isArray(entries) ? (entries as (Record<string, unknown> | null)[]) : []).map((e) => [text(e?.clusterID), condition(e?.conditions, 'Ready')]),
       );
       const down = members.filter((m) => byID.get(m.clusterID)?.status === 'False').map((m) => m.clusterID);
       const missing = members

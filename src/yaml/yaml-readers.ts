@@ -68,7 +68,8 @@ const UNPRINTABLE_BUT_NEWLINE = new RegExp(`(?!\\n)${UNPRINTABLE.source}`, 'gu')
  */
 export function printableYaml(value: unknown, options: DocumentOptions & SchemaOptions & CreateNodeOptions & ToStringOptions): string {
   const doc = value instanceof Document ? value : new Document(value, options);
-  let escaped = false;
+  // `as boolean`: the visitor sets it, which narrowing from `false` does not see
+  let escaped = false as boolean;
   visit(doc, {
     Scalar(_, node) {
       if (typeof node.value !== 'string' || !needsEscapes(node.value)) return;

@@ -25,7 +25,7 @@ export function argoCdDestinations(definition: ClusterSet, c: EffectiveCluster):
   const name = server === IN_CLUSTER_SERVER ? IN_CLUSTER_NAME : 'name' in destination ? destination.name : undefined;
   return [
     name === undefined
-      ? { engine: 'argocd', key: `server\0${server}`, what: `Argo CD destination server ${server}`, path }
+      ? { engine: 'argocd', key: `server\0${server!}`, what: `Argo CD destination server ${server!}`, path }
       : { engine: 'argocd', key: `argocd\0${argocd.namespace}\0${name}`, what: `Argo CD destination "${name}" (Argo CD in ${argocd.namespace})`, path },
   ];
 }

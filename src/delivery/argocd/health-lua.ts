@@ -10,7 +10,7 @@ import { SERVICE_EXPORT_HEALTH, SERVICE_EXPORT_WAITING_REASONS } from '../../hea
  */
 
 // ClusterSet (cluster-set-health.ts); `gate`: the leader's delivery gate, CLUSTER_SET_GATE
-const lua = (gate: boolean): string => `local gate = ${gate}
+const lua = (gate: boolean): string => `local gate = ${String(gate)}
 local hs = { status = "Progressing", message = "Waiting for the multi-cluster controller to report this ClusterSet" }
 local function condition(list, kind)
   if list == nil then return nil end

@@ -11,7 +11,7 @@ export const ARGOCD_HEALTH_RULES: readonly HealthRule[] = [CLUSTER_SET_GATE, RES
 
 /** The `argocd-cm` key of a rule: `resource.customizations.health.<group>_<Kind>`. */
 export const argoCdHealthKey = (rule: Pick<HealthRule, 'apiVersion' | 'kind'>): string =>
-  `resource.customizations.health.${rule.apiVersion.split('/')[0]}_${rule.kind}`;
+  `resource.customizations.health.${rule.apiVersion.split('/')[0]!}_${rule.kind}`;
 
 /** `argocd-cm` data: one `resource.customizations.health.<group>_<Kind>` key per rule. */
 export function argoCdHealthData(rules: readonly HealthRule[] = ARGOCD_HEALTH_RULES): Record<string, string> {

@@ -37,7 +37,7 @@ export function fluxOrphanSteps(
   /** on the Flux of `context`, each Kustomization `selector` lists (a shell word): prune off, then delete */
   const removeAll = (context: string, selector: string) => removeFluxKustomizations(context, flux.namespace, selector);
   const text = (where: string) =>
-    `${where}, delete the Flux Kustomizations of "${name}"${leaving.length < clusters.length ? ` for ${leaving.length === 1 ? `${leaving[0]}, which leaves` : `the ${leaving.length} clusters that leave`}` : ''} (orphaned since the definition was removed, Ready=False as their path is gone), each with prune turned off first, or Flux uninstalls Antrea; what they applied stays${leaving.length < clusters.length ? '' : ", and the new definition's Kustomizations take it over"}`;
+    `${where}, delete the Flux Kustomizations of "${name}"${leaving.length < clusters.length ? ` for ${leaving.length === 1 ? `${leaving[0]!}, which leaves` : `the ${leaving.length} clusters that leave`}` : ''} (orphaned since the definition was removed, Ready=False as their path is gone), each with prune turned off first, or Flux uninstalls Antrea; what they applied stays${leaving.length < clusters.length ? '' : ", and the new definition's Kustomizations take it over"}`;
   const hub = clusters.some((c) => c.cluster.delivery.flux?.kubeConfigSecretRef);
   const FLUX = '"$FLUX_CONTEXT"';
   const onHub = 'on the hub Flux (the cluster "$FLUX_CONTEXT" names)';

@@ -22,8 +22,8 @@ function describe(section: string, file: ConfigFile, release: AntreaRelease, p: 
     return {
       message: `${section} key "${key}" is not in Antrea ${release.version} (it is in ${p.knownIn.join(', ')})`,
       hint: newer.length
-        ? `remove it, or build for ${newer[newer.length - 1]} (spec.antrea.version)`
-        : `it was removed after ${p.knownIn[p.knownIn.length - 1]}; remove it`,
+        ? `remove it, or build for ${newer[newer.length - 1]!} (spec.antrea.version)`
+        : `it was removed after ${p.knownIn[p.knownIn.length - 1]!}; remove it`,
     };
   }
   const guess = didYouMean(p.path[p.path.length - 1]!, p.siblings);
