@@ -136,6 +136,9 @@ export class ApiServer {
     // a forced server-side apply never conflicts (serverSideApply): a dry run of one answers with admission alone
     if (options.dryRun && !options.clientSide && (options.force ?? true)) return { ok: true, created: live === undefined };
     const manager = options.manager ?? 'kubectl';
+    // the same apply of the same object over the same stored object changed nothing before: it changes nothing now
+    const how = `${manager}\u0000${String(options.force ?? true)}\u0000${String(options.clientSide ?? false)}`;
+    if (live && unchangedBy.get(live)?.get(o) === how) return { ok: true, created: false };
     let next: Obj;
     if (options.clientSide) next = clientSideApply(live, o, manager);
     else {
@@ -152,6 +155,9 @@ export class ApiServer {
       if (JSON.stringify(next.spec) !== JSON.stringify(live.spec)) next.metadata.generation = (live.metadata.generation ?? 1) + 1;
       next.metadata.resourceVersion = String(++this.resourceVersion);
       this.store.set(keyOf(next), next);
+    } else {
+      const applies = unchangedBy.get(live) ?? new WeakMap<Obj, string>();
+      unchangedBy.set(live, applies.set(o, how));
     }
     return { ok: true, created: false };
   }
@@ -343,5 +349,14 @@ const matchesRules = (rules: RuleWithOperations[], r: AdmissionRequest): boolean
       (rule.resources.includes('*') || rule.resources.includes(r.resource)) &&
       (rule.operations.includes('*') || rule.operations.includes(r.operation)),
   );
+
+/**
+ * Applies that changed nothing, by stored object and applied object (their identities): the engines
+ * apply the same objects of a revision at every step, and an apply is a function of the two objects,
+ * its manager and its options alone. Stored objects are replaced on every write, never edited in
+ * place, and a revision's objects are never mutated (Revision.build), so a stored object that is
+ * still stored is the one the apply was computed over.
+ */
+const unchangedBy = new WeakMap<Obj, WeakMap<Obj, string>>();
 
 const strip = (o: Obj) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, generation: undefined } });
