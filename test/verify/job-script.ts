@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -88,11 +88,18 @@ export const BUSYBOX = requireTool(
 // npm test runs the image's shell and dash, the strictest; the soak tier (test/helpers/soak.ts) bash too
 export const SHELLS = soakRows(['sh', 'bash', ...(BUSYBOX ? ['busybox sh'] : [])], (shell) => shell !== 'bash' || !BUSYBOX);
 
+/**
+ * The real kubectl's answers by the objects and format asked (fake-kubectl), one folder per worker,
+ * in the run's scratch folder (test/setup/scratch-in-memory.ts removes it).
+ */
+let kept: string | undefined;
+const answers = (): string => (kept ??= mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'verify-kubectl-answers-')));
+
 export function runScript(shell: string, script: string, dir: string) {
   const log = join(dir, 'kubectl.log');
   mkdirSync(join(dir, 'bin'), { recursive: true });
   writeFileSync(log, '');
-  execFileSync('cp', [FAKE_KUBECTL, join(dir, 'bin', 'kubectl')]);
+  copyFileSync(FAKE_KUBECTL, join(dir, 'bin', 'kubectl'));
   const [command, ...args] = shell.split(' ');
   const run = spawnSync(command!, [...args, '-c', script], {
     encoding: 'utf8',
@@ -101,6 +108,7 @@ export function runScript(shell: string, script: string, dir: string) {
       VERIFY_TIMEOUT: '0',
       FAKE_KUBE_OBJECTS: join(dir, 'objects'),
       FAKE_KUBE_LOG: log,
+      FAKE_KUBE_CACHE: answers(),
       REAL_KUBECTL,
       FAKE_ANSWER: process.env.FAKE_ANSWER ?? '',
     },
