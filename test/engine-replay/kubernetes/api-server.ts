@@ -53,7 +53,7 @@ export class ApiServer {
   /** the cluster CA's certificate, as a token Secret's `ca.crt` carries it (base64): a client that trusts another cluster's CA fails TLS */
   readonly ca: string;
   private serviceIPs = 0;
-  private readonly store = new Map<string, Obj>();
+  private readonly store = new Store();
   private resourceVersion = 0;
   /** moves on every write: equal values, equal store */
   get version(): number {
@@ -91,7 +91,8 @@ export class ApiServer {
   }
 
   list(kind: string, namespace?: string): Obj[] {
-    return [...this.store.values()].filter((o) => o.kind === kind && (namespace === undefined || o.metadata.namespace === namespace));
+    const ofKind = [...this.store.ofKind(kind)];
+    return namespace === undefined ? ofKind : ofKind.filter((o) => o.metadata.namespace === namespace);
   }
 
   all(): Obj[] {
@@ -349,6 +350,34 @@ const matchesRules = (rules: RuleWithOperations[], r: AdmissionRequest): boolean
       (rule.resources.includes('*') || rule.resources.includes(r.resource)) &&
       (rule.operations.includes('*') || rule.operations.includes(r.operation)),
   );
+
+/**
+ * The stored objects by key, in the order they were first stored, and by kind in the same order: a
+ * list of one kind (admission lists the CRDs and webhook configurations at every write) reads only
+ * that kind's.
+ */
+class Store extends Map<string, Obj> {
+  private readonly kinds = new Map<string, Map<string, Obj>>();
+
+  override set(key: string, o: Obj): this {
+    super.set(key, o);
+    // (the key holds the kind: an object never changes kind under its key)
+    let ofKind = this.kinds.get(o.kind);
+    if (!ofKind) this.kinds.set(o.kind, (ofKind = new Map<string, Obj>()));
+    ofKind.set(key, o);
+    return this;
+  }
+
+  override delete(key: string): boolean {
+    const o = super.get(key);
+    if (o) this.kinds.get(o.kind)?.delete(key);
+    return super.delete(key);
+  }
+
+  ofKind(kind: string): Iterable<Obj> {
+    return this.kinds.get(kind)?.values() ?? [];
+  }
+}
 
 /**
  * Applies that changed nothing, by stored object and applied object (their identities): the engines
