@@ -82,7 +82,9 @@ const isMcWebhook = (o: Obj) => o.kind.endsWith('WebhookConfiguration') && o.met
 
 describe('the replay of the layout as synthesized converges (the control for every case below)', () => {
   test.each(REPLAYED_ENGINES)('%s', async (engine) => {
-    expect(notConverged(await firstInstall(engine, undefined))).toEqual([]);
+    // with the applications in place through Flux: first-install.test.ts replays test-clusterset so in
+    // npm test (Flux is the engine it names); here in the soak tier (test/helpers/soak.ts)
+    if (SOAK || engine !== 'flux') expect(notConverged(await firstInstall(engine, undefined))).toEqual([]);
     expect(notConverged(await firstInstall(engine, undefined, false), { verificationMayFail: true })).toEqual([]);
   });
 });

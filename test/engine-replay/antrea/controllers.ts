@@ -101,11 +101,16 @@ export class Fleet {
   /**
    * Runs every controller until nothing changes, then one run of each Job's Pod (a step of the
    * Job controller: Pods take time), then the controllers again; returns whether anything changed.
+   * The controllers run again only if the Pods moved the fleet: the fixpoint ends on a round that
+   * changed nothing, and a round over the same fleet is that round again.
    */
   settle(): boolean {
-    let changed = this.fixpoint();
-    for (const c of this.clusters.values()) changed = this.jobs(c) || changed;
-    return this.fixpoint() || changed;
+    const changed = this.fixpoint();
+    const quiet = this.fingerprint();
+    let ran = false;
+    for (const c of this.clusters.values()) ran = this.jobs(c) || ran;
+    if (!ran && this.fingerprint() === quiet) return changed;
+    return this.fixpoint() || ran || changed;
   }
 
   private fixpoint(): boolean {

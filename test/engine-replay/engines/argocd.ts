@@ -11,6 +11,25 @@ const HOOK_DELETE_POLICY = 'argocd.argoproj.io/hook-delete-policy';
 const SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
 const TRACKING = 'argocd.argoproj.io/tracking-id';
 
+/**
+ * An object as an Application applies it, with its tracking annotation (argo-cd
+ * util/argo/resource_tracking.go SetAppInstance, annotation tracking), made once per object and
+ * Application: the same object at every sync, so the API server knows an apply it has seen change
+ * nothing (api-server.ts `unchangedBy`). Neither is ever mutated (Revision.build).
+ */
+function tracked(target: Obj, app: string): Obj {
+  const byApp = trackedObjects.get(target) ?? new Map<string, Obj>();
+  trackedObjects.set(target, byApp);
+  let o = byApp.get(app);
+  if (!o) {
+    const id = `${app}:${groupOf(target.apiVersion)}/${target.kind}:${target.metadata.namespace ?? ''}/${target.metadata.name}`;
+    o = { ...target, metadata: { ...target.metadata, annotations: { ...target.metadata.annotations, [TRACKING]: id } } };
+    byApp.set(app, o);
+  }
+  return o;
+}
+const trackedObjects = new WeakMap<Obj, Map<string, Obj>>();
+
 /** One Application as the application controller sees it: its destination and its rendered manifests. */
 export interface ArgoApplication {
   readonly name: string;
@@ -364,16 +383,7 @@ export class ArgoSync {
         }
         continue;
       }
-      const o = {
-        ...t.target!,
-        metadata: {
-          ...t.target!.metadata,
-          annotations: {
-            ...t.target!.metadata.annotations,
-            [TRACKING]: `${this.app.name}:${groupOf(t.target!.apiVersion)}/${t.target!.kind}:${t.target!.metadata.namespace ?? ''}/${t.target!.metadata.name}`,
-          },
-        },
-      };
+      const o = tracked(t.target!, this.app.name);
       // a hook from an earlier sync goes first (gitops-engine pkg/sync/hook/delete_policy.go
       // DeletePolicies: BeforeHookCreation unless another policy is set; sync_context.go runTasks
       // deletes those hooks before creating them), so every sync runs it again

@@ -311,7 +311,16 @@ function invalidExpression(exprs: readonly HealthCheckExpr[]): string | undefine
 }
 
 /** kustomize-controller labels what it applies with its name (the inventory owner). */
-const withOwner = (o: Obj, name: string): Obj => ({
-  ...o,
-  metadata: { ...o.metadata, labels: { ...o.metadata.labels, [OWNER]: name } },
-});
+const withOwner = (o: Obj, name: string): Obj => {
+  const byName = owned.get(o) ?? new Map<string, Obj>();
+  owned.set(o, byName);
+  let desired = byName.get(name);
+  if (!desired) byName.set(name, (desired = { ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, [OWNER]: name } } }));
+  return desired;
+};
+/**
+ * Each object of a build with its owner label, made once: the same object at every reconcile, so
+ * the API server knows an apply it has seen change nothing (api-server.ts `unchangedBy`). Neither
+ * is ever mutated (Revision.build).
+ */
+const owned = new WeakMap<Obj, Map<string, Obj>>();

@@ -227,7 +227,9 @@ const EPOCH = 1_700_000_000;
  * calls may write is not kept: asking again would write again). Without writes every call of a
  * run saw one state, so its distinct calls are enough.
  */
-const MEMO = new Map<string, Memo>();
+const MEMO = new Map<string, Memo[]>();
+/** runs kept per Pod: the states a Job meets on its way through an install, which the next fleet of the same definition meets again */
+const KEPT_RUNS = 16;
 
 export class JobRunner {
   private readonly memo = MEMO;
@@ -244,7 +246,7 @@ export class JobRunner {
     const volumes = (pod.volumes ?? []).map((v) => v.configMap && (c.get('v1', 'ConfigMap', ns, v.configMap.name)?.data as Record<string, string> | undefined));
     const key = `${c.clusterID}/${ns}/${job.metadata.name}/${JSON.stringify([pod, volumes])}`;
     // the same Pod, the same answers to the same calls: the same run (the scripts read nothing else)
-    const memo = this.memo.get(key);
+    const memos = this.memo.get(key) ?? [];
     // a read's answer is the cluster's state: until the Pod writes, the same call has the same
     // answer (its retries, the memo's check), so it is computed once (a script that polls a
     // condition asks the same few calls hundreds of times)
@@ -256,7 +258,8 @@ export class JobRunner {
       else known.set(k, a);
       return a;
     };
-    if (memo && JSON.stringify(memo.calls.map(ask)) === memo.answers) return memo.run;
+    // (a run whose calls are answered as they were: the same run; the latest kept is tried first)
+    for (const memo of memos) if (JSON.stringify(memo.calls.map(ask)) === memo.answers) return memo.run;
     // the run's calls, once each, in the order first made
     const made = new Map<string, { args: string[]; answer: KubectlAnswer }>();
     const run = this.once(c, pod, ns, (args) => {
@@ -266,7 +269,10 @@ export class JobRunner {
     });
     const calls = [...made.values()];
     if (!calls.some((call) => call.answer.writes))
-      this.memo.set(key, { calls: calls.map((call) => call.args), answers: JSON.stringify(calls.map((call) => call.answer)), run });
+      this.memo.set(
+        key,
+        [{ calls: calls.map((call) => call.args), answers: JSON.stringify(calls.map((call) => call.answer)), run }, ...memos].slice(0, KEPT_RUNS),
+      );
     return run;
   }
 

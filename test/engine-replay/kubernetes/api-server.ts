@@ -53,7 +53,7 @@ export class ApiServer {
   /** the cluster CA's certificate, as a token Secret's `ca.crt` carries it (base64): a client that trusts another cluster's CA fails TLS */
   readonly ca: string;
   private serviceIPs = 0;
-  private readonly store = new Map<string, Obj>();
+  private readonly store = new Store();
   private resourceVersion = 0;
   /** moves on every write: equal values, equal store */
   get version(): number {
@@ -91,7 +91,8 @@ export class ApiServer {
   }
 
   list(kind: string, namespace?: string): Obj[] {
-    return [...this.store.values()].filter((o) => o.kind === kind && (namespace === undefined || o.metadata.namespace === namespace));
+    const ofKind = [...this.store.ofKind(kind)];
+    return namespace === undefined ? ofKind : ofKind.filter((o) => o.metadata.namespace === namespace);
   }
 
   all(): Obj[] {
@@ -136,6 +137,9 @@ export class ApiServer {
     // a forced server-side apply never conflicts (serverSideApply): a dry run of one answers with admission alone
     if (options.dryRun && !options.clientSide && (options.force ?? true)) return { ok: true, created: live === undefined };
     const manager = options.manager ?? 'kubectl';
+    // the same apply of the same object over the same stored object changed nothing before: it changes nothing now
+    const how = `${manager}\u0000${String(options.force ?? true)}\u0000${String(options.clientSide ?? false)}`;
+    if (live && unchangedBy.get(live)?.get(o) === how) return { ok: true, created: false };
     let next: Obj;
     if (options.clientSide) next = clientSideApply(live, o, manager);
     else {
@@ -152,6 +156,9 @@ export class ApiServer {
       if (JSON.stringify(next.spec) !== JSON.stringify(live.spec)) next.metadata.generation = (live.metadata.generation ?? 1) + 1;
       next.metadata.resourceVersion = String(++this.resourceVersion);
       this.store.set(keyOf(next), next);
+    } else {
+      const applies = unchangedBy.get(live) ?? new WeakMap<Obj, string>();
+      unchangedBy.set(live, applies.set(o, how));
     }
     return { ok: true, created: false };
   }
@@ -343,5 +350,42 @@ const matchesRules = (rules: RuleWithOperations[], r: AdmissionRequest): boolean
       (rule.resources.includes('*') || rule.resources.includes(r.resource)) &&
       (rule.operations.includes('*') || rule.operations.includes(r.operation)),
   );
+
+/**
+ * The stored objects by key, in the order they were first stored, and by kind in the same order: a
+ * list of one kind (admission lists the CRDs and webhook configurations at every write) reads only
+ * that kind's.
+ */
+class Store extends Map<string, Obj> {
+  private readonly kinds = new Map<string, Map<string, Obj>>();
+
+  override set(key: string, o: Obj): this {
+    super.set(key, o);
+    // (the key holds the kind: an object never changes kind under its key)
+    let ofKind = this.kinds.get(o.kind);
+    if (!ofKind) this.kinds.set(o.kind, (ofKind = new Map<string, Obj>()));
+    ofKind.set(key, o);
+    return this;
+  }
+
+  override delete(key: string): boolean {
+    const o = super.get(key);
+    if (o) this.kinds.get(o.kind)?.delete(key);
+    return super.delete(key);
+  }
+
+  ofKind(kind: string): Iterable<Obj> {
+    return this.kinds.get(kind)?.values() ?? [];
+  }
+}
+
+/**
+ * Applies that changed nothing, by stored object and applied object (their identities): the engines
+ * apply the same objects of a revision at every step, and an apply is a function of the two objects,
+ * its manager and its options alone. Stored objects are replaced on every write, never edited in
+ * place, and a revision's objects are never mutated (Revision.build), so a stored object that is
+ * still stored is the one the apply was computed over.
+ */
+const unchangedBy = new WeakMap<Obj, WeakMap<Obj, string>>();
 
 const strip = (o: Obj) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, generation: undefined } });
