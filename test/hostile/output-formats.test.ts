@@ -3,9 +3,11 @@
 // reader: no control, format or invisible character reaches a terminal, a CI log, Markdown or a
 // file as it is, no line becomes a GitHub Actions workflow command, JSON and YAML read back the
 // value unchanged. The judge is test/helpers/ci-log.ts (the Actions runner's parsing, Unicode's
-// categories), never the product's own escaping. A command's run costs a compile: npm test runs a
-// payload of each kind in every format, the other payloads in one format each by turns (`byTurns`),
-// and drift for a payload of each kind; the soak tier every payload in every format.
+// categories), never the product's own escaping. A command's run costs a compile: npm test checks
+// every payload's definition side by side in one command a format (each definition, and each
+// value, holds one payload), and for the dumps a payload of each kind in every format, the other
+// payloads in one format each by turns (`byTurns`), and drift for a payload of each kind; the soak
+// tier a definition a payload, and every payload in every format.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +82,31 @@ function definitionData(at: { refused?: string; accepted?: string }): Record<str
 }
 
 /**
+ * What Kubernetes refuses of a payload in the refused places: a Secret name that is no DNS
+ * subdomain (apimachinery IsDNS1123Subdomain), a URL with a character RFC 3986 never leaves
+ * unencoded (Go's url.Parse refuses the controls).
+ */
+function refusedCodes(payload: string): string[] {
+  return [
+    ...(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(payload) ? [] : ['object-name-format']),
+    ...(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/.test(payload) ? [] : ['leader-server']),
+  ];
+}
+
+/**
+ * A definition made apart from the others of its command: its own name, cluster IDs and leader
+ * host, so that definitions checked side by side meet in no check across definitions.
+ */
+function apart(data: Record<string, unknown>, n: number): Record<string, unknown> {
+  const d = structuredClone(data) as { metadata: { name: string }; spec: { leader: { clusterID: string; server: string }; clusters: { clusterID: string }[] } };
+  d.metadata.name = `cs${n}`;
+  d.spec.leader.clusterID = `${d.spec.leader.clusterID}${n}`;
+  d.spec.leader.server = d.spec.leader.server.replace('lead.example.com', `lead${n}.example.com`);
+  for (const c of d.spec.clusters) c.clusterID = `${c.clusterID}${n}`;
+  return d;
+}
+
+/**
  * A file's documents as YAML 1.1 and 1.2 read them, by its text: most files of a bundle (the CRDs,
  * the workloads) hold no payload and are the same text for every case, so each is read once.
  */
@@ -117,35 +144,33 @@ function byTurns<T>(formats: readonly T[], name: string, turn = 0): readonly T[]
 }
 
 describe.each(CORPUS)('%s', (name, payload) => {
-  it('validate and synth refuse it where Kubernetes would, and print their diagnostics neutralised in text, json and github', async () => {
-    const file = write('hostile.yaml', definitionData({ refused: payload }));
-    // what Kubernetes refuses: a Secret name that is no DNS subdomain (apimachinery IsDNS1123Subdomain),
-    // a URL with a character RFC 3986 never leaves unencoded (Go's url.Parse refuses the controls)
-    const refused = [
-      ...(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(payload) ? [] : ['object-name-format']),
-      ...(/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/.test(payload) ? [] : ['leader-server']),
-    ];
-    const exit = refused.length > 0 ? 1 : 0;
-    for (const [turn, command] of (['validate', 'synth'] as const).entries()) {
-      const out = command === 'synth' ? ['--out', join(tmp, 'out-refused', String(CORPUS.findIndex(([, p]) => p === payload)))] : [];
-      // json always (the diagnostics at their lines); text and github by turns (byTurns)
-      const json = await run([command, file, '--format', 'json', ...out]);
-      expect(json.code).toBe(exit);
-      expectNeutral(json.stdout + json.stderr);
-      const { diagnostics } = JSON.parse(json.stdout) as { diagnostics: { code: string; line: number }[] };
-      // each at its line: the leader URL's, the token Secret name's
-      const lines = readFileSync(file, 'utf8').split('\n');
-      expect(diagnostics.map((d) => d.code).sort()).toEqual([...refused].sort());
-      for (const d of diagnostics) expect(lines[d.line - 1]).toMatch(d.code === 'leader-server' ? /^\s+server:/ : /^\s+name:/);
-      for (const format of byTurns(['text', 'github'], name, turn)) {
-        const r = await run([command, file, '--format', format, ...out]);
-        expect(r.code).toBe(exit);
-        expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
-        // one annotation per diagnostic, none forged
-        if (format === 'github') expect(workflowCommands(r.stdout).length).toBe(diagnostics.length);
+  // a definition a payload, a command each: the soak tier's; npm test checks every payload's
+  // definition side by side in one command a format (below)
+  if (SOAK)
+    it('validate and synth refuse it where Kubernetes would, and print their diagnostics neutralised in text, json and github', async () => {
+      const file = write('hostile.yaml', definitionData({ refused: payload }));
+      const refused = refusedCodes(payload);
+      const exit = refused.length > 0 ? 1 : 0;
+      for (const [turn, command] of (['validate', 'synth'] as const).entries()) {
+        const out = command === 'synth' ? ['--out', join(tmp, 'out-refused', String(CORPUS.findIndex(([, p]) => p === payload)))] : [];
+        // json always (the diagnostics at their lines); text and github by turns (byTurns)
+        const json = await run([command, file, '--format', 'json', ...out]);
+        expect(json.code).toBe(exit);
+        expectNeutral(json.stdout + json.stderr);
+        const { diagnostics } = JSON.parse(json.stdout) as { diagnostics: { code: string; line: number }[] };
+        // each at its line: the leader URL's, the token Secret name's
+        const lines = readFileSync(file, 'utf8').split('\n');
+        expect(diagnostics.map((d) => d.code).sort()).toEqual([...refused].sort());
+        for (const d of diagnostics) expect(lines[d.line - 1]).toMatch(d.code === 'leader-server' ? /^\s+server:/ : /^\s+name:/);
+        for (const format of byTurns(['text', 'github'], name, turn)) {
+          const r = await run([command, file, '--format', format, ...out]);
+          expect(r.code).toBe(exit);
+          expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
+          // one annotation per diagnostic, none forged
+          if (format === 'github') expect(workflowCommands(r.stdout).length).toBe(diagnostics.length);
+        }
       }
-    }
-  });
+    });
 
   // one definition a payload: the soak tier's; npm test puts every payload in a field of its own
   // of one definition (below)
@@ -224,6 +249,39 @@ describe.each(CORPUS)('%s', (name, payload) => {
   });
 });
 
+if (!SOAK)
+  it('validate and synth refuse each payload where Kubernetes would, a definition each side by side, and print their diagnostics neutralised in text, json and github', async () => {
+    const dir = mkdtempSync(join(tmp, 'refused-'));
+    const files = CORPUS.map(([, payload], i) => {
+      const file = join(dir, `hostile-${i}.yaml`);
+      writeFileSync(file, stringify(apart(definitionData({ refused: payload }), i)));
+      return file;
+    });
+    const refused = CORPUS.map(([, payload]) => refusedCodes(payload));
+    for (const command of ['validate', 'synth'] as const) {
+      const out = command === 'synth' ? ['--out', join(tmp, 'out-refused', 'every-payload')] : [];
+      const json = await run([command, ...files, '--format', 'json', ...out]);
+      expect(json.code).toBe(1);
+      expectNeutral(json.stdout + json.stderr);
+      const { diagnostics } = JSON.parse(json.stdout) as { diagnostics: { code: string; line: number; file: string }[] };
+      // each payload's at its file and line: the leader URL's, the token Secret name's; no other
+      expect(diagnostics.length).toBe(refused.flat().length);
+      files.forEach((file, i) => {
+        const mine = diagnostics.filter((d) => d.file.endsWith(`/hostile-${i}.yaml`));
+        expect(mine.map((d) => d.code).sort(), CORPUS[i]![0]).toEqual([...refused[i]!].sort());
+        const lines = readFileSync(file, 'utf8').split('\n');
+        for (const d of mine) expect(lines[d.line - 1]).toMatch(d.code === 'leader-server' ? /^\s+server:/ : /^\s+name:/);
+      });
+      for (const format of ['text', 'github']) {
+        const r = await run([command, ...files, '--format', format, ...out]);
+        expect(r.code).toBe(1);
+        expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
+        // one annotation per diagnostic, none forged
+        if (format === 'github') expect(workflowCommands(r.stdout).length).toBe(diagnostics.length);
+      }
+    }
+  });
+
 /**
  * npm test's definitions for accepted free text: every payload once, in a Tier (its description)
  * and a policy's rule (its name) of its own, so each value still holds one payload and each Tier
@@ -231,11 +289,7 @@ describe.each(CORPUS)('%s', (name, payload) => {
  * format instead of one of each a payload (the soak tier runs one definition a payload, above).
  */
 function everyPayloadAccepted(part: number, parts: number): Record<string, unknown> {
-  const data = definitionData({}) as { metadata: { name: string }; spec: { leader: { clusterID: string }; clusters: { clusterID: string }[] } & Record<string, unknown> };
-  const id = (c: string) => `${c}${part}`;
-  data.metadata.name = `cs${part}`;
-  data.spec.leader.clusterID = id(data.spec.leader.clusterID);
-  for (const c of data.spec.clusters) c.clusterID = id(c.clusterID);
+  const data = apart(definitionData({}), part) as { spec: Record<string, unknown> };
   const mine = CORPUS.map(([, payload], i) => ({ payload, i })).filter(({ i }) => i % parts === part);
   data.spec.tiers = mine.map(({ payload, i }) => ({ name: `ops${i}`, priority: 10 + i, description: payload }));
   data.spec.policies = mine.map(({ payload, i }) => ({
