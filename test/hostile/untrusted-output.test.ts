@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -48,22 +48,25 @@ function repository(): { repo: string; out: string; state: string; outside: stri
   return { repo, out: join(repo, 'dist'), state: join(repo, '.dist.clusterset'), outside };
 }
 
-/** Every path under a folder with its bytes (links as their targets, never followed). */
+/**
+ * Every path under a folder with what a write changes (links as their targets, never followed):
+ * a file's inode, size and modification time to the nanosecond, so a file rewritten even with
+ * the same bytes counts as touched, without reading the repository's hundreds of files each time.
+ */
 function snapshot(dir: string): Record<string, string> {
   const found: Record<string, string> = {};
   for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
-    const stats = lstatSync(join(dir, rel));
+    const stats = lstatSync(join(dir, rel), { bigint: true });
     found[rel] = stats.isSymbolicLink()
-      ? `-> ${readlink(join(dir, rel))}`
+      ? `-> ${readlinkSync(join(dir, rel))}`
       : stats.isFile()
-        ? readFileSync(join(dir, rel), 'utf8')
+        ? `${stats.ino} ${stats.size} ${stats.mtimeNs}`
         : stats.isDirectory()
           ? '/'
           : '?';
   }
   return found;
 }
-const readlink = (p: string) => execFileSync('readlink', [p], { encoding: 'utf8' }).trim();
 
 beforeAll(async () => {
   mkdirSync(join(base, 'clustersets'), { recursive: true });
