@@ -130,8 +130,9 @@ describe('a TypeScript definition runs without powers', () => {
     async ({ code, message, timeoutMs = 30_000, line = 1, column = line === 1 ? 1 : undefined }) => {
       const limits = { ...TYPESCRIPT_LIMITS };
       TYPESCRIPT_LIMITS.timeoutMs = timeoutMs;
-      // a smaller memory fills sooner: the memory case ends in a fraction of the time
-      TYPESCRIPT_LIMITS.memoryMb = 96;
+      // a small memory fills sooner: the memory case ends in a fraction of the time (32 MB leave
+      // the definition and the engine's own room)
+      TYPESCRIPT_LIMITS.memoryMb = 32;
       try {
         const file = write('hostile.ts', valid(`${code} const NAME = 'x';`));
         const { diagnostics } = await checkDefinitions([BROKEN_YAML, file]);
@@ -283,6 +284,8 @@ void new Error().stack;`,
       message: /larger than|ran out of memory/,
       // the interpreter writes 16 MiB of JSON: more than two seconds on a loaded machine
       timeoutMs: 15_000,
+      // room for the data and its JSON: the output limit is what it meets
+      memoryMb: 96,
     },
     // the engine has no WebAssembly of its own, and none of the host's
     {
@@ -295,10 +298,11 @@ void new Error().stack;`,
     '$name ends as a diagnostic within the limits, and the other files are still checked',
     // the rows that end on the time limit wait it out, as the endless loop above does, a quarter
     // of a second (their only outcome); the others have two to exhaust memory in
-    async ({ code, message, data, timeoutMs = 2_000, line = 1 }) => {
+    async ({ code, message, data, timeoutMs = 2_000, memoryMb = 32, line = 1 }) => {
       const limits = { ...TYPESCRIPT_LIMITS };
       TYPESCRIPT_LIMITS.timeoutMs = timeoutMs;
-      TYPESCRIPT_LIMITS.memoryMb = 96;
+      // a small memory fills sooner: the rows that exhaust it end in a fraction of the time
+      TYPESCRIPT_LIMITS.memoryMb = memoryMb;
       try {
         const text = valid(`${code} const NAME = 'x';`).replace(
           "kind: 'ClusterSetDefinition',",
