@@ -94,6 +94,6 @@ test('plan connections == pairs whose connections answer differs', () => {
           }
     }),
     // a few pairs of revisions in npm test, many in the soak tier (test/helpers/soak.ts)
-    { numRuns: SOAK ? 40 : 5 },
+    { numRuns: SOAK ? 30 : 5 },
   );
 });

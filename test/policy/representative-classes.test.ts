@@ -234,6 +234,6 @@ test('representative classes are sound: every changed concrete pair is in a chan
         }
     }),
     // a few inventories in npm test, many in the soak tier (test/helpers/soak.ts); PROPERTY_RUNS for a hunt
-    { numRuns: Number(process.env.PROPERTY_RUNS ?? (SOAK ? 40 : 4)) },
+    { numRuns: Number(process.env.PROPERTY_RUNS ?? (SOAK ? 24 : 4)) },
   );
 });
