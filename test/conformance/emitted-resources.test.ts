@@ -12,6 +12,7 @@ import type { Schema } from '../../src/antrea/schema';
 import { compileFiles, isCrdFile } from '../helpers/golden';
 import { readReference, referenceDir } from './reference';
 import { without } from '../helpers/objects';
+import { soakRows } from '../helpers/soak';
 
 /**
  * Every example and wiring fixture, built at every supported release: the compile itself checks
@@ -71,10 +72,21 @@ function atRelease(file: string, version: string): string {
   return out;
 }
 
-describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (version, release) => {
+/**
+ * The definitions built at a release: in npm test every one at the newest release, and at each
+ * older one half of them by turns (every definition meets an older release) and the one with
+ * Tiers (every custom resource kind at every release); every one at every release in the soak
+ * tier (test/helpers/soak.ts).
+ */
+const NEWEST = RELEASES.length - 1;
+const WITH_TIERS = 'test/fixtures/compile/dual-role-manual/definition.yaml';
+const definitionsAt = (releaseIndex: number) =>
+  soakRows([...EXAMPLES, ...FIXTURES], (file, i) => releaseIndex === NEWEST || file === WITH_TIERS || i % NEWEST === releaseIndex % NEWEST);
+
+describe.each(RELEASES.map((r, i) => [r.version, r, i] as const))('Antrea %s', (version, release, releaseIndex) => {
   const { dir, have } = referenceDir(release, 'emitted-resource');
 
-  describe.each([...EXAMPLES, ...FIXTURES])('%s', (file) => {
+  describe.each(definitionsAt(releaseIndex))('%s', (file) => {
     test('compiles with every object checked against the release schemas, custom resources against upstream', async () => {
       const files = await compileFiles([atRelease(file, version)]);
       const objects = files
@@ -119,7 +131,7 @@ describe.each(RELEASES.map((r) => [r.version, r] as const))('Antrea %s', (versio
 
   test('the custom resources cover several kinds', async () => {
     // each definition alone (compiled once: compileFiles remembers the outputs it made)
-    const files = (await Promise.all([...EXAMPLES, ...FIXTURES].map((f) => compileFiles([atRelease(f, version)])))).flat();
+    const files = (await Promise.all(definitionsAt(releaseIndex).map((f) => compileFiles([atRelease(f, version)])))).flat();
     const kinds = new Set(
       files
         .filter((f) => f.path.endsWith('.yaml') && !f.path.endsWith('kustomization.yaml') && !isCrdFile(f.path))

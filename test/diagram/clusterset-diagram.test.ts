@@ -193,8 +193,9 @@ describe('the change drawn in the plan', () => {
   });
 
   test('many large ClusterSets changed at once: the comment stays under its limit and every diagram within Mermaid limits', () => {
+    // one change of a 200-member fleet, planned again under twelve names
+    const p = wideChangePlan(200);
     const sets = Array.from({ length: 12 }, (_, i) => {
-      const p = wideChangePlan(200);
       const rename = (d: ClusterSet) => ({ ...d, metadata: { name: `fleet-${String(i).padStart(2, '0')}` } });
       return planBetween(rename(p.definitions!.base.get('fleet')!), rename(p.definitions!.head.get('fleet')!));
     });

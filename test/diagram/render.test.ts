@@ -4,6 +4,7 @@ import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT, mermaidTextSize } from '../../src/
 import { planDiagram } from '../../src/plan/plan-diagram';
 import { renderPlan } from '../../src/plan/render-plan';
 import { openMermaidBrowser, type MermaidBrowser } from '../helpers/mermaid-browser';
+import { soakRows } from '../helpers/soak';
 import { EXAMPLES, HOSTILE, everyImpactPlan, fleetOf, hostileDefinition, mermaidBlocks, planBetween, wideChangePlan } from './cases';
 
 /**
@@ -92,16 +93,19 @@ describe.skipIf(!browser)('Mermaid renders', () => {
 
 describe.skipIf(!browser)('Mermaid parses', () => {
   test('fleets of every size, hostile fleets and the plans of wide changes', async () => {
-    const sizes = [1, 2, 3, 4, 10, 31, 32, 100, 500, 2000, 10_000];
+    // npm test: each side of the folding (30 members) and the extremes; the soak tier
+    // (test/helpers/soak.ts) every size
+    const sizes = soakRows([1, 2, 3, 4, 10, 31, 32, 100, 500, 2000, 10_000], (n) => [1, 4, 31, 32, 100, 10_000].includes(n));
+    const wide = soakRows([10, 100, 1000], (n) => n !== 100);
     const diagrams = [
       ...sizes.map((n) => text(clusterSetDiagram(fleetOf(n)))),
       ...[3, 30, 31, 1000].map((n) => text(clusterSetDiagram(hostileDefinition(n, n > 30)))),
-      ...[10, 100, 1000].flatMap((n) => mermaidBlocks(renderPlan('markdown', wideChangePlan(n), { base: 'b', head: 'h' }))),
+      ...wide.flatMap((n) => mermaidBlocks(renderPlan('markdown', wideChangePlan(n), { base: 'b', head: 'h' }))),
       ...mermaidBlocks(planDiagram(planBetween(EXAMPLES[0]!.definition, undefined), EXAMPLES[0]!.name, MERMAID_MAX_TEXT)),
       ...mermaidBlocks(planDiagram(planBetween(undefined, EXAMPLES[0]!.definition), EXAMPLES[0]!.name, MERMAID_MAX_TEXT)),
       ...mermaidBlocks(planDiagram(planBetween(hostileDefinition(40, true), hostileDefinition(3)), hostileDefinition(3).metadata.name, MERMAID_MAX_TEXT)),
     ];
-    expect(diagrams).toHaveLength(11 + 4 + 3 + 3);
+    expect(diagrams).toHaveLength(sizes.length + 4 + wide.length + 3);
     const errors = await browser!.parse(diagrams);
     expect(errors).toEqual(diagrams.map(() => undefined));
   });

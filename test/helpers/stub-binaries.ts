@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -49,12 +49,18 @@ export function runWithStubs(script: string, shell: Shell, env: Readonly<Record<
   const bin = join(dir, 'bin');
   const cwd = join(dir, 'cwd');
   try {
-    execFileSync('mkdir', [bin, cwd]);
+    mkdirSync(bin);
+    mkdirSync(cwd);
     const log = join(dir, 'calls');
-    execFileSync('mkdir', [log]);
+    mkdirSync(log);
     for (const program of STUBBED) {
-      // a file per call (the members of a pipeline run at once): the program and its arguments, each ended by NUL
-      writeFileSync(join(bin, program), `#!/bin/sh\nprintf '%s\\0' ${program} "$@" > "$(mktemp '${log}/call.XXXXXXXX')"\n`);
+      // a file per call (the members of a pipeline run at once): the program and its arguments, each
+      // ended by NUL; the file is made by the shell itself (noclobber: a name taken is never
+      // overwritten, the next is tried), not by a mktemp process a call
+      writeFileSync(
+        join(bin, program),
+        `#!/bin/sh\nset -C\nn=0\nwhile ! printf '%s\\0' ${program} "$@" 2>/dev/null > "${log}/call.$$.$n"; do n=$((n + 1)); done\n`,
+      );
       chmodSync(join(bin, program), 0o755);
     }
     execFileSync(shell.argv[0]!, [...shell.argv.slice(1), '-e', '-c', script], {

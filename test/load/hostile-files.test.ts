@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { runCli, runClis, type CliRun } from '../helpers/cli-process';
+import { runCli, runClis, runClisInOneProcess, type CliRun } from '../helpers/cli-process';
+import { runCli as runInProcess } from '../helpers/run-cli';
 import { LATEST } from '../helpers/releases';
-import { soakRows } from '../helpers/soak';
+import { SOAK, soakRows } from '../helpers/soak';
 
 // #37 item 1: a pull request adds files to clustersets/ that are not what they seem: symbolic links
 // into /proc, to files outside the repository or outside the definitions' folder (where CI may have
@@ -120,7 +121,9 @@ const outputs = new Map<string, CliRun>();
  * Every command that reads definitions, in each of its output formats: a process each, since
  * a regression blocks on the FIFO. npm test runs every command in text and validate in json (the
  * diagnostics below); the github formats print the same diagnostics (test/hostile/output-formats.test.ts
- * holds every format to its reader) and run in the soak tier (test/helpers/soak.ts).
+ * holds every format to its reader) and run in the soak tier (test/helpers/soak.ts), as does
+ * synth --check, which reads the definitions by the same pipeline as synth
+ * (`pipeline` in src/pipeline/pipeline.ts).
  */
 const COMMANDS: readonly (readonly string[])[] = soakRows(
   [
@@ -133,7 +136,7 @@ const COMMANDS: readonly (readonly string[])[] = soakRows(
     ['plan', '--base', 'HEAD', '--format', 'github'],
     ['status', '--from', 'saved'],
   ],
-  (args) => !args.includes('github'),
+  (args) => !args.includes('github') && !args.includes('--check'),
 );
 
 beforeAll(async () => {
@@ -158,10 +161,14 @@ beforeAll(async () => {
   for (const entry of CORPUS) entry.make(at(entry.name));
   socket = createServer();
   await new Promise<void>((listening) => socket!.listen(at('socket.yaml'), listening));
-  const runs = await runClis(
-    COMMANDS.map((args) => ({ args, cwd: repo, env: { CLUSTERSET_CANARY: CANARY } })),
-    60_000,
-  );
+  // npm test runs the commands one after the other in one process (a start-up of the CLI for all;
+  // one that blocks or crashes fails every row), the soak tier a process each
+  const runs = SOAK
+    ? await runClis(
+        COMMANDS.map((args) => ({ args, cwd: repo, env: { CLUSTERSET_CANARY: CANARY } })),
+        60_000,
+      )
+    : await runClisInOneProcess(COMMANDS, { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 120_000 });
   COMMANDS.forEach((args, i) => outputs.set(args.join(' '), runs[i]!));
 }, 600_000);
 afterAll(async () => {
@@ -218,11 +225,14 @@ describe('hostile files in clustersets/', () => {
 
   test('cluster dumps are read the same way: import and plan --live refuse a link out of the folder and a FIFO, unread', async () => {
     hostileFolder(join(repo, 'dumps'), ['environ', 'outside', 'fifo']);
-    for (const args of [
+    const commands = [
       ['import', 'dumps'],
       ['plan', '--live', 'dumps', 'clustersets/good.yaml'],
-    ]) {
-      const run = await runCli(args, { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 60_000 });
+    ];
+    // both in one process with the limit (a start-up of the CLI for the two)
+    const runs = await runClisInOneProcess(commands, { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 60_000 });
+    for (const [i, args] of commands.entries()) {
+      const run = runs[i]!;
       expect(run.killed, `${args.join(' ')} did not end within its limit`).toBe(false);
       expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
       for (const name of ['environ', 'outside', 'fifo']) expect(run.stderr).toMatch(new RegExp(`dumps/${name}\\.yaml:1:1: error file-system: `));
@@ -239,11 +249,8 @@ describe('hostile files in clustersets/', () => {
     git('init', '-q', '-b', 'main');
     git('add', '-A');
     git('commit', '-qm', 'base');
-    const run = await runCli(['plan', '--base', 'HEAD', 'clustersets'], {
-      cwd: repo2,
-      env: { CLUSTERSET_CANARY: CANARY },
-      limitMs: 60_000,
-    });
+    // in process: this repository holds nothing a read could block on (no FIFO, no device)
+    const run = await runInProcess(['plan', '--base', 'HEAD', 'clustersets'], { cwd: repo2, env: { CLUSTERSET_CANARY: CANARY } });
     expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
     // the same diagnostics for the base and the head: the linked definition loads on both sides, the link out is refused on both
     const errors = `${run.stdout}${run.stderr}`;

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { TYPESCRIPT_LIMITS } from '../../src/load/evaluate-typescript';
 import { loadClusterSets } from '../../src/load/load-clustersets';
+import { SOAK } from '../helpers/soak';
 
 // #48 item 1: a definition's code runs in a JavaScript engine compiled to WebAssembly (QuickJS),
 // not in Node. These rows are the attacks that broke the node:vm sandbox (each was red on it):
@@ -131,13 +132,15 @@ export default { found };
     const files = Array.from({ length: 20 }, (_, i) => `hang-${String(i).padStart(2, '0')}.ts`);
     const first = folder(Object.fromEntries(files.map((f) => [f, 'for (;;) {}\nexport default {};\n'])), files[0]);
     const paths = files.map((f) => join(first, '..', f));
-    const { data, diagnostics } = await withLimits({ timeoutMs: 1_000, budgetMs: 2_000 }, () => load(paths));
+    // short limits: every loop spins a core until it is stopped, and whatever the load, at most
+    // three start within a budget of two limits
+    const { data, diagnostics } = await withLimits({ timeoutMs: 300, budgetMs: 600 }, () => load(paths));
     expect(data).toEqual([]);
     // every file has its one diagnostic, at the file
     expect(diagnostics.map((d) => d.file)).toEqual(paths);
     expect(diagnostics.every((d) => d.code === 'typescript-evaluation' && d.severity === 'error')).toBe(true);
     const unevaluated = diagnostics.filter((d) => /not evaluated/.test(d.message));
-    // two or three ran (one second each, the budget two); the others were never started
+    // two or three ran (a limit each, the budget two limits); the others were never started
     expect(unevaluated.length).toBeGreaterThanOrEqual(17);
     expect(unevaluated[0]!.hint).toMatch(/budget/);
   }, 60_000);
@@ -214,9 +217,11 @@ describe('no definition can observe a Node global or a host object', () => {
     const probe = fc
       .record({ root: fc.constantFrom(...ROOTS), steps: fc.array(fc.constantFrom(...STEPS), { maxLength: 4 }) })
       .map(({ root, steps }) => `(${root} as any)${steps.join('')}`);
-    // twelve definitions of up to twelve chains each, loaded by one command as a pull request's
-    // are (one sandbox process, an engine of its own for each): a process start for the twelve
-    const definitions = fc.array(fc.array(probe, { minLength: 1, maxLength: 12 }), { minLength: 12, maxLength: 12 });
+    // definitions of up to twelve chains each, loaded by one command as a pull request's are (one
+    // sandbox process, an engine of its own for each): six in npm test, twelve a run and more runs
+    // in the soak tier (test/helpers/soak.ts)
+    const count = SOAK ? 12 : 6;
+    const definitions = fc.array(fc.array(probe, { minLength: 1, maxLength: 12 }), { minLength: count, maxLength: count });
     await fc.assert(
       fc.asyncProperty(definitions, async (sets) => {
         const names = sets.map((_, i) => `definition-${String(i).padStart(2, '0')}.ts`);
@@ -225,7 +230,7 @@ describe('no definition can observe a Node global or a host object', () => {
         expect(diagnostics).toEqual([]);
         expect(data).toEqual(sets.map(() => ({ found: [] })));
       }),
-      { numRuns: 1 },
+      { numRuns: SOAK ? 3 : 1 },
     );
   }, 120_000);
 });

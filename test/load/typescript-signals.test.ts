@@ -104,10 +104,11 @@ describe('SIGUSR1 to the CLI', () => {
   test('opens no inspector, and the run ends as it would have', async () => {
     const dir = join(tmp, 'sigusr1');
     mkdirSync(join(dir, 'clustersets'), { recursive: true });
-    // busy for a second, then a throw: an endless loop would spin a core for the whole time limit (5 s)
+    // busy for half a second once it runs (the sandbox's start before it), then a throw: an endless
+    // loop would spin a core for the whole time limit (5 s)
     writeFileSync(
       join(dir, 'clustersets/hang.ts'),
-      "const end = Date.now() + 1_000;\nwhile (Date.now() < end) {}\nthrow new Error('done');\nexport default {};\n",
+      "const end = Date.now() + 500;\nwhile (Date.now() < end) {}\nthrow new Error('done');\nexport default {};\n",
     );
     writeFileSync(join(dir, 'clustersets/broken.yaml'), BROKEN);
     const cli = spawn(process.execPath, [CLI_BIN, 'validate', '--format', 'json', 'clustersets'], {

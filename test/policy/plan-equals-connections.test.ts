@@ -5,6 +5,7 @@ import { endpointWords, type Endpoint } from '../../src/policy/endpoint';
 import { evaluateConnection } from '../../src/policy/evaluate-connection';
 import { buildWorld } from '../../src/policy/world';
 import { scenarioDefinition, scenarioInventory } from './scenario-world';
+import { SOAK } from '../helpers/soak';
 
 // Property: the plan's changed pairs are exactly the pairs whose `connections` answer differs
 // between the two revisions, over the inventory, at every probed port (boundaries of the ports
@@ -92,6 +93,7 @@ test('plan connections == pairs whose connections answer differs', () => {
             if (listed[0]) expect([listed[0].before.verdict, listed[0].after.verdict]).toEqual([x.verdict, y.verdict]);
           }
     }),
-    { numRuns: 15 },
+    // a few pairs of revisions in npm test, many in the soak tier (test/helpers/soak.ts)
+    { numRuns: SOAK ? 30 : 5 },
   );
 });

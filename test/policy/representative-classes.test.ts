@@ -6,6 +6,7 @@ import type { Inventory, InventoryNamespace } from '../../src/policy/inventory';
 import { representatives } from '../../src/policy/representative-endpoints';
 import { buildWorld } from '../../src/policy/world';
 import { cluster, scenarioDefinition } from './scenario-world';
+import { SOAK } from '../helpers/soak';
 
 // Property (issue #50 item 2): without an inventory the plan evaluates representative classes cut
 // from every selector of both revisions. They are sound: over any concrete inventory, every Pod
@@ -232,6 +233,7 @@ test('representative classes are sound: every changed concrete pair is in a chan
             }
         }
     }),
-    { numRuns: Number(process.env.PROPERTY_RUNS ?? 12) },
+    // a few inventories in npm test, many in the soak tier (test/helpers/soak.ts); PROPERTY_RUNS for a hunt
+    { numRuns: Number(process.env.PROPERTY_RUNS ?? (SOAK ? 24 : 4)) },
   );
 });
