@@ -19,9 +19,11 @@ import { SOAK } from '../helpers/soak';
 // validate's work) and a full run compiles every definition. A full run's result is a function of
 // what it reads, so it is made once per state and compared with every incremental run in that state
 // (`full`). Each row of the tamper and malformed-index tables proves what the index vouches for and
-// compares validate and synth --check with the full runs; the plan's comparison (the same index,
-// read by plan/revision-index.ts, and runBoth's fallback in plan/run-plan.ts) runs in one row per
-// kind of fault in npm test and in every row in the soak tier (test/helpers/soak.ts).
+// compares validate with the full runs, and synth --check where the row is about what it alone
+// reads (dist/ and the output's records in manifest.json); the plan's comparison (the same index,
+// read by plan/revision-index.ts, and runBoth's fallback in plan/run-plan.ts) and the other
+// rows' synth --check run in one row per kind of fault in npm test and in every row in the soak
+// tier (test/helpers/soak.ts).
 const DEMO = readFileSync(join(import.meta.dirname, '../../clustersets/demo-clusterset.yaml'), 'utf8');
 // fleet-a keeps the demo's one Gateway candidate per member, so it warns gateway-ha (as every
 // example does): the index records its warnings and prints them again; the others have a standby
@@ -313,10 +315,14 @@ describe('a malformed index in the base revision: the check compiles instead, an
           const p = await planBoth();
           expect(p.incremental).toEqual(p.full);
         }
-        const c = await checkBoth();
-        expect(c.incremental).toEqual(c.full);
-        expect(c.incremental.status).toBe(1);
-        expect(c.incremental.stderr).not.toMatch(/\n\s+at /);
+        // synth --check reads the records of the output too: it is compared where validate's index
+        // vouches for fleet-a and the check must not (and in a row of each other kind)
+        if (SOAK || PLANNED.includes(what) || expected.includes('fleet-a')) {
+          const c = await checkBoth();
+          expect(c.incremental).toEqual(c.full);
+          expect(c.incremental.status).toBe(1);
+          expect(c.incremental.stderr).not.toMatch(/\n\s+at /);
+        }
       } finally {
         git('reset', '-q', '--hard', 'HEAD~1');
         restore();
