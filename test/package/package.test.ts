@@ -153,14 +153,16 @@ describe('installed into a CommonJS repository', () => {
   }
 
   test('require() and import both give the library', () => {
-    const cjs = sh(process.execPath, ['-e', "const m = require('antrea-clusterset'); console.log(typeof m.defineClusterSet, typeof m.compile)"]);
-    expect(cjs).toMatchObject({ code: 0, stdout: 'function function\n' });
-    const esm = sh(process.execPath, [
-      '--input-type=module',
+    // one process: require() takes the exports' require condition (lib/index.cjs), import() its import condition (lib/index.js)
+    const both = sh(process.execPath, [
       '-e',
-      "import { defineClusterSet, compile } from 'antrea-clusterset'; console.log(typeof defineClusterSet, typeof compile)",
+      [
+        "const m = require('antrea-clusterset');",
+        "console.log(typeof m.defineClusterSet, typeof m.compile, require.resolve('antrea-clusterset').endsWith('index.cjs'));",
+        "import('antrea-clusterset').then(({ defineClusterSet, compile }) => console.log(typeof defineClusterSet, typeof compile, defineClusterSet !== m.defineClusterSet));",
+      ].join('\n'),
     ]);
-    expect(esm).toMatchObject({ code: 0, stdout: 'function function\n' });
+    expect(both).toMatchObject({ code: 0, stdout: 'function function true\nfunction function true\n' });
   });
 
   test('validate locates mistakes in a YAML and a TypeScript definition', () => {
