@@ -16,7 +16,7 @@ const SLOW_FIRST = [
   'test/emit/crash-safety.test.ts',
   'test/engine-replay/first-install.test.ts',
   'test/package/package.test.ts',
-  'test/emit/output-directory.test.ts',
+  'test/emit/output-incremental.test.ts',
   'test/live/round-trip.test.ts',
   'test/engine-replay/planned-changes.test.ts',
   'test/synth/delivery/kustomize-build.test.ts',

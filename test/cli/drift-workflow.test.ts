@@ -9,6 +9,7 @@ import { dumpKinds } from '../../src/live/dump-kinds';
 import { DRIFT_MARKER } from '../../src/live/render-drift';
 import { CLI_BIN } from '../helpers/cli-bin';
 import { runningClusterSet } from '../helpers/live-dumps';
+import { main } from '../../src/cli';
 import { runCli } from '../helpers/run-cli';
 import { SOAK } from '../helpers/soak';
 import { requireTool } from '../helpers/tools';
@@ -17,6 +18,10 @@ import { requireTool } from '../helpers/tools';
 // (shellcheck), then its two run steps executed one after the other in bash, as the runner does,
 // against dumps of test/helpers/live-dumps.ts, with stand-ins for kubectl (serves the dumps, or
 // fails for a cluster it cannot reach) and gh (records its calls, keeps the one issue's state).
+// The compare step's `npx clusterset drift` is the CLI: in the soak tier its process; in npm test
+// its `main` run in process beforehand with the argv and environment the step gives it (each
+// process is two seconds of CPU, most of it start-up), its output and status replayed by the
+// stand-in npx when the step asks for exactly that argv (any other argv runs the process).
 
 const tmp = mkdtempSync(join(tmpdir(), 'drift-workflow-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -136,13 +141,41 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
     // checkout's bin would transpile the compiler through tsx in each run)
     writeFileSync(
       join(bin, 'npx'),
-      `#!/bin/sh\n[ "$1" = clusterset ] && shift\n[ "$*" = 'help drift' ] && exit 0\nexec '${process.execPath}' '${CLI_BIN}' "$@"\n`,
+      [
+        '#!/bin/sh',
+        '[ "$1" = clusterset ] && shift',
+        `[ "$*" = 'help drift' ] && exit 0`,
+        // the run npm test made in process, for this argv only
+        'if [ -n "$REPLAY" ] && [ "$*" = "$(cat "$REPLAY/argv")" ]; then touch "$REPLAY/replayed"; cat "$REPLAY/stdout"; cat "$REPLAY/stderr" >&2; exit "$(cat "$REPLAY/status")"; fi',
+        `exec '${process.execPath}' '${CLI_BIN}' "$@"`,
+        '',
+      ].join('\n'),
       { mode: 0o755 },
     );
   }, 120_000);
 
   /** One scheduled run: each cluster's kubeconfig serves its dump's text, or is 'unreachable', or its secret is missing ('no secret'); both steps in bash. */
-  function scheduledRun(dumps: ReadonlyMap<string, string>) {
+  /** npm test's drift run in process, as the compare step would start it: a folder for the stand-in npx to replay. */
+  async function inProcess(argv: string[], env: Record<string, string>, into: string): Promise<string> {
+    let stdout = '';
+    let stderr = '';
+    const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, env };
+    const directory = process.cwd();
+    process.chdir(repo);
+    try {
+      const status = await main(argv, io);
+      mkdirSync(into);
+      writeFileSync(join(into, 'argv'), argv.join(' '));
+      writeFileSync(join(into, 'stdout'), stdout);
+      writeFileSync(join(into, 'stderr'), stderr);
+      writeFileSync(join(into, 'status'), String(status));
+      return into;
+    } finally {
+      process.chdir(directory);
+    }
+  }
+
+  async function scheduledRun(dumps: ReadonlyMap<string, string>) {
     const run = mkdtempSync(join(tmp, 'run-'));
     const runnerTemp = join(run, 'temp');
     mkdirSync(runnerTemp);
@@ -176,11 +209,18 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
         .filter(Boolean)
         .map((l) => l.split('=') as [string, string]),
     );
-    const compare = spawnSync('bash', ['-e', '-c', compareStep().run!], {
-      cwd: repo,
-      encoding: 'utf8',
-      env: { ...env, ...exported, GH_TOKEN: 'token', LABEL: compareStep().env!.LABEL, RUN_URL: 'https://github.com/o/r/actions/runs/1' },
-    });
+    const compareEnv: Record<string, string> = {
+      ...env,
+      ...exported,
+      GH_TOKEN: 'token',
+      LABEL: compareStep().env!.LABEL!,
+      RUN_URL: 'https://github.com/o/r/actions/runs/1',
+    };
+    if (!SOAK && exported.CLUSTERSET_DUMPS !== undefined)
+      compareEnv.REPLAY = await inProcess(['drift', '--live', exported.CLUSTERSET_DUMPS, '--format', 'markdown'], compareEnv, join(run, 'replay'));
+    const compare = spawnSync('bash', ['-e', '-c', compareStep().run!], { cwd: repo, encoding: 'utf8', env: compareEnv });
+    // the step ran drift with the argv replayed (else it ran a process: right, but not what npm test means to pay)
+    if (compareEnv.REPLAY) expect(existsSync(join(compareEnv.REPLAY, 'replayed')), 'the compare step runs drift with another argv than inProcess').toBe(true);
     const log = (f: string) => (existsSync(join(calls, f)) ? readFileSync(join(calls, f), 'utf8').split('\n').filter(Boolean) : []);
     return {
       read,
@@ -204,7 +244,7 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
     ];
   const ghVerbs = (gh: string[]) => gh.map((c) => c.split(' ').slice(0, 2).join(' '));
 
-  const noSecretPrinted = (...runs: ReturnType<typeof scheduledRun>[]) => {
+  const noSecretPrinted = (...runs: Awaited<ReturnType<typeof scheduledRun>>[]) => {
     for (const r of runs) {
       // no kubeconfig printed, none left behind
       expect(r.output).not.toContain('SECRET-KUBECONFIG');
@@ -212,8 +252,8 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
     }
   };
 
-  test('drift: the issue opened; a cluster unreachable: updated, not closed; the fleet back in line: closed', () => {
-    const first = scheduledRun(fleet(gatewayRemoved));
+  test('drift: the issue opened; a cluster unreachable: updated, not closed; the fleet back in line: closed', async () => {
+    const first = await scheduledRun(fleet(gatewayRemoved));
     expect(first.read.status).toBe(0);
     expect(first.compare.status).toBe(4);
     expect(ghVerbs(first.gh)).toEqual(['issue list', 'label create', 'issue create']);
@@ -228,14 +268,14 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
     expect(gets[1]).toContain('tiers.crd.antrea.io');
     expect(gets[1]).not.toContain('resourceexports');
 
-    const unreachable = scheduledRun(new Map([...fleet(), ['test-cluster-west', 'unreachable']]));
+    const unreachable = await scheduledRun(new Map([...fleet(), ['test-cluster-west', 'unreachable']]));
     expect(unreachable.read.stdout).toContain('::error title=clusterset drift::kubectl could not read cluster test-cluster-west');
     expect(unreachable.compare.status).toBe(1);
     expect(ghVerbs(unreachable.gh)).toEqual(['issue list', 'issue edit']);
     expect(unreachable.gh[1]).toMatch(/^issue edit 7 /);
     expect(unreachable.body).toMatch(/test-cluster-west.*could not be read/);
 
-    const matches = scheduledRun(fleet());
+    const matches = await scheduledRun(fleet());
     expect(matches.compare.status).toBe(0);
     expect(ghVerbs(matches.gh)).toEqual(['issue list', 'issue close']);
     expect(matches.gh[1]).toMatch(/^issue close 7 /);
@@ -243,13 +283,13 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
   }, 120_000);
 
   if (SOAK)
-    test('drift twice: one issue, updated; the fleet matching twice: closed once', () => {
-      const first = scheduledRun(fleet(gatewayRemoved));
-      const again = scheduledRun(fleet(gatewayRemoved));
+    test('drift twice: one issue, updated; the fleet matching twice: closed once', async () => {
+      const first = await scheduledRun(fleet(gatewayRemoved));
+      const again = await scheduledRun(fleet(gatewayRemoved));
       expect(ghVerbs(first.gh)).toEqual(['issue list', 'label create', 'issue create']);
       expect(ghVerbs(again.gh)).toEqual(['issue list', 'issue edit']);
-      const matches = scheduledRun(fleet());
-      const still = scheduledRun(fleet());
+      const matches = await scheduledRun(fleet());
+      const still = await scheduledRun(fleet());
       expect(ghVerbs(matches.gh)).toEqual(['issue list', 'issue close']);
       expect(ghVerbs(still.gh)).toEqual(['issue list']);
       expect(still.compare.status).toBe(0);
@@ -257,8 +297,8 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
     }, 120_000);
 
   if (SOAK)
-    test('no issue open, nothing drifts, a secret missing: the cluster is reported and an issue opened, never closed as clean', () => {
-      const r = scheduledRun(new Map([...fleet(), ['test-cluster-east', 'no secret']]));
+    test('no issue open, nothing drifts, a secret missing: the cluster is reported and an issue opened, never closed as clean', async () => {
+      const r = await scheduledRun(new Map([...fleet(), ['test-cluster-east', 'no secret']]));
       expect(r.read.stdout).toContain('no secret KUBECONFIG_TEST_CLUSTER_EAST');
       expect(r.compare.status).toBe(1);
       expect(ghVerbs(r.gh)).toEqual(['issue list', 'label create', 'issue create']);

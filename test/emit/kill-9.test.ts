@@ -7,6 +7,7 @@ import { stringify } from 'yaml';
 import { fleet } from '../../bench/fleet';
 import type { CommitStep } from '../../src/output/file-system-ops';
 import { CLI_BIN } from '../helpers/cli-bin';
+import { runCli } from '../helpers/run-cli';
 import { SOAK, soakRows } from '../helpers/soak';
 import { emitToDirectory, expectOnlyState, faulty, points, same, snapshot, STEPS, tree, type Tree } from './crash-drill';
 
@@ -14,10 +15,12 @@ import { emitToDirectory, expectOnlyState, faulty, points, same, snapshot, STEPS
 // writer in process), paused under the writer's test hook (src/output/file-system-ops.ts `pauseAt`)
 // at each step of the commit and before changes spread over a whole run: kills at named points,
 // never after a time, so the drills hold however loaded the machine is. `npm test` kills a
-// process at a step of each outcome (`REPRESENTATIVE`: old and stale, old with a commit pending,
-// no output between the renames, the new tree) and once mid-run (crash-safety.test.ts faults
-// every step in process); the soak tier (test/helpers/soak.ts) kills at every step, at changes
-// spread over a whole run, and checks and repairs each kill through the CLI.
+// process once for each outcome: mid-run (old and stale), and at a step of each other outcome
+// (`REPRESENTATIVE`: old with a commit pending, no output between the renames, the new tree);
+// crash-safety.test.ts faults every step in process, `prepared` included. The soak tier
+// (test/helpers/soak.ts) kills at every step, at changes spread over a whole run, and checks and
+// repairs each kill through the CLI's processes. Each process is a second of CPU: the checks and
+// repairs after a kill in npm test run in process (the CLI's `main` for --check: run-cli.ts).
 
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-kill-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -70,10 +73,13 @@ describe('kill -9 of a real process', () => {
    * The CLI's --check writes nothing and, where the output is not the new tree yet, fails (naming a
    * pending commit after `prepared`).
    */
-  const expectCliCheck = async (work: string, at: string, next: Tree | undefined) => {
+  const expectCliCheck = async (work: string, at: string, next: Tree | undefined, by: 'cli' | 'in process') => {
     const before = snapshot(work);
     const stale = !same(tree(join(work, 'dist')), next);
-    const check = await run(work, ['synth', '--check']);
+    const check =
+      by === 'cli'
+        ? await run(work, ['synth', '--check'])
+        : await runCli(['synth', '--check'], { cwd: work }).then((r) => ({ code: r.status, stderr: r.stderr }));
     // a stale output exits 1; an interrupted synth pending is a file-system error, exit 2
     const pending = check.stderr.includes('interrupted synth pending');
     if (stale || pending) expect(check.code, `${at}: ${check.stderr}`).toBe(pending ? 2 : 1);
@@ -90,8 +96,12 @@ describe('kill -9 of a real process', () => {
 
   // one repository for the steps' processes (one test each, so none runs long however loaded the machine)
   let repository: ReturnType<typeof setup> | undefined;
-  /** A step of each outcome expectOldOrNew tells apart; recorded and kept-spare leave the new tree as moved-new does. */
-  const REPRESENTATIVE: readonly CommitStep[] = ['prepared', 'committed', 'moved-old', 'moved-new'];
+  /**
+   * A step of each outcome expectOldOrNew tells apart but the old tree without a pending commit,
+   * which the kill mid-run below leaves (as `prepared` does); recorded and kept-spare leave the new
+   * tree as moved-new does.
+   */
+  const REPRESENTATIVE: readonly CommitStep[] = ['committed', 'moved-old', 'moved-new'];
   test.each(soakRows(STEPS, (step) => REPRESENTATIVE.includes(step)))(
     'paused at %s and killed: old or new; the next synth finishes or drops the commit',
     async (step) => {
@@ -114,7 +124,7 @@ describe('kill -9 of a real process', () => {
     const at = `change-${Math.floor(changes / 2)}`;
     const work = await killed(dir, at);
     expectOldOrNew(tree(join(work, 'dist')), at, old, next);
-    await expectCliCheck(work, at, next);
+    await expectCliCheck(work, at, next, 'in process');
     // in process (the CLI's own synth after a kill is the soak tier's, below)
     await expectRepaired(work, at, next, 'in process');
   });
@@ -125,7 +135,7 @@ describe('kill -9 of a real process', () => {
       for (const step of STEPS) {
         const work = await killed(dir, step);
         expectOldOrNew(tree(join(work, 'dist')), step, old, next);
-        await expectCliCheck(work, step, next);
+        await expectCliCheck(work, step, next, 'cli');
         await expectRepaired(work, step, next, 'cli');
       }
     });
@@ -142,7 +152,7 @@ describe('kill -9 of a real process', () => {
         const now = tree(join(work, 'dist'));
         // a change of the commit may leave the new tree, or none between the two renames
         expect(same(now, old) || same(now, next) || now === undefined, at).toBe(true);
-        await expectCliCheck(work, at, next);
+        await expectCliCheck(work, at, next, 'cli');
         await expectRepaired(work, at, next, 'cli');
       }
     });

@@ -1,18 +1,28 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, posix, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { diagnosticsJson, readPackageJson } from '../helpers/json';
+import { CLI_BIN } from '../helpers/cli-bin';
 import { SOAK } from '../helpers/soak';
 import { notGatewayHa, withoutGatewayHa } from '../helpers/gateway-ha';
 
 // The package as a user gets it: `npm pack`, installed from the tarball into a fresh repository
 // with npm's default CommonJS package.json, used through its bin and from require() and import.
 // The pack runs in a copy of the repository so that its build never touches this checkout's lib/.
-// npm test installs the tarball once and runs its bin, require() and import; the soak tier
-// (test/helpers/soak.ts) adds every way the docs use it: npx, init, the optional TypeScript peer,
-// a cdk8s app, and the construct example installed as its README says.
+//
+// Two tiers. What a developer's loop needs before a commit is what an edit can break: the list of
+// files `files` packs, the docs' links inside it, the package.json a user installs, and the
+// JavaScript build loading through its exports and bin with only the declared dependencies. So
+// npm test packs the run's JavaScript build (test/setup/compiled-cli.ts) without the prepack
+// script (`--ignore-scripts`) and unpacks the tarball as npm lays it out, beside links to the
+// declared dependencies only (an import of anything else fails as in a real install): a second
+// instead of npm's build of the declarations (about 6 s of CPU) and its install (about 8 s).
+// The soak tier (test/helpers/soak.ts; CI runs it on both Node lines) packs as `npm publish`
+// does, the declarations included, installs with npm, and adds every way the docs use the
+// package: npx, init, the optional TypeScript peer, a cdk8s app, and the construct example
+// installed as its README says.
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-package-'));
@@ -38,6 +48,23 @@ function addTypescript() {
   if (!existsSync(join(repo, 'node_modules/typescript'))) symlinkSync(join(ROOT, 'node_modules/typescript'), join(repo, 'node_modules/typescript'), 'dir');
 }
 
+/** npm test's install: the tarball unpacked where npm puts it, its declared dependencies linked beside it, its bins linked as npm links them. */
+function unpack(into: string) {
+  const pkg = join(into, 'node_modules/antrea-clusterset');
+  mkdirSync(pkg, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '--strip-components=1', '-C', pkg]);
+  const { dependencies = {}, bin = {} } = readPackageJson(join(pkg, 'package.json'));
+  for (const name of Object.keys(dependencies)) {
+    mkdirSync(dirname(join(into, 'node_modules', name)), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', name), join(into, 'node_modules', name), 'dir');
+  }
+  mkdirSync(join(into, 'node_modules/.bin'));
+  for (const [name, file] of Object.entries(bin)) {
+    chmodSync(join(pkg, file), 0o755);
+    symlinkSync(join('../antrea-clusterset', file), join(into, 'node_modules/.bin', name));
+  }
+}
+
 beforeAll(() => {
   // a copy of what the build reads; node_modules is shared through a link
   const src = join(tmp, 'source');
@@ -46,9 +73,10 @@ beforeAll(() => {
     copyFileSync(join(ROOT, entry), join(src, entry));
   for (const dir of ['src', 'bin', 'scripts', 'schema', 'docs']) cpSync(join(ROOT, dir), join(src, dir), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'), 'dir');
-  const out = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: src, encoding: 'utf8', env: npmEnv, stdio: ['ignore', 'pipe', 'pipe'] }),
-  ) as {
+  // npm test: the run's JavaScript build, as the prepack script's esbuild step makes it
+  if (!SOAK) cpSync(join(dirname(dirname(CLI_BIN)), 'lib'), join(src, 'lib'), { recursive: true });
+  const pack = ['pack', '--json', '--pack-destination', tmp, ...(SOAK ? [] : ['--ignore-scripts'])];
+  const out = JSON.parse(execFileSync('npm', pack, { cwd: src, encoding: 'utf8', env: npmEnv, stdio: ['ignore', 'pipe', 'pipe'] })) as {
     filename: string;
     files: { path: string }[];
   }[];
@@ -57,7 +85,8 @@ beforeAll(() => {
 
   mkdirSync(repo);
   writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'gitops', version: '1.0.0', private: true }, null, 2)}\n`);
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: repo, env: npmEnv, stdio: 'pipe' });
+  if (SOAK) execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: repo, env: npmEnv, stdio: 'pipe' });
+  else unpack(repo);
 }, 240_000);
 
 describe('the tarball', () => {
@@ -65,8 +94,9 @@ describe('the tarball', () => {
     const tops = new Set(packed.map((f) => f.path.split('/')[0]));
     expect([...tops].sort()).toEqual(['README.md', 'bin', 'docs', 'lib', 'package.json', 'schema']);
     const paths = packed.map((f) => f.path);
-    for (const p of ['lib/index.js', 'lib/index.cjs', 'lib/cli.js', 'lib/types/index.d.ts', 'bin/clusterset.mjs', 'schema/clusterset.schema.json'])
-      expect(paths).toContain(p);
+    // the declarations are built by the prepack script: the soak tier's pack
+    const built = ['lib/index.js', 'lib/index.cjs', 'lib/cli.js', 'lib/evaluate-definition.cjs', ...(SOAK ? ['lib/types/index.d.ts'] : [])];
+    for (const p of [...built, 'bin/clusterset.mjs', 'schema/clusterset.schema.json']) expect(paths).toContain(p);
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
   });
 
@@ -123,14 +153,16 @@ describe('installed into a CommonJS repository', () => {
   }
 
   test('require() and import both give the library', () => {
-    const cjs = sh(process.execPath, ['-e', "const m = require('antrea-clusterset'); console.log(typeof m.defineClusterSet, typeof m.compile)"]);
-    expect(cjs).toMatchObject({ code: 0, stdout: 'function function\n' });
-    const esm = sh(process.execPath, [
-      '--input-type=module',
+    // one process: require() takes the exports' require condition (lib/index.cjs), import() its import condition (lib/index.js)
+    const both = sh(process.execPath, [
       '-e',
-      "import { defineClusterSet, compile } from 'antrea-clusterset'; console.log(typeof defineClusterSet, typeof compile)",
+      [
+        "const m = require('antrea-clusterset');",
+        "console.log(typeof m.defineClusterSet, typeof m.compile, require.resolve('antrea-clusterset').endsWith('index.cjs'));",
+        "import('antrea-clusterset').then(({ defineClusterSet, compile }) => console.log(typeof defineClusterSet, typeof compile, defineClusterSet !== m.defineClusterSet));",
+      ].join('\n'),
     ]);
-    expect(esm).toMatchObject({ code: 0, stdout: 'function function\n' });
+    expect(both).toMatchObject({ code: 0, stdout: 'function function true\nfunction function true\n' });
   });
 
   test('validate locates mistakes in a YAML and a TypeScript definition', () => {
