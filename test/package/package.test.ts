@@ -153,7 +153,7 @@ describe('installed into a CommonJS repository', () => {
   }
 
   test('require() and import both give the library', () => {
-    // one process: require() takes the exports' require condition (lib/index.cjs), import() its import condition (lib/index.js)
+    // one process: require() takes the exports' require condition (the CommonJS build in lib/), import() its import condition (the ES module build)
     const both = sh(process.execPath, [
       '-e',
       [
