@@ -67,6 +67,23 @@ export function linkTree(from: string, to: string, fs: FileSystemOps): void {
   }
 }
 
+/**
+ * `to` (absent) becomes hard links to the files `rels` of `from`: for a tree this run wrote whole,
+ * whose files it knows (no listing of what it just wrote, and nothing but regular files in it).
+ */
+export function linkFiles(from: string, to: string, rels: Iterable<string>, fs: FileSystemOps): void {
+  fs.mkdirSync(to, { recursive: true });
+  const made = new Set<string>(['']);
+  for (const rel of rels) {
+    const dir = rel.slice(0, Math.max(rel.lastIndexOf('/'), 0));
+    if (!made.has(dir)) {
+      fs.mkdirSync(`${to}/${dir}`, { recursive: true });
+      for (let d = dir; !made.has(d); d = d.slice(0, Math.max(d.lastIndexOf('/'), 0))) made.add(d);
+    }
+    linkFile(`${from}/${rel}`, `${to}/${rel}`, fs);
+  }
+}
+
 function linkFile(from: string, to: string, fs: FileSystemOps): void {
   try {
     fs.linkSync(from, to);
