@@ -238,8 +238,7 @@ export class OutputTransaction {
     const dir = target.slice(0, target.lastIndexOf('/'));
     if (!this.madeDirs.has(dir)) {
       this.fs.mkdirSync(dir, { recursive: true });
-      // its parents too: a sibling's mkdir then never meets an existing folder (a failed call and a stat each)
-      for (let d = dir; d.length > this.next.length && !this.madeDirs.has(d); d = d.slice(0, d.lastIndexOf('/'))) this.madeDirs.add(d);
+      this.madeDirs.add(dir);
     }
     // recorded first: a write that fails half-way still marks the path as differing from the output
     this.written.add(rel);
