@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { MANIFEST } from './manifest';
 import { displayPath, OutputError } from './output-error';
 import { realFs, SimulatedCrash, type FileSystemOps } from './file-system-ops';
-import { irregularKind, isMissing, linkFiles, linkTree, listFiles, pruneEmpty, readRegular, writeAtomically } from './output-tree';
+import { irregularKind, isMissing, linkFiles, linkTree, listFiles, makeDirs, pruneEmpty, readRegular, writeAtomically } from './output-tree';
 import { OutputLock } from './output-lock';
 import { checkState, finishCommit, manifestHash, readSpareRecord, recover, type SpareRecord } from './output-recovery';
 
@@ -236,9 +236,11 @@ export class OutputTransaction {
     }
     const target = `${this.next}/${rel}`;
     const dir = target.slice(0, target.lastIndexOf('/'));
-    if (!this.madeDirs.has(dir)) {
+    if (!this.outExists) makeDirs(dir, this.next, this.madeDirs, this.fs);
+    else if (!this.madeDirs.has(dir)) {
+      // the next tree holds the output's folders: one recursive mkdir, and the folders above it are there too
       this.fs.mkdirSync(dir, { recursive: true });
-      this.madeDirs.add(dir);
+      for (let d = dir; d.length > this.next.length && !this.madeDirs.has(d); d = d.slice(0, d.lastIndexOf('/'))) this.madeDirs.add(d);
     }
     // recorded first: a write that fails half-way still marks the path as differing from the output
     this.written.add(rel);

@@ -248,7 +248,7 @@ class OutputRun {
     return this.emitting.before?.blobs?.[path.slice(slash + 1)] ?? blobId(this.tx.read(path) ?? '');
   }
 
-  finish(diagnostics: Diagnostic[], own: CheckResult['own']): EmitResult | undefined {
+  finish(diagnostics: Diagnostic[], own: CheckResult['own'] | undefined): EmitResult | undefined {
     const { tx } = this;
     this.putUnits();
     if (this.options.full) tx.removeTopLevelExcept(new Set([...Object.keys(this.entries), SHARED_ROOT, MANIFEST]));
