@@ -1,6 +1,6 @@
 // Fleet scale in one run (issue #15): a full synth of 100, 1,000 and 10,000 clusters into an
 // empty directory (each in its own process, compiled as the CLI is: wall time of synth and emit after validation, peak
-// memory, files, bytes), the same files written raw (read into memory first), their ratio, a
+// memory, files, bytes), the same files written raw (read into memory first), their ratio (wall time, and CPU time: on a busy machine the wall time is mostly waiting), a
 // re-synth after one member changed as a percentage of the full synth (and beyond the same
 // change in a 10-cluster fleet: what any such run costs whatever the fleet, loading the schema
 // checks' code, building one bundle), a run with nothing to build, and the growth exponent.
@@ -14,6 +14,8 @@ import { buildSync } from 'esbuild';
 interface Run {
   validateMs: number;
   synthMs: number;
+  /** CPU time (user and system) of the same span */
+  synthCpuMs: number;
   maxRssMB: number;
   built: number;
   files: number;
@@ -51,11 +53,12 @@ const synth = (count: number, out: string, changed?: number): Run =>
   ) as Run;
 
 /** The tree's files in memory, then written into an empty directory: the floor for any synth. */
-function rawWrite(from: string, to: string): { ms: number; bytes: number } {
+function rawWrite(from: string, to: string): { ms: number; cpuMs: number; bytes: number } {
   const files = readdirSync(from, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => ({ path: relative(from, join(e.parentPath, e.name)), content: readFileSync(join(e.parentPath, e.name)) }));
   const start = performance.now();
+  const cpu = process.cpuUsage();
   const made = new Set<string>();
   for (const f of files) {
     const dir = dirname(join(to, f.path));
@@ -65,7 +68,9 @@ function rawWrite(from: string, to: string): { ms: number; bytes: number } {
     }
     writeFileSync(join(to, f.path), f.content);
   }
-  return { ms: performance.now() - start, bytes: files.reduce((n, f) => n + f.content.length, 0) };
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000, bytes: files.reduce((n, f) => n + f.content.length, 0) };
 }
 
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2).padStart(6)} s`;
@@ -87,7 +92,7 @@ export default function bench(): void {
       const raw = rawWrite(out, join(root, `raw${n}`));
       rmSync(join(root, `raw${n}`), { recursive: true, force: true });
       console.log(
-        `${String(n).padStart(6)} clusters: validate ${fmt(run.validateMs)}, synth ${fmt(run.synthMs)}, peak ${run.maxRssMB.toFixed(0).padStart(5)} MB, ${run.files} files, ${(raw.bytes / 1e6).toFixed(1)} MB; raw write ${fmt(raw.ms)}; synth/raw ${(run.synthMs / raw.ms).toFixed(2)}`,
+        `${String(n).padStart(6)} clusters: validate ${fmt(run.validateMs)}, synth ${fmt(run.synthMs)}, peak ${run.maxRssMB.toFixed(0).padStart(5)} MB, ${run.files} files, ${(raw.bytes / 1e6).toFixed(1)} MB; raw write ${fmt(raw.ms)}; synth/raw ${(run.synthMs / raw.ms).toFixed(2)} (CPU time ${(run.synthCpuMs / raw.cpuMs).toFixed(2)})`,
       );
       if (n === 1000 || n === sizes[sizes.length - 1]) {
         const again = synth(n, out, Math.floor(n / 2));

@@ -114,11 +114,19 @@ export function maskSecrets(sources: Sources, diagnostics: readonly Diagnostic[]
 const MAX_FRAME_WIDTH = 100;
 const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, 'gu');
 
+/** the last file split into lines: diagnostics come sorted by file, and a fleet's has a thousand warnings */
+let split: { readonly text: string; readonly lines: readonly string[] } | undefined;
+
+function linesOf(text: string): readonly string[] {
+  // a file saved with CRLF line ends: the CR ends the line, it is not a character of it
+  if (split?.text !== text) split = { text, lines: text.split(/\r?\n/) };
+  return split.lines;
+}
+
 /** The offending line with its predecessor and a caret underline, trimmed around the caret. */
 function codeFrame(text: string | undefined, line: number, column: number, endColumn?: number): string {
   if (text === undefined) return '';
-  // a file saved with CRLF line ends: the CR ends the line, it is not a character of it
-  const lines = text.split(/\r?\n/);
+  const lines = linesOf(text);
   const current = lines[line - 1];
   if (current === undefined) return '';
   const width = String(line).length;

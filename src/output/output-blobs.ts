@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,10 +17,11 @@ import { join, resolve } from 'node:path';
 
 const ID_LENGTH = 16;
 
-export const blobId = (content: string | Buffer): string => {
-  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex').slice(0, ID_LENGTH);
-};
+export const blobId = (content: string | Buffer): string =>
+  // one-shot hash of a string: no Buffer copy, no Hash object (a fleet's synth hashes every file it writes)
+  typeof content === 'string'
+    ? hash('sha1', `blob ${Buffer.byteLength(content)}\0${content}`).slice(0, ID_LENGTH)
+    : createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex').slice(0, ID_LENGTH);
 
 /** Not a regular file (a link, a FIFO): never equal to a recorded id. */
 const NOT_A_FILE = 'not-a-file';

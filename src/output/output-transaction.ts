@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { MANIFEST } from './manifest';
 import { displayPath, OutputError } from './output-error';
 import { realFs, SimulatedCrash, type FileSystemOps } from './file-system-ops';
-import { irregularKind, isMissing, linkTree, listFiles, pruneEmpty, readRegular, writeAtomically } from './output-tree';
+import { irregularKind, isMissing, linkFiles, linkTree, listFiles, makeDirs, pruneEmpty, readRegular, writeAtomically } from './output-tree';
 import { OutputLock } from './output-lock';
 import { checkState, finishCommit, manifestHash, readSpareRecord, recover, type SpareRecord } from './output-recovery';
 
@@ -51,6 +51,8 @@ export class OutputTransaction {
   private readonly irregularEntries = new Map<string, string>();
   /** folders of the output known to be folders all the way down (or the irregular entry above them) */
   private readonly dirChecks = new Map<string, string | undefined>();
+  /** folders the output does not have: nothing below them is looked up (a new ClusterSet's, an empty output's) */
+  private readonly absentDirs = new Set<string>();
   /** irregular entries already taken out of the next tree */
   private readonly replaced = new Set<string>();
   private outExists = false;
@@ -116,7 +118,7 @@ export class OutputTransaction {
 
   /** Whether the output has this regular file (below folders only: no link on the way). */
   exists(rel: string): boolean {
-    if (!this.outExists || this.aboveIs(rel) !== undefined) return false;
+    if (!this.outExists || this.aboveIs(rel) !== undefined || this.inAbsentDir(rel)) return false;
     try {
       // rel is ours, relative with forward slashes: no path.join (its normalization showed in profiles)
       return nodeFs.lstatSync(`${this.out}/${rel}`).isFile();
@@ -135,7 +137,8 @@ export class OutputTransaction {
     const dir = rel.slice(0, slash);
     if (this.dirChecks.has(dir)) return this.dirChecks.get(dir);
     let found = this.aboveIs(dir);
-    if (found === undefined) {
+    if (found === undefined && this.inAbsentDir(dir)) this.absentDirs.add(dir);
+    else if (found === undefined) {
       try {
         const stats = nodeFs.lstatSync(`${this.out}/${dir}`);
         const kind = irregularKind(stats);
@@ -145,10 +148,17 @@ export class OutputTransaction {
         }
       } catch (err) {
         if (!isMissing(err)) throw err;
+        this.absentDirs.add(dir);
       }
     }
     this.dirChecks.set(dir, found);
     return found;
+  }
+
+  /** Whether `rel`'s folder is one the output lacks (known once `aboveIs` looked at it): `rel` is absent then. */
+  private inAbsentDir(rel: string): boolean {
+    const slash = rel.lastIndexOf('/');
+    return slash >= 0 && this.absentDirs.has(rel.slice(0, slash));
   }
 
   /** An irregular entry is named: with check as a stale line, in a synth as a finding of the result. */
@@ -189,6 +199,7 @@ export class OutputTransaction {
     if (!this.outExists) return undefined;
     const above = this.aboveIs(rel);
     if (above !== undefined) return { entry: above };
+    if (this.inAbsentDir(rel)) return undefined;
     // rel is ours, relative with forward slashes: no path.join (a fleet's synth spent a second in it)
     const read = readRegular(`${this.out}/${rel}`);
     if (typeof read !== 'object') return read;
@@ -225,9 +236,11 @@ export class OutputTransaction {
     }
     const target = `${this.next}/${rel}`;
     const dir = target.slice(0, target.lastIndexOf('/'));
-    if (!this.madeDirs.has(dir)) {
+    if (!this.outExists) makeDirs(dir, this.next, this.madeDirs, this.fs);
+    else if (!this.madeDirs.has(dir)) {
+      // the next tree holds the output's folders: one recursive mkdir, and the folders above it are there too
       this.fs.mkdirSync(dir, { recursive: true });
-      this.madeDirs.add(dir);
+      for (let d = dir; d.length > this.next.length && !this.madeDirs.has(d); d = d.slice(0, d.lastIndexOf('/'))) this.madeDirs.add(d);
     }
     // recorded first: a write that fails half-way still marks the path as differing from the output
     this.written.add(rel);
@@ -320,7 +333,8 @@ export class OutputTransaction {
         this.fs.at?.('moved-new');
         const spare = join(this.state, 'spare');
         this.fs.rmSync(spare, { recursive: true, force: true });
-        linkTree(this.out, spare, this.fs);
+        // the next tree was made empty and holds exactly the files written (no removal without an output)
+        linkFiles(this.out, spare, this.written, this.fs);
         writeAtomically(join(this.state, 'spare.json'), JSON.stringify({ base: manifestHash(this.out) ?? '', differs: [] }), this.fs);
       } else {
         const record: SpareRecord = { base: manifestHash(this.next) ?? '', differs };

@@ -67,6 +67,33 @@ export function linkTree(from: string, to: string, fs: FileSystemOps): void {
   }
 }
 
+/**
+ * `to` (absent) becomes hard links to the files `rels` of `from`: for a tree this run wrote whole,
+ * whose files it knows (no listing of what it just wrote, and nothing but regular files in it).
+ */
+export function linkFiles(from: string, to: string, rels: Iterable<string>, fs: FileSystemOps): void {
+  fs.mkdirSync(to, { recursive: true });
+  const made = new Set<string>();
+  for (const rel of rels) {
+    makeDirs(`${to}/${rel.slice(0, Math.max(rel.lastIndexOf('/'), 0))}`, to, made, fs);
+    linkFile(`${from}/${rel}`, `${to}/${rel}`, fs);
+  }
+}
+
+/**
+ * `dir` and the folders between it and `root` (which exists) that `made` does not list, top down,
+ * in a tree whose folders `made` lists all: one mkdir each, where a recursive mkdir of a new folder
+ * under a new one fails first (ENOENT).
+ */
+export function makeDirs(dir: string, root: string, made: Set<string>, fs: FileSystemOps): void {
+  const missing: string[] = [];
+  for (let d = dir; d.length > root.length && !made.has(d); d = d.slice(0, d.lastIndexOf('/'))) missing.push(d);
+  for (let i = missing.length - 1; i >= 0; i--) {
+    fs.mkdirSync(missing[i]!, { recursive: true });
+    made.add(missing[i]!);
+  }
+}
+
 function linkFile(from: string, to: string, fs: FileSystemOps): void {
   try {
     fs.linkSync(from, to);

@@ -3,7 +3,7 @@ import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
 import { COMPILER } from '../compiler-version';
 import type { FileSystemOps } from '../output/file-system-ops';
-import { EmitCache, SHARED_ROOT, unitsListed, type OutputFile } from '../check/layout';
+import { EmitCache, SHARED_ROOT, unitsListed, type ClusterEngineFiles, type OutputFile } from '../check/layout';
 import {
   MANIFEST,
   manifestEntryOf,
@@ -18,7 +18,8 @@ import { blobId } from '../output/output-blobs';
 import { definitionRecords, withoutMentioned } from './definition-index';
 import { OutputTransaction } from '../output/output-transaction';
 import { LAYER_DIRECTORIES } from '../delivery/layer-paths';
-import type { CheckResult, Sink } from './pipeline';
+import type { CheckResult, LaidBundle, Sink } from './pipeline';
+import type { Bundle, BundleSource, ClusterSetSources } from '../synth/synth-clusterset';
 
 export interface EmitOptions {
   /** the output directory */
@@ -71,205 +72,240 @@ export interface EmitResult {
  * written only when its bytes differ. Any error abandons the transaction: nothing is written from
  * a broken input. The result is undefined then.
  */
-// the one function left past 80 lines: its closure holds the run's state across the sink's steps,
-// and cutting it means a class whose steps crash-safety and kill-9 replay first (#53)
-// eslint-disable-next-line max-lines-per-function -- the run's state in one closure (above)
 export function outputSink(options: EmitOptions): OutputSink {
-  let tx: OutputTransaction;
-  let previous: Manifest;
-  let cache: EmitCache;
-  let entries: Record<string, ManifestEntry>;
-  let files = 0;
-  let clusters = 0;
-  let built = 0;
-  // the ClusterSet being emitted
-  let before: ManifestEntry | undefined;
-  let blobsByFolder: Map<string, [string, string][]> | undefined;
-  let recorded = new Map<string, ManifestEntry['clusters'][number]>();
-  let expected = new Set<string>();
-  let kept: string[] = [];
-  let folders = new Map<string, BundleFiles>();
-  // the ClusterSet's files and their blob ids (manifest.json records them for `synth --check`)
-  let blobs = new Map<string, string>();
-  // each entry's definition file: its record stays in the index only without a diagnostic
-  const definitionFiles = new Map<string, string>();
-  let records: ReadonlyMap<string, DefinitionRecord> = new Map();
-  let units: readonly { dir: string; files: readonly OutputFile[] }[] = [];
-  const reuse = !options.check && !options.rebuild;
-  // with check: what a synth without --rebuild would keep, so the repair can be named
-  const keptFolders = new Set<string>();
-  const keptFiles = new Set<string>();
-  let recordedUnits = new Set<string>();
-
-  // a kept file's blob id: as the previous run recorded it, or read (an older manifest.json has none)
-  const keptBlob = (path: string): string => {
-    const slash = path.indexOf('/');
-    return before?.blobs?.[path.slice(slash + 1)] ?? blobId(tx.read(path) ?? '');
-  };
-
+  const run = new OutputRun(options);
   const sink: OutputSink = {
-    begin: (revisions, _sets, diagnostics) => {
-      sink.validated = { revisions, diagnostics };
-      records = definitionRecords(revisions[0]);
-      // an output path that is a file (or below one) is named before anything is compared or written
-      sink.problem = outputDirectoryProblem(options.out, options.check ? 'compare with' : 'write into');
-      if (sink.problem) return false;
-      tx = new OutputTransaction(options.out, { check: options.check === true, ...(options.fs && { fs: options.fs }) });
-      try {
-        tx.begin();
-      } catch (err) {
-        tx.crashed(err);
-        throw err;
-      }
-      // with check, manifest.json as the index read it (9.6 MB at 1,000 ClusterSets: parsed once)
-      previous = options.check && sink.recorded !== undefined ? manifestOf(sink.recorded) : readManifest(tx);
-      // a shared unit the previous run of this compiler recorded, and whose folder is there, is named
-      // by its bytes: a bundle that lists it needs neither its checks nor its writes
-      recordedUnits = new Set(previous.compiler === COMPILER && !options.rebuild ? Object.values(previous.clusterSets).flatMap((e) => e.shared) : []);
-      const inOutput = (dir: string) => recordedUnits.has(dir) && tx.exists(`${dir}/kustomization.yaml`);
-      cache = new EmitCache(undefined, (dir) => reuse && inOutput(dir));
-      if (options.check) for (const dir of recordedUnits) if (inOutput(dir)) keptFolders.add(dir);
-      entries = options.full ? {} : { ...previous.clusterSets };
-      // definitions the index vouched for, output verified (compile-command.ts): their entries as recorded, their folders untouched
-      for (const { name, entry } of revisions[0]?.indexed ?? []) {
-        entries[name] = entry;
-        clusters += entry.clusters.length;
-        files += recordedFiles(entry);
-      }
-    },
-    cache: () => cache,
-    clusterSet: (_r, set) => {
-      before = previous.clusterSets[set.name];
-      blobsByFolder = undefined;
-      if (before?.blobs && typeof before.blobs === 'object') {
-        // the recorded ids by the folder under the ClusterSet's (a bundle's is its cluster ID), once per ClusterSet
-        blobsByFolder = new Map();
-        for (const [rel, id] of Object.entries(before.blobs)) {
-          const folder = rel.slice(0, Math.max(rel.indexOf('/'), 0));
-          let list = blobsByFolder.get(folder);
-          if (!list) blobsByFolder.set(folder, (list = []));
-          list.push([rel, id]);
-        }
-      }
-      recorded = new Map((before?.clusters ?? []).map((c) => [c.clusterID, c]));
-      expected = new Set();
-      kept = [];
-      folders = new Map();
-      blobs = new Map();
-      clusters += set.sources.length;
-    },
-    keepBundle: (_r, set, source) => {
-      const dir = `${set.name}/${source.clusterID}`;
-      const old = recorded.get(source.clusterID);
-      const unchanged = old?.inputs === source.inputs && old.role === source.role && tx.exists(`${dir}/kustomization.yaml`);
-      if (options.check && unchanged) keptFolders.add(dir);
-      if (!reuse || !unchanged) return false;
-      // unchanged inputs: the folder stays as the run that recorded them wrote it, with the units it lists
-      // (recorded in manifest.json; read back from its layers when an older manifest lacks them)
-      const listed = old.units?.map((i) => before!.shared[i]).filter((u) => u !== undefined);
-      const folder: BundleFiles =
-        listed !== undefined && old.files !== undefined
-          ? { files: old.files, units: listed }
-          : { files: tx.countFiles(dir), units: unitsListed(LAYER_DIRECTORIES.map((l) => tx.read(`${dir}/${l}/kustomization.yaml`) ?? '')) };
-      folders.set(source.clusterID, folder);
-      const recordedBlobs = blobsByFolder?.get(source.clusterID);
-      if (recordedBlobs) for (const [rel, id] of recordedBlobs) blobs.set(`${set.name}/${rel}`, id);
-      else for (const rel of tx.listFiles(dir)) blobs.set(rel, keptBlob(rel));
-      kept.push(dir);
-      files += folder.files;
-      return true;
-    },
-    bundle: (_r, _set, bundle, laid) => {
-      folders.set(bundle.clusterID, { files: laid.files.length, units: laid.units.map((u) => u.dir) });
-      built++;
-      for (const f of laid.files) {
-        expected.add(f.path);
-        blobs.set(f.path, blobId(f.content));
-        tx.put(f.path, f.content);
-      }
-      files += laid.files.length;
-    },
-    // engine files of a cluster whose delivery inputs hash as recorded stay as they are
-    keepEngines: (_r, _set, clusterID, e) => {
-      const unchanged = recorded.get(clusterID)?.engines === e.hash && e.paths.every((path) => tx.listed(path));
-      if (options.check && unchanged) for (const path of e.paths) keptFiles.add(path);
-      if (!reuse || !unchanged) return false;
-      for (const path of e.paths) {
-        expected.add(path);
-        blobs.set(path, keptBlob(path));
-      }
-      files += e.paths.length;
-      return true;
-    },
-    endClusterSet: (_r, set, shared, engineFiles) => {
-      for (const f of shared) {
-        expected.add(f.path);
-        blobs.set(f.path, blobId(f.content));
-        tx.put(f.path, f.content);
-        files++;
-      }
-      // whatever else is under the ClusterSet's folder is no longer generated
-      tx.removeOthers(set.name, expected, kept);
-      entries[set.name] = manifestEntryOf(set, `${options.out}/..`, set.sources, engineFiles, folders, {
-        ...(records.get(set.file) && { record: records.get(set.file)! }),
-        blobs,
-      });
-      definitionFiles.set(set.name, set.file);
-    },
+    begin: (revisions, _sets, diagnostics) => run.begin(sink, revisions, diagnostics),
+    cache: () => run.cache,
+    clusterSet: (_r, set) => run.clusterSet(set),
+    keepBundle: (_r, set, source) => run.keepBundle(set, source),
+    bundle: (_r, _set, bundle, laid) => run.bundle(bundle, laid),
+    keepEngines: (_r, _set, clusterID, e) => run.keepEngines(clusterID, e),
+    endClusterSet: (_r, set, shared, engineFiles) => run.endClusterSet(set, shared, engineFiles),
     units: (_r, built) => {
-      units = built;
+      run.units = built;
     },
-    finish: (diagnostics) => {
-      // shared units: every unit some ClusterSet lists; one the output holds as this compiler wrote
-      // it, or that only kept bundles list, stays as it is
-      const wanted = new Set(Object.values(entries).flatMap((e) => e.shared));
-      const written = new Map(units.map((u) => [u.dir, u.files]));
-      const unitFiles = new Set<string>();
-      for (const dir of [...wanted].sort()) {
-        const unit = written.get(dir);
-        if (!unit) {
-          files += tx.countFiles(dir);
-          continue;
-        }
-        for (const f of unit) {
-          unitFiles.add(f.path);
-          tx.put(f.path, f.content);
-        }
-        files += unit.length;
-      }
-      tx.removeOthers(
-        SHARED_ROOT,
-        unitFiles,
-        [...wanted].filter((d) => !written.has(d)),
-      );
-      if (options.full) tx.removeTopLevelExcept(new Set([...Object.keys(entries), SHARED_ROOT, MANIFEST]));
-      const manifest = manifestFile(withoutMentioned(entries, definitionFiles, diagnostics, sink.validated?.revisions[0]?.own));
-      tx.put(manifest.path, manifest.content);
-      files++;
-      if (hasErrors(diagnostics)) {
-        tx.abandon();
-        return undefined;
-      }
-      tx.commit();
-      const stale = tx.stale;
-      const kept = (path: string) => keptFiles.has(path) || path.split('/').some((_, i, parts) => keptFolders.has(parts.slice(0, i).join('/')));
-      return {
-        files,
-        clusters,
-        built,
-        changed: tx.changes,
-        written: tx.writtenFiles,
-        removed: tx.removedFiles,
-        stale,
-        keptStale: stale.some((s) => kept(s.slice(0, s.lastIndexOf(' (')))),
-        irregular: tx.irregular,
-      };
-    },
-    abort: (err) => {
-      if (!tx.crashed(err)) tx.abandon();
-    },
+    finish: (diagnostics) => run.finish(diagnostics, sink.validated?.revisions[0]?.own),
+    abort: (err) => run.abort(err),
   };
   return sink;
+}
+
+/** What the output holds of the ClusterSet being emitted, and what this run lays out for it. */
+class ClusterSetRun {
+  /** the recorded ids by the folder under the ClusterSet's (a bundle's is its cluster ID) */
+  readonly blobsByFolder = new Map<string, [string, string][]>();
+  readonly recorded: Map<string, ManifestEntry['clusters'][number]>;
+  readonly expected = new Set<string>();
+  readonly kept: string[] = [];
+  readonly folders = new Map<string, BundleFiles>();
+  /** the ClusterSet's files and their blob ids (manifest.json records them for `synth --check`) */
+  readonly blobs = new Map<string, string>();
+
+  constructor(readonly before: ManifestEntry | undefined) {
+    if (before?.blobs && typeof before.blobs === 'object') {
+      for (const [rel, id] of Object.entries(before.blobs)) {
+        const folder = rel.slice(0, Math.max(rel.indexOf('/'), 0));
+        let list = this.blobsByFolder.get(folder);
+        if (!list) this.blobsByFolder.set(folder, (list = []));
+        list.push([rel, id]);
+      }
+    }
+    this.recorded = new Map((before?.clusters ?? []).map((c) => [c.clusterID, c]));
+  }
+}
+
+/**
+ * One synth's state across the sink's steps (`outputSink`): the transaction, the previous
+ * manifest.json, the entries of the next one and the counts of the result.
+ */
+class OutputRun {
+  cache!: EmitCache;
+  units: readonly { dir: string; files: readonly OutputFile[] }[] = [];
+  private tx!: OutputTransaction;
+  private previous!: Manifest;
+  private entries: Record<string, ManifestEntry> = {};
+  private files = 0;
+  private clusters = 0;
+  private built = 0;
+  /** the ClusterSet being emitted */
+  private emitting = new ClusterSetRun(undefined);
+  /** each entry's definition file: its record stays in the index only without a diagnostic */
+  private readonly definitionFiles = new Map<string, string>();
+  private records: ReadonlyMap<string, DefinitionRecord> = new Map();
+  private readonly reuse: boolean;
+  /** with check: what a synth without --rebuild would keep, so the repair can be named */
+  private readonly keptFolders = new Set<string>();
+  private readonly keptFiles = new Set<string>();
+
+  constructor(private readonly options: EmitOptions) {
+    this.reuse = !options.check && !options.rebuild;
+  }
+
+  begin(sink: OutputSink, revisions: readonly CheckResult[], diagnostics: Diagnostic[]): boolean {
+    const { options } = this;
+    sink.validated = { revisions, diagnostics };
+    this.records = definitionRecords(revisions[0]);
+    // an output path that is a file (or below one) is named before anything is compared or written
+    sink.problem = outputDirectoryProblem(options.out, options.check ? 'compare with' : 'write into');
+    if (sink.problem) return false;
+    const tx = (this.tx = new OutputTransaction(options.out, { check: options.check === true, ...(options.fs && { fs: options.fs }) }));
+    try {
+      tx.begin();
+    } catch (err) {
+      tx.crashed(err);
+      throw err;
+    }
+    // with check, manifest.json as the index read it (9.6 MB at 1,000 ClusterSets: parsed once)
+    const previous = (this.previous = options.check && sink.recorded !== undefined ? manifestOf(sink.recorded) : readManifest(tx));
+    // a shared unit the previous run of this compiler recorded, and whose folder is there, is named
+    // by its bytes: a bundle that lists it needs neither its checks nor its writes
+    const recordedUnits = new Set(previous.compiler === COMPILER && !options.rebuild ? Object.values(previous.clusterSets).flatMap((e) => e.shared) : []);
+    const inOutput = (dir: string) => recordedUnits.has(dir) && tx.exists(`${dir}/kustomization.yaml`);
+    this.cache = new EmitCache(undefined, (dir) => this.reuse && inOutput(dir));
+    if (options.check) for (const dir of recordedUnits) if (inOutput(dir)) this.keptFolders.add(dir);
+    this.entries = options.full ? {} : { ...previous.clusterSets };
+    // definitions the index vouched for, output verified (compile-command.ts): their entries as recorded, their folders untouched
+    for (const { name, entry } of revisions[0]?.indexed ?? []) {
+      this.entries[name] = entry;
+      this.clusters += entry.clusters.length;
+      this.files += recordedFiles(entry);
+    }
+    return true;
+  }
+
+  clusterSet(set: ClusterSetSources): void {
+    this.emitting = new ClusterSetRun(this.previous.clusterSets[set.name]);
+    this.clusters += set.sources.length;
+  }
+
+  keepBundle(set: ClusterSetSources, source: BundleSource): boolean {
+    const { tx, options } = this;
+    const { before, recorded } = this.emitting;
+    const dir = `${set.name}/${source.clusterID}`;
+    const old = recorded.get(source.clusterID);
+    const unchanged = old?.inputs === source.inputs && old.role === source.role && tx.exists(`${dir}/kustomization.yaml`);
+    if (options.check && unchanged) this.keptFolders.add(dir);
+    if (!this.reuse || !unchanged) return false;
+    // unchanged inputs: the folder stays as the run that recorded them wrote it, with the units it lists
+    // (recorded in manifest.json; read back from its layers when an older manifest lacks them)
+    const listed = old.units?.map((i) => before!.shared[i]).filter((u) => u !== undefined);
+    const folder: BundleFiles =
+      listed !== undefined && old.files !== undefined
+        ? { files: old.files, units: listed }
+        : { files: tx.countFiles(dir), units: unitsListed(LAYER_DIRECTORIES.map((l) => tx.read(`${dir}/${l}/kustomization.yaml`) ?? '')) };
+    this.emitting.folders.set(source.clusterID, folder);
+    const recordedBlobs = this.emitting.blobsByFolder.get(source.clusterID);
+    if (recordedBlobs) for (const [rel, id] of recordedBlobs) this.emitting.blobs.set(`${set.name}/${rel}`, id);
+    else for (const rel of tx.listFiles(dir)) this.emitting.blobs.set(rel, this.keptBlob(rel));
+    this.emitting.kept.push(dir);
+    this.files += folder.files;
+    return true;
+  }
+
+  bundle(bundle: Bundle, laid: LaidBundle): void {
+    this.emitting.folders.set(bundle.clusterID, { files: laid.files.length, units: laid.units.map((u) => u.dir) });
+    this.built++;
+    for (const f of laid.files) this.put(f);
+  }
+
+  /** engine files of a cluster whose delivery inputs hash as recorded stay as they are */
+  keepEngines(clusterID: string, e: ClusterEngineFiles): boolean {
+    const unchanged = this.emitting.recorded.get(clusterID)?.engines === e.hash && e.paths.every((path) => this.tx.listed(path));
+    if (this.options.check && unchanged) for (const path of e.paths) this.keptFiles.add(path);
+    if (!this.reuse || !unchanged) return false;
+    for (const path of e.paths) {
+      this.emitting.expected.add(path);
+      this.emitting.blobs.set(path, this.keptBlob(path));
+    }
+    this.files += e.paths.length;
+    return true;
+  }
+
+  endClusterSet(set: ClusterSetSources, shared: readonly OutputFile[], engineFiles: ReadonlyMap<string, ClusterEngineFiles>): void {
+    for (const f of shared) this.put(f);
+    // whatever else is under the ClusterSet's folder is no longer generated
+    this.tx.removeOthers(set.name, this.emitting.expected, this.emitting.kept);
+    const record = this.records.get(set.file);
+    this.entries[set.name] = manifestEntryOf(set, `${this.options.out}/..`, set.sources, engineFiles, this.emitting.folders, {
+      ...(record && { record }),
+      blobs: this.emitting.blobs,
+    });
+    this.definitionFiles.set(set.name, set.file);
+  }
+
+  /** A file of the ClusterSet being emitted: expected, recorded with its blob id, and put. */
+  private put(f: OutputFile): void {
+    this.emitting.expected.add(f.path);
+    this.emitting.blobs.set(f.path, blobId(f.content));
+    this.tx.put(f.path, f.content);
+    this.files++;
+  }
+
+  /** a kept file's blob id: as the previous run recorded it, or read (an older manifest.json has none) */
+  private keptBlob(path: string): string {
+    const slash = path.indexOf('/');
+    return this.emitting.before?.blobs?.[path.slice(slash + 1)] ?? blobId(this.tx.read(path) ?? '');
+  }
+
+  finish(diagnostics: Diagnostic[], own: CheckResult['own'] | undefined): EmitResult | undefined {
+    const { tx } = this;
+    this.putUnits();
+    if (this.options.full) tx.removeTopLevelExcept(new Set([...Object.keys(this.entries), SHARED_ROOT, MANIFEST]));
+    const manifest = manifestFile(withoutMentioned(this.entries, this.definitionFiles, diagnostics, own));
+    tx.put(manifest.path, manifest.content);
+    this.files++;
+    if (hasErrors(diagnostics)) {
+      tx.abandon();
+      return undefined;
+    }
+    tx.commit();
+    const stale = tx.stale;
+    const kept = (path: string) => this.keptFiles.has(path) || path.split('/').some((_, i, parts) => this.keptFolders.has(parts.slice(0, i).join('/')));
+    return {
+      files: this.files,
+      clusters: this.clusters,
+      built: this.built,
+      changed: tx.changes,
+      written: tx.writtenFiles,
+      removed: tx.removedFiles,
+      stale,
+      keptStale: stale.some((s) => kept(s.slice(0, s.lastIndexOf(' (')))),
+      irregular: tx.irregular,
+    };
+  }
+
+  /**
+   * Shared units: every unit some ClusterSet lists; one the output holds as this compiler wrote it,
+   * or that only kept bundles list, stays as it is.
+   */
+  private putUnits(): void {
+    const { tx } = this;
+    const wanted = new Set(Object.values(this.entries).flatMap((e) => e.shared));
+    const written = new Map(this.units.map((u) => [u.dir, u.files]));
+    const unitFiles = new Set<string>();
+    for (const dir of [...wanted].sort()) {
+      const unit = written.get(dir);
+      if (!unit) {
+        this.files += tx.countFiles(dir);
+        continue;
+      }
+      for (const f of unit) {
+        unitFiles.add(f.path);
+        tx.put(f.path, f.content);
+      }
+      this.files += unit.length;
+    }
+    tx.removeOthers(
+      SHARED_ROOT,
+      unitFiles,
+      [...wanted].filter((d) => !written.has(d)),
+    );
+  }
+
+  abort(err: unknown): void {
+    if (!this.tx.crashed(err)) this.tx.abandon();
+  }
 }
 
 export interface OutputSink extends Sink<EmitResult | undefined> {
