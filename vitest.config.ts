@@ -12,15 +12,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * it ended the run alone.
  */
 const SLOW_FIRST = [
-  'test/emit/kill-9.test.ts',
-  'test/emit/crash-safety.test.ts',
+  'test/output/kill-9.test.ts',
+  'test/output/crash-safety.test.ts',
   'test/engine-replay/first-install.test.ts',
   'test/package/package.test.ts',
-  'test/emit/output-incremental.test.ts',
+  'test/output/output-incremental.test.ts',
   'test/live/round-trip.test.ts',
   'test/engine-replay/planned-changes.test.ts',
-  'test/synth/delivery/kustomize-build.test.ts',
-  'test/verify/checks.test.ts',
+  'test/delivery/kustomize-build.test.ts',
+  'test/verify/verifications.test.ts',
 ];
 
 class SlowFirst extends BaseSequencer {
@@ -52,7 +52,7 @@ export default defineConfig({
     include: SOAK ? soakFiles() : ['test/**/*.test.ts'],
     // temporary trees in memory where the machine allows (see the file)
     // then the JavaScript build the tests' CLI processes run (see the file)
-    globalSetup: ['test/setup/scratch-in-memory.ts', 'test/setup/compiled-cli.ts'],
+    globalSetup: ['test/setup/scratch-in-memory.ts', 'test/setup/built-cli.ts'],
     pool: 'forks',
     sequence: { sequencer: SlowFirst },
     // the ten slowest files after the summary, so a file that grows is seen when it does

@@ -1,5 +1,5 @@
 // Fleet scale in one run (issue #15): a full synth of 100, 1,000 and 10,000 clusters into an
-// empty directory (each in its own process, compiled as the CLI is: wall time of synth and emit after validation, peak
+// empty directory (each in its own process, built as the CLI is: wall time of synth, layout and output after validation, peak
 // memory, files, bytes), the same files written raw (read into memory first), their ratio (wall time, and CPU time: on a busy machine the wall time is mostly waiting), a
 // re-synth after one member changed as a percentage of the full synth (and beyond the same
 // change in a 10-cluster fleet: what any such run costs whatever the fleet, loading the schema
@@ -23,11 +23,11 @@ interface Run {
 }
 
 /**
- * fleet-synth.ts compiled as the CLI is (esbuild, packages external): the installed CLI runs
+ * fleet-synth.ts built as the CLI is (esbuild, packages external): the installed CLI runs
  * JavaScript, and tsx's loader hook would add its own cost to every module the synth loads lazily
  * (the schema packages), which a one-member change pays.
  */
-function compiledFleetSynth(): string {
+function builtFleetSynth(): string {
   // one level below the repository, as lib/ is: the compiler finds its package.json at ../
   const outfile = join(import.meta.dirname, '../.bench/fleet-synth.mjs');
   buildSync({
@@ -46,7 +46,7 @@ function compiledFleetSynth(): string {
 let script: string | undefined;
 const synth = (count: number, out: string, changed?: number): Run =>
   JSON.parse(
-    execFileSync(process.execPath, [(script ??= compiledFleetSynth()), String(count), out, ...(changed === undefined ? [] : [String(changed)])], {
+    execFileSync(process.execPath, [(script ??= builtFleetSynth()), String(count), out, ...(changed === undefined ? [] : [String(changed)])], {
       encoding: 'utf8',
       maxBuffer: 1 << 20,
     }),

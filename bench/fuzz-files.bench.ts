@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { LATEST_RELEASE } from '../src/antrea/releases';
 import { render } from '../src/diagnostics/render';
 import { findDefinitionFiles } from '../src/load/load-clustersets';
-import { checkDefinitions } from '../src/pipeline/pipeline';
+import { validateDefinitions } from '../src/pipeline/pipeline';
 
 const CANARY = `canary-${randomBytes(8).toString('hex')}`;
 /** What must never reach an output: a file outside the folder, and the environment (as /proc/<pid>/environ shows it). */
@@ -194,7 +194,7 @@ export default async function bench(): Promise<void> {
       // the folder as a pull request leaves it; the links made above are definitions too when their names say so
       const files = findDefinitionFiles([world.dir], []).filter((f) => expected.has(f));
       try {
-        const result = await checkDefinitions(files);
+        const result = await validateDefinitions(files);
         const outputs = [
           render('text', result.diagnostics, result.texts),
           render('json', result.diagnostics),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
-import { checkDefinitions, compile } from '../src/compile';
+import { validateDefinitions, compile } from '../src/compile';
 import { runPlan } from '../src/plan/run-plan';
 import type { ClusterSetInput } from '../src/model/clusterset';
 import { syntheticClusterSet } from './validate.bench';
@@ -104,8 +104,8 @@ async function planOf(n: number): Promise<void> {
     };
     await compile({ files: [file] }); // warm-up: module loading and validator compilation
     const validated = await time(async () => {
-      await checkDefinitions([file]);
-      await checkDefinitions([file]);
+      await validateDefinitions([file]);
+      await validateDefinitions([file]);
     });
     const both = await time(async () => {
       await compile({ files: [file] });

@@ -16,7 +16,7 @@ const SETS = Number(process.env.PR_CHECK_SETS ?? 1000);
 const CHANGED = Math.floor(SETS / 2);
 
 /** The CLI built as the package is (bin/, lib/, package.json beside them), under .bench/. */
-function compiledCli(): { bin: string; key: string } {
+function builtCli(): { bin: string; key: string } {
   const pkg = join(ROOT, '.bench/pr-check-cli');
   rmSync(pkg, { recursive: true, force: true });
   mkdirSync(join(pkg, 'bin'), { recursive: true });
@@ -91,7 +91,7 @@ function run(bin: string, cwd: string, args: readonly string[]): Timed {
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2).padStart(6)} s`;
 
 export default function bench(): void {
-  const { bin, key } = compiledCli();
+  const { bin, key } = builtCli();
   const repo = repository(bin, key);
   const file = join(repo, 'clustersets', `fleet-${String(CHANGED).padStart(4, '0')}.yaml`);
   const before = readFileSync(file, 'utf8');

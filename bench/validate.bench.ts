@@ -80,10 +80,10 @@ export default function bench(): void {
   // shared by the address rules, so they are timed on one context whose cache is already warm
   const clusters = effectiveClusters(big.definition);
   const ctx = { definition: big.definition, clusters, release: LATEST_RELEASE, report: () => {} };
-  for (const rule of allRules) if (!isRawRule(rule) && !isFleetRule(rule)) rule.check(ctx);
+  for (const rule of allRules) if (!isRawRule(rule) && !isFleetRule(rule)) rule.validate(ctx);
   const perRule = allRules
     .filter((rule) => !isRawRule(rule) && !isFleetRule(rule))
-    .map((rule) => ({ id: rule.id, ms: median(3, () => (rule as ModelRule).check(ctx)) }))
+    .map((rule) => ({ id: rule.id, ms: median(3, () => (rule as ModelRule).validate(ctx)) }))
     .sort((x, y) => y.ms - x.ms);
   console.log('slowest rules at 10,000 clusters (address values already parsed):');
   for (const r of perRule.slice(0, 5)) console.log(`  ${r.id.padEnd(32)}${fmt(r.ms)}`);

@@ -1,5 +1,5 @@
 import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
-import type { OutputFile } from './check/layout';
+import type { OutputFile } from './layout/layout';
 import type { SourceFile } from './load/source-file';
 import { memorySink } from './pipeline/memory-sink';
 import { runPipeline } from './pipeline/pipeline';
@@ -22,7 +22,7 @@ export interface CompileResult {
   readonly files: readonly OutputFile[];
 }
 
-export { checkDefinitions, type CheckResult } from './pipeline/pipeline';
+export { validateDefinitions, type ValidatedRevision } from './pipeline/pipeline';
 
 /** The pipeline (pipeline/pipeline.ts) with its result in memory: every file synth would write. */
 export async function compile(options: CompileOptions): Promise<CompileResult> {

@@ -40,7 +40,7 @@ export interface ReleaseFacts {
 }
 
 /**
- * One Antrea release as data: everything synth, the check stage and validate need to know about it. The
+ * One Antrea release as data: everything synth, the layout stage and validate need to know about it. The
  * workload builders in `workloads/` are shared by every release and read what differs from here.
  */
 export interface AntreaRelease {
@@ -84,7 +84,7 @@ const manifests = new WeakMap<CrdModel, KubeObject>();
 
 /**
  * The CRD object of a model, built once per process: every bundle of a fleet (and every release
- * that shares the model) gets the same value, so the check stage serializes and checks it once.
+ * that shares the model) gets the same value, so the layout stage serializes and checks it once.
  */
 export function crdObject(model: CrdModel): KubeObject {
   let o = manifests.get(model);

@@ -12,7 +12,7 @@ import { findDefinitionsDir } from '../load/find-definitions-dir';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import { plural } from '../text/plural';
 import { runPipeline, type PipelineResult } from '../pipeline/pipeline';
-import type { EmitResult } from '../pipeline/output-sink';
+import type { OutputSinkResult } from '../pipeline/output-sink';
 import { UsageError, type Args, type Context } from './command';
 
 /** validate and synth: find files, compile, print diagnostics, then write or compare the output. */
@@ -33,7 +33,7 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
   // synth: the pipeline's sink is the output transaction (loaded only for synth: validate starts without the check and output stages)
   const output =
     name === 'synth' ? (await import('../pipeline/output-sink')).outputSink({ out, full, check, rebuild: args.options.rebuild === true }) : undefined;
-  let result: PipelineResult<EmitResult | undefined> | undefined;
+  let result: PipelineResult<OutputSinkResult | undefined> | undefined;
   let failure: unknown;
   try {
     // validate and synth --check with --base read that revision's index: definitions unchanged since are hashed, not compiled
@@ -89,11 +89,11 @@ export async function compileCommand(name: 'validate' | 'synth', args: Args, { i
   }
   const emitted = result?.result;
   if (report() || !emitted) return 1;
-  return emitReport(emitted, check, shown, io, say);
+  return reportOutput(emitted, check, shown, io, say);
 }
 
 /** What synth did, or what synth --check found: stale files by name on stderr, else one summary line. */
-function emitReport(emitted: EmitResult, check: boolean, shown: string, io: Context['io'], say: (line: string) => void): number {
+function reportOutput(emitted: OutputSinkResult, check: boolean, shown: string, io: Context['io'], say: (line: string) => void): number {
   if (check) {
     if (emitted.stale.length > 0) {
       // a synth without --rebuild keeps what its recorded inputs say is unchanged, edited or not
@@ -142,7 +142,7 @@ async function pullRequestIndex(
   if (index.size === 0 || !check) return { manifest, ...(index.size > 0 && { index }) };
   const entries = [...index.entries()];
   const { folderBlobs } = await import('../output/output-blobs');
-  const { unitOnDisk } = await import('../check/layout');
+  const { unitOnDisk } = await import('../layout/layout');
   const onDisk = await folderBlobs(
     out,
     entries.map(([, { name }]) => name),

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { dataPathText, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { maskSecrets, renderText } from '../diagnostics/render';
-import { sortObjects } from '../check/layout';
+import { sortObjects } from '../layout/layout';
 import { readSourceFile } from '../load/definition-folder';
 import { MAX_DEFINITION_BYTES } from '../load/load-clustersets';
 import { loadYaml } from '../load/load-yaml';

@@ -1,11 +1,11 @@
 import type { KubeObject } from '../kube/kube-object';
-import { ALL_ENGINES } from './engines';
+import { ALL_ENGINES } from './registry';
 import { guardContext, guardOf, withGuard, type Guard } from './prune-guards';
 
 /**
  * Annotated copies by input object, one cache per guard decision: the annotations are a pure
  * function of the object and its guard, so a CRD shared by every bundle of a fleet is
- * annotated once and stays one value, which the check stage serializes and checks once.
+ * annotated once and stays one value, which the layout stage serializes and checks once.
  */
 const caches: Record<Guard | 'none', WeakMap<KubeObject, KubeObject>> = {
   full: new WeakMap(),

@@ -3,7 +3,7 @@ import { isActiveMember, leaderOf, type EffectiveCluster } from '../model/effect
 import type { KubeObject } from '../kube/kube-object';
 import { roleOf, type Role } from './engine-names';
 import { exportsService } from '../model/exports-service';
-import { ALL_ENGINES } from './engines';
+import { ALL_ENGINES } from './registry';
 
 /**
  * What the engines add to every cluster's delivery inputs, the same for each cluster

@@ -7,7 +7,7 @@ import type { DeliveryDestination } from './destinations';
 import type { EngineVersion } from './engine-versions';
 import type { Guard } from './prune-guards';
 
-/** An engine's name: its key in `spec.delivery`, which selects it (engines.ts holds one implementation per key). */
+/** An engine's name: its key in `spec.delivery`, which selects it (registry.ts holds one implementation per key). */
 export type EngineKey = keyof ClusterSet['spec']['delivery'];
 
 /**
@@ -143,7 +143,7 @@ export interface EngineRules {
   settings(definition: ClusterSet): EngineSetting[];
 }
 
-/** Its API as a cluster serves it (check/schemas.ts, live/live-plan.ts): the kinds it defines and the marks it leaves. */
+/** Its API as a cluster serves it (layout/schemas.ts, live/live-plan.ts): the kinds it defines and the marks it leaves. */
 export interface EngineApi {
   /** its API groups (`argoproj.io`, `*.toolkit.fluxcd.io`), and the package with their ajv-compiled schemas */
   readonly schemas: { readonly group: (group: string) => boolean; readonly package: string };
@@ -169,10 +169,10 @@ export interface ReadmeWords {
 
 /**
  * A delivery engine: everything the compiler knows of one engine, in one part per consumer. The
- * rest of the compiler reaches an engine only through the registry (engines.ts), by the names
+ * rest of the compiler reaches an engine only through the registry (registry.ts), by the names
  * `spec.delivery` gives; what engines share (apply layers, unit folders and their labels, object
  * names, which objects are guarded, each cluster's delivery inputs) lives beside the
- * implementations in delivery/. test/synth/delivery/engine-parts.test.ts checks every registered
+ * implementations in delivery/. test/delivery/engine-parts.test.ts checks every registered
  * engine has every part.
  */
 export interface DeliveryEngine {

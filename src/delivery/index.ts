@@ -5,7 +5,7 @@ import type { EffectiveCluster } from '../model/effective';
 import type { KubeObject } from '../kube/kube-object';
 import { annotateBundle } from './annotate-bundle';
 import { clusterDeliveryInputs, type EngineObject } from './cluster-inputs';
-import { enginesOf } from './engines';
+import { enginesOf } from './registry';
 
 /** One cluster's engine objects, built on demand, and the hash of what they are built from. */
 export interface ClusterDelivery {

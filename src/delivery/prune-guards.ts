@@ -1,5 +1,5 @@
 import type { KubeObject } from '../kube/kube-object';
-import { ALL_ENGINES } from './engines';
+import { ALL_ENGINES } from './registry';
 
 /** `full`: never pruned or deleted; `partial`: the same, applied server-side (a patch of a live object). */
 export type Guard = 'full' | 'partial';

@@ -1,4 +1,4 @@
-import { enginesOf } from '../delivery/engines';
+import { enginesOf } from '../delivery/registry';
 import { activeGateways } from '../model/gateways';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';

@@ -13,7 +13,7 @@ export interface ObjectMeta {
 
 /**
  * A plain Kubernetes object (L1): exactly the fields we set, nothing defaulted.
- * The one object shape of the compiler, from Antrea's workloads to the check stage; synth hands each to cdk8s.
+ * The one object shape of the compiler, from Antrea's workloads to the layout stage; synth hands each to cdk8s.
  */
 export interface KubeObject {
   readonly apiVersion: string;
@@ -29,5 +29,5 @@ export const objectRef = (o: KubeObject): string =>
 /** kind/namespace/name: unique within one bundle (output-collision). */
 export const objectKey = (o: KubeObject): string => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-/** A typed model object (`@kubernetes-models/*` interfaces) as the plain data the check stage handles. */
+/** A typed model object (`@kubernetes-models/*` interfaces) as the plain data the layout stage handles. */
 export const asKubeObject = (o: { apiVersion: string; kind: string; metadata?: object }): KubeObject => o as unknown as KubeObject;

@@ -10,7 +10,7 @@ import { planChanges } from '../plan/plan-changes';
 import type { Plan, PlanChange } from '../plan/plan';
 import type { PlanResult } from '../plan/run-plan';
 import type { KubeObject } from '../kube/kube-object';
-import { ALL_ENGINES } from '../delivery/engines';
+import { ALL_ENGINES } from '../delivery/registry';
 import type { ClusterSetOutput } from '../synth/synth-clusterset';
 import { dumpKinds, type DumpRole } from './dump-kinds';
 import { importDefinition } from './import-definition';

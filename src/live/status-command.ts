@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DUMP_LIMITS } from './read-dump';
-import { checkDefinitions } from '../pipeline/pipeline';
+import { validateDefinitions } from '../pipeline/pipeline';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { errnoCode } from '../diagnostics/file-system';
 import { diagnosticStyle } from '../diagnostics/diagnostic-style';
@@ -13,7 +13,7 @@ import { readSourceFile } from '../load/definition-folder';
 import { findDefinitionsDir } from '../load/find-definitions-dir';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import type { ClusterSet } from '../model/clusterset';
-import { checksOf, type CheckId } from '../verify/checks';
+import { verificationsOf, type VerificationId } from '../verify/verifications';
 import { LIVE_KINDS, LiveObjectsError, parseLiveObjects, type LiveObjects } from '../verify/live-objects';
 
 /** A mistake on the command line; the CLI prints it with the usage hint. */
@@ -33,8 +33,8 @@ export interface StatusOptions {
   readonly format?: string;
 }
 
-export interface CheckResult {
-  readonly check: CheckId;
+export interface VerificationResult {
+  readonly check: VerificationId;
   readonly subject: string;
   readonly ok: boolean;
   readonly message: string;
@@ -43,12 +43,12 @@ export interface CheckResult {
 }
 
 export interface StatusReport {
-  readonly clusterSets: { name: string; clusters: { clusterID: string; checks: CheckResult[] }[] }[];
+  readonly clusterSets: { name: string; clusters: { clusterID: string; checks: VerificationResult[] }[] }[];
   readonly healthy: boolean;
 }
 
 /**
- * `clusterset status`: the verification's checks (`checks.ts`) from outside, over each cluster's
+ * `clusterset status`: the verification's checks (`verifications.ts`) from outside, over each cluster's
  * live objects, read with `kubectl get` (read-only, one context per cluster) or from saved
  * output. One line per cluster and check; exit 0 when every check passes, 1 otherwise, 2 for a
  * usage mistake.
@@ -64,7 +64,7 @@ export async function statusCommand(
   const contexts = parseContexts(options.contexts);
   const diagnostics: Diagnostic[] = [];
   const files = findDefinitionFiles(options.paths.length > 0 ? options.paths : [findDefinitionsDir(process.cwd())], diagnostics);
-  const result = files.length > 0 ? await checkDefinitions(files) : undefined;
+  const result = files.length > 0 ? await validateDefinitions(files) : undefined;
   diagnostics.push(...(result?.diagnostics ?? []));
   if (hasErrors(diagnostics) || !result) {
     const { color } = diagnosticStyle('text', io.stderr, env);
@@ -107,7 +107,7 @@ async function statusReport(definitions: readonly ClusterSet[], readCluster: Rea
   const cache = new Map<string, Promise<LiveObjects | { error: string }>>();
   const clusterSets = [];
   for (const definition of definitions) {
-    const checks = checksOf(definition);
+    const checks = verificationsOf(definition);
     const clusters: StatusReport['clusterSets'][number]['clusters'] = [];
     const ids = [...new Set(checks.map((c) => c.clusterID))];
     // every cluster first: a check across clusters (evaluateFleet) reads the others' objects

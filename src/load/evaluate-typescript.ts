@@ -8,7 +8,7 @@ import type { DefinitionFolder } from './definition-folder';
 import { collectModules, type ModuleGraph } from './module-graph';
 import { LineIndex } from './source-file';
 import { originalOffset } from './transpiled-position';
-import type { Ts } from './typescript-compiler';
+import type { Ts } from './typescript-package';
 
 /** Limits of one definition's evaluation, and of all of a command's; beyond them it is stopped and reported. */
 export const TYPESCRIPT_LIMITS = {

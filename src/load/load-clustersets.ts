@@ -7,7 +7,7 @@ import { closeSandbox, type TypeScriptBudget } from './evaluate-typescript';
 import { loadTypeScript } from './load-typescript';
 import { loadYaml } from './load-yaml';
 import type { SourceFile } from './source-file';
-import { typeScriptCompiler } from './typescript-compiler';
+import { loadTypeScriptPackage } from './typescript-package';
 import { checkTypeScriptSyntax } from './typescript-syntax';
 
 /** YAML, and JSON, which is YAML too: the same loader, with positions */
@@ -95,7 +95,7 @@ export async function loadClusterSets(
           hint: 'write the definition in YAML, or run without --no-typescript where its code is trusted',
         });
       } else {
-        const compiler = await typeScriptCompiler(file, diagnostics);
+        const compiler = await loadTypeScriptPackage(file, diagnostics);
         if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, read, diagnostics, budget);
       }
       if (source) sources.push(source);

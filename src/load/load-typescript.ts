@@ -2,14 +2,14 @@ import type { DataPath, Diagnostic } from '../diagnostics/diagnostic';
 import type { DefinitionFolder } from './definition-folder';
 import { evaluateTypeScript, type TypeScriptBudget } from './evaluate-typescript';
 import { LineIndex, type SourceFile, type Span } from './source-file';
-import type { Ts, TypeScriptCompiler } from './typescript-compiler';
+import type { Ts, TypeScriptPackage } from './typescript-package';
 
 /**
  * Loads `clustersets/<name>.ts`, which default-exports `defineClusterSet({...})`.
  * Positions come from the TypeScript parser, at the definition's object literal.
  */
 export async function loadTypeScript(
-  { ts }: TypeScriptCompiler,
+  { ts }: TypeScriptPackage,
   file: string,
   /** the definition as read (definition-folder.ts): its text, its real path and its folder */
   read: { readonly text: string; readonly real: string; readonly folder: DefinitionFolder },

@@ -2,7 +2,7 @@ import { lstatSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { readInFolder, type DefinitionFolder, type Refusal } from './definition-folder';
 import { LineIndex } from './source-file';
-import type { Ts } from './typescript-compiler';
+import type { Ts } from './typescript-package';
 
 /** One module handed to the sandbox: its code as text, and where each of its literal requires leads. */
 export interface SandboxModule {

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { LineIndex } from './source-file';
-import type { Ts } from './typescript-compiler';
+import type { Ts } from './typescript-package';
 
 /**
  * Parses a TypeScript definition before it is evaluated, so that a syntax error is reported at

@@ -53,7 +53,7 @@ export const realFs: FileSystemOps = {
 };
 
 /**
- * The kill drills' hook (test/emit/kill-9.test.ts): with CLUSTERSET_TEST_PAUSE_AT naming a
+ * The kill drills' hook (test/output/kill-9.test.ts): with CLUSTERSET_TEST_PAUSE_AT naming a
  * step of the commit, or `change-<n>` (the n-th change of the process, counted from 0 as the
  * drills' in-process faults count them, before it is made), the writer says so on stderr and
  * waits there until it is killed. A kill at a named point, not after a time: the drills hold

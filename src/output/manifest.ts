@@ -3,7 +3,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { Bundle, ClusterSetOutput } from '../synth/synth-clusterset';
 import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
-import type { ClusterEngineFiles, OutputFile } from '../check/layout';
+import type { ClusterEngineFiles, OutputFile } from '../layout/layout';
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -3,12 +3,12 @@ import { extname } from 'node:path';
 import { COMPILER } from '../compiler-version';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes';
-import { canBuildDelivery, deliveryDestinations } from '../delivery/engines';
+import { canBuildDelivery, deliveryDestinations } from '../delivery/registry';
 import { effectiveClusters } from '../model/effective';
 import type { ParsedClusterSet } from '../model/parse-clusterset';
 import { dashPrefixed } from '../validate/rules/delivery-name-collision';
 import type { DefinitionRecord, Manifest, ManifestEntry } from '../output/manifest';
-import type { CheckResult } from './pipeline';
+import type { ValidatedRevision } from './pipeline';
 
 export { MANIFEST, sourcePath } from '../output/manifest';
 
@@ -186,7 +186,7 @@ export function involved(facts: readonly FleetFacts[]): Set<number> {
 }
 
 /** Each definition's record for the index, by file (none for TypeScript). */
-export function definitionRecords(revision: Pick<CheckResult, 'parsed' | 'own'> | undefined): Map<string, DefinitionRecord> {
+export function definitionRecords(revision: Pick<ValidatedRevision, 'parsed' | 'own'> | undefined): Map<string, DefinitionRecord> {
   const out = new Map<string, DefinitionRecord>();
   for (const p of revision?.parsed ?? []) {
     const record = definitionRecord(p, revision!.own);

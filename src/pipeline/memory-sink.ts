@@ -1,5 +1,5 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
-import type { OutputFile } from '../check/layout';
+import type { OutputFile } from '../layout/layout';
 import { manifestEntryOf, manifestFile, type BundleFiles, type DefinitionRecord, type ManifestEntry } from '../output/manifest';
 import { definitionRecords, withoutMentioned } from './definition-index';
 import { blobId } from '../output/output-blobs';

@@ -3,7 +3,7 @@ import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { errnoCode, fileSystemDiagnostic } from '../diagnostics/file-system';
 import { COMPILER } from '../compiler-version';
 import type { FileSystemOps } from '../output/file-system-ops';
-import { EmitCache, SHARED_ROOT, unitsListed, type ClusterEngineFiles, type OutputFile } from '../check/layout';
+import { LayoutCache, SHARED_ROOT, unitsListed, type ClusterEngineFiles, type OutputFile } from '../layout/layout';
 import {
   MANIFEST,
   manifestEntryOf,
@@ -18,10 +18,10 @@ import { blobId } from '../output/output-blobs';
 import { definitionRecords, withoutMentioned } from './definition-index';
 import { OutputTransaction } from '../output/output-transaction';
 import { LAYER_DIRECTORIES } from '../delivery/layer-paths';
-import type { CheckResult, LaidBundle, Sink } from './pipeline';
+import type { ValidatedRevision, LaidBundle, Sink } from './pipeline';
 import type { Bundle, BundleSource, ClusterSetSources } from '../synth/synth-clusterset';
 
-export interface EmitOptions {
+export interface OutputSinkOptions {
   /** the output directory */
   readonly out: string;
   /** compare instead of writing: the result lists stale files */
@@ -37,7 +37,7 @@ export interface EmitOptions {
   readonly fs?: FileSystemOps;
 }
 
-export interface EmitResult {
+export interface OutputSinkResult {
   /** files of the output (written, unchanged or kept) */
   readonly files: number;
   readonly clusters: number;
@@ -72,7 +72,7 @@ export interface EmitResult {
  * written only when its bytes differ. Any error abandons the transaction: nothing is written from
  * a broken input. The result is undefined then.
  */
-export function outputSink(options: EmitOptions): OutputSink {
+export function outputSink(options: OutputSinkOptions): OutputSink {
   const run = new OutputRun(options);
   const sink: OutputSink = {
     begin: (revisions, _sets, diagnostics) => run.begin(sink, revisions, diagnostics),
@@ -120,7 +120,7 @@ class ClusterSetRun {
  * manifest.json, the entries of the next one and the counts of the result.
  */
 class OutputRun {
-  cache!: EmitCache;
+  cache!: LayoutCache;
   units: readonly { dir: string; files: readonly OutputFile[] }[] = [];
   private tx!: OutputTransaction;
   private previous!: Manifest;
@@ -138,11 +138,11 @@ class OutputRun {
   private readonly keptFolders = new Set<string>();
   private readonly keptFiles = new Set<string>();
 
-  constructor(private readonly options: EmitOptions) {
+  constructor(private readonly options: OutputSinkOptions) {
     this.reuse = !options.check && !options.rebuild;
   }
 
-  begin(sink: OutputSink, revisions: readonly CheckResult[], diagnostics: Diagnostic[]): boolean {
+  begin(sink: OutputSink, revisions: readonly ValidatedRevision[], diagnostics: Diagnostic[]): boolean {
     const { options } = this;
     sink.validated = { revisions, diagnostics };
     this.records = definitionRecords(revisions[0]);
@@ -162,7 +162,7 @@ class OutputRun {
     // by its bytes: a bundle that lists it needs neither its checks nor its writes
     const recordedUnits = new Set(previous.compiler === COMPILER && !options.rebuild ? Object.values(previous.clusterSets).flatMap((e) => e.shared) : []);
     const inOutput = (dir: string) => recordedUnits.has(dir) && tx.exists(`${dir}/kustomization.yaml`);
-    this.cache = new EmitCache(undefined, (dir) => this.reuse && inOutput(dir));
+    this.cache = new LayoutCache(undefined, (dir) => this.reuse && inOutput(dir));
     if (options.check) for (const dir of recordedUnits) if (inOutput(dir)) this.keptFolders.add(dir);
     this.entries = options.full ? {} : { ...previous.clusterSets };
     // definitions the index vouched for, output verified (compile-command.ts): their entries as recorded, their folders untouched
@@ -248,7 +248,7 @@ class OutputRun {
     return this.emitting.before?.blobs?.[path.slice(slash + 1)] ?? blobId(this.tx.read(path) ?? '');
   }
 
-  finish(diagnostics: Diagnostic[], own: CheckResult['own'] | undefined): EmitResult | undefined {
+  finish(diagnostics: Diagnostic[], own: ValidatedRevision['own'] | undefined): OutputSinkResult | undefined {
     const { tx } = this;
     this.putUnits();
     if (this.options.full) tx.removeTopLevelExcept(new Set([...Object.keys(this.entries), SHARED_ROOT, MANIFEST]));
@@ -308,9 +308,9 @@ class OutputRun {
   }
 }
 
-export interface OutputSink extends Sink<EmitResult | undefined> {
+export interface OutputSink extends Sink<OutputSinkResult | undefined> {
   /** what the run validated, also when it then failed on the output */
-  validated?: { readonly revisions: readonly CheckResult[]; readonly diagnostics: Diagnostic[] };
+  validated?: { readonly revisions: readonly ValidatedRevision[]; readonly diagnostics: Diagnostic[] };
   /** the output path cannot be a directory: nothing was compared or written */
   problem?: Diagnostic;
   /** with check: manifest.json as already read (compile-command.ts read the index from it) */

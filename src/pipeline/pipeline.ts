@@ -1,5 +1,5 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
-import type { EmitCache, ClusterEngineFiles, OutputFile, SharedUnit } from '../check/layout';
+import type { LayoutCache, ClusterEngineFiles, OutputFile, SharedUnit } from '../layout/layout';
 import type { KubeObject } from '../kube/kube-object';
 import { loadClusterSets, type LoadOptions } from '../load/load-clustersets';
 import type { SourceFile } from '../load/source-file';
@@ -10,7 +10,7 @@ import type { Rule } from '../validate/rule';
 import { fleetFacts, involved, replayWarnings, sourcePath, type DefinitionIndex, type FleetFacts } from './definition-index';
 import type { DefinitionRecord, ManifestEntry } from '../output/manifest';
 import { runFleetRules, runRawRules, runRules } from '../validate/run-rules';
-import { checkWhatRemains } from '../validate/salvage';
+import { validateWhatRemains } from '../validate/salvage';
 import type * as Stages from './stages';
 
 /*
@@ -22,7 +22,7 @@ import type * as Stages from './stages';
  *
  * It is a generator so that one function serves both the asynchronous callers and the
  * synchronous one (cdk8s builds constructs synchronously): what can wait (loading TypeScript,
- * secretlint, loading synth and the check stage) is yielded as an Effect, which runPipeline awaits and
+ * secretlint, loading synth and the layout stage) is yielded as an Effect, which runPipeline awaits and
  * runPipelineSync (run-sync.ts) performs while this thread waits.
  */
 
@@ -56,7 +56,7 @@ export interface IndexedDefinition {
 }
 
 /** One revision after validation. */
-export interface CheckResult {
+export interface ValidatedRevision {
   /** this revision's load and validate diagnostics */
   readonly diagnostics: Diagnostic[];
   readonly sources: readonly SourceFile[];
@@ -87,9 +87,9 @@ export interface LaidBundle {
  */
 export interface Sink<R> {
   /** every revision validated without error, before synth; may report (and stop, with an error or false) */
-  begin?(revisions: readonly CheckResult[], sets: readonly (readonly ClusterSetSources[])[], diagnostics: Diagnostic[]): boolean | undefined;
+  begin?(revisions: readonly ValidatedRevision[], sets: readonly (readonly ClusterSetSources[])[], diagnostics: Diagnostic[]): boolean | undefined;
   /** the cache of serialized and checked objects (the output sink knows the units its output holds) */
-  cache?(): EmitCache;
+  cache?(): LayoutCache;
   clusterSet?(revision: number, set: ClusterSetSources): void;
   /** true: the destination already holds this bundle as it would be built, so it is not built, checked or sent */
   keepBundle?(revision: number, set: ClusterSetSources, source: BundleSource): boolean;
@@ -114,9 +114,9 @@ export interface Sink<R> {
 }
 
 export interface PipelineResult<R> {
-  /** every diagnostic of the run: each revision's, then the sink's and the check stage's */
+  /** every diagnostic of the run: each revision's, then the sink's and the layout stage's */
   readonly diagnostics: Diagnostic[];
-  readonly revisions: readonly CheckResult[];
+  readonly revisions: readonly ValidatedRevision[];
   /** the sink's result; undefined without a sink or when validation stopped the run */
   readonly result?: R;
 }
@@ -140,17 +140,17 @@ const SCAN_BATCH_BYTES = 1 << 20;
 
 /** The pipeline, top to bottom: each input validated, then (with a sink and no error) built, checked and sent. */
 export function* pipeline<R>(inputs: readonly PipelineInput[], sink?: Sink<R>): Generator<Effect, PipelineResult<R>, unknown> {
-  const revisions: CheckResult[] = [];
+  const revisions: ValidatedRevision[] = [];
   for (const input of inputs) revisions.push(yield* validate(input));
   const diagnostics = revisions.flatMap((r) => r.diagnostics);
   if (!sink || hasErrors(diagnostics)) return { diagnostics, revisions };
 
-  // synth and the check stage are loaded only now: `validate` starts without them (cdk8s, the schemas)
+  // synth and the layout stage are loaded only now: `validate` starts without them (cdk8s, the schemas)
   const stages = (yield { kind: 'stages' }) as typeof Stages;
   const sets = revisions.map((r) => r.parsed.map(stages.clusterSetSources));
   if (sink.begin?.(revisions, sets, diagnostics) === false || hasErrors(diagnostics)) return { diagnostics, revisions };
   try {
-    const cache = sink.cache?.() ?? new stages.EmitCache();
+    const cache = sink.cache?.() ?? new stages.LayoutCache();
     for (const [r, revisionSets] of sets.entries()) {
       // shared units built in this revision, each scanned once, as part of the definition that first listed it
       const units = new Map<string, { file: string; unit: SharedUnit }>();
@@ -197,7 +197,7 @@ export function* pipeline<R>(inputs: readonly PipelineInput[], sink?: Sink<R>): 
 }
 
 /** load, model and validate one revision: everything before synth. */
-function* validate(input: PipelineInput): Generator<Effect, CheckResult, unknown> {
+function* validate(input: PipelineInput): Generator<Effect, ValidatedRevision, unknown> {
   const diagnostics: Diagnostic[] = [];
   // load: parse each file (TypeScript in a sandbox), keeping a way back from data paths to line and column
   const texts = new Map<string, string>();
@@ -217,7 +217,7 @@ function* validate(input: PipelineInput): Generator<Effect, CheckResult, unknown
     runRawRules(source, diagnostics, input.rules);
     const p = parseClusterSet(source, diagnostics);
     // a schema error does not hide the rest: the rules run over what can be checked
-    if (!p) checkWhatRemains(source, diagnostics);
+    if (!p) validateWhatRemains(source, diagnostics);
     return p ?? [];
   });
   // secrets anywhere in a definition's text (values, keys, comments), by secretlint's detectors;
@@ -326,7 +326,7 @@ async function perform(effect: Effect): Promise<unknown> {
 }
 
 /** The pipeline without a sink: load and validate a set of files (the front half every entry point runs). */
-export async function checkDefinitions(files: readonly string[], options: LoadOptions = {}): Promise<CheckResult> {
+export async function validateDefinitions(files: readonly string[], options: LoadOptions = {}): Promise<ValidatedRevision> {
   const { revisions } = await runPipeline([{ files, load: options }]);
   return revisions[0]!;
 }

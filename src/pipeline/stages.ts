@@ -2,4 +2,4 @@
 // (`clusterset validate` starts without cdk8s and the schemas).
 export { clusterSetSources } from '../synth/synth-clusterset';
 export { byFolder } from '../delivery';
-export { EmitCache, engineFilesByCluster, layoutBundle, layoutShared } from '../check/layout';
+export { LayoutCache, engineFilesByCluster, layoutBundle, layoutShared } from '../layout/layout';

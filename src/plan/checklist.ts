@@ -1,7 +1,7 @@
 import { upgradeSteps } from '../antrea/upgrade';
 import type { ClusterSet } from '../model/clusterset';
 import { activeMembers, effectiveClusters, isActiveMember } from '../model/effective';
-import { deliveryModes, ENGINES } from '../delivery/engines';
+import { deliveryModes, ENGINES } from '../delivery/registry';
 import { kubectlIn } from '../kube/kubectl-command';
 import { shellQuote as q } from '../text/shell-quote';
 import { code } from '../text/markdown';

@@ -1,7 +1,7 @@
 // The plan's domain-level lines: what a change of the definition itself does (clusters, Gateways,
 // network settings, install mode, credentials, exports), before the object-level lines of plan-changes.ts.
 import { upgradeSteps } from '../antrea/upgrade';
-import { enginesOf, inWordsOrder } from '../delivery/engines';
+import { enginesOf, inWordsOrder } from '../delivery/registry';
 import type { ClusterSet, Network } from '../model/clusterset';
 import { activeMembers, effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { restartMemberControllerCommand } from '../synth/token-commands';

@@ -1,6 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import { effectiveClusters } from '../model/effective';
-import { deliveryModes, ENGINES, inWordsOrder } from '../delivery/engines';
+import { deliveryModes, ENGINES, inWordsOrder } from '../delivery/registry';
 import type { DeliveryMode, HandOverWords } from '../delivery/engine';
 import { code } from '../text/markdown';
 import { bundlePath } from '../delivery/engine-names';

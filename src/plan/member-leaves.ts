@@ -1,6 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import { LABELS } from '../delivery/engine-names';
-import { deliveryModes, ENGINES, inWordsOrder } from '../delivery/engines';
+import { deliveryModes, ENGINES, inWordsOrder } from '../delivery/registry';
 import { VERIFY_UNIT } from '../delivery/layer-paths';
 import { effectiveClusters, type EffectiveCluster } from '../model/effective';
 import { exportsService } from '../model/exports-service';

@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { runPipeline, type CheckResult, type PipelineResult, type Sink } from '../pipeline/pipeline';
+import { runPipeline, type ValidatedRevision, type PipelineResult, type Sink } from '../pipeline/pipeline';
 import { sourcePath, type DefinitionIndex } from '../pipeline/definition-index';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { findDefinitionFiles } from '../load/load-clustersets';
@@ -82,7 +82,7 @@ export async function runPlan(options: PlanOptions): Promise<PlanResult> {
         message: namedIn(d.message),
         ...(d.related && { related: d.related.map((r) => ({ ...r, file: named(r.file) })) }),
       });
-    const [baseResult, headResult] = run.revisions as [CheckResult, CheckResult];
+    const [baseResult, headResult] = run.revisions as [ValidatedRevision, ValidatedRevision];
     upgradeFromMissing(baseResult.parsed, headResult.parsed, diagnostics);
     for (const [file, text] of [...baseResult.texts, ...headResult.texts]) sources.set(named(file), text);
     const outputs = run.result;
@@ -133,7 +133,7 @@ async function runBoth<R>(options: PlanOptions, revision: Revision, files: reado
 }
 
 /** A revision's definitions, keyed by ClusterSet name and named by repository path. */
-function definitionsOf(result: CheckResult, fileName: (f: string) => string): CompiledRevision['definitions'] {
+function definitionsOf(result: ValidatedRevision, fileName: (f: string) => string): CompiledRevision['definitions'] {
   return new Map(result.parsed.map((p) => [p.definition.metadata.name, { definition: p.definition, file: fileName(p.source.file), source: p.source }]));
 }
 

@@ -7,7 +7,7 @@ import { readSourceFile } from '../load/definition-folder';
 import { findDefinitionFiles } from '../load/load-clustersets';
 import { loadYaml } from '../load/load-yaml';
 import type { ClusterSet } from '../model/clusterset';
-import { checkDefinitions } from '../pipeline/pipeline';
+import { validateDefinitions } from '../pipeline/pipeline';
 import { endpointCluster, parseEndpoint, parsePort, type Endpoint, type PortWord } from './endpoint';
 import { evaluateConnection, type Answer } from './evaluate-connection';
 import type { Inventory } from './inventory';
@@ -116,7 +116,7 @@ export async function connectionsCommand(
     queries.push({ from: from as Endpoint, to: to as Endpoint, port: port as PortWord });
   }
   const files = findDefinitionFiles(options.paths, diagnostics);
-  const checked = files.length > 0 ? await checkDefinitions(files) : undefined;
+  const checked = files.length > 0 ? await validateDefinitions(files) : undefined;
   diagnostics.push(...(checked?.diagnostics ?? []));
   const inventory = loadInventory(options.inventories, diagnostics);
   if (diagnostics.length > 0) {

@@ -1,6 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
-import { deliveryModes, ENGINES } from '../delivery/engines';
+import { deliveryModes, ENGINES } from '../delivery/registry';
 import { ENGINE_CONTEXTS } from './notes-delivery';
 import { shellQuote as q } from '../text/shell-quote';
 import { code, sh } from '../text/markdown';

@@ -1,6 +1,6 @@
 import type { ClusterSet } from '../model/clusterset';
 import type { EffectiveCluster } from '../model/effective';
-import { deliveryModes, ENGINES } from '../delivery/engines';
+import { deliveryModes, ENGINES } from '../delivery/registry';
 
 /** Where the clusters that run the engines are reached: they are not in the definition. */
 export const ENGINE_CONTEXTS =

@@ -7,7 +7,7 @@ import { upgradeOptionsFor } from './upgrade-options';
 import { contextsSection } from './notes-contexts';
 import { helmSection } from './notes-helm';
 import { DELIVERY_GUIDE } from '../delivery/delivery-guide';
-import { deliveryModes } from '../delivery/engines';
+import { deliveryModes } from '../delivery/registry';
 import { deliverySections } from './notes-delivery';
 import { diagramSection } from '../diagram/clusterset-diagram';
 import type { ClusterSet } from '../model/clusterset';

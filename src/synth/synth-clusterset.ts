@@ -25,7 +25,7 @@ export interface Bundle {
   readonly role: Role;
   /** the hash of what it was built from (BundleSource.inputs) */
   readonly inputs: string;
-  /** in no particular order (emit sorts); CRDs are shared frozen values of the release */
+  /** in no particular order (the layout stage sorts); CRDs are shared frozen values of the release */
   readonly objects: readonly KubeObject[];
   /** values for Antrea's Helm chart, where the cluster's Antrea is installed elsewhere */
   readonly helmValues?: Readonly<Record<string, unknown>>;

@@ -41,12 +41,12 @@ interface RuleMeta {
 
 /** A rule over the parsed definition; runs only when the schema passed. */
 export interface ModelRule extends RuleMeta {
-  check(ctx: RuleContext): void;
+  validate(ctx: RuleContext): void;
 }
 
 /** A rule over the raw data; runs even when the schema failed (e.g. secrets in plain text). */
 export interface RawRule extends RuleMeta {
-  checkRaw(ctx: RawRuleContext): void;
+  validateRaw(ctx: RawRuleContext): void;
 }
 
 /** One parsed definition, as a fleet rule sees it. */
@@ -68,10 +68,10 @@ export interface FleetRuleContext {
 
 /** A rule across definitions (two ClusterSets driving one cluster); runs once per run of the CLI. */
 export interface FleetRule extends RuleMeta {
-  checkFleet(ctx: FleetRuleContext): void;
+  validateFleet(ctx: FleetRuleContext): void;
 }
 
 export type Rule = ModelRule | RawRule | FleetRule;
 
-export const isRawRule = (rule: Rule): rule is RawRule => 'checkRaw' in rule;
-export const isFleetRule = (rule: Rule): rule is FleetRule => 'checkFleet' in rule;
+export const isRawRule = (rule: Rule): rule is RawRule => 'validateRaw' in rule;
+export const isFleetRule = (rule: Rule): rule is FleetRule => 'validateFleet' in rule;

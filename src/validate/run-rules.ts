@@ -30,7 +30,7 @@ function reporter(source: SourceFile, rule: Rule, diagnostics: Diagnostic[], sou
 
 /** Rules over raw data: they run for every loaded file, whether or not its shape is valid. */
 export function runRawRules(source: SourceFile, diagnostics: Diagnostic[], rules: readonly Rule[] = allRules): void {
-  for (const rule of rules) if (isRawRule(rule)) rule.checkRaw({ data: source.data, report: reporter(source, rule, diagnostics) });
+  for (const rule of rules) if (isRawRule(rule)) rule.validateRaw({ data: source.data, report: reporter(source, rule, diagnostics) });
 }
 
 /** Cross-field and cross-cluster rules over a parsed definition. */
@@ -39,7 +39,7 @@ export function runRules(parsed: ParsedClusterSet, diagnostics: Diagnostic[], ru
   const release = releaseFor(parsed.definition.spec.antrea.version);
   for (const rule of rules) {
     if (isRawRule(rule) || isFleetRule(rule)) continue;
-    rule.check({ definition: parsed.definition, clusters, release, report: reporter(parsed.source, rule, diagnostics) });
+    rule.validate({ definition: parsed.definition, clusters, release, report: reporter(parsed.source, rule, diagnostics) });
   }
 }
 
@@ -49,7 +49,7 @@ export function runFleetRules(parsed: readonly ParsedClusterSet[], diagnostics: 
   const definitions = parsed.map((p) => ({ definition: p.definition, clusters: effectiveClusters(p.definition) }));
   for (const rule of rules) {
     if (!isFleetRule(rule)) continue;
-    rule.checkFleet({
+    rule.validateFleet({
       definitions,
       report: (at, r) => reporter(parsed[at]!.source, rule, diagnostics, (i) => parsed[i]!.source)(r),
     });

@@ -13,7 +13,7 @@ export function runTransitions(before: ClusterSet, after: ClusterSet, rules: rea
   };
   const findings: TransitionFinding[] = [];
   for (const rule of rules)
-    rule.check({
+    rule.validate({
       ...views,
       report: (r) => findings.push({ ...r, code: rule.id, severity: rule.severity, clusterSet: after.metadata.name }),
     });

@@ -15,7 +15,7 @@ const ENTRIES = new Set(['clusters', 'services', 'tiers', 'policies']);
  * a dropped key. When the schema error is elsewhere and cannot be set aside (a missing or
  * malformed required field), nothing more is checked. Positions stay right: nothing moves.
  */
-export function checkWhatRemains(source: SourceFile, diagnostics: Diagnostic[]): void {
+export function validateWhatRemains(source: SourceFile, diagnostics: Diagnostic[]): void {
   const data: unknown = structuredClone(source.data);
   const set: DataPath[] = [];
   /** the objects an unknown key was dropped from */

@@ -41,7 +41,7 @@ export interface TransitionRule {
   readonly id: DiagnosticCode;
   readonly severity: Severity;
   readonly description: string;
-  check(ctx: TransitionContext): void;
+  validate(ctx: TransitionContext): void;
 }
 
 /** A transition rule's report, resolved to its ClusterSet and rule. */

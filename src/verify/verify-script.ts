@@ -1,4 +1,4 @@
-import type { CheckInstance } from './checks';
+import type { Verification } from './verifications';
 
 /**
  * The verification Job's script: POSIX sh over `kubectl get`, the shell half of each check
@@ -7,7 +7,7 @@ import type { CheckInstance } from './checks';
  * objects are applied; then it prints one `PASS|FAIL <check>: <what>` line per check and exits 1
  * when any failed, which is the Job's result the engine shows.
  */
-export function verificationScript(clusterSet: string, clusterID: string, checks: readonly CheckInstance[]): string {
+export function verificationScript(clusterSet: string, clusterID: string, checks: readonly Verification[]): string {
   const lines = checks.flatMap((c) => (c.shell === undefined ? [] : [c.shell]));
   return [
     '#!/bin/sh',

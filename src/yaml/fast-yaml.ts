@@ -2,7 +2,7 @@
 // Kubernetes objects and config files are made of, at a tenth of yaml v2's cost: a fleet writes
 // every member's objects. Where this writer is not sure of the bytes it answers undefined and the
 // caller asks yaml v2 (serialize.ts `toYaml`, workloads/config-file.ts); equality with yaml v2 is
-// a property test (test/emit/fast-yaml.test.ts).
+// a property test (test/yaml/fast-yaml.test.ts).
 import { retyped } from './yaml-readers';
 import { needsEscapes } from '../diagnostics/printable';
 
@@ -51,7 +51,7 @@ const UNSUPPORTED = new Unsupported();
  * for the value as it is (`as-is`), or undefined where this writer
  * does not know the bytes for certain: a key or value with a character outside `OUTSIDE_FAST`'s
  * printable set, a number other than a safe integer, a multi-line string with leading or trailing white space or inside a
- * sequence, a document marker. Equality with yaml v2 is a property test (test/emit/fast-yaml).
+ * sequence, a document marker. Equality with yaml v2 is a property test (test/yaml/fast-yaml).
  */
 export function fastYaml(value: unknown, order: KeyOrder = 'canonical'): string | undefined {
   if (!isPlainObject(value)) return undefined;

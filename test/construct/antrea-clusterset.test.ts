@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { compile } from '../../src/compile';
 import { AntreaClusterSet, ClusterSetError } from '../../src/construct/antrea-clusterset';
 import type { ClusterSetInput } from '../../src/model/clusterset';
-import { checkDefinitions } from '../../src/pipeline/pipeline';
+import { validateDefinitions } from '../../src/pipeline/pipeline';
 
 // The construct library runs the compiler's pipeline (pipeline/pipeline.ts, synchronously), so it
 // refuses what `clusterset validate` and `synth` refuse, with the same diagnostics: the salvage
@@ -62,7 +62,7 @@ describe('a construct refuses what validate refuses, with the same diagnostics',
     const path = file(name.replace(/\W+/g, '-'), text);
     const error = constructError(() => new AntreaClusterSet(new App(), 'demo', { definition: { file: path } }));
     expect(error).toBeInstanceOf(ClusterSetError);
-    const validate = await checkDefinitions([path]);
+    const validate = await validateDefinitions([path]);
     expect(codes(error!.diagnostics)).toEqual(codes(validate.diagnostics));
     expect(codes(error!.diagnostics)).toEqual(expect.arrayContaining(expected));
     for (const d of error!.diagnostics) expect(d.message).not.toContain(SLACK);
@@ -112,7 +112,7 @@ describe('the rules across definitions run over the ClusterSets of an app, at ap
     new AntreaClusterSet(app, 'a', { definition: { file: a } });
     new AntreaClusterSet(app, 'b', { definition: { file: b } });
     expect(() => app.synth()).toThrow(/cluster-in-two-definitions/);
-    const validate = await checkDefinitions([a, b]);
+    const validate = await validateDefinitions([a, b]);
     expect(validate.diagnostics.some((d) => d.code === 'cluster-in-two-definitions')).toBe(true);
   });
 

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 // The docs name the code by its paths and its functions, and a move leaves them naming what is
 // gone (#41: "docs/architecture.md and CONTRIBUTING.md true sentence by sentence"). Each backticked
 // path of the repository's own code must exist, and each name given with its file ("`layoutBundle`
-// (`check/layout.ts`)", "`check/layout.ts` `layoutBundle`") must be in that file.
+// (`layout/layout.ts`)", "`layout/layout.ts` `layoutBundle`") must be in that file.
 
 const ROOT = join(import.meta.dirname, '../..');
 const DOCS = ['docs/architecture.md', 'CONTRIBUTING.md', 'docs/delivery.md', 'docs/security.md', 'README.md', 'test/engine-replay/README.md'];
@@ -83,10 +83,10 @@ describe('the checks see a doc that drifted', () => {
 
   test.each([
     // the folders and files #41 moved or deleted, written back into the docs
-    ['a file of a folder that moved', ARCHITECTURE, '`check/layout.ts`', '`emit/layout.ts`', ['emit/layout.ts']],
-    ['a rooted path that moved', CONTRIBUTING, '`src/check/schemas.ts`', '`src/emit/schemas.ts`', ['src/emit/schemas.ts']],
+    ['a file of a folder that moved', ARCHITECTURE, '`layout/layout.ts`', '`emit/layout.ts`', ['emit/layout.ts']],
+    ['a rooted path that moved', CONTRIBUTING, '`src/layout/schemas.ts`', '`src/emit/schemas.ts`', ['src/emit/schemas.ts']],
     ['a folder that moved', CONTRIBUTING, '`src/delivery/`', '`src/synth/delivery/`', ['src/synth/delivery/']],
-    ['a test file that is gone', ARCHITECTURE, '`test/emit/kill-9.test.ts`', '`test/emit/kill-nine.test.ts`', ['test/emit/kill-nine.test.ts']],
+    ['a test file that is gone', ARCHITECTURE, '`test/output/kill-9.test.ts`', '`test/output/kill-nine.test.ts`', ['test/output/kill-nine.test.ts']],
   ])('%s', (_, doc, from, to, expected) => {
     const edited = doc.replace(from, to);
     expect(edited).not.toBe(doc);
@@ -97,16 +97,16 @@ describe('the checks see a doc that drifted', () => {
     [
       'a function deleted from its file',
       ARCHITECTURE,
-      '`check/layout.ts` `layoutBundle`',
-      '`check/layout.ts` `layoutClusterSet`',
-      ['layoutClusterSet (check/layout.ts)'],
+      '`layout/layout.ts` `layoutBundle`',
+      '`layout/layout.ts` `layoutClusterSet`',
+      ['layoutClusterSet (layout/layout.ts)'],
     ],
     [
       'a function named with the wrong file',
       ARCHITECTURE,
       '`deliverySources`,\n   `delivery/index.ts`',
-      '`deliverySources` (`delivery/engines.ts`',
-      ['deliverySources (delivery/engines.ts)'],
+      '`deliverySources` (`delivery/registry.ts`',
+      ['deliverySources (delivery/registry.ts)'],
     ],
     [
       'a function of the wrong module',
@@ -128,7 +128,7 @@ describe('the checks see a doc that drifted', () => {
 /** Upstream files our comments cite by name (mermaid's sources), not ours. */
 const UPSTREAM = new Set(['mermaidAPI.ts', 'flowDb.ts']);
 /** Files a test's comment names on purpose because they do not exist (its rows' inputs). */
-const ABSENT_ON_PURPOSE = new Set(['src/new-folder/thing.ts', 'test/check/layout.test.ts', 'src/validate/rules/cidr-overlap.ts', './x.ts']);
+const ABSENT_ON_PURPOSE = new Set(['src/new-folder/thing.ts', 'test/layout/layout.test.ts', 'src/validate/rules/cidr-overlap.ts', './x.ts']);
 
 /** The comments of a TypeScript or JavaScript file: line and block comments (a string holding `//` is rare enough to be read as one). */
 export function comments(source: string): string[] {
@@ -153,7 +153,7 @@ test('every file a source comment names exists', () => {
 });
 
 test.each([
-  ['a rooted file that is gone', '// see src/check/gone-rule.ts for the rule', ['src/check/gone-rule.ts']],
+  ['a rooted file that is gone', '// see src/layout/gone-rule.ts for the rule', ['src/layout/gone-rule.ts']],
   ['a file of a folder, gone', '/** a code span (plan/notes-markdown.ts) */', ['plan/notes-markdown.ts']],
   ['a bare file name that is gone', ' * dumps (inventory-from-dumps.ts)', []],
   ['a bare file name, gone, in a comment', '// dumps (inventory-from-dumps.ts)', ['inventory-from-dumps.ts']],

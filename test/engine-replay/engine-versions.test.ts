@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ENGINE_VERSIONS } from '../../src/delivery/engines';
+import { ENGINE_VERSIONS } from '../../src/delivery/registry';
 import { applicationHealth } from './engines/argocd';
 import { editObjects, withSpec } from './edit-output';
 import { ARGOCD_VERSIONS, FLUX_VERSIONS, NEWEST_ARGOCD, NEWEST_FLUX, OLDEST_ARGOCD, OLDEST_FLUX, type FluxVersion } from './engines/engine-versions';
@@ -16,7 +16,7 @@ import { soakRows } from '../helpers/soak';
  * versions that give different results for the engine's reason. RollingSync's step rule (3.2 vs
  * 3.3) is rolling-sync.test.ts and verification.test.ts.
  */
-test('the replay runs as every supported version (src/delivery/engines.ts ENGINE_VERSIONS), and Argo CD 3.2 and 3.3 for the record', () => {
+test('the replay runs as every supported version (src/delivery/registry.ts ENGINE_VERSIONS), and Argo CD 3.2 and 3.3 for the record', () => {
   expect(ARGOCD_VERSIONS.filter((v) => v !== '3.2' && v !== '3.3')).toEqual(ENGINE_VERSIONS.argocd.map((v) => v.version));
   expect([...FLUX_VERSIONS]).toEqual(ENGINE_VERSIONS.flux.map((v) => v.version));
   expect([OLDEST_ARGOCD, NEWEST_ARGOCD, OLDEST_FLUX, NEWEST_FLUX]).toEqual(['3.4', '3.6', '2.8', '2.10']);

@@ -48,7 +48,7 @@ const serviceImport: Obj = {
 };
 
 describe('jsonpath, as kubectl evaluates it', () => {
-  // the expressions the verification's checks print with (src/verify/checks.ts), and some edges;
+  // the expressions the verification's checks print with (src/verify/verifications.ts), and some edges;
   // the third column is what kubectl (1.32) printed for them
   const CASES: [string, Obj, string][] = [
     [

@@ -110,7 +110,7 @@ export function destinationCluster(fleet: Fleet, d: ArgoApplication['destination
 /** steps without any change before the replay counts as settled */
 const QUIET = 2;
 
-/** The replay's model of each registered engine (replayed-engines.ts): a new engine without one fails to compile and test/synth/delivery/engine-parts.test.ts. */
+/** The replay's model of each registered engine (replayed-engines.ts): a new engine without one fails to compile and test/delivery/engine-parts.test.ts. */
 export const REPLAYERS: Readonly<Record<EngineKey, (options: ReplayOptions) => ReplayResult>> = { argocd: replayArgoCd, flux: replayFlux };
 
 export function replay(options: ReplayOptions): ReplayResult {

@@ -7,7 +7,7 @@ import { ARGOCD_HEALTH_RULES, argoCdHealthData, argoCdHealthKey } from '../../sr
 import { luaOf } from '../../src/delivery/argocd/health-lua';
 import { celOf } from '../../src/delivery/flux/health-cel';
 import { ClusterSetSchema } from '../../src/model/clusterset';
-import { checksOf } from '../../src/verify/checks';
+import { verificationsOf } from '../../src/verify/verifications';
 import { parseLiveObjects } from '../../src/verify/live-objects';
 import { celParses, runArgoCdHealth, runFluxHealth, type FluxStatus } from './engines';
 import { LATEST } from '../helpers/releases';
@@ -107,7 +107,7 @@ describe('what the engines get', () => {
         clusters: [{ clusterID: 'test-cluster-north' }, { clusterID: 'test-cluster-east', gateways: [{ node: 'n' }] }],
       },
     };
-    const check = checksOf(ClusterSetSchema.parse(definition)).find((c) => c.clusterID === 'test-cluster-east' && c.check === 'clusterset-connected')!;
+    const check = verificationsOf(ClusterSetSchema.parse(definition)).find((c) => c.clusterID === 'test-cluster-east' && c.check === 'clusterset-connected')!;
     const members = casesOf(CLUSTER_SET_HEALTH).filter((c) => c.inputPath.includes('member-'));
     expect(members.length).toBeGreaterThan(5);
     for (const c of members) {

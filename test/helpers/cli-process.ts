@@ -79,7 +79,7 @@ const RESULTS = '\n--- the runs, as JSON ---\n';
  * crashes ends it with a stack trace: either way every run is reported so (killed, or the
  * process's own exit and output), and every row that reads one fails. Whatever the process
  * printed outside a run's streams is added to every run's stderr. Where the suite's compiled CLI
- * is not there (test/setup/compiled-cli.ts), a process a run (runClis).
+ * is not there (test/setup/built-cli.ts), a process a run (runClis).
  */
 export async function runClisInOneProcess(
   runs: readonly (readonly string[])[],

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import type { OutputFile } from '../../src/check/layout';
+import type { OutputFile } from '../../src/layout/layout';
 import type { SourceFile } from '../../src/load/source-file';
 import { memorySink } from '../../src/pipeline/memory-sink';
 import { runPipeline } from '../../src/pipeline/pipeline';
@@ -17,8 +17,8 @@ export const dataSource = (data: unknown, file = 'definition.yaml'): SourceFile 
 export interface CompiledSource {
   /** load and validate diagnostics: any error and nothing was built */
   readonly validate: readonly Diagnostic[];
-  /** the check stage's (schemas, collisions, sizes, the secret scan of every file) */
-  readonly check: readonly Diagnostic[];
+  /** the layout stage's (schemas, collisions, sizes, the secret scan of every file) */
+  readonly layout: readonly Diagnostic[];
   /** the ClusterSet with its bundles and engine objects, when validate passed */
   readonly output?: ClusterSetOutput;
   /** every file synth would write, manifest.json last; empty with any error */
@@ -33,6 +33,6 @@ export interface CompiledSource {
 export async function compileSource(source: SourceFile, rules?: readonly Rule[]): Promise<CompiledSource> {
   const { diagnostics, revisions, result } = await runPipeline([{ sources: [source], ...(rules && { rules }) }], memorySink());
   const validate = revisions[0]!.diagnostics;
-  // the run's diagnostics are the revision's, then the check stage's
-  return { validate, check: diagnostics.slice(validate.length), output: result?.[0]?.outputs[0], files: result?.[0]?.files ?? [] };
+  // the run's diagnostics are the revision's, then the layout stage's
+  return { validate, layout: diagnostics.slice(validate.length), output: result?.[0]?.outputs[0], files: result?.[0]?.files ?? [] };
 }

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { expect } from 'vitest';
 import { compile } from '../../src/compile';
-import type { OutputFile } from '../../src/check/layout';
+import type { OutputFile } from '../../src/layout/layout';
 
 /** CRDs are proven against upstream by the conformance test; goldens keep to what a definition controls. */
 export const isCrdFile = (path: string) => path.split('/').pop()!.startsWith('CustomResourceDefinition.');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { checkDefinitions, compile } from '../../src/compile';
+import { validateDefinitions, compile } from '../../src/compile';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import type { CompiledRevision, Plan } from '../../src/plan/plan';
@@ -52,7 +52,7 @@ async function compileRevision(files: readonly (readonly [string, string])[]): P
       return [parsed.definition.metadata.name, { definition: parsed.definition, file: s.file.slice(dir.length + 1) }] as const;
     }),
   );
-  const sets = (await checkDefinitions(paths)).parsed.map(clusterSetSources);
+  const sets = (await validateDefinitions(paths)).parsed.map(clusterSetSources);
   return { errors, result: { outputs: result.outputs, definitions, sets } };
 }
 

@@ -1,6 +1,6 @@
 // Issue #37 item 5: definitions validate accepted and synth or kustomize then broke. Each is a
 // validate error at its line; and without that rule, the output would be broken as the judges
-// see it (the check stage's schemas and collisions, a file name longer than a file system takes,
+// see it (the layout stage's schemas and collisions, a file name longer than a file system takes,
 // `kubectl kustomize` building each bundle as Argo CD and Flux do), so each rule guards a real break.
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -112,7 +112,7 @@ describe.each(CASES)('$name', ({ edit, code, at }) => {
         allRules.filter((r) => r.id !== code),
       );
       expect(built.validate.filter((d) => d.severity === 'error')).toEqual([]);
-      const broken = [...built.check.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`), ...kustomizeFailures(built.files)];
+      const broken = [...built.layout.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`), ...kustomizeFailures(built.files)];
       expect(broken.length, 'the output builds: the rule refuses a definition that works').toBeGreaterThan(0);
     },
   );

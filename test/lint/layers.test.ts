@@ -25,9 +25,9 @@ describe('layers/imports', () => {
     // upward imports the issue measured, each now refused
     ['src/output/output-transaction.ts', "import { runRules } from '../validate/run-rules';", 'src/output may not import src/validate'],
     // the pipeline sits above the stages and below its entry points, which it never imports
-    ['src/check/layout.ts', "import { runPipeline } from '../pipeline/pipeline';", 'src/check may not import src/pipeline'],
-    // the check stage runs before the output and never reaches into it
-    ['src/check/layout.ts', "import { MANIFEST } from '../output/manifest';", 'src/check may not import src/output'],
+    ['src/layout/layout.ts', "import { runPipeline } from '../pipeline/pipeline';", 'src/layout may not import src/pipeline'],
+    // the layout stage runs before the output and never reaches into it
+    ['src/layout/layout.ts', "import { MANIFEST } from '../output/manifest';", 'src/layout may not import src/output'],
     ['src/pipeline/pipeline.ts', "import { planSink } from '../plan/plan-sink';", 'src/pipeline may not import src/plan'],
     ['src/pipeline/memory-sink.ts', "import { compile } from '../compile';", 'src/pipeline may not import src/compile'],
     [
@@ -36,13 +36,13 @@ describe('layers/imports', () => {
       'src/construct may not import src/secrets',
     ],
     ['src/construct/antrea-clusterset.ts', "import { runRules } from '../validate/run-rules';", 'src/construct may not import src/validate'],
-    ['src/validate/rules/cidr-overlap.ts', "import { layoutBundle } from '../../check/layout';", 'src/validate may not import src/check'],
+    ['src/validate/rules/cidr-overlap.ts', "import { layoutBundle } from '../../layout/layout';", 'src/validate may not import src/layout'],
     ['src/validate/rule.ts', "import type { BundleContext } from '../synth/parts/context';", 'src/validate may not import src/synth'],
-    ['src/synth/notes.ts', "import { layoutBundle } from '../check/layout';", 'src/synth may not import src/check'],
+    ['src/synth/notes.ts', "import { layoutBundle } from '../layout/layout';", 'src/synth may not import src/layout'],
     ['src/antrea/release.ts', "import type { ClusterSet } from '../model/clusterset';", 'src/antrea may not import src/model'],
     ['src/model/effective.ts', "export { x } from '../validate/cidr';", 'src/model may not import src/validate'],
     ['src/kube/kube-object.ts', "import { loadYaml } from '../load/load-yaml';", 'src/kube may not import src/load'],
-    ['src/check/layout.ts', "const m = await import('../plan/run-plan');", 'src/check may not import src/plan'],
+    ['src/layout/layout.ts', "const m = await import('../plan/run-plan');", 'src/layout may not import src/plan'],
     ['src/plan/run-plan.ts', "import { run } from '../cli';", 'src/plan may not import src/cli'],
     ['src/synth/parts/verify-job.ts', "import { statusCommand } from '../../live/status-command';", 'src/synth may not import src/live'],
     // the engines sit below synth: they are given inputs, never a bundle's builders
@@ -53,16 +53,16 @@ describe('layers/imports', () => {
   });
 
   test.each([
-    ['src/check/layout.ts', "import type { KubeObject } from '../kube/kube-object';"],
+    ['src/layout/layout.ts', "import type { KubeObject } from '../kube/kube-object';"],
     ['src/pipeline/pipeline.ts', "import { scanOutputFiles } from '../secrets/scan-secrets';"],
     ['src/plan/plan-sink.ts', "import { memorySink } from '../pipeline/memory-sink';"],
-    ['src/synth/parts/verify-job.ts', "import { checksFor } from '../../verify/checks';"],
+    ['src/synth/parts/verify-job.ts', "import { verificationsFor } from '../../verify/verifications';"],
     ['src/delivery/index.ts', "import { layerOf } from './layers';"],
     // the validation rules that build engine objects import delivery/, a layer below them (no exception)
     ['src/validate/rules/delivery-name-collision.ts', "import { deliverySources } from '../../delivery';"],
     ['src/cli.ts', "import { runPlan } from './plan/run-plan';"],
     ['src/validate/rules/argocd-applicationset-size.ts', "import { toYaml } from '../../kube/serialize';"],
-    ['test/check/layout.test.ts', "import { runPlan } from '../../src/plan/run-plan';"],
+    ['test/layout/layout.test.ts', "import { runPlan } from '../../src/plan/run-plan';"],
   ])('%s: %s is allowed', (file, code) => {
     expect(lint(file, code)).toEqual([]);
   });
@@ -174,7 +174,7 @@ describe("docs/architecture.md holds the linter's table", () => {
   });
 
   test.each([
-    ['a row that gains an import', '| `model` |', '| `model`, `check` |'],
+    ['a row that gains an import', '| `model` |', '| `model`, `layout` |'],
     ['a row that loses one', '| `load`, `model`, `antrea`, `delivery`, `secrets` |', '| `load`, `model`, `antrea`, `delivery` |'],
     ['a folder missing from the table', /^\| `init\/` .*\n/m, ''],
     ['a shared bottom folder missing', ', `text/`', ''],

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { checkDefinitions } from '../../src/pipeline/pipeline';
+import { validateDefinitions } from '../../src/pipeline/pipeline';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { importDefinition, type ImportOptions } from '../../src/live/import-definition';
 import { readLiveClusterSet } from '../../src/live/live-cluster';
@@ -28,7 +28,7 @@ async function imported(setUp: string, options: ImportOptions = { tokenSource: '
   const file = join(tmp, `${setUp}-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, writeDefinition(importDefinition(set, options, diagnostics), ['test']));
   expect(diagnostics).toEqual([]);
-  const checked = await checkDefinitions([file]);
+  const checked = await validateDefinitions([file]);
   return { file, checked };
 }
 
@@ -305,7 +305,7 @@ test('every <unset> of an import is reported once, and answering them all gives 
     lines[d.line - 1] = lines[d.line - 1]!.replace('<unset>', answer);
   }
   writeFileSync(file, lines.join('\n'));
-  const again = await checkDefinitions([file]);
+  const again = await validateDefinitions([file]);
   expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
 });
 

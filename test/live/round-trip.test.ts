@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { checkDefinitions } from '../../src/pipeline/pipeline';
+import { validateDefinitions } from '../../src/pipeline/pipeline';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { importDefinition } from '../../src/live/import-definition';
 import { readLiveClusterSet } from '../../src/live/live-cluster';
@@ -101,7 +101,7 @@ describe('import round trip', () => {
   test.each(EXAMPLES)('%s: import gives the same definition', async (file) => {
     const { original, imported, diagnostics } = await importRoundTrip(file);
     expect(diagnostics).toEqual([]);
-    const again = await checkDefinitions([imported]);
+    const again = await validateDefinitions([imported]);
     expect(again.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(comparable(again.parsed[0]!.definition)).toEqual(comparable(original));
   });

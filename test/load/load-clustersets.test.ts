@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { findDefinitionFiles } from '../../src/load/load-clustersets';
-import { checkDefinitions } from '../../src/pipeline/pipeline';
+import { validateDefinitions } from '../../src/pipeline/pipeline';
 import { LATEST } from '../helpers/releases';
 
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-load-'));
@@ -32,7 +32,7 @@ test('a .json definition in a folder is read, validated and located like a YAML 
   const files = findDefinitionFiles([dir], diagnostics);
   expect(diagnostics).toEqual([]);
   expect(files.map((f) => f.split('/').pop())).toEqual(['good.json', 'typo.json']);
-  const checked = await checkDefinitions(files);
+  const checked = await validateDefinitions(files);
   expect(checked.parsed.map((p) => p.definition.metadata.name)).toEqual(['good']);
   const typo = checked.diagnostics.find((d) => d.file.endsWith('typo.json') && d.path.join('.') === 'spec.cluster')!;
   expect(typo).toMatchObject({ code: 'schema', line: 15, column: 5, hint: 'did you mean "clusters"?' });

@@ -15,8 +15,8 @@ test('without the typescript package: typescript-missing at the top of each .ts 
   vi.doMock('typescript', () => {
     throw Object.assign(new Error("Cannot find package 'typescript' imported from lib/cli.js"), { code: 'ERR_MODULE_NOT_FOUND' });
   });
-  const { checkDefinitions } = await import('../../src/pipeline/pipeline');
-  const { diagnostics, parsed } = await checkDefinitions([TS, YAML]);
+  const { validateDefinitions } = await import('../../src/pipeline/pipeline');
+  const { diagnostics, parsed } = await validateDefinitions([TS, YAML]);
   // the YAML's members have one Gateway candidate each: gateway-ha's warnings are not this test's (#51)
   expect(notGatewayHa(diagnostics)).toEqual([
     {
@@ -34,8 +34,8 @@ test('without the typescript package: typescript-missing at the top of each .ts 
 });
 
 test('with it, the same definition loads (the control)', async () => {
-  const { checkDefinitions } = await import('../../src/pipeline/pipeline');
-  const { diagnostics, parsed } = await checkDefinitions([TS]);
+  const { validateDefinitions } = await import('../../src/pipeline/pipeline');
+  const { diagnostics, parsed } = await validateDefinitions([TS]);
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   expect(parsed).toHaveLength(1);
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { checkDefinitions } from '../../src/compile';
+import { validateDefinitions } from '../../src/compile';
 import { TYPESCRIPT_LIMITS } from '../../src/load/evaluate-typescript';
 import { LATEST } from '../helpers/releases';
 import { SOAK } from '../helpers/soak';
@@ -43,9 +43,9 @@ const write = (name: string, text: string) => {
  */
 function checkedTogether(stem: string, texts: readonly string[], others: readonly string[] = []) {
   const files = texts.map((text, i) => write(`${stem}-${i}.ts`, text));
-  let check: ReturnType<typeof checkDefinitions> | undefined;
+  let check: ReturnType<typeof validateDefinitions> | undefined;
   return async (i: number) => {
-    const { diagnostics, parsed } = await (check ??= checkDefinitions([...others, ...files]));
+    const { diagnostics, parsed } = await (check ??= validateDefinitions([...others, ...files]));
     const file = files[i]!;
     return { file, all: diagnostics, diagnostics: diagnostics.filter((d) => d.file === file), parsed: parsed.filter((p) => p.source.file === file) };
   };
@@ -60,12 +60,12 @@ function checkedTogether(stem: string, texts: readonly string[], others: readonl
 function limitedTogether(stem: string, rows: readonly { text: string; timeoutMs: number; memoryMb: number; alone?: boolean }[]) {
   const files = rows.map((row, i) => write(`${stem}-${i}.ts`, row.text));
   const key = (i: number) => (SOAK || rows[i]!.alone ? String(i) : `${rows[i]!.timeoutMs}/${rows[i]!.memoryMb}`);
-  const checks = new Map<string, ReturnType<typeof checkDefinitions>>();
+  const checks = new Map<string, ReturnType<typeof validateDefinitions>>();
   const check = async (i: number) => {
     const limits = { ...TYPESCRIPT_LIMITS };
     Object.assign(TYPESCRIPT_LIMITS, { timeoutMs: rows[i]!.timeoutMs, memoryMb: rows[i]!.memoryMb });
     try {
-      return await checkDefinitions([BROKEN_YAML, ...files.filter((_, j) => key(j) === key(i))]);
+      return await validateDefinitions([BROKEN_YAML, ...files.filter((_, j) => key(j) === key(i))]);
     } finally {
       Object.assign(TYPESCRIPT_LIMITS, limits);
     }
@@ -89,7 +89,7 @@ describe('a TypeScript definition runs without powers', () => {
     // written to load whether or not it finds a process: a definition has none (see the escapes below)
     const file = write('env.ts', valid("const NAME = 'env-' + ((globalThis as any).process?.env?.CLUSTERSET_TEST_SECRET ?? 'none');"));
     // test files share their worker's process (isolate: false): the secret must not outlive this test
-    const { parsed, diagnostics } = await checkDefinitions([file]).finally(() => delete process.env.CLUSTERSET_TEST_SECRET);
+    const { parsed, diagnostics } = await validateDefinitions([file]).finally(() => delete process.env.CLUSTERSET_TEST_SECRET);
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(parsed[0]!.definition.metadata.name).toBe('env-none');
   });
@@ -199,14 +199,14 @@ describe('a TypeScript definition runs without powers', () => {
 
   test('console prints nothing, and a definition that logs still loads', async () => {
     const file = write('logs.ts', valid("console.log('computing'); console.warn('a warning'); const NAME = 'logs';"));
-    const { parsed, diagnostics } = await checkDefinitions([file]);
+    const { parsed, diagnostics } = await validateDefinitions([file]);
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(parsed[0]!.definition.metadata.name).toBe('logs');
   });
 
   test('--no-typescript refuses TypeScript definitions without running them', async () => {
     const file = write('off.ts', valid("const NAME = 'off';"));
-    const { diagnostics } = await checkDefinitions([file], { typescript: false });
+    const { diagnostics } = await validateDefinitions([file], { typescript: false });
     expect(diagnostics).toMatchObject([{ code: 'typescript-evaluation', message: 'TypeScript definitions are turned off (--no-typescript)' }]);
   });
 });

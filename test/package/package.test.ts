@@ -15,7 +15,7 @@ import { notGatewayHa, withoutGatewayHa } from '../helpers/gateway-ha';
 // Two tiers. What a developer's loop needs before a commit is what an edit can break: the list of
 // files `files` packs, the docs' links inside it, the package.json a user installs, and the
 // JavaScript build loading through its exports and bin with only the declared dependencies. So
-// npm test packs the run's JavaScript build (test/setup/compiled-cli.ts) without the prepack
+// npm test packs the run's JavaScript build (test/setup/built-cli.ts) without the prepack
 // script (`--ignore-scripts`) and unpacks the tarball as npm lays it out, beside links to the
 // declared dependencies only (an import of anything else fails as in a real install): a second
 // instead of npm's build of the declarations (about 6 s of CPU) and its install (about 8 s).

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { checkDefinitions } from '../../src/pipeline/pipeline';
+import { validateDefinitions } from '../../src/pipeline/pipeline';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
@@ -27,7 +27,7 @@ async function revision(definition: ClusterSetInput) {
   mkdirSync(join(dir, 'clustersets'));
   const file = join(dir, 'clustersets', 'cs.yaml');
   writeFileSync(file, stringify(definition));
-  const result = await checkDefinitions([file]);
+  const result = await validateDefinitions([file]);
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return result.parsed;
 }

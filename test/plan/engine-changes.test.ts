@@ -195,7 +195,7 @@ it('an engine where there was none takes over what runs: not destructive', async
 });
 
 // #53 item 1: where a change names both engines, the plan gives Flux's words first, as it always has, by the registry's
-// stated WORDS_ORDER (delivery/engines.ts), not by the registry's position, which would put a third engine first
+// stated WORDS_ORDER (delivery/registry.ts), not by the registry's position, which would put a third engine first
 it("both engines leaving: Flux's words come first", async () => {
   const both = deliveredBy('argocd');
   both.spec.delivery = { argocd, flux };

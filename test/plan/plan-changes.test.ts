@@ -240,7 +240,7 @@ describe('plan over pairs of definitions', () => {
     const plan = planChanges(await revision({ 'cs.yaml': before }), await revision({ 'cs.yaml': after }));
     expect(plan.counts).toEqual([
       // the other member's verification reads member3's candidates (its clusterinfo-imported
-      // check, verify/gateway-checks.ts): a new script and Job there too
+      // check, verify/gateway-verifications.ts): a new script and Job there too
       { clusterSet: 'demo-clusterset', owner: 'demo-cluster-member2', layers: { verify: { added: 2, changed: 0, removed: 2 } } },
       // the new Gateway Node and the retired one's annotations (4-resources), and the verification
       // that now looks for the new Gateway (verify/: its script and Job are named by what they

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { parseAllDocuments } from 'yaml';
-import type { OutputFile } from '../../src/check/layout';
+import type { OutputFile } from '../../src/layout/layout';
 import { compileSource, dataSource } from '../helpers/compile-data';
 import { SUPPORTED_VERSIONS } from '../helpers/releases';
 import { CORPUS } from '../hostile/corpus';
@@ -324,15 +324,15 @@ export const definitionArbitrary = fc.tuple(plausible, edit).map(([d, e]) => {
 export interface Outcome {
   readonly valid: boolean;
   readonly diagnostics: readonly Diagnostic[];
-  /** what emit would write (valid definitions only) */
+  /** what the output stage would write (valid definitions only) */
   readonly files: readonly OutputFile[];
 }
 
-/** validate, then (when valid) synth and every check stage, in memory: the pipeline synth runs; throws only on a bug. */
+/** validate, then (when valid) synth and every layout stage, in memory: the pipeline synth runs; throws only on a bug. */
 export async function compileData(data: unknown): Promise<Outcome> {
-  const { validate, check, files } = await compileSource(dataSource(data, 'generated.yaml'));
+  const { validate, layout, files } = await compileSource(dataSource(data, 'generated.yaml'));
   if (validate.some((d) => d.severity === 'error')) return { valid: false, diagnostics: validate, files: [] };
-  return { valid: true, diagnostics: check, files };
+  return { valid: true, diagnostics: layout, files };
 }
 
 /** contents already read both ways: shared units and engine files recur across definitions */

@@ -23,5 +23,5 @@ test('the soak tier collects exactly the test files that use the tier switch', (
     .filter((f) => f.endsWith('.test.ts') && /helpers\/soak|CLUSTERSET_SOAK/.test(readFileSync(join(ROOT, f), 'utf8')))
     .sort();
   expect(listed).toEqual(using);
-  expect(listed).toEqual(expect.arrayContaining(['test/emit/crash-safety.test.ts', 'test/emit/kill-9.test.ts', 'test/package/package.test.ts']));
+  expect(listed).toEqual(expect.arrayContaining(['test/output/crash-safety.test.ts', 'test/output/kill-9.test.ts', 'test/package/package.test.ts']));
 });

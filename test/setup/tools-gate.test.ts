@@ -27,7 +27,7 @@ const kustomizeFiles = () =>
 
 test('every test file that runs kubectl kustomize asks the gate, and none probes kubectl itself', () => {
   const files = kustomizeFiles();
-  expect(files).toEqual(expect.arrayContaining(['test/synth/delivery/kustomize-build.test.ts', 'test/hostile/accepted-then-broken.test.ts']));
+  expect(files).toEqual(expect.arrayContaining(['test/delivery/kustomize-build.test.ts', 'test/hostile/accepted-then-broken.test.ts']));
   for (const f of files) {
     const text = readFileSync(join(ROOT, f), 'utf8');
     expect(text, f).toMatch(/haveKubectl\('/);

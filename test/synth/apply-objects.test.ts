@@ -2,7 +2,7 @@ import { App, Chart } from 'cdk8s';
 import { expect, test } from 'vitest';
 import { LATEST_RELEASE } from '../../src/antrea/releases';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { checkObjects } from '../../src/check/check-output';
+import { checkObjects } from '../../src/layout/check-output';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { addObjects } from '../../src/synth/parts/apply-objects';
 

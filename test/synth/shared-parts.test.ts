@@ -8,13 +8,13 @@ import { LATEST } from '../helpers/releases';
 
 // Shared parts (context.ts): Antrea core depends on a cluster's Antrea settings alone, a member's
 // mc-controller access on its Namespace. Clusters with equal inputs share one frozen value per
-// object (which emit serializes and checks once), any difference in them gives the cluster its
+// object (which the layout stage serializes and checks once), any difference in them gives the cluster its
 // own objects, and nothing else of the cluster gets in.
 
 /** The pipeline into memory (compile()'s sink); an object of a cluster's bundle by kind and name. */
 async function synth(input: ClusterSetInput) {
-  const { validate, check, output } = await compileSource(dataSource(input, 'fleet.yaml'));
-  expect([...validate, ...check].filter((d) => d.severity === 'error')).toEqual([]);
+  const { validate, layout, output } = await compileSource(dataSource(input, 'fleet.yaml'));
+  expect([...validate, ...layout].filter((d) => d.severity === 'error')).toEqual([]);
   return (id: string, kind = 'DaemonSet', name = 'antrea-agent'): KubeObject =>
     output!.bundles.find((b) => b.clusterID === id)!.objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXPECTED_MEMBERS_ANNOTATION } from '../../src/health/cluster-set-health';
 import { isGuarded } from '../../src/delivery/prune-guards';
-import { checksOf } from '../../src/verify/checks';
+import { verificationsOf } from '../../src/verify/verifications';
 import { example, revision, type Definition } from '../helpers/plan-revision';
 
 /**
@@ -59,11 +59,11 @@ describe('a member marked withdraw: true', async () => {
   });
 
   it('clusterset status checks nothing of it, and no member for the Service it exported alone', () => {
-    const checks = checksOf(after.definitions.get('test-clusterset')!.definition);
+    const checks = verificationsOf(after.definitions.get('test-clusterset')!.definition);
     expect(checks.filter((c) => c.clusterID === 'test-cluster-west')).toEqual([]);
     expect(checks.filter((c) => c.subject === 'Service demo/nginx')).toEqual([]);
     expect(checks.filter((c) => c.subject === 'Service shop/api').map((c) => c.clusterID)).toEqual(['test-cluster-east']);
-    const earlier = checksOf(before.definitions.get('test-clusterset')!.definition);
+    const earlier = verificationsOf(before.definitions.get('test-clusterset')!.definition);
     expect(earlier.filter((c) => c.clusterID === 'test-cluster-west').length).toBeGreaterThan(0);
   });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { checkDefinitions } from '../../src/compile';
+import { validateDefinitions } from '../../src/compile';
 import { LATEST } from '../helpers/releases';
 
 // One value per detector family of secretlint's recommended preset (and the JWT and PEM checks of
@@ -73,7 +73,7 @@ function definition(place: string, secret: string): { file: string; line: number
 describe.each(Object.entries(SECRETS))('%s', (_family, secret) => {
   test.each(['agentConfig', 'key', 'policy', 'repoURL', 'comment'])('as %s: inline-secret on its line, without the value', async (place) => {
     const { file, line } = definition(place, secret);
-    const { diagnostics } = await checkDefinitions([file]);
+    const { diagnostics } = await validateDefinitions([file]);
     const found = diagnostics.filter((d) => d.code === 'inline-secret');
     expect(found.map((d) => d.line)).toContain(line);
     for (const d of found) expect(`${d.message} ${d.hint ?? ''}`).not.toContain(secret.slice(4, 20));
@@ -81,6 +81,10 @@ describe.each(Object.entries(SECRETS))('%s', (_family, secret) => {
 });
 
 test('the examples hold no secret', async () => {
-  const { diagnostics } = await checkDefinitions(['clustersets/demo-clusterset.yaml', 'clustersets/test-clusterset.yaml', 'clustersets/eks-clusterset.yaml']);
+  const { diagnostics } = await validateDefinitions([
+    'clustersets/demo-clusterset.yaml',
+    'clustersets/test-clusterset.yaml',
+    'clustersets/eks-clusterset.yaml',
+  ]);
   expect(diagnostics.filter((d) => d.code === 'inline-secret')).toEqual([]);
 });

@@ -3,13 +3,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { checkDefinitions } from '../../src/pipeline/pipeline';
-import type { CheckInstance } from '../../src/verify/checks';
+import { validateDefinitions } from '../../src/pipeline/pipeline';
+import type { Verification } from '../../src/verify/verifications';
 import { soakRows } from '../helpers/soak';
 import { requireTool } from '../helpers/tools';
 
 /**
- * What the verification's tests share (checks.test.ts, check-table.test.ts, service-answers.test.ts):
+ * What the verification's tests share (verifications.test.ts, verification-table.test.ts, service-answers.test.ts):
  * the verify fixture's definition, live objects as Antrea's controllers write them, and a run of a
  * cluster's Job script against the fake kubectl in each shell the image may have.
  */
@@ -69,7 +69,7 @@ export const connected = { ready: 'True', isLeader: 'True' };
 /** The fixture with the gateway-ip of north's and east's candidates stated (west states none). */
 export const STATED_IPS: Record<string, string> = { 'north-node-1': '172.18.0.10', 'east-node-1': '172.18.0.20', 'east-node-2': '172.18.0.21' };
 export const definition = async () => {
-  const { parsed, diagnostics } = await checkDefinitions([DEFINITION]);
+  const { parsed, diagnostics } = await validateDefinitions([DEFINITION]);
   // north and west have one Gateway candidate each: gateway-ha's warnings (#51)
   expect(diagnostics.filter((d) => d.code !== 'gateway-ha')).toEqual([]);
   const d = parsed[0]!.definition;
@@ -117,4 +117,4 @@ export function runScript(shell: string, script: string, dir: string) {
   return { lines: run.stdout.split('\n').filter((l) => /^(PASS|FAIL) /.test(l)), status: run.status, calls };
 }
 
-export const verdictLine = (c: CheckInstance, v: { ok: boolean; message: string }) => `${v.ok ? 'PASS' : 'FAIL'} ${c.check}: ${v.message}`;
+export const verdictLine = (c: Verification, v: { ok: boolean; message: string }) => `${v.ok ? 'PASS' : 'FAIL'} ${c.check}: ${v.message}`;

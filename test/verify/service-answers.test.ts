@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import { jobChecks } from '../../src/synth/parts/verify-job';
 import { effectiveClusters } from '../../src/model/effective';
 import { gatewayPeerList, peersOf } from '../../src/model/gateways';
-import { checksOf } from '../../src/verify/checks';
+import { verificationsOf } from '../../src/verify/verifications';
 import { LIVE_KINDS } from '../../src/verify/live-objects';
 import { verificationScript } from '../../src/verify/verify-script';
 import { BUSYBOX, definition, runScript, scratch, serviceImport } from './job-script';
@@ -25,7 +25,7 @@ describe('opt-in: the imported Service answers (spec.verify.request, the Job onl
   };
 
   it('one connection per Service, to antrea-mc-<name>.<namespace>.svc on the imported port; PASS or FAIL in domain words', async () => {
-    const checks = checksOf(await withRequest()).filter((c) => c.clusterID === 'west');
+    const checks = verificationsOf(await withRequest()).filter((c) => c.clusterID === 'west');
     expect(checks.filter((c) => c.check === 'service-answers').map((c) => [c.subject, c.evaluate])).toEqual([
       ['Service demo/nginx', undefined],
       ['Service shop/api', undefined],
@@ -102,11 +102,11 @@ describe('opt-in: the imported Service answers (spec.verify.request, the Job onl
       ).map((c) => c.check);
     expect(job('north')).toEqual(['clusterset-connected', 'gateway-elected']);
     expect(job('west')).toEqual(expect.arrayContaining(['gateway-elected', 'clusterinfo-imported', 'service-imported', 'service-answers']));
-    expect(checksOf(d).filter((c) => c.clusterID === 'north' && c.check === 'service-imported')).toHaveLength(2);
+    expect(verificationsOf(d).filter((c) => c.clusterID === 'north' && c.check === 'service-imported')).toHaveLength(2);
   });
 
   it("a dual-role leader's Service checks say whether it exports each Service", async () => {
-    const north = checksOf(await withRequest()).filter((c) => c.clusterID === 'north' && c.check === 'service-answers');
+    const north = verificationsOf(await withRequest()).filter((c) => c.clusterID === 'north' && c.check === 'service-answers');
     expect(north.map((c) => [c.subject, c.exportedHere])).toEqual([
       ['Service demo/nginx', true],
       ['Service shop/api', false],

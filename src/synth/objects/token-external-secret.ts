@@ -13,7 +13,7 @@ export interface TokenExternalSecretProps {
 /**
  * `external-secrets.io/v1`: External Secrets Operator serves only v1 since v0.17 (v1beta1, the
  * newest version our schema package models, has the same ExternalSecret schema; see
- * check/schemas.ts).
+ * layout/schemas.ts).
  */
 export const EXTERNAL_SECRET_API_VERSION = 'external-secrets.io/v1';
 

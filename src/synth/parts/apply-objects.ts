@@ -4,7 +4,7 @@ import type { KubeObject } from '../../kube/kube-object';
 
 /**
  * The one door into a chart: plain objects become L1 ApiObjects, with readable ids. Two objects
- * with one kind, Namespace and name get distinct ids, so the duplicate reaches emit's
+ * with one kind, Namespace and name get distinct ids, so the duplicate reaches the layout stage's
  * `output-collision` check instead of failing inside cdk8s.
  */
 export function addObjects(scope: Construct, objects: readonly KubeObject[]): void {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { engineName, LABELS, MANAGED_BY } from '../../delivery/engine-names';
 import type { KubeObject } from '../../kube/kube-object';
 import { serviceAccountBinding } from '../../kube/rbac';
-import { checksFor, type CheckInstance, type ReadRule } from '../../verify/checks';
+import { verificationsFor, type Verification, type ReadRule } from '../../verify/verifications';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
 import type { GatewayPeer } from '../../model/gateways';
@@ -16,7 +16,7 @@ export const isVerificationRun = (kind: string, name: string): boolean =>
 
 /**
  * The verification Job of a member (docs/verify.md): the shell half of the cluster's checks
- * (verify/checks.ts) in a published kubectl image pinned by digest, with a ServiceAccount that may
+ * (verify/verifications.ts) in a published kubectl image pinned by digest, with a ServiceAccount that may
  * only `get`, by name, the objects those checks read. Every object of it carries the `verify` unit
  * label, which puts it in the bundle's `verify/` folder (delivery/layer-paths.ts), a unit of its
  * own in both engines (Flux: a Kustomization after the last layer that waits for the Job; Argo CD:
@@ -81,8 +81,8 @@ export const jobChecks = (
   clusters: readonly EffectiveCluster[],
   cluster: EffectiveCluster,
   peers: readonly GatewayPeer[],
-): CheckInstance[] =>
-  checksFor(definition, clusters, cluster, peers).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere !== undefined));
+): Verification[] =>
+  verificationsFor(definition, clusters, cluster, peers).filter((c) => c.shell !== undefined && !(cluster.isLeader && c.exportedHere !== undefined));
 
 /** `get` by name, one rule per resource, and `list` (of the Role's Namespace) where a check counts objects: no watch, nothing else. */
 function rulesOf(reads: readonly ReadRule[]): object[] {

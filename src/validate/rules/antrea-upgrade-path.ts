@@ -5,7 +5,7 @@ export const antreaUpgradePath: ModelRule = {
   id: 'antrea-upgrade-path',
   severity: 'error',
   description: 'spec.antrea.upgradeFrom names a move Antrea does not support (a downgrade, too many minor versions)',
-  check({ definition, release, report }) {
+  validate({ definition, release, report }) {
     const { upgradeFrom, version } = definition.spec.antrea;
     // an unsupported target is reported by unsupported-antrea-version
     if (upgradeFrom === undefined || !release) return;

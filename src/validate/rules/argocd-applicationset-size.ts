@@ -3,12 +3,12 @@ import { toYaml } from '../../kube/serialize';
 import type { ClusterSet } from '../../model/clusterset';
 import type { EffectiveCluster } from '../../model/effective';
 import { ARGOCD_FOLDER } from '../../delivery/argocd/applications';
-import { ENGINES } from '../../delivery/engines';
+import { ENGINES } from '../../delivery/registry';
 import { clusterDeliveryInputs } from '../../delivery/cluster-inputs';
 import type { ModelRule } from '../rule';
 
 /**
- * The ApplicationSet's size as emit writes it. It is the one object that grows with the fleet
+ * The ApplicationSet's size as the layout stage writes it. It is the one object that grows with the fleet
  * (its list generator holds every cluster), so this rule measures it by building it: the figure
  * is exactly what synth's own limit check (`MAX_OBJECT_BYTES`, kube/object-limits.ts) would measure, and
  * a definition validate accepts always synthesizes.
@@ -22,7 +22,7 @@ export const argocdApplicationsetSize: ModelRule = {
   id: 'argocd-applicationset-size',
   severity: 'error',
   description: "Argo CD's ApplicationSet, which lists every cluster, would be larger than an API server takes per object",
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     // every cluster needs a destination first (delivery-destination-missing)
     if (!definition.spec.delivery.argocd || !ENGINES.argocd.objects.canBuild(definition, clusters)) return;
     const bytes = applicationSetBytes(definition, clusters);

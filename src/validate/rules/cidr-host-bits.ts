@@ -6,7 +6,7 @@ export const cidrHostBits: ModelRule = {
   id: 'cidr-host-bits',
   severity: 'warning',
   description: 'a CIDR has host bits set (10.10.1.1/16)',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     for (const v of addressValues(clusters)) {
       // IPv6 values are ipv6-unsupported's; Gateway IPs are addresses, not ranges
       if (v.field === 'gatewayIP' || !v.parsed.ok || v.parsed.prefix.family !== 4 || !hasHostBits(v.parsed.prefix)) continue;

@@ -6,7 +6,7 @@ export const cidrSyntax: ModelRule = {
   id: 'cidr-syntax',
   severity: 'error',
   description: 'a Pod CIDR, Service CIDR or Gateway IP does not parse',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     for (const v of addressValues(clusters)) {
       if (v.parsed.ok) continue;
       report({ path: v.path, message: `${describeValue(v)} is not valid: ${v.parsed.reason}`, hint: hintFor(v) });

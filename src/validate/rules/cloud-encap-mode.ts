@@ -5,7 +5,7 @@ export const cloudEncapMode: ModelRule = {
   id: 'cloud-encap-mode',
   severity: 'error',
   description: "a cluster's trafficEncapMode is not the one its cloud's Antrea variant runs",
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     // every cluster with a cloud, a dedicated leader too: it installs the same variant
     for (const c of clusters) {
       const { cloud } = c.cluster;

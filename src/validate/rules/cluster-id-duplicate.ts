@@ -5,7 +5,7 @@ export const clusterIdDuplicate: ModelRule = {
   id: 'cluster-id-duplicate',
   severity: 'error',
   description: 'two clusters share a clusterID',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     const first = new Map<string, EffectiveCluster>();
     for (const c of clusters) {
       const earlier = first.get(c.clusterID);

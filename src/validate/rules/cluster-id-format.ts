@@ -9,7 +9,7 @@ export const clusterIdFormat: ModelRule = {
   id: 'cluster-id-format',
   severity: 'error',
   description: 'a clusterID or the ClusterSet name is not an RFC 1123 label, or is the reserved "invalid"',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const checkID = (what: string, value: string, path: DataPath) => {
       if (value === UNSET_SENTINEL) {
         report({ path, message: `${what} "${value}" is reserved`, hint: 'Antrea reads "invalid" as an unset ID; pick another name' });

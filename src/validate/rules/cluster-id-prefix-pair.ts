@@ -5,7 +5,7 @@ export const clusterIdPrefixPair: ModelRule = {
   id: 'cluster-id-prefix-pair',
   severity: 'error',
   description: 'one member ID plus "-" is a prefix of another member ID (east, east-1)',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     // first occurrence only: repeats are cluster-id-duplicate's
     const byID = new Map<string, EffectiveCluster>();
     for (const c of members(clusters)) if (!byID.has(c.clusterID)) byID.set(c.clusterID, c);

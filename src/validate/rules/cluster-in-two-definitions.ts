@@ -3,7 +3,7 @@ import type { EffectiveCluster } from '../../model/effective';
 import { declaredHere, memberIpv4Values, overlapMessage, type Ipv4Value } from '../addresses';
 import { overlappingPairs } from '../cidr';
 import type { DeliveryDestination } from '../../delivery/destinations';
-import { deliveryDestinations } from '../../delivery/engines';
+import { deliveryDestinations } from '../../delivery/registry';
 import type { FleetDefinition, FleetRule } from '../rule';
 
 /** How a definition reaches a cluster, its ID and its delivery destinations: each key names one real cluster, whichever definition writes it. */
@@ -29,7 +29,7 @@ export const clusterInTwoDefinitions: FleetRule = {
   id: 'cluster-in-two-definitions',
   severity: 'error',
   description: 'two definitions drive the same cluster (cluster ID, Argo CD destination, Flux kubeconfig), or overlap in CIDRs across a shared cluster',
-  checkFleet({ definitions, report }) {
+  validateFleet({ definitions, report }) {
     const first = new Map<string, { at: number; cluster: EffectiveCluster; path: DataPath }>();
     // definition pairs that share clusters: "a\0b" → cluster IDs in b that a also drives
     const shared = new Map<string, { a: number; b: number; inB: Set<EffectiveCluster> }>();

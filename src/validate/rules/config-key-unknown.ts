@@ -37,7 +37,7 @@ export const configKeyUnknown: ModelRule = {
   id: 'config-key-unknown',
   severity: 'error',
   description: 'agentConfig or controllerConfig sets a key the release does not accept',
-  check({ definition, release, report }) {
+  validate({ definition, release, report }) {
     // an unsupported version is reported by unsupported-antrea-version
     if (!release) return;
     for (const [section, file] of SECTIONS) {

@@ -1,5 +1,5 @@
 import type { DeliveryDestination } from '../../delivery/destinations';
-import { deliveryDestinations } from '../../delivery/engines';
+import { deliveryDestinations } from '../../delivery/registry';
 import type { ModelRule } from '../rule';
 
 /**
@@ -11,7 +11,7 @@ export const deliveryDestinationShared: ModelRule = {
   id: 'delivery-destination-shared',
   severity: 'error',
   description: 'two clusters of one definition have the same Argo CD destination (name or server) or the same hub Flux kubeconfig Secret',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const first = new Map<string, { clusterID: string; destination: DeliveryDestination }>();
     for (const c of clusters)
       for (const d of deliveryDestinations(definition, c)) {

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../kube/kube-object';
 import { objectRef } from '../../kube/kube-object';
 import type { EffectiveCluster } from '../../model/effective';
 import { deliverySources, type DeliverySources } from '../../delivery';
-import { ALL_ENGINES, canBuildDelivery } from '../../delivery/engines';
+import { ALL_ENGINES, canBuildDelivery } from '../../delivery/registry';
 import type { FleetRule } from '../rule';
 import { dashPrefixed } from './delivery-name-collision';
 
@@ -50,7 +50,7 @@ export const deliveryNameAcrossDefinitions: FleetRule = {
   severity: 'error',
   description:
     'two definitions would put Argo CD or hub Flux objects of the same name into one engine Namespace (ClusterSet a with cluster b-c, ClusterSet a-b with cluster c)',
-  checkFleet({ definitions, report }) {
+  validateFleet({ definitions, report }) {
     // a definition with Argo CD needs every cluster's destination first (delivery-destination-missing reports it)
     const delivered = definitions.map(({ definition, clusters }) => canBuildDelivery(definition, clusters));
     const keyOf = (at: number, c: EffectiveCluster) => `${definitions[at]!.definition.metadata.name}-${c.clusterID}`;

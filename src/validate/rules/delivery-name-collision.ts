@@ -1,7 +1,7 @@
 import { objectKey, objectRef } from '../../kube/kube-object';
 import type { EffectiveCluster } from '../../model/effective';
 import { deliverySources } from '../../delivery';
-import { canBuildDelivery } from '../../delivery/engines';
+import { canBuildDelivery } from '../../delivery/registry';
 import type { ModelRule } from '../rule';
 
 /**
@@ -32,7 +32,7 @@ export function dashPrefixed(names: Iterable<string>): Set<string> {
  * parts can join to one name (a cluster `a-exports` beside a member `a` that exports). The rule
  * builds the engine objects of the clusters that can collide with the builders synth uses
  * (`deliverySources`), so every unit synth generates, now or later, is compared: two objects in
- * one engine folder with one kind, Namespace and name would otherwise reach emit's
+ * one engine folder with one kind, Namespace and name would otherwise reach the layout stage's
  * `output-collision`, or one engine object would overwrite the other.
  *
  * Bundles and engine objects also share `dist/<cs>/`: a cluster whose ID is the name of an engine
@@ -44,7 +44,7 @@ export const deliveryNameCollision: ModelRule = {
   severity: 'error',
   description:
     'two clusters would get Argo CD or Flux objects of the same name (a cluster ID ending in -exports, a Namespace named like a layer), or a cluster folder is an engine folder',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     // an engine and, for each, every cluster's destination first (delivery-destination-missing)
     if (!canBuildDelivery(definition, clusters)) return;
     // the engine folders under dist/<cs>/: each engine's are the same for every cluster (argocd/…,
@@ -75,7 +75,7 @@ export const deliveryNameCollision: ModelRule = {
           owner.set(key, c);
           continue;
         }
-        // one cluster's own objects never collide (emit checks that); a repeated ID is cluster-id-duplicate's
+        // one cluster's own objects never collide (the layout stage checks that); a repeated ID is cluster-id-duplicate's
         if (earlier === c || earlier.clusterID === c.clusterID) continue;
         // one report per pair of clusters: the first object they share names the problem
         const pair = `${earlier.index} ${c.index}`;

@@ -8,7 +8,7 @@ export const encryptionConflict: ModelRule = {
   id: 'encryption-conflict',
   severity: 'error',
   description: 'in-cluster encryption (agentConfig.trafficEncryptionMode) that the agent of a member refuses',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const raw = definition.spec.antrea.agentConfig.trafficEncryptionMode;
     if (typeof raw !== 'string') return;
     // the agent parses the mode case-insensitively

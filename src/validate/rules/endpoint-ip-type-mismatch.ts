@@ -6,7 +6,7 @@ export const endpointIPTypeMismatch: ModelRule = {
   id: 'endpoint-ip-type-mismatch',
   severity: 'error',
   description: 'members use different endpointIPType values',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     // one endpoint type per ClusterSet (antrea docs/multicluster/user-guide.md)
     reportMismatches(members(clusters), 'endpointIPType', report, {
       what: 'endpointIPType',

@@ -5,7 +5,7 @@ export const exportDuplicate: ModelRule = {
   id: 'export-duplicate',
   severity: 'error',
   description: 'the same Service (namespace/name) is listed twice in spec.services',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     const first = new Map<string, number>();
     definition.spec.services.forEach((service, i) => {
       const key = `${service.namespace}/${service.name}`;

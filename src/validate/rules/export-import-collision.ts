@@ -5,7 +5,7 @@ export const exportImportCollision: ModelRule = {
   id: 'export-import-collision',
   severity: 'error',
   description: 'two exported Services map to the same import name <namespace>-<name>',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     const first = new Map<string, { index: number; key: string }>();
     definition.spec.services.forEach((service, i) => {
       const name = importName(service);

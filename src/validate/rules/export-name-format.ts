@@ -6,7 +6,7 @@ export const exportNameFormat: ModelRule = {
   id: 'export-name-format',
   severity: 'error',
   description: 'an exported Service name is not an RFC-1035 label or its Namespace not an RFC-1123 label',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     definition.spec.services.forEach((service, i) => {
       // the leader webhook checks both as DNS-1123 labels (ResourceExport validation)
       for (const field of ['namespace', 'name'] as const) {

@@ -6,7 +6,7 @@ export const exportNameLength: ModelRule = {
   id: 'export-name-length',
   severity: 'error',
   description: 'the ResourceExport name <clusterID>-<namespace>-<name>-endpoints exceeds 253 characters',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     definition.spec.services.forEach((service, i) => {
       // the longest cluster ID gives the longest name; one report per Service is enough
       const longest = exportingMembers(service, clusters).reduce<(typeof clusters)[number] | undefined>(

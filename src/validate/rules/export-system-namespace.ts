@@ -7,7 +7,7 @@ export const exportSystemNamespace: ModelRule = {
   id: 'export-system-namespace',
   severity: 'warning',
   description: 'a Service is exported from kube-system or default',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     definition.spec.services.forEach((service, i) => {
       if (!SYSTEM_NAMESPACES.has(service.namespace)) return;
       // namespace sameness: the import lands in the same-named Namespace of every member

@@ -5,7 +5,7 @@ export const exportUnknownCluster: ModelRule = {
   id: 'export-unknown-cluster',
   severity: 'error',
   description: 'exportFrom names a cluster that is not a member',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const byID = new Map(clusters.map((c) => [c.clusterID, c]));
     const memberIDs = clusters.filter((c) => c.isMember).map((c) => c.clusterID);
     definition.spec.services.forEach((service, i) => {

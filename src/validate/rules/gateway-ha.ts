@@ -16,7 +16,7 @@ export const gatewayHa: ModelRule = {
   id: 'gateway-ha',
   severity: 'warning',
   description: 'a member has fewer than two Gateway candidates, or its candidates are all in one zone',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     for (const c of activeMembers(clusters)) {
       const candidates = activeGateways(c.cluster);
       // none at all is gateway-missing's

@@ -5,7 +5,7 @@ export const gatewayIpDuplicate: ModelRule = {
   id: 'gateway-ip-duplicate',
   severity: 'error',
   description: 'two clusters declare the same Gateway IP',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     const first = new Map<bigint, Ipv4Value>();
     for (const v of memberIpv4Values(clusters, 'gatewayIP')) {
       const earlier = first.get(v.address);

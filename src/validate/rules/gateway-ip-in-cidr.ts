@@ -6,7 +6,7 @@ export const gatewayIpInCidr: ModelRule = {
   id: 'gateway-ip-in-cidr',
   severity: 'error',
   description: 'a Gateway IP lies inside a Pod or Service CIDR',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     const values = memberIpv4Values(clusters);
     // In networkPolicyOnly mode the primary CNI (e.g. the VPC CNI on EKS) gives Pods addresses
     // from the Node network, so a Gateway's Node address may lie in that cluster's Pod range.

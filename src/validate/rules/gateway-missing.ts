@@ -6,7 +6,7 @@ export const gatewayMissing: ModelRule = {
   id: 'gateway-missing',
   severity: 'error',
   description: 'a member has no Gateway candidates',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     for (const c of members(clusters)) {
       if (activeGateways(c.cluster).length > 0) continue;
       report({

@@ -10,7 +10,7 @@ export const imageDigestVersion: ModelRule = {
   id: 'image-digest-version',
   severity: 'error',
   description: 'spec.antrea.imageDigests pins an image of another release than spec.antrea.version, or an image the release does not have',
-  check({ definition, release, report }) {
+  validate({ definition, release, report }) {
     const { version, imageDigests } = definition.spec.antrea;
     if (!release || !imageDigests) return;
     const images = Object.values(release.images);

@@ -24,7 +24,7 @@ export const inlineSecret: RawRule = {
   id: 'inline-secret',
   severity: 'error',
   description: 'token material (token, ca.crt, JWTs, PEM blocks, also encoded, prefixed or inside other text) in plain text in a definition',
-  checkRaw({ data, report }) {
+  validateRaw({ data, report }) {
     // iterative walk over untrusted data; `seen` guards shared or cyclic alias structures
     const stack: [unknown, DataPath][] = [[data, []]];
     const seen = new Set<object>();

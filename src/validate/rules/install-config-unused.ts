@@ -6,7 +6,7 @@ export const installConfigUnused: ModelRule = {
   id: 'install-config-unused',
   severity: 'warning',
   description: 'agentConfig or controllerConfig is set, but some members install Antrea elsewhere and never receive it',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     // a dedicated leader runs no agent for the ClusterSet: only members lose the settings
     const elsewhere = clusters.filter((c) => c.isMember && c.cluster.install === 'multiclusterOnly');
     if (elsewhere.length === 0) return;

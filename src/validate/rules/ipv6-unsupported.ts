@@ -5,7 +5,7 @@ export const ipv6Unsupported: ModelRule = {
   id: 'ipv6-unsupported',
   severity: 'error',
   description: 'an IPv6 CIDR or Gateway IP in a multi-cluster field',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     for (const v of addressValues(clusters)) {
       if (!v.parsed.ok || v.parsed.prefix.family !== 6) continue;
       report({

@@ -1,5 +1,5 @@
 import type { DataPath } from '../../diagnostics/diagnostic';
-import { enginesOf } from '../../delivery/engines';
+import { enginesOf } from '../../delivery/registry';
 import { formatKubernetesRange, inKubernetesRange, kubernetesMinor, kubernetesMinorName } from '../../kube/kubernetes-version';
 import type { ModelRule } from '../rule';
 
@@ -7,7 +7,7 @@ export const kubernetesVersionUnsupported: ModelRule = {
   id: 'kubernetes-version-unsupported',
   severity: 'warning',
   description: "a cluster's Kubernetes version is outside the range its Antrea release or every supported version of its delivery engine states",
-  check({ definition, clusters, release, report }) {
+  validate({ definition, clusters, release, report }) {
     // each version once, where it is written: spec.kubernetesVersion for every cluster without its own
     const stated = new Map<string, { version: string; path: DataPath }>();
     for (const c of clusters) {

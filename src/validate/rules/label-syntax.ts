@@ -15,7 +15,7 @@ export const labelSyntax: ModelRule = {
   id: 'label-syntax',
   severity: 'error',
   description: 'a label key or value in a policy selector is not valid Kubernetes label syntax',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     definition.spec.policies.forEach((policy, i) => walk(policy.spec, policySpecPath(i), policy.name, report));
   },
 };

@@ -24,7 +24,7 @@ export const leaderCredentialsCollision: ModelRule = {
   id: 'leader-credentials-collision',
   severity: 'error',
   description: "two members' leader-side credentials share a name, or one takes the name of the leader controller's own object",
-  check({ definition, clusters, release, report }) {
+  validate({ definition, clusters, release, report }) {
     const namespace = definition.spec.leader.namespace;
     // the leader controller's own objects in that Namespace, as the bundle builds them
     const own = new Set(

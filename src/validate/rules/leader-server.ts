@@ -7,7 +7,7 @@ export const leaderServer: ModelRule = {
   id: 'leader-server',
   severity: 'error',
   description: 'spec.leader.server is not an https:// URL with a host',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     const server = definition.spec.leader.server;
     const problem = serverProblem(server);
     if (!problem) return;

@@ -5,7 +5,7 @@ export const leaderUnknown: ModelRule = {
   id: 'leader-unknown',
   severity: 'error',
   description: 'spec.leader.clusterID names no cluster of spec.clusters',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const id = definition.spec.leader.clusterID;
     if (clusters.some((c) => c.clusterID === id)) return;
     const ids = clusters.map((c) => c.clusterID);

@@ -11,7 +11,7 @@ export const listDuplicate: ModelRule = {
   id: 'list-duplicate',
   severity: 'error',
   description: 'an entry is listed twice: a Gateway Node of one cluster, or a cluster in a Service exportFrom',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     definition.spec.clusters.forEach((cluster, c) => {
       reportRepeats(
         cluster.gateways.map((g) => g.node),

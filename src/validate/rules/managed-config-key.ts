@@ -17,7 +17,7 @@ export const managedConfigKey: ModelRule = {
   id: 'managed-config-key',
   severity: 'error',
   description: 'agentConfig or controllerConfig sets a key the compiler owns',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     for (const section of ['agentConfig', 'controllerConfig'] as const) {
       const config = definition.spec.antrea[section];
       const base: DataPath = ['spec', 'antrea', section];

@@ -5,7 +5,7 @@ export const memberCount: ModelRule = {
   id: 'member-count',
   severity: 'warning',
   description: 'the ClusterSet has fewer than two members',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const count = members(clusters).length;
     if (count >= 2) return;
     report({

@@ -4,7 +4,7 @@ export const memberFlag: ModelRule = {
   id: 'member-flag',
   severity: 'error',
   description: 'member: false on a cluster that is not the leader',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const leader = definition.spec.leader.clusterID;
     // with no cluster of the leader's ID, leader-unknown is the one mistake to report
     if (!clusters.some((c) => c.isLeader)) return;

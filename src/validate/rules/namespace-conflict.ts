@@ -6,7 +6,7 @@ export const namespaceConflict: ModelRule = {
   id: 'namespace-conflict',
   severity: 'error',
   description: 'a dual-role cluster uses one Namespace for its leader and member controllers, or a Namespace name is invalid',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const leaderNamespace = definition.spec.leader.namespace;
     const checkName = (what: string, name: string, path: DataPath, owner = '') => {
       const problem = labelProblem(name);

@@ -8,7 +8,7 @@ export const noSnatMode: ModelRule = {
   id: 'no-snat-mode',
   severity: 'error',
   description: 'agentConfig.noSNAT is true for a member that is not in noEncap mode',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     if (definition.spec.antrea.agentConfig.noSNAT !== true) return;
     const reported = new Set<string>();
     for (const c of members(clusters)) {

@@ -1,4 +1,4 @@
-import { ALL_ENGINES } from '../../delivery/engines';
+import { ALL_ENGINES } from '../../delivery/registry';
 import type { EngineSetting } from '../../delivery/engine';
 import type { DataPath } from '../../diagnostics/diagnostic';
 import { firstUnprintable, printable } from '../../diagnostics/printable';
@@ -13,7 +13,7 @@ const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 const DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 /**
  * The longest name an object can have when the bundle names its file `<Kind>.<name>.yaml` or
- * `<Kind>.<namespace>.<name>.yaml` (check/layout.ts, fileNameOf): a file name has at most 255 bytes.
+ * `<Kind>.<namespace>.<name>.yaml` (layout/layout.ts, fileNameOf): a file name has at most 255 bytes.
  */
 const fileNameMax = (kind: string, namespace?: string): number => 255 - `${kind}.${namespace === undefined ? '' : `${namespace}.`}.yaml`.length;
 /** Argo CD evaluates `{{ … }}` in an ApplicationSet template (goTemplate: true). */
@@ -33,7 +33,7 @@ export const objectNameFormat: ModelRule = {
   id: 'object-name-format',
   severity: 'error',
   description: 'a name, key or duration the compiler emits is not valid where it ends up',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const leaderNamespace = definition.spec.leader.namespace;
     const formats = formatChecks(report);
     const { subdomain, plain, duration, secretKey } = formats;

@@ -5,7 +5,7 @@ export const podCidrMissing: ModelRule = {
   id: 'pod-cidr-missing',
   severity: 'error',
   description: 'a member has no podCIDRs while podToPodConnectivity is on or endpointIPType is PodIP',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     for (const c of members(clusters)) {
       if (c.cluster.podCIDRs.length > 0) continue;
       const triggers = [

@@ -6,7 +6,7 @@ export const podCidrOverlap: ModelRule = {
   id: 'pod-cidr-overlap',
   severity: 'error',
   description: 'Pod CIDRs of two members overlap, or repeat within one member, with PodIP endpoints or Pod-to-Pod connectivity',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     const pods = memberIpv4Values(clusters, 'podCIDR');
     // a member routing to Pod IPs installs a route per remote Pod CIDR: it collides when either side routes
     const kind = (v: (typeof pods)[number]) => (v.cluster.network.endpointIPType === 'PodIP' || v.cluster.network.podToPodConnectivity ? 'routed' : 'local');

@@ -6,7 +6,7 @@ export const podServiceCidrOverlap: ModelRule = {
   id: 'pod-service-cidr-overlap',
   severity: 'error',
   description: 'a Pod CIDR overlaps a Service CIDR, in one cluster or across clusters',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     const ranges = memberIpv4Values(clusters).filter((v) => v.field !== 'gatewayIP');
     // Pod vs Pod and Service vs Service are the other overlap rules' business
     const pairs = overlappingPairs(

@@ -6,7 +6,7 @@ export const policyClusterSetScopeDisabled: ModelRule = {
   id: 'policy-clusterset-scope-disabled',
   severity: 'error',
   description: 'a policy uses scope: ClusterSet while stretchedNetworkPolicy is off for a member',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const off = members(clusters).find((c) => !c.network.stretchedNetworkPolicy);
     if (!off) return;
     definition.spec.policies.forEach((policy, i) => {

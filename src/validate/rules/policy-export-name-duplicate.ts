@@ -12,7 +12,7 @@ export const policyExportNameDuplicate: ModelRule = {
   id: 'policy-export-name-duplicate',
   severity: 'error',
   description: "two policies' ResourceExports share a name (exportName, or the default <name>-for-<ClusterSet>)",
-  check({ definition, report }) {
+  validate({ definition, report }) {
     const first = new Map<string, { policy: string; path: DataPath; written: boolean }>();
     definition.spec.policies.forEach((p, i) => {
       const written = p.exportName !== undefined;

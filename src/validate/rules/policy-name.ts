@@ -8,7 +8,7 @@ export const policyName: ModelRule = {
   id: 'policy-name',
   severity: 'error',
   description: 'duplicate policy names, or a name that gives no valid antrea-mc-<name> object',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     const first = new Map<string, number>();
     definition.spec.policies.forEach((policy, i) => {
       const path = ['spec', 'policies', i, 'name'];

@@ -6,7 +6,7 @@ export const policySchema: ModelRule = {
   id: 'policy-schema',
   severity: 'error',
   description: 'a policy spec is not a valid Antrea ClusterNetworkPolicy spec',
-  check({ definition, release, report }) {
+  validate({ definition, release, report }) {
     // an unsupported release is reported by unsupported-antrea-version; there is no schema to check against
     if (!release) return;
     definition.spec.policies.forEach((policy, i) => {

@@ -6,7 +6,7 @@ export const policyServiceNotExported: ModelRule = {
   id: 'policy-service-not-exported',
   severity: 'warning',
   description: 'a toServices entry with scope: ClusterSet names a Service that no member exports',
-  check({ definition, clusters, report }) {
+  validate({ definition, clusters, report }) {
     const exported = new Set(definition.spec.services.filter((s) => exportingMembers(s, clusters).length > 0).map((s) => `${s.namespace}/${s.name}`));
     definition.spec.policies.forEach((policy, i) => {
       for (const scope of clusterSetScopes(policy.spec, policySpecPath(i))) {

@@ -6,7 +6,7 @@ export const policyTierUnknown: ModelRule = {
   id: 'policy-tier-unknown',
   severity: 'error',
   description: 'a policy names no Tier, or one that is neither built-in nor declared in spec.tiers',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     const names = [...BUILTIN_TIERS.map((t) => t.name), ...definition.spec.tiers.map((t) => t.name)];
     definition.spec.policies.forEach((policy, i) => {
       const tier = policy.spec.tier;

@@ -5,7 +5,7 @@ export const serviceCidrMissing: ModelRule = {
   id: 'service-cidr-missing',
   severity: 'error',
   description: 'a member has no serviceCIDR while endpointIPType is ClusterIP',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     for (const c of members(clusters)) {
       if (c.network.endpointIPType !== 'ClusterIP' || c.cluster.serviceCIDR !== undefined) continue;
       const setting = c.networkPath('endpointIPType');

@@ -6,7 +6,7 @@ export const serviceCidrOverlap: ModelRule = {
   id: 'service-cidr-overlap',
   severity: 'error',
   description: "two members' Service CIDRs overlap while endpointIPType is ClusterIP",
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     const services = memberIpv4Values(clusters, 'serviceCIDR');
     // ClusterIP endpoints of one member are imported into the other: either side using them makes an overlap ambiguous
     const kind = (v: (typeof services)[number]) => (v.cluster.network.endpointIPType === 'ClusterIP' ? 'clusterIP' : 'other');

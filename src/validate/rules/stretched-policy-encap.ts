@@ -5,7 +5,7 @@ export const stretchedPolicyEncap: ModelRule = {
   id: 'stretched-policy-encap',
   severity: 'error',
   description: 'stretchedNetworkPolicy is on for a member that is not in encap mode',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     const reported = new Set<string>();
     for (const c of members(clusters)) {
       // ingress rules with ClusterSet-scoped peers only work in encap (antrea docs/multicluster/user-guide.md)

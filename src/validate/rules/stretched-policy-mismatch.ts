@@ -5,7 +5,7 @@ export const stretchedPolicyMismatch: ModelRule = {
   id: 'stretched-policy-mismatch',
   severity: 'error',
   description: 'stretchedNetworkPolicy differs between clusters',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     // every agent, controller and mc-controller must agree, the dedicated leader's included
     reportMismatches(clusters, 'stretchedNetworkPolicy', report, {
       what: 'stretchedNetworkPolicy',

@@ -5,7 +5,7 @@ export const tierConflict: ModelRule = {
   id: 'tier-conflict',
   severity: 'error',
   description: 'a custom Tier reuses a built-in name, a taken or reserved priority, or exceeds the Tier limit',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     const tiers = definition.spec.tiers;
     const byName = new Map<string, number>();
     const byPriority = new Map<number, number>();

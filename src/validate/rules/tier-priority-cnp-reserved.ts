@@ -6,7 +6,7 @@ export const tierPriorityCnpReserved: ModelRule = {
   id: 'tier-priority-cnp-reserved',
   severity: 'error',
   description: "a custom Tier takes priority 220 while antrea-controller's ClusterNetworkPolicy feature gate is on",
-  check({ definition, clusters, release, report }) {
+  validate({ definition, clusters, release, report }) {
     // the gate exists in the releases whose controller knows it (v2.7); the bundle's
     // controllerConfig reaches only the clusters whose Antrea the bundle installs
     if (!release?.featureGates.controller.includes(CNP_FEATURE_GATE)) return;

@@ -13,7 +13,7 @@ export const tunnelPortMismatch: ModelRule = {
   id: 'tunnel-port-mismatch',
   severity: 'error',
   description: 'members use different tunnelPort values',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     // GRE ignores tunnelPort; differing protocols are tunnel-type-mismatch's to report
     const withPorts = members(clusters).filter((c) => STANDARD_PORTS[c.network.tunnelType] !== undefined);
     reportMismatches(withPorts, 'tunnelPort', report, {

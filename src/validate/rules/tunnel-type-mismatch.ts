@@ -6,7 +6,7 @@ export const tunnelTypeMismatch: ModelRule = {
   id: 'tunnel-type-mismatch',
   severity: 'error',
   description: 'members use different tunnelType values',
-  check({ clusters, report }) {
+  validate({ clusters, report }) {
     // Gateway-to-Gateway tunnels use each agent's own type (antrea docs/multicluster/architecture.md)
     reportMismatches(members(clusters), 'tunnelType', report, {
       what: 'tunnelType',

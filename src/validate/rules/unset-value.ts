@@ -20,7 +20,7 @@ export const unsetValue: RawRule = {
   id: 'unset-value',
   severity: 'error',
   description: 'a value clusterset import could not know is still <unset>',
-  checkRaw({ data, report }) {
+  validateRaw({ data, report }) {
     const stack: [unknown, DataPath][] = [[data, []]];
     const seen = new Set<object>();
     while (stack.length > 0) {

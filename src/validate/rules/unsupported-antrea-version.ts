@@ -5,7 +5,7 @@ export const unsupportedAntreaVersion: ModelRule = {
   id: 'unsupported-antrea-version',
   severity: 'error',
   description: 'spec.antrea.version names a release the compiler does not model',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     const version = definition.spec.antrea.version;
     if (isSupportedAntreaVersion(version)) return;
     // bundles must match the controllers they run, so an unknown release is never guessed

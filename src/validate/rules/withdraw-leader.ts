@@ -9,7 +9,7 @@ export const withdrawLeader: ModelRule = {
   id: 'withdraw-leader',
   severity: 'error',
   description: 'withdraw: true on the leader, which cannot leave its own ClusterSet',
-  check({ definition, report }) {
+  validate({ definition, report }) {
     const leader = definition.spec.leader.clusterID;
     definition.spec.clusters.forEach((c, i) => {
       if (c.clusterID !== leader || c.withdraw !== true) return;

@@ -11,7 +11,7 @@ export const clustersetRename: TransitionRule = {
   id: 'clusterset-rename',
   severity: 'error',
   description: 'a ClusterSet is renamed; the old one stays in its Namespace and Antrea refuses the new one',
-  check({ before, after, report }) {
+  validate({ before, after, report }) {
     const from = before.definition.metadata.name;
     const to = after.definition.metadata.name;
     if (from === to) return;

@@ -1,4 +1,4 @@
-import { enginesOf } from '../../delivery/engines';
+import { enginesOf } from '../../delivery/registry';
 import { CLUSTERSET_RESOURCE, kubectlIn } from '../../kube/kubectl-command';
 import { shellQuote as q } from '../../text/shell-quote';
 import type { EffectiveCluster } from '../../model/effective';

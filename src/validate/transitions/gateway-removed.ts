@@ -13,7 +13,7 @@ export const gatewayRemoved: TransitionRule = {
   id: 'gateway-removed',
   severity: 'error',
   description: 'a Gateway Node leaves the definition without being retired first, so its annotation would stay',
-  check({ before, after, report }) {
+  validate({ before, after, report }) {
     const old = new Map(before.clusters.filter((c) => c.isMember).map((c) => [c.clusterID, c]));
     for (const c of after.clusters) {
       const was = old.get(c.clusterID);

@@ -11,7 +11,7 @@ export const leaderMove: TransitionRule = {
   id: 'leader-move',
   severity: 'error',
   description: "the leader moves to another cluster; each member's ClusterSet refuses a new leader clusterID",
-  check({ before, after, report }) {
+  validate({ before, after, report }) {
     const from = before.definition.spec.leader.clusterID;
     const to = after.definition.spec.leader.clusterID;
     if (from === to || before.definition.metadata.name !== after.definition.metadata.name) return;

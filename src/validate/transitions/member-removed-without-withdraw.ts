@@ -13,7 +13,7 @@ export const memberRemovedWithoutWithdraw: TransitionRule = {
   id: 'member-removed-without-withdraw',
   severity: 'warning',
   description: 'a member leaves the definition without having withdrawn first (withdraw: true in an earlier change)',
-  check({ before, after, report }) {
+  validate({ before, after, report }) {
     // a leader that leaves is a leader move, reported on its own
     if (before.definition.spec.leader.clusterID !== after.definition.spec.leader.clusterID) return;
     const kept = new Set(after.clusters.map((c) => c.clusterID));

@@ -9,7 +9,7 @@ export const tierPriorityImmutable: TransitionRule = {
   id: 'tier-priority-immutable',
   severity: 'error',
   description: "a Tier's priority changes; Antrea refuses to update it",
-  check({ before, after, report }) {
+  validate({ before, after, report }) {
     const old = new Map(before.definition.spec.tiers.map((t, i) => [t.name, { tier: t, i }]));
     after.definition.spec.tiers.forEach((tier, i) => {
       const was = old.get(tier.name);

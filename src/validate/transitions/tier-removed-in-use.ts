@@ -12,7 +12,7 @@ export const tierRemovedInUse: TransitionRule = {
   id: 'tier-removed-in-use',
   severity: 'error',
   description: 'a Tier is removed in the change that removes or moves the policies using it',
-  check({ before, after, report }) {
+  validate({ before, after, report }) {
     const kept = new Set(after.definition.spec.tiers.map((t) => t.name));
     before.definition.spec.tiers.forEach((tier, i) => {
       if (kept.has(tier.name)) return;

@@ -15,7 +15,7 @@ export const tierSwap: TransitionRule = {
   id: 'tier-swap',
   severity: 'error',
   description: 'a change adds a Tier that Antrea refuses while the Tiers it replaces still exist: the same priority, or past the 20-Tier limit',
-  check({ before, after, report }) {
+  validate({ before, after, report }) {
     const old = new Map(before.definition.spec.tiers.map((t, i) => [t.name, { tier: t, i }]));
     const kept = new Set(after.definition.spec.tiers.map((t) => t.name));
     const removed = [...old.values()].filter(({ tier }) => !kept.has(tier.name));

@@ -11,7 +11,7 @@ export const tokenRotationLowered: TransitionRule = {
   id: 'token-rotation-lowered',
   severity: 'error',
   description: "a member's tokenSecret.rotation goes down, back to a token an earlier rotation revoked",
-  check({ before, after, report }) {
+  validate({ before, after, report }) {
     const old = new Map(before.clusters.filter((c) => c.isMember).map((c) => [c.clusterID, c]));
     for (const c of after.clusters) {
       const was = old.get(c.clusterID);

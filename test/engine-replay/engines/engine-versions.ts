@@ -1,4 +1,4 @@
-import { ENGINE_VERSIONS } from '../../../src/delivery/engines';
+import { ENGINE_VERSIONS } from '../../../src/delivery/registry';
 
 /**
  * The engine versions the replay runs as: every supported one (src/delivery/argocd/versions.ts and flux/versions.ts, which

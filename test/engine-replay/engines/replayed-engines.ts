@@ -1,8 +1,8 @@
 import type { EngineKey } from '../../../src/delivery/engine';
-import { ENGINES } from '../../../src/delivery/engines';
+import { ENGINES } from '../../../src/delivery/registry';
 
 /**
- * The engines the replay runs its scenarios under: the registry's (src/delivery/engines.ts), in its
+ * The engines the replay runs its scenarios under: the registry's (src/delivery/registry.ts), in its
  * order, so that a new engine is replayed without a test naming it; replay.ts `REPLAYERS` holds the
  * model of each.
  */

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { OutputFile } from '../../../src/check/layout';
+import type { OutputFile } from '../../../src/layout/layout';
 import { keyOf, type Obj } from '../kubernetes/kube';
 
 /**

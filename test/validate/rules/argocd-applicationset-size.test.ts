@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { checkDefinitions, compile } from '../../../src/compile';
+import { validateDefinitions, compile } from '../../../src/compile';
 import { MAX_OBJECT_BYTES } from '../../../src/kube/object-limits';
 import { effectiveClusters } from '../../../src/model/effective';
 import { applicationSetBytes, argocdApplicationsetSize } from '../../../src/validate/rules/argocd-applicationset-size';
@@ -51,7 +51,7 @@ test('measures the ApplicationSet as synth writes it: a definition it accepts sy
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const appset = result.files.find((f) => f.path === 'test/argocd/ApplicationSet.argocd.test.yaml')!;
     expect(Buffer.byteLength(appset.content)).toBeGreaterThan(MAX_OBJECT_BYTES * 0.7);
-    const { definition } = (await checkDefinitions([file])).parsed[0]!;
+    const { definition } = (await validateDefinitions([file])).parsed[0]!;
     expect(applicationSetBytes(definition, effectiveClusters(definition))).toBe(Buffer.byteLength(appset.content));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { checkDefinitions } from '../../../src/pipeline/pipeline';
+import { validateDefinitions } from '../../../src/pipeline/pipeline';
 import { effectiveClusters } from '../../../src/model/effective';
 import { deliverySources } from '../../../src/delivery';
 import { deliveryNameCollision } from '../../../src/validate/rules/delivery-name-collision';
@@ -113,7 +113,7 @@ test('every engine object of a cluster is named <clusterset>-<clusterID>[-…]',
   let checked = 0;
   // one at a time: the fixtures reuse cluster IDs across definitions
   for (const file of files) {
-    const { parsed, diagnostics } = await checkDefinitions([file]);
+    const { parsed, diagnostics } = await validateDefinitions([file]);
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const { definition } = parsed[0]!;
     const clusters = effectiveClusters(definition);

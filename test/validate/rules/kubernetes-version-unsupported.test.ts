@@ -1,4 +1,4 @@
-import { ENGINE_VERSIONS } from '../../../src/delivery/engines';
+import { ENGINE_VERSIONS } from '../../../src/delivery/registry';
 import type { EngineVersion } from '../../../src/delivery/engine-versions';
 import { inKubernetesRange, kubernetesMinor, type KubernetesRange } from '../../../src/kube/kubernetes-version';
 import { kubernetesVersionUnsupported } from '../../../src/validate/rules/kubernetes-version-unsupported';

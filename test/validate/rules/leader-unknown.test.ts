@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { scaffoldRepository } from '../../../src/init/scaffold';
-import { checkDefinitions } from '../../../src/pipeline/pipeline';
+import { validateDefinitions } from '../../../src/pipeline/pipeline';
 import { leaderUnknown } from '../../../src/validate/rules/leader-unknown';
 import { ruleTester } from '../../helpers/rule-tester';
 import { source } from '../../helpers/source';
@@ -46,7 +46,7 @@ describe('a mistyped leader ID in a whole definition', () => {
   ])('%s: leader-unknown alone, with "did you mean"', async (_, text, id) => {
     const file = join(tmp, `${id}.yaml`);
     writeFileSync(file, text.replace(`  leader:\n    clusterID: ${id}`, `  leader:\n    clusterID: ${id.slice(0, -1)}x`));
-    const { diagnostics } = await checkDefinitions([file]);
+    const { diagnostics } = await validateDefinitions([file]);
     const errors = diagnostics.filter((d) => d.severity === 'error');
     expect(errors.map((d) => d.code)).toEqual(['leader-unknown']);
     expect(errors[0]!.hint).toContain(`did you mean "${id}"?`);
