@@ -313,7 +313,7 @@ function parseResult(line: string): { result: (Evaluation & { where?: Where }) |
     return { result: undefined, end: true };
   }
   if (typeof parsed !== 'object' || parsed === null || !('ok' in parsed)) return { result: undefined, end: true };
-  return { result: outcome(parsed as { ok: unknown }), end: 'end' in parsed && parsed.end === true };
+  return { result: outcome(parsed), end: 'end' in parsed && parsed.end === true };
 }
 
 function outcome(parsed: { ok: unknown }): (Evaluation & { where?: Where }) | 'timed out' | 'out of memory' | undefined {
@@ -364,7 +364,7 @@ function tooDeep(data: unknown, max: number): DataPath | undefined {
   for (let place = stack.pop(); place; place = stack.pop()) {
     if (place.depth > max) {
       const path: (string | number)[] = [];
-      for (let at: Place | undefined = place; at?.holder; at = at.holder) path.unshift(at.key!);
+      for (let at = place; at.holder; at = at.holder) path.unshift(at.key!);
       return path;
     }
     const entries: [string | number, unknown][] = Array.isArray(place.value) ? place.value.map((v, i) => [i, v]) : Object.entries(place.value);

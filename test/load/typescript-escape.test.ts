@@ -187,6 +187,30 @@ export default defineClusterSet({
     60_000,
   );
 
+  // the limit is YAML's (YAML_LIMITS.maxDepth): the data itself is level 1, `spec` level 2, and
+  // `wraps` arrays around an empty object under `deep` put the object at level wraps + 3
+  test.each([
+    { wraps: 61, refused: false },
+    { wraps: 62, refused: true },
+  ])('data $wraps arrays deep under a key: refused past 64 levels, at the key', async ({ wraps, refused }) => {
+    const file = folder({
+      'definition.ts': `let deep: any = {};\nfor (let i = 0; i < ${wraps}; i++) deep = [deep];\nexport default {\n  spec: { deep },\n};\n`,
+    });
+    const { data, diagnostics } = await load([file]);
+    if (!refused) return expect([data.length, diagnostics]).toEqual([1, []]);
+    expect(data).toEqual([]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'typescript-evaluation',
+        file,
+        line: 4,
+        column: 11,
+        message: "the definition's data nests deeper than 64 levels, at spec.deep[0]…",
+        path: ['spec', 'deep', ...Array<number>(wraps).fill(0)],
+      }),
+    ]);
+  });
+
   test('one time budget for all definitions: twenty endless loops end in about one, the rest not evaluated', async () => {
     const files = Array.from({ length: 20 }, (_, i) => `hang-${String(i).padStart(2, '0')}.ts`);
     const first = folder(Object.fromEntries(files.map((f) => [f, 'for (;;) {}\nexport default {};\n'])), files[0]);
