@@ -167,9 +167,7 @@ function realm(wrapperLength, maxDepth) {
 const WRAPPER = '(function (exports, require, module, __filename, __dirname) {';
 
 // the engine's WebAssembly, compiled once for the process: each definition gets an instance of its own
-const compiled = WebAssembly.compile(
-  require('node:fs').readFileSync(require('node:path').join(require('node:path').dirname(variantPath), 'emscripten-module.wasm')),
-);
+const compiled = WebAssembly.compile(require('node:fs').readFileSync(require('node:path').join(require('node:path').dirname(variantPath), 'emscripten-module.wasm')));
 
 /** An engine with its own memory: a WebAssembly.Memory no allocation can grow past, fresh for each definition. */
 async function engine(memoryBytes) {
@@ -205,7 +203,8 @@ async function evaluate({ entry, modules, deadline, stackBytes, maxDepth }) {
     result.value.dispose();
     return { value };
   };
-  const failed = (outcome) => (outcome.timedOut ? { ok: false, timedOut: true } : outcome.outOfMemory ? { ok: false, outOfMemory: true } : undefined);
+  const failed = (outcome) =>
+    outcome.timedOut ? { ok: false, timedOut: true } : outcome.outOfMemory ? { ok: false, outOfMemory: true } : undefined;
   const system = context.evalCode(`(${realm.toString()})(${WRAPPER.length}, ${Number(maxDepth)})`, 'realm');
   if (system.error) return failed(call(system)) ?? { ok: false, message: 'the sandbox failed to start' };
   for (const m of modules) {
@@ -218,12 +217,7 @@ async function evaluate({ entry, modules, deadline, stackBytes, maxDepth }) {
       }
       fn = compiled.value;
     }
-    const args = [
-      context.newString(m.id),
-      fn ?? context.undefined,
-      context.newString(JSON.stringify(m.requires)),
-      m.kind === 'json' ? context.newString(m.code) : context.undefined,
-    ];
+    const args = [context.newString(m.id), fn ?? context.undefined, context.newString(JSON.stringify(m.requires)), m.kind === 'json' ? context.newString(m.code) : context.undefined];
     const defined = call(context.callFunction(context.getProp(system.value, 'define'), system.value, ...args));
     if (failed(defined)) return failed(defined);
   }
