@@ -324,7 +324,7 @@ function outcome(parsed: { ok: unknown }): (Evaluation & { where?: Where }) | 't
   }
   if ('timedOut' in parsed && parsed.timedOut === true) return 'timed out';
   if ('outOfMemory' in parsed && parsed.outOfMemory === true) return 'out of memory';
-  if ('path' in parsed && Array.isArray(parsed.path) && parsed.path.length <= TYPESCRIPT_LIMITS.maxDepth)
+  if (parsed.ok === false && 'path' in parsed && Array.isArray(parsed.path) && parsed.path.length <= TYPESCRIPT_LIMITS.maxDepth)
     return nestsTooDeep(parsed.path.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number'));
   if (parsed.ok === false && 'message' in parsed && typeof parsed.message === 'string') {
     const where = 'where' in parsed ? parsed.where : undefined;
