@@ -1,11 +1,12 @@
 'use strict';
 // The sandbox's child process (evaluate-typescript.ts): Node's permission model (it may read this
 // file and the QuickJS packages, nothing else), an empty environment, a session of its own. Its
-// stdin is one JSON object a line, { entry, modules, deadline, stackBytes }, for each definition of
-// a command: its modules, read, syntax-checked and transpiled by the compiler. For each it prints
-// one JSON line:
-// { ok, data }, { ok: false, message, where? }, { ok: false, timedOut: true } or
-// { ok: false, outOfMemory: true }.
+// stdin is one JSON object a line, { entry, modules, deadline, stackBytes, maxDepth }, for each
+// definition of a command: its modules, read, syntax-checked and transpiled by the compiler. For
+// each it prints one JSON line:
+// { ok, data }, { ok: false, message, where? }, { ok: false, message, path } (data nested deeper
+// than maxDepth), { ok: false, timedOut: true } or { ok: false, outOfMemory: true }; with
+// `end: true` when the process ends after it (the compiler starts another for the next one).
 //
 // The definition's code does not run in Node (#48 item 1): it runs in QuickJS, a JavaScript engine
 // compiled to WebAssembly, whose realm holds only the language's built-ins. Nothing of Node is
@@ -32,7 +33,7 @@ const emscriptenModule = require(require('node:path').join(require('node:path').
 const releaseSync = { ...require(variantPath).default, importModuleLoader: () => Promise.resolve(emscriptenModule) };
 
 /** Evaluated inside QuickJS: the module system, and the one function that runs it. */
-function realm(wrapperLength) {
+function realm(wrapperLength, maxDepth) {
   'use strict';
   // taken before any definition code runs, which may replace the built-ins afterwards
   const { stringify, parse } = JSON;
@@ -42,6 +43,9 @@ function realm(wrapperLength) {
   const { slice, indexOf, lastIndexOf } = String.prototype;
   const { exec } = RegExp.prototype;
   const { min } = Math;
+  const { isArray } = Array;
+  const WeakMapOf = WeakMap;
+  const { get: weakGet, set: weakSet } = WeakMap.prototype;
   const toString = String;
   const modules = create(null);
   // what a definition imports from the package: identity helpers, so the sandbox needs nothing else of the compiler
@@ -98,6 +102,39 @@ function realm(wrapperLength) {
     return m.module.exports;
   }
 
+  /**
+   * The data as JSON, its nesting bounded as YAML's is (load-yaml.ts): stringify's recursion would
+   * otherwise run on the host's stack, past the engine's own limit (#54). Each object's place is
+   * kept by its holder (stringify's `this`), so the path to the first one too deep can be told.
+   */
+  function json(data) {
+    const places = new WeakMapOf();
+    const tooDeep = { path: undefined };
+    // a function, not an arrow: stringify calls it with the value's holder as `this`
+    const bounded = function (key, value) {
+      if (value === null || typeof value !== 'object') return value;
+      const holder = apply(weakGet, places, [this]);
+      const place = { depth: holder === undefined ? 1 : holder.depth + 1, holder, key: isArray(this) ? +key : key };
+      if (place.depth > maxDepth) {
+        const path = [];
+        for (let at = place; at.holder !== undefined; at = at.holder) path[at.depth - 2] = at.key;
+        tooDeep.path = path;
+        throw tooDeep;
+      }
+      apply(weakSet, places, [value, place]);
+      return value;
+    };
+    let text;
+    try {
+      text = stringify(data, bounded);
+    } catch (err) {
+      if (err === tooDeep) return stringify({ ok: false, message: `the definition's data nests deeper than ${maxDepth} levels`, path: tooDeep.path });
+      throw err;
+    }
+    if (typeof text !== 'string') return stringify({ ok: false, message: 'the definition is not plain data: it has no JSON value' });
+    return `{"ok":true,"data":${text}}`;
+  }
+
   let exported;
   return {
     define(id, fn, requires, json) {
@@ -118,7 +155,7 @@ function realm(wrapperLength) {
         if (data === undefined) return stringify({ ok: false, message: 'definition has no default export' });
         if (typeof data === 'function' || typeof data === 'symbol')
           return stringify({ ok: false, message: `the definition is not plain data: its default export is a ${typeof data}` });
-        return stringify({ ok: true, data });
+        return json(data);
       } catch (err) {
         return stringify({ ok: false, message: `the definition is not plain data: ${text(err)}` });
       }
@@ -144,7 +181,7 @@ let started = engine(Number(memoryArg));
 // awaited by evaluate(), which reports its failure
 started.catch(() => undefined);
 
-async function evaluate({ entry, modules, deadline, stackBytes }) {
+async function evaluate({ entry, modules, deadline, stackBytes, maxDepth }) {
   const QuickJS = await started;
   started = engine(Number(memoryArg));
   started.catch(() => undefined);
@@ -168,7 +205,7 @@ async function evaluate({ entry, modules, deadline, stackBytes }) {
   };
   const failed = (outcome) =>
     outcome.timedOut ? { ok: false, timedOut: true } : outcome.outOfMemory ? { ok: false, outOfMemory: true } : undefined;
-  const system = context.evalCode(`(${realm.toString()})(${WRAPPER.length})`, 'realm');
+  const system = context.evalCode(`(${realm.toString()})(${WRAPPER.length}, ${Number(maxDepth)})`, 'realm');
   if (system.error) return failed(call(system)) ?? { ok: false, message: 'the sandbox failed to start' };
   for (const m of modules) {
     let fn;
@@ -214,7 +251,7 @@ async function answer(line) {
       : /Maximum call stack size exceeded/.test(message)
         ? { ok: false, message: 'cannot evaluate definition: stack overflow (its code recursed, or its data nests, too deeply)' }
         : { ok: false, message: `the sandbox failed: ${message}` };
-    return { line: JSON.stringify(result), next: false };
+    return { line: JSON.stringify({ ...result, end: true }), next: false };
   }
 }
 

@@ -4,7 +4,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { dataPathText, type DataPath } from '../diagnostics/diagnostic';
 import type { DefinitionFolder } from './definition-folder';
+import { YAML_LIMITS } from './load-yaml';
 import { collectModules, type ModuleGraph } from './module-graph';
 import { LineIndex } from './source-file';
 import { originalOffset } from './transpiled-position';
@@ -26,6 +28,8 @@ export const TYPESCRIPT_LIMITS = {
   /** the files a definition may consist of, and their text in all */
   maxModules: 256,
   maxSourceBytes: 16 * 1024 * 1024,
+  /** the data's nesting, as YAML's (load-yaml.ts): deeper data is refused before the compiler walks it */
+  maxDepth: YAML_LIMITS.maxDepth,
 };
 
 /**
@@ -46,7 +50,15 @@ export function closeSandbox(budget: TypeScriptBudget): void {
 
 export type Evaluation =
   | { ok: true; data: unknown }
-  | { ok: false; message: string; hint?: string; /** where in the definition, when an import is the reason */ at?: { start: number; end: number } };
+  | {
+      ok: false;
+      message: string;
+      hint?: string;
+      /** where in the definition, when an import is the reason */
+      at?: { start: number; end: number };
+      /** where in its data, when the data is the reason */
+      path?: DataPath;
+    };
 
 /** The child script, beside these sources or copied into lib/ by the build. */
 function childScript(): string {
@@ -160,12 +172,21 @@ export async function evaluateTypeScript(
           message: `evaluating the definition took longer than ${TYPESCRIPT_LIMITS.timeoutMs / 1000} s`,
           hint: 'a definition is data: remove loops and waits from it',
         };
-  const input = JSON.stringify({ entry: graph.entry, modules: graph.modules, deadline, stackBytes: TYPESCRIPT_LIMITS.stackKb * 1024 });
+  const input = JSON.stringify({
+    entry: graph.entry,
+    modules: graph.modules,
+    deadline,
+    stackBytes: TYPESCRIPT_LIMITS.stackKb * 1024,
+    maxDepth: TYPESCRIPT_LIMITS.maxDepth,
+  });
   const answer = await sandbox.request(input, deadline + KILL_GRACE_MS);
   if ('timedOut' in answer) return tookLonger;
   if ('tooBig' in answer) return { ok: false, message: `the definition's data is larger than ${TYPESCRIPT_LIMITS.maxOutputBytes} bytes` };
   if ('startFailed' in answer) return { ok: false, message: `cannot start the evaluation of the definition: ${answer.startFailed}` };
-  const parsed = 'line' in answer ? parseResult(answer.line) : undefined;
+  const { result: parsed, end } = 'line' in answer ? parseResult(answer.line) : { result: undefined, end: false };
+  // the child ends after an answer that may have left its process broken (#54): the next
+  // definition must not be sent to it before its exit is seen, so it is ended here, at once
+  if (end) sandbox.end();
   // the engine's own error, which the definition may have caught and thrown on
   const result = typeof parsed === 'object' && !parsed.ok && /: out of memory$/.test(parsed.message) ? 'out of memory' : parsed;
   if (result === 'timed out') return tookLonger;
@@ -223,6 +244,11 @@ class SandboxSession {
     this.child.stdin.end();
   }
 
+  /** The process is not used again: it said it ends after its answer, or should have. */
+  end(): void {
+    this.settle({ closed: 'the sandbox process had ended' }, true);
+  }
+
   private read(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
@@ -278,18 +304,28 @@ interface Where {
   readonly column: number;
 }
 
-/** The child's one line: data, a message (with where it was thrown), or which of its limits ended the evaluation. */
-function parseResult(line: string): (Evaluation & { where?: Where }) | 'timed out' | 'out of memory' | undefined {
+/** The child's one line: data, a message (with where it was thrown), or which of its limits ended the evaluation; `end`: the process ends after it. */
+function parseResult(line: string): { result: (Evaluation & { where?: Where }) | 'timed out' | 'out of memory' | undefined; end: boolean } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
   } catch {
-    return undefined;
+    return { result: undefined, end: true };
   }
-  if (typeof parsed !== 'object' || parsed === null || !('ok' in parsed)) return undefined;
-  if (parsed.ok === true && 'data' in parsed) return { ok: true, data: parsed.data };
+  if (typeof parsed !== 'object' || parsed === null || !('ok' in parsed)) return { result: undefined, end: true };
+  return { result: outcome(parsed), end: 'end' in parsed && parsed.end === true };
+}
+
+function outcome(parsed: { ok: unknown }): (Evaluation & { where?: Where }) | 'timed out' | 'out of memory' | undefined {
+  if (parsed.ok === true && 'data' in parsed) {
+    // the child bounds it too; whatever it says, no deeper data reaches the compiler's walks
+    const path = tooDeep(parsed.data, TYPESCRIPT_LIMITS.maxDepth);
+    return path ? nestsTooDeep(path) : { ok: true, data: parsed.data };
+  }
   if ('timedOut' in parsed && parsed.timedOut === true) return 'timed out';
   if ('outOfMemory' in parsed && parsed.outOfMemory === true) return 'out of memory';
+  if (parsed.ok === false && 'path' in parsed && Array.isArray(parsed.path) && parsed.path.length <= TYPESCRIPT_LIMITS.maxDepth)
+    return nestsTooDeep(parsed.path.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number'));
   if (parsed.ok === false && 'message' in parsed && typeof parsed.message === 'string') {
     const where = 'where' in parsed ? parsed.where : undefined;
     const valid =
@@ -302,6 +338,37 @@ function parseResult(line: string): (Evaluation & { where?: Where }) | 'timed ou
       'column' in where &&
       Number.isInteger(where.column);
     return { ok: false, message: parsed.message, ...(valid ? { where: where as Where } : {}) };
+  }
+  return undefined;
+}
+
+function nestsTooDeep(path: DataPath): Evaluation {
+  return {
+    ok: false,
+    message: `the definition's data nests deeper than ${TYPESCRIPT_LIMITS.maxDepth} levels, at ${dataPathText(path.slice(0, 3))}${path.length > 3 ? '…' : ''}`,
+    hint: 'a definition is plain data a few levels deep: build no recursive structure into it',
+    path,
+  };
+}
+
+/** The path to the first object or array deeper than `max` (the data itself is depth 1), walked without recursion. */
+function tooDeep(data: unknown, max: number): DataPath | undefined {
+  interface Place {
+    readonly value: object;
+    readonly depth: number;
+    readonly holder?: Place;
+    readonly key?: string | number;
+  }
+  if (data === null || typeof data !== 'object') return undefined;
+  const stack: Place[] = [{ value: data, depth: 1 }];
+  for (let place = stack.pop(); place; place = stack.pop()) {
+    if (place.depth > max) {
+      const path: (string | number)[] = [];
+      for (let at = place; at.holder; at = at.holder) path.unshift(at.key!);
+      return path;
+    }
+    const entries: [string | number, unknown][] = Array.isArray(place.value) ? place.value.map((v, i) => [i, v]) : Object.entries(place.value);
+    for (const [key, value] of entries) if (value !== null && typeof value === 'object') stack.push({ value, depth: place.depth + 1, holder: place, key });
   }
   return undefined;
 }

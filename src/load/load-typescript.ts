@@ -21,20 +21,23 @@ export async function loadTypeScript(
   const lines = new LineIndex(text);
   // a definition from a pull request is untrusted code: it runs in a sandbox (evaluate-typescript.ts)
   const evaluation = await evaluateTypeScript(ts, file, text, read.real, read.folder, budget);
+  const root = findDefinitionLiteral(ts, file, text);
   if (!evaluation.ok) {
+    // data nested too deeply: where the literal holds the path, as far as it does
+    const at =
+      evaluation.path && root ? locateInLiteral(ts, root, lines, evaluation.path, false) : lines.span(evaluation.at?.start ?? 0, evaluation.at?.end ?? 0);
     diagnostics.push({
       code: 'typescript-evaluation',
       severity: 'error',
       message: evaluation.message,
       file,
-      path: [],
-      ...lines.span(evaluation.at?.start ?? 0, evaluation.at?.end ?? 0),
+      path: evaluation.path ?? [],
+      ...at,
       hint: evaluation.hint ?? 'a TypeScript definition must compile and default-export defineClusterSet({...}) as plain data',
     });
     return undefined;
   }
   const data = evaluation.data;
-  const root = findDefinitionLiteral(ts, file, text);
   return {
     file,
     text,

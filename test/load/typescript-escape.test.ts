@@ -6,6 +6,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { TYPESCRIPT_LIMITS } from '../../src/load/evaluate-typescript';
 import { loadClusterSets } from '../../src/load/load-clustersets';
+import { validateDefinitions } from '../../src/compile';
+import { notGatewayHa } from '../helpers/gateway-ha';
+import { LATEST } from '../helpers/releases';
 import { SOAK } from '../helpers/soak';
 
 // #48 item 1: a definition's code runs in a JavaScript engine compiled to WebAssembly (QuickJS),
@@ -127,6 +130,86 @@ export default { found };
       [paths[2], 'evaluating the definition ran out of memory (limit 64 MB)'],
     ]);
   }, 60_000);
+
+  // A definition whose data nests past any stack (found by batching the sandbox's rows, #54): the
+  // sandbox process ended after its answer, and the next definition, sent to it before its exit
+  // was seen, failed "(exit code 0)". Its code may overflow the stack too (the engine's recursion
+  // runs on the host's stack): the process still ends, and the next one starts another.
+  const DEEP = 'let deep: any = [];\nfor (let i = 0; i < 100000; i++) deep = [deep];\nexport default { deep };\n';
+  const OVERFLOW = 'let deep: any = [];\nfor (let i = 0; i < 100000; i++) deep = [deep];\nJSON.stringify(deep);\nexport default {};\n';
+  const VALID = (name: string) => `import { defineClusterSet } from 'antrea-clusterset';
+export default defineClusterSet({
+  apiVersion: 'antrea-clusterset/v1alpha1',
+  kind: 'ClusterSetDefinition',
+  metadata: { name: '${name}' },
+  spec: {
+    antrea: { version: '${LATEST}' },
+    leader: { clusterID: 'north', server: 'https://172.18.0.1:6443' },
+    clusters: [{ clusterID: 'north', member: false }, { clusterID: 'east', serviceCIDR: '10.96.0.0/16', gateways: [{ node: 'east-1' }, { node: 'east-2' }] }, { clusterID: 'west', serviceCIDR: '10.97.0.0/16', gateways: [{ node: 'west-1' }, { node: 'west-2' }] }],
+  },
+});
+`;
+  type Kind = 'deep' | 'overflow' | 'valid';
+  const TEXT = { deep: () => DEEP, overflow: () => OVERFLOW, valid: VALID };
+  const EXPECTED = {
+    deep: { line: 3, message: /^the definition's data nests deeper than 64 levels/ },
+    overflow: { line: 1, message: /stack overflow/ },
+  };
+  test.each<{ order: string; kinds: Kind[] }>([
+    { order: 'deep, then valid', kinds: ['deep', 'valid'] },
+    { order: 'valid, then deep (the deep one last)', kinds: ['valid', 'deep'] },
+    { order: 'two deep, then valid', kinds: ['deep', 'deep', 'valid'] },
+    { order: 'an overflow, then valid', kinds: ['overflow', 'valid'] },
+    { order: 'valid, then an overflow (last)', kinds: ['valid', 'overflow'] },
+    { order: 'two overflows, then valid', kinds: ['overflow', 'overflow', 'valid'] },
+  ])(
+    'data nested past any stack, $order, in one validate: each its own diagnostic, the valid one loads',
+    async ({ kinds }) => {
+      const names = kinds.map((kind, i) => `${String.fromCharCode(97 + i)}-${kind}.ts`);
+      const first = folder(Object.fromEntries(names.map((n, i) => [n, TEXT[kinds[i]!](n.replace('.ts', ''))])), names[0]);
+      const paths = names.map((n) => join(first, '..', n));
+      const { diagnostics, parsed } = await validateDefinitions(paths);
+      expect(parsed.map((p) => p.source.file)).toEqual(paths.filter((_, i) => kinds[i] === 'valid'));
+      const failing = kinds.flatMap((kind, i) => (kind === 'valid' ? [] : [{ file: paths[i]!, ...EXPECTED[kind] }]));
+      expect(notGatewayHa(diagnostics).filter((d) => d.severity === 'error')).toEqual(
+        failing.map(({ file, line, message }): unknown =>
+          expect.objectContaining({
+            code: 'typescript-evaluation',
+            file,
+            line,
+            message: expect.stringMatching(message) as unknown,
+            hint: expect.stringMatching(/data/) as unknown,
+          }),
+        ),
+      );
+      for (const d of diagnostics) expect(`${d.message} ${d.hint ?? ''}`).not.toMatch(/\n\s+at |exit code/);
+    },
+    60_000,
+  );
+
+  // the limit is YAML's (YAML_LIMITS.maxDepth): the data itself is level 1, `spec` level 2, and
+  // `wraps` arrays around an empty object under `deep` put the object at level wraps + 3
+  test.each([
+    { wraps: 61, refused: false },
+    { wraps: 62, refused: true },
+  ])('data $wraps arrays deep under a key: refused past 64 levels, at the key', async ({ wraps, refused }) => {
+    const file = folder({
+      'definition.ts': `let deep: any = {};\nfor (let i = 0; i < ${wraps}; i++) deep = [deep];\nexport default {\n  spec: { deep },\n};\n`,
+    });
+    const { data, diagnostics } = await load([file]);
+    if (!refused) return expect([data.length, diagnostics]).toEqual([1, []]);
+    expect(data).toEqual([]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'typescript-evaluation',
+        file,
+        line: 4,
+        column: 11,
+        message: "the definition's data nests deeper than 64 levels, at spec.deep[0]…",
+        path: ['spec', 'deep', ...Array<number>(wraps).fill(0)],
+      }),
+    ]);
+  });
 
   test('one time budget for all definitions: twenty endless loops end in about one, the rest not evaluated', async () => {
     const files = Array.from({ length: 20 }, (_, i) => `hang-${String(i).padStart(2, '0')}.ts`);
