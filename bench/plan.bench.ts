@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
-import { validateDefinitions, compile } from '../src/compile';
+import { validateDefinitions, compile } from '../src/pipeline/compile';
 import { runPlan } from '../src/plan/run-plan';
 import type { ClusterSetInput } from '../src/model/clusterset';
 import { syntheticClusterSet } from './validate.bench';

@@ -27,6 +27,6 @@ if (buildIsFresh()) {
   (await import('tsx/esm/api')).register();
   (await import('tsx/cjs/api')).register();
   globalThis[Symbol.for('antrea-clusterset.tsx-registered')] = true;
-  ({ main } = await import(new URL('src/cli.ts', root).href));
+  ({ main } = await import(new URL('src/cli/main.ts', root).href));
 }
 process.exitCode = await main(process.argv.slice(2));

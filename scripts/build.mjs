@@ -25,7 +25,7 @@ rmSync(lib, { recursive: true, force: true });
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node22', packages: 'external', legalComments: 'none', logLevel: 'warning' };
 await build({
   ...common,
-  entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  entryPoints: { index: 'src/index.ts', cli: 'src/cli/main.ts' },
   outdir: lib,
   format: 'esm',
   splitting: true,

@@ -23,7 +23,6 @@ export const LAYERS = {
   layout: ['antrea', 'delivery', 'synth'],
   output: ['synth', 'layout'],
   pipeline: ['load', 'model', 'antrea', 'validate', 'delivery', 'synth', 'layout', 'output', 'secrets'],
-  compile: ['load', 'synth', 'layout', 'pipeline'],
   policy: ['load', 'model', 'antrea', 'validate', 'pipeline'],
   plan: ['load', 'model', 'antrea', 'diagram', 'validate', 'delivery', 'synth', 'pipeline', 'policy'],
   live: ['load', 'model', 'antrea', 'delivery', 'verify', 'validate', 'synth', 'secrets', 'pipeline', 'plan', 'policy'],

@@ -1,4 +1,4 @@
-export { compile, type CompileOptions, type CompileResult } from './compile';
+export { compile, type CompileOptions, type CompileResult } from './pipeline/compile';
 export { defineClusterSet } from './model/define';
 export type { ClusterSet, ClusterSetInput, Cluster } from './model/clusterset';
 export type { Diagnostic, Severity, Location, RelatedLocation } from './diagnostics/diagnostic';

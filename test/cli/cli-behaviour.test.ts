@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import { diagnosticsJson } from '../helpers/json';
 import { notGatewayHa, withoutGatewayHa } from '../helpers/gateway-ha';
 

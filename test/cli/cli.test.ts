@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import { diagnosticsJson } from '../helpers/json';
 import { SOAK } from '../helpers/soak';
 

@@ -9,7 +9,7 @@ import { dumpKinds } from '../../src/live/dump-kinds';
 import { DRIFT_MARKER } from '../../src/live/render-drift';
 import { CLI_BIN } from '../helpers/cli-bin';
 import { runningClusterSet } from '../helpers/live-dumps';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import { runCli } from '../helpers/run-cli';
 import { SOAK } from '../helpers/soak';
 import { requireTool } from '../helpers/tools';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import { DESTRUCTIVE_LABEL, packageNameFor } from '../../src/init/scaffold';
 import { PLAN_MARKER } from '../../src/plan/render-plan';
 import { readPackageJson } from '../helpers/json';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { App } from 'cdk8s';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, test } from 'vitest';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { AntreaClusterSet, ClusterSetError } from '../../src/construct/antrea-clusterset';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { validateDefinitions } from '../../src/pipeline/pipeline';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { CLUSTER_SET_GATE, CLUSTER_SET_HEALTH } from '../../src/health';
 import { celOf } from '../../src/delivery/flux/health-cel';
 import type { OutputFile } from '../../src/layout/layout';

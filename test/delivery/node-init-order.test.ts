@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { CLOUDS, NODE_INIT } from '../../src/antrea/workloads';
 import { layerDirectoryOf } from '../../src/delivery';
 import { ARGOCD_SYNC_WAVE } from '../../src/delivery/argocd/sync-waves';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { ARGOCD_SYNC_WAVE } from '../../src/delivery/argocd/sync-waves';
 import { ARGOCD_SYNC_OPTIONS } from '../../src/delivery/argocd/guards';
 import { FLUX_PRUNE } from '../../src/delivery/flux/guards';

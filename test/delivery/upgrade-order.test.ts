@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { LABELS } from '../../src/delivery/engine-names';
 import { ARGOCD_SYNC_WAVE } from '../../src/delivery/argocd/sync-waves';
 import type { KubeObject } from '../../src/kube/kube-object';

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { compile, type CompileResult } from '../../src/compile';
+import { compile, type CompileResult } from '../../src/pipeline/compile';
 import { FLUX_PER_CLUSTER_FOLDER } from '../../src/delivery/flux/kustomizations';
 import type { ClusterSetOutput } from '../../src/synth/synth-clusterset';
 import type { ClusterSet } from '../../src/model/clusterset';

@@ -7,7 +7,7 @@ import { App } from 'cdk8s';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import prod from '../../examples/construct/prod';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { AntreaClusterSet, ClusterSetError } from '../../src/construct/antrea-clusterset';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { withSharedUnitsInBundles } from '../helpers/golden';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { expect } from 'vitest';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import type { OutputFile } from '../../src/layout/layout';
 
 /** CRDs are proven against upstream by the conformance test; goldens keep to what a definition controls. */

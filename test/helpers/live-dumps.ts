@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { antreaCoreObjects } from '../../src/antrea/workloads';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import type { ClusterSet } from '../../src/model/clusterset';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { validateDefinitions, compile } from '../../src/compile';
+import { validateDefinitions, compile } from '../../src/pipeline/compile';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
 import type { CompiledRevision, Plan } from '../../src/plan/plan';

@@ -1,4 +1,4 @@
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 
 /**
  * The CLI in process, `main(argv)` with captured streams, run from `cwd` when given: what the

@@ -60,7 +60,7 @@ describe('layers/imports', () => {
     ['src/delivery/index.ts', "import { layerOf } from './layers';"],
     // the validation rules that build engine objects import delivery/, a layer below them (no exception)
     ['src/validate/rules/delivery-name-collision.ts', "import { deliverySources } from '../../delivery';"],
-    ['src/cli.ts', "import { runPlan } from './plan/run-plan';"],
+    ['src/cli/main.ts', "import { runPlan } from '../plan/run-plan';"],
     ['src/validate/rules/argocd-applicationset-size.ts', "import { toYaml } from '../../kube/serialize';"],
     ['test/layout/layout.test.ts', "import { runPlan } from '../../src/plan/run-plan';"],
   ])('%s: %s is allowed', (file, code) => {
@@ -137,7 +137,7 @@ describe('layers/replay-imports', () => {
 
 /**
  * The folder table of docs/architecture.md as the linter's table: each row's first cell names its
- * folders or files (`validate/`, `cli.ts`), its last what they may import besides the shared bottom
+ * folders or files (`validate/`, `index.ts`), its last what they may import besides the shared bottom
  * (backticked names, `nothing else`, `everything`); the shared bottom's row is BASE.
  */
 function docTable(markdown: string): { base: string[]; layers: Record<string, string[]> } {

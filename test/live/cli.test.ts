@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import { dumpCommand } from '../../src/live/dump-kinds';
 
 // clusterset import and plan --live through main(argv), with captured streams.

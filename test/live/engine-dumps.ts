@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { runCli } from '../helpers/run-cli';
 

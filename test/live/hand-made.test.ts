@@ -8,7 +8,7 @@ import { readLiveClusterSet } from '../../src/live/live-cluster';
 import { runLivePlan } from '../../src/live/live-plan';
 import { loadDumps } from '../../src/live/read-dump';
 import { writeDefinition } from '../../src/live/write-definition';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { CLUSTER_ID_ANNOTATION as CLUSTER_ID } from '../../src/synth/objects/member-credentials';
 import { releaseWhere } from '../helpers/releases';
 

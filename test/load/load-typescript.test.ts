@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { LATEST } from '../helpers/releases';
 import { notGatewayHa } from '../helpers/gateway-ha';
 

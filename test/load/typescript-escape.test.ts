@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { TYPESCRIPT_LIMITS } from '../../src/load/evaluate-typescript';
 import { loadClusterSets } from '../../src/load/load-clustersets';
-import { validateDefinitions } from '../../src/compile';
+import { validateDefinitions } from '../../src/pipeline/compile';
 import { notGatewayHa } from '../helpers/gateway-ha';
 import { LATEST } from '../helpers/releases';
 import { SOAK } from '../helpers/soak';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { validateDefinitions } from '../../src/compile';
+import { validateDefinitions } from '../../src/pipeline/compile';
 import { TYPESCRIPT_LIMITS } from '../../src/load/evaluate-typescript';
 import { LATEST } from '../helpers/releases';
 import { SOAK } from '../helpers/soak';

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSyn
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { fleet } from '../../bench/fleet';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import type { ClusterSetInput } from '../../src/model/clusterset';
 import { LATEST, releaseWhere } from '../helpers/releases';
 import { contents, outputToDirectory, scratch, stateOf, synth, tree } from './output-fixture';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { memberTokenName } from '../../src/model/default-names';
 import { ARGOCD_SYNC_OPTIONS } from '../../src/delivery/argocd/guards';
 import { isGuarded } from '../../src/delivery/prune-guards';

@@ -1,6 +1,6 @@
 import { evaluate } from '@marcbachmann/cel-js';
 import { describe, expect, test } from 'vitest';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { layerDirectoryOf } from '../../src/delivery';
 import { ARGOCD_SYNC_WAVE } from '../../src/delivery/argocd/sync-waves';
 import type { KubeObject } from '../../src/kube/kube-object';

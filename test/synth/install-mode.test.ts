@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { HELM_VALUES_FILE } from '../../src/synth/parts/antrea-core';
 import type { Bundle } from '../../src/synth/synth-clusterset';
 import { LATEST } from '../helpers/releases';

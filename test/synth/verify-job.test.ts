@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { compile } from '../../src/compile';
+import { compile } from '../../src/pipeline/compile';
 import { VERIFY_IMAGE } from '../../src/model/clusterset';
 import { layerDirectoryOf } from '../../src/delivery/layer-paths';
 import type { KubeObject } from '../../src/kube/kube-object';

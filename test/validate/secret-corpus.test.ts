@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { validateDefinitions } from '../../src/compile';
+import { validateDefinitions } from '../../src/pipeline/compile';
 import { LATEST } from '../helpers/releases';
 
 // One value per detector family of secretlint's recommended preset (and the JWT and PEM checks of

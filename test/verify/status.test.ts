@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import { runCli } from '../helpers/run-cli';
 
 const DEFINITION = join(import.meta.dirname, '../fixtures/verify/definition.yaml');

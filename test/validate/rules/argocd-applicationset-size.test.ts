@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { validateDefinitions, compile } from '../../../src/compile';
+import { validateDefinitions, compile } from '../../../src/pipeline/compile';
 import { MAX_OBJECT_BYTES } from '../../../src/kube/object-limits';
 import { effectiveClusters } from '../../../src/model/effective';
 import { applicationSetBytes, argocdApplicationsetSize } from '../../../src/validate/rules/argocd-applicationset-size';

@@ -1,9 +1,9 @@
-import { hasErrors, type Diagnostic } from './diagnostics/diagnostic';
-import type { OutputFile } from './layout/layout';
-import type { SourceFile } from './load/source-file';
-import { memorySink } from './pipeline/memory-sink';
-import { runPipeline } from './pipeline/pipeline';
-import type { ClusterSetOutput } from './synth/synth-clusterset';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
+import type { OutputFile } from '../layout/layout';
+import type { SourceFile } from '../load/source-file';
+import { memorySink } from './memory-sink';
+import { runPipeline } from './pipeline';
+import type { ClusterSetOutput } from '../synth/synth-clusterset';
 
 export interface CompileOptions {
   /** definition files (see findDefinitionFiles) */
@@ -22,7 +22,7 @@ export interface CompileResult {
   readonly files: readonly OutputFile[];
 }
 
-export { validateDefinitions, type ValidatedRevision } from './pipeline/pipeline';
+export { validateDefinitions, type ValidatedRevision } from './pipeline';
 
 /** The pipeline (pipeline/pipeline.ts) with its result in memory: every file synth would write. */
 export async function compile(options: CompileOptions): Promise<CompileResult> {

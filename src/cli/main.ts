@@ -1,26 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError, type Context, type Io } from './cli/command';
-import { COMMANDS } from './cli/commands';
-import { printableLines } from './diagnostics/printable';
-import { parseCommandLine } from './cli/parse-command-line';
-import { commandNamed, commandUsage, usage } from './cli/usage';
+import { UsageError, type Context, type Io } from './command';
+import { COMMANDS } from './commands';
+import { printableLines } from '../diagnostics/printable';
+import { packageRoot } from './package-root';
+import { parseCommandLine } from './parse-command-line';
+import { commandNamed, commandUsage, usage } from './usage';
 
-export type { Io } from './cli/command';
+export type { Io } from './command';
 
 // The entry point: argv to a command of src/cli/ (one file per command) and its exit code. The two
-// paths below are read beside this file, which is src/cli.ts or the built lib/cli.js.
+// paths below are read from the package's folder (package-root.ts), above src/cli/ or lib/.
 
 /** A code's doc page in the installed package (docs/ beside src/ or lib/), as a path from the working directory. */
 const rulePage = (code: string): string =>
-  relative(process.cwd(), fileURLToPath(new URL(`../docs/rules/${code}.md`, import.meta.url)))
+  relative(process.cwd(), fileURLToPath(new URL(`docs/rules/${code}.md`, packageRoot())))
     .split('\\')
     .join('/');
 
 /** The package version, read from package.json beside src/ (or lib/ when built). */
 export function version(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL('package.json', packageRoot()), 'utf8')) as { version: string }).version;
 }
 
 /** argv → command → exit code. */
