@@ -22,8 +22,8 @@ import { SOAK } from '../helpers/soak';
 // compares validate with the full runs, and synth --check where the row is about what it alone
 // reads (dist/ and the output's records in manifest.json); the plan's comparison (the same index,
 // read by plan/revision-index.ts, and runBoth's fallback in plan/run-plan.ts) and the other
-// rows' synth --check run in one row per kind of fault in npm test and in every row in the soak
-// tier (test/helpers/soak.ts).
+// rows' synth --check run in one row per kind of fault in npm test (the plan in json, `planBoth`)
+// and in every row in the soak tier (test/helpers/soak.ts).
 const DEMO = readFileSync(join(import.meta.dirname, '../../clustersets/demo-clusterset.yaml'), 'utf8');
 // fleet-a keeps the demo's one Gateway candidate per member, so it warns gateway-ha (as every
 // example does): the index records its warnings and prints them again; the others have a standby
@@ -69,9 +69,9 @@ const validateBoth = async () => ({
   full: [await full('validate'), await full('validate', '--format', 'json')],
 });
 /**
- * Plan with and without the index, in text and json. `jsonOnly` (the tamper and malformed-index
- * rows in npm test; both formats in the soak tier): json prints the whole plan and its header
- * (plan/render-plan.ts), the text is a rendering of the same result, compared in the rows above.
+ * Plan with and without the index, in text and json. `jsonOnly` (in npm test, every row but the
+ * two whose text the test reads; both formats in the soak tier): json prints the whole plan and
+ * its header (plan/render-plan.ts), the text is a rendering of the same result.
  */
 const planBoth = async (jsonOnly = false) => {
   const both = async (run: typeof cli, ...extra: string[]) => [
@@ -127,7 +127,8 @@ describe('the pull-request check with an index equals the full check', () => {
       expect(await vouched()).toEqual(['fleet-a']);
       const v = await validateBoth();
       expect(v.incremental).toEqual(v.full);
-      const p = await planBoth();
+      // json: the whole plan (text in the two rows below, which read it)
+      const p = await planBoth(true);
       expect(p.incremental).toEqual(p.full);
       const c = await checkBoth();
       expect(c.incremental).toEqual(c.full);
