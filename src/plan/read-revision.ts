@@ -100,12 +100,9 @@ function realpathOrSelf(path: string): string {
 export function readRevision(cwd: string, ref: string, paths: readonly string[]): Revision {
   const commit = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).trim();
   const prefix = repositoryPrefix(cwd);
-  const listed = lsTree(
-    cwd,
-    commit,
-    paths.map((p) => join(prefix, p)),
-    true,
-  )
+  const named = paths.map((p) => join(prefix, p));
+  const all = lsTree(cwd, commit, named, true);
+  const listed = all
     .filter(({ path: f }) => DEFINITION_EXTENSIONS.includes(extname(f)) && !/\.d\.[mc]?ts$/.test(f))
     // directories are read one level deep, as the CLI does in the work tree
     .filter(({ path: f }) => paths.some((p) => f === join(prefix, p) || dirname(f) === join(prefix, p)))
@@ -117,14 +114,17 @@ export function readRevision(cwd: string, ref: string, paths: readonly string[])
   // imports), so the loader judges the revision as it judges the work tree (definition-folder.ts)
   const folders = [...new Set(listed.map(({ path: f }) => dirname(f)))];
   // (the repository's top folder one level deep: its subfolders are the rest of the repository, dist/ among them)
+  // a folder named in `paths` was listed whole above (the usual clustersets/): not listed again.
+  // Each path once, as one ls-tree of overlapping folders lists it
+  const again = folders.filter((d) => d !== '.' && !named.includes(d));
   const support = [
-    ...lsTree(
-      cwd,
-      commit,
-      folders.filter((d) => d !== '.'),
-      true,
-    ),
-    ...(folders.includes('.') ? lsTree(cwd, commit, ['.'], false) : []),
+    ...new Map(
+      [
+        ...all.filter(({ path: f }) => folders.some((d) => d !== '.' && named.includes(d) && f.startsWith(`${d}/`))),
+        ...lsTree(cwd, commit, again, true),
+        ...(folders.includes('.') ? lsTree(cwd, commit, ['.'], false) : []),
+      ].map((e) => [e.path, e]),
+    ).values(),
   ];
   // every blob in one `git cat-file --batch` (a process per file cost seconds in a large repository)
   const blobs = catBlobs(
