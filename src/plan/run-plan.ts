@@ -1,9 +1,9 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { runPipeline, type ValidatedRevision, type PipelineResult, type Sink } from '../pipeline/pipeline';
 import { sourcePath, type DefinitionIndex } from '../pipeline/definition-index';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
-import { findDefinitionFiles } from '../load/load-clustersets';
+import { findDefinitionFiles, MAX_DEFINITION_BYTES } from '../load/load-clustersets';
 import { planSink } from './plan-sink';
 import { upgradeFromMissing } from './upgrade-from-missing';
 import { planChanges } from './plan-changes';
@@ -119,7 +119,9 @@ async function runBoth<R>(options: PlanOptions, revision: Revision, files: reado
   if (!options.index) return runPipeline([{ files: baseFiles, load }, { files }], sink());
   const { index, root } = options.index;
   const roots = [join(revision.dir, relative(options.cwd, resolve(root))), root];
+  forgetChanged(index, [baseFiles, files], roots, load.known);
   for (;;) {
+    process.stderr.write(`PASSDEBUG\n`);
     const run = await runPipeline(
       [baseFiles, files].map((f, r) => ({ files: f, ...(r === 0 && { load }), index: { index, root: roots[r]! } })),
       sink(),
@@ -129,6 +131,32 @@ async function runBoth<R>(options: PlanOptions, revision: Revision, files: reado
     // each pass forgets at least one definition: the loop ends
     if (once.length === 0) return run;
     for (const source of once) index.forget(source);
+  }
+}
+
+/**
+ * A definition whose text differs between the revisions (or that one of them lacks) is vouched for
+ * in one at most: forgotten before the first pass, which would only find that out and run again
+ * (the usual change then needs one run, not two). Conservative: a text read apart from the loader
+ * that differs only makes the definition compiled, as it would be without an index.
+ */
+function forgetChanged(index: DefinitionIndex, revisions: readonly (readonly string[])[], roots: readonly string[], known: ReadonlyMap<string, string>): void {
+  // only a regular file the loader would read (never a FIFO or a huge file); any other is forgotten
+  const read = (file: string) => {
+    try {
+      const k = known.get(file);
+      if (k !== undefined) return k;
+      const stat = statSync(file);
+      return stat.isFile() && stat.size <= MAX_DEFINITION_BYTES ? readFileSync(file, 'utf8') : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const [base, head] = revisions.map((files, r) => new Map(files.map((f) => [sourcePath(f, roots[r]!), f])));
+  for (const source of new Set([...base!.keys(), ...head!.keys()])) {
+    const [b, h] = [base!.get(source), head!.get(source)];
+    const text = b === undefined ? undefined : read(b);
+    if (text === undefined || h === undefined || text !== read(h)) index.forget(source);
   }
 }
 
