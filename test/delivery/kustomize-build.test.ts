@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { LAYER_DIRECTORIES } from '../../src/delivery';
 import { EXPORTS_DIRECTORY, LABELLED_UNIT_DIRECTORIES } from '../../src/delivery/layer-paths';
@@ -18,7 +18,31 @@ const kubectl = haveKubectl('test/delivery/kustomize-build.test.ts');
  * at column 2) rather than parsed whole: a bundle's build is hundreds of kilobytes of YAML, and a
  * full parse cost more than kustomize itself.
  */
-const build = (dir: string): string[] =>
+const build = (dir: string): string[] => {
+  const key = input(dir);
+  let keys = builds.get(key);
+  if (!keys) builds.set(key, (keys = kustomize(dir)));
+  return [...keys];
+};
+
+/**
+ * A folder's build, once per input: the same files at the same depth under the output (its
+ * references, `../../../_shared/<release>/<layer>/<hash>`, then reach the same files), as the
+ * two members' CRD and webhook layers are. kubectl's start and its read of the CRDs were most of
+ * this file's time.
+ */
+const builds = new Map<string, string[]>();
+const input = (dir: string): string =>
+  [
+    dir.split('/').length,
+    ...readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((f) => f.isFile())
+      .map((f) => join(f.parentPath, f.name))
+      .sort()
+      .map((f) => `${relative(dir, f)}\0${readFileSync(f, 'utf8')}`),
+  ].join('\0\0');
+
+const kustomize = (dir: string): string[] =>
   execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8', maxBuffer: 64 << 20 })
     .split(/^---\n/m)
     .filter((doc) => doc.trim() !== '')

@@ -57,12 +57,16 @@ export function runWithFakeKubectl(
       const pattern = context === undefined ? `*" get ${kind} "*` : `*" --context ${context} "*" get ${kind} "*`;
       return `case " $* " in ${pattern}) cat '${join(bin, `list-${i}`)}' ;; esac\n`;
     });
-    writeFileSync(
-      join(bin, 'kubectl'),
-      `#!/bin/sh\n${stdin}for a in "$@"; do printf '%s\\t' "$a"; done >> '${log}'\necho >> '${log}'\n${listing.join('')}${printed.join('')}true\n`,
-    );
+    const record = `for a in "$@"; do printf '%s\\t' "$a"; done >> '${log}'\necho >> '${log}'\n`;
+    writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\n${stdin}${record}${listing.join('')}${printed.join('')}true\n`);
     chmodSync(join(bin, 'kubectl'), 0o755);
-    for (const c of commands) execFileSync('sh', ['-e', '-c', c], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    // The same kubectl as a function of the shell, which the commands' own calls reach first: a
+    // process per call was most of these tests' time (hundreds of calls in a loop over IDs). It
+    // records and answers as the file does, in its own variable (a command's loop variable stays
+    // its own); a call that reads `-f -`, and whatever runs kubectl from PATH (xargs, env), reach
+    // the file. The answers kept for a given standard input need `-f -`, so only the file has them.
+    const fn = `kubectl() {\ncase " $* " in *" -f - "*) command kubectl "$@"; return ;; esac\n${record.replaceAll('$a', '$__fake_kubectl_arg').replace('for a ', 'for __fake_kubectl_arg ')}${listing.join('')}${outputs.flatMap((o, i) => (o.stdin === undefined ? [printed[i]] : [])).join('')}true\n}\n`;
+    for (const c of commands) execFileSync('sh', ['-e', '-c', `${fn}${c}`], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
     return readFileSync(log, 'utf8')
       .split('\n')
       .filter(Boolean)

@@ -19,17 +19,30 @@ type Item = { kind: string; apiVersion: string; metadata: { name: string; namesp
 type List = { items: Item[] };
 type Dumps = Map<string, List>;
 
-let running: Map<string, string>;
+/** Each cluster's dump: its text, and the list it parses to (read once; every case edits a copy). */
+let running: Map<string, { text: string; list: List; json: string }>;
 beforeAll(async () => {
-  running = (await runningClusterSet(DEFINITION)).dumps;
+  const { dumps } = await runningClusterSet(DEFINITION);
+  running = new Map(
+    [...dumps].map(([id, text]) => {
+      const list = parse(text) as List;
+      return [id, { text, list, json: JSON.stringify(list) }];
+    }),
+  );
 }, 120_000);
 
-/** The dumps after `edit`, written as `<clusterID>.yaml` into a new folder (a cluster whose list is deleted has no file). */
+/**
+ * The dumps after `edit`, written as `<clusterID>.yaml` into a new folder (a cluster whose list is
+ * deleted has no file); a list the edit left as it was is written as it was read.
+ */
 function dumpsAfter(edit: (d: Dumps) => void): string {
-  const dumps: Dumps = new Map([...running].map(([id, text]) => [id, parse(text) as List]));
+  const dumps: Dumps = new Map([...running].map(([id, { list }]) => [id, structuredClone(list)]));
   edit(dumps);
   const dir = mkdtempSync(join(tmp, 'case-'));
-  for (const [id, list] of dumps) writeFileSync(join(dir, `${id}.yaml`), stringify(list));
+  for (const [id, list] of dumps) {
+    const read = running.get(id);
+    writeFileSync(join(dir, `${id}.yaml`), read && JSON.stringify(list) === read.json ? read.text : stringify(list));
+  }
   return dir;
 }
 const find = (list: List, kind: string, name: string) => list.items.find((i) => i.kind === kind && i.metadata.name === name)!;
