@@ -62,7 +62,7 @@ export function runWithFakeKubectl(
       `#!/bin/sh\n${stdin}for a in "$@"; do printf '%s\\t' "$a"; done >> '${log}'\necho >> '${log}'\n${listing.join('')}${printed.join('')}true\n`,
     );
     chmodSync(join(bin, 'kubectl'), 0o755);
-    for (const c of commands) execFileSync('sh', ['-e', '-c', c], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    for (const c of commands) execFileSync('sh', ['-e', '-c', c], { env: { ...process.env, PATH: `${bin}:${String(process.env.PATH)}` } });
     return readFileSync(log, 'utf8')
       .split('\n')
       .filter(Boolean)
