@@ -191,7 +191,7 @@ describe('the drift workflow, run: one issue opened, updated and closed', () => 
     }
     for (const f of ['kubectl', 'gh']) rmSync(join(calls, f), { force: true });
     const env = {
-      PATH: `${bin}:${process.env.PATH}`,
+      PATH: `${bin}:${String(process.env.PATH)}`,
       HOME: run,
       CALLS: calls,
       RUNNER_TEMP: runnerTemp,

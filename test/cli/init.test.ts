@@ -82,7 +82,7 @@ describe('clusterset init', () => {
       const bin = join(tmp, 'npx-argv');
       mkdirSync(bin, { recursive: true });
       writeFileSync(join(bin, 'npx'), '#!/bin/sh\nfor a in "$@"; do printf "[%s]" "$a"; done\n', { mode: 0o755 });
-      return spawnSync('bash', ['-c', run], { encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, BASE: base } }).stdout.trim();
+      return spawnSync('bash', ['-c', run], { encoding: 'utf8', env: { PATH: `${bin}:${String(process.env.PATH)}`, BASE: base } }).stdout.trim();
     };
     const step = (command: string) => runs.find((r) => r.startsWith(`npx clusterset ${command}`))!;
     expect(argv(step('validate'), 'origin/main')).toBe('[clusterset][validate][--format][github][--base][origin/main]');
@@ -170,7 +170,7 @@ describe('clusterset init', () => {
     const r = await run('init', dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(message);
-    expect(r.stderr).toContain(`${join(dir, file.split('/')[0]!)}`);
+    expect(r.stderr).toContain(join(dir, file.split('/')[0]!));
     expect(r.stderr).toContain('error file-system:');
   });
 
@@ -267,7 +267,7 @@ describe('the shipped workflow runs its plan step as it says (stubbed npx and gh
       encoding: 'utf8',
       env: {
         ...resolveEnv(planStep.env ?? {}, github),
-        PATH: `${bin}:${process.env.PATH}`,
+        PATH: `${bin}:${String(process.env.PATH)}`,
         GITHUB_REPOSITORY: 'o/r',
         GITHUB_ACTOR: pr.actor ?? 'someone',
         GITHUB_STEP_SUMMARY: summary,

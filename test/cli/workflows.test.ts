@@ -46,8 +46,8 @@ describe('the shipped workflows', () => {
     for (const w of workflows)
       for (const [, ref, comment] of w.content.matchAll(/^\s*- uses: (\S+)(.*)$/gm)) {
         const action = ref!.split('@')[0]!;
-        expect(pins.get(action) ?? `${ref}${comment}`).toBe(`${ref}${comment}`);
-        pins.set(action, `${ref}${comment}`);
+        expect(pins.get(action) ?? `${String(ref)}${String(comment)}`).toBe(`${String(ref)}${String(comment)}`);
+        pins.set(action, `${String(ref)}${String(comment)}`);
       }
   });
 

@@ -21,8 +21,8 @@ const fluxOf = (name: string): KubeObject[] => {
  * whole bundle layer: the antrea-agent DaemonSet for the workloads layer).
  */
 const prunedByParent = (before: readonly KubeObject[], after: readonly KubeObject[]) => {
-  const kept = new Set(after.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`));
-  return before.filter((o) => !kept.has(`${o.kind}/${o.metadata.namespace}/${o.metadata.name}`) && o.metadata.annotations?.[FLUX_PRUNE] !== 'disabled');
+  const kept = new Set(after.map((o) => `${o.kind}/${String(o.metadata.namespace)}/${o.metadata.name}`));
+  return before.filter((o) => !kept.has(`${o.kind}/${String(o.metadata.namespace)}/${o.metadata.name}`) && o.metadata.annotations?.[FLUX_PRUNE] !== 'disabled');
 };
 
 describe('Flux delivery: a ClusterSet renamed or removed does not uninstall Antrea', () => {

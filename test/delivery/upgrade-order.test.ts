@@ -14,6 +14,8 @@ import type { KubeObject } from '../../src/kube/kube-object';
 const HUB = 'test/fixtures/compile/delivery-hub/definition.yaml';
 
 const wave = (o: KubeObject) => Number(o.metadata.annotations?.[ARGOCD_SYNC_WAVE]);
+// T names the spec's type at each call, as a cast would
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 const spec = <T>(o: KubeObject) => o.spec as T;
 
 describe('upgrade order in the engines (delivery-hub: Argo CD and a hub Flux)', async () => {

@@ -167,7 +167,7 @@ describe('github: properties holding , or :', () => {
     expect(commands[0]).toMatchObject({
       command: 'error',
       properties: { file, title, line: '6', col: '18' },
-      data: `${overlap.message}\n${overlap.hint}`,
+      data: `${overlap.message}\n${String(overlap.hint)}`,
     });
   });
 });

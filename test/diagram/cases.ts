@@ -35,7 +35,7 @@ export const HOSTILE = [
 
 /** A ClusterSet whose every name, Namespace, address and description is hostile. */
 export function hostileDefinition(members = 3, long = false): ClusterSet {
-  const name = (i: number) => `${HOSTILE[i % HOSTILE.length]}${long ? '\u{1F680}'.repeat(200) : ''}`;
+  const name = (i: number) => `${HOSTILE[i % HOSTILE.length]!}${long ? '\u{1F680}'.repeat(200) : ''}`;
   return define({
     apiVersion: 'antrea-clusterset/v1alpha1',
     kind: 'ClusterSetDefinition',

@@ -130,7 +130,7 @@ function notConverged(r: ReplayResult): string[] {
 /** By cluster and object key: the unit that holds it. */
 const unitsOf = (r: ReplayResult): Map<string, string> => {
   const out = new Map<string, string>();
-  for (const [unit, u] of Object.entries(r.units)) for (const o of u.objects) out.set(`${u.cluster} ${keyOf(o)}`, unit);
+  for (const [unit, u] of Object.entries(r.units)) for (const o of u.objects) out.set(`${String(u.cluster)} ${keyOf(o)}`, unit);
   return out;
 };
 
@@ -171,7 +171,7 @@ function guardMoves(fleet: Fleet, first: ReplayResult, next: ReplayResult, engin
   const nextUnits = unitsOf(next);
   for (const [unit, u] of Object.entries(first.units))
     for (const o of u.objects) {
-      const to = nextUnits.get(`${u.cluster} ${keyOf(o)}`);
+      const to = nextUnits.get(`${String(u.cluster)} ${keyOf(o)}`);
       if (to === undefined || to === unit || u.cluster === undefined) continue;
       const c = fleet.cluster(u.cluster);
       const live = c.getLike(o)!;
@@ -310,7 +310,7 @@ describe.skipIf(!hasCommit)(`the compiler update from ${OLD} (before #26) on run
 
       // never deleted, not even deleted and re-created (and the replay does hold such objects)
       const liveBefore = new Map<string, Obj>();
-      for (const u of Object.values(first.units)) for (const o of u.objects) liveBefore.set(`${u.cluster} ${keyOf(o)}`, o);
+      for (const u of Object.values(first.units)) for (const o of u.objects) liveBefore.set(`${String(u.cluster)} ${keyOf(o)}`, o);
       expect(new Set([...liveBefore.values()].filter(PROTECTED).map((o) => o.kind))).toEqual(
         new Set(['CustomResourceDefinition', 'ClusterSet', 'Deployment', 'DaemonSet', 'Secret']),
       );

@@ -87,7 +87,7 @@ const clusterSets = (fleet: Fleet) =>
       .list('ClusterSet')
       .map(
         (cs) =>
-          `${c.clusterID} ${cs.metadata.namespace}/${cs.metadata.name} ${clusterSetSpecOf(cs).leaders?.[0]?.server ? `member of ${clusterSetSpecOf(cs).leaders![0]!.clusterID!}` : 'leader'} ${conditionOf(cs, 'Ready')?.status}`,
+          `${c.clusterID} ${String(cs.metadata.namespace)}/${cs.metadata.name} ${clusterSetSpecOf(cs).leaders?.[0]?.server ? `member of ${clusterSetSpecOf(cs).leaders![0]!.clusterID!}` : 'leader'} ${String(conditionOf(cs, 'Ready')?.status)}`,
       ),
   );
 
@@ -98,7 +98,7 @@ function perform(fleet: Fleet, call: KubectlCall): boolean {
   expect(call.verb).toBe('delete');
   const [resource, name] = call.operands;
   const type = RESOURCES[resource!];
-  if (!type) throw new Error(`the replay does not model ${resource}`);
+  if (!type) throw new Error(`the replay does not model ${String(resource)}`);
   const ref = { ...type, metadata: { name: name!, namespace: call.namespace } };
   expect(c.getLike(ref), `${call.args.join(' ')}: nothing to delete`).toBeDefined();
   const done = c.delete(ref);
@@ -245,12 +245,14 @@ describe.each(ENGINES)('%s', (engine) => {
         .filter((d) => d.obj.kind !== 'ServiceExport')
         .map((d) => `${d.cluster} ${d.obj.kind}`),
     ).toEqual(
-      calls.filter((c) => c.verb === 'delete' && !c.operands[0]!.startsWith(KUSTOMIZATION)).map((c) => `${c.context} ${RESOURCES[c.operands[0]!]!.kind}`),
+      calls
+        .filter((c) => c.verb === 'delete' && !c.operands[0]!.startsWith(KUSTOMIZATION))
+        .map((c) => `${String(c.context)} ${RESOURCES[c.operands[0]!]!.kind}`),
     );
     // the head's own apply prunes only what it no longer holds, never
     // Antrea's CNI, a CRD, a Namespace or a guarded object
-    const guarded = new Set(Object.values(a.units).flatMap((u) => u.objects.filter(GUARDED).map((o) => `${u.cluster} ${keyOf(o)}`)));
-    const wanted = new Set(Object.values(r.units).flatMap((u) => u.objects.map((o) => `${u.cluster} ${keyOf(o)}`)));
+    const guarded = new Set(Object.values(a.units).flatMap((u) => u.objects.filter(GUARDED).map((o) => `${String(u.cluster)} ${keyOf(o)}`)));
+    const wanted = new Set(Object.values(r.units).flatMap((u) => u.objects.map((o) => `${String(u.cluster)} ${keyOf(o)}`)));
     const pruned = deleted.slice(byPerson).map((d) => ({ key: `${d.cluster} ${keyOf(d.obj)}`, obj: d.obj }));
     expect(pruned.filter((d) => vital(d.obj) || guarded.has(d.key) || wanted.has(d.key)).map((d) => d.key)).toEqual([]);
     // (the verification Jobs of the old leader, and a former dual-role leader's leader controller)

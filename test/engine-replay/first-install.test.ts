@@ -135,9 +135,9 @@ function verdict(r: ReplayResult, absent: Missing = 'all'): Verdict {
         continue;
       }
       if (o.kind === 'ClusterSet' && clusterSetHealth(r, name, live) !== 'healthy')
-        clusterSets.push(`${unit.cluster} ${refOf(o)}: ${JSON.stringify(live.status)}`);
+        clusterSets.push(`${String(unit.cluster)} ${refOf(o)}: ${JSON.stringify(live.status)}`);
     }
-    for (const o of unit.objects) if (o.kind === 'ClusterSet' && !cluster?.getLike(o)) clusterSets.push(`${unit.cluster} ${refOf(o)} not applied`);
+    for (const o of unit.objects) if (o.kind === 'ClusterSet' && !cluster?.getLike(o)) clusterSets.push(`${String(unit.cluster)} ${refOf(o)} not applied`);
   }
   // the first objects are enough to see what stopped
   return { stuck, clusterSets, missing: missing.length > 12 ? [...missing.slice(0, 12), `… and ${missing.length - 12} more`] : missing };

@@ -44,7 +44,7 @@ function paths(fleet: Fleet, members: readonly string[]): string[] {
       const ip = (fieldsOf(known?.spec).gatewayInfos as { gatewayIP: string }[] | undefined)?.[0]?.gatewayIP;
       out.push(
         here && there && ip === there.gatewayIP
-          ? `${from} → ${to}: via ${here.metadata.name} to ${there.metadata.name} (${ip})`
+          ? `${from} → ${to}: via ${here.metadata.name} to ${there.metadata.name} (${String(ip)})`
           : `${from} → ${to}: lost (${!here ? `${from} has no Gateway` : !there ? `${to} has no Gateway` : `${from} tunnels to ${ip ?? 'nothing'}, ${to}'s Gateway is ${there.gatewayIP as string}`})`,
       );
     }

@@ -220,7 +220,7 @@ export class FluxObjects {
   /** The cluster whose Flux a context names. */
   private fluxOf(context: string | undefined): string {
     const flux = context === CONTEXT.flux ? this.hub : context;
-    expect(flux !== undefined && this.fluxes.has(flux), `context ${context} names no Flux of the old engine`).toBe(true);
+    expect(flux !== undefined && this.fluxes.has(flux), `context ${String(context)} names no Flux of the old engine`).toBe(true);
     return flux!;
   }
 
@@ -229,7 +229,7 @@ export class FluxObjects {
     const out: Record<string, string[]> = {};
     for (const call of calls.filter((c) => c.verb === 'get' && c.operands[0] === KUSTOMIZATION_RESOURCE)) {
       const [flux, selector] = [this.fluxOf(call.context), selectorOf(call)];
-      out[`${call.context} ${KUSTOMIZATION_RESOURCE}`] = [...this.runs]
+      out[`${String(call.context)} ${KUSTOMIZATION_RESOURCE}`] = [...this.runs]
         .filter(([n, run]) => run.home.clusterID === flux && selects(selector, this.labels.get(n)))
         .map(([n]) => `kustomization.kustomize.toolkit.fluxcd.io/${n}`);
     }

@@ -163,7 +163,7 @@ const MUTATIONS: Mutation[] = [
         o.kind === 'ApplicationSet'
           ? withSpec(o, {
               generators: (fieldsOf(o.spec).generators as { list: { elements: Record<string, string>[] } }[]).map((g) => ({
-                list: { elements: g.list.elements.map((e) => ({ ...e, destinationName: `${e.destinationName}-unregistered` })) },
+                list: { elements: g.list.elements.map((e) => ({ ...e, destinationName: `${String(e.destinationName)}-unregistered` })) },
               })),
             })
           : o,

@@ -68,7 +68,7 @@ export function runAsOperator(fleet: Fleet, commands: readonly string[]): Operat
       .join('\n')
       .replace(/\$\(seq [0-9]+\)/g, '1')
       .replace(/-lt [0-9]+/g, '-lt 1');
-    const run = spawnSync('sh', ['-e', '-c', script], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    const run = spawnSync('sh', ['-e', '-c', script], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${String(process.env.PATH)}` } });
     const output = `${run.stdout}${run.stderr}`;
     if (run.status !== 0) return { ok: false, output, writes: [] };
     // the writes, in the order made
@@ -91,7 +91,7 @@ export function runAsOperator(fleet: Fleet, commands: readonly string[]): Operat
         if (!text) return;
         const o = JSON.parse(text) as Obj;
         c.put(o, 'kubectl');
-        writes.push(`${c.clusterID}: applied ${o.kind} ${o.metadata.namespace}/${o.metadata.name}`);
+        writes.push(`${c.clusterID}: applied ${o.kind} ${String(o.metadata.namespace)}/${o.metadata.name}`);
       } else if (verb === 'delete' || verb === 'annotate') {
         const live = c.list(RESOURCES[resource!]!, ns).find((o) => o.metadata.name === name);
         if (!live) return;
@@ -100,7 +100,7 @@ export function runAsOperator(fleet: Fleet, commands: readonly string[]): Operat
           const annotations = Object.fromEntries(rest.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
           c.put({ ...live, metadata: { ...live.metadata, annotations: { ...live.metadata.annotations, ...annotations } } }, 'kubectl-annotate');
         }
-        writes.push(`${c.clusterID}: ${verb === 'delete' ? 'deleted' : 'annotated'} ${live.kind} ${ns}/${name}`);
+        writes.push(`${c.clusterID}: ${verb === 'delete' ? 'deleted' : 'annotated'} ${live.kind} ${String(ns)}/${String(name)}`);
       }
     });
     return { ok: true, output, writes };

@@ -420,6 +420,8 @@ function replayFlux(options: ReplayOptions): ReplayResult {
         if (run.stalled) continue;
         if (run.state === 'Progressing') {
           run.checkHealth();
+          // checkHealth() may have moved the run on, which narrowing does not see
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
           if (run.state === 'Progressing' && run.waited > timeout) run.timeout();
         } else if (run.state !== 'Ready') run.reconcile(ready);
       }

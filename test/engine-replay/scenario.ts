@@ -130,11 +130,11 @@ export async function fleetFor(definition: DefinitionData, compiled: Compiled, o
     preinstalled = new Map(
       helm.map((h) => {
         const ours = new Set(
-          compiled.output.bundles.find((b) => b.clusterID === h.clusterID)!.objects.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`),
+          compiled.output.bundles.find((b) => b.clusterID === h.clusterID)!.objects.map((o) => `${o.kind}/${String(o.metadata.namespace)}/${o.metadata.name}`),
         );
         const antrea = fullOutput.bundles
           .find((b) => b.clusterID === h.clusterID)!
-          .objects.filter((o) => !ours.has(`${o.kind}/${o.metadata.namespace}/${o.metadata.name}`))
+          .objects.filter((o) => !ours.has(`${o.kind}/${String(o.metadata.namespace)}/${o.metadata.name}`))
           // the chart's own objects: Antrea's core, not what the bundle adds for Multi-cluster
           .filter((o) => o.kind !== 'ClusterSet' && o.kind !== 'Tier' && o.kind !== 'Node');
         return [h.clusterID, antrea as unknown as Obj[]];

@@ -111,7 +111,7 @@ describe.each(REPLAYED_ENGINES)('%s: every member token rotated', (engine) => {
         return conditionOf(cs, 'Ready')?.status === 'True' ? [] : [`${id}: ClusterSet not Ready`];
       }),
     ];
-    const everything = `${[...log, ...r.log].join('\n')}`;
+    const everything = [...log, ...r.log].join('\n');
     if (red) {
       expect(
         problems.some((p) => /Unauthorized/.test(p)),

@@ -112,7 +112,7 @@ describe.each(TABLE.map((row, index) => [...row, index] as const))('%s', (_, dat
     if (options.withoutToken) {
       // the operator copies every member's token but this one's (docs/delivery.md's manual step, skipped)
       const copy = fleet.copyManualTokens.bind(fleet);
-      fleet.copyManualTokens = () => copy().filter((m) => !m.startsWith(`${options.withoutToken}:`));
+      fleet.copyManualTokens = () => copy().filter((m) => !m.startsWith(`${String(options.withoutToken)}:`));
       const cluster = fleet.cluster(options.withoutToken);
       const put = cluster.put.bind(cluster);
       cluster.put = (o) => (o.kind === 'Secret' && o.type === 'Opaque' && /token/.test(o.metadata.name) ? o : put(o));

@@ -87,7 +87,7 @@ export interface ArgoCdHealth {
 /** One health script on one object, as Argo CD evaluates it (above); `openLibs` for a built-in script or `useOpenLibs`. */
 export function runArgoCdHealth(script: string, obj: unknown, openLibs = false): ArgoCdHealth {
   // a health is a function of the script and the object: the engine replay asks again and again
-  const key = `${openLibs}\u0000${script}\u0000${JSON.stringify(obj)}`;
+  const key = `${String(openLibs)}\u0000${script}\u0000${JSON.stringify(obj)}`;
   const known = RESULTS.get(key);
   if (known) return known;
   if (RESULTS.size > 10_000) RESULTS.clear();
@@ -109,7 +109,7 @@ function evaluate(script: string, obj: unknown, openLibs: boolean): ArgoCdHealth
   let result: string;
   try {
     // one string back: a table would stay a reference into the VM
-    result = VM.doStringSync(`return __argocd_health(__argocd_scripts[${id}], ${luaLiteral(obj)}, ${openLibs})`) as string;
+    result = VM.doStringSync(`return __argocd_health(__argocd_scripts[${id}], ${luaLiteral(obj)}, ${String(openLibs)})`) as string;
   } catch (e) {
     return { status: 'Unknown', message: (e as Error).message };
   }

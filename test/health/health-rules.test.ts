@@ -27,7 +27,7 @@ const objectOf = (rule: HealthRule, c: Case): Record<string, unknown> =>
 /** What each engine's verdict means in the other's words (Flux's Unknown: no status yet). */
 const AGREES: Record<string, FluxStatus[]> = { Healthy: ['Current'], Progressing: ['InProgress', 'Unknown'], Degraded: ['Failed'] };
 
-describe.each(HEALTH_RULES.map((r) => [`${r.apiVersion.split('/')[0]}/${r.kind}`, r] as const))('%s', (_, rule) => {
+describe.each(HEALTH_RULES.map((r) => [`${r.apiVersion.split('/')[0]!}/${r.kind}`, r] as const))('%s', (_, rule) => {
   const cases = casesOf(rule);
 
   it.each(cases.map((c) => [c.inputPath, c] as const))('%s: Argo CD Lua', (_, c) => {

@@ -66,7 +66,7 @@ export function runWithFakeKubectl(
     // its own); a call that reads `-f -`, and whatever runs kubectl from PATH (xargs, env), reach
     // the file. The answers kept for a given standard input need `-f -`, so only the file has them.
     const fn = `kubectl() {\ncase " $* " in *" -f - "*) command kubectl "$@"; return ;; esac\n${record.replaceAll('$a', '$__fake_kubectl_arg').replace('for a ', 'for __fake_kubectl_arg ')}${listing.join('')}${outputs.flatMap((o, i) => (o.stdin === undefined ? [printed[i]] : [])).join('')}true\n}\n`;
-    for (const c of commands) execFileSync('sh', ['-e', '-c', `${fn}${c}`], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    for (const c of commands) execFileSync('sh', ['-e', '-c', `${fn}${c}`], { env: { ...process.env, PATH: `${bin}:${String(process.env.PATH)}` } });
     return readFileSync(log, 'utf8')
       .split('\n')
       .filter(Boolean)

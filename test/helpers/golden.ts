@@ -67,7 +67,7 @@ export function withSharedUnitsInBundles(files: readonly OutputFile[]): OutputFi
     const layer = /^([^/]+\/[^/]+\/[^/]+)\/kustomization\.yaml$/.exec(f.path);
     if (!layer) continue;
     for (const ref of f.content.matchAll(/- \.\.\/\.\.\/\.\.\/(_shared\/\S+)/g)) {
-      for (const o of units.get(ref[1]!) ?? []) out.push({ path: `${layer[1]}/${o.path}`, content: o.content });
+      for (const o of units.get(ref[1]!) ?? []) out.push({ path: `${String(layer[1])}/${o.path}`, content: o.content });
     }
   }
   return out;

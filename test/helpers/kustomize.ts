@@ -60,7 +60,7 @@ export function kustomizeFailures(files: readonly { readonly path: string; reado
           `${folder}: ${
             String((err as { stderr?: Buffer }).stderr ?? err)
               .trim()
-              .split('\n')[0]
+              .split('\n')[0]!
           }`,
         );
       }

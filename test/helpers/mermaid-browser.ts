@@ -69,7 +69,7 @@ export async function openMermaidBrowser(suite: string): Promise<MermaidBrowser 
     });
   } catch (e) {
     rmSync(profile, { recursive: true, force: true });
-    requireTool(suite, `a Chromium that starts (${executablePath}: ${(e as Error).message.split('\n')[0]})`, false);
+    requireTool(suite, `a Chromium that starts (${executablePath}: ${(e as Error).message.split('\n')[0]!})`, false);
     return undefined;
   }
   const page: Page = context.pages()[0] ?? (await context.newPage());
@@ -89,7 +89,7 @@ export async function openMermaidBrowser(suite: string): Promise<MermaidBrowser 
             await m.parse(t);
             out.push(undefined);
           } catch (e) {
-            out.push(String((e as Error).message ?? e));
+            out.push(String((e as Partial<Error>).message ?? e));
           }
         }
         return out;
@@ -117,7 +117,7 @@ export async function openMermaidBrowser(suite: string): Promise<MermaidBrowser 
               ...(doc.querySelector('svg') ? {} : { error: 'no SVG element' }),
             });
           } catch (e) {
-            out.push({ error: String((e as Error).message ?? e), svg: 0, tooLarge: false, links: 0, scripts: 0, handlers: 0, text: '' });
+            out.push({ error: String((e as Partial<Error>).message ?? e), svg: 0, tooLarge: false, links: 0, scripts: 0, handlers: 0, text: '' });
           }
         }
         return out;

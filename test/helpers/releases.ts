@@ -56,5 +56,5 @@ export const gossipEncryptionMove = (): { readonly from: string; readonly to: st
 /** `version` moved by `minors` minor versions, at the given patch: `shiftMinor('v2.7.0', -4, 1)` is v2.3.1 (for versions around the supported ones). */
 export function shiftMinor(version: string, minors: number, patch = 0): string {
   const [major, minor] = version.slice(1).split('.').map(Number);
-  return `v${major}.${minor! + minors}.${patch}`;
+  return `v${String(major)}.${minor! + minors}.${patch}`;
 }

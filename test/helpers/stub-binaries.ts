@@ -65,7 +65,7 @@ export function runWithStubs(script: string, shell: Shell, env: Readonly<Record<
     }
     execFileSync(shell.argv[0]!, [...shell.argv.slice(1), '-e', '-c', script], {
       cwd,
-      env: { PATH: `${bin}:${process.env.PATH}`, HOME: cwd, ...env },
+      env: { PATH: `${bin}:${String(process.env.PATH)}`, HOME: cwd, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const calls = readdirSync(log)

@@ -69,7 +69,10 @@ const CASES: readonly { name: string; edit: (d: Data) => void; code: string; at:
   },
   {
     name: 'a Tier name Kubernetes refuses',
-    edit: (d) => ((d.spec.tiers[0]!.name = 'Ops_Tier'), d.spec.policies.forEach((p) => (p.spec.tier = 'Ops_Tier'))),
+    edit: (d) => {
+      d.spec.tiers[0]!.name = 'Ops_Tier';
+      for (const p of d.spec.policies) p.spec.tier = 'Ops_Tier';
+    },
     code: 'object-name-format',
     at: /name: Ops_Tier/,
   },

@@ -26,7 +26,7 @@ const plain: Values = (key) => `${key}v`;
 const withPayloads =
   (payloads: readonly string[]): Values =>
   (key) =>
-    `${key}v${payloads[Number(key.slice(1)) % payloads.length]}`;
+    `${key}v${payloads[Number(key.slice(1)) % payloads.length]!}`;
 const hostile = withPayloads(PAYLOADS);
 /** Markdown has no newline inside a code span: the README's inline commands get values without one (validate refuses it in names). */
 const hostileInline = withPayloads(PAYLOADS.filter((p) => !p.includes('\n')));

@@ -15,7 +15,7 @@ describe('member credentials are never a shared unit', () => {
     { bindClusterID: false, names: { serviceAccount: 'member-east', secret: 'member-east-token', roleBinding: 'member-east' } },
   ])('cluster ID bound: $bindClusterID, names: $names', ({ bindClusterID, names }) => {
     const objects = memberCredentials({ clusterID: 'east', namespace: 'antrea-multicluster', bindClusterID, ...(names && { names }) });
-    expect(objects.map((o) => `${o.kind} ${isShared(o)}`)).toEqual(['ServiceAccount false', 'Secret false', 'RoleBinding false']);
+    expect(objects.map((o) => `${o.kind} ${String(isShared(o))}`)).toEqual(['ServiceAccount false', 'Secret false', 'RoleBinding false']);
   });
 
   test("Antrea's own ServiceAccounts and RoleBindings are shared", () => {

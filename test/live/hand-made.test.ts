@@ -156,7 +156,7 @@ describe('the credentials plan --live calls running are the ones the dumps show 
     const set = readLiveClusterSet(loadDumps([dumps], diagnostics), diagnostics)!;
     const data = importDefinition(set, { tokenSource: 'manual', delivery: { spec: {} } }, diagnostics);
     // import warns at the member's ClusterSet, which names the Secret the leader lacks
-    expect(diagnostics.map((d) => `${d.severity} ${d.file.split('/').pop()}:${d.line} ${d.path.join('.')}`)).toEqual([
+    expect(diagnostics.map((d) => `${d.severity} ${d.file.split('/').pop()!}:${d.line} ${d.path.join('.')}`)).toEqual([
       'warning test-cluster-west.yaml:20 items.0.spec.leaders.0.secret',
     ]);
     const file = join(tmp, `no-west-${Math.random().toString(36).slice(2)}.yaml`);
@@ -177,7 +177,7 @@ describe('the credentials plan --live calls running are the ones the dumps show 
     const set = readLiveClusterSet(loadDumps([`${FIXTURES}/${fixture}`], diagnostics), diagnostics)!;
     const data = importDefinition(set, { tokenSource: 'manual', delivery: { spec: {} } }, diagnostics);
     // one warning per member, at the Secret its ClusterSet reads
-    expect(diagnostics.map((d) => `${d.severity} ${d.file.split('/').pop()}:${d.line} ${d.path.join('.')}`)).toEqual(
+    expect(diagnostics.map((d) => `${d.severity} ${d.file.split('/').pop()!}:${d.line} ${d.path.join('.')}`)).toEqual(
       members.map((m) => `warning test-cluster-${m}.yaml:21 items.0.spec.leaders.0.secret`),
     );
     const clusters = (data.data.spec as { clusters: Record<string, unknown>[] }).clusters;
@@ -271,7 +271,7 @@ describe('a fleet whose images are pinned by digest (#40 item 2)', () => {
   test('pinned by digest without a tag: the release cannot be told, and the diagnostic says why', () => {
     const diagnostics: Diagnostic[] = [];
     expect(readLiveClusterSet(loadDumps([pinned('antrea', '')], diagnostics), diagnostics)).toBeUndefined();
-    expect(diagnostics.map((d) => `${d.code} ${d.severity} ${d.file.split('/').pop()} ${d.path.slice(-1).join()}`)).toContain(
+    expect(diagnostics.map((d) => `${d.code} ${d.severity} ${d.file.split('/').pop()!} ${d.path.slice(-1).join()}`)).toContain(
       'live-dump error test-cluster-north.yaml image',
     );
     expect(diagnostics.find((d) => d.file.endsWith('test-cluster-north.yaml'))!.message).toMatch(/digest/);

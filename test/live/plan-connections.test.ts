@@ -79,7 +79,7 @@ function dumps(name: string, kinds: ReadonlySet<string>, policies: readonly Obj[
     const list = parse(text) as { items: Obj[] };
     if (MEMBERS.includes(id)) {
       const extra = kubectlItems(id, kinds);
-      const named = (o: Obj) => `${o.kind as string} ${((o.metadata as Obj).namespace as string) ?? ''} ${(o.metadata as Obj).name as string}`;
+      const named = (o: Obj) => `${o.kind as string} ${((o.metadata as Obj).namespace as string | undefined) ?? ''} ${(o.metadata as Obj).name as string}`;
       const have = new Set(list.items.map(named));
       list.items.push(...extra.filter((o) => !have.has(named(o))), ...(kinds.has('NetworkPolicy') ? policies : []));
     }

@@ -25,7 +25,7 @@ const LEADER = 'test-cluster-north';
 async function rotatedDumps(rotation: number, revokedOld: boolean) {
   const definition = parse(readFileSync('clustersets/test-clusterset.yaml', 'utf8')) as { spec: { clusters: { clusterID: string; tokenSecret?: object }[] } };
   definition.spec.clusters.find((c) => c.clusterID === EAST)!.tokenSecret = { source: 'manual', rotation };
-  const file = join(tmp, `rotated-${rotation}-${revokedOld}.yaml`);
+  const file = join(tmp, `rotated-${rotation}-${String(revokedOld)}.yaml`);
   writeFileSync(file, stringify(definition));
   const { dumps } = await runningClusterSet(file);
   if (!revokedOld) {

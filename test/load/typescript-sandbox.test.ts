@@ -59,7 +59,7 @@ function checkedTogether(stem: string, texts: readonly string[], others: readonl
  */
 function limitedTogether(stem: string, rows: readonly { text: string; timeoutMs: number; memoryMb: number; maxOutputBytes?: number }[]) {
   const files = rows.map((row, i) => write(`${stem}-${i}.ts`, row.text));
-  const key = (i: number) => (SOAK ? String(i) : `${rows[i]!.timeoutMs}/${rows[i]!.memoryMb}/${rows[i]!.maxOutputBytes}`);
+  const key = (i: number) => (SOAK ? String(i) : `${rows[i]!.timeoutMs}/${rows[i]!.memoryMb}/${String(rows[i]!.maxOutputBytes)}`);
   const checks = new Map<string, ReturnType<typeof validateDefinitions>>();
   const check = async (i: number) => {
     const limits = { ...TYPESCRIPT_LIMITS };

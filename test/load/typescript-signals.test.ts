@@ -123,7 +123,7 @@ describe('SIGUSR1 to the CLI', () => {
     const closed = new Promise<number | null>((done) => cli.on('close', (code) => done(code)));
     const children = () => {
       try {
-        return readFileSync(`/proc/${cli.pid}/task/${cli.pid}/children`, 'utf8').trim();
+        return readFileSync(`/proc/${String(cli.pid)}/task/${String(cli.pid)}/children`, 'utf8').trim();
       } catch {
         return '';
       }

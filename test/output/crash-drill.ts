@@ -50,11 +50,23 @@ export function faulty(budget: number, stopAt?: CommitStep): FileSystemOps & { c
     step() {
       if (ops.count++ >= budget) throw new SimulatedCrash(`killed after ${budget} changes`);
     },
-    writeFileSync: (p: string, d: string) => (ops.step(), nodeFs.writeFileSync(p, d)),
-    renameSync: (a: string, b: string) => (ops.step(), nodeFs.renameSync(a, b)),
-    rmSync: (p: string, o: { recursive: boolean; force: boolean }) => (ops.step(), nodeFs.rmSync(p, o)),
+    writeFileSync: (p: string, d: string) => {
+      ops.step();
+      nodeFs.writeFileSync(p, d);
+    },
+    renameSync: (a: string, b: string) => {
+      ops.step();
+      nodeFs.renameSync(a, b);
+    },
+    rmSync: (p: string, o: { recursive: boolean; force: boolean }) => {
+      ops.step();
+      nodeFs.rmSync(p, o);
+    },
     mkdirSync: (p: string, o: { recursive: boolean }) => (ops.step(), void nodeFs.mkdirSync(p, o)),
-    linkSync: (a: string, b: string) => (ops.step(), nodeFs.linkSync(a, b)),
+    linkSync: (a: string, b: string) => {
+      ops.step();
+      nodeFs.linkSync(a, b);
+    },
     accessSync: (p: string, m: number) => nodeFs.accessSync(p, m),
     at: (s: CommitStep) => {
       ops.steps.push(s);

@@ -63,7 +63,7 @@ function deletedWithPruneOn(calls: readonly KubectlCall[]): string[] {
   const pruneOff = new Set<string>();
   const bad: string[] = [];
   for (const c of calls) {
-    const target = `${c.context} ${c.operands.join(' ')}`;
+    const target = `${String(c.context)} ${c.operands.join(' ')}`;
     if (c.verb === 'patch' && c.args.join(' ').includes('"prune":false')) pruneOff.add(target);
     if (c.verb === 'delete' && /^kustomization/.test(c.operands[0] ?? '') && !pruneOff.has(target)) bad.push(target);
   }

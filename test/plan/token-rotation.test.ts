@@ -46,7 +46,7 @@ describe('a member token rotated (tokenSecret.rotation)', async () => {
   const tokens = (r: typeof before) =>
     objects(r, LEADER)
       .filter((o) => o.kind === 'Secret' && o.type === 'kubernetes.io/service-account-token' && o.metadata.namespace === 'antrea-multicluster')
-      .map((o) => `${o.metadata.name} for ${o.metadata.annotations!['kubernetes.io/service-account.name']}`);
+      .map((o) => `${o.metadata.name} for ${String(o.metadata.annotations!['kubernetes.io/service-account.name'])}`);
 
   it('the leader mints a token Secret under a new name for the same ServiceAccount; the member ClusterSet reads a new Secret', () => {
     expect(tokens(before)).toEqual([`${EAST}-member-token for ${EAST}-member-token`, `${WEST}-member-token for ${WEST}-member-token`]);
@@ -97,7 +97,7 @@ describe('a member token rotated (tokenSecret.rotation)', async () => {
     // each item's commands, as a shell runs them (the wait against a member that is Ready on its new token)
     const calls = items.map((i) =>
       runWithFakeKubectl(quick(i.commands ?? []), { [CLUSTERSET]: [status(`${EAST}-leader-token-r1`, 2, 2, 'True')] }).map(
-        (c) => `${c.context} ${c.namespace} ${c.verb} ${c.operands.join(' ')}`,
+        (c) => `${String(c.context)} ${String(c.namespace)} ${String(c.verb)} ${c.operands.join(' ')}`,
       ),
     );
     expect(calls[0]).toEqual([
@@ -130,7 +130,7 @@ describe('a member token rotated (tokenSecret.rotation)', async () => {
     expect(plan.changes.filter((c) => /token/.test(c.text))).toHaveLength(1);
     const items = plan.checklist!.filter((i) => /token/i.test(i.text));
     expect(items).toHaveLength(4);
-    const revoke = runWithFakeKubectl(items[3]!.commands!).map((c) => `${c.context} ${c.verb} ${c.operands.join(' ')}`);
+    const revoke = runWithFakeKubectl(items[3]!.commands!).map((c) => `${String(c.context)} ${String(c.verb)} ${c.operands.join(' ')}`);
     expect(revoke).toEqual([
       `${LEADER} delete secret ${EAST}-member-token`,
       `${LEADER} delete secret ${WEST}-member-token`,

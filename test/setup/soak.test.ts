@@ -35,7 +35,7 @@ describe('the soak tier', () => {
     const at = (run: string) => steps.findIndex((s) => s.run === run);
     expect(at('npm run check')).toBeGreaterThanOrEqual(0);
     expect(at('npm run test:soak')).toBeGreaterThan(at('npm run check'));
-    expect(steps[at('npm run test:soak')]!.if).toBe(`matrix.node == ${strategy.matrix.node[0]}`);
+    expect(steps[at('npm run test:soak')]!.if).toBe(`matrix.node == ${String(strategy.matrix.node[0])}`);
   });
 
   // #54: npm test is the suite alone; the static checks have the ecosystem's names, and

@@ -52,7 +52,7 @@ test.runIf(SOAK)(
         {
           cwd: ROOT,
           encoding: 'utf8',
-          env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1', [SOAK_VARIABLE]: '', ...env },
+          env: { ...process.env, PATH: `${bin}:${String(process.env.PATH)}`, NO_COLOR: '1', [SOAK_VARIABLE]: '', ...env },
         },
       );
       return { status: r.status, text: `${r.stdout}${r.stderr}`.replace(/\u001b\[[0-9;]*m/g, '') };

@@ -21,7 +21,9 @@ function bundle(clusterSet: string, cluster: string) {
   // a file of the bundle's layer, or of a shared unit the layer lists
   const read = (path: string) => {
     const [layer, name] = path.split('/') as [string, string];
-    const units = [...readFileSync(`${dir}/${layer}/kustomization.yaml`, 'utf8').matchAll(/- \.\.\/\.\.\/\.\.\/(_shared\/\S+)/g)].map((m) => `dist/${m[1]}`);
+    const units = [...readFileSync(`${dir}/${layer}/kustomization.yaml`, 'utf8').matchAll(/- \.\.\/\.\.\/\.\.\/(_shared\/\S+)/g)].map(
+      (m) => `dist/${String(m[1])}`,
+    );
     const found = [`${dir}/${layer}`, ...units].map((d) => `${d}/${name}`).find((f) => existsSync(f));
     return parse(readFileSync(found ?? `${dir}/${path}`, 'utf8')) as KubeDoc;
   };
@@ -69,7 +71,7 @@ describe('settings the examples put in each bundle', () => {
 
   test('user guide: the dedicated leader keeps Multi-cluster off in its agents; members turn it on', () => {
     const north = bundle('test-clusterset', 'test-cluster-north');
-    expect(north.agent.featureGates?.Multicluster).toBeUndefined();
+    expect(north.agent.featureGates.Multicluster).toBeUndefined();
     expect(north.leaderMc()).toMatchObject({ enableStretchedNetworkPolicy: false });
     for (const [cluster, svc] of [
       ['test-cluster-east', '10.96.0.0/16'],

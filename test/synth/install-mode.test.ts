@@ -34,7 +34,7 @@ async function build(install: { leader: string; east: string; west: string }) {
   const { outputs, diagnostics, files } = await compile({ files: [file] });
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   const bundle = (id: string): Bundle => outputs[0]!.bundles.find((b) => b.clusterID === id)!;
-  return { bundle, files: files ?? [], notes: outputs[0]!.notes ?? '' };
+  return { bundle, files, notes: outputs[0]!.notes ?? '' };
 }
 
 const names = (b: Bundle) => b.objects.map((o) => `${o.kind}/${o.metadata.name}`);

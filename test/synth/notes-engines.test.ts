@@ -66,8 +66,8 @@ describe('the ClusterSet README speaks the engine in use', () => {
     for (const block of blocks(notes)) {
       for (const [, name] of block.matchAll(/^\s*([A-Za-z_][\w-]*)\s*\(\)\s*\{/gm)) {
         // `command -v` finds commands on PATH and shell builtins: a function of that name would hide one
-        const shadowed = execFileSync('bash', ['-c', `command -v ${name} || true`], { encoding: 'utf8' }).trim();
-        expect(shadowed, `function ${name}() shadows ${shadowed}`).toBe('');
+        const shadowed = execFileSync('bash', ['-c', `command -v ${String(name)} || true`], { encoding: 'utf8' }).trim();
+        expect(shadowed, `function ${String(name)}() shadows ${shadowed}`).toBe('');
       }
       for (const line of block.split('\n')) {
         for (const call of line.matchAll(/(?:^|\|\s*|&&\s*|\)\s*)kubectl\s+(\S+)/g)) expect(call[1], line).toMatch(/^--(context|kubeconfig)\b/);

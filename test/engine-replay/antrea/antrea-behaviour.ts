@@ -57,11 +57,14 @@ export function withAntreaBehaviour(fleet: Fleet): AntreaModel {
   function restarts(c: ApiServer): void {
     for (const d of c.list('Deployment')) {
       if (d.metadata.name !== 'antrea-mc-controller') continue;
-      const key = `${c.clusterID}/${d.metadata.namespace}`;
+      const key = `${c.clusterID}/${String(d.metadata.namespace)}`;
       const at = (d.spec as Partial<WorkloadSpec> | undefined)?.template?.metadata?.annotations?.[RESTARTED_AT];
       if (restarted.has(key) && restarted.get(key) !== at) {
         handled.delete(c.clusterID);
-        fleet.events.push({ cluster: c.clusterID, message: `antrea-mc-controller in ${d.metadata.namespace} restarted (${RESTARTED_AT} ${at})` });
+        fleet.events.push({
+          cluster: c.clusterID,
+          message: `antrea-mc-controller in ${String(d.metadata.namespace)} restarted (${RESTARTED_AT} ${String(at)})`,
+        });
       }
       restarted.set(key, at);
     }
@@ -162,7 +165,7 @@ function install(c: ApiServer, model: AntreaModel, fleet: Fleet): void {
       const announced = announcing(fleet, c.clusterID, o.metadata.namespace!);
       if (announced.length > 0) {
         model.refusals.push(
-          `${c.clusterID} ClusterSet ${o.metadata.name}: MemberClusterAnnounces of ${announced.join(', ')} are still in ${o.metadata.namespace}`,
+          `${c.clusterID} ClusterSet ${o.metadata.name}: MemberClusterAnnounces of ${announced.join(', ')} are still in ${String(o.metadata.namespace)}`,
         );
         return false;
       }

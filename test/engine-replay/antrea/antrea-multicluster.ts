@@ -82,11 +82,11 @@ interface CommonArea {
 /** The mc-controller Deployment of a Namespace: its mode (`leader`, `member`), release and whether it runs. */
 export function mcController(host: MulticlusterHost, c: ApiServer, namespace: string): { mode: string; version: string; ready: boolean } | undefined {
   const d = c.get('apps', 'Deployment', namespace, 'antrea-mc-controller');
-  const container = (d?.spec as Partial<WorkloadSpec> | undefined)?.template?.spec?.containers?.[0];
+  const container = (d?.spec as { template?: Partial<WorkloadSpec['template']> } | undefined)?.template?.spec?.containers?.[0];
   if (!container) return undefined;
   const words = [...(container.command ?? []), ...(container.args ?? [])];
   const mode = words.includes('leader') ? 'leader' : words.includes('member') ? 'member' : '';
-  const version = /:(v[0-9][^@]*)/.exec(container.image ?? '')?.[1] ?? '';
+  const version = /:(v[0-9][^@]*)/.exec(container.image)?.[1] ?? '';
   return { mode, version, ready: host.workloadReady(c, 'Deployment', namespace, 'antrea-mc-controller') };
 }
 
@@ -161,7 +161,7 @@ export class AntreaMulticluster {
     const leader = this.host.reach(area.server);
     const user = leader && authenticate(leader, area.token);
     if (leader && user) new Client(leader, user).delete(`${MC}/v1alpha1`, 'MemberClusterAnnounce', area.leaderNamespace, `${ANNOUNCE_PREFIX}${area.localID}`);
-    this.announcing.delete(`${leader?.clusterID}/${area.leaderNamespace}/${area.localID}`);
+    this.announcing.delete(`${String(leader?.clusterID)}/${area.leaderNamespace}/${area.localID}`);
   }
 
   // --- member: member/clusterset_controller.go, commonarea/remote_common_area.go -------------
@@ -329,7 +329,7 @@ export class AntreaMulticluster {
     c.put({ ...cs, status });
     const ready = (status.conditions as { status: string }[])[0]?.status;
     if ((fieldsOf(cs.status).conditions as { status: string }[] | undefined)?.[0]?.status !== ready)
-      this.host.note(c, `ClusterSet ${cs.metadata.namespace}/${cs.metadata.name} Ready=${ready}`);
+      this.host.note(c, `ClusterSet ${String(cs.metadata.namespace)}/${cs.metadata.name} Ready=${String(ready)}`);
   }
 
   // --- leader: leader/clusterset_controller.go, leader/memberclusterannounce_controller.go ---
@@ -477,11 +477,15 @@ export class AntreaMulticluster {
               new Client(leader, user).delete(`${MC}/v1alpha1`, 'ResourceExport', area.leaderNamespace, exportName(kind));
       };
       let reason: string;
-      if (!svc) [reason] = ['ServiceNotFound', cleanup()];
-      else if (svcSpec.type === 'ExternalName') reason = 'ServiceTypeNotSupported';
+      if (!svc) {
+        reason = 'ServiceNotFound';
+        cleanup();
+      } else if (svcSpec.type === 'ExternalName') reason = 'ServiceTypeNotSupported';
       else if (svc.metadata.annotations?.[IMPORTED_SERVICE] !== undefined) reason = 'ImportedService';
-      else if (!this.host.serviceAnswers(c, svcNs, se.metadata.name)) [reason] = ['ServiceWithoutEndpoints', cleanup()];
-      else if (this.endpointIPType(c, ns) === 'ClusterIP' && (!svcSpec.clusterIP || svcSpec.clusterIP === 'None')) reason = 'ServiceNoClusterIP';
+      else if (!this.host.serviceAnswers(c, svcNs, se.metadata.name)) {
+        reason = 'ServiceWithoutEndpoints';
+        cleanup();
+      } else if (this.endpointIPType(c, ns) === 'ClusterIP' && (!svcSpec.clusterIP || svcSpec.clusterIP === 'None')) reason = 'ServiceNoClusterIP';
       else {
         if (!leader || !user) continue;
         const client = new Client(leader, user);
@@ -504,7 +508,7 @@ export class AntreaMulticluster {
           }),
         ];
         const refused = written.find((w) => !w.ok);
-        if (refused && !refused.ok) {
+        if (refused) {
           this.host.note(c, `ServiceExport ${svcNs}/${se.metadata.name}: ${refused.message}`);
           continue;
         }
@@ -634,7 +638,7 @@ export class AntreaMulticluster {
       const live = c.get(MC, 'ClusterInfoImport', ns, i.metadata.name);
       if (live && JSON.stringify(live.spec) === JSON.stringify(clusterInfo)) continue;
       c.put({ apiVersion: `${MC}/v1alpha1`, kind: 'ClusterInfoImport', metadata: { name: i.metadata.name, namespace: ns }, spec: clusterInfo });
-      this.host.note(c, `ClusterInfoImport ${i.metadata.name}: Gateway IP ${clusterInfo.gatewayInfos[0]?.gatewayIP}`);
+      this.host.note(c, `ClusterInfoImport ${i.metadata.name}: Gateway IP ${String(clusterInfo.gatewayInfos[0]?.gatewayIP)}`);
     }
     for (const live of c.list('ClusterInfoImport', ns)) if (!imports.some((i) => i.metadata.name === live.metadata.name)) c.delete(live);
   }

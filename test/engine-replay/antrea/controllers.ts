@@ -294,7 +294,7 @@ export class Fleet {
     this.started.add(key);
     for (const o of [...c.list('MutatingWebhookConfiguration'), ...c.list('ValidatingWebhookConfiguration')]) {
       if (o.metadata.labels?.['served-by'] !== 'antrea-mc-controller') continue;
-      const servedIn = o.metadata.labels?.['served-in'];
+      const servedIn = o.metadata.labels['served-in'];
       const hooks = (o.webhooks ?? []) as { clientConfig: { service?: { namespace: string } } }[];
       if (servedIn ? servedIn !== namespace : !hooks.every((h) => h.clientConfig.service?.namespace === namespace)) continue;
       this.inject(c, o, `mc-ca-${namespace}`);
@@ -347,7 +347,11 @@ export class Fleet {
       if (sa && c.get('v1', 'ServiceAccount', s.metadata.namespace, sa))
         c.put({
           ...s,
-          data: { 'ca.crt': c.ca, namespace: btoa(s.metadata.namespace!), token: btoa(`${c.clusterID}/${s.metadata.namespace}/${sa}/${s.metadata.name}`) },
+          data: {
+            'ca.crt': c.ca,
+            namespace: btoa(s.metadata.namespace!),
+            token: btoa(`${c.clusterID}/${String(s.metadata.namespace)}/${sa}/${s.metadata.name}`),
+          },
         });
     }
   }
@@ -443,7 +447,7 @@ export class Fleet {
       if (((fieldsOf(job.status).conditions ?? []) as Condition[]).some((x) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True')) continue;
       if (!this.schedulableNodes(c, job).some((n) => this.podRuns(c, job, n))) continue;
       const run = this.jobRunner.run(c, job);
-      this.jobLogs.set(`${c.clusterID}/${job.metadata.namespace}/${job.metadata.name}`, run.log);
+      this.jobLogs.set(`${c.clusterID}/${String(job.metadata.namespace)}/${job.metadata.name}`, run.log);
       const started = { startTime: '1970-01-01T00:00:00Z' };
       const failed = ((fieldsOf(job.status).failed as number | undefined) ?? 0) + (run.outcome === 'failed' ? 1 : 0);
       const status =
@@ -460,7 +464,8 @@ export class Fleet {
       c.put({ ...job, status });
       changed = true;
       const ended = (status as { conditions?: { type: string }[] }).conditions?.[0]?.type;
-      if (ended) this.note(c, `Job ${job.metadata.namespace}/${job.metadata.name} ${ended}${run.outcome === 'failed' ? `: ${lastLines(run.log)}` : ''}`);
+      if (ended)
+        this.note(c, `Job ${String(job.metadata.namespace)}/${job.metadata.name} ${ended}${run.outcome === 'failed' ? `: ${lastLines(run.log)}` : ''}`);
     }
     return changed;
   }
@@ -484,7 +489,7 @@ export class Fleet {
           type: 'Opaque',
           data: { 'ca.crt': secretData(token)['ca.crt'], token: secretData(token).token },
         });
-        done.push(`${c.clusterID}: operator copied the member token into ${cs.metadata.namespace}/${secretName}`);
+        done.push(`${c.clusterID}: operator copied the member token into ${String(cs.metadata.namespace)}/${secretName}`);
       }
     return done;
   }

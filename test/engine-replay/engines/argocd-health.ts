@@ -89,9 +89,9 @@ const BUILT_IN_SCRIPTS: Readonly<Record<string, Check>> = {
     if (conditions.length === 0) return { status: 'Progressing', message: 'Status conditions not found' };
     let established = false;
     for (const c of conditions) {
-      if (c.type === 'Terminating' && c.status === 'True') return { status: 'Progressing', message: `CRD is terminating: ${c.message}` };
-      if (c.type === 'NamesAccepted' && c.status === 'False') return { status: 'Degraded', message: `CRD names have not been accepted: ${c.message}` };
-      if (c.type === 'NonStructuralSchema' && c.status === 'True') return { status: 'Degraded', message: `Schema violations found: ${c.message}` };
+      if (c.type === 'Terminating' && c.status === 'True') return { status: 'Progressing', message: `CRD is terminating: ${String(c.message)}` };
+      if (c.type === 'NamesAccepted' && c.status === 'False') return { status: 'Degraded', message: `CRD names have not been accepted: ${String(c.message)}` };
+      if (c.type === 'NonStructuralSchema' && c.status === 'True') return { status: 'Degraded', message: `Schema violations found: ${String(c.message)}` };
       if (c.type === 'Established') {
         if (c.status === 'True') established = true;
         else if (c.reason === 'Installing') return { status: 'Progressing', message: 'CRD is being installed' };

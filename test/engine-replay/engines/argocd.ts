@@ -326,7 +326,7 @@ export class ArgoSync {
   private fail(message: string): void {
     this.phase = 'Failed';
     this.message = message;
-    const failed = this.tasks.filter((t) => t.state === 'failed' && t.message).map((t) => `${refOf(t.target ?? t.prune!)}: ${t.message}`);
+    const failed = this.tasks.filter((t) => t.state === 'failed' && t.message).map((t) => `${refOf(t.target ?? t.prune!)}: ${String(t.message)}`);
     this.log(`${this.app.name}: sync Failed: ${message}${failed.length ? ` (${failed.join('; ')})` : ''}`);
   }
 
@@ -368,7 +368,7 @@ export class ArgoSync {
     const wave = Math.min(...pending.filter((t) => t.phase === phase).map((t) => t.wave));
     const now = pending.filter((t) => t.phase === phase && t.wave === wave);
     const remaining = pending.filter((t) => !now.includes(t) || t.hook);
-    this.message = `${PHASES[phase]} wave ${wave}: applying ${now.length} object(s)`;
+    this.message = `${String(PHASES[phase])} wave ${wave}: applying ${now.length} object(s)`;
     this.log(`${this.app.name}: ${this.message}`);
     let failed = false;
     for (const t of [...now.filter((x) => x.prune), ...now.filter((x) => !x.prune)]) {

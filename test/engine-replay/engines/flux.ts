@@ -182,7 +182,7 @@ export class FluxRun {
       return this.set('Failed', `InvalidCELExpression: TerminalError: ${invalid}`);
     }
     const blocked = this.k.dependsOn.filter((d) => !ready(d));
-    if (blocked.length > 0) return this.set('Pending', `dependency '${blocked[0]}' is not ready`);
+    if (blocked.length > 0) return this.set('Pending', `dependency '${blocked[0]!}' is not ready`);
     const cluster = this.target();
     if (typeof cluster === 'string') return this.set('Failed', cluster);
     let objects: Obj[];

@@ -70,7 +70,7 @@ export class Revision {
         if (file !== undefined && /\.ya?ml$/.test(path)) {
           for (const o of this.parse(path, file)) {
             const key = keyOf(o);
-            if (seen.has(key)) throw new Error(`kustomize: ${key} in ${path} and ${seen.get(key)}`);
+            if (seen.has(key)) throw new Error(`kustomize: ${key} in ${path} and ${String(seen.get(key))}`);
             seen.set(key, path);
             out.push(o);
           }
@@ -102,7 +102,7 @@ export function fluxBuild(revision: Revision, dir: string): Obj[] | undefined {
   const add = (objects: readonly Obj[], path: string) => {
     for (const o of objects) {
       const key = keyOf(o);
-      if (seen.has(key)) throw new Error(`kustomize: ${key} in ${path} and ${seen.get(key)}`);
+      if (seen.has(key)) throw new Error(`kustomize: ${key} in ${path} and ${String(seen.get(key))}`);
       seen.set(key, path);
       out.push(o);
     }
@@ -139,7 +139,7 @@ export function parseObjects(text: string, path: string): Obj[] {
   return parseAllDocuments(text, { version: '1.1' })
     .map((d) => {
       if (d.errors.length > 0) throw new Error(`${path}: ${d.errors[0]!.message}`);
-      return d.toJS() as Obj;
+      return d.toJS() as Obj | null; // an empty document is null
     })
     .filter((o) => o != null);
 }

@@ -284,7 +284,7 @@ export class JobRunner {
       const state = join(root, '.replay');
       mkdirSync(state);
       const mounts = this.volumes(c, pod, ns, root);
-      let blocked = false;
+      let blocked = false as boolean; // set in runProcess's callback, which narrowing does not see
       let log = '';
       for (const container of [...(pod.initContainers ?? []), ...(pod.containers ?? [])]) {
         writeFileSync(join(state, 'clock'), String(EPOCH));
@@ -301,7 +301,7 @@ export class JobRunner {
         });
         log += `${result.stdout}${result.stderr}`;
         if (blocked) return { outcome: 'running', log };
-        if (result.status !== 0) return { outcome: 'failed', log: `${log}(exit ${result.status ?? result.signal})\n` };
+        if (result.status !== 0) return { outcome: 'failed', log: `${log}(exit ${String(result.status ?? result.signal)})\n` };
       }
       return { outcome: 'succeeded', log };
     } finally {

@@ -237,7 +237,7 @@ export class ApiServer {
     if (o.kind === 'Namespace') for (const [k, v] of this.store) if (v.metadata.namespace === o.metadata.name) this.store.delete(k);
     if (o.kind === 'CustomResourceDefinition') {
       const spec = (o as Obj).spec as Partial<CrdSpec> | undefined;
-      for (const [k, v] of this.store) if (groupOf(v.apiVersion) === spec?.group && v.kind === spec?.names?.kind) this.store.delete(k);
+      for (const [k, v] of this.store) if (groupOf(v.apiVersion) === spec?.group && v.kind === spec.names?.kind) this.store.delete(k);
     }
     return true;
   }
@@ -249,7 +249,7 @@ export class ApiServer {
     const served = this.served(o.apiVersion, o.kind);
     if (!served) return `no matches for kind "${o.kind}" in version "${o.apiVersion}"`;
     if (served.namespaced && !o.metadata.namespace) return `${refOf(o)}: the server requires a namespace`;
-    if (served.namespaced && !this.namespaceExists(o.metadata.namespace!)) return `namespaces "${o.metadata.namespace}" not found`;
+    if (served.namespaced && !this.namespaceExists(o.metadata.namespace!)) return `namespaces "${String(o.metadata.namespace)}" not found`;
     const live = this.getLike(o);
     // a Job's Pod template is immutable once created (pkg/apis/batch/validation ValidateJobSpecUpdate)
     const template = (job: Obj | undefined) => (job?.spec as { template?: unknown } | undefined)?.template;

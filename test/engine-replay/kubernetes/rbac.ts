@@ -59,13 +59,13 @@ const has = (list: readonly string[] | undefined, v: string): boolean => (list ?
 const ruleAllows = (rule: Rule, a: RequestAttributes): boolean =>
   has(rule.verbs, a.verb) &&
   has(rule.apiGroups, a.group) &&
-  (has(rule.resources, a.resource) || (a.resource.includes('/') && (rule.resources ?? []).includes(`*/${a.resource.split('/')[1]}`))) &&
+  (has(rule.resources, a.resource) || (a.resource.includes('/') && (rule.resources ?? []).includes(`*/${a.resource.split('/')[1]!}`))) &&
   ((rule.resourceNames ?? []).length === 0 || (a.name !== undefined && rule.resourceNames!.includes(a.name)));
 
 const bound = (binding: Obj, user: User): boolean =>
   ((binding.subjects ?? []) as { kind: string; name: string; namespace?: string }[]).some(
     (s) =>
-      (s.kind === 'ServiceAccount' && user.name === `system:serviceaccount:${s.namespace ?? binding.metadata.namespace}:${s.name}`) ||
+      (s.kind === 'ServiceAccount' && user.name === `system:serviceaccount:${String(s.namespace ?? binding.metadata.namespace)}:${s.name}`) ||
       (s.kind === 'User' && s.name === user.name) ||
       (s.kind === 'Group' && user.groups.includes(s.name)),
   );

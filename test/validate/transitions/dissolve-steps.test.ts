@@ -28,7 +28,8 @@ const spec = (leader: string, clusters: string[], leaderNs = 'antrea-multicluste
 `;
 
 /** Runs each command in sh with a kubectl that records its calls: `context namespace verb last-operand`. */
-const run = (commands: string[]): string[] => runWithFakeKubectl(commands).map((c) => `${c.context} ${c.namespace} ${c.verb} ${c.operands.at(-1)}`);
+const run = (commands: string[]): string[] =>
+  runWithFakeKubectl(commands).map((c) => `${String(c.context)} ${String(c.namespace)} ${String(c.verb)} ${String(c.operands.at(-1))}`);
 
 /** The commands as a reader of the plan finds them: what ends a step after a colon. */
 const commandsOf = (steps: readonly string[]) => steps.flatMap((s) => s.match(/: ((?:kubectl --context|for \w+ in) .*)$/)?.[1] ?? []);
@@ -178,7 +179,7 @@ describe('dissolveProcedure: the old Flux Kustomizations', () => {
     const d = view('prod', hubFlux);
     const all = calls(d);
     const flux = all.filter((c) => c.context === 'mgmt');
-    expect(all.slice(0, all.length - flux.length).map((c) => `${c.context} ${c.verb} ${c.operands.at(-1)}`)).toEqual([
+    expect(all.slice(0, all.length - flux.length).map((c) => `${String(c.context)} ${String(c.verb)} ${String(c.operands.at(-1))}`)).toEqual([
       'east delete prod',
       'north get memberclusterannounces.multicluster.crd.antrea.io',
       'north delete prod',
@@ -187,7 +188,7 @@ describe('dissolveProcedure: the old Flux Kustomizations', () => {
     // the layers, the exports and the verification of both clusters
     expect(names.filter((n) => n.startsWith('prod-east-')).length).toBeGreaterThan(5);
     expect(names).toContain('prod-east-exports-demo');
-    expect(flux.map((c) => `${c.namespace} ${c.verb} ${c.operands.at(-1)}`)).toEqual([
+    expect(flux.map((c) => `${String(c.namespace)} ${String(c.verb)} ${String(c.operands.at(-1))}`)).toEqual([
       `gitops get ${KUSTOMIZATION_RESOURCE}`,
       ...names.flatMap((n) => [`gitops patch kustomization.kustomize.toolkit.fluxcd.io/${n}`, `gitops delete kustomization.kustomize.toolkit.fluxcd.io/${n}`]),
     ]);
@@ -230,14 +231,18 @@ describe('dissolveProcedure: the old Flux Kustomizations', () => {
       `,
     );
     const loop = calls(seven, { leaderMoves: true, staying: ['east'] }).filter((c) => c.verb === 'get' && c.operands[0] === KUSTOMIZATION_RESOURCE);
-    expect(loop.map((c) => `${c.context} ${c.args[c.args.indexOf('-l') + 1]!.split('=').at(-1)}`)).toEqual(
+    expect(loop.map((c) => `${String(c.context)} ${String(c.args[c.args.indexOf('-l') + 1]!.split('=').at(-1))}`)).toEqual(
       ['north', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'].map((id) => `mgmt ${id}`),
     );
   });
 
   test('a Flux per cluster, three clusters: one command on each cluster', () => {
     const flux = calls(view('lab', perCluster(3))).filter((c) => c.operands[0]?.startsWith('kustomization') || c.operands[0] === KUSTOMIZATION_RESOURCE);
-    expect(flux.filter((c) => c.verb === 'get').map((c) => `${c.context} ${c.namespace}`)).toEqual(['c1 flux-system', 'c2 flux-system', 'c3 flux-system']);
+    expect(flux.filter((c) => c.verb === 'get').map((c) => `${String(c.context)} ${String(c.namespace)}`)).toEqual([
+      'c1 flux-system',
+      'c2 flux-system',
+      'c3 flux-system',
+    ]);
     expect(flux.filter((c) => c.verb === 'delete')).toHaveLength(3 * listed(view('lab', perCluster(3))).length);
   });
 
