@@ -9,7 +9,8 @@ interface KubeDoc {
 }
 /** A parsed config file: the sections the tests read, and the rest. */
 interface Conf {
-  readonly featureGates: Record<string, boolean>;
+  /** null where the config leaves the section empty (`featureGates:` with nothing under it) */
+  readonly featureGates: Record<string, boolean> | null;
   readonly multicluster: Record<string, unknown>;
   readonly [key: string]: unknown;
 }
@@ -47,8 +48,8 @@ describe('settings the examples put in each bundle', () => {
       ['demo-cluster-member3', '10.244.32.0/20', '10.96.32.0/20'],
     ] as const) {
       const b = bundle('demo-clusterset', cluster);
-      expect(b.agent.featureGates.Multicluster).toBe(true);
-      expect(b.controller.featureGates.Multicluster).toBe(true);
+      expect(b.agent.featureGates?.Multicluster).toBe(true);
+      expect(b.controller.featureGates?.Multicluster).toBe(true);
       expect(b.agent.multicluster).toMatchObject({
         enableGateway: true,
         namespace: 'kube-system',
@@ -71,14 +72,14 @@ describe('settings the examples put in each bundle', () => {
 
   test('user guide: the dedicated leader keeps Multi-cluster off in its agents; members turn it on', () => {
     const north = bundle('test-clusterset', 'test-cluster-north');
-    expect(north.agent.featureGates.Multicluster).toBeUndefined();
+    expect(north.agent.featureGates?.Multicluster).toBeUndefined();
     expect(north.leaderMc()).toMatchObject({ enableStretchedNetworkPolicy: false });
     for (const [cluster, svc] of [
       ['test-cluster-east', '10.96.0.0/16'],
       ['test-cluster-west', '10.112.0.0/16'],
     ] as const) {
       const b = bundle('test-clusterset', cluster);
-      expect(b.agent.featureGates.Multicluster).toBe(true);
+      expect(b.agent.featureGates?.Multicluster).toBe(true);
       expect(b.agent.multicluster).toMatchObject({ enableGateway: true, enablePodToPodConnectivity: false });
       expect(b.memberMc()).toMatchObject({ serviceCIDR: svc, podCIDRs: [''] });
     }
