@@ -5,19 +5,16 @@
 // value unchanged. The judge is test/helpers/ci-log.ts (the Actions runner's parsing, Unicode's
 // categories), never the product's own escaping. A command's run costs a compile: npm test checks
 // every payload's definition side by side in one command a format (each definition, and each
-// value, holds one payload), and for the dumps a payload of each kind in every format, the other
-// payloads in one format each by turns (`byTurns`), and drift for a payload of each kind; the soak
-// tier a definition a payload, and every payload in every format.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// value, holds one payload); the soak tier a definition a payload, and every payload in every
+// format. The cluster dumps' side is dump-formats.test.ts; what both hold outputs to is
+// neutral-output.ts.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { marked } from 'marked';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments, stringify } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import { releaseFor } from '../../src/antrea/releases';
-import { main } from '../../src/cli/main';
 import { compile } from '../../src/pipeline/compile';
-import { DRIFT_FORMATS } from '../../src/live/render-drift';
 import { ClusterSetSchema, type ClusterSet } from '../../src/model/clusterset';
 import { effectiveClusters } from '../../src/model/effective';
 import { planChanges } from '../../src/plan/plan-changes';
@@ -26,25 +23,12 @@ import { clusterSetNotes } from '../../src/synth/notes';
 import { unprintables, workflowCommands } from '../helpers/ci-log';
 import { isCrdFile } from '../helpers/golden';
 import { LATEST } from '../helpers/releases';
-import { SOAK, soakRows } from '../helpers/soak';
+import { SOAK } from '../helpers/soak';
 import { CORPUS } from './corpus';
+import { annotation, byTurns, expectNeutral, expectNoMoreElements, run, strings } from './neutral-output';
 
 const tmp = mkdtempSync(join(process.env.CLUSTERSET_TEST_TMPDIR ?? tmpdir(), 'hostile-outputs-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-async function run(argv: readonly string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
-  return { code, stdout, stderr };
-}
-
-/** What every output must hold to: nothing unprintable, and no workflow command but the ones `expected` allows. */
-function expectNeutral(text: string, commands: (c: { command: string }) => boolean = () => false): void {
-  expect(unprintables(text)).toEqual([]);
-  expect(workflowCommands(text).filter((c) => !commands(c))).toEqual([]);
-}
-const annotation = (c: { command: string }) => c.command === 'error' || c.command === 'warning';
 
 /** A definition as written, with `value` where the cases put it. */
 function definitionData(at: { refused?: string; accepted?: string }): Record<string, unknown> {
@@ -131,19 +115,6 @@ function write(name: string, data: unknown): string {
   const file = join(dir, name);
   writeFileSync(file, stringify(data));
   return file;
-}
-
-/** A payload of each kind (a newline, a terminal sequence, bidi, a workflow command, Markdown), where one of each is enough. */
-const EACH_KIND = new Set(['a newline', 'ESC: clear the screen', 'bidi override', '::error', 'Markdown link', 'Markdown table and code']);
-
-/**
- * The formats a command runs a payload in: in npm test every format for a payload of each kind,
- * one by turns for the others (`turn` shifts the turn, so two commands of one payload take
- * different formats); in the soak tier (test/helpers/soak.ts) every format for every payload.
- */
-function byTurns<T>(formats: readonly T[], name: string, turn = 0): readonly T[] {
-  const index = CORPUS.findIndex(([n]) => n === name);
-  return soakRows(formats, (_, i) => EACH_KIND.has(name) || i === (index + turn) % formats.length);
 }
 
 describe.each(CORPUS)('%s', (name, payload) => {
@@ -356,110 +327,3 @@ describe.each(['::error title=x::forged.yaml', 'a ##[error]b.yaml', 'exe.\u202Et
     });
   },
 );
-
-/** Every string in a JSON value. */
-const strings = (v: unknown): string[] =>
-  typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
-
-/** The HTML elements Markdown makes of a text, counted by name. */
-function htmlTags(html: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const m of html.matchAll(/<([a-z][a-z0-9]*)\b/g)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
-  return counts;
-}
-
-/** A value adds no element to the Markdown (a link, an image, HTML): each kind at most as often as with a plain value. */
-function expectNoMoreElements(hostile: string, benign: string): void {
-  const [h, b] = [htmlTags(marked.parse(hostile, { async: false })), htmlTags(marked.parse(benign, { async: false }))];
-  for (const [tag, n] of h) expect(n, `<${tag}>`).toBeLessThanOrEqual(b.get(tag) ?? 0);
-}
-
-// import, plan --live, drift and status read cluster dumps, which a pull request may carry too
-const GUIDE = 'test/fixtures/live/user-guide';
-
-/**
- * The user guide's dumps with a payload in the leader address the members run (after
- * credentials) and in a member's condition: the members' dumps take the payloads by turns (one
- * each, the same in both when one is given).
- */
-function hostileDumps(payloads: readonly string[]): string {
-  const dir = mkdtempSync(join(tmp, 'dumps-'));
-  let member = 0;
-  for (const f of readdirSync(GUIDE).sort()) {
-    type Item = { kind: string; spec?: { leaders?: { server?: string }[] }; status?: unknown };
-    const dump = parse(readFileSync(join(GUIDE, f), 'utf8')) as { items: Item[] };
-    for (const o of dump.items)
-      if (o.kind === 'ClusterSet' && o.spec?.leaders?.[0]?.server) {
-        const payload = payloads[member++ % payloads.length]!;
-        o.spec.leaders[0].server = `https://admin:s3cr3t-Passw0rd@172.18.0.1:6443/${payload}`;
-        o.status = {
-          conditions: [{ type: 'Ready', status: 'False', message: payload }],
-          clusterStatuses: [{ clusterID: 'test-cluster-north', conditions: [{ type: 'Ready', status: 'False', message: payload }] }],
-        };
-      }
-    // as kubectl writes it: quoted where YAML 1.1 would read another type
-    writeFileSync(join(dir, f), stringify(dump, { version: '1.1' }));
-  }
-  expect(member).toBe(2);
-  return dir;
-}
-
-/**
- * The payloads a dumps folder holds: in npm test two, one in each member's dump (the payloads of
- * each kind paired with each other, the others with each other), in the soak tier one.
- */
-const pairs = (entries: readonly (readonly [string, string])[]) =>
-  Array.from({ length: Math.ceil(entries.length / 2) }, (_, i) => entries.slice(2 * i, 2 * i + 2));
-const DUMPED = SOAK
-  ? CORPUS.map((entry) => [entry])
-  : [...pairs(CORPUS.filter(([n]) => EACH_KIND.has(n))), ...pairs(CORPUS.filter(([n]) => !EACH_KIND.has(n)))];
-
-describe('import, plan --live, drift and status', () => {
-  const definition = join(tmp, 'imported', 'test-clusterset.yaml');
-  /** drift's Markdown for dumps with a plain value in the same places: the elements a report has */
-  let plainDrift: string | undefined;
-  it.each(DUMPED.map((entries) => ({ names: entries.map(([n]) => n).join(' and '), entries })))(
-    '$names: neutralised in every format; credentials in the leader URL never printed, and said so',
-    async ({ entries }) => {
-      if (!readdirSync(tmp).includes('imported')) {
-        mkdirSync(join(tmp, 'imported'));
-        const r = await run(['import', GUIDE, '--token-source', 'manual', '--out', definition]);
-        expect(r.code).toBe(0);
-        // import marks the engine and each cluster's destination <unset> (adoption-40): deliver the bundles by hand
-        writeFileSync(definition, readFileSync(definition, 'utf8').replaceAll('delivery: <unset>', 'delivery: {}'));
-      }
-      const dumps = hostileDumps(entries.map(([, payload]) => payload));
-      /** the formats the payloads take, each its own by turns (byTurns) */
-      const formats = <T>(all: readonly T[]) => new Set(entries.flatMap(([name]) => byTurns(all, name)));
-      const ofEachKind = entries.some(([name]) => EACH_KIND.has(name));
-      const imported = await run(['import', dumps, '--token-source', 'manual']);
-      expectNeutral(imported.stdout + imported.stderr);
-      expect(imported.stdout + imported.stderr).not.toContain('s3cr3t');
-      expect(imported.stdout + imported.stderr).toMatch(/credentials/);
-      for (const format of formats(PLAN_FORMATS)) {
-        const r = await run(['plan', '--live', dumps, definition, '--format', format]);
-        expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
-        expect(r.stdout + r.stderr).not.toContain('s3cr3t');
-        expect(r.stdout + r.stderr).toMatch(/credentials/);
-      }
-      // drift prints what plan --live reads, by the same escapes: a payload of each kind (a newline, a
-      // terminal sequence, bidi, a workflow command, Markdown) is enough, at a compile a format
-      for (const format of ofEachKind ? DRIFT_FORMATS : []) {
-        const r = await run(['drift', '--live', dumps, definition, '--format', format]);
-        // the leader address the members run differs from the definition's: drift, exit 4
-        expect(r.code).toBe(4);
-        expectNeutral(r.stdout + r.stderr, format === 'github' ? annotation : undefined);
-        expect(r.stdout + r.stderr).not.toContain('s3cr3t');
-        if (format === 'markdown')
-          expectNoMoreElements(r.stdout, (plainDrift ??= (await run(['drift', '--live', hostileDumps(['plain']), definition, '--format', format])).stdout));
-      }
-      // json always (it reads back what the cluster said), text by turns
-      for (const format of new Set(['json', ...formats(['text', 'json'])])) {
-        const r = await run(['status', '--from', dumps, definition, '--format', format]);
-        expectNeutral(r.stdout + r.stderr);
-        // JSON reads back what each cluster said, unchanged
-        if (format === 'json') for (const [, payload] of entries) expect(strings(JSON.parse(r.stdout)).some((t) => t.includes(payload))).toBe(true);
-      }
-    },
-  );
-});
