@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { runPipeline, type ValidatedRevision, type PipelineResult, type Sink } from '../pipeline/pipeline';
 import { sourcePath, type DefinitionIndex } from '../pipeline/definition-index';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic';
 import { findDefinitionFiles, MAX_DEFINITION_BYTES } from '../load/load-clustersets';
+import { readSourceFile } from '../load/definition-folder';
 import { planSink } from './plan-sink';
 import { upgradeFromMissing } from './upgrade-from-missing';
 import { planChanges } from './plan-changes';
@@ -140,16 +141,12 @@ async function runBoth<R>(options: PlanOptions, revision: Revision, files: reado
  * that differs only makes the definition compiled, as it would be without an index.
  */
 function forgetChanged(index: DefinitionIndex, revisions: readonly (readonly string[])[], roots: readonly string[], known: ReadonlyMap<string, string>): void {
-  // only a regular file the loader would read (never a FIFO or a huge file); any other is forgotten
+  // read as the loader reads (readSourceFile: a regular file in its folder, within the size limit);
+  // one it refuses is forgotten, and compiled
+  const folders: Parameters<typeof readSourceFile>[2] = new Map();
   const read = (file: string) => {
-    try {
-      const k = known.get(file);
-      if (k !== undefined) return k;
-      const stat = statSync(file);
-      return stat.isFile() && stat.size <= MAX_DEFINITION_BYTES ? readFileSync(file, 'utf8') : undefined;
-    } catch {
-      return undefined;
-    }
+    const r = known.get(file) ?? readSourceFile(file, MAX_DEFINITION_BYTES, folders);
+    return typeof r === 'string' ? r : r.ok ? r.text : undefined;
   };
   const [base, head] = revisions.map((files, r) => new Map(files.map((f) => [sourcePath(f, roots[r]!), f])));
   for (const source of new Set([...base!.keys(), ...head!.keys()])) {
