@@ -3,6 +3,20 @@
 // lib/), lib/ is used only while it is newer than every source file; otherwise the TypeScript
 // sources run through tsx, so a git pull or an edit never runs a stale build.
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import * as nodeModule from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+// Node keeps the compiled code of the modules this process loads (the build, its dependencies,
+// the typescript package) in a compile cache: each later run skips parsing and compiling them, a
+// quarter of a small validate's CPU (TypeScript's tsc does the same). The cache is code this
+// process runs, so it lives in the user's own cache folder, never in the shared temporary folder
+// another account could write first. NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1
+// turns it off; a folder that cannot be written leaves it off (Node reports that, never throws).
+if (!process.env.NODE_COMPILE_CACHE) {
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  nodeModule.enableCompileCache?.(join(cache, 'antrea-clusterset', 'node-compile-cache'));
+}
 
 // SIGUSR1 opens Node's inspector (127.0.0.1:9229, no authentication), which runs code in this
 // process with CI's environment: a listener replaces that default, so whoever can signal the CLI

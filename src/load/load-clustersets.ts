@@ -95,7 +95,7 @@ export async function loadClusterSets(
           hint: 'write the definition in YAML, or run without --no-typescript where its code is trusted',
         });
       } else {
-        const compiler = await loadTypeScriptPackage(file, diagnostics);
+        const compiler = loadTypeScriptPackage(file, diagnostics);
         if (compiler && checkTypeScriptSyntax(compiler.ts, file, text, diagnostics)) source = await loadTypeScript(compiler, file, read, diagnostics, budget);
       }
       if (source) sources.push(source);

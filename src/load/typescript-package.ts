@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 
 export type Ts = typeof import('typescript');
@@ -7,23 +8,26 @@ export interface TypeScriptPackage {
   readonly ts: Ts;
 }
 
-let loaded: Promise<TypeScriptPackage | { missing: string }> | undefined;
+let loaded: TypeScriptPackage | { missing: string } | undefined;
 
 /**
  * `typescript` is an optional peer dependency: only TypeScript definitions need it, and a
- * YAML-only repository does not install it. Loaded once, on the first `.ts` definition.
+ * YAML-only repository does not install it. Loaded once, on the first `.ts` definition, by
+ * `require`: it is one CommonJS file of 9 MB, which an `import()` would first scan for its export
+ * names (Node's cjs-module-lexer, a quarter of a second of every such run).
  */
-function importTypeScript(): Promise<TypeScriptPackage | { missing: string }> {
-  loaded ??= import('typescript').then(
-    (m): TypeScriptPackage => ({ ts: (m as { default?: Ts }).default ?? (m as Ts) }),
-    (err: unknown) => ({ missing: err instanceof Error ? err.message.split('\n')[0]! : String(err) }),
-  );
+function requireTypeScript(): TypeScriptPackage | { missing: string } {
+  try {
+    loaded ??= { ts: createRequire(import.meta.url)('typescript') as Ts };
+  } catch (err) {
+    loaded = { missing: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+  }
   return loaded;
 }
 
 /** The compiler, or a `typescript-missing` diagnostic at the top of the definition that needs it. */
-export async function loadTypeScriptPackage(file: string, diagnostics: Diagnostic[]): Promise<TypeScriptPackage | undefined> {
-  const compiler = await importTypeScript();
+export function loadTypeScriptPackage(file: string, diagnostics: Diagnostic[]): TypeScriptPackage | undefined {
+  const compiler = requireTypeScript();
   if ('ts' in compiler) return compiler;
   diagnostics.push({
     code: 'typescript-missing',

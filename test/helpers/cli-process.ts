@@ -27,7 +27,7 @@ function runNode(args: readonly string[], options: { cwd: string; env?: NodeJS.P
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, ...options.env },
+      env: { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, ...options.env },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

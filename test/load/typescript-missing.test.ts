@@ -3,7 +3,7 @@ import { notGatewayHa } from '../helpers/gateway-ha';
 
 // `typescript` is an optional peer dependency: a YAML-only repository does not install it.
 afterEach(() => {
-  vi.doUnmock('typescript');
+  vi.doUnmock('node:module');
   vi.resetModules();
 });
 
@@ -12,8 +12,19 @@ const YAML = 'clustersets/demo-clusterset.yaml';
 
 test('without the typescript package: typescript-missing at the top of each .ts definition, with the install hint; YAML still checks', async () => {
   vi.resetModules();
-  vi.doMock('typescript', () => {
-    throw Object.assign(new Error("Cannot find package 'typescript' imported from lib/cli.js"), { code: 'ERR_MODULE_NOT_FOUND' });
+  // the compiler requires the package (typescript-package.ts): Node's require, as it fails where the package is not installed
+  vi.doMock('node:module', async (original) => {
+    const actual = await original<typeof import('node:module')>();
+    const createRequire = (from: string | URL) => {
+      const real = actual.createRequire(from);
+      return Object.assign((id: string): unknown => {
+        if (id === 'typescript') throw Object.assign(new Error("Cannot find module 'typescript'\nRequire stack:\n- lib/cli.js"), { code: 'MODULE_NOT_FOUND' });
+        return real(id);
+      }, real);
+    };
+    // the module's other exports as they are (a spread would not copy its class's prototype)
+    const mocked: typeof actual = Object.assign(Object.create(actual) as typeof actual, { createRequire });
+    return Object.assign(Object.create(mocked) as typeof actual, { default: mocked });
   });
   const { validateDefinitions } = await import('../../src/pipeline/pipeline');
   const { diagnostics, parsed } = await validateDefinitions([TS, YAML]);

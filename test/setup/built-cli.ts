@@ -29,9 +29,15 @@ export default function setup(project: TestProject): () => void {
   project.onTestsRerun(build);
   const previous = process.env[BUILT_CLI_ENV];
   process.env[BUILT_CLI_ENV] = join(pkg, 'bin/clusterset.mjs');
+  // the CLI keeps Node's compile cache in the user's cache folder (bin/clusterset.mjs): the run's
+  // processes share one of the run's own, and the developer's home is not written
+  const previousCache = process.env.XDG_CACHE_HOME;
+  process.env.XDG_CACHE_HOME = join(pkg, 'cache');
   return () => {
     if (previous === undefined) delete process.env[BUILT_CLI_ENV];
     else process.env[BUILT_CLI_ENV] = previous;
+    if (previousCache === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = previousCache;
     rmSync(pkg, { recursive: true, force: true });
   };
 }
