@@ -57,6 +57,10 @@ export default defineConfig({
     sequence: { sequencer: SlowFirst },
     // the ten slowest files after the summary, so a file that grows is seen when it does
     reporters: ['default', './test/setup/slowest-files.ts'],
+    // the suite allocates much short-lived data (parsed YAML, objects the replay applies): a larger
+    // young generation than V8's default scavenges less often; 64 MB took about 10 % less CPU than
+    // the default, 32 and 128 MB, in paired runs of replay, live and output files with one worker
+    execArgv: ['--max-semi-space-size=64'],
     // vitest's default is one worker fewer than the cores: on a two-core machine that is one worker
     // for a suite that is CPU-bound or waiting on child processes; use every core
     maxWorkers: availableParallelism(),
