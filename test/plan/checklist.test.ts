@@ -32,7 +32,18 @@ async function revision(definition: ClusterSetInput) {
   return result.parsed;
 }
 
+/**
+ * Plans by their two definitions: the goldens, the shell check and the tests on what the checklist
+ * says plan the same pairs again (each caller gets its own copy).
+ */
+const plans = new Map<string, Promise<Plan>>();
 async function planOf(before: ClusterSetInput, after: ClusterSetInput): Promise<Plan> {
+  const key = JSON.stringify([before, after]);
+  if (!plans.has(key)) plans.set(key, planned(before, after));
+  return structuredClone(await plans.get(key)!);
+}
+
+async function planned(before: ClusterSetInput, after: ClusterSetInput): Promise<Plan> {
   const [b, a] = [await revision(before), await revision(after)];
   const outputs = changedOutputs(b.map(clusterSetSources), a.map(clusterSetSources));
   const definitions = (parsed: typeof b): CompiledRevision['definitions'] =>
