@@ -52,12 +52,20 @@ function releaseTags(v: unknown, version: string): unknown {
   return v;
 }
 
-/** Config files are compared as data: YAML (1.1, as Go reads them) or JSON for the CNI conflist. */
+/**
+ * Config files are compared as data: YAML (1.1, as Go reads them) or JSON for the CNI conflist.
+ * Each text is parsed once (every test normalises upstream's ConfigMaps again, and ours with the
+ * features off are the same texts); each caller gets a copy.
+ */
+const parsedConfigs = new Map<string, unknown>();
+const parsedConfig = (file: string, text: string): unknown => {
+  const key = `${file.endsWith('.conflist') ? 'json' : 'yaml'}\0${text}`;
+  if (!parsedConfigs.has(key)) parsedConfigs.set(key, file.endsWith('.conflist') ? JSON.parse(text) : parse(text, { version: '1.1' }));
+  return structuredClone(parsedConfigs.get(key));
+};
 function parsedConfigFiles(o: Obj): Obj {
   if (o.kind !== 'ConfigMap' || !isObj(o.data)) return o;
-  const data = Object.fromEntries(
-    Object.entries(o.data).map(([file, text]) => [file, file.endsWith('.conflist') ? JSON.parse(text as string) : parse(text as string, { version: '1.1' })]),
-  );
+  const data = Object.fromEntries(Object.entries(o.data).map(([file, text]) => [file, parsedConfig(file, text as string)]));
   return { ...o, data };
 }
 
