@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { crdModelFor } from '../../src/antrea/release';
 import { NODE_INIT } from '../../src/antrea/workloads';
 import { VERIFY_IMAGE } from '../../src/model/clusterset';
@@ -10,7 +10,7 @@ import { RELEASES } from '../../src/antrea/releases';
 import { formatPath, validateAgainst, validatorForCrd } from '../../src/antrea/validator';
 import type { Schema } from '../../src/antrea/schema';
 import { compileFiles, isCrdFile } from '../helpers/golden';
-import { readReference, referenceDir } from './reference';
+import { isCrdPiece, referenceDir, upstreamDocuments } from './reference';
 import { without } from '../helpers/objects';
 import { soakRows } from '../helpers/soak';
 
@@ -22,23 +22,31 @@ import { soakRows } from '../helpers/soak';
 type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; [k: string]: unknown };
 
 /**
- * Upstream CRD schemas by `group/version/Kind`, parsed once per release: the same schema objects
- * also keep the validator's compiled functions (cached by schema) across the tests.
+ * Upstream CRD schemas by `group/version/Kind`, once per release: the documents are parsed once per
+ * worker (test/conformance/reference.ts), so a CRD the releases share is one object, and equal
+ * schemas are one object too; the validator keeps its compiled functions by schema object, so
+ * each distinct schema is compiled once across the releases and tests.
  */
 const parsedReleases = new Map<string, Map<string, Schema>>();
+const sameSchemas = new Map<string, Schema>();
 function upstreamSchemas(dir: string): Map<string, Schema> {
   const cached = parsedReleases.get(dir);
   if (cached) return cached;
   const out = new Map<string, Schema>();
   parsedReleases.set(dir, out);
   for (const file of ['antrea-crds.yml', 'antrea-multicluster-leader-global.yml', 'antrea-multicluster-member.yml']) {
-    for (const doc of parseAllDocuments(readReference(dir, file))) {
-      const crd = doc.toJS() as {
+    for (const doc of upstreamDocuments(dir, file, { keep: isCrdPiece })) {
+      const crd = doc as {
         kind?: string;
         spec: { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: Schema } }[] };
       } | null;
       if (crd?.kind !== 'CustomResourceDefinition') continue;
-      for (const v of crd.spec.versions) out.set(`${crd.spec.group}/${v.name}/${crd.spec.names.kind}`, v.schema.openAPIV3Schema);
+      for (const v of crd.spec.versions) {
+        const schema = v.schema.openAPIV3Schema;
+        const text = JSON.stringify(schema);
+        if (!sameSchemas.has(text)) sameSchemas.set(text, schema);
+        out.set(`${crd.spec.group}/${v.name}/${crd.spec.names.kind}`, sameSchemas.get(text)!);
+      }
     }
   }
   return out;

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { objectRef, type KubeObject } from '../../src/kube/kube-object';
 import type { AntreaRelease } from '../../src/antrea/release';
 import { RELEASES } from '../../src/antrea/releases';
@@ -16,31 +16,22 @@ import {
   type MemberMcOptions,
 } from '../../src/antrea/workloads';
 import { diffPaths, formatDifferences } from './diff-paths';
-import { readReference, referenceDir } from './reference';
+import { isCrdPiece, referenceDir, upstreamDocuments } from './reference';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
- * Non-CRD objects of an upstream file. Parsed with YAML 1.1 rules, as the API server's decoder reads
- * them (`defaultMode: 0400` is octal). `substitute` replaces a Namespace placeholder in the raw text,
- * which is how upstream documents installing into another Namespace (sed / antctl string replace).
+ * Non-CRD objects of an upstream file, parsed as YAML 1.1 (test/conformance/reference.ts).
+ * `substitute` replaces a Namespace placeholder in the raw text, which is how upstream documents
+ * installing into another Namespace (sed / antctl string replace). CRDs are most of a manifest's
+ * text and none of the objects compared here: their documents are never parsed.
  */
 function upstreamIn(dir: string, file: string, substitute?: readonly [string, string]): KubeObject[] {
-  let text = readReference(dir, file);
-  if (substitute) text = text.replaceAll(substitute[0], substitute[1]);
-  // CRDs are most of a manifest's text and none of the objects compared here: their documents
-  // (split before each `---` line, so the rest is the file's text as it was) are never parsed
-  const withoutCrds = text
-    .split(/^(?=---(?:[ \t]|$))/m)
-    .filter((doc) => !/^kind: CustomResourceDefinition[ \t]*$/m.test(doc))
-    .join('');
-  return parseAllDocuments(withoutCrds, { version: '1.1' }).flatMap((doc) => {
-    if (doc.errors.length) throw new Error(`${file}: ${doc.errors[0]!.message}`);
-    const o = doc.toJS() as KubeObject | null;
-    return o && o.kind !== 'CustomResourceDefinition' ? [o] : [];
-  });
+  return (upstreamDocuments(dir, file, { substitute, keep: (piece) => !isCrdPiece(piece) }) as (KubeObject | null)[]).filter(
+    (o): o is KubeObject => o !== null && o.kind !== 'CustomResourceDefinition',
+  );
 }
 
 /** Helm and kubebuilder write empty fields as null (`creationTimestamp`, an emptied `initContainers`); the API drops them. */
@@ -61,12 +52,20 @@ function releaseTags(v: unknown, version: string): unknown {
   return v;
 }
 
-/** Config files are compared as data: YAML (1.1, as Go reads them) or JSON for the CNI conflist. */
+/**
+ * Config files are compared as data: YAML (1.1, as Go reads them) or JSON for the CNI conflist.
+ * Each text is parsed once (every test normalises upstream's ConfigMaps again, and ours with the
+ * features off are the same texts); each caller gets a copy.
+ */
+const parsedConfigs = new Map<string, unknown>();
+const parsedConfig = (file: string, text: string): unknown => {
+  const key = `${file.endsWith('.conflist') ? 'json' : 'yaml'}\0${text}`;
+  if (!parsedConfigs.has(key)) parsedConfigs.set(key, file.endsWith('.conflist') ? JSON.parse(text) : parse(text, { version: '1.1' }));
+  return structuredClone(parsedConfigs.get(key));
+};
 function parsedConfigFiles(o: Obj): Obj {
   if (o.kind !== 'ConfigMap' || !isObj(o.data)) return o;
-  const data = Object.fromEntries(
-    Object.entries(o.data).map(([file, text]) => [file, file.endsWith('.conflist') ? JSON.parse(text as string) : parse(text as string, { version: '1.1' })]),
-  );
+  const data = Object.fromEntries(Object.entries(o.data).map(([file, text]) => [file, parsedConfig(file, text as string)]));
   return { ...o, data };
 }
 

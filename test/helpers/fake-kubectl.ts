@@ -45,17 +45,18 @@ export function runWithFakeKubectl(
     writeFileSync(log, '');
     // a call that reads `-f -` keeps its standard input, numbered, and logs where
     const stdin = `case " $* " in *" -f - "*) n=$$; cat > '${bin}/stdin-'$n; printf '%s\t' "<stdin-$n>" >> '${log}' ;; esac\n`;
+    // what is printed comes from the shell's own printf (a `cat` process per call was the rest of the time)
+    const quoted = (l: string) => `'${l.replaceAll("'", `'\\''`)}'`;
     const printed = outputs.map((o, i) => {
+      if (o.stdin === undefined) return `case " $* " in ${o.pattern}) printf '%s' ${quoted(o.stdout)} ;; esac\n`;
       writeFileSync(join(bin, `out-${i}`), o.stdout);
-      if (o.stdin === undefined) return `case " $* " in ${o.pattern}) cat '${join(bin, `out-${i}`)}' ;; esac\n`;
       writeFileSync(join(bin, `in-${i}`), o.stdin);
       return `case " $* " in ${o.pattern}) cmp -s '${join(bin, `in-${i}`)}' '${bin}/stdin-'$n && cat '${join(bin, `out-${i}`)}' ;; esac\n`;
     });
-    const listing = Object.entries(lists).map(([resource, lines], i) => {
-      writeFileSync(join(bin, `list-${i}`), lines.map((l) => `${l}\n`).join(''));
+    const listing = Object.entries(lists).map(([resource, lines]) => {
       const [context, kind] = resource.includes(' ') ? resource.split(' ') : [undefined, resource];
       const pattern = context === undefined ? `*" get ${kind} "*` : `*" --context ${context} "*" get ${kind} "*`;
-      return `case " $* " in ${pattern}) cat '${join(bin, `list-${i}`)}' ;; esac\n`;
+      return `case " $* " in ${pattern}) ${lines.length > 0 ? `printf '%s\\n' ${lines.map(quoted).join(' ')}` : 'true'} ;; esac\n`;
     });
     const record = `for a in "$@"; do printf '%s\\t' "$a"; done >> '${log}'\necho >> '${log}'\n`;
     writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\n${stdin}${record}${listing.join('')}${printed.join('')}true\n`);
@@ -66,7 +67,13 @@ export function runWithFakeKubectl(
     // its own); a call that reads `-f -`, and whatever runs kubectl from PATH (xargs, env), reach
     // the file. The answers kept for a given standard input need `-f -`, so only the file has them.
     const fn = `kubectl() {\ncase " $* " in *" -f - "*) command kubectl "$@"; return ;; esac\n${record.replaceAll('$a', '$__fake_kubectl_arg').replace('for a ', 'for __fake_kubectl_arg ')}${listing.join('')}${outputs.flatMap((o, i) => (o.stdin === undefined ? [printed[i]] : [])).join('')}true\n}\n`;
-    for (const c of commands) execFileSync('sh', ['-e', '-c', `${fn}${c}`], { env: { ...process.env, PATH: `${bin}:${String(process.env.PATH)}` } });
+    // one shell for all the commands, each in a subshell of its own (its variables, directory and
+    // `exit` stay its own, and a command that fails ends the run as its own shell did): a shell
+    // process per command was most of what is left of these tests' time
+    // (a file: the commands of a hand-over are more than one argument may hold)
+    const script = join(bin, 'commands.sh');
+    writeFileSync(script, `${fn}${commands.map((c) => `(\n${c}\n)\n`).join('')}`);
+    if (commands.length > 0) execFileSync('sh', ['-e', script], { env: { ...process.env, PATH: `${bin}:${String(process.env.PATH)}` } });
     return readFileSync(log, 'utf8')
       .split('\n')
       .filter(Boolean)

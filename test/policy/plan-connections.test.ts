@@ -25,8 +25,12 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('plan --inventory: strict-namespace-isolation', () => {
+  /** The text plan, run once for the two tests that read it. */
+  let textPlan: ReturnType<typeof runCli> | undefined;
+  const planText = () => (textPlan ??= runCli(['plan', '--base', 'HEAD', '--inventory', INVENTORY], { cwd: dir }));
+
   test('text: the count line, the closed connections, disruptive, and the DNS warning', async () => {
-    const r = await runCli(['plan', '--base', 'HEAD', '--inventory', INVENTORY], { cwd: dir });
+    const r = await planText();
     expect(withoutGatewayHa(r.stderr)).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('connections (policy impact over the inventory): nothing across clusters; inside members closes 13');
@@ -40,7 +44,7 @@ describe('plan --inventory: strict-namespace-isolation', () => {
   });
 
   test("README's excerpt is this plan's output, line for line", async () => {
-    const r = await runCli(['plan', '--base', 'HEAD', '--inventory', INVENTORY], { cwd: dir });
+    const r = await planText();
     const readme = readFileSync('README.md', 'utf8');
     const block = readme.slice(readme.indexOf('### Policy impact in the plan'));
     const start = block.indexOf('```text\n') + '```text\n'.length;

@@ -4,7 +4,6 @@
 // source, an entry of any list listed twice), so that both sides of validate are hit.
 import fc from 'fast-check';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { parseAllDocuments } from 'yaml';
 import type { OutputFile } from '../../src/layout/layout';
 import { compileSource, dataSource } from '../helpers/compile-data';
 import { SUPPORTED_VERSIONS } from '../helpers/releases';
@@ -335,21 +334,5 @@ export async function compileData(data: unknown): Promise<Outcome> {
   return { valid: true, diagnostics: layout, files };
 }
 
-/** contents already read both ways: shared units and engine files recur across definitions */
-const readBothWays = new Set<string>();
-
-/** The YAML files of an outcome that a YAML 1.1 reader and a YAML 1.2 reader read differently. */
-export function readDifferently(files: readonly OutputFile[]): string[] {
-  const different: string[] = [];
-  for (const f of files) {
-    if (!f.path.endsWith('.yaml') || readBothWays.has(f.content)) continue;
-    const as11 = parseAllDocuments(f.content, { version: '1.1' }).map((d) => d.toJS() as unknown);
-    const as12 = parseAllDocuments(f.content, { version: '1.2' }).map((d) => d.toJS() as unknown);
-    if (JSON.stringify(as11) !== JSON.stringify(as12)) different.push(f.path);
-    else {
-      if (readBothWays.size > 20_000) readBothWays.clear();
-      readBothWays.add(f.content);
-    }
-  }
-  return different;
-}
+/** The YAML files of an outcome that a YAML 1.1 reader and a YAML 1.2 reader read differently (test/helpers/yaml-both-ways.ts). */
+export { readDifferently } from '../helpers/yaml-both-ways';

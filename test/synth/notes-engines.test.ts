@@ -126,14 +126,21 @@ describe('kubeconfig files mapped to contexts named after the cluster IDs (run w
       'demo-cluster-member3': 'https://192.168.150.103:6443',
     };
     for (const [id, server] of Object.entries(servers)) writeFileSync(join(dir, `${id}.kubeconfig`), adminConf(server));
-    const out = execFileSync(
-      'bash',
-      [
-        '-c',
-        `set -e\n${snippet}\nkubectl config get-contexts -o name | sort\nfor c in ${Object.keys(servers).join(' ')}; do kubectl --context "$c" config view --minify -o jsonpath='{.clusters[0].cluster.server}{"\\n"}'; done`,
-      ],
-      { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir } },
-    );
-    expect(out.trim().split('\n')).toEqual([...Object.keys(servers), ...Object.values(servers)]);
+    // kubectl's own merge of the files KUBECONFIG lists, in one process: each context's cluster and its server
+    const out = execFileSync('bash', ['-c', `set -e\n${snippet}\nkubectl config view -o json`], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: dir },
+    });
+    const view = JSON.parse(out) as {
+      contexts: { name: string; context: { cluster: string } }[];
+      clusters: { name: string; cluster: { server: string } }[];
+    };
+    const serverOf = (context: string) => {
+      const cluster = view.contexts.find((c) => c.name === context)?.context.cluster;
+      return view.clusters.find((c) => c.name === cluster)?.cluster.server;
+    };
+    expect(view.contexts.map((c) => c.name).sort()).toEqual(Object.keys(servers));
+    expect(Object.keys(servers).map(serverOf)).toEqual(Object.values(servers));
   });
 });
