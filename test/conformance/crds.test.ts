@@ -1,16 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { crdManifest, crdName, type CrdModel } from '../../src/antrea/crd';
 import { RELEASES } from '../../src/antrea/releases';
 import { diffPaths, formatDifferences } from './diff-paths';
-import { readReference, referenceDir } from './reference';
+import { isCrdPiece, referenceDir, upstreamDocuments } from './reference';
 
 type Obj = Record<string, unknown>;
 
+/** The CRDs of an upstream file, read as YAML 1.1 as the API server reads them, parsed once per worker (reference.ts). */
 function upstreamCrds(dir: string, file: string): Obj[] {
-  return parseAllDocuments(readReference(dir, file))
-    .map((d) => d.toJS() as Obj | null)
-    .filter((o): o is Obj => o?.kind === 'CustomResourceDefinition');
+  return upstreamDocuments(dir, file, { keep: isCrdPiece }).filter((o): o is Obj => (o as Obj | null)?.kind === 'CustomResourceDefinition');
 }
 
 /** Drops prose: every `description` whose value is a string (a schema property named `description` is an object). */
