@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { printable } from '../diagnostics/printable';
 import { MANIFEST } from './manifest';
 import { SimulatedCrash, type FileSystemOps } from './file-system-ops';
@@ -106,6 +106,7 @@ export function checkState(out: string, state: string): void {
  * outside a work tree, nothing can be tracked and the records' own checks stand alone.
  */
 function trackedByGit(dir: string): boolean {
+  if (!mayBeInRepository(resolve(dirname(dir)))) return false;
   try {
     const listed = execFileSync('git', ['ls-files', '-z', '--', basename(dir)], {
       cwd: dirname(dir),
@@ -116,6 +117,29 @@ function trackedByGit(dir: string): boolean {
     return listed.length > 0;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Whether git could find a repository from `dir`: GIT_DIR or GIT_WORK_TREE set, or an entry `.git`
+ * (a folder, or a linked work tree's file) or `HEAD` (a bare repository's) in it or in a folder
+ * above it (git's discovery walks up looking for those: setup.c, setup_git_directory_gently_1).
+ * Where none is, git answers "not a git repository" and its process is not started (a synth
+ * outside any repository). Anything that cannot be looked at counts as a repository.
+ */
+function mayBeInRepository(dir: string): boolean {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined) return true;
+  for (let d = dir; ; d = dirname(d)) {
+    for (const marker of ['.git', 'HEAD']) {
+      try {
+        nodeFs.lstatSync(join(d, marker));
+        return true;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') return true;
+      }
+    }
+    if (dirname(d) === d) return false;
   }
 }
 

@@ -12,6 +12,12 @@ import { readPackageJson } from '../helpers/json';
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-init-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+/**
+ * The workflow's steps run in a bash that reads no startup file, as on the runner. Started by Node
+ * (stdin a socket) without SHLVL, bash reads ~/.bashrc as if started by sshd: the developer's PATH
+ * and aliases (a pyenv init here, 0.3 s a step) in what the step sees.
+ */
+const RUNNER_BASH = ['--noprofile', '--norc'];
 
 async function run(...argv: string[]) {
   let stdout = '';
@@ -82,7 +88,10 @@ describe('clusterset init', () => {
       const bin = join(tmp, 'npx-argv');
       mkdirSync(bin, { recursive: true });
       writeFileSync(join(bin, 'npx'), '#!/bin/sh\nfor a in "$@"; do printf "[%s]" "$a"; done\n', { mode: 0o755 });
-      return spawnSync('bash', ['-c', run], { encoding: 'utf8', env: { PATH: `${bin}:${String(process.env.PATH)}`, BASE: base } }).stdout.trim();
+      return spawnSync('bash', [...RUNNER_BASH, '-c', run], {
+        encoding: 'utf8',
+        env: { PATH: `${bin}:${String(process.env.PATH)}`, BASE: base },
+      }).stdout.trim();
     };
     const step = (command: string) => runs.find((r) => r.startsWith(`npx clusterset ${command}`))!;
     expect(argv(step('validate'), 'origin/main')).toBe('[clusterset][validate][--format][github][--base][origin/main]');
@@ -262,7 +271,7 @@ describe('the shipped workflow runs its plan step as it says (stubbed npx and gh
       base_ref: 'main',
       event: { pull_request: { number: 7, head: { repo: { full_name: pr.headRepo ?? 'o/r' } }, labels: labels.map((name) => ({ name })) } },
     };
-    const r = spawnSync('bash', ['-e', '-c', planStep.run!], {
+    const r = spawnSync('bash', [...RUNNER_BASH, '-e', '-c', planStep.run!], {
       cwd: bin,
       encoding: 'utf8',
       env: {

@@ -39,18 +39,33 @@ describe('kill at any moment', async () => {
   const v2 = await parsed(fleet(3, { changedMember: 2 })); // one member gone, one Gateway moved
 
   /** `history`: the synths that made the output before the killed one (the last two decide the spare) */
+  // one array per history, so that base() makes each once
+  const twoChanges = [v0, v1];
   const scenarios = [
     { name: 'first synth into an absent output', history: [], to: v2, spare: true },
     { name: 'a synth that changes and removes bundles (spare from the first synth)', history: [v1], to: v2, spare: true },
-    { name: 'a synth after another change (spare of the previous commit)', history: [v0, v1], to: v2, spare: true },
-    { name: 'a synth without a spare (hard links to every file)', history: [v0, v1], to: v2, spare: false },
+    { name: 'a synth after another change (spare of the previous commit)', history: twoChanges, to: v2, spare: true },
+    { name: 'a synth without a spare (hard links to every file)', history: twoChanges, to: v2, spare: false },
     { name: 'a --rebuild over an unchanged output', history: [v2], to: v2, spare: true },
   ];
 
+  /** The outputs a history of synths made, each made once (every kill and reference starts from a copy of one, as below). */
+  const made = new Map<readonly string[][], Promise<string>>();
   async function base(history: readonly string[][], spare: boolean) {
+    const synthesized = await (made.get(history) ??
+      made
+        .set(
+          history,
+          (async () => {
+            const dir = join(tmp, `base-${n++}`);
+            mkdirSync(dir);
+            for (const h of history) await outputToDirectory(h, { out: join(dir, 'dist'), full: true }, []);
+            return dir;
+          })(),
+        )
+        .get(history)!);
     const dir = join(tmp, `base-${n++}`);
-    mkdirSync(dir);
-    for (const h of history) await outputToDirectory(h, { out: join(dir, 'dist'), full: true }, []);
+    cpSync(synthesized, dir, { recursive: true });
     if (!spare) rmSync(join(dir, '.dist.clusterset'), { recursive: true, force: true });
     return dir;
   }

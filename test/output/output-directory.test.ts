@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs';
 import { join, sep } from 'node:path';
@@ -53,6 +54,42 @@ describe('the output directory is ours alone', () => {
     await synth([file], { out });
     expect(readdirSync(parent).sort()).toEqual(['.dist.clusterset', 'dist']);
     expect(contents(tree(out))).toEqual(good);
+  });
+
+  // the state folder is refused where git tracks it (test/hostile/untrusted-output.test.ts, a
+  // repository's own .git above it); git is not started where no repository can be found
+  // (output-recovery.ts `mayBeInRepository`), so each way git finds one must still start it
+  test.each([
+    { how: 'a .git file (a linked work tree, a submodule)', env: false },
+    { how: 'GIT_DIR and GIT_WORK_TREE, no .git above it', env: true },
+  ])('a state folder tracked through $how is refused, and nothing is touched', async ({ env }) => {
+    const parent = fresh('tracked');
+    const out = join(parent, 'dist');
+    await synth([file], { out });
+    const gitDir = fresh('git-dir');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
+        cwd: parent,
+        stdio: 'pipe',
+        env: { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: parent },
+      });
+    if (env) execFileSync('git', ['init', '-q', '--bare', gitDir], { stdio: 'pipe' });
+    else execFileSync('git', ['init', '-q', `--separate-git-dir=${gitDir}`, parent], { stdio: 'pipe' });
+    git('add', '-f', '.dist.clusterset');
+    git('commit', '-qm', 'state');
+    const before = contents(tree(parent));
+    const saved = { GIT_DIR: process.env.GIT_DIR, GIT_WORK_TREE: process.env.GIT_WORK_TREE };
+    try {
+      if (env) Object.assign(process.env, { GIT_DIR: gitDir, GIT_WORK_TREE: parent });
+      for (const check of [false, true])
+        await expect(outputToDirectory([file], { out, full: true, check }, []), check ? '--check' : 'synth').rejects.toThrow(/tracked by git/);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    expect(contents(tree(parent))).toEqual(before);
   });
 
   test("hidden top-level entries are the user's: kept as they are now by a synth that changes the output", async () => {

@@ -89,9 +89,11 @@ const planBoth = async (jsonOnly = false) => {
 };
 const checkBoth = async () => same(await cli('synth', '--check', '--base', 'HEAD'), await cli('synth', '--check'));
 
+/** HEAD's dist/manifest.json, as committed (the base revision's index): kept here as each commit of this file writes it, not read from git each time. */
+let committedManifest = '';
 /** The definitions the base revision's index vouches for in this state of the work tree (so the runs above did take the incremental path). */
 async function vouched(): Promise<string[]> {
-  const index = new DefinitionIndex(JSON.parse(execFileSync('git', ['show', 'HEAD:dist/manifest.json'], { cwd: repo, encoding: 'utf8' })) as Partial<Manifest>);
+  const index = new DefinitionIndex(JSON.parse(committedManifest) as Partial<Manifest>);
   const files = SETS.map(([name]) => file(name));
   const run = await runPipeline([{ files, index: { index, root: repo } }]);
   return run.revisions[0]!.indexed.map((d) => d.name);
@@ -105,13 +107,17 @@ beforeAll(async () => {
   expect((await cli('synth', '--quiet')).status).toBe(0);
   git('add', '.');
   git('commit', '-qm', 'base');
+  committedManifest = readFileSync(join(repo, 'dist/manifest.json'), 'utf8');
+  // what git holds, once: the index every row's vouched() reads
+  expect(execFileSync('git', ['show', 'HEAD:dist/manifest.json'], { cwd: repo, encoding: 'utf8' })).toBe(committedManifest);
 }, 120_000);
 
 afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
+const clean = () => git('clean', '-qfdx', 'dist', 'clustersets');
 const restore = () => {
   git('checkout', '-q', '--', '.');
-  git('clean', '-qfdx', 'dist', 'clustersets');
+  clean();
 };
 
 describe('the pull-request check with an index equals the full check', () => {
@@ -311,6 +317,8 @@ describe('a malformed index in the base revision: the check compiles instead, an
       const edited = edit(JSON.parse(text) as never);
       writeFileSync(path, typeof edited === 'string' ? edited : `${JSON.stringify(edited, null, 2)}\n`);
       git('commit', '-qam', 'a broken manifest.json');
+      const base = committedManifest;
+      committedManifest = readFileSync(path, 'utf8');
       try {
         writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replace('project: default', 'project: platform'));
         // the index as validate reads it (synth --check then drops what dist/ does not hold as recorded)
@@ -328,8 +336,10 @@ describe('a malformed index in the base revision: the check compiles instead, an
           expect(c.stderr).not.toMatch(/\n\s+at /);
         }
       } finally {
+        committedManifest = base;
+        // the work tree's tracked files too; then what the row added
         git('reset', '-q', '--hard', 'HEAD~1');
-        restore();
+        clean();
       }
     },
     120_000,
