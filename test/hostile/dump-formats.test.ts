@@ -19,6 +19,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const GUIDE = 'test/fixtures/live/user-guide';
 
+/** The user guide's dumps, parsed once for the file; each folder edits a copy. */
+const guideDumps: Record<string, { items: unknown[] }> = {};
+
 /**
  * The user guide's dumps with a payload in the leader address the members run (after
  * credentials) and in a member's condition: the members' dumps take the payloads by turns (one
@@ -29,7 +32,7 @@ function hostileDumps(payloads: readonly string[]): string {
   let member = 0;
   for (const f of readdirSync(GUIDE).sort()) {
     type Item = { kind: string; spec?: { leaders?: { server?: string }[] }; status?: unknown };
-    const dump = parse(readFileSync(join(GUIDE, f), 'utf8')) as { items: Item[] };
+    const dump = structuredClone((guideDumps[f] ??= parse(readFileSync(join(GUIDE, f), 'utf8')) as { items: unknown[] })) as { items: Item[] };
     for (const o of dump.items)
       if (o.kind === 'ClusterSet' && o.spec?.leaders?.[0]?.server) {
         const payload = payloads[member++ % payloads.length]!;

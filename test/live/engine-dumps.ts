@@ -82,6 +82,14 @@ export async function engineObjects(file: string, kind: string): Promise<KubeObj
     .filter((o) => o.kind === kind);
 }
 
+/** A dump's text parsed once for the worker (rows read the same running dumps); callers take a copy. */
+const PARSED = new Map<string, List>();
+const parsedOnce = (text: string): List => {
+  let list = PARSED.get(text);
+  if (!list) PARSED.set(text, (list = parse(text) as List));
+  return list;
+};
+
 /**
  * The running clusters' dumps, each parsed when a row first reads it: `write` puts back the ones no
  * row read as they were (a cluster dump is large, and most rows edit one cluster's or none).
@@ -95,7 +103,7 @@ export class Dumps extends Map<string, List> {
   }
   override get(id: string): List | undefined {
     const text = this.texts.get(id);
-    if (!super.has(id) && text !== undefined) super.set(id, parse(text) as List);
+    if (!super.has(id) && text !== undefined) super.set(id, structuredClone(parsedOnce(text)));
     return super.get(id);
   }
   write(): string {
