@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { fastYaml } from '../../src/yaml/fast-yaml';
 import { DRIFT_FORMATS } from '../../src/live/render-drift';
 import { PLAN_FORMATS } from '../../src/plan/render-plan';
 import { SOAK } from '../helpers/soak';
@@ -42,8 +43,9 @@ function hostileDumps(payloads: readonly string[]): string {
           clusterStatuses: [{ clusterID: 'test-cluster-north', conditions: [{ type: 'Ready', status: 'False', message: payload }] }],
         };
       }
-    // as kubectl writes it: quoted where YAML 1.1 would read another type
-    writeFileSync(join(dir, f), stringify(dump, { version: '1.1' }));
+    // as kubectl writes it: quoted where YAML 1.1 would read another type (the fast writer where it
+    // is sure of yaml v2's bytes, without folding)
+    writeFileSync(join(dir, f), fastYaml(dump, 'as-is') ?? stringify(dump, { version: '1.1' }));
   }
   expect(member).toBe(2);
   return dir;

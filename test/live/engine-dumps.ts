@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { fastYaml } from '../../src/yaml/fast-yaml';
 import { compile } from '../../src/pipeline/compile';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { runCli } from '../helpers/run-cli';
@@ -109,7 +110,7 @@ export class Dumps extends Map<string, List> {
   write(): string {
     const dir = mkdtempSync(join(this.tmp, 'case-'));
     for (const [id, text] of this.texts) if (!super.has(id)) writeFileSync(join(dir, `${id}.yaml`), text);
-    for (const [id, list] of this.entries()) writeFileSync(join(dir, `${id}.yaml`), stringify(list));
+    for (const [id, list] of this.entries()) writeFileSync(join(dir, `${id}.yaml`), fastYaml(list, 'as-is') ?? stringify(list));
     return dir;
   }
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { fastYaml } from '../../src/yaml/fast-yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runLivePlan } from '../../src/live/live-plan';
 import { runningClusterSet } from '../helpers/live-dumps';
@@ -87,7 +88,7 @@ function dumps(name: string, kinds: ReadonlySet<string>, policies: readonly Obj[
     const named = (o: Obj) => `${o.kind as string} ${((o.metadata as Obj).namespace as string | undefined) ?? ''} ${(o.metadata as Obj).name as string}`;
     const have = new Set(list.items.map(named));
     list.items.push(...extra.filter((o) => !have.has(named(o))), ...(kinds.has('NetworkPolicy') ? policies : []));
-    writeFileSync(join(dir, `${id}.yaml`), stringify(list, { lineWidth: 0 }));
+    writeFileSync(join(dir, `${id}.yaml`), fastYaml(list, 'as-is') ?? stringify(list, { lineWidth: 0 }));
   }
   return dir;
 }
