@@ -156,13 +156,15 @@ const NO_DATA = Symbol('no data');
 
 /** The document's data, or NO_DATA when its tree or its expanded aliases pass the limits. */
 function dataOf(doc: Document.Parsed, text: string, limits: typeof YAML_LIMITS, at: At): { value: unknown } | typeof NO_DATA {
-  const limit = checkTree(doc, text, limits);
+  const walked: Walked = { size: 0, aliases: false };
+  const limit = checkTree(doc, text, limits, walked);
   if (limit) {
     at(limit.code ?? 'yaml-limits', limit.offset, limit.message, limit.hint);
     return NO_DATA;
   }
   const aliases = 'anchors and aliases that multiply into large data are refused';
-  if (expandedSize(doc, limits) > limits.maxExpandedBytes) {
+  // without an alias the tree is the data: its size was counted on the walk
+  if ((walked.aliases ? expandedSize(doc, limits) : walked.size) > limits.maxExpandedBytes) {
     at('yaml-limits', 0, `the data is larger than ${limits.maxExpandedBytes} bytes once its aliases are expanded`, aliases);
     return NO_DATA;
   }
@@ -177,15 +179,27 @@ function dataOf(doc: Document.Parsed, text: string, limits: typeof YAML_LIMITS, 
   }
 }
 
-/** Walks the composed tree without recursion: depth, forbidden keys, tags outside JSON. */
+/** What a walk of the tree counted: expandedSize's measure of it, and whether it holds an alias (then that measure is not the data's). */
+interface Walked {
+  size: number;
+  aliases: boolean;
+}
+
+/**
+ * Walks the composed tree without recursion: depth, forbidden keys, tags outside JSON; on the way
+ * it counts into `walked` what expandedSize counts (each node 1, a scalar its text's length).
+ */
 function checkTree(
   doc: Document.Parsed,
   text: string,
   limits: typeof YAML_LIMITS,
+  walked: Walked = { size: 0, aliases: false },
 ): { offset: number; message: string; code?: 'yaml-syntax'; hint?: string } | undefined {
   const stack: [unknown, number][] = [[doc.contents, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
+    walked.size += isScalar(node) ? 1 + String(node.value).length : 1;
+    if (isAlias(node)) walked.aliases = true;
     if (depth > limits.maxDepth && (isMap(node) || isSeq(node))) {
       return { offset: (node as Node).range?.[0] ?? 0, message: `nesting is deeper than ${limits.maxDepth} levels` };
     }
@@ -212,6 +226,8 @@ function checkTree(
     if (isMap(node)) {
       for (const pair of node.items) {
         if (isScalar(pair.key) || isMap(pair.key) || isSeq(pair.key)) stack.push([pair.key, depth + 1]);
+        else if (isAlias(pair.key)) walked.aliases = true;
+        else walked.size += 1;
         if (isScalar(pair.key) && FORBIDDEN_KEYS.has(String(pair.key.value))) {
           return { offset: pair.key.range?.[0] ?? 0, message: `key "${String(pair.key.value)}" is not allowed` };
         }
