@@ -33,11 +33,13 @@ export const DUMP_LIMITS: typeof YAML_LIMITS = {
 };
 
 /**
- * The dumps this process read, by text: a second `drift` or `plan --live` of the same clusters
- * (a test worker runs hundreds) reads them without parsing them again. A few dumps of a large
- * fleet; a larger one is parsed each time.
+ * The dumps this process read last, by text: a second `drift` or `plan --live` of the same
+ * clusters (a test worker runs hundreds) reads them without parsing them again. A document keeps
+ * about 16 bytes of heap per character of its text: a million characters (twenty dumps of a small
+ * ClusterSet) hold 16 MiB at most, which every later garbage collection walks; a larger dump is
+ * parsed each time.
  */
-const PARSED = new ParsedYaml(32 * 1024 * 1024);
+const PARSED = new ParsedYaml(1024 * 1024);
 
 /** A problem with a dump, at `items[index]` and `path` inside it (or the top of the file). */
 export function dumpDiagnostic(
