@@ -41,13 +41,19 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * A fleet repeats most objects verbatim (RBAC, APIServices, CRDs): each distinct object is
- * serialized once per run, keyed by its canonical JSON, and schema-checked once per run and
+ * serialized once per run, keyed by its canonical JSON, and schema-checked once per process and
  * release (the same bytes may be valid at one release and not at another).
  */
 /** Frozen values never change: their YAML is shared by every run of the process. */
 const frozenYaml = new WeakMap<object, string>();
 /** The releases whose schemas a frozen value has passed, for every run of the process. */
 const frozenChecked = new WeakMap<object, Set<string>>();
+/**
+ * By release, the YAML of the objects that passed its schemas, for every run of the process: the
+ * same bytes pass the same schemas, and a process runs the pipeline again over the same
+ * definitions (plan's two revisions, `drift` and `plan --live` in a test worker).
+ */
+const passedYaml = new Map<string, Set<string>>();
 
 export class LayoutCache {
   private readonly byValue = frozenYaml;
@@ -56,8 +62,8 @@ export class LayoutCache {
   private readonly units = new Map<string, SharedUnit>();
   private nextId = 0;
   private readonly yamlIds = new Map<string, number>();
-  /** by release: the YAML of every object that passed that release's schemas in this run */
-  private readonly checked = new Map<string, Set<string>>();
+  /** by release: the YAML of every object that passed that release's schemas in this process */
+  private readonly checked = passedYaml;
 
   /**
    * @param limit distinct non-shared objects remembered; beyond it the memory is dropped (bounded for any fleet)
@@ -88,7 +94,7 @@ export class LayoutCache {
     return yaml;
   }
 
-  /** Whether this content has passed the schemas of this release before (in this run, or ever if frozen). */
+  /** Whether this content has passed the schemas of this release before, in this process. */
   hasPassed(release: string, o: KubeObject, yaml: string): boolean {
     if (Object.isFrozen(o)) return frozenChecked.get(o)?.has(release) ?? false;
     return this.checked.get(release)?.has(yaml) ?? false;

@@ -20,6 +20,22 @@ export function configFile(c: LiveCluster, namespace: string, name: string, file
   const cm = c.find('ConfigMap', namespace, name);
   const body = text(cm?.object, 'data', file);
   if (body === undefined) return undefined;
+  let parsed = CONFIG_FILES.get(body);
+  if (!CONFIG_FILES.has(body)) {
+    if (CONFIG_FILES.size >= 64) CONFIG_FILES.clear();
+    CONFIG_FILES.set(body, (parsed = parsedConfig(body)));
+  }
+  // a copy of its own for each caller, which may build the definition from it
+  return parsed && structuredClone(parsed);
+}
+
+/**
+ * Config files parsed in this process, by text: Antrea's agent config is mostly comments, the same
+ * in every cluster of a ClusterSet and in every import of it (a test worker runs dozens).
+ */
+const CONFIG_FILES = new Map<string, Obj | undefined>();
+
+function parsedConfig(body: string): Obj | undefined {
   try {
     const v: unknown = parse(body, { version: '1.1' });
     return typeof v === 'object' && v !== null ? (v as Obj) : undefined;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DataPath, Diagnostic, Severity } from '../diagnostics/diagnostic';
 import { fileSystemDiagnostic } from '../diagnostics/file-system';
 import { readSourceFile } from '../load/definition-folder';
-import { loadYaml, YAML_LIMITS } from '../load/load-yaml';
+import { loadYaml, ParsedYaml, YAML_LIMITS } from '../load/load-yaml';
 import type { SourceFile } from '../load/source-file';
 import type { KubeObject } from '../kube/kube-object';
 
@@ -32,6 +32,15 @@ export const DUMP_LIMITS: typeof YAML_LIMITS = {
   maxStringBytes: 1536 * 1024,
 };
 
+/**
+ * The dumps this process read last, by text: a second `drift` or `plan --live` of the same
+ * clusters (a test worker runs hundreds) reads them without parsing them again. A document keeps
+ * about 16 bytes of heap per character of its text: a million characters (twenty dumps of a small
+ * ClusterSet) hold 16 MiB at most, which every later garbage collection walks; a larger dump is
+ * parsed each time.
+ */
+const PARSED = new ParsedYaml(1024 * 1024);
+
 /** A problem with a dump, at `items[index]` and `path` inside it (or the top of the file). */
 export function dumpDiagnostic(
   dump: { readonly file: string; readonly source?: SourceFile },
@@ -47,7 +56,7 @@ export function dumpDiagnostic(
 
 /** A dump from its text; undefined (with diagnostics) when it is not YAML or not a List of objects. */
 export function readDump(file: string, text: string, diagnostics: Diagnostic[]): LiveDump | undefined {
-  const source = loadYaml(file, text, diagnostics, DUMP_LIMITS);
+  const source = loadYaml(file, text, diagnostics, DUMP_LIMITS, PARSED);
   if (!source) return undefined;
   const data = source.data;
   if (!isPlainObject(data) || !Array.isArray(data.items)) {

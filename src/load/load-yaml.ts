@@ -27,14 +27,24 @@ type At = (code: 'yaml-syntax' | 'yaml-limits', offset: number, message: string,
  * One YAML document's data and how to locate a path in it, or undefined with its diagnostics:
  * the limits before parsing, the parser's errors, one document, the limits of the composed tree,
  * then the data. `limits`: a live cluster dump (src/live/) is larger than a definition can be.
+ * `parsed`: documents that passed already (ParsedYaml), reused for the same text and limits.
  */
-export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], limits: typeof YAML_LIMITS = YAML_LIMITS): SourceFile | undefined {
+export function loadYaml(
+  file: string,
+  text: string,
+  diagnostics: Diagnostic[],
+  limits: typeof YAML_LIMITS = YAML_LIMITS,
+  parsed?: ParsedYaml,
+): SourceFile | undefined {
+  const known = parsed?.get(text, limits);
+  // the same checks passed on the same text: only the data is made again, fresh for this caller
+  if (known) return sourceOf(file, text, known.doc, known.lines, known.doc.toJS({ maxAliasCount: limits.maxAliasCount }));
   const lines = new LineIndex(text);
   const at: At = (code, offset, message, hint, end = offset) => {
     const s = lines.span(offset, end);
     diagnostics.push({ code, severity: 'error', message, file, path: [], ...s, ...(hint ? { hint } : {}) });
   };
-  const docs = parsed(text, limits, at);
+  const docs = parse(text, limits, at);
   if (!docs || !withoutErrors(docs, text, limits, at)) return undefined;
   if (docs.length !== 1) {
     at(
@@ -48,16 +58,42 @@ export function loadYaml(file: string, text: string, diagnostics: Diagnostic[], 
   const doc = docs[0]!;
   const data = dataOf(doc, text, limits, at);
   if (data === NO_DATA) return undefined;
-  return {
-    file,
-    text,
-    data: data.value,
-    locate: (path, options) => locateInDocument(doc, lines, path, options?.key ?? false),
-  };
+  parsed?.set(text, limits, { doc, lines });
+  return sourceOf(file, text, doc, lines, data.value);
+}
+
+function sourceOf(file: string, text: string, doc: Document.Parsed, lines: LineIndex, data: unknown): SourceFile {
+  return { file, text, data, locate: (path, options) => locateInDocument(doc, lines, path, options?.key ?? false) };
+}
+
+/**
+ * The documents a process parsed and found within the limits, by text: a dump read again (by
+ * each `drift` or `plan --live` of a process, such as a test worker's) skips the parser, the
+ * larger part of reading it. Entries are kept up to `maxLength` characters of text together,
+ * the oldest dropped first; a text with a diagnostic is never kept, so a diagnostic is always found anew.
+ */
+export class ParsedYaml {
+  private readonly entries = new Map<string, { limits: typeof YAML_LIMITS; doc: Document.Parsed; lines: LineIndex }>();
+  private length = 0;
+  constructor(private readonly maxLength: number) {}
+  get(text: string, limits: typeof YAML_LIMITS): { doc: Document.Parsed; lines: LineIndex } | undefined {
+    const entry = this.entries.get(text);
+    return entry?.limits === limits ? entry : undefined;
+  }
+  set(text: string, limits: typeof YAML_LIMITS, parsed: { doc: Document.Parsed; lines: LineIndex }): void {
+    if (text.length > this.maxLength || this.entries.has(text)) return;
+    for (const old of this.entries.keys()) {
+      if (this.length + text.length <= this.maxLength) break;
+      this.entries.delete(old);
+      this.length -= old.length;
+    }
+    this.entries.set(text, { limits, ...parsed });
+    this.length += text.length;
+  }
 }
 
 /** The documents, or undefined when the text is too large or too deep to parse. */
-function parsed(text: string, limits: typeof YAML_LIMITS, at: At): Document.Parsed[] | undefined {
+function parse(text: string, limits: typeof YAML_LIMITS, at: At): Document.Parsed[] | undefined {
   if (Buffer.byteLength(text, 'utf8') > limits.maxBytes) {
     at('yaml-limits', 0, `file is larger than ${limits.maxBytes} bytes`, 'even a fleet of ten thousand clusters fits in a few megabytes; check the file');
     return undefined;
@@ -120,13 +156,15 @@ const NO_DATA = Symbol('no data');
 
 /** The document's data, or NO_DATA when its tree or its expanded aliases pass the limits. */
 function dataOf(doc: Document.Parsed, text: string, limits: typeof YAML_LIMITS, at: At): { value: unknown } | typeof NO_DATA {
-  const limit = checkTree(doc, text, limits);
+  const walked: Walked = { size: 0, aliases: false };
+  const limit = checkTree(doc, text, limits, walked);
   if (limit) {
     at(limit.code ?? 'yaml-limits', limit.offset, limit.message, limit.hint);
     return NO_DATA;
   }
   const aliases = 'anchors and aliases that multiply into large data are refused';
-  if (expandedSize(doc, limits) > limits.maxExpandedBytes) {
+  // without an alias the tree is the data: its size was counted on the walk
+  if ((walked.aliases ? expandedSize(doc, limits) : walked.size) > limits.maxExpandedBytes) {
     at('yaml-limits', 0, `the data is larger than ${limits.maxExpandedBytes} bytes once its aliases are expanded`, aliases);
     return NO_DATA;
   }
@@ -141,15 +179,27 @@ function dataOf(doc: Document.Parsed, text: string, limits: typeof YAML_LIMITS, 
   }
 }
 
-/** Walks the composed tree without recursion: depth, forbidden keys, tags outside JSON. */
+/** What a walk of the tree counted: expandedSize's measure of it, and whether it holds an alias (then that measure is not the data's). */
+interface Walked {
+  size: number;
+  aliases: boolean;
+}
+
+/**
+ * Walks the composed tree without recursion: depth, forbidden keys, tags outside JSON; on the way
+ * it counts into `walked` what expandedSize counts (each node 1, a scalar its text's length).
+ */
 function checkTree(
   doc: Document.Parsed,
   text: string,
   limits: typeof YAML_LIMITS,
+  walked: Walked = { size: 0, aliases: false },
 ): { offset: number; message: string; code?: 'yaml-syntax'; hint?: string } | undefined {
   const stack: [unknown, number][] = [[doc.contents, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
+    walked.size += isScalar(node) ? 1 + String(node.value).length : 1;
+    if (isAlias(node)) walked.aliases = true;
     if (depth > limits.maxDepth && (isMap(node) || isSeq(node))) {
       return { offset: (node as Node).range?.[0] ?? 0, message: `nesting is deeper than ${limits.maxDepth} levels` };
     }
@@ -176,6 +226,8 @@ function checkTree(
     if (isMap(node)) {
       for (const pair of node.items) {
         if (isScalar(pair.key) || isMap(pair.key) || isSeq(pair.key)) stack.push([pair.key, depth + 1]);
+        else if (isAlias(pair.key)) walked.aliases = true;
+        else walked.size += 1;
         if (isScalar(pair.key) && FORBIDDEN_KEYS.has(String(pair.key.value))) {
           return { offset: pair.key.range?.[0] ?? 0, message: `key "${String(pair.key.value)}" is not allowed` };
         }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
+import { fastYaml } from '../../src/yaml/fast-yaml';
 import { antreaCoreObjects } from '../../src/antrea/workloads';
 import { compile } from '../../src/pipeline/compile';
 import { parseClusterSet } from '../../src/model/parse-clusterset';
@@ -135,7 +136,9 @@ export function simulateDumps(definition: ClusterSet, output: ClusterSetOutput):
     }
     items.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt', namespace: 'kube-system' }, data: { 'ca.crt': 'x' } });
     items.push({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'coredns', namespace: 'kube-system' }, spec: { replicas: 2 } });
-    dumps.set(c.clusterID, stringify({ apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } }, { lineWidth: 0 }));
+    const list = { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
+    // the compiler's fast writer where it is sure of yaml v2's bytes (most of a dump): a tenth of its cost
+    dumps.set(c.clusterID, fastYaml(list, 'as-is') ?? stringify(list, { lineWidth: 0 }));
   }
   return dumps;
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { fastYaml } from '../../src/yaml/fast-yaml';
 import { DRIFT_FORMATS } from '../../src/live/render-drift';
 import { PLAN_FORMATS } from '../../src/plan/render-plan';
 import { SOAK } from '../helpers/soak';
@@ -19,6 +20,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const GUIDE = 'test/fixtures/live/user-guide';
 
+/** The user guide's dumps, parsed once for the file; each folder edits a copy. */
+const guideDumps: Record<string, { items: unknown[] }> = {};
+
 /**
  * The user guide's dumps with a payload in the leader address the members run (after
  * credentials) and in a member's condition: the members' dumps take the payloads by turns (one
@@ -29,7 +33,7 @@ function hostileDumps(payloads: readonly string[]): string {
   let member = 0;
   for (const f of readdirSync(GUIDE).sort()) {
     type Item = { kind: string; spec?: { leaders?: { server?: string }[] }; status?: unknown };
-    const dump = parse(readFileSync(join(GUIDE, f), 'utf8')) as { items: Item[] };
+    const dump = structuredClone((guideDumps[f] ??= parse(readFileSync(join(GUIDE, f), 'utf8')) as { items: unknown[] })) as { items: Item[] };
     for (const o of dump.items)
       if (o.kind === 'ClusterSet' && o.spec?.leaders?.[0]?.server) {
         const payload = payloads[member++ % payloads.length]!;
@@ -39,8 +43,9 @@ function hostileDumps(payloads: readonly string[]): string {
           clusterStatuses: [{ clusterID: 'test-cluster-north', conditions: [{ type: 'Ready', status: 'False', message: payload }] }],
         };
       }
-    // as kubectl writes it: quoted where YAML 1.1 would read another type
-    writeFileSync(join(dir, f), stringify(dump, { version: '1.1' }));
+    // as kubectl writes it: quoted where YAML 1.1 would read another type (the fast writer where it
+    // is sure of yaml v2's bytes, without folding)
+    writeFileSync(join(dir, f), fastYaml(dump, 'as-is') ?? stringify(dump, { version: '1.1' }));
   }
   expect(member).toBe(2);
   return dir;

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { fastYaml } from '../../src/yaml/fast-yaml';
 import { runCli } from '../helpers/run-cli';
 import { runningClusterSet } from '../helpers/live-dumps';
 
@@ -41,7 +42,7 @@ function dumpsAfter(edit: (d: Dumps) => void): string {
   const dir = mkdtempSync(join(tmp, 'case-'));
   for (const [id, list] of dumps) {
     const read = running.get(id);
-    writeFileSync(join(dir, `${id}.yaml`), read && JSON.stringify(list) === read.json ? read.text : stringify(list));
+    writeFileSync(join(dir, `${id}.yaml`), read && JSON.stringify(list) === read.json ? read.text : (fastYaml(list, 'as-is') ?? stringify(list)));
   }
   return dir;
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { fastYaml } from '../../src/yaml/fast-yaml';
 import { compile } from '../../src/pipeline/compile';
 import type { KubeObject } from '../../src/kube/kube-object';
 import { runCli } from '../helpers/run-cli';
@@ -82,6 +83,14 @@ export async function engineObjects(file: string, kind: string): Promise<KubeObj
     .filter((o) => o.kind === kind);
 }
 
+/** A dump's text parsed once for the worker (rows read the same running dumps); callers take a copy. */
+const PARSED = new Map<string, List>();
+const parsedOnce = (text: string): List => {
+  let list = PARSED.get(text);
+  if (!list) PARSED.set(text, (list = parse(text) as List));
+  return list;
+};
+
 /**
  * The running clusters' dumps, each parsed when a row first reads it: `write` puts back the ones no
  * row read as they were (a cluster dump is large, and most rows edit one cluster's or none).
@@ -95,13 +104,13 @@ export class Dumps extends Map<string, List> {
   }
   override get(id: string): List | undefined {
     const text = this.texts.get(id);
-    if (!super.has(id) && text !== undefined) super.set(id, parse(text) as List);
+    if (!super.has(id) && text !== undefined) super.set(id, structuredClone(parsedOnce(text)));
     return super.get(id);
   }
   write(): string {
     const dir = mkdtempSync(join(this.tmp, 'case-'));
     for (const [id, text] of this.texts) if (!super.has(id)) writeFileSync(join(dir, `${id}.yaml`), text);
-    for (const [id, list] of this.entries()) writeFileSync(join(dir, `${id}.yaml`), stringify(list));
+    for (const [id, list] of this.entries()) writeFileSync(join(dir, `${id}.yaml`), fastYaml(list, 'as-is') ?? stringify(list));
     return dir;
   }
 }

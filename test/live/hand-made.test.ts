@@ -318,3 +318,15 @@ test.each([{ options: {} }, { options: { tokenSource: 'manual' as const } }])('a
   const data = importDefinition(set, options, diagnostics);
   expect((data.data.spec as { antrea: { agentConfig?: unknown } }).antrea.agentConfig).toEqual({ defaultMTU: 1400 });
 });
+
+// the agent's config file is parsed once per process (configFile): each import gets a copy of its own
+test('agentConfig read twice: an edit of the first import is not in the second', () => {
+  const dumps = editedDumps('user-guide', (_, text) => text.replace('        tunnelType: geneve\n', '        tunnelType: geneve\n        extraList: [a, b]\n'));
+  const agentConfig = () => {
+    const diagnostics: Diagnostic[] = [];
+    const data = importDefinition(readLiveClusterSet(loadDumps([dumps], diagnostics), diagnostics)!, {}, diagnostics);
+    return (data.data.spec as { antrea: { agentConfig: { extraList: string[] } } }).antrea.agentConfig;
+  };
+  agentConfig().extraList.push('edited');
+  expect(agentConfig()).toEqual({ extraList: ['a', 'b'] });
+});

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { fastYaml } from '../../src/yaml/fast-yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runLivePlan } from '../../src/live/live-plan';
 import { runningClusterSet } from '../helpers/live-dumps';
@@ -64,6 +65,7 @@ const INERT = networkPolicy('demo', 'inert', { podSelector: { matchLabels: { app
 const ISOLATE_DNS = networkPolicy('kube-system', 'deny-all', { podSelector: {}, policyTypes: ['Ingress'] });
 
 let running: Map<string, string>;
+const parsedRunning: Record<string, { items: Obj[] }> = {};
 beforeAll(async () => {
   const head = readFileSync(HEAD, 'utf8');
   const base = join(tmp, 'running.yaml');
@@ -76,14 +78,17 @@ function dumps(name: string, kinds: ReadonlySet<string>, policies: readonly Obj[
   const dir = join(tmp, name);
   mkdirSync(dir);
   for (const [id, text] of running) {
-    const list = parse(text) as { items: Obj[] };
-    if (MEMBERS.includes(id)) {
-      const extra = kubectlItems(id, kinds);
-      const named = (o: Obj) => `${o.kind as string} ${((o.metadata as Obj).namespace as string | undefined) ?? ''} ${(o.metadata as Obj).name as string}`;
-      const have = new Set(list.items.map(named));
-      list.items.push(...extra.filter((o) => !have.has(named(o))), ...(kinds.has('NetworkPolicy') ? policies : []));
+    // the leader's dump as it runs; a member's parsed once, a copy for each folder
+    if (!MEMBERS.includes(id)) {
+      writeFileSync(join(dir, `${id}.yaml`), text);
+      continue;
     }
-    writeFileSync(join(dir, `${id}.yaml`), stringify(list, { lineWidth: 0 }));
+    const list = structuredClone((parsedRunning[id] ??= parse(text) as { items: Obj[] }));
+    const extra = kubectlItems(id, kinds);
+    const named = (o: Obj) => `${o.kind as string} ${((o.metadata as Obj).namespace as string | undefined) ?? ''} ${(o.metadata as Obj).name as string}`;
+    const have = new Set(list.items.map(named));
+    list.items.push(...extra.filter((o) => !have.has(named(o))), ...(kinds.has('NetworkPolicy') ? policies : []));
+    writeFileSync(join(dir, `${id}.yaml`), fastYaml(list, 'as-is') ?? stringify(list, { lineWidth: 0 }));
   }
   return dir;
 }

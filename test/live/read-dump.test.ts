@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
 import { readLiveClusterSet } from '../../src/live/live-cluster';
 import { readDump } from '../../src/live/read-dump';
+import { loadYaml, ParsedYaml, YAML_LIMITS } from '../../src/load/load-yaml';
 import { LATEST, releaseWhere } from '../helpers/releases';
 
 // A bad dump is a diagnostic at its file and line, never an exception.
@@ -91,5 +92,46 @@ describe('bad dumps', () => {
       ['east', false, true],
     ]);
     expect(set.release.version).toBe(LATEST);
+  });
+});
+
+describe('a dump read again (the parsed documents a process keeps, ParsedYaml)', () => {
+  test('gives the same data as a first read, as objects of its own, at its own file', () => {
+    const text = list(leaderSet(), mc(), '\n  - { apiVersion: v1, kind: ConfigMap }');
+    const first: Diagnostic[] = [];
+    const a = readDump('a.yaml', text, first)!;
+    const again: Diagnostic[] = [];
+    const b = readDump('b.yaml', text, again)!;
+    expect(b.source.data).toEqual(a.source.data);
+    expect(b.objects).toEqual(a.objects);
+    // a caller may edit what it read: the next reader still gets the dump as written
+    (a.objects[0]!.object.metadata as { name: string }).name = 'edited';
+    (a.source.data as { items: unknown[] }).items.pop();
+    expect(readDump('c.yaml', text, [])!.objects.map((l) => l.object.metadata.name)).toEqual(['cs', 'antrea-mc-controller']);
+    expect(b.objects[0]!.object.metadata.name).toBe('cs');
+    expect(at(again)).toEqual(['b.yaml:19 live-dump error']);
+    expect(again.map((d) => ({ ...d, file: 'a.yaml' }))).toEqual(first);
+    expect(b.source.locate(['items', 1, 'spec'])).toEqual(a.source.locate(['items', 1, 'spec']));
+  });
+
+  test('a text with a YAML mistake is reported on every read, a definition is not read as a dump', () => {
+    for (const file of ['a.yaml', 'b.yaml'])
+      expect(at(read({ [file]: 'items: [\n  - a\n' }))).toEqual([`${file}:2 yaml-syntax error`, `${file}:3 yaml-syntax error`]);
+    // the dump's limits are larger than a definition's: a definition of the same text is checked against its own
+    const long = `apiVersion: v1\nkind: List\nitems: []\nx: "${'y'.repeat(YAML_LIMITS.maxStringBytes + 1)}"\n`;
+    expect(readDump('d.yaml', long, [])).toBeDefined();
+    const diagnostics: Diagnostic[] = [];
+    expect(loadYaml('def.yaml', long, diagnostics)).toBeUndefined();
+    expect(diagnostics.map((d) => d.code)).toEqual(['yaml-limits']);
+  });
+
+  test('keeps texts up to its size, the oldest dropped first', () => {
+    const parsed = new ParsedYaml(40); // two of the 18-character texts
+    const texts = ['a', 'b', 'c'].map((k) => `${k}1: 1\n${k}2: 2\n${k}3: 3\n`);
+    for (const t of texts) loadYaml('f.yaml', t, [], YAML_LIMITS, parsed);
+    expect(texts.map((t) => parsed.get(t, YAML_LIMITS) !== undefined)).toEqual([false, true, true]);
+    expect(parsed.get(texts[2]!, { ...YAML_LIMITS })).toBeUndefined();
+    loadYaml('f.yaml', 'x'.repeat(41), [], YAML_LIMITS, parsed);
+    expect(parsed.get('x'.repeat(41), YAML_LIMITS)).toBeUndefined();
   });
 });

@@ -133,3 +133,25 @@ describe('loadYaml refuses broken or hostile input with a positioned diagnostic'
     expect(loaded).toBeDefined();
   });
 });
+
+// the size once aliases are expanded is counted on the tree's walk where there is no alias
+// (expandedSize where there is one): each node 1, a scalar 1 and its value's length as a string.
+// The sizes are those expandedSize gave every document before the walk counted them.
+describe('the expanded size, with and without aliases, at its limit', () => {
+  test.each([
+    // the map 1, the key 1 + 1, the list 1, three nulls 1 + 4 each
+    { name: 'no alias', text: 'a: [~, ~, ~]\n', size: 19 },
+    { name: 'numbers, booleans, an empty string', text: 'a: 1e3\nb: [true, 0x10, "", null]\nc: {d: e}\n', size: 32 },
+    { name: 'an empty key and a pair in a list', text: '? \n: [x: 1]\n', size: 12 },
+    // the list's size counted again where the alias is
+    { name: 'an alias', text: 'a: &n [~, ~]\nb: *n\n', size: 27 },
+  ])('$name: refused past its size, loaded at it', ({ text, size }) => {
+    const at = (maxExpandedBytes: number) => {
+      const diagnostics: Diagnostic[] = [];
+      loadYaml('t.yaml', text, diagnostics, { ...YAML_LIMITS, maxExpandedBytes });
+      return diagnostics.map((d) => d.message);
+    };
+    expect(at(size)).toEqual([]);
+    expect(at(size - 1)).toEqual([`the data is larger than ${size - 1} bytes once its aliases are expanded`]);
+  });
+});
