@@ -125,6 +125,21 @@ function withEntries(o: Obj, entries: readonly ManagedFieldsEntry[]): Obj {
   return { ...o, metadata };
 }
 
+/**
+ * An applied value the store keeps as it is, frozen instead of copied: the engines apply the same
+ * parsed objects to every cluster of every fleet, and a stored object is replaced, never changed
+ * in place (a write spreads a new object; a removal works on a copy), so they may share it. Frozen,
+ * a change in place would throw (the replay's modules are strict) rather than change another
+ * cluster's object.
+ */
+const frozen = new WeakSet<object>();
+function shared<T>(v: T): T {
+  if (v === null || typeof v !== 'object' || frozen.has(v)) return v;
+  for (const x of Object.values(v)) shared(x);
+  frozen.add(Object.freeze(v));
+  return v;
+}
+
 /** Same value at a path in two objects (JSON-equal). */
 const sameAt = (a: unknown, b: unknown, path: string): boolean => JSON.stringify(valueAt(a, path)) === JSON.stringify(valueAt(b, path));
 
@@ -149,7 +164,7 @@ export function serverSideApply(live: Obj | undefined, applied: Obj, manager: st
   const ownedElsewhere = new Set(others.flatMap((e) => e.fields));
   // what this manager applied before, applies no more, and nobody else owns, goes
   const released = (mine?.fields ?? []).filter((f) => !wanted.has(f) && !ownedElsewhere.has(f) && ![...ownedElsewhere].some((o) => o.startsWith(`${f}${SEP}`)));
-  const merged = live ? merge(live, applied) : structuredClone(applied);
+  const merged = live ? merge(live, applied) : { ...shared(applied) };
   // merge shares what it did not touch with the live object: removals work on a copy
   const base = released.length > 0 ? structuredClone(merged) : merged;
   removeAll(base, released);
@@ -261,14 +276,14 @@ export function merge(live: Obj, applied: Obj): Obj {
       return [
         ...b.map((x) => {
           const old = previous.find((y) => isMap(y) && y.name === x.name);
-          return old ? go(old, x) : structuredClone(x);
+          return old ? go(old, x) : shared(x);
         }),
         ...previous.filter((y) => !isMap(y) || !names.has(y.name as string)),
       ];
     }
-    if (!isMap(a) || !isMap(b)) return structuredClone(b);
+    if (!isMap(a) || !isMap(b)) return shared(b);
     const out: Record<string, unknown> = { ...a };
-    for (const [k, v] of Object.entries(b)) out[k] = k in a ? go(a[k], v) : structuredClone(v);
+    for (const [k, v] of Object.entries(b)) out[k] = k in a ? go(a[k], v) : shared(v);
     return out;
   };
   return go(live, applied) as Obj;
