@@ -58,8 +58,28 @@ function leaves(v: unknown): readonly string[] {
   return out;
 }
 
+/**
+ * An applied value the store keeps as it is, frozen instead of copied: the engines apply the same
+ * parsed objects to every cluster of every fleet, and a stored object is replaced, never changed
+ * in place (a write spreads a new object; a removal works on a copy), so they may share it. Frozen,
+ * a change in place would throw (the replay's modules are strict) rather than change another
+ * cluster's object.
+ */
+const frozen = new WeakSet<object>();
+function shared<T>(v: T): T {
+  if (v === null || typeof v !== 'object' || frozen.has(v)) return v;
+  for (const x of Object.values(v)) shared(x);
+  frozen.add(Object.freeze(v));
+  return v;
+}
+
+/** The fields of the frozen objects (the engines' applies, again at every step): they cannot change. */
+const fieldsOfFrozen = new WeakMap<Obj, ReadonlySet<string>>();
+
 /** The fields an object sets: every leaf but identity, bookkeeping and status. */
-export function fieldsOf(o: Obj): Set<string> {
+export function fieldsOf(o: Obj): ReadonlySet<string> {
+  const known = fieldsOfFrozen.get(o);
+  if (known) return known;
   const out = new Set<string>();
   for (const [k, v] of Object.entries(o)) {
     if (UNOWNED_TOP.has(k) || v === undefined) continue;
@@ -71,6 +91,7 @@ export function fieldsOf(o: Obj): Set<string> {
     }
     for (const l of leaves(v)) out.add(l === '' ? k : `${k}${SEP}${l}`);
   }
+  if (frozen.has(o)) fieldsOfFrozen.set(o, out);
   return out;
 }
 
@@ -125,23 +146,13 @@ function withEntries(o: Obj, entries: readonly ManagedFieldsEntry[]): Obj {
   return { ...o, metadata };
 }
 
-/**
- * An applied value the store keeps as it is, frozen instead of copied: the engines apply the same
- * parsed objects to every cluster of every fleet, and a stored object is replaced, never changed
- * in place (a write spreads a new object; a removal works on a copy), so they may share it. Frozen,
- * a change in place would throw (the replay's modules are strict) rather than change another
- * cluster's object.
- */
-const frozen = new WeakSet<object>();
-function shared<T>(v: T): T {
-  if (v === null || typeof v !== 'object' || frozen.has(v)) return v;
-  for (const x of Object.values(v)) shared(x);
-  frozen.add(Object.freeze(v));
-  return v;
-}
-
 /** Same value at a path in two objects (JSON-equal). */
-const sameAt = (a: unknown, b: unknown, path: string): boolean => JSON.stringify(valueAt(a, path)) === JSON.stringify(valueAt(b, path));
+function sameAt(a: unknown, b: unknown, path: string): boolean {
+  const x = valueAt(a, path);
+  const y = valueAt(b, path);
+  // the store shares applied values: the same value is JSON-equal without writing it out
+  return x === y || JSON.stringify(x) === JSON.stringify(y);
+}
 
 /**
  * Server-side apply of `applied` by `manager` over `live` (absent: a create). Returns the object to
