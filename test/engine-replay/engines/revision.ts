@@ -124,8 +124,8 @@ export function fluxBuild(revision: Revision, dir: string): Obj[] | undefined {
 
 /**
  * Parsed files by content, for the whole run: the fleets of all replays hold the same CRDs and
- * shared units, and the objects are never mutated (the API server model stores copies; a test that
- * edits an object edits a clone of it).
+ * shared units, and the objects are never mutated (the API server model stores them frozen,
+ * server-side-apply.ts `shared`; a test that edits an object edits a clone of it).
  */
 const byContent = new Map<string, Obj[]>();
 export function parseShared(content: string, path: string): Obj[] {
