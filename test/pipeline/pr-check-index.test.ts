@@ -119,6 +119,17 @@ const restore = () => {
   git('checkout', '-q', '--', '.');
   clean();
 };
+/** A row's change to the work tree, undone after it whatever it asserted. */
+async function thenRestore(row: () => Promise<void>): Promise<void> {
+  try {
+    await row();
+  } finally {
+    restore();
+  }
+}
+/** fleet-b's definition, edited in the work tree. */
+const editFleetB = (edit: (text: string) => string) => writeFileSync(file('fleet-b'), edit(readFileSync(file('fleet-b'), 'utf8')));
+const CHANGED_LINE = (text: string) => text.replace('project: default', 'project: platform');
 
 describe('the pull-request check with an index equals the full check', () => {
   test('nothing changed: every definition outside the dash-prefixed pair is vouched for', async () => {
@@ -132,50 +143,53 @@ describe('the pull-request check with an index equals the full check', () => {
     expect(c.status).toBe(0);
   }, 120_000);
 
-  test('one line of one definition changed', async () => {
-    try {
-      writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replace('project: default', 'project: platform'));
-      expect(await vouched()).toEqual(['fleet-a']);
-      await validateBoth();
-      // json: the whole plan (text in the two rows below, which read it)
-      await planBoth(true);
-      const c = await checkBoth();
-      expect(c.status).toBe(1);
-      expect(c.stderr).toContain('fleet-b/argocd');
-    } finally {
-      restore();
-    }
-  }, 120_000);
+  test(
+    'one line of one definition changed',
+    () =>
+      thenRestore(async () => {
+        editFleetB(CHANGED_LINE);
+        expect(await vouched()).toEqual(['fleet-a']);
+        await validateBoth();
+        // json: the whole plan (text in the two rows below, which read it)
+        await planBoth(true);
+        const c = await checkBoth();
+        expect(c.status).toBe(1);
+        expect(c.stderr).toContain('fleet-b/argocd');
+      }),
+    120_000,
+  );
 
-  test('a changed definition takes a cluster ID of an unchanged one: the rule across definitions names both', async () => {
-    try {
-      writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replaceAll('b-member3', 'a-member3'));
-      // fleet-a meets fleet-b now: it is parsed again
-      expect(await vouched()).toEqual([]);
-      const v = await validateBoth();
-      expect(v[0]!.stderr).toContain('cluster-in-two-definitions');
-      expect(v[0]!.stderr).toContain('fleet-a.yaml');
-      // the base revision has no such error, the work tree has: plan prints it and no plan, with or without the index
-      const p = await planBoth();
-      expect(p[0]!.stderr).toContain('cluster-in-two-definitions');
-      await checkBoth();
-    } finally {
-      restore();
-    }
-  }, 120_000);
+  test(
+    'a changed definition takes a cluster ID of an unchanged one: the rule across definitions names both',
+    () =>
+      thenRestore(async () => {
+        editFleetB((text) => text.replaceAll('b-member3', 'a-member3'));
+        // fleet-a meets fleet-b now: it is parsed again
+        expect(await vouched()).toEqual([]);
+        const v = await validateBoth();
+        expect(v[0]!.stderr).toContain('cluster-in-two-definitions');
+        expect(v[0]!.stderr).toContain('fleet-a.yaml');
+        // the base revision has no such error, the work tree has: plan prints it and no plan, with or without the index
+        const p = await planBoth();
+        expect(p[0]!.stderr).toContain('cluster-in-two-definitions');
+        await checkBoth();
+      }),
+    120_000,
+  );
 
-  test("a changed definition's name now dash-prefixed with an unchanged one's: plan compiles that one in both revisions", async () => {
-    try {
-      // fleet-b becomes fleet-a-b: fleet-a is read by the delivery-name rule in the work tree only
-      writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replaceAll('fleet-b', 'fleet-a-b'));
-      expect(await vouched()).toEqual([]);
-      const p = await planBoth();
-      expect(p[0]!.stdout).not.toContain('ClusterSet fleet-a\n');
-      await validateBoth();
-    } finally {
-      restore();
-    }
-  }, 120_000);
+  test(
+    "a changed definition's name now dash-prefixed with an unchanged one's: plan compiles that one in both revisions",
+    () =>
+      thenRestore(async () => {
+        // fleet-b becomes fleet-a-b: fleet-a is read by the delivery-name rule in the work tree only
+        editFleetB((text) => text.replaceAll('fleet-b', 'fleet-a-b'));
+        expect(await vouched()).toEqual([]);
+        const p = await planBoth();
+        expect(p[0]!.stdout).not.toContain('ClusterSet fleet-a\n');
+        await validateBoth();
+      }),
+    120_000,
+  );
 
   // the work tree's manifest.json and dist/ are read by synth --check alone: validate and plan run
   // in the row of the work tree's manifest.json (every row in the soak tier)
@@ -225,8 +239,8 @@ describe('the pull-request check with an index equals the full check', () => {
     },
   ])(
     '$what: the check falls back for it, and equals the full check',
-    async ({ what, tamper, vouched: expected }) => {
-      try {
+    ({ what, tamper, vouched: expected }) =>
+      thenRestore(async () => {
         tamper();
         // validate does not read dist/ beyond the index: the definitions are unchanged
         expect(await vouched()).toEqual(expected);
@@ -236,10 +250,7 @@ describe('the pull-request check with an index equals the full check', () => {
         }
         const c = await checkBoth();
         expect(c.status).toBe(1);
-      } finally {
-        restore();
-      }
-    },
+      }),
     120_000,
   );
 });
@@ -320,7 +331,7 @@ describe('a malformed index in the base revision: the check compiles instead, an
       const base = committedManifest;
       committedManifest = readFileSync(path, 'utf8');
       try {
-        writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replace('project: default', 'project: platform'));
+        editFleetB(CHANGED_LINE);
         // the index as validate reads it (synth --check then drops what dist/ does not hold as recorded)
         expect(await vouched().catch(() => [])).toEqual(expected.filter((n) => n !== 'fleet-b'));
         const v = await validateBoth();
@@ -348,23 +359,24 @@ describe('a malformed index in the base revision: the check compiles instead, an
 
 // The pull request writes dist/ and manifest.json as well as the definitions: an index that agrees
 // with a changed definition and with edited bundles must not make them up to date.
-test('a forged index in the work tree vouches for nothing: a changed definition with forged bundles is stale', async () => {
-  try {
-    writeFileSync(file('fleet-b'), readFileSync(file('fleet-b'), 'utf8').replace('project: default', 'project: platform'));
-    const path = join(repo, 'dist/manifest.json');
-    const m = JSON.parse(readFileSync(path, 'utf8')) as {
-      clusterSets: Record<string, { definition: { sha256: string }; blobs: Record<string, string> }>;
-    };
-    const readme = join(repo, 'dist/fleet-b/README.md');
-    const forged = `${readFileSync(readme, 'utf8')}forged\n`;
-    writeFileSync(readme, forged);
-    m.clusterSets['fleet-b']!.definition.sha256 = textHash(readFileSync(file('fleet-b'), 'utf8'));
-    m.clusterSets['fleet-b']!.blobs['README.md'] = blobId(forged);
-    writeFileSync(path, `${JSON.stringify(m, null, 2)}\n`);
-    const c = await checkBoth();
-    expect(c.status).toBe(1);
-    expect(c.stderr).toContain('fleet-b/README.md');
-  } finally {
-    restore();
-  }
-}, 120_000);
+test(
+  'a forged index in the work tree vouches for nothing: a changed definition with forged bundles is stale',
+  () =>
+    thenRestore(async () => {
+      editFleetB(CHANGED_LINE);
+      const path = join(repo, 'dist/manifest.json');
+      const m = JSON.parse(readFileSync(path, 'utf8')) as {
+        clusterSets: Record<string, { definition: { sha256: string }; blobs: Record<string, string> }>;
+      };
+      const readme = join(repo, 'dist/fleet-b/README.md');
+      const forged = `${readFileSync(readme, 'utf8')}forged\n`;
+      writeFileSync(readme, forged);
+      m.clusterSets['fleet-b']!.definition.sha256 = textHash(readFileSync(file('fleet-b'), 'utf8'));
+      m.clusterSets['fleet-b']!.blobs['README.md'] = blobId(forged);
+      writeFileSync(path, `${JSON.stringify(m, null, 2)}\n`);
+      const c = await checkBoth();
+      expect(c.status).toBe(1);
+      expect(c.stderr).toContain('fleet-b/README.md');
+    }),
+  120_000,
+);
