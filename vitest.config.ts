@@ -9,11 +9,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * drills, the engine replay's tables, kustomize runs), started first so they overlap the rest of
  * the suite. vitest orders by recorded duration only once it has a cache; a fresh clone (CI) has
  * none, and its fallback (larger files first) started the package test half-way through, where
- * it ended the run alone.
+ * it ended the run alone. The size fallback cannot see work a file does as it is collected:
+ * nodenext's type check of the package and the layer lint's program run at their top level, in
+ * small files that it started last, where each ended the run with one worker idle for seconds.
  */
 const SLOW_FIRST = [
   'test/output/kill-9.test.ts',
   'test/output/crash-safety.test.ts',
+  'test/examples/nodenext.test.ts',
   'test/engine-replay/first-install.test.ts',
   'test/package/package.test.ts',
   'test/output/output-incremental.test.ts',
@@ -21,6 +24,7 @@ const SLOW_FIRST = [
   'test/engine-replay/planned-changes.test.ts',
   'test/delivery/kustomize-build.test.ts',
   'test/verify/verifications.test.ts',
+  'test/lint/layers.test.ts',
 ];
 
 class SlowFirst extends BaseSequencer {
