@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -9,6 +9,7 @@ import { blobId } from '../../src/output/output-blobs';
 import { runPipeline } from '../../src/pipeline/pipeline';
 import { runCli } from '../helpers/run-cli';
 import { SOAK, soakRows } from '../helpers/soak';
+import { removeTree } from '../helpers/remove-tree';
 
 // Issue #54: validate and synth --check with --base read that revision's manifest.json index and
 // compile only the changed definitions (and those whose facts meet theirs). Whatever the work
@@ -112,7 +113,7 @@ beforeAll(async () => {
   expect(execFileSync('git', ['show', 'HEAD:dist/manifest.json'], { cwd: repo, encoding: 'utf8' })).toBe(committedManifest);
 }, 120_000);
 
-afterAll(() => rmSync(repo, { recursive: true, force: true }));
+afterAll(() => removeTree(repo));
 
 const clean = () => git('clean', '-qfdx', 'dist', 'clustersets');
 const restore = () => {
