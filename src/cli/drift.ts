@@ -1,5 +1,5 @@
 import { findDefinitionsDir } from '../load/find-definitions-dir';
-import { DRIFT_FORMATS, type DriftFormat } from '../live/render-drift';
+import { DRIFT_FORMATS, type DriftFormat } from '../live/drift-formats';
 import { HELP, UsageError, type Command } from './command';
 
 /** `clusterset drift`: the running fleet compared with git (live/drift.ts does the work). */

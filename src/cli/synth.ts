@@ -1,5 +1,4 @@
 import { FORMAT, HELP, NO_INDEX, INDEX_BASE, NO_TYPESCRIPT, QUIET, type Command } from './command';
-import { compileCommand } from './compile-command';
 
 /** `clusterset synth`: the pipeline into the output transaction. */
 export const synth: Command = {
@@ -16,5 +15,5 @@ export const synth: Command = {
     base: INDEX_BASE,
     help: HELP,
   },
-  run: (args, ctx) => compileCommand('synth', args, ctx),
+  run: async (args, ctx) => (await import('./compile-command')).compileCommand('synth', args, ctx),
 };

@@ -2,8 +2,9 @@ import { printable, printableJson, workflowData, workflowProperty } from '../dia
 import { code, escapeMarkdown, table } from '../text/markdown';
 import { DRIFT_KINDS, type DriftCluster, type DriftReport } from './drift';
 
-export const DRIFT_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
-export type DriftFormat = (typeof DRIFT_FORMATS)[number];
+import type { DriftFormat } from './drift-formats';
+
+export { DRIFT_FORMATS, type DriftFormat } from './drift-formats';
 
 /** The first line of the Markdown report: the drift workflow finds its issue by it (init/drift-workflow.ts). */
 export const DRIFT_MARKER = '<!-- clusterset drift -->';

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -6,6 +6,7 @@ import { main } from '../../src/cli/main';
 import { diagnosticsJson } from '../helpers/json';
 import { notGatewayHa, withoutGatewayHa } from '../helpers/gateway-ha';
 import { soakRows } from '../helpers/soak';
+import { removeTree } from '../helpers/remove-tree';
 
 // Every CLI behaviour in process (main(argv) with captured streams): no child processes here.
 // One table has rows in the soak tier only (test/helpers/soak.ts); the rows kept say why.
@@ -14,7 +15,7 @@ const GOOD = 'clustersets/demo-clusterset.yaml';
 const EKS = 'clustersets/eks-clusterset.yaml';
 const BAD = 'test/fixtures/cli/typo.yaml';
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-cli-behaviour-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => removeTree(tmp));
 const at = (name: string, text?: string) => {
   const path = join(tmp, name);
   if (text !== undefined) writeFileSync(path, text);

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -7,11 +7,12 @@ import { parse } from 'yaml';
 import { main } from '../../src/cli/main';
 import { diagnosticsJson } from '../helpers/json';
 import { SOAK } from '../helpers/soak';
+import { removeTree } from '../helpers/remove-tree';
 
 const GOOD = 'clustersets/demo-clusterset.yaml';
 const BAD = 'test/fixtures/cli/typo.yaml';
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-cli-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => removeTree(tmp));
 
 /** Runs the CLI in process, capturing both streams. */
 const run = (...argv: string[]) => runWith(undefined, ...argv);

@@ -1,15 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli-process';
 import { soakRows } from '../helpers/soak';
+import { removeTree } from '../helpers/remove-tree';
 
 // bin/clusterset.mjs turns on Node's compile cache: code the process runs later, so it must live
 // where only the user writes (their cache folder), never in the temporary folder every account
 // shares; the variables Node documents still move it or turn it off.
 const root = mkdtempSync(join(tmpdir(), 'compile-cache-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => removeTree(root));
 
 type Folder = 'home' | 'xdg' | 'tmp' | 'named';
 

@@ -13,6 +13,7 @@ import { main } from '../../src/cli/main';
 import { runCli } from '../helpers/run-cli';
 import { SOAK } from '../helpers/soak';
 import { requireTool } from '../helpers/tools';
+import { removeTree } from '../helpers/remove-tree';
 
 // The drift watch `init` writes: linted as GitHub reads it (actionlint) and as bash reads its steps
 // (shellcheck), then its two run steps executed one after the other in bash, as the runner does,
@@ -24,7 +25,7 @@ import { requireTool } from '../helpers/tools';
 // stand-in npx when the step asks for exactly that argv (any other argv runs the process).
 
 const tmp = mkdtempSync(join(tmpdir(), 'drift-workflow-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => removeTree(tmp));
 
 interface Step {
   name?: string;

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli';
 import { withoutGatewayHa } from '../helpers/gateway-ha';
+import { removeTree } from '../helpers/remove-tree';
 
 // Run from a subdirectory of a user's repository, every command that reads definitions by default
 // reads the repository's clustersets/, as synth does (findDefinitionsDir). The CLI runs in process
@@ -38,7 +39,7 @@ beforeAll(async () => {
   mkdirSync(join(repo, 'saved'));
   for (const id of ['demo-cluster-leader', 'test-cluster-north']) writeFileSync(join(repo, 'saved', `${id}.yaml`), 'apiVersion: v1\nkind: List\nitems: []\n');
 });
-afterAll(() => rmSync(repo, { recursive: true, force: true }));
+afterAll(() => removeTree(repo));
 
 /** Each command that reads definitions when no path is given, and what shows it read both. */
 const READS_DEFINITIONS: readonly { command: string; args: readonly string[]; code: number; stdout: RegExp }[] = [

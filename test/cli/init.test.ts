@@ -8,9 +8,10 @@ import { main } from '../../src/cli/main';
 import { DESTRUCTIVE_LABEL, packageNameFor } from '../../src/init/scaffold';
 import { PLAN_MARKER } from '../../src/plan/render-plan';
 import { readPackageJson } from '../helpers/json';
+import { removeTree } from '../helpers/remove-tree';
 
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-init-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => removeTree(tmp));
 const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 /**
  * The workflow's steps run in a bash that reads no startup file, as on the runner. Started by Node

@@ -10,6 +10,7 @@ import { recoverOutput } from '../../src/output/output-transaction';
 import { runPipeline } from '../../src/pipeline/pipeline';
 import { SOAK, soakRows } from '../helpers/soak';
 import { outputToDirectory, expectOnlyState, faulty, points, same, snapshot, STEPS, tree } from './crash-drill';
+import { removeTree } from '../helpers/remove-tree';
 
 // The invariant of output-transaction.ts: kill -9 at any moment of a synth, and the output is
 // exactly the old or the new tree (absent only between the two renames of a commit); the next
@@ -20,7 +21,7 @@ import { outputToDirectory, expectOnlyState, faulty, points, same, snapshot, STE
 // one, the soak tier (test/helpers/soak.ts) at twelve changes and each step of every commit.
 
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-crash-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => removeTree(tmp));
 let n = 0;
 
 /** A definition file of its own, checked to be valid. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -10,6 +10,7 @@ import { CLI_BIN } from '../helpers/cli-bin';
 import { runCli } from '../helpers/run-cli';
 import { SOAK, soakRows } from '../helpers/soak';
 import { outputToDirectory, expectOnlyState, faulty, points, same, snapshot, STEPS, tree, type Tree } from './crash-drill';
+import { removeTree } from '../helpers/remove-tree';
 
 // kill -9 of real processes of the CLI (crash-safety.test.ts states the invariant and faults the
 // writer in process), paused under the writer's test hook (src/output/file-system-ops.ts `pauseAt`)
@@ -25,7 +26,7 @@ import { outputToDirectory, expectOnlyState, faulty, points, same, snapshot, STE
 // CLI's `main` for --check: run-cli.ts).
 
 const tmp = mkdtempSync(join(tmpdir(), 'clusterset-kill-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => removeTree(tmp));
 let n = 0;
 
 describe('kill -9 of a real process', () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -8,6 +8,7 @@ import type { ClusterSetInput } from '../../src/model/clusterset';
 import { outputSink, type OutputSinkOptions } from '../../src/pipeline/output-sink';
 import { runPipeline, type PipelineInput } from '../../src/pipeline/pipeline';
 import { notGatewayHa } from '../helpers/gateway-ha';
+import { removeTree } from '../helpers/remove-tree';
 
 // What the tests of the output directory share (output-incremental.test.ts, output-directory.test.ts):
 // a scratch folder per file, definitions written into it, the pipeline into an output, the trees
@@ -16,7 +17,7 @@ import { notGatewayHa } from '../helpers/gateway-ha';
 /** A scratch folder for the calling test file, removed after it (registered by the file, since test files share their worker's modules). */
 export function scratch(prefix: string) {
   const tmp = mkdtempSync(join(tmpdir(), prefix));
-  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  afterAll(() => removeTree(tmp));
   let n = 0;
   const fresh = (name: string) => join(tmp, `${name}-${n++}`);
   return {

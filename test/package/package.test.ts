@@ -7,6 +7,7 @@ import { diagnosticsJson, readPackageJson } from '../helpers/json';
 import { CLI_BIN } from '../helpers/cli-bin';
 import { SOAK } from '../helpers/soak';
 import { notGatewayHa, withoutGatewayHa } from '../helpers/gateway-ha';
+import { removeTree } from '../helpers/remove-tree';
 
 // The package as a user gets it: `npm pack`, installed from the tarball into a fresh repository
 // with npm's default CommonJS package.json, used through its bin and from require() and import.
@@ -29,7 +30,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'clusterset-package-'));
 const repo = join(tmp, 'gitops');
 let tarball = '';
 let packed: { path: string }[] = [];
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => removeTree(tmp));
 
 const npmEnv = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', NO_COLOR: '1' };
 
