@@ -165,8 +165,9 @@ describe('a secret in a bundle', () => {
   // the definition's text is scanned first (inline-secret); this is the second line: a secret that
   // reaches a bundle by any route stops the run, whichever batch of bundles it is scanned in
   test('is an inline-secret error naming the file, wherever it is in a fleet, and nothing is written', async () => {
-    // the output is scanned in batches of 1 MiB and a member's bundle is about 50 kB: a hundred
-    // clusters make several batches, the first member in the first and the last in another
+    // the output is scanned in batches of 1 MiB (pipeline.ts SCAN_BATCH_BYTES) and a member's own
+    // files are about 16 kB: about 67 members fill a batch, so a hundred make two, cluster-1 in the
+    // first and cluster-99 in the second (forty fit in one)
     const file = definitionFile(fleet(100));
     const source = loadYaml(file, readFileSync(file, 'utf8'), [])!;
     // a Slack token is a valid Kubernetes name: only the output's scan can stop it
