@@ -95,6 +95,10 @@ const INSTALLED_ELSEWHERE: Readonly<Record<string, string>> = {
   // through Argo CD is demo-clusterset's kubeadm leader and eks-clusterset's cloud members through
   // the same Argo CD; its mix through Flux is clouds-helm's
   'every cloud, install: full (kubeadm leader)': 'clustersets/eks-clusterset.yaml',
+  // delivery-hub's first install through its hub Flux is verification.test.ts's first describe (every
+  // layer of every cluster Ready, each Kustomization waiting on its objects' health); its shape's
+  // verification passing (a dual-role leader, no Service) is demo-clusterset's
+  'fixture delivery-hub': 'clustersets/demo-clusterset.yaml',
 };
 for (const kept of Object.values(INSTALLED_ELSEWHERE))
   if (!EXAMPLES.some(([name]) => name === kept && !(name in INSTALLED_ELSEWHERE))) throw new Error(`first-install: no row ${kept}`);
