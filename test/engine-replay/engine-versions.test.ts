@@ -127,15 +127,20 @@ describe('Flux: a Kustomization of the user’s that wraps a bundle with postBui
     return { r, scripts };
   }
 
-  test.each(['2.8', '2.10'] as const)('%s: the bundles’ opt-out leaves the scripts as they are, and everything converges', async (version) => {
-    const { r, scripts } = await run(version, (x) => x);
-    expect(scripts.length).toBeGreaterThan(0);
-    for (const s of scripts) expect(s.live).toEqual(s.want);
-    expect(
-      Object.entries(r.flux).filter(([, f]) => f.state !== 'Ready'),
-      r.log.join('\n'),
-    ).toEqual([]);
-  });
+  // npm test replays the opt-out at 2.10, whose strict substitution fails a build on any variable
+  // left (2.8 would blank it silently, which the test below shows): the soak tier (test/helpers/soak.ts) both
+  test.each(soakRows(['2.8', '2.10'] as const, (version) => version === '2.10'))(
+    '%s: the bundles’ opt-out leaves the scripts as they are, and everything converges',
+    async (version) => {
+      const { r, scripts } = await run(version, (x) => x);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const s of scripts) expect(s.live).toEqual(s.want);
+      expect(
+        Object.entries(r.flux).filter(([, f]) => f.state !== 'Ready'),
+        r.log.join('\n'),
+      ).toEqual([]);
+    },
+  );
 
   test('mutation: without `substitute: disabled`, 2.8 blanks the scripts’ variables silently and 2.10 fails the build (strict)', async () => {
     const old = await run('2.8', withoutOptOut);

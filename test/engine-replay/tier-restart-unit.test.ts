@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { restartTemplateChange, restartThenReconcile, unpullableRestartImage } from './delivery-scenarios';
 import { REPLAYED_ENGINES } from './engines/replayed-engines';
+import { SOAK } from '../helpers/soak';
 
 /**
  * #38 item 6: the Tier-restart Job is a unit of its own after the Tiers' unit, with the image the
@@ -24,17 +25,23 @@ describe.each(REPLAYED_ENGINES)('%s: the Tier-restart Job', (engine) => {
   // #49 item 3: `kubectl rollout restart` writes as `kubectl-rollout` by default, which kustomize-controller's clean-up
   // of `kubectl*` managers makes its own and its next apply removes (server-side-apply.ts fluxCleanup): the Job names
   // a manager of its own, so the restart happens once
-  test('the engine reconciling again keeps the restart: the controller restarts once', async () => {
-    const r = await restartThenReconcile(engine);
-    expect(r.stuck).toEqual([]);
-    expect(r.restarted).toBeDefined();
-    expect(r.after).toBe(r.restarted);
-  });
+  // (npm test through Flux, whose clean-up is the one that takes a `kubectl*` manager's fields; the
+  // Job's manager is ours whatever the engine: both in the soak tier, test/helpers/soak.ts)
+  if (SOAK || engine === 'flux')
+    test('the engine reconciling again keeps the restart: the controller restarts once', async () => {
+      const r = await restartThenReconcile(engine);
+      expect(r.stuck).toEqual([]);
+      expect(r.restarted).toBeDefined();
+      expect(r.after).toBe(r.restarted);
+    });
 
-  test('a changed image (spec.verify.image, a mirror) is a new Job, run once, and nothing is refused', async () => {
-    const r = await restartTemplateChange(engine);
-    expect(r.stuckBefore).toEqual([]);
-    expect(r.stuck, r.log.slice(-30).join('\n')).toEqual([]);
-    expect(r.jobs.filter((j) => j.image === r.image)).toMatchObject([{ complete: true }]);
-  });
+  // (npm test through Flux, which refuses a whole unit for one object it cannot update in place; the
+  // Job's name follows its template whatever the engine: both in the soak tier)
+  if (SOAK || engine === 'flux')
+    test('a changed image (spec.verify.image, a mirror) is a new Job, run once, and nothing is refused', async () => {
+      const r = await restartTemplateChange(engine);
+      expect(r.stuckBefore).toEqual([]);
+      expect(r.stuck, r.log.slice(-30).join('\n')).toEqual([]);
+      expect(r.jobs.filter((j) => j.image === r.image)).toMatchObject([{ complete: true }]);
+    });
 });

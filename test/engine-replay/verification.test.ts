@@ -91,13 +91,20 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * npm test runs each of the three behaviours below through one engine per definition, the two in
- * turn (so each behaviour and each definition meets both engines across the table); the soak tier
- * (test/helpers/soak.ts) through both.
+ * turn (so each behaviour meets both engines across the first two rows); the soak tier
+ * (test/helpers/soak.ts) through both, and every row. npm test leaves delivery-hub's row to the soak
+ * tier: the verify fixture stands for a dual-role leader (its leader checks no member's path,
+ * `pathLostTo`), test-clusterset for a hub Flux, and delivery-hub's own install through its hub,
+ * with every verification failing or never starting, is the first describe above.
  */
 const ENGINES = REPLAYED_ENGINES;
 const enginesFor = (row: number, behaviour: number) => soakRows(ENGINES, (_, i) => i === (row + behaviour) % ENGINES.length);
+const ROWS = soakRows(
+  TABLE.map((row, index) => [...row, index] as const),
+  ([name]) => !name.startsWith('delivery-hub'),
+);
 
-describe.each(TABLE.map((row, index) => [...row, index] as const))('%s', (_, data, broken, row) => {
+describe.each(ROWS)('%s', (_, data, broken, row) => {
   const definition = withBothEngines(data);
   let compiled: Compiled;
   beforeAll(async () => {
@@ -234,7 +241,10 @@ describe('a dual-role leader whose verification fails (its Gateway Node is NotRe
     return Object.assign(r, { reports: verificationReports(fleet) });
   }
 
-  test.each(['3.2', '3.3'] as const)(
+  // npm test under the 3.3 rule, the one of every supported version (3.4+: engine-versions.ts); the
+  // v3.2 rule, on record only, in the soak tier (test/helpers/soak.ts). Either rule reads the
+  // leader's bundle Application alone, which a verification inside it would make Degraded
+  test.each(soakRows(['3.2', '3.3'] as const, (version) => version === '3.3'))(
     'argocd (ApplicationSet, RollingSync as v%s runs it): the leader’s verification fails on its own; the members’ step starts',
     async (version) => {
       const r = await run('argocd', version);
