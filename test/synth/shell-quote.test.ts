@@ -13,10 +13,42 @@ import { SHELLS } from '../helpers/stub-binaries';
 
 const HOSTILE = ["x'; touch /tmp/p; echo '", '$(id)', '`id`', 'a b', "it's", '"quoted"', '\\', '-rf', '*', 'a\nb', '', '$HOME', 'ca.crt'];
 
+/** Ends each command's output in a batch (no value here holds it). */
+const END = '\x1e';
+
+/**
+ * What each command line prints, read by one shell process for the lot (a shell start per value
+ * was most of this file's time): each line is parsed and run on its own by `eval` in a subshell of
+ * its own, as `sh -c LINE` would parse and run it, so one line's syntax error, `exit` or variable
+ * stays its own and the others still run. Each test then checks its own line's output.
+ */
+function eachLine(shell: readonly string[], lines: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string[] {
+  const out = execFileSync(shell[0]!, [...shell.slice(1), '-c', `for line in "$@"; do (eval "$line"); printf '${END}'; done`, 'sh', ...lines], {
+    ...options,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const each = out.split(END);
+  expect(each.pop(), 'the batch ends after its last line').toBe('');
+  expect(each).toHaveLength(lines.length);
+  return each;
+}
+
+/** The lines' outputs, one batch per shell and set of lines, run when a test first asks. */
+function batched(run: () => string[]): (index: number) => string {
+  let outputs: string[] | undefined;
+  return (index) => (outputs ??= run())[index]!;
+}
+
 describe('shellQuote', () => {
+  const printed = batched(() =>
+    eachLine(
+      ['bash'],
+      HOSTILE.map((value) => `printf '%s\\0' ${shellQuote(value)}`),
+    ),
+  );
   it.each(HOSTILE)('%j reaches the command as one unchanged word', (value) => {
-    const out = execFileSync('bash', ['-c', `printf '%s\\0' ${shellQuote(value)}`], { encoding: 'utf8' });
-    expect(out).toBe(`${value}\0`);
+    expect(printed(HOSTILE.indexOf(value))).toBe(`${value}\0`);
   });
 
   // #49 item 13: every hostile payload above mixes several specials, so admitting any ONE of them
@@ -47,35 +79,53 @@ describe('shellQuote', () => {
     ['{ }', '{a,b}'],
     ['{ }', 'a{b,c}'],
   ];
-  const words = (shell: readonly string[], line: string) =>
-    execFileSync(shell[0]!, [...shell.slice(1), '-c', line], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: join(cwd, 'home') } });
-  it.each(SHELLS.flatMap((sh) => ONE_AT_A_TIME.map(([meta, value]) => ({ shell: sh.name, argv: sh.argv, meta, value }))))(
+  const words = (shell: readonly string[], lines: readonly string[]) =>
+    eachLine(shell, lines, { cwd, env: { PATH: process.env.PATH, HOME: join(cwd, 'home') } });
+  const alone = new Map(
+    SHELLS.map((sh) => [
+      sh.name,
+      batched(() =>
+        words(
+          sh.argv,
+          ONE_AT_A_TIME.map(([, value]) => `printf '%s\\0' ${shellQuote(value)}`),
+        ),
+      ),
+    ]),
+  );
+  it.each(SHELLS.flatMap((sh) => ONE_AT_A_TIME.map(([meta, value], index) => ({ shell: sh.name, meta, value, index }))))(
     '$shell: $meta alone ($value) reaches the command as one unchanged word',
-    ({ argv, value }) => {
-      expect(words(argv, `printf '%s\\0' ${shellQuote(value)}`)).toBe(`${value}\0`);
+    ({ shell, value, index }) => {
+      expect(alone.get(shell)!(index)).toBe(`${value}\0`);
     },
   );
 
-  it.each(['a!b', '!x', 'a!!'])('interactive bash: ! in %j is no history expansion', (value) => {
-    // history expansion happens as an interactive shell reads a line: the commands are read from stdin
-    const out = execFileSync('bash', ['--norc', '--noprofile', '-i'], {
+  // history expansion happens as an interactive shell reads a line: the commands are read from
+  // stdin, one line per value after a warm-up line (each value printed on a line of its own, so
+  // an expansion of one line, or its "event not found", changes that value's output alone)
+  const BANGS = ['a!b', '!x', 'a!!'];
+  const interactive = batched(() =>
+    execFileSync('bash', ['--norc', '--noprofile', '-i'], {
       cwd,
-      input: `echo warm-up\nprintf '<%s>' ${shellQuote(value)}\n`,
+      input: `echo warm-up\n${BANGS.map((value) => `printf '<%s>\\n' ${shellQuote(value)}\n`).join('')}`,
       encoding: 'utf8',
       env: { PATH: process.env.PATH, HOME: join(cwd, 'home'), HISTFILE: '/dev/null', PS1: '' },
       stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    expect(out).toContain(`<${value}>`);
+    }).split('\n'),
+  );
+  it.each(BANGS)('interactive bash: ! in %j is no history expansion', (value) => {
+    expect(interactive(0)).toBe('warm-up');
+    expect(interactive(1 + BANGS.indexOf(value))).toBe(`<${value}>`);
   });
 
   it('quotes every printable ASCII character outside the plain class, each alone (a lone ], { or } is no pattern to sh, but to zsh and brace expansion it can be)', () => {
     const plain = /[A-Za-z0-9@%+=:,./_-]/;
-    for (let c = 0x20; c < 0x7f; c++) {
-      const ch = String.fromCharCode(c);
-      if (plain.test(ch)) continue;
-      expect(shellQuote(`a${ch}b`), JSON.stringify(ch)).toMatch(/^'.*'$/s);
-      expect(words(['bash'], `printf '%s\\0' ${shellQuote(`a${ch}b`)}`)).toBe(`a${ch}b\0`);
-    }
+    const quoted = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).filter((ch) => !plain.test(ch));
+    for (const ch of quoted) expect(shellQuote(`a${ch}b`), JSON.stringify(ch)).toMatch(/^'.*'$/s);
+    const out = words(
+      ['bash'],
+      quoted.map((ch) => `printf '%s\\0' ${shellQuote(`a${ch}b`)}`),
+    );
+    for (const [i, ch] of quoted.entries()) expect(out[i], JSON.stringify(ch)).toBe(`a${ch}b\0`);
   });
 
   it('leaves plain words readable', () => {
