@@ -210,13 +210,22 @@ export function layoutBundle(
   cache: LayoutCache,
 ): { files: OutputFile[]; units: SharedUnit[] } {
   const dir = `${output.name}/${bundle.clusterID}`;
-  const own = bundle.objects.filter((o) => !isShared(o));
+  const own: KubeObject[] = [];
+  // the shared objects by layer directory, in bundle order (each object's directory found once, not once a layer)
+  const sharedIn = new Map<string, KubeObject[]>();
+  for (const o of bundle.objects) {
+    if (!isShared(o)) own.push(o);
+    else {
+      const layer = layerDirectoryOf(o);
+      (sharedIn.get(layer) ?? sharedIn.set(layer, []).get(layer)!).push(o);
+    }
+  }
   const units: SharedUnit[] = [];
   // a sub-kustomization per apply layer (one Flux Kustomization each); the root lists them all
   const { files, paths } = layoutObjects(output, `bundle ${dir}`, dir, own, diagnostics, cache, layerDirectoryOf);
   for (const layer of LAYER_DIRECTORIES) {
     const names = paths.filter((p) => p.startsWith(`${layer}/`)).map((p) => p.slice(layer.length + 1));
-    const shared = bundle.objects.filter((o) => isShared(o) && layerDirectoryOf(o) === layer);
+    const shared = sharedIn.get(layer) ?? [];
     if (shared.length > 0) {
       const unit = cache.sharedUnit(output, layer, sortObjects(shared), diagnostics);
       units.push(unit);

@@ -1,4 +1,5 @@
 import type { ClusterSet } from '../model/clusterset';
+import { effectiveClusters } from '../model/effective';
 import { endpointWords, type Endpoint, type PortWord } from './endpoint';
 import { answersDiffer, egressDecides, evaluateConnection, type Answer, type Verdict } from './evaluate-connection';
 import type { Inventory } from './inventory';
@@ -136,6 +137,30 @@ export function policyFacts(d: ClusterSet): string {
   });
 }
 
+/**
+ * policyFacts with each cluster's network as the evaluation reads it (its effective network,
+ * `EffectiveCluster.network`, the only network the world and the representatives read): a
+ * definition that writes a default out (plan --live's, imported from a leader's objects) and one
+ * that leaves it to spec.network evaluate alike, so their pairs are not evaluated at all.
+ */
+function evaluatedFacts(d: ClusterSet): string {
+  return JSON.stringify({
+    leader: d.spec.leader.clusterID,
+    clusters: effectiveClusters(d).map((c) => [
+      c.clusterID,
+      c.cluster.member,
+      c.cluster.withdraw,
+      c.network,
+      c.cluster.gateways,
+      c.cluster.podCIDRs,
+      c.cluster.serviceCIDR,
+    ]),
+    services: d.spec.services,
+    tiers: d.spec.tiers,
+    policies: d.spec.policies.map((p) => [p.name, p.spec]),
+  });
+}
+
 interface Pair {
   readonly from: Endpoint;
   readonly to: Endpoint;
@@ -181,7 +206,8 @@ const endpointCluster = (e: Endpoint) => (e.kind === 'ip' ? '' : e.kind === 'mcs
  * ClusterSet over one inventory: every concrete pair, port ranges merged where both sides agree.
  */
 export function connectionChanges(base: ClusterSet, head: ClusterSet, inventory: Inventory): ConnectionChange[] {
-  if (policyFacts(base) === policyFacts(head)) return [];
+  // (plan-connections.ts decides whether there is a section on policyFacts; here only whether any verdict can differ)
+  if (policyFacts(base) === policyFacts(head) || evaluatedFacts(base) === evaluatedFacts(head)) return [];
   const before = buildWorld(base, inventory);
   const after = buildWorld(head, inventory);
   const ranges = portRanges([base, head], inventory);

@@ -1,8 +1,8 @@
 // Issue #37 item 4, the cluster dumps: import, plan --live, drift and status read dumps, which a
 // pull request may carry too. npm test puts a payload in each member's dump, in pairs (the
-// payloads of each kind with each other, the others with each other), every format for a payload
-// of each kind and the others by turns; the soak tier a dump a payload (output-formats.test.ts
-// holds the definitions' side).
+// payloads of each kind with each other, the others with each other, one of each class), every
+// format for a payload of each kind and the others by turns; the soak tier a dump a payload, every
+// payload (output-formats.test.ts holds the definitions' side).
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,9 +57,17 @@ function hostileDumps(payloads: readonly string[]): string {
  */
 const pairs = (entries: readonly (readonly [string, string])[]) =>
   Array.from({ length: Math.ceil(entries.length / 2) }, (_, i) => entries.slice(2 * i, 2 * i + 2));
+/**
+ * Payloads whose class another payload of npm test represents, in the soak tier only: the bidi
+ * embeddings and isolates (Unicode's bidi controls, as the bidi override of EACH_KIND), a newline
+ * then ::set-output or ::add-mask (a line break then a workflow command, as CR then
+ * ::stop-commands and the newline, ideographic space and ::add-mask) and YAML 1.1's octal (a
+ * YAML 1.1 scalar, as its boolean).
+ */
+const SOAK_ONLY = new Set(['bidi embeddings', 'bidi isolates', 'newline then ::set-output', '::add-mask', 'YAML 1.1 octal']);
 const DUMPED = SOAK
   ? CORPUS.map((entry) => [entry])
-  : [...pairs(CORPUS.filter(([n]) => EACH_KIND.has(n))), ...pairs(CORPUS.filter(([n]) => !EACH_KIND.has(n)))];
+  : [...pairs(CORPUS.filter(([n]) => EACH_KIND.has(n))), ...pairs(CORPUS.filter(([n]) => !EACH_KIND.has(n) && !SOAK_ONLY.has(n)))];
 
 describe('import, plan --live, drift and status', () => {
   const definition = join(tmp, 'imported', 'test-clusterset.yaml');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic';
-import { runCli, runClis, runClisInOneProcess, type CliRun } from '../helpers/cli-process';
+import { runClis, runClisInOneProcess, type CliRun } from '../helpers/cli-process';
 import { runCli as runInProcess } from '../helpers/run-cli';
 import { LATEST } from '../helpers/releases';
 import { SOAK, soakRows } from '../helpers/soak';
@@ -139,6 +139,19 @@ const COMMANDS: readonly (readonly string[])[] = soakRows(
   (args) => !args.includes('github') && !args.includes('--check'),
 );
 
+/**
+ * The commands of the rows below that read other folders (a definitions folder that is a link out,
+ * dumps, saved objects): in npm test in the same process as COMMANDS, after them (their folders
+ * are made before; no command of COMMANDS reads them), in the soak tier a process each.
+ */
+const ELSEWHERE = ['validate', '--format', 'json', 'elsewhere'];
+const DUMPS = [
+  ['import', 'dumps'],
+  ['plan', '--live', 'dumps', 'clustersets/good.yaml'],
+];
+const STATUS = ['status', '--from', 'saved-status', 'clustersets/good.yaml'];
+const LATER = [ELSEWHERE, ...DUMPS, STATUS];
+
 beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
   mkdirSync(outside);
@@ -161,15 +174,19 @@ beforeAll(async () => {
   for (const entry of CORPUS) entry.make(at(entry.name));
   socket = createServer();
   await new Promise<void>((listening) => socket!.listen(at('socket.yaml'), listening));
+  symlinkSync(outside, join(repo, 'elsewhere'));
+  hostileFolder(join(repo, 'dumps'), ['environ', 'outside', 'fifo']);
+  hostileFolder(join(repo, 'saved-status'), ['good-north', 'good-east', 'good-west']);
   // npm test runs the commands one after the other in one process (a start-up of the CLI for all;
   // one that blocks or crashes fails every row), the soak tier a process each
+  const all = [...COMMANDS, ...LATER];
   const runs = SOAK
     ? await runClis(
-        COMMANDS.map((args) => ({ args, cwd: repo, env: { CLUSTERSET_CANARY: CANARY } })),
+        all.map((args) => ({ args, cwd: repo, env: { CLUSTERSET_CANARY: CANARY } })),
         60_000,
       )
-    : await runClisInOneProcess(COMMANDS, { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 120_000 });
-  COMMANDS.forEach((args, i) => outputs.set(args.join(' '), runs[i]!));
+    : await runClisInOneProcess(all, { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 180_000 });
+  all.forEach((args, i) => outputs.set(args.join(' '), runs[i]!));
 }, 600_000);
 afterAll(async () => {
   await new Promise((closed) => (socket ? socket.close(closed) : closed(undefined)));
@@ -210,9 +227,9 @@ describe('hostile files in clustersets/', () => {
     for (const { name } of CORPUS.filter((c) => c.code === 'file-system')) expect(text).not.toMatch(new RegExp(`clustersets/${name}:1:1:.*\\n\\s+1 \\|`));
   });
 
-  test('a definitions folder that is a link out of the repository is refused file by file', async () => {
-    symlinkSync(outside, join(repo, 'elsewhere'));
-    const run = await runCli(['validate', '--format', 'json', 'elsewhere'], { cwd: repo, limitMs: 60_000 });
+  test('a definitions folder that is a link out of the repository is refused file by file', () => {
+    const run = outputs.get(ELSEWHERE.join(' '))!;
+    expect(run.killed, 'validate elsewhere did not end within its limit').toBe(false);
     expect(run.stdout).not.toContain(CANARY);
     // both of the folder's files are definitions (.json is read as YAML), and both are refused unread
     expect((JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics).toEqual(
@@ -223,16 +240,9 @@ describe('hostile files in clustersets/', () => {
     );
   });
 
-  test('cluster dumps are read the same way: import and plan --live refuse a link out of the folder and a FIFO, unread', async () => {
-    hostileFolder(join(repo, 'dumps'), ['environ', 'outside', 'fifo']);
-    const commands = [
-      ['import', 'dumps'],
-      ['plan', '--live', 'dumps', 'clustersets/good.yaml'],
-    ];
-    // both in one process with the limit (a start-up of the CLI for the two)
-    const runs = await runClisInOneProcess(commands, { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 60_000 });
-    for (const [i, args] of commands.entries()) {
-      const run = runs[i]!;
+  test('cluster dumps are read the same way: import and plan --live refuse a link out of the folder and a FIFO, unread', () => {
+    for (const args of DUMPS) {
+      const run = outputs.get(args.join(' '))!;
       expect(run.killed, `${args.join(' ')} did not end within its limit`).toBe(false);
       expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
       for (const name of ['environ', 'outside', 'fifo']) expect(run.stderr).toMatch(new RegExp(`dumps/${name}\\.yaml:1:1: error file-system: `));
@@ -261,9 +271,8 @@ describe('hostile files in clustersets/', () => {
     expect(errors).not.toContain('clusterset-plan-'); // the base's files by `HEAD:<path>`, never by the temporary copy's
   });
 
-  test('status --from reads saved objects the same way: a link out of the folder and a FIFO are refused, unread', async () => {
-    hostileFolder(join(repo, 'saved-status'), ['good-north', 'good-east', 'good-west']);
-    const run = await runCli(['status', '--from', 'saved-status', 'clustersets/good.yaml'], { cwd: repo, env: { CLUSTERSET_CANARY: CANARY }, limitMs: 60_000 });
+  test('status --from reads saved objects the same way: a link out of the folder and a FIFO are refused, unread', () => {
+    const run = outputs.get(STATUS.join(' '))!;
     expect(run.killed, 'status --from did not end within its limit').toBe(false);
     expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
     expect(run.code).toBe(1);
