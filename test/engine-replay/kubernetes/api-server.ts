@@ -175,6 +175,8 @@ export class ApiServer {
       this.remove(o);
       return o;
     }
+    // a write of the stored object as it is changes nothing: answered without the field bookkeeping
+    if (live && unchangedWrite(o, live)) return live;
     return this.write(update(live, o, manager), live);
   }
 
@@ -387,5 +389,47 @@ class Store extends Map<string, Obj> {
  * still stored is the one the apply was computed over.
  */
 const unchangedBy = new WeakMap<Obj, WeakMap<Obj, string>>();
+
+/** Kinds whose every write gets something from the API server itself (write: a ClusterIP, a label, conditions). */
+const SET_ON_WRITE = new Set(['Service', 'Namespace', 'CustomResourceDefinition']);
+
+/**
+ * Whether `put(o)` over `live` stores nothing: what `update` and `write` would make of `o` when no
+ * field changed (the live managedFields unless `o` brings its own, the live deletionTimestamp,
+ * generation and resourceVersion, each key where those spreads put it) is `live` itself, key for
+ * key. Then `update` finds no changed or gone field (the fields it compares are the same values)
+ * and `write` finds the JSON equal. Only over managedFields as `withEntries` leaves them (no empty
+ * entry, fields sorted), and for kinds `write` adds nothing to.
+ */
+function unchangedWrite(o: Obj, live: Obj): boolean {
+  if (SET_ON_WRITE.has(live.kind)) return false;
+  const entries = live.metadata.managedFields as { fields: readonly string[] }[] | undefined;
+  if (entries !== undefined && (entries.length === 0 || !entries.every((e) => e.fields.length > 0 && isSorted(e.fields)))) return false;
+  const metadata: Record<string, unknown> = { ...o.metadata, managedFields: o.metadata.managedFields !== undefined ? o.metadata.managedFields : entries };
+  if (metadata.managedFields === undefined) delete metadata.managedFields;
+  if (live.metadata.deletionTimestamp) metadata.deletionTimestamp = live.metadata.deletionTimestamp;
+  metadata.generation ??= live.metadata.generation ?? 1;
+  metadata.resourceVersion = live.metadata.resourceVersion;
+  return same({ ...o, metadata }, live);
+}
+
+const isSorted = (a: readonly string[]): boolean => a.every((x, i) => i === 0 || a[i - 1]! <= x);
+
+/** The same value: the same keys in the same order (an undefined one too), the same leaves (JSON-equal, and more). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  // plain objects and arrays only (a parsed YAML 1.1 timestamp is a Date: no keys, yet not the same)
+  const proto = Object.getPrototypeOf(a) as unknown;
+  if (proto !== Object.getPrototypeOf(b) || (proto !== Object.prototype && proto !== Array.prototype && proto !== null)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
 
 const strip = (o: Obj) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, generation: undefined } });
