@@ -152,8 +152,8 @@ export class ApiServer {
       this.write(next, undefined);
       return { ok: true, created: true };
     }
-    if (JSON.stringify(strip(next)) !== JSON.stringify(strip(live))) {
-      if (JSON.stringify(next.spec) !== JSON.stringify(live.spec)) next.metadata.generation = (live.metadata.generation ?? 1) + 1;
+    if (!jsonEqual(strip(next), strip(live))) {
+      if (!jsonEqual(next.spec, live.spec)) next.metadata.generation = (live.metadata.generation ?? 1) + 1;
       next.metadata.resourceVersion = String(++this.resourceVersion);
       this.store.set(keyOf(next), next);
     } else {
@@ -185,7 +185,7 @@ export class ApiServer {
     if (live?.metadata.deletionTimestamp) o.metadata.deletionTimestamp = live.metadata.deletionTimestamp;
     o.metadata.generation ??= live?.metadata.generation ?? 1;
     // a write that changes the spec is a new generation (registry strategies' PrepareForUpdate)
-    if (live && o.metadata.generation === live.metadata.generation && o.spec !== undefined && JSON.stringify(o.spec) !== JSON.stringify(live.spec))
+    if (live && o.metadata.generation === live.metadata.generation && o.spec !== undefined && !jsonEqual(o.spec, live.spec))
       o.metadata.generation = (live.metadata.generation ?? 1) + 1;
     // the Service IP allocator (pkg/registry/core/service/ipallocator) gives a new Service a ClusterIP unless it is headless or ExternalName
     // (an update that leaves it out keeps it: the field is immutable, PrepareForUpdate copies it)
@@ -206,7 +206,7 @@ export class ApiServer {
       };
     // a write that changes nothing is no new resourceVersion: `version` then tells whether anything changed
     o.metadata.resourceVersion = live?.metadata.resourceVersion;
-    if (live && JSON.stringify(o) === JSON.stringify(live)) return live;
+    if (live && jsonEqual(o, live)) return live;
     o.metadata.resourceVersion = String(++this.resourceVersion);
     this.store.set(keyOf(o), o);
     return o;
@@ -413,6 +413,9 @@ function unchangedWrite(o: Obj, live: Obj): boolean {
   return same({ ...o, metadata }, live);
 }
 
+/** JSON-equal; at once when the values are the same (the store shares applied values), else written out. */
+const jsonEqual = (a: unknown, b: unknown): boolean => same(a, b) || JSON.stringify(a) === JSON.stringify(b);
+
 const isSorted = (a: readonly string[]): boolean => a.every((x, i) => i === 0 || a[i - 1]! <= x);
 
 /** The same value: the same keys in the same order (an undefined one too), the same leaves (JSON-equal, and more). */
@@ -422,6 +425,7 @@ function same(a: unknown, b: unknown): boolean {
   // plain objects and arrays only (a parsed YAML 1.1 timestamp is a Date: no keys, yet not the same)
   const proto = Object.getPrototypeOf(a) as unknown;
   if (proto !== Object.getPrototypeOf(b) || (proto !== Object.prototype && proto !== Array.prototype && proto !== null)) return false;
+  if (Array.isArray(a) && a.length !== (b as unknown[]).length) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
