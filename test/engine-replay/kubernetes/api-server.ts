@@ -106,6 +106,22 @@ export class ApiServer {
 
   /** Discovery (`ServerResourceForGroupVersionKind`): built-ins of this Kubernetes release, and Established CRDs. */
   served(apiVersion: string, kind: string): { namespaced: boolean; resource: string } | undefined {
+    // a function of the store, which moves the resourceVersion on every change: asked again at every admission
+    if (this.servedAt !== this.resourceVersion) {
+      this.servedKinds.clear();
+      this.servedAt = this.resourceVersion;
+    }
+    const key = `${apiVersion}/${kind}`;
+    if (this.servedKinds.has(key)) return this.servedKinds.get(key);
+    const answer = this.discover(apiVersion, kind);
+    this.servedKinds.set(key, answer);
+    return answer;
+  }
+
+  private servedAt = -1;
+  private readonly servedKinds = new Map<string, { namespaced: boolean; resource: string } | undefined>();
+
+  private discover(apiVersion: string, kind: string): { namespaced: boolean; resource: string } | undefined {
     const builtIn = builtInOf(apiVersion, kind);
     if (builtIn) return builtIn.since !== undefined && this.kubernetesMinor < builtIn.since ? undefined : builtIn;
     const group = groupOf(apiVersion);
