@@ -106,6 +106,22 @@ export class ApiServer {
 
   /** Discovery (`ServerResourceForGroupVersionKind`): built-ins of this Kubernetes release, and Established CRDs. */
   served(apiVersion: string, kind: string): { namespaced: boolean; resource: string } | undefined {
+    // a function of the store, which moves the resourceVersion on every change: asked again at every admission
+    if (this.servedAt !== this.resourceVersion) {
+      this.servedKinds.clear();
+      this.servedAt = this.resourceVersion;
+    }
+    const key = `${apiVersion}/${kind}`;
+    if (this.servedKinds.has(key)) return this.servedKinds.get(key);
+    const answer = this.discover(apiVersion, kind);
+    this.servedKinds.set(key, answer);
+    return answer;
+  }
+
+  private servedAt = -1;
+  private readonly servedKinds = new Map<string, { namespaced: boolean; resource: string } | undefined>();
+
+  private discover(apiVersion: string, kind: string): { namespaced: boolean; resource: string } | undefined {
     const builtIn = builtInOf(apiVersion, kind);
     if (builtIn) return builtIn.since !== undefined && this.kubernetesMinor < builtIn.since ? undefined : builtIn;
     const group = groupOf(apiVersion);
@@ -152,8 +168,8 @@ export class ApiServer {
       this.write(next, undefined);
       return { ok: true, created: true };
     }
-    if (JSON.stringify(strip(next)) !== JSON.stringify(strip(live))) {
-      if (JSON.stringify(next.spec) !== JSON.stringify(live.spec)) next.metadata.generation = (live.metadata.generation ?? 1) + 1;
+    if (!jsonEqual(strip(next), strip(live))) {
+      if (!jsonEqual(next.spec, live.spec)) next.metadata.generation = (live.metadata.generation ?? 1) + 1;
       next.metadata.resourceVersion = String(++this.resourceVersion);
       this.store.set(keyOf(next), next);
     } else {
@@ -175,6 +191,8 @@ export class ApiServer {
       this.remove(o);
       return o;
     }
+    // a write of the stored object as it is changes nothing: answered without the field bookkeeping
+    if (live && unchangedWrite(o, live)) return live;
     return this.write(update(live, o, manager), live);
   }
 
@@ -183,7 +201,7 @@ export class ApiServer {
     if (live?.metadata.deletionTimestamp) o.metadata.deletionTimestamp = live.metadata.deletionTimestamp;
     o.metadata.generation ??= live?.metadata.generation ?? 1;
     // a write that changes the spec is a new generation (registry strategies' PrepareForUpdate)
-    if (live && o.metadata.generation === live.metadata.generation && o.spec !== undefined && JSON.stringify(o.spec) !== JSON.stringify(live.spec))
+    if (live && o.metadata.generation === live.metadata.generation && o.spec !== undefined && !jsonEqual(o.spec, live.spec))
       o.metadata.generation = (live.metadata.generation ?? 1) + 1;
     // the Service IP allocator (pkg/registry/core/service/ipallocator) gives a new Service a ClusterIP unless it is headless or ExternalName
     // (an update that leaves it out keeps it: the field is immutable, PrepareForUpdate copies it)
@@ -204,7 +222,7 @@ export class ApiServer {
       };
     // a write that changes nothing is no new resourceVersion: `version` then tells whether anything changed
     o.metadata.resourceVersion = live?.metadata.resourceVersion;
-    if (live && JSON.stringify(o) === JSON.stringify(live)) return live;
+    if (live && jsonEqual(o, live)) return live;
     o.metadata.resourceVersion = String(++this.resourceVersion);
     this.store.set(keyOf(o), o);
     return o;
@@ -387,5 +405,51 @@ class Store extends Map<string, Obj> {
  * still stored is the one the apply was computed over.
  */
 const unchangedBy = new WeakMap<Obj, WeakMap<Obj, string>>();
+
+/** Kinds whose every write gets something from the API server itself (write: a ClusterIP, a label, conditions). */
+const SET_ON_WRITE = new Set(['Service', 'Namespace', 'CustomResourceDefinition']);
+
+/**
+ * Whether `put(o)` over `live` stores nothing: what `update` and `write` would make of `o` when no
+ * field changed (the live managedFields unless `o` brings its own, the live deletionTimestamp,
+ * generation and resourceVersion, each key where those spreads put it) is `live` itself, key for
+ * key. Then `update` finds no changed or gone field (the fields it compares are the same values)
+ * and `write` finds the JSON equal. Only over managedFields as `withEntries` leaves them (no empty
+ * entry, fields sorted), and for kinds `write` adds nothing to.
+ */
+function unchangedWrite(o: Obj, live: Obj): boolean {
+  if (SET_ON_WRITE.has(live.kind)) return false;
+  const entries = live.metadata.managedFields as { fields: readonly string[] }[] | undefined;
+  if (entries !== undefined && (entries.length === 0 || !entries.every((e) => e.fields.length > 0 && isSorted(e.fields)))) return false;
+  const metadata: Record<string, unknown> = { ...o.metadata, managedFields: o.metadata.managedFields !== undefined ? o.metadata.managedFields : entries };
+  if (metadata.managedFields === undefined) delete metadata.managedFields;
+  if (live.metadata.deletionTimestamp) metadata.deletionTimestamp = live.metadata.deletionTimestamp;
+  metadata.generation ??= live.metadata.generation ?? 1;
+  metadata.resourceVersion = live.metadata.resourceVersion;
+  return same({ ...o, metadata }, live);
+}
+
+/** JSON-equal; at once when the values are the same (the store shares applied values), else written out. */
+const jsonEqual = (a: unknown, b: unknown): boolean => same(a, b) || JSON.stringify(a) === JSON.stringify(b);
+
+const isSorted = (a: readonly string[]): boolean => a.every((x, i) => i === 0 || a[i - 1]! <= x);
+
+/** The same value: the same keys in the same order (an undefined one too), the same leaves (JSON-equal, and more). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  // plain objects and arrays only (a parsed YAML 1.1 timestamp is a Date: no keys, yet not the same)
+  const proto = Object.getPrototypeOf(a) as unknown;
+  if (proto !== Object.getPrototypeOf(b) || (proto !== Object.prototype && proto !== Array.prototype && proto !== null)) return false;
+  if (Array.isArray(a) && a.length !== (b as unknown[]).length) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
 
 const strip = (o: Obj) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, generation: undefined } });

@@ -87,7 +87,11 @@ export interface CrdSpec {
 /** A CustomResourceDefinition's spec, read as the API server reads it. */
 export const crdSpecOf = (crd: Obj): CrdSpec => crd.spec as CrdSpec;
 
-export const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
+export const groupOf = (apiVersion: string): string => {
+  // (what precedes the first `/`, without splitting: every store lookup asks it)
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+};
 export const versionOf = (apiVersion: string): string => apiVersion.split('/').pop()!;
 
 /** `group/Kind/namespace/name`: the identity both engines and the API server use (version aside). */

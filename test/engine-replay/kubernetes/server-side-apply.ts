@@ -140,10 +140,28 @@ const emptied = new WeakSet<object>();
 const entriesOf = (o: Obj | undefined): ManagedFieldsEntry[] => ((o?.metadata.managedFields as ManagedFieldsEntry[] | undefined) ?? []).map((e) => ({ ...e }));
 
 function withEntries(o: Obj, entries: readonly ManagedFieldsEntry[]): Obj {
-  const kept = entries.filter((e) => e.fields.length > 0).map((e) => ({ ...e, fields: [...e.fields].sort() }));
+  const kept = entries.filter((e) => e.fields.length > 0).map((e) => ({ ...e, fields: sorted(e.fields) }));
   const metadata = { ...o.metadata, managedFields: kept };
   if (kept.length === 0) delete (metadata as { managedFields?: unknown }).managedFields;
   return { ...o, metadata };
+}
+
+/**
+ * Field lists sorted once: frozen (every edit of an entry makes a new list), so the stored
+ * objects share them; a frozen object's fields (fieldsOf), sorted once for all its applies.
+ */
+const sortedLists = new WeakSet<readonly string[]>();
+function sorted(fields: readonly string[]): readonly string[] {
+  if (sortedLists.has(fields)) return fields;
+  const out = Object.freeze([...fields].sort());
+  sortedLists.add(out);
+  return out;
+}
+const sortedOf = new WeakMap<ReadonlySet<string>, readonly string[]>();
+function sortedFields(fields: ReadonlySet<string>): readonly string[] {
+  let out = sortedOf.get(fields);
+  if (!out) sortedOf.set(fields, (out = sorted([...fields])));
+  return out;
 }
 
 /** Same value at a path in two objects (JSON-equal). */
@@ -181,7 +199,7 @@ export function serverSideApply(live: Obj | undefined, applied: Obj, manager: st
   removeAll(base, released);
   base.status = live?.status;
   if (base.status === undefined) delete base.status;
-  return { object: withEntries(base, [...others, { manager, operation: 'Apply', fields: [...wanted] }]) };
+  return { object: withEntries(base, [...others, { manager, operation: 'Apply', fields: sortedFields(wanted) }]) };
 }
 
 /** Removes fields; a named item's name goes only with the item, once nothing else of it is left. */
