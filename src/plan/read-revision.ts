@@ -32,22 +32,8 @@ const git = (cwd: string, args: readonly string[]): string => {
   }
 };
 
-/**
- * The answers of `git rev-parse` to two questions, each printed on its line(s), in one process
- * instead of one each: split at the line break after the first answer (`true`), or before the
- * last (a commit id), since a path may hold a line break. Undefined when either fails, so that
- * the caller asks them one by one and reports the failing one in its own words.
- */
-function revParse(cwd: string, args: readonly string[], split: 'after first' | 'before last'): [string, string] | undefined {
-  let answers: string;
-  try {
-    answers = git(cwd, ['rev-parse', ...args]).replace(/\n$/, '');
-  } catch {
-    return undefined;
-  }
-  const at = split === 'after first' ? answers.indexOf('\n') : answers.lastIndexOf('\n');
-  return at < 0 ? undefined : [answers.slice(0, at), answers.slice(at + 1)];
-}
+/** The repository-relative prefix of the working directory ('' at the top). */
+const repositoryPrefix = (cwd: string): string => git(cwd, ['rev-parse', '--show-prefix']).trim();
 
 /**
  * The default base: the merge base of HEAD with the default branch (origin/HEAD, else
@@ -79,19 +65,15 @@ const resolves = (cwd: string, ref: string): boolean => {
  * that outside a repository or with an unknown --base the first line says what to do.
  */
 export function checkRepository(cwd: string, base: string | undefined, paths: readonly string[] = []): void {
-  // both questions in one process; where that fails, asked one by one for the error's words
-  const [, shown] = revParse(cwd, ['--is-inside-work-tree', '--show-toplevel'], 'after first') ?? [];
-  if (shown === undefined) {
-    try {
-      git(cwd, ['rev-parse', '--is-inside-work-tree']);
-    } catch {
-      throw new GitError(
-        'not a git repository: plan compares the definitions with a git revision (by default the merge base with the default branch); run it inside the repository that holds clustersets/, or create one with `git init` and a first commit',
-      );
-    }
+  try {
+    git(cwd, ['rev-parse', '--is-inside-work-tree']);
+  } catch {
+    throw new GitError(
+      'not a git repository: plan compares the definitions with a git revision (by default the merge base with the default branch); run it inside the repository that holds clustersets/, or create one with `git init` and a first commit',
+    );
   }
   // git's own words for this are "fatal: … is outside repository"
-  const top = realpathSync((shown ?? git(cwd, ['rev-parse', '--show-toplevel'])).trim());
+  const top = realpathSync(git(cwd, ['rev-parse', '--show-toplevel']).trim());
   for (const p of paths) {
     if (!inside(realpathOrSelf(resolve(cwd, p)), top))
       throw new GitError(
@@ -116,14 +98,8 @@ function realpathOrSelf(path: string): string {
  * reading blobs with `git cat-file` so the work tree and index are never touched.
  */
 export function readRevision(cwd: string, ref: string, paths: readonly string[]): Revision {
-  // the working directory's repository-relative prefix ('' at the top) and the commit, in one process
-  const [prefix, commit] = (
-    revParse(cwd, ['--show-prefix', '--verify', '--quiet', `${ref}^{commit}`], 'before last') ??
-    (() => {
-      const verified = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-      return [git(cwd, ['rev-parse', '--show-prefix']), verified];
-    })()
-  ).map((answer) => answer.trim()) as [string, string];
+  const commit = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).trim();
+  const prefix = repositoryPrefix(cwd);
   const named = paths.map((p) => join(prefix, p));
   const all = lsTree(cwd, commit, named, true);
   const listed = all
