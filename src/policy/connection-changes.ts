@@ -126,34 +126,28 @@ export function portRanges(definitions: readonly ClusterSet[], inventory: Invent
 }
 
 /** The parts of a definition policy verdicts depend on: equal parts, equal verdicts. */
-export function policyFacts(d: ClusterSet): string {
-  return JSON.stringify({
-    leader: d.spec.leader.clusterID,
-    network: d.spec.network,
-    clusters: d.spec.clusters.map((c) => [c.clusterID, c.member, c.withdraw, c.network, c.gateways, c.podCIDRs, c.serviceCIDR]),
-    services: d.spec.services,
-    tiers: d.spec.tiers,
-    policies: d.spec.policies.map((p) => [p.name, p.spec]),
-  });
-}
+export const policyFacts = (d: ClusterSet): string => facts(d, false);
 
 /**
- * policyFacts with each cluster's network as the evaluation reads it (its effective network,
- * `EffectiveCluster.network`, the only network the world and the representatives read): a
- * definition that writes a default out (plan --live's, imported from a leader's objects) and one
- * that leaves it to spec.network evaluate alike, so their pairs are not evaluated at all.
+ * The parts policy verdicts depend on, each cluster's network as written (`policyFacts`: whether a
+ * plan has a connections section) or as the evaluation reads it (`effective`: its effective
+ * network, `EffectiveCluster.network`, the only network the world and the representatives read).
+ * Effective, a definition that writes a default out (plan --live's, imported from a leader's
+ * objects) and one that leaves it to spec.network are alike, so their pairs are not evaluated.
  */
-function evaluatedFacts(d: ClusterSet): string {
+function facts(d: ClusterSet, effective: boolean): string {
+  const network = effective ? new Map(effectiveClusters(d).map((c) => [c.clusterID, c.network])) : undefined;
   return JSON.stringify({
     leader: d.spec.leader.clusterID,
-    clusters: effectiveClusters(d).map((c) => [
+    network: network ? undefined : d.spec.network,
+    clusters: d.spec.clusters.map((c) => [
       c.clusterID,
-      c.cluster.member,
-      c.cluster.withdraw,
-      c.network,
-      c.cluster.gateways,
-      c.cluster.podCIDRs,
-      c.cluster.serviceCIDR,
+      c.member,
+      c.withdraw,
+      network ? network.get(c.clusterID) : c.network,
+      c.gateways,
+      c.podCIDRs,
+      c.serviceCIDR,
     ]),
     services: d.spec.services,
     tiers: d.spec.tiers,
@@ -207,7 +201,7 @@ const endpointCluster = (e: Endpoint) => (e.kind === 'ip' ? '' : e.kind === 'mcs
  */
 export function connectionChanges(base: ClusterSet, head: ClusterSet, inventory: Inventory): ConnectionChange[] {
   // (plan-connections.ts decides whether there is a section on policyFacts; here only whether any verdict can differ)
-  if (policyFacts(base) === policyFacts(head) || evaluatedFacts(base) === evaluatedFacts(head)) return [];
+  if (facts(base, true) === facts(head, true)) return [];
   const before = buildWorld(base, inventory);
   const after = buildWorld(head, inventory);
   const ranges = portRanges([base, head], inventory);
