@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { unparsed } from '../helpers/shell-syntax';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -332,14 +332,8 @@ describe('what the checklist says, and leaves out', () => {
     const blocks: string[] = [];
     for (const { pair } of cases) for (const item of (await planOf(...pair())).checklist!) if (item.commands) blocks.push(item.commands.join('\n'));
     expect(blocks.length).toBeGreaterThan(cases.length);
-    // each block parsed on its own by a `bash -n` that one bash starts (a process from Node for each
-    // was most of this test's time); the blocks that do not parse are printed back
-    const script = 'for b in "$@"; do bash -n -c "$b" 2>/dev/null || printf \'%s\\0\' "$b"; done';
-    expect(
-      execFileSync('bash', ['-c', script, 'bash', ...blocks], { encoding: 'utf8' })
-        .split('\0')
-        .filter(Boolean),
-    ).toEqual([]);
+    // each block parsed on its own; the blocks that do not parse are printed back
+    expect(unparsed('bash', blocks)).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { unparsed } from '../../helpers/shell-syntax';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Diagnostic } from '../../../src/diagnostics/diagnostic';
 import { loadYaml } from '../../../src/load/load-yaml';
@@ -30,18 +30,6 @@ const spec = (leader: string, clusters: string[], leaderNs = 'antrea-multicluste
 /** Runs each command in sh with a kubectl that records its calls: `context namespace verb last-operand`. */
 const run = (commands: string[]): string[] =>
   runWithFakeKubectl(commands).map((c) => `${String(c.context)} ${String(c.namespace)} ${String(c.verb)} ${String(c.operands.at(-1))}`);
-
-/**
- * The commands that do not parse in a POSIX shell (`sh -n`), each parsed on its own, by one shell
- * that starts a `sh -n` for each (a process from Node for each was most of this file's time).
- */
-const unparsed = (commands: readonly string[]): string[] => {
-  if (commands.length === 0) return [];
-  const script = 'for c in "$@"; do sh -n -c "$c" 2>/dev/null || printf \'%s\\0\' "$c"; done';
-  return execFileSync('sh', ['-c', script, 'sh', ...commands], { encoding: 'utf8' })
-    .split('\0')
-    .filter(Boolean);
-};
 
 /** The commands as a reader of the plan finds them: what ends a step after a colon. */
 const commandsOf = (steps: readonly string[]) => steps.flatMap((s) => s.match(/: ((?:kubectl --context|for \w+ in) .*)$/)?.[1] ?? []);
@@ -138,7 +126,7 @@ describe('dissolveProcedure', () => {
     const procedure = dissolveProcedure(definition, 'add the definition back', { leaderMoves });
     const commands = procedure.flatMap((s) => (s.command ? [s.command] : []));
     // every command parses in a POSIX shell
-    expect(unparsed(commands)).toEqual([]);
+    expect(unparsed('sh', commands)).toEqual([]);
     // and names its cluster, in the webhook's order: every member (the leader's member role too) before the leader
     expect(run(commands)).toEqual(expected);
     // the plan prints each command whole, after its step's text
@@ -180,7 +168,7 @@ describe('dissolveProcedure: the old Flux Kustomizations', () => {
       .map(({ object }) => object);
   const calls = (d: ReturnType<typeof view>, options: DissolveOptions = {}) => {
     const commands = dissolveProcedure(d, 'add the definition back', options).flatMap((s) => (s.command ? [s.command] : []));
-    expect(unparsed(commands)).toEqual([]);
+    expect(unparsed('sh', commands)).toEqual([]);
     const names = listed(d).map((k) => `kustomization.kustomize.toolkit.fluxcd.io/${k.metadata.name}`);
     return runWithFakeKubectl(commands, { [KUSTOMIZATION_RESOURCE]: names });
   };
