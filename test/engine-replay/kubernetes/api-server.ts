@@ -1,5 +1,6 @@
 import { evaluate } from '@marcbachmann/cel-js';
 import { annotation, builtInOf, clone, conditionOf, crdSpecOf, groupOf, keyOf, refOf, versionOf, type CrdSpec, type Obj } from './kube';
+import { jsonEqual, same } from './json-equal';
 import { clientSideApply, merge, serverSideApply, update } from './server-side-apply';
 
 /** What a cluster is before any engine applies a bundle to it. */
@@ -429,27 +430,6 @@ function unchangedWrite(o: Obj, live: Obj): boolean {
   return same({ ...o, metadata }, live);
 }
 
-/** JSON-equal; at once when the values are the same (the store shares applied values), else written out. */
-const jsonEqual = (a: unknown, b: unknown): boolean => same(a, b) || JSON.stringify(a) === JSON.stringify(b);
-
 const isSorted = (a: readonly string[]): boolean => a.every((x, i) => i === 0 || a[i - 1]! <= x);
-
-/** The same value: the same keys in the same order (an undefined one too), the same leaves (JSON-equal, and more). */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  // plain objects and arrays only (a parsed YAML 1.1 timestamp is a Date: no keys, yet not the same)
-  const proto = Object.getPrototypeOf(a) as unknown;
-  if (proto !== Object.getPrototypeOf(b) || (proto !== Object.prototype && proto !== Array.prototype && proto !== null)) return false;
-  if (Array.isArray(a) && a.length !== (b as unknown[]).length) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i]!;
-    if (k !== kb[i] || !same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  }
-  return true;
-}
 
 const strip = (o: Obj) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, generation: undefined } });

@@ -1,3 +1,4 @@
+import { jsonEqual } from './json-equal';
 import type { Obj } from './kube';
 
 /**
@@ -165,12 +166,7 @@ function sortedFields(fields: ReadonlySet<string>): readonly string[] {
 }
 
 /** Same value at a path in two objects (JSON-equal). */
-function sameAt(a: unknown, b: unknown, path: string): boolean {
-  const x = valueAt(a, path);
-  const y = valueAt(b, path);
-  // the store shares applied values: the same value is JSON-equal without writing it out
-  return x === y || JSON.stringify(x) === JSON.stringify(y);
-}
+const sameAt = (a: unknown, b: unknown, path: string): boolean => jsonEqual(valueAt(a, path), valueAt(b, path));
 
 /**
  * Server-side apply of `applied` by `manager` over `live` (absent: a create). Returns the object to
